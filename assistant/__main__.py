@@ -1,0 +1,71 @@
+"""The `gpu-advisor` command: no sub-command opens the TUI; `ask`, `kb` and `calc` are one-shot.
+
+Sub-commands live in `assistant/cli/<name>.py` and are imported only when used, so that
+`gpu-advisor --help` and the TUI's first paint stay fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from assistant import __version__
+
+#: sub-command name -> (module in assistant.cli, attribute, short help)
+_SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "ask": ("assistant.cli.ask", "ask", "Ask one question, or one a line on stdin."),
+    "calc": ("assistant.cli.calc", "calc", "Run a calculator directly."),
+    "kb": ("assistant.cli.kb", "kb", "Manage and search the knowledge base."),
+    "tui": ("assistant.cli.tui", "tui", "Open the chat app (the default)."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = _SUBCOMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, attribute, _ = entry
+        command: click.Command = getattr(importlib.import_module(module_name), attribute)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, help_text) for name, (_, _, help_text) in sorted(_SUBCOMMANDS.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(__version__, prog_name="gpu-advisor")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """算力顾问 gpu-advisor: can this GPU setup do this large-model job?
+
+    Run with no command to open the chat app. Examples:
+
+      gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"
+
+      gpu-advisor ask --json "Can 8x RTX 4090 fine-tune a 70B model with QLoRA?"
+
+      gpu-advisor calc --help
+    """
+    if ctx.invoked_subcommand is None:
+        tui_command = cli.get_command(ctx, "tui")
+        if tui_command is not None:
+            ctx.invoke(tui_command)
+
+
+def main() -> None:
+    """Entry point for `python -m assistant`."""
+    cli(prog_name="gpu-advisor")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

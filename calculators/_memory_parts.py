@@ -1,0 +1,237 @@
+"""Building blocks of the memory calculator: byte tables, stage layout, activations (private)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from calculators._checks import check_choice, check_count
+from calculators.errors import CalculatorInputError
+from calculators.models import ModelSpec
+
+# Bytes per parameter of the optimizer states, for 16-bit mixed precision (fp32 master weights
+# included) and for pure fp32 training. ZeRO (arXiv:1910.02054) §3.1: mixed-precision Adam keeps
+# an fp32 copy plus momentum and variance, K = 12. 8-bit Adam: Dettmers et al. 2022
+# (arXiv:2110.02861) stores the two states in 1 byte each (block-wise quantized).
+OPTIMIZER_BYTES_MIXED: Mapping[str, float] = MappingProxyType(
+    {"adam": 12.0, "adamw": 12.0, "adam8bit": 6.0, "sgd": 4.0, "sgd_momentum": 8.0}
+)
+OPTIMIZER_BYTES_FP32: Mapping[str, float] = MappingProxyType(
+    {"adam": 8.0, "adamw": 8.0, "adam8bit": 2.0, "sgd": 0.0, "sgd_momentum": 4.0}
+)
+TRAINING_PRECISIONS = ("bf16", "fp16", "fp32")
+RECOMPUTE = ("none", "selective", "full")
+
+# Stored bytes per weight for inference/frozen bases, scales included. int4: one fp16 scale per
+# group of 128 (GPTQ/AWQ default group size); nf4: QLoRA (arXiv:2305.14314) §3 double
+# quantization, 4 + 0.127 bits per parameter.
+WEIGHT_STORAGE_BYTES: Mapping[str, float] = MappingProxyType({
+    "fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0,
+    "int4": 0.5 + 2.0 / 128, "nf4": 4.127 / 8,
+})
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Parameters held by one pipeline stage, before tensor/ZeRO sharding."""
+
+    params: float
+    linear_params: float
+    layers: int
+    in_flight_micro_batches: int
+    holds_output_layer: bool
+
+
+def layer_param_list(model: ModelSpec) -> list[int]:
+    """Parameters of each layer in order (MoE models start with ``dense_layers`` dense ones)."""
+    dense = model.layers if not model.is_moe else model.dense_layers
+    return [model.dense_layer_params] * dense + [model.layer_params] * (model.layers - dense)
+
+
+def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, Stage]:
+    """First and last pipeline stage (the same stage when pipeline_parallel == 1).
+
+    The first stage holds the input embedding and ceil(L/p) layers and, under 1F1B, the
+    activations of p micro-batches (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.3); the last
+    holds the output layer, the remaining layers and one micro-batch.
+    """
+    per_layer = layer_param_list(model)
+    out_table = model.vocab * model.hidden  # untied output, or Megatron's copy of a tied one
+    final_norm = model.hidden * (2 if model.norm == "layernorm" else 1)
+    inputs = model.embedding_params - (0 if model.tied_embeddings else out_table)
+    if pipeline_parallel == 1:
+        linear = _linear(model, per_layer)
+        whole = Stage(float(model.params), float(linear), model.layers, 1, True)
+        return whole, whole
+    first_n = math.ceil(model.layers / pipeline_parallel)
+    last_n = max(model.layers - first_n * (pipeline_parallel - 1), 1)
+    first_layers, last_layers = per_layer[:first_n], per_layer[-last_n:]
+    first = Stage(float(inputs + sum(first_layers)), float(_linear(model, first_layers)), first_n,
+                  pipeline_parallel, False)
+    last = Stage(float(out_table + final_norm + sum(last_layers)),
+                 float(_linear(model, last_layers)), last_n, 1, True)
+    return first, last
+
+
+def _linear(model: ModelSpec, layers: list[int]) -> int:
+    norms = 2 * model.hidden * (2 if model.norm == "layernorm" else 1)
+    return sum(size - norms for size in layers)
+
+
+def activation_bytes_per_layer(
+    model: ModelSpec, *, micro_batch_size: int, sequence_length: int, tensor_parallel: int,
+    recompute: str, flash_attention: bool,
+) -> float:
+    """Korthikanti et al. 2022 (arXiv:2205.05198) Table 2, 16-bit activations of one layer.
+
+    sbh(34 + 5as/h) with nothing recomputed; flash attention or selective recompute drop the
+    5as/h attention-score term (34 sbh); full recompute keeps only the layer input (2 sbh).
+    With tensor parallelism, sequence parallelism is assumed, dividing everything by t (§4.2.2).
+    """
+    s, b, h, a = sequence_length, micro_batch_size, model.hidden, model.heads
+    if recompute == "full":
+        coefficient = 2.0
+    elif recompute == "selective" or flash_attention:
+        coefficient = 34.0
+    else:
+        coefficient = 34.0 + 5.0 * a * s / h
+    return s * b * h * coefficient / tensor_parallel
+
+
+def logits_bytes(model: ModelSpec, *, micro_batch_size: int, sequence_length: int,
+                 tensor_parallel: int) -> float:
+    """fp32 logits kept for the cross-entropy loss: 4sbv/t (Korthikanti et al. 2022 §4.3)."""
+    return 4.0 * sequence_length * micro_batch_size * model.vocab / tensor_parallel
+
+
+def check_parallelism(
+    model: ModelSpec, gpus: int, tensor_parallel: int, pipeline_parallel: int
+) -> int:
+    """Validate the layout; returns the data-parallel degree gpus / (t x p)."""
+    check_count("gpus", gpus)
+    check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
+    check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
+    if gpus % (tensor_parallel * pipeline_parallel):
+        reason = (f"must be a multiple of tensor_parallel x pipeline_parallel = "
+                  f"{tensor_parallel * pipeline_parallel}")
+        reason_zh = f"必须是 张量并行 x 流水线并行 = {tensor_parallel * pipeline_parallel} 的整数倍"
+        field = "gpus"
+        raise CalculatorInputError(field, gpus, reason, reason_zh=reason_zh)
+    return gpus // (tensor_parallel * pipeline_parallel)
+
+
+def check_zero_stage(zero_stage: int | str) -> int:
+    """0-3, or "fsdp" (= 3, PyTorch FSDP FULL_SHARD)."""
+    if isinstance(zero_stage, str):
+        text = zero_stage.strip().lower()
+        if text in {"fsdp", "full_shard"}:
+            return 3
+        if text.isdigit():
+            zero_stage = int(text)
+    if isinstance(zero_stage, str):
+        field, reason = "zero_stage", "must be 0, 1, 2, 3 or 'fsdp'"
+        raise CalculatorInputError(field, zero_stage, reason, reason_zh="必须是 0、1、2、3 或 fsdp")
+    return check_count("zero_stage", zero_stage, minimum=0, maximum=3)
+
+
+def state_bytes_per_param(precision: str, optimizer: str) -> tuple[float, float, float]:
+    """(weight, gradient, optimizer) bytes per parameter for training."""
+    precision = check_choice("precision", precision, TRAINING_PRECISIONS)
+    optimizer = check_choice("optimizer", optimizer, OPTIMIZER_BYTES_MIXED)
+    if precision == "fp32":
+        return 4.0, 4.0, OPTIMIZER_BYTES_FP32[optimizer]
+    return 2.0, 2.0, OPTIMIZER_BYTES_MIXED[optimizer]
+
+
+def training_formula(per_param: tuple[float, float, float], zero: int) -> str:
+    w, g, o = (f"{x:g}" for x in per_param)
+    shard = {0: ("", "", ""), 1: ("", "", "/d"), 2: ("", "/d", "/d"), 3: ("/d", "/d", "/d")}[zero]
+    return (f"per GPU = {w}Ψ{shard[0]} + {g}Ψ{shard[1]} + {o}Ψ{shard[2]} with Ψ = params/(t·p) "
+            f"on the most-loaded stage, + activations (layers × in-flight micro-batches × "
+            f"sbh·c/t, c = 34 + 5as/h | 34 | 2) + fp32 logits 4sbv/t")
+
+
+def training_assumptions(
+    recompute: str, flash: bool, offload: bool, zero: int
+) -> tuple[str, ...]:
+    notes = [
+        "16-bit activations; sequence parallelism whenever tensor_parallel > 1",
+        "activation coefficient 34 sbh per layer is the GPT-block figure of Korthikanti et al.; "
+        "SwiGLU/GQA/MoE layers differ by a few sbh",
+        "pipeline: 1F1B schedule, the first stage keeps p micro-batches in flight",
+        f"recompute={recompute}, flash_attention={flash}",
+    ]
+    if recompute == "full":
+        notes.append("full recompute: 2sbh per layer kept, plus one layer's full activations "
+                     "while it is recomputed")
+    if zero == 3:
+        notes.append("ZeRO-3/FSDP all-gather/prefetch buffers (about two layers of 16-bit "
+                     "weights) are not counted: they come out of the unused memory reserve")
+    if offload:
+        notes.append("optimizer states offloaded to host memory (offloaded_bytes)")
+    return tuple(notes)
+
+
+def lora_trainable_params(model: ModelSpec, *, rank: int) -> int:
+    """LoRA parameters with adapters on every linear layer: r x (d_in + d_out) per matrix.
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> lora_trainable_params(lookup_model("Llama-2-7B"), rank=16)
+        39976960
+    """
+    check_count("lora_rank", rank, maximum=65536)
+    h = model.hidden
+    if model.attention == "mla":
+        qk = model.head_dim + model.qk_rope_head_dim
+        attention = ((h + model.q_lora_rank) + (model.q_lora_rank + model.heads * qk)
+                     + (h + model.kv_lora_rank + model.qk_rope_head_dim)
+                     + (model.kv_lora_rank + model.heads * (model.head_dim + model.v_head_dim))
+                     + (model.heads * model.v_head_dim + h))
+    else:
+        q, kv = model.heads * model.head_dim, model.kv_heads * model.head_dim
+        attention = (h + q) + 2 * (h + kv) + (q + h)
+    dense_mlp = model.ffn_matrices * (h + model.ffn_hidden)
+    moe_mlp = (model.experts + model.shared_experts) * model.ffn_matrices * (
+        h + model.moe_ffn_hidden)
+    moe_layers = model.layers - model.dense_layers if model.is_moe else 0
+    per_rank = (model.layers * attention + (model.layers - moe_layers) * dense_mlp
+                + moe_layers * moe_mlp)
+    return rank * per_rank
+
+
+def fit_layouts(
+    kind: str, model: ModelSpec, gpus_per_node: int, options: Mapping[str, object]
+) -> list[tuple[int, int, int]]:
+    """(tensor_parallel, pipeline_parallel, zero_stage) layouts min_gpus_to_fit tries."""
+    powers = [2**i for i in range(16)]
+    tps = [t for t in powers if t <= min(gpus_per_node, model.heads)]
+    pps = [p for p in powers if p <= model.layers]
+    zeros = [0, 1, 2, 3]
+    if kind == "finetune":
+        tps, pps = [1], [1]
+    if kind == "inference":
+        zeros = [0]
+    if "tensor_parallel" in options:
+        tps = [check_count("tensor_parallel", options["tensor_parallel"])]  # type: ignore[arg-type]
+    if "pipeline_parallel" in options:
+        pps = [check_count("pipeline_parallel", options["pipeline_parallel"])]  # type: ignore[arg-type]
+    if "zero_stage" in options:
+        zeros = [check_zero_stage(options["zero_stage"])]  # type: ignore[arg-type]
+    return [(t, p, z) for t in tps for p in pps for z in zeros]
+
+
+def smallest_passing(test: Callable[[int], bool], top: int) -> int | None:
+    """Smallest n in [1, top] with test(n), for a test that stays true once true; else None."""
+    if top < 1 or not test(top):
+        return None
+    low, high = 1, top
+    while low < high:
+        mid = (low + high) // 2
+        if test(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return low

@@ -1,0 +1,340 @@
+"""Collective-communication time models: point to point, ring all-reduce and friends.
+
+Sizes in bytes, bandwidths in bytes/s per direction, times in seconds. A ring all-reduce of S
+bytes over n ranks moves 2(n-1)/n x S per rank in 2(n-1) steps (Patarasuk & Yuan 2009; NCCL tests
+`doc/PERFORMANCE.md`). Across nodes we use the hierarchical form NCCL and Horovod use:
+reduce-scatter inside the node, all-reduce of each GPU's 1/g shard across nodes, all-gather
+inside the node.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NoReturn
+
+from calculators.errors import CalculatorInputError
+
+__all__ = [
+    "Fabric",
+    "Traffic",
+    "allgather_time",
+    "allreduce_time",
+    "alltoall_time",
+    "hierarchical_allreduce",
+    "reduce_scatter_time",
+    "ring_allreduce_bytes_per_rank",
+    "StepShape",
+    "dp_layout",
+    "make_step",
+    "moe_traffic",
+    "pp_traffic",
+    "tp_traffic",
+    "transfer_time",
+]
+
+
+def fail(field: str, value: object, reason: str, reason_zh: str) -> NoReturn:
+    """Raise a CalculatorInputError naming the field (shared by the network and planner)."""
+    raise CalculatorInputError(field, value, reason, reason_zh=reason_zh)
+
+
+def positive(field: str, value: float) -> None:
+    """Check `value` is a positive finite number."""
+    if not value > 0 or math.isinf(value):
+        fail(field, value, "must be a positive finite number", "必须是有限的正数")
+
+
+def non_negative(field: str, value: float) -> None:
+    """Check `value` is zero or a positive finite number."""
+    if not value >= 0 or math.isinf(value):
+        fail(field, value, "must be zero or a positive finite number", "必须是零或有限的正数")
+
+
+def count(field: str, value: int) -> None:
+    """Check `value` is a whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        fail(field, value, "must be a whole number >= 1", "必须是大于等于 1 的整数")
+
+
+def transfer_time(
+    *, size_bytes: float, bandwidth_bytes_per_s: float, latency_s: float = 0.0
+) -> float:
+    """Seconds to send `size_bytes` point to point: latency + size / bandwidth.
+
+    Examples:
+        >>> round(transfer_time(size_bytes=1e9, bandwidth_bytes_per_s=25e9, latency_s=1e-5), 6)
+        0.04001
+    """
+    non_negative("size_bytes", size_bytes)
+    positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
+    non_negative("latency_s", latency_s)
+    return latency_s + size_bytes / bandwidth_bytes_per_s
+
+
+def ring_allreduce_bytes_per_rank(*, size_bytes: float, ranks: int) -> float:
+    """Bytes each rank sends (and receives) in a ring all-reduce: 2(n-1)/n x S, never above 2S.
+
+    Examples:
+        >>> ring_allreduce_bytes_per_rank(size_bytes=100.0, ranks=4)
+        150.0
+    """
+    non_negative("size_bytes", size_bytes)
+    count("ranks", ranks)
+    return 2.0 * (ranks - 1) / ranks * size_bytes
+
+
+def allreduce_time(
+    *, size_bytes: float, ranks: int, bandwidth_bytes_per_s: float, latency_s: float = 0.0
+) -> float:
+    """Ring all-reduce seconds: 2(n-1)/n x S/B + 2(n-1) x latency (Patarasuk & Yuan 2009).
+
+    Examples:
+        >>> round(allreduce_time(size_bytes=1e9, ranks=8, bandwidth_bytes_per_s=100e9), 6)
+        0.0175
+        >>> allreduce_time(size_bytes=1e9, ranks=1, bandwidth_bytes_per_s=100e9)
+        0.0
+    """
+    positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
+    non_negative("latency_s", latency_s)
+    volume = ring_allreduce_bytes_per_rank(size_bytes=size_bytes, ranks=ranks)
+    return volume / bandwidth_bytes_per_s + 2 * (ranks - 1) * latency_s
+
+
+def reduce_scatter_time(
+    *, size_bytes: float, ranks: int, bandwidth_bytes_per_s: float, latency_s: float = 0.0
+) -> float:
+    """Ring reduce-scatter seconds: (n-1)/n x S/B + (n-1) x latency; half an all-reduce.
+
+    Examples:
+        >>> round(reduce_scatter_time(size_bytes=1e9, ranks=8, bandwidth_bytes_per_s=100e9), 6)
+        0.00875
+    """
+    return (
+        allreduce_time(
+            size_bytes=size_bytes,
+            ranks=ranks,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            latency_s=latency_s,
+        )
+        / 2.0
+    )
+
+
+def allgather_time(
+    *, size_bytes: float, ranks: int, bandwidth_bytes_per_s: float, latency_s: float = 0.0
+) -> float:
+    """Ring all-gather of a full buffer of `size_bytes`: the same cost as a reduce-scatter.
+
+    Examples:
+        >>> round(allgather_time(size_bytes=1e9, ranks=8, bandwidth_bytes_per_s=100e9), 6)
+        0.00875
+    """
+    return reduce_scatter_time(
+        size_bytes=size_bytes,
+        ranks=ranks,
+        bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+        latency_s=latency_s,
+    )
+
+
+def alltoall_time(
+    *, size_bytes: float, ranks: int, bandwidth_bytes_per_s: float, latency_s: float = 0.0
+) -> float:
+    """All-to-all where each rank holds `size_bytes` and keeps 1/n: (n-1)/n x S/B + (n-1) x lat.
+
+    Examples:
+        >>> alltoall_time(size_bytes=8e9, ranks=8, bandwidth_bytes_per_s=100e9)
+        0.07
+    """
+    non_negative("size_bytes", size_bytes)
+    count("ranks", ranks)
+    positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
+    return (ranks - 1) / ranks * size_bytes / bandwidth_bytes_per_s + (ranks - 1) * latency_s
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """The links a training job sees, reduced to numbers (build it from catalog links)."""
+
+    intra_bytes_per_s: float
+    """Per GPU, per direction, inside a node (NVLink, or PCIe when there is none)."""
+    inter_bytes_per_s: float
+    """Per node, per direction, across nodes: the sum of the node's NICs. 0 = no fabric."""
+    intra_latency_s: float = 5e-6
+    inter_latency_s: float = 1e-5
+    intra_is_pcie: bool = False
+    inter_is_ethernet: bool = False
+    inter_rdma: bool = True
+    """False for plain TCP/IP Ethernet (no RoCE): the kernel copies every byte."""
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """The cost of one kind of communication per step, split so the fabric can be solved for."""
+
+    intra_seconds: float = 0.0
+    """Time spent on intra-node links (bandwidth part)."""
+    latency_seconds: float = 0.0
+    inter_bytes_per_node: float = 0.0
+    """Bytes each node's NICs send per step (one direction)."""
+
+    def seconds(self, inter_bytes_per_s: float) -> float:
+        """Total seconds when the node's NICs give `inter_bytes_per_s`."""
+        inter = self.inter_bytes_per_node / inter_bytes_per_s if self.inter_bytes_per_node else 0.0
+        return self.intra_seconds + self.latency_seconds + inter
+
+    def scaled(self, factor: float) -> Traffic:
+        """The same traffic repeated `factor` times."""
+        return Traffic(
+            self.intra_seconds * factor,
+            self.latency_seconds * factor,
+            self.inter_bytes_per_node * factor,
+        )
+
+    def __add__(self, other: Traffic) -> Traffic:
+        return Traffic(
+            self.intra_seconds + other.intra_seconds,
+            self.latency_seconds + other.latency_seconds,
+            self.inter_bytes_per_node + other.inter_bytes_per_node,
+        )
+
+
+def hierarchical_allreduce(
+    *,
+    size_bytes: float,
+    ranks: int,
+    ranks_per_node: int,
+    groups_per_node: int,
+    fabric: Fabric,
+) -> Traffic:
+    """All-reduce of `size_bytes` over `ranks` placed `ranks_per_node` to a node.
+
+    Inside a node: reduce-scatter + all-gather (ring) over the intra link. Across the N nodes:
+    ring all-reduce of each GPU's 1/g shard; the `groups_per_node` groups living on one node share
+    its NICs, so the node sends groups x g x 2(N-1)/N x S/g bytes.
+
+    Examples:
+        >>> f = Fabric(intra_bytes_per_s=300e9, inter_bytes_per_s=25e9, intra_latency_s=0,
+        ...            inter_latency_s=0)
+        >>> t = hierarchical_allreduce(size_bytes=1e9, ranks=16, ranks_per_node=8,
+        ...                            groups_per_node=1, fabric=f)
+        >>> round(t.seconds(f.inter_bytes_per_s), 4)  # 2*(7/8)/300 + 1/25
+        0.0458
+    """
+    count("ranks", ranks)
+    g = max(1, min(ranks_per_node, ranks))
+    nodes = math.ceil(ranks / g)
+    if nodes == 1:
+        intra = ring_allreduce_bytes_per_rank(size_bytes=size_bytes, ranks=g)
+        return Traffic(intra / fabric.intra_bytes_per_s, 2 * (g - 1) * fabric.intra_latency_s)
+    intra_bytes = 2.0 * (g - 1) / g * size_bytes  # reduce-scatter + all-gather
+    inter_bytes = groups_per_node * g * 2.0 * (nodes - 1) / nodes * size_bytes / g
+    latency = 2 * (g - 1) * fabric.intra_latency_s + 2 * (nodes - 1) * fabric.inter_latency_s
+    return Traffic(intra_bytes / fabric.intra_bytes_per_s, latency, inter_bytes)
+
+
+def dp_layout(gpus: int, gpus_per_node: int, model_parallel: int) -> tuple[int, int]:
+    """(data-parallel ranks of one group per node, groups sharing a node). Megatron order:
+    tensor-parallel innermost, then pipeline, then data parallel."""
+    per_node = min(gpus_per_node, gpus)
+    if model_parallel >= per_node:
+        return 1, per_node
+    return per_node // model_parallel, model_parallel
+
+
+@dataclass(frozen=True)
+class StepShape:
+    """Per-step quantities shared by the traffic models."""
+
+    data_parallel: int
+    dp_ranks_per_node: int
+    groups_per_node: int
+    per_node: int
+    tokens_per_replica: float
+    microbatches: int
+    tokens_per_microbatch: float
+
+
+def tp_traffic(
+    s: StepShape,
+    *,
+    tp: int,
+    layers_per_stage: int,
+    hidden: int,
+    act_bytes: float,
+    recompute: bool,
+    fabric: Fabric,
+) -> Traffic:
+    if tp == 1:
+        return Traffic()
+    size = s.tokens_per_microbatch * hidden * act_bytes
+    local = min(tp, s.per_node)
+    one = hierarchical_allreduce(
+        size_bytes=size,
+        ranks=tp,
+        ranks_per_node=local,
+        groups_per_node=max(1, s.per_node // local),
+        fabric=fabric,
+    )
+    per_layer = 6 if recompute else 4
+    return one.scaled(per_layer * layers_per_stage * s.microbatches)
+
+
+def pp_traffic(
+    s: StepShape, *, tp: int, pp: int, hidden: int, act_bytes: float, fabric: Fabric
+) -> Traffic:
+    if pp == 1:
+        return Traffic()
+    per_gpu = 2.0 * s.tokens_per_replica * hidden * act_bytes / tp
+    crosses = tp * pp > s.per_node
+    if crosses:
+        # every GPU of a boundary node sends through the node's NICs at once (conservative)
+        return Traffic(0.0, 2 * s.microbatches * fabric.inter_latency_s, per_gpu * s.per_node)
+    latency = 2 * s.microbatches * fabric.intra_latency_s
+    return Traffic(per_gpu / fabric.intra_bytes_per_s, latency)
+
+
+def moe_traffic(
+    s: StepShape,
+    *,
+    ep: int,
+    tp: int,
+    moe_layers_per_stage: int,
+    top_k: int,
+    hidden: int,
+    act_bytes: float,
+    recompute: bool,
+    fabric: Fabric,
+) -> Traffic:
+    if ep == 1 or moe_layers_per_stage == 0 or top_k == 0:
+        return Traffic()
+    size = s.tokens_per_replica / tp * top_k * hidden * act_bytes
+    count = (6 if recompute else 4) * moe_layers_per_stage
+    local = min(ep, s.dp_ranks_per_node)
+    intra = count * size * (local - 1) / ep / fabric.intra_bytes_per_s
+    inter = count * size * (ep - local) / ep * s.per_node
+    lat = fabric.inter_latency_s if ep > local else fabric.intra_latency_s
+    return Traffic(intra, count * (ep - 1) * lat, inter)
+
+
+def make_step(
+    gpus: int,
+    gpus_per_node: int,
+    model_parallel: int,
+    d: int,
+    batch_tokens: float,
+    micro_tokens: int,
+) -> StepShape:
+    ranks_per_node, groups = dp_layout(gpus, gpus_per_node, model_parallel)
+    per_replica = batch_tokens / d
+    microbatches = max(1, math.ceil(per_replica / max(1, micro_tokens)))
+    return StepShape(
+        d,
+        ranks_per_node,
+        groups,
+        min(gpus, gpus_per_node),
+        per_replica,
+        microbatches,
+        per_replica / microbatches,
+    )

@@ -1,0 +1,320 @@
+"""Training compute and time, MFU defaults, and inference speed (prefill and decode).
+
+Training FLOPs follow Kaplan et al. 2020 / Narayanan et al. 2021: C = 6·N·D (forward 2ND,
+backward 4ND), 8·N·D with full activation recomputation (one more forward). N is the number of
+ACTIVE parameters (MoE: the experts a token uses); memory uses the total. Time = C / (n · peak ·
+MFU), with MFU as defined by PaLM (Chowdhery et al. 2022, arXiv:2204.02311, Appendix B).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from calculators import _memory_parts as parts
+from calculators._checks import check_choice, check_count, check_fraction, check_positive
+from calculators.hardware import DTYPE_BYTES, GPU
+from calculators.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+
+__all__ = [
+    "CHINCHILLA_TOKENS_PER_PARAM",
+    "DECODE_BANDWIDTH_EFFICIENCY",
+    "MFU_TABLE",
+    "InferenceSpeed",
+    "MfuDefault",
+    "TrainingTime",
+    "chinchilla_tokens",
+    "default_mfu",
+    "default_mfu_basis",
+    "gpus_for_deadline",
+    "inference_speed",
+    "training_flops",
+    "training_time",
+]
+
+#: Hoffmann et al. 2022, Chinchilla (arXiv:2203.15556) §3 / Table 3: about 20 tokens per parameter.
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+#: Share of peak memory bandwidth a decode step reaches (planning assumption, not a measurement).
+DECODE_BANDWIDTH_EFFICIENCY = 0.8
+_MAX_TOKENS = 1e16
+_MAX_FLOPS = 1e32
+_PAPER_6ND = ("Kaplan et al. 2020, Scaling Laws (arXiv:2001.08361) §2.1: C ≈ 6ND; Narayanan et "
+              "al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4): 8ND with full recomputation")
+
+
+@dataclass(frozen=True)
+class MfuDefault:
+    """A default model-FLOPs utilization with the published runs it is taken from."""
+
+    value: float
+    basis: str
+    sources: tuple[str, ...]
+
+
+_AMPERE = MfuDefault(0.40, "A100-class GPUs with NVLink", (
+    "Narayanan et al. 2021 (arXiv:2104.04473) Table 1: GPT-3 175B at 140 TFLOP/s per A100 "
+    "(45% of 312), 1T at 163 TFLOP/s (52%)",
+    "Zhang et al. 2022, OPT (arXiv:2205.01068) §2.5: 147 TFLOP/s per A100 80GB (47%)",
+    "Touvron et al. 2023, Llama 2 (arXiv:2307.09288) Table 2: GPU-hours imply 38-43% for 7B-70B",
+    "Korthikanti et al. 2022 (arXiv:2205.05198): 530B at 54.2% MFU on 2,240 A100",
+    "0.40 is a planning default below the best tuned runs",
+))
+MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType({
+    "ampere": _AMPERE,
+    "hopper": MfuDefault(0.38, "H100-class GPUs with NVLink", (
+        "Llama Team 2024, Llama 3 (arXiv:2407.21783) Table 4: 38-43% BF16 MFU on 8K-16K H100",)),
+    "blackwell": MfuDefault(0.38, "B200 (no large published run; Hopper figure assumed)", (
+        "Assumed equal to Hopper (Llama 3, arXiv:2407.21783 Table 4); low confidence",)),
+    "volta": MfuDefault(0.30, "V100 with NVLink", (
+        "Shoeybi et al. 2019, Megatron-LM (arXiv:1909.08053) §5.1: 39 TFLOP/s on one V100, 30% "
+        "of peak; 15.1 PFLOP/s on 512 V100 (76% scaling)",)),
+    "cdna3": MfuDefault(0.30, "AMD MI300X (ROCm; few published large runs)", (
+        "Planning assumption: published MI300X training throughput trails H100 despite a higher "
+        "peak; low confidence",)),
+    "davinci": MfuDefault(0.30, "Huawei Ascend (few published figures)", (
+        "Planning assumption for Ascend 910/910B clusters; low confidence",)),
+    "pcie": MfuDefault(0.30, "data-centre cards without NVLink (PCIe only)", (
+        "Planning assumption: tensor and data parallel traffic over PCIe lowers utilization "
+        "relative to NVLink systems",)),
+    "consumer": MfuDefault(0.25, "GeForce cards (PCIe, no peer-to-peer on RTX 4090)", (
+        "Planning assumption: consumer cards over PCIe without NVLink or P2P",)),
+})
+
+
+def default_mfu_basis(gpu: GPU) -> MfuDefault:
+    """The MFU default for ``gpu`` with its basis and sources (see MFU_TABLE)."""
+    if gpu.gpu_class == "consumer":
+        return MFU_TABLE["consumer"]
+    if gpu.intra_link.startswith("PCIe"):
+        return MFU_TABLE["pcie"]
+    return MFU_TABLE.get(gpu.architecture, MFU_TABLE["pcie"])
+
+
+def default_mfu(gpu: GPU) -> float:
+    """Default model-FLOPs utilization for training on ``gpu`` (from published runs).
+
+    Examples:
+        >>> from calculators.hardware import lookup_gpu
+        >>> default_mfu(lookup_gpu("A100")), default_mfu(lookup_gpu("4090"))
+        (0.4, 0.25)
+    """
+    return default_mfu_basis(gpu).value
+
+
+def training_flops(
+    *, active_params: float, tokens: float, recompute: str = "selective",
+    model: ModelSpec | None = None, sequence_length: int = 0,
+) -> float:
+    """Training FLOPs: 6·N·D, or 8·N·D with full recomputation.
+
+    Attention-score FLOPs are not in 6ND. Given ``model`` and ``sequence_length`` they are
+    added, 4·L·s·(heads·head_dim) per token per forward (Narayanan et al. 2021 eq. 3): three
+    passes, four with "selective" or "full" recompute (both re-run the attention core).
+
+    Examples:
+        >>> f"{training_flops(active_params=174.6e9, tokens=300e9):.3g}"  # GPT-3
+        '3.14e+23'
+    """
+    n = check_positive("active_params", active_params, maximum=MAX_PARAMS)
+    d = check_positive("tokens", tokens, maximum=_MAX_TOKENS)
+    recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
+    total = (8.0 if recompute == "full" else 6.0) * n * d
+    if model is not None and sequence_length:
+        check_count("sequence_length", sequence_length, maximum=10**8)
+        attention = 4.0 * model.layers * sequence_length * model.heads * model.head_dim
+        total += (3.0 if recompute == "none" else 4.0) * attention * d
+    return total
+
+
+def chinchilla_tokens(*, params: float) -> float:
+    """Compute-optimal token budget: 20 tokens per parameter (Hoffmann et al. 2022).
+
+    Examples:
+        >>> chinchilla_tokens(params=70e9)  # Chinchilla itself: 70B params, 1.4T tokens
+        1400000000000.0
+    """
+    return CHINCHILLA_TOKENS_PER_PARAM * check_positive("params", params, maximum=MAX_PARAMS)
+
+
+@dataclass(frozen=True)
+class TrainingTime:
+    """Wall-clock time and GPU-hours of a training job at a given MFU."""
+
+    total_flops: float
+    seconds: float
+    gpu_hours: float
+    gpus: int
+    peak_flops_per_s: float
+    mfu: float
+    formula: str
+    assumptions: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    @property
+    def days(self) -> float:
+        """Wall-clock days."""
+        return self.seconds / 86400
+
+
+def _check_rate(peak_flops_per_s: float, mfu: float) -> None:
+    check_positive("peak_flops_per_s", peak_flops_per_s, maximum=1e18)
+    check_fraction("mfu", mfu)
+
+
+def training_time(
+    *, total_flops: float, gpus: int, peak_flops_per_s: float, mfu: float
+) -> TrainingTime:
+    """T = C / (n · peak · MFU); GPU-hours = n · T / 3600.
+
+    ``peak_flops_per_s`` is ONE GPU's dense peak at the training precision.
+
+    Examples:
+        >>> t = training_time(total_flops=8 * 175e9 * 300e9, gpus=1024,
+        ...                   peak_flops_per_s=312e12, mfu=140 / 312)
+        >>> round(t.days, 1)  # Narayanan et al. 2021 eq. (4): about 34 days
+        33.9
+    """
+    check_positive("total_flops", total_flops, maximum=_MAX_FLOPS)
+    check_count("gpus", gpus, maximum=10**12)
+    _check_rate(peak_flops_per_s, mfu)
+    seconds = total_flops / (gpus * peak_flops_per_s * mfu)
+    return TrainingTime(
+        total_flops=total_flops, seconds=seconds, gpu_hours=gpus * seconds / 3600, gpus=gpus,
+        peak_flops_per_s=peak_flops_per_s, mfu=mfu,
+        formula="T = C / (n × peak × MFU)",
+        assumptions=(f"MFU {mfu:.0%} of the dense peak for the whole run (no restarts, no "
+                     "evaluation pauses)",),
+        sources=(_PAPER_6ND, "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU"),
+    )
+
+
+def gpus_for_deadline(
+    *, total_flops: float, deadline_seconds: float, peak_flops_per_s: float, mfu: float
+) -> int:
+    """Fewest GPUs finishing ``total_flops`` within ``deadline_seconds``: ceil(C / (T·peak·MFU)).
+
+    Examples:
+        >>> gpus_for_deadline(total_flops=8 * 175e9 * 300e9, deadline_seconds=34 * 86400,
+        ...                   peak_flops_per_s=312e12, mfu=140 / 312)
+        1022
+    """
+    check_positive("total_flops", total_flops, maximum=_MAX_FLOPS)
+    check_positive("deadline_seconds", deadline_seconds, maximum=1e10)
+    _check_rate(peak_flops_per_s, mfu)
+    return max(1, math.ceil(total_flops / (deadline_seconds * peak_flops_per_s * mfu) - 1e-9))
+
+
+@dataclass(frozen=True)
+class InferenceSpeed:
+    """Prefill (compute-bound) and decode (memory-bandwidth-bound) speed of one batch.
+
+    Attributes:
+        prefill_seconds: time to process the prompts of the whole batch (time to first token).
+        decode_seconds_per_token: one decode step, i.e. the latency between tokens.
+        decode_tokens_per_s: tokens per second over the whole batch.
+        decode_bound: "memory" or "compute", whichever limits a decode step.
+    """
+
+    prefill_seconds: float
+    prefill_tokens_per_s: float
+    decode_seconds_per_token: float
+    decode_tokens_per_s: float
+    decode_bound: str
+    bytes_per_decode_step: float
+    flops_per_decode_step: float
+    compute_precision: str
+    gpus: int
+    formula: str
+    assumptions: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+def _weights_read_per_step(model: ModelSpec, weight_dtype: str, batch_size: int) -> float:
+    """Bytes of weights one decode step reads; MoE reads only the experts some token uses."""
+    stage = parts.stage_layout(model, 1)[0]
+    linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
+    total = stage.linear_params * linear_bytes + (stage.params - stage.linear_params) * max(
+        linear_bytes, 2.0)
+    if not model.is_moe:
+        return total
+    routed = ((model.layers - model.dense_layers) * model.experts * model.ffn_matrices
+              * model.hidden * model.moe_ffn_hidden)
+    # Expected share of experts hit by batch_size tokens choosing active_experts each.
+    touched = 1.0 - (1.0 - model.active_experts / model.experts) ** batch_size
+    return total - routed * linear_bytes * (1.0 - touched)
+
+
+def inference_speed(
+    *, model: ModelSpec, gpu: GPU, gpus: int = 1, weight_dtype: str = "bf16",
+    kv_dtype: str = "bf16", batch_size: int = 1, context_length: int = 4096,
+    prompt_tokens: int = 1024, prefill_mfu: float | None = None,
+    bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
+) -> InferenceSpeed:
+    """Roofline estimate of serving speed on ``gpus`` GPUs (tensor parallel, no network cost).
+
+    Prefill: 2·N_active FLOPs per prompt token (+ causal attention) at ``prefill_mfu`` of the
+    peak (default: the training MFU default). Decode step: reads the weights once plus every
+    sequence's KV cache at ``context_length`` tokens, at ``bandwidth_efficiency`` of the HBM
+    bandwidth, unless the 2·N_active·batch FLOPs take longer. FP8 weights use the FP8 peak;
+    int8/int4 weights are dequantized and multiplied in 16-bit.
+
+    Examples:
+        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.models import lookup_model
+        >>> s = inference_speed(model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100 80GB"),
+        ...                     batch_size=1, context_length=1024, prompt_tokens=512)
+        >>> round(s.decode_seconds_per_token * 1000, 1), s.decode_bound  # ms per token
+        (8.6, 'memory')
+    """
+    weight_dtype = check_choice("weight_dtype", weight_dtype, parts.WEIGHT_STORAGE_BYTES)
+    kv_dtype = check_choice("kv_dtype", kv_dtype, DTYPE_BYTES)
+    check_count("gpus", gpus, maximum=model.heads)
+    check_count("batch_size", batch_size, maximum=10**7)
+    check_count("context_length", context_length, maximum=10**8)
+    check_count("prompt_tokens", prompt_tokens, maximum=10**8)
+    check_fraction("bandwidth_efficiency", bandwidth_efficiency)
+    mfu = check_fraction("prefill_mfu", prefill_mfu) if prefill_mfu is not None else (
+        default_mfu(gpu))
+    precision = "fp8" if weight_dtype == "fp8" and gpu.supports("fp8") else (
+        gpu.default_training_precision())
+    peak = gpus * gpu.dense_flops_per_s(precision)
+    attention_width = model.heads * model.head_dim
+    n_active = float(model.active_params)
+    prefill_flops = batch_size * (2.0 * n_active * prompt_tokens
+                                  + 2.0 * model.layers * prompt_tokens**2 * attention_width)
+    prefill_seconds = prefill_flops / (peak * mfu)
+    kv_bytes = batch_size * context_length * kv_cache_bytes_per_token(
+        model, dtype_bytes=DTYPE_BYTES[kv_dtype])
+    step_bytes = _weights_read_per_step(model, weight_dtype, batch_size) + kv_bytes
+    step_flops = batch_size * (2.0 * n_active + 4.0 * model.layers * context_length
+                               * attention_width)
+    memory_time = step_bytes / (gpus * gpu.memory_bandwidth_bytes_per_s * bandwidth_efficiency)
+    compute_time = step_flops / (peak * mfu)
+    step = max(memory_time, compute_time)
+    return InferenceSpeed(
+        prefill_seconds=prefill_seconds,
+        prefill_tokens_per_s=batch_size * prompt_tokens / prefill_seconds,
+        decode_seconds_per_token=step, decode_tokens_per_s=batch_size / step,
+        decode_bound="memory" if memory_time >= compute_time else "compute",
+        bytes_per_decode_step=step_bytes, flops_per_decode_step=step_flops,
+        compute_precision=precision, gpus=gpus,
+        formula=("prefill = batch·(2·N_active·p + 2·L·p²·d) / (n·peak·MFU); decode step = "
+                 "max((weights + batch·context·kv_bytes) / (n·bandwidth·eff), "
+                 "batch·2·N_active / (n·peak·MFU))"),
+        assumptions=(
+            f"prefill at {mfu:.0%} of the {precision} peak; decode at "
+            f"{bandwidth_efficiency:.0%} of HBM bandwidth (planning assumption)",
+            "tensor parallel over the GPUs with no communication cost; every sequence at "
+            "context_length tokens",
+            "MoE decode reads only the experts the batch's tokens route to (uniform routing)",
+            "a roofline upper bound: kernel launches, all-reduce/all-to-all latency and "
+            "scheduling make real servers slower",
+        ),
+        sources=(
+            "Pope et al. 2022, Efficiently Scaling Transformer Inference (arXiv:2211.05102) §2: "
+            "decode is memory-bandwidth-bound at small batch, 2N FLOPs per token",
+            "Kaplan et al. 2020 (arXiv:2001.08361) §2.1: forward pass ≈ 2N FLOPs per token",
+        ),
+    )

@@ -1,0 +1,404 @@
+"""GPU memory for training, fine-tuning and inference, per the MOST-LOADED GPU.
+
+Training: weights + gradients + optimizer states (mixed-precision Adam = 2 + 2 + 12 = 16 bytes per
+parameter, ZeRO paper arXiv:1910.02054 §3.1), sharded by tensor (t) and pipeline (p) parallelism
+and by ZeRO stage over the data-parallel degree d; activations per Korthikanti et al. 2022
+(arXiv:2205.05198) Table 2. Inference: weights at the chosen dtype + GQA-aware KV cache + a runtime
+overhead fraction. All results are bytes (SI); GB = 1e9 bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from calculators import _memory_parts as parts
+from calculators._checks import check_choice, check_count, check_fraction
+from calculators._memory_parts import lora_trainable_params
+from calculators.errors import CalculatorInputError
+from calculators.hardware import DTYPE_BYTES, GPU
+from calculators.models import ModelSpec, kv_cache_bytes_per_token
+
+__all__ = [
+    "USABLE_FRACTION",
+    "FitPlan",
+    "MemoryBreakdown",
+    "finetune_memory",
+    "inference_memory",
+    "lora_trainable_params",
+    "min_gpus_to_fit",
+    "training_memory",
+]
+
+#: Share of a GPU's datasheet memory a job may plan to use: the rest goes to the CUDA context,
+#: allocator fragmentation and library workspaces (vLLM's default gpu_memory_utilization is 0.9).
+USABLE_FRACTION = 0.9
+
+_SOURCES_TRAIN = (
+    "Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054) §3.1 and §5: mixed-precision Adam keeps "
+    "2 + 2 + 12 bytes/param; stages 1/2/3 shard optimizer / +gradients / +weights over d GPUs",
+    "Korthikanti et al. 2022, Reducing Activation Recomputation (arXiv:2205.05198) Table 2, "
+    "§4.2.3 (1F1B keeps p micro-batches on the first stage), §4.3 (fp32 logits 4sbv/t)",
+)
+_SOURCES_INFER = (
+    "KV cache = 2 x layers x kv_heads x head_dim x bytes per token (GQA: Ainslie et al. 2023, "
+    "arXiv:2305.13245); MLA caches its 512+64 latent (DeepSeek-V3, arXiv:2412.19437 §2.1.1)",
+    "Int4 storage: one fp16 scale per group of 128 weights (GPTQ arXiv:2210.17323 / AWQ "
+    "arXiv:2306.00978 default group size); embeddings and the output layer stay 16-bit",
+)
+_SOURCES_LORA = (
+    "Hu et al. 2021, LoRA (arXiv:2106.09685) §4: trainable r x (d_in + d_out) per adapted matrix",
+    "Dettmers et al. 2023, QLoRA (arXiv:2305.14314) §3: NF4 base with double quantization "
+    "= 4.127 bits/param; adapters on all linear layers (§4)",
+)
+
+
+@dataclass(frozen=True)
+class MemoryBreakdown:
+    """Bytes needed on the most-loaded GPU, by component.
+
+    Attributes:
+        kind: "training", "finetune" or "inference".
+        gpus: total GPUs of the layout (t x p x d).
+        offloaded_bytes: optimizer state moved to host memory (not counted in total_bytes).
+        inputs: (name, value) pairs of the inputs, for display.
+    """
+
+    kind: str
+    gpus: int
+    weights_bytes: float
+    gradients_bytes: float
+    optimizer_bytes: float
+    activations_bytes: float
+    kv_cache_bytes: float
+    overhead_bytes: float
+    total_bytes: float
+    offloaded_bytes: float = 0.0
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    data_parallel: int = 1
+    zero_stage: int = 0
+    formula: str = ""
+    inputs: tuple[tuple[str, str], ...] = ()
+    assumptions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    @property
+    def model_state_bytes(self) -> float:
+        """Weights + gradients + optimizer states (what ZeRO partitions)."""
+        return self.weights_bytes + self.gradients_bytes + self.optimizer_bytes
+
+    def fits(self, *, memory_bytes: float, usable_fraction: float = USABLE_FRACTION) -> bool:
+        """True when total_bytes <= usable_fraction x memory_bytes."""
+        return self.total_bytes <= usable_fraction * memory_bytes
+
+
+def _make(
+    kind: str, *, gpus: int, weights_bytes: float = 0.0, gradients_bytes: float = 0.0,
+    optimizer_bytes: float = 0.0, activations_bytes: float = 0.0, kv_cache_bytes: float = 0.0,
+    overhead_bytes: float = 0.0, **layout: Any,
+) -> MemoryBreakdown:
+    total = (weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes
+             + kv_cache_bytes + overhead_bytes)
+    return MemoryBreakdown(
+        kind=kind, gpus=gpus, weights_bytes=weights_bytes, gradients_bytes=gradients_bytes,
+        optimizer_bytes=optimizer_bytes, activations_bytes=activations_bytes,
+        kv_cache_bytes=kv_cache_bytes, overhead_bytes=overhead_bytes, total_bytes=total, **layout,
+    )
+
+
+def _check_shape(micro_batch_size: int, sequence_length: int) -> None:
+    check_count("micro_batch_size", micro_batch_size, maximum=10**7)
+    check_count("sequence_length", sequence_length, maximum=10**8)
+
+
+def training_memory(
+    *, model: ModelSpec, gpus: int, zero_stage: int | str = 0, tensor_parallel: int = 1,
+    pipeline_parallel: int = 1, micro_batch_size: int = 1, sequence_length: int = 2048,
+    precision: str = "bf16", optimizer: str = "adam", recompute: str = "selective",
+    flash_attention: bool = True, offload_optimizer: bool = False,
+) -> MemoryBreakdown:
+    """Per-GPU memory for (pre-)training with data, tensor and pipeline parallelism and ZeRO.
+
+    ``zero_stage`` is 0-3 or "fsdp" (= 3). ``recompute`` is "none", "selective" or "full".
+    Tensor parallelism is assumed to come with sequence parallelism (activations / t).
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> m = training_memory(model=lookup_model("Llama-2-7B"), gpus=8, zero_stage=3)
+        >>> round(m.model_state_bytes / 1e9, 1)  # 16 bytes x 6.74e9 params / 8 GPUs
+        13.5
+    """
+    d = parts.check_parallelism(model, gpus, tensor_parallel, pipeline_parallel)
+    zero = parts.check_zero_stage(zero_stage)
+    _check_shape(micro_batch_size, sequence_length)
+    recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
+    per_param = parts.state_bytes_per_param(precision, optimizer)
+    act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
+    options = {"micro_batch_size": micro_batch_size, "sequence_length": sequence_length,
+               "tensor_parallel": tensor_parallel}
+    candidates = []
+    for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
+        shard = stage.params / tensor_parallel
+        weights, grads, opt = (
+            per_param[0] * shard / (d if zero >= 3 else 1),
+            per_param[1] * shard / (d if zero >= 2 else 1),
+            per_param[2] * shard / (d if zero >= 1 else 1),
+        )
+        layer = parts.activation_bytes_per_layer(
+            model, recompute=recompute, flash_attention=flash_attention, **options)
+        acts = stage.layers * stage.in_flight_micro_batches * layer
+        if recompute == "full":  # the one layer being recomputed holds its full activations
+            acts += parts.activation_bytes_per_layer(
+                model, recompute="none", flash_attention=flash_attention, **options)
+        if stage.holds_output_layer:
+            acts += parts.logits_bytes(model, **options) / act_scale
+        candidates.append(_make(
+            "training", gpus=gpus, weights_bytes=weights, gradients_bytes=grads,
+            optimizer_bytes=0.0 if offload_optimizer else opt,
+            offloaded_bytes=opt if offload_optimizer else 0.0,
+            activations_bytes=acts * act_scale,
+            tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
+            data_parallel=d, zero_stage=zero,
+        ))
+    worst = max(candidates, key=lambda b: b.total_bytes)
+    return dataclasses.replace(
+        worst, formula=parts.training_formula(per_param, zero),
+        inputs=_inputs(model=model.name, gpus=gpus, zero_stage=zero,
+                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
+                       micro_batch_size=micro_batch_size, sequence_length=sequence_length,
+                       precision=precision, optimizer=optimizer, recompute=recompute,
+                       flash_attention=flash_attention, offload_optimizer=offload_optimizer),
+        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero),
+        sources=_SOURCES_TRAIN,
+    )
+
+
+def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
+    return tuple((key, str(value)) for key, value in values.items())
+
+
+
+
+def inference_memory(
+    *, model: ModelSpec, weight_dtype: str = "bf16", kv_dtype: str = "bf16", batch_size: int = 1,
+    context_length: int = 4096, tensor_parallel: int = 1, pipeline_parallel: int = 1,
+    runtime_overhead_fraction: float = 0.05,
+) -> MemoryBreakdown:
+    """Per-GPU memory to serve ``model``: weights + KV cache + runtime overhead.
+
+    The KV cache holds ``batch_size`` sequences of ``context_length`` tokens, uses the KV heads
+    (GQA) and is split over min(t, kv_heads) GPUs. MoE models keep ALL experts resident. Below
+    16 bits, only the linear layers are quantized (embeddings and output layer stay 16-bit).
+    ``runtime_overhead_fraction`` (default 0.05) covers activations, CUDA graphs and
+    communication buffers; the CUDA context and allocator slack are left to USABLE_FRACTION.
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> m = inference_memory(model=lookup_model("Llama-2-70B"), batch_size=1,
+        ...                      context_length=4096)
+        >>> round(m.weights_bytes / 1e9, 1), round(m.kv_cache_bytes / 1e9, 2)
+        (138.0, 1.34)
+    """
+    weight_dtype = check_choice("weight_dtype", weight_dtype, parts.WEIGHT_STORAGE_BYTES)
+    kv_dtype = check_choice("kv_dtype", kv_dtype, DTYPE_BYTES)
+    check_count("batch_size", batch_size, maximum=10**7)
+    check_count("context_length", context_length, maximum=10**8)
+    check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
+    check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
+    gpus = tensor_parallel * pipeline_parallel
+    if not 0 <= runtime_overhead_fraction <= 1:
+        field, reason = "runtime_overhead_fraction", "must be between 0 and 1"
+        raise CalculatorInputError(field, runtime_overhead_fraction, reason,
+                                   reason_zh="必须在 0 到 1 之间")
+    linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
+    other_bytes = max(linear_bytes, 2.0)
+    kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
+    per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
+    candidates = []
+    for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
+        weights = (stage.linear_params * linear_bytes
+                   + (stage.params - stage.linear_params) * other_bytes) / tensor_parallel
+        kv = batch_size * context_length * per_token * stage.layers / model.layers / kv_split
+        candidates.append(_make(
+            "inference", gpus=gpus, weights_bytes=weights, kv_cache_bytes=kv,
+            overhead_bytes=runtime_overhead_fraction * (weights + kv),
+            tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
+        ))
+    return dataclasses.replace(
+        max(candidates, key=lambda b: b.total_bytes),
+        formula=("per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
+                 "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + overhead"),
+        inputs=_inputs(model=model.name, weight_dtype=weight_dtype, kv_dtype=kv_dtype,
+                       batch_size=batch_size, context_length=context_length,
+                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
+                       runtime_overhead_fraction=runtime_overhead_fraction),
+        assumptions=(
+            f"runtime overhead {runtime_overhead_fraction:.0%} of weights + KV cache "
+            "(activations, CUDA graphs, communication buffers)",
+            "every sequence is filled to context_length (worst case for the KV cache)",
+            "MoE: all experts resident; embeddings and output layer kept in 16-bit when quantized",
+        ),
+        sources=_SOURCES_INFER,
+    )
+
+
+def finetune_memory(
+    *, model: ModelSpec, method: str = "lora", gpus: int = 1, lora_rank: int = 16,
+    zero_stage: int | str = 0, micro_batch_size: int = 1, sequence_length: int = 2048,
+    precision: str = "bf16", optimizer: str = "adam", recompute: str = "full",
+    flash_attention: bool = True, offload_optimizer: bool = False,
+) -> MemoryBreakdown:
+    """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora", data-parallel on ``gpus``.
+
+    LoRA freezes the 16-bit base and trains adapters on every linear layer with Adam (16 bytes
+    per trainable parameter); QLoRA stores the base in NF4 (4.127 bits/param). Gradient
+    checkpointing (recompute="full") is the default, as in the QLoRA recipe.
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> m = finetune_memory(model=lookup_model("Llama-2-70B"), method="qlora")
+        >>> round(m.weights_bytes / 1e9, 1)  # NF4 base + 16-bit embeddings + LoRA weights
+        36.8
+    """
+    method = check_choice("method", method, ("full", "lora", "qlora"))
+    if method == "full":
+        full = training_memory(
+            model=model, gpus=gpus, zero_stage=zero_stage, micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length, precision=precision, optimizer=optimizer,
+            recompute=recompute, flash_attention=flash_attention,
+            offload_optimizer=offload_optimizer)
+        return dataclasses.replace(full, kind="finetune", inputs=(("method", "full"), *full.inputs))
+    # Activations and logits as in training (data parallel only).
+    base = training_memory(
+        model=model, gpus=gpus, micro_batch_size=micro_batch_size, sequence_length=sequence_length,
+        precision=precision, optimizer="sgd", recompute=recompute, flash_attention=flash_attention)
+    zero = parts.check_zero_stage(zero_stage)
+    trainable = parts.lora_trainable_params(model, rank=lora_rank)
+    w, g, o = parts.state_bytes_per_param(precision, optimizer)
+    stage = parts.stage_layout(model, 1)[0]
+    frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
+    frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
+    opt = o * trainable / (gpus if zero >= 1 else 1)
+    # QLoRA dequantizes one layer at a time to bf16 for the matmuls.
+    dequant = 2.0 * model.layer_params if method == "qlora" else 0.0
+    result = _make(
+        "finetune", gpus=gpus, data_parallel=gpus, zero_stage=zero,
+        weights_bytes=frozen / (gpus if zero == 3 else 1) + w * trainable,
+        gradients_bytes=g * trainable / (gpus if zero >= 2 else 1),
+        optimizer_bytes=0.0 if offload_optimizer else opt,
+        offloaded_bytes=opt if offload_optimizer else 0.0,
+        activations_bytes=base.activations_bytes, overhead_bytes=dequant,
+    )
+    return dataclasses.replace(
+        result,
+        formula=(f"per GPU = frozen base ({frozen_linear:.3g} bytes/param on linear layers, 2 on "
+                 f"the rest) + LoRA params r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
+                 "+ activations (Korthikanti et al. 2022)"),
+        inputs=_inputs(model=model.name, method=method, gpus=gpus, lora_rank=lora_rank,
+                       zero_stage=zero, micro_batch_size=micro_batch_size,
+                       sequence_length=sequence_length, precision=precision, optimizer=optimizer,
+                       recompute=recompute, trainable_params=trainable),
+        assumptions=(f"adapters on every linear layer, rank {lora_rank}: {trainable:,} trainable",
+                     *base.assumptions[:2], f"recompute={recompute}"),
+        sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
+    )
+
+
+@dataclass(frozen=True)
+class FitPlan:
+    """The smallest layout of ``gpus`` GPUs whose most-loaded GPU fits its usable memory."""
+
+    kind: str
+    gpu: str
+    gpus: int
+    tensor_parallel: int
+    pipeline_parallel: int
+    data_parallel: int
+    zero_stage: int
+    usable_bytes_per_gpu: float
+    breakdown: MemoryBreakdown
+    assumptions: tuple[str, ...] = ()
+
+
+_MEMORY_FUNCTIONS = {"training": training_memory, "finetune": finetune_memory,
+                     "inference": inference_memory}
+
+
+def min_gpus_to_fit(
+    *, gpu: GPU, model: ModelSpec, kind: str = "training",
+    usable_fraction: float = USABLE_FRACTION, max_gpus: int = 100_000, gpus_per_node: int = 8,
+    **options: Any,
+) -> FitPlan | None:
+    """Fewest GPUs of type ``gpu`` (and how to shard) so the most-loaded one fits; None if none.
+
+    ``kind`` picks training_memory, finetune_memory or inference_memory; ``options`` go to it.
+    Layout options you pass (tensor_parallel, pipeline_parallel, zero_stage) are kept fixed;
+    the others are searched: tensor parallel within a node (1, 2, 4, 8), pipeline stages in
+    powers of two, ZeRO stages 0-3, and the data-parallel degree. Ties go to fewer pipeline
+    stages, then less tensor parallelism, then the lower ZeRO stage.
+
+    Examples:
+        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.models import lookup_model
+        >>> plan = min_gpus_to_fit(gpu=lookup_gpu("A100 80GB"), model=lookup_model("llama2-70b"),
+        ...                        kind="inference")
+        >>> plan.gpus, plan.tensor_parallel  # 2 x 72 GB usable < 138 GB weights + cache + 5%
+        (4, 4)
+    """
+    kind = check_choice("kind", kind, _MEMORY_FUNCTIONS)
+    check_fraction("usable_fraction", usable_fraction)
+    check_count("max_gpus", max_gpus, maximum=10**7)
+    check_count("gpus_per_node", gpus_per_node, maximum=1024)
+    if "gpus" in options:
+        field, reason = "gpus", "is what min_gpus_to_fit computes; leave it out"
+        raise CalculatorInputError(field, options["gpus"], reason,
+                                   reason_zh="这正是 min_gpus_to_fit 要计算的量，请不要传入")
+    budget = usable_fraction * gpu.memory_bytes
+    search = _FitSearch(kind, model, budget, max_gpus, options)
+    best: FitPlan | None = None
+    for tp, pp, zero in parts.fit_layouts(kind, model, gpus_per_node, options):
+        found = search.smallest(tp, pp, zero)
+        if found is None:
+            continue
+        plan = FitPlan(kind=kind, gpu=gpu.name, gpus=found.gpus, tensor_parallel=tp,
+                       pipeline_parallel=pp, data_parallel=found.data_parallel, zero_stage=zero,
+                       usable_bytes_per_gpu=budget, breakdown=found,
+                       assumptions=(f"usable memory {usable_fraction:.0%} of the datasheet "
+                                    f"{gpu.memory_bytes / 1e9:g} GB per GPU",))
+        if best is None or _rank(plan) < _rank(best):
+            best = plan
+    return best
+
+
+def _rank(plan: FitPlan) -> tuple[int, int, int, int]:
+    return plan.gpus, plan.pipeline_parallel, plan.tensor_parallel, plan.zero_stage
+
+
+class _FitSearch:
+    """Evaluates one (t, p, ZeRO, d) layout of ``kind``; binary search over d."""
+
+    def __init__(self, kind: str, model: ModelSpec, budget: float, max_gpus: int,
+                 options: dict[str, Any]) -> None:
+        self.kind, self.model, self.budget, self.max_gpus = kind, model, budget, max_gpus
+        self.options = {k: v for k, v in options.items()
+                        if k not in {"tensor_parallel", "pipeline_parallel", "zero_stage"}}
+
+    def evaluate(self, tp: int, pp: int, zero: int, d: int) -> MemoryBreakdown:
+        if self.kind == "inference":
+            return inference_memory(model=self.model, tensor_parallel=tp, pipeline_parallel=pp,
+                                    **self.options)
+        if self.kind == "finetune":
+            return finetune_memory(model=self.model, gpus=d, zero_stage=zero, **self.options)
+        return training_memory(model=self.model, gpus=tp * pp * d, zero_stage=zero,
+                               tensor_parallel=tp, pipeline_parallel=pp, **self.options)
+
+    def smallest(self, tp: int, pp: int, zero: int) -> MemoryBreakdown | None:
+        # Only ZeRO shards over data parallelism; inference replicas do not share memory.
+        top = 1 if self.kind == "inference" or zero == 0 else self.max_gpus // (tp * pp)
+        if tp * pp > self.max_gpus:
+            return None
+        d = parts.smallest_passing(lambda n: self.evaluate(tp, pp, zero, n).total_bytes
+                                   <= self.budget, top)
+        return None if d is None else self.evaluate(tp, pp, zero, d)

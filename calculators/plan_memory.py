@@ -1,0 +1,141 @@
+"""The memory check of a plan: the most-loaded GPU against its usable memory."""
+
+from __future__ import annotations
+
+import functools
+
+from calculators.gpu_memory import (
+    USABLE_FRACTION,
+    FitPlan,
+    MemoryBreakdown,
+    finetune_memory,
+    inference_memory,
+    lora_trainable_params,
+    min_gpus_to_fit,
+    training_memory,
+)
+from calculators.hardware import GPU
+from calculators.models import ModelSpec
+from calculators.plan import CheckResult, Plan
+from calculators.plan_checks import limit_verdict
+
+__all__ = [
+    "LORA_RANK",
+    "memory_breakdown",
+    "memory_check",
+    "min_fit",
+    "min_gpus",
+    "trainable_params",
+]
+
+#: LoRA rank when none is given (the QLoRA paper's Guanaco runs used r = 64; 16 is the common
+#: default of PEFT recipes). Adapters add well under 1% of the base either way.
+LORA_RANK = 16
+
+
+def memory_breakdown(plan: Plan) -> MemoryBreakdown:
+    """Per-GPU memory of the plan as given (its own ZeRO stage, TP, PP and recompute)."""
+    if plan.task == "inference":
+        return inference_memory(
+            model=plan.model, weight_dtype=plan.weight_dtype or plan.precision,
+            kv_dtype=plan.kv_dtype or plan.precision, batch_size=plan.batch_size,
+            context_length=plan.sequence_length, tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
+        )
+    if plan.task == "finetune" and plan.effective_method != "full":
+        return finetune_memory(
+            model=plan.model, method=plan.effective_method, gpus=plan.gpus, lora_rank=LORA_RANK,
+            zero_stage=plan.zero_stage, micro_batch_size=plan.micro_batch_size,
+            sequence_length=plan.sequence_length, precision=plan.precision,
+            optimizer=plan.optimizer, recompute=plan.recompute or "full",
+            offload_optimizer=plan.offload,
+        )
+    default_recompute = "full" if plan.task == "finetune" else "selective"
+    return training_memory(
+        model=plan.model, gpus=plan.gpus, zero_stage=plan.zero_stage,
+        tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
+        micro_batch_size=plan.micro_batch_size, sequence_length=plan.sequence_length,
+        precision=plan.precision, optimizer=plan.optimizer,
+        recompute=plan.recompute or default_recompute, offload_optimizer=plan.offload,
+    )
+
+
+def trainable_params(plan: Plan) -> float | None:
+    """LoRA/QLoRA adapter parameters, None for full training."""
+    if plan.task == "finetune" and plan.effective_method != "full":
+        return float(lora_trainable_params(plan.model, rank=LORA_RANK))
+    return None
+
+
+def min_gpus(plan: Plan) -> int | None:
+    """Fewest GPUs of the plan's type whose most-loaded GPU fits (any TP/PP/ZeRO layout)."""
+    fit = min_fit(plan)
+    return fit.gpus if fit is not None else None
+
+
+def min_fit(plan: Plan) -> FitPlan | None:
+    """The smallest layout that fits (searched by gpu_memory.min_gpus_to_fit; cached)."""
+    weight = plan.weight_dtype or plan.precision
+    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, plan.gpus_per_node,
+                    plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
+                    plan.recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, seq: int,
+             micro: int, precision: str, optimizer: str, recompute: str | None, weight: str,
+             kv: str, batch: int) -> FitPlan | None:
+    if task == "inference":
+        return min_gpus_to_fit(gpu=gpu, model=model, kind="inference", gpus_per_node=per_node,
+                               weight_dtype=weight, kv_dtype=kv, batch_size=batch,
+                               context_length=seq)
+    if task == "finetune" and method != "full":
+        return min_gpus_to_fit(gpu=gpu, model=model, kind="finetune", gpus_per_node=per_node,
+                               method=method, sequence_length=seq, micro_batch_size=micro,
+                               precision=precision, lora_rank=LORA_RANK,
+                               recompute=recompute or "full")
+    default = "full" if task == "finetune" else "selective"
+    return min_gpus_to_fit(gpu=gpu, model=model, kind="training", gpus_per_node=per_node,
+                           sequence_length=seq, micro_batch_size=micro, precision=precision,
+                           optimizer=optimizer, recompute=recompute or default)
+
+
+def _largest_part(b: MemoryBreakdown) -> str:
+    parts = {
+        "weights_bytes": b.weights_bytes, "gradients_bytes": b.gradients_bytes,
+        "optimizer_bytes": b.optimizer_bytes, "activations_bytes": b.activations_bytes,
+        "kv_cache_bytes": b.kv_cache_bytes, "overhead_bytes": b.overhead_bytes,
+    }
+    return max(parts, key=lambda k: parts[k])
+
+
+def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
+    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?"""
+    b = memory_breakdown(plan)
+    available = USABLE_FRACTION * plan.gpu.memory_bytes
+    verdict = limit_verdict(b.total_bytes, available)
+    figures = {
+        "required_bytes_per_gpu": b.total_bytes,
+        "available_bytes_per_gpu": available,
+        "memory_bytes": plan.gpu.memory_bytes,
+        "min_gpus": min_gpus(plan) if with_min_gpus else None,
+        "weights_bytes": b.weights_bytes,
+        "gradients_bytes": b.gradients_bytes,
+        "optimizer_bytes": b.optimizer_bytes,
+        "activations_bytes": b.activations_bytes,
+        "kv_cache_bytes": b.kv_cache_bytes,
+        "overhead_bytes": b.overhead_bytes,
+        "offloaded_bytes": b.offloaded_bytes,
+        "data_parallel": b.data_parallel,
+    }
+    if plan.task != "inference":
+        figures["model_state_bytes_per_gpu"] = b.model_state_bytes
+    return CheckResult(
+        kind="memory", verdict=verdict, figures=figures, formula=b.formula,
+        inputs=dict(b.inputs),
+        assumptions=(*b.assumptions, f"usable memory = {USABLE_FRACTION:.0%} of the datasheet "
+                     "capacity (CUDA context, fragmentation); tight = within 10% of it"),
+        sources=b.sources,
+        limiting=_largest_part(b) if verdict != "ok" else None,
+        shortfall=b.total_bytes / available if verdict == "fail" else None,
+    )

@@ -1,0 +1,173 @@
+"""What would it take: evaluate a plan (memory, compute, network, power, cost) and, when it
+fails, find the smallest verified changes that make it work.
+
+Verdicts: "feasible" when no check fails (ok or tight everywhere); "conditional" when a change
+that needs no new hardware works (ZeRO stage, tensor parallelism inside the node, recompute,
+offload, LoRA/QLoRA, quantization, or a deadline at most twice as long); "infeasible" otherwise
+(only more or other GPUs or a faster fabric would do). Each suggestion is re-evaluated before
+it is offered; a change that does not fix everything says so ("still fails").
+
+Examples:
+    >>> from calculators.hardware import lookup_gpu
+    >>> from calculators.models import lookup_model
+    >>> e = evaluate(Plan(task="inference", model=lookup_model("Llama-2-7B"),
+    ...                   gpu=lookup_gpu("A100 80GB")))
+    >>> e.verdict, e.check("memory").verdict
+    ('feasible', 'ok')
+"""
+
+from __future__ import annotations
+
+from calculators.plan import (
+    DAY,
+    CheckKind,
+    CheckResult,
+    Evaluation,
+    Outcome,
+    Plan,
+    PlanChange,
+    PlanVerdict,
+)
+from calculators.plan_checks import cost_check, network_check, power_check
+from calculators.plan_compute import ComputeFacts, compute_check, compute_facts
+from calculators.plan_memory import memory_check, trainable_params
+from calculators.plan_validate import validate_plan
+from calculators.suggestions import Candidate, candidates
+
+__all__ = [
+    "CheckResult",
+    "Evaluation",
+    "Outcome",
+    "Plan",
+    "PlanChange",
+    "evaluate",
+    "network_only",
+    "run_checks",
+    "suggest",
+]
+
+#: A longer deadline counts as a condition (not a new cluster) up to this factor.
+DEADLINE_CONDITION_FACTOR = 2.0
+
+
+def run_checks(plan: Plan, *, with_min_gpus: bool = True) -> tuple[CheckResult, ...]:
+    """The five checks of a plan as given, without suggestions."""
+    validate_plan(plan)
+    memory = memory_check(plan, with_min_gpus=with_min_gpus)
+    facts = compute_facts(plan)
+    compute = compute_check(plan, facts, memory_fits=memory.verdict != "fail")
+    return (memory, compute, _network(plan, facts), *_power_and_cost(plan, facts))
+
+
+def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
+    return network_check(
+        plan, peak_flops_per_s=facts.peak_flops_per_s, mfu=facts.mfu,
+        total_tokens=facts.tokens, trainable_params=trainable_params(plan),
+    )
+
+
+def _power_and_cost(plan: Plan, facts: ComputeFacts) -> tuple[CheckResult, CheckResult]:
+    if plan.task == "inference":
+        return (power_check(plan, seconds=3600.0, label="one hour of serving"),
+                cost_check(plan, gpu_hours=float(plan.gpus), label="one hour of serving"))
+    hours = facts.seconds * plan.gpus / 3600 if facts.seconds is not None else None
+    return (power_check(plan, seconds=facts.seconds, label="whole run"),
+            cost_check(plan, gpu_hours=hours, label="whole run"))
+
+
+def network_only(plan: Plan) -> CheckResult:
+    """The network check alone (for `gpu-advisor calc network`)."""
+    validate_plan(plan)
+    return _network(plan, compute_facts(plan))
+
+
+def outcome(plan: Plan) -> Outcome:
+    """Re-evaluate a changed plan: which checks still fail, and its key figures."""
+    checks = run_checks(plan, with_min_gpus=False)
+    failing = tuple(c.kind for c in checks if c.verdict == "fail")
+    memory, compute, network = checks[0], checks[1], checks[2]
+    figures = {
+        "required_bytes_per_gpu": memory.figures.get("required_bytes_per_gpu"),
+        "available_bytes_per_gpu": memory.figures.get("available_bytes_per_gpu"),
+        "seconds": compute.figures.get("seconds"),
+        "scaling_efficiency": network.figures.get("scaling_efficiency"),
+        "gpus": plan.gpus,
+    }
+    verdict: PlanVerdict = "infeasible" if failing else "feasible"
+    return Outcome(verdict=verdict, failing=failing, figures=figures)
+
+
+def _binding(checks: tuple[CheckResult, ...]) -> str | None:
+    failing = [c for c in checks if c.verdict == "fail"]
+    if not failing:
+        return None
+    return max(failing, key=lambda c: c.shortfall or 1.0).kind
+
+
+def _is_condition(change: PlanChange, plan: Plan) -> bool:
+    if change.hardware or not change.evaluation_after.works:
+        return False
+    if change.kind == "deadline":
+        return change.new_plan.deadline_seconds <= DEADLINE_CONDITION_FACTOR * plan.deadline_seconds
+    return True
+
+
+def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
+    """All checks on the plan as given, the overall verdict, the binding constraint and, when
+    something fails, the ranked verified suggestions.
+
+    Raises:
+        CalculatorInputError: an input is out of range (names the field).
+    """
+    checks = run_checks(plan)
+    failing = any(c.verdict == "fail" for c in checks)
+    changes = _suggest(plan, checks, max_suggestions) if failing else ()
+    verdict: PlanVerdict = "feasible"
+    if failing:
+        conditional = any(_is_condition(c, plan) for c in changes)
+        verdict = "conditional" if conditional else "infeasible"
+    assumptions = (
+        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",
+        f"Deadline {plan.deadline_seconds / DAY:g} days.",
+    )
+    return Evaluation(plan=plan, checks=checks, verdict=verdict, binding=_binding(checks),
+                      suggestions=changes, assumptions=assumptions)
+
+
+def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
+    """The smallest verified changes that make a failing plan work, ranked (configuration
+    changes first, then a longer deadline, a faster fabric, more GPUs, another GPU).
+
+    Returns an empty tuple when nothing fails.
+    """
+    checks = run_checks(plan, with_min_gpus=False)
+    if not any(c.verdict == "fail" for c in checks):
+        return ()
+    return _suggest(plan, checks, max_suggestions)
+
+
+def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[PlanChange, ...]:
+    failing: set[CheckKind] = {c.kind for c in checks if c.verdict == "fail"}
+    seen: set[Plan] = {plan}
+    verified: list[tuple[tuple[int, int, int], PlanChange]] = []
+    for candidate in candidates(plan, failing, checks):
+        if candidate.plan in seen:
+            continue
+        seen.add(candidate.plan)
+        change = _verify(candidate)
+        fixed = failing - set(change.evaluation_after.failing)
+        if not fixed:
+            continue
+        still = len(change.evaluation_after.failing)
+        verified.append(((still, candidate.rank, candidate.changes), change))
+    verified.sort(key=lambda item: item[0])
+    return tuple(change for _, change in verified[:limit])
+
+
+def _verify(candidate: Candidate) -> PlanChange:
+    after = outcome(candidate.plan)
+    return PlanChange(
+        kind=candidate.kind, description_en=candidate.description_en,
+        description_zh=candidate.description_zh, new_plan=candidate.plan,
+        evaluation_after=after, hardware=candidate.hardware,
+    )

@@ -1,0 +1,210 @@
+"""Energy and cost of a GPU job: GPUs at TDP plus host overhead, times the facility's PUE.
+
+E = (n_gpus x TDP x u + n_gpus x P_host) x t x PUE, in joules (kWh = J / 3.6e6). Prices are never
+invented: `cost` needs a price per GPU-hour the user gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from calculators.collectives import fail, non_negative, positive
+
+if TYPE_CHECKING:
+    from calculators.hardware import GPU
+    from calculators.plan import Plan
+
+__all__ = [
+    "DEFAULT_PUE",
+    "HOST_WATTS_PER_GPU",
+    "EnergyEstimate",
+    "GpuComparison",
+    "compare_gpus",
+    "cost",
+    "energy",
+    "energy_cost",
+]
+
+#: Industry-average PUE, Uptime Institute Global Data Center Survey 2023 (1.55-1.59 since 2020).
+DEFAULT_PUE = 1.58
+#: Non-GPU power per GPU (CPUs, memory, NICs, fans, network, storage): BLOOM's training drew
+#: 256,646 kWh besides the GPUs' 433,196 kWh over 1,082,990 A100 GPU-hours (Luccioni et al. 2022,
+#: "Estimating the Carbon Footprint of BLOOM", §4) = 237 W per GPU, ~1.9 kW per 8-GPU node.
+HOST_WATTS_PER_GPU = 237.0
+JOULES_PER_KWH = 3.6e6
+
+SOURCES = (
+    "Uptime Institute Global Data Center Survey 2023: average PUE 1.58",
+    "Luccioni, Viguier & Ligozat 2022, Estimating the Carbon Footprint of BLOOM (arXiv:2211.02001)"
+    ": GPUs at TDP (400 W A100) 433 MWh + idle/infrastructure 257 MWh over 1.08M GPU-hours",
+)
+FORMULA = "E = n_gpus x (TDP x u + P_host_per_gpu) x t x PUE; kWh = E / 3.6e6"
+
+
+@dataclass(frozen=True)
+class EnergyEstimate:
+    """Energy of a job at the wall socket (facility overhead included)."""
+
+    energy_joules: float
+    kwh: float
+    average_power_watts: float
+    """Facility power while the job runs (IT power x PUE)."""
+    gpu_energy_joules: float
+    host_energy_joules: float
+    facility_overhead_joules: float
+    """Cooling and power distribution: (PUE - 1) x IT energy."""
+    seconds: float
+    pue: float
+    formula: str = FORMULA
+    inputs: tuple[tuple[str, float], ...] = ()
+    assumptions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = SOURCES
+
+
+def energy(
+    *,
+    gpus: int,
+    tdp_watts: float,
+    seconds: float,
+    pue: float = DEFAULT_PUE,
+    host_watts_per_gpu: float = HOST_WATTS_PER_GPU,
+    utilization: float = 1.0,
+) -> EnergyEstimate:
+    """Energy of `gpus` GPUs running for `seconds`, with host overhead and the facility's PUE.
+
+    Args:
+        gpus: GPUs in the job.
+        tdp_watts: board power of one GPU (the datasheet TDP).
+        seconds: wall-clock duration.
+        pue: power usage effectiveness of the facility (>= 1).
+        host_watts_per_gpu: non-GPU IT power per GPU (CPUs, memory, NICs, network, storage).
+        utilization: average GPU power as a fraction of TDP (1.0 = TDP, an upper bound).
+
+    Examples:
+        >>> e = energy(gpus=8, tdp_watts=400, seconds=3600, pue=1.0, host_watts_per_gpu=0)
+        >>> e.kwh
+        3.2
+        >>> round(energy(gpus=8, tdp_watts=400, seconds=3600).kwh, 3)  # (3.2 + 1.896) x 1.58
+        8.052
+    """
+    if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
+        fail("gpus", gpus, "must be a whole number >= 1", "必须是大于等于 1 的整数")
+    positive("tdp_watts", tdp_watts)
+    non_negative("seconds", seconds)
+    non_negative("host_watts_per_gpu", host_watts_per_gpu)
+    if not 1.0 <= pue <= 5.0:
+        fail("pue", pue, "must be between 1.0 and 5.0", "必须在 1.0 到 5.0 之间")
+    if not 0.0 < utilization <= 1.0:
+        fail("utilization", utilization, "must be in (0, 1]", "必须在 (0, 1] 之间")
+    gpu_j = gpus * tdp_watts * utilization * seconds
+    host_j = gpus * host_watts_per_gpu * seconds
+    total = (gpu_j + host_j) * pue
+    return EnergyEstimate(
+        energy_joules=total,
+        kwh=total / JOULES_PER_KWH,
+        average_power_watts=total / seconds if seconds else 0.0,
+        gpu_energy_joules=gpu_j,
+        host_energy_joules=host_j,
+        facility_overhead_joules=total - gpu_j - host_j,
+        seconds=seconds,
+        pue=pue,
+        inputs=(
+            ("gpus", float(gpus)),
+            ("tdp_watts", tdp_watts),
+            ("seconds", seconds),
+            ("pue", pue),
+            ("host_watts_per_gpu", host_watts_per_gpu),
+            ("utilization", utilization),
+        ),
+        assumptions=(
+            f"GPUs draw {utilization:.0%} of TDP for the whole run (TDP is an upper bound; "
+            "BLOOM's estimate also used TDP).",
+            f"Host overhead {host_watts_per_gpu:.0f} W per GPU (BLOOM's measured non-GPU share, "
+            "Luccioni et al. 2022).",
+            f"PUE {pue} (Uptime Institute 2023 average 1.58 unless the site gives its own).",
+        ),
+    )
+
+
+def cost(*, gpu_hours: float, price_per_gpu_hour: float) -> float:
+    """Cost at a price per GPU-hour the user gives (same currency as the price).
+
+    Examples:
+        >>> cost(gpu_hours=1000, price_per_gpu_hour=2.5)
+        2500.0
+    """
+    non_negative("gpu_hours", gpu_hours)
+    positive("price_per_gpu_hour", price_per_gpu_hour)
+    return float(gpu_hours * price_per_gpu_hour)
+
+
+def energy_cost(*, kwh: float, price_per_kwh: float) -> float:
+    """Electricity cost at a price per kWh the user gives.
+
+    Examples:
+        >>> energy_cost(kwh=100, price_per_kwh=0.6)
+        60.0
+    """
+    non_negative("kwh", kwh)
+    positive("price_per_kwh", price_per_kwh)
+    return float(kwh * price_per_kwh)
+
+
+@dataclass(frozen=True)
+class GpuComparison:
+    """The same job on one GPU type: time, energy and (with a user price) cost."""
+
+    gpu: str
+    gpus: int
+    memory_fits: bool
+    seconds: float | None
+    """Training wall-clock time; None for inference (energy and cost are then per hour)."""
+    energy_joules: float
+    kwh: float
+    cost: float | None
+    """None unless the user gave a price for this GPU."""
+
+
+def compare_gpus(
+    plan: Plan,
+    *,
+    others: Sequence[GPU],
+    prices_per_gpu_hour: Mapping[str, float] | None = None,
+) -> tuple[GpuComparison, ...]:
+    """The plan's job on its own GPU and on each of `others`, same GPU count and layout.
+
+    Prices are looked up by catalog GPU name and only come from the user.
+
+    Examples:
+        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.models import lookup_model
+        >>> from calculators.plan import Plan
+        >>> plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100"),
+        ...             gpus=64, zero_stage=1, tokens=1e11)
+        >>> a100, h100 = compare_gpus(plan, others=[lookup_gpu("H100")])
+        >>> h100.seconds < a100.seconds, a100.cost is None
+        (True, True)
+    """
+    from calculators.plan_compute import compute_facts
+    from calculators.plan_memory import memory_check
+
+    prices = prices_per_gpu_hour or {}
+    rows = []
+    for gpu in (plan.gpu, *others):
+        precision = plan.precision if gpu.supports(plan.precision) else (
+            gpu.default_training_precision())
+        variant = plan.replace(gpu=gpu, precision=precision, intra_link=None)
+        seconds = compute_facts(variant).seconds
+        est = energy(gpus=plan.gpus, tdp_watts=gpu.tdp_watts, seconds=seconds or 3600.0,
+                     pue=plan.pue)
+        price = prices.get(gpu.name)
+        hours = (seconds or 3600.0) * plan.gpus / 3600
+        rows.append(GpuComparison(
+            gpu=gpu.name, gpus=plan.gpus,
+            memory_fits=memory_check(variant, with_min_gpus=False).verdict != "fail",
+            seconds=seconds, energy_joules=est.energy_joules, kwh=est.kwh,
+            cost=cost(gpu_hours=hours, price_per_gpu_hour=price) if price else None,
+        ))
+    return tuple(rows)

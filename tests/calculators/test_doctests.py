@@ -1,0 +1,26 @@
+"""Run the docstring examples of the calculator modules owned here."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "calculators._names",
+    "calculators.units",
+    "calculators.hardware",
+    "calculators.models",
+    "calculators._memory_parts",
+    "calculators.gpu_memory",
+    "calculators.compute_time",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

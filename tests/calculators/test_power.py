@@ -1,0 +1,93 @@
+"""Power and cost: energy formula, PUE and host overhead, user-given prices only."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculators import power
+from calculators.errors import CalculatorInputError
+from calculators.power import DEFAULT_PUE, HOST_WATTS_PER_GPU, cost, energy, energy_cost
+
+
+def test_docstring_examples() -> None:
+    assert doctest.testmod(power).failed == 0
+
+
+def test_bloom_gpu_energy_reproduced() -> None:
+    # Luccioni et al. 2022: 1,082,990 GPU-hours x 0.4 kW = 433,196 kWh of GPU (dynamic) energy
+    e = energy(gpus=1, tdp_watts=400, seconds=1_082_990 * 3600, pue=1.0, host_watts_per_gpu=0)
+    assert e.kwh == pytest.approx(433_196, rel=1e-5)
+
+
+def test_bloom_host_share_is_the_default_overhead() -> None:
+    # the same paper's 256,646 kWh of idle/infrastructure energy over the same GPU-hours
+    e = energy(gpus=1, tdp_watts=400, seconds=1_082_990 * 3600, pue=1.0)
+    assert e.host_energy_joules / 3.6e6 == pytest.approx(256_646, rel=2e-3)
+    assert HOST_WATTS_PER_GPU == pytest.approx(256_646e3 / 1_082_990, rel=2e-3)
+
+
+@pytest.mark.parametrize(
+    ("gpus", "tdp", "hours", "pue", "expected_kwh"),
+    [
+        (8, 400, 1, 1.0, (8 * 400 + 8 * HOST_WATTS_PER_GPU) / 1000),
+        (8, 400, 1, 1.5, 1.5 * (8 * 400 + 8 * HOST_WATTS_PER_GPU) / 1000),  # PUE multiplies IT
+        (1024, 700, 24, DEFAULT_PUE, DEFAULT_PUE * 24 * 1024 * (700 + HOST_WATTS_PER_GPU) / 1000),
+    ],
+)
+def test_energy_table(gpus, tdp, hours, pue, expected_kwh) -> None:
+    e = energy(gpus=gpus, tdp_watts=tdp, seconds=hours * 3600, pue=pue)
+    assert e.kwh == pytest.approx(expected_kwh)
+    assert e.energy_joules == pytest.approx(expected_kwh * 3.6e6)
+    assert e.facility_overhead_joules == pytest.approx((pue - 1) / pue * e.energy_joules)
+    assert e.average_power_watts == pytest.approx(e.energy_joules / (hours * 3600))
+
+
+@given(gpus=st.integers(1, 10_000), hours=st.floats(0.01, 1e5))
+def test_energy_grows_with_gpus_and_time(gpus: int, hours: float) -> None:
+    base = energy(gpus=gpus, tdp_watts=300, seconds=hours * 3600).energy_joules
+    assert energy(gpus=gpus + 1, tdp_watts=300, seconds=hours * 3600).energy_joules > base
+    assert energy(gpus=gpus, tdp_watts=300, seconds=hours * 7200).energy_joules > base
+
+
+def test_cost_uses_only_the_given_price() -> None:
+    assert cost(gpu_hours=24 * 8, price_per_gpu_hour=2.0) == 384.0
+    assert energy_cost(kwh=1000, price_per_kwh=0.5) == 500.0
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: energy(gpus=0, tdp_watts=400, seconds=1), "gpus"),
+        (lambda: energy(gpus=8, tdp_watts=-1, seconds=1), "tdp_watts"),
+        (lambda: energy(gpus=8, tdp_watts=400, seconds=-1), "seconds"),
+        (lambda: energy(gpus=8, tdp_watts=400, seconds=1, pue=0.9), "pue"),
+        (lambda: energy(gpus=8, tdp_watts=400, seconds=1, utilization=1.5), "utilization"),
+        (lambda: cost(gpu_hours=10, price_per_gpu_hour=0), "price_per_gpu_hour"),
+        (lambda: cost(gpu_hours=-1, price_per_gpu_hour=1), "gpu_hours"),
+    ],
+)
+def test_bad_input_names_the_field(call, field: str) -> None:
+    with pytest.raises(CalculatorInputError) as info:
+        call()
+    assert info.value.field == field
+
+
+def test_compare_gpus_same_job_on_other_gpus() -> None:
+    from calculators.hardware import lookup_gpu
+    from calculators.models import lookup_model
+    from calculators.plan import Plan
+    from calculators.power import compare_gpus
+
+    plan = Plan(task="pretrain", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("A100"),
+                gpus=64, zero_stage=1, tokens=2e11)
+    a100, h100, v100 = compare_gpus(plan, others=[lookup_gpu("H100"), lookup_gpu("V100 32GB")],
+                                    prices_per_gpu_hour={"H100 SXM 80GB": 3.0})
+    assert (a100.gpu, h100.gpu) == ("A100 SXM 80GB", "H100 SXM 80GB")
+    assert h100.seconds < a100.seconds < v100.seconds  # dense BF16/FP16 peaks 989 > 312 > 125
+    assert a100.cost is None  # no price given for it: never invented
+    assert h100.cost == pytest.approx(3.0 * 64 * h100.seconds / 3600)
+    assert h100.kwh == pytest.approx(energy(gpus=64, tdp_watts=700, seconds=h100.seconds).kwh)

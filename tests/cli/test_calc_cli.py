@@ -1,0 +1,162 @@
+"""`gpu-advisor calc`: human tables, JSON in SI units, and bad input (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner, Result
+
+from assistant.__main__ import cli
+
+FOUNDING = ["calc", "train", "--params", "千亿", "--gpu", "A100 80GB PCIe", "--gpus", "8",
+            "--inter-link", "25GbE"]
+
+
+def _run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_train_human_output_shows_verdict_units_formula_and_sources() -> None:
+    result = _run(*FOUNDING)
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "infeasible" in text
+    assert " GB (" in text
+    assert "GiB)" in text
+    assert "formula:" in text
+    assert "source:" in text
+    assert "assumption:" in text
+    assert "What would it take" in text
+
+
+def test_train_json_is_si_numbers() -> None:
+    result = _run(*FOUNDING, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "infeasible"
+    checks = {c["kind"]: c for c in data["checks"]}
+    memory = checks["memory"]["figures"]
+    assert memory["required_bytes_per_gpu"] > memory["available_bytes_per_gpu"] == 72e9
+    assert checks["compute"]["figures"]["deadline_seconds"] == 90 * 86400
+    assert data["plan"]["gpu"] == "A100 PCIe 80GB"
+    assert data["suggestions"][0]["evaluation_after"]["failing"] == []
+
+
+def test_finetune_and_price() -> None:
+    result = _run("calc", "finetune", "--model", "llama-2-70b", "--method", "qlora", "--gpu",
+                  "4090", "--gpus", "8", "--zero", "3", "--price", "0.5", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "feasible"
+    cost = next(c for c in data["checks"] if c["kind"] == "cost")["figures"]
+    assert cost["cost"] == pytest.approx(0.5 * cost["gpu_hours"])
+
+
+def test_infer_json_has_kv_cache_and_speed() -> None:
+    result = _run("calc", "infer", "--model", "Llama-2-70B", "--gpu", "H100", "--gpus", "2",
+                  "--tp", "2", "--batch", "4", "--context", "4096", "--json")
+    assert result.exit_code == 0, result.output
+    checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
+    # 327,680 bytes per token (FP16, GQA 8 KV heads) x 4 x 4096 tokens, split over TP = 2
+    assert checks["memory"]["figures"]["kv_cache_bytes"] == pytest.approx(327_680 * 4 * 4096 / 2)
+    assert checks["compute"]["figures"]["decode_tokens_per_s"] > 0
+
+
+def test_network_command() -> None:
+    result = _run("calc", "network", "--model", "gpt-3", "--gpu", "A100", "--gpus", "1024",
+                  "--tp", "8", "--pp", "16", "--inter-link", "HDR", "--nics-per-node", "8",
+                  "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)["figures"]
+    assert 0 < figures["scaling_efficiency"] <= 1
+    assert figures["inter_node_bytes_per_second"] == 8 * 25e9
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["gpus"], "H800"),
+        (["gpus", "昇腾910B"], "Ascend 910B"),
+        (["models"], "DeepSeek-V3"),
+        (["models", "llama2-70b"], "68,976,648,192"),
+        (["links"], "InfiniBand NDR"),
+    ],
+)
+def test_catalog_listings(args: list[str], needle: str) -> None:
+    result = _run("calc", *args)
+    assert result.exit_code == 0, result.output
+    assert needle in result.output
+
+
+def test_catalog_json() -> None:
+    data = json.loads(_run("calc", "gpus", "H100", "--json").output)
+    assert data["memory_bytes"] == 80e9
+    assert data["fp8_flops_per_s"] > data["bf16_flops_per_s"]
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--gpus", "0"], "gpus"),
+        (["--gpus", "-8"], "gpus"),
+        (["--tp", "3"], "gpus"),
+        (["--deadline-days", "-5"], "deadline"),
+        (["--price", "-1"], "price_per_gpu_hour"),
+        (["--nodes", "0"], "nodes"),
+    ],
+)
+def test_bad_counts_exit_2_naming_the_field(args: list[str], field: str) -> None:
+    result = CliRunner().invoke(cli, [*FOUNDING, *args])
+    assert result.exit_code == 2, result.output
+    assert field in result.output
+    assert "Traceback" not in result.output
+
+
+def test_absurd_parameter_count() -> None:
+    result = CliRunner().invoke(cli, ["calc", "train", "--params", "1e30", "--gpu", "H100"])
+    assert result.exit_code == 2
+    assert "params" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_gpu_suggests_closest_names() -> None:
+    result = CliRunner().invoke(cli, ["calc", "train", "--model", "llama-2-7b", "--gpu",
+                                      "A100 90GB"])
+    assert result.exit_code == 2
+    assert "gpu" in result.output
+    assert "A100" in result.output
+    assert "closest" in result.output
+
+
+def test_unknown_gpu_in_catalog_listing() -> None:
+    result = CliRunner().invoke(cli, ["calc", "gpus", "H1000"])
+    assert result.exit_code == 2
+    assert "H100" in result.output
+
+
+def test_chinese_error_message() -> None:
+    result = CliRunner().invoke(cli, [*FOUNDING, "--gpus", "0", "--lang", "zh"])
+    assert result.exit_code == 2
+    assert "必须" in result.output
+
+
+def test_not_a_number() -> None:
+    result = CliRunner().invoke(cli, ["calc", "train", "--params", "lots", "--gpu", "H100"])
+    assert result.exit_code == 2
+    assert "--params" in result.output
+
+
+def test_view_docstring_examples() -> None:
+    import doctest
+
+    from assistant.cli import calc_view
+
+    assert doctest.testmod(calc_view).failed == 0
+
+
+def test_help_lists_subcommands() -> None:
+    result = _run("calc", "--help")
+    assert result.exit_code == 0
+    for name in ("train", "finetune", "infer", "network", "gpus", "models", "links"):
+        assert name in result.output

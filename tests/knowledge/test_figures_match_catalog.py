@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from calculators.compute_time import chinchilla_tokens, training_flops, training_time
 from calculators.hardware import DTYPE_BYTES, lookup_gpu, lookup_link
 from calculators.models import ModelSpec, kv_cache_bytes_per_token, lookup_model
 from tests.knowledge._docs import by_id, read
@@ -89,6 +90,90 @@ def _site_capacity() -> Sequence[float]:
             gpu.memory_bandwidth_bytes_per_s / 1e12)
 
 
+def _spec(name: str, peak: str, fp8: bool, link: bool) -> Callable[[], Sequence[float]]:
+    """(GB, TB/s, dense TFLOPS at `peak`[, FP8 TFLOPS][, link GB/s both directions], W)."""
+    def expected() -> Sequence[float]:
+        gpu = lookup_gpu(name)
+        values = [gpu.memory_bytes / 1e9, gpu.memory_bandwidth_bytes_per_s / 1e12,
+                  gpu.dense_flops_per_s(peak) / 1e12]
+        if fp8:
+            values.append(gpu.dense_flops_per_s("fp8") / 1e12)
+        else:
+            assert not gpu.supports("fp8"), f"{name}: the table prints no FP8 rate, catalog has one"
+        if link:
+            values.append(2 * gpu.intra_link_bytes_per_s / 1e9)
+        return (*values, gpu.tdp_watts)
+    return expected
+
+
+def _spec_row(lang: str, label: str, name: str, peak: str, fp8: bool, link: bool) -> Row:
+    """One spec-table row; ≈ marks estimates, "—" an FP8 rate the chip does not have."""
+    sep, fp16 = (",", r" \(FP16\)") if lang == "en" else ("，", "（FP16）")
+    comma = ", " if lang == "en" else sep
+    cells = (rf"{APPROX}{NUM}", rf"{APPROX}{NUM}" + (fp16 if peak == "fp16" else ""),
+             rf"{APPROX}{NUM}" if fp8 else "—",
+             rf"[^|{sep}]+{comma}{APPROX}{NUM}" if link else r"[^|]+", rf"{APPROX}{NUM}")
+    pattern = rf"\| {re.escape(label)} \| {NUM} \| [^|]+ \| " + r" \| ".join(cells) + r" \|"
+    return Row(f"{GEN}.{lang}.md", pattern, _spec(name, peak, fp8, link))
+
+
+def _tdp(*names: str) -> Callable[[], Sequence[float]]:
+    """One TDP shared by every GPU a table row names."""
+    def expected() -> Sequence[float]:
+        watts = {lookup_gpu(n).tdp_watts for n in names}
+        assert len(watts) == 1, f"{names}: one row, several catalog TDPs {watts}"
+        return (watts.pop(),)
+    return expected
+
+
+def _days(flops: float, gpus: int, gpu: str, unit: float = 86400.0) -> float:
+    """Wall-clock time at the guides' planning MFU of 40 %, in `unit` seconds."""
+    peak = lookup_gpu(gpu).dense_flops_per_s(lookup_gpu(gpu).default_training_precision())
+    time = training_time(total_flops=flops, gpus=gpus, peak_flops_per_s=peak, mfu=0.4)
+    return time.seconds / unit
+
+
+def _gpu_hours(flops: float, gpu: str) -> float:
+    return training_time(total_flops=flops, gpus=1, peak_flops_per_s=lookup_gpu(gpu)
+                         .dense_flops_per_s("bf16"), mfu=0.4).gpu_hours
+
+
+def _chinchilla(budget: float) -> Sequence[float]:
+    """Compute-optimal (N in 1e9, D in 1e12) for C = 6·N·D with D = 20·N."""
+    params = math.sqrt(budget / (6 * chinchilla_tokens(params=1)))
+    return params / 1e9, chinchilla_tokens(params=params) / 1e12
+
+
+def _kv70_and_llama3_70b() -> Sequence[float]:
+    """The text gives one KV figure for Llama 2 70B and Llama 3 70B: the catalog must agree."""
+    assert _kv("Llama-3.1-70B") == _kv(L70), "Llama 3 70B and Llama 2 70B KV bytes differ"
+    return (*KV70(), _kv(L70))
+
+
+def _decode_bound(name: str, weights: float, gpus: int = 1) -> Callable[[], Sequence[float]]:
+    """(aggregate TB/s, weight bytes / aggregate bandwidth in ms)."""
+    def expected() -> Sequence[float]:
+        bandwidth = gpus * lookup_gpu(name).memory_bandwidth_bytes_per_s
+        return bandwidth / 1e12, weights / bandwidth * 1e3
+    return expected
+
+
+def _ridges() -> Sequence[float]:
+    """Where decode stops being memory-bound: dense BF16 FLOP/s per byte/s, with the inputs the
+    text shows for H100 SXM and H20 (TFLOPS, TB/s)."""
+    def ridge(name: str) -> float:
+        return lookup_gpu(name).bf16_flops_per_s / lookup_gpu(name).memory_bandwidth_bytes_per_s
+    peaks = (("bf16_flops_per_s", 1e12), ("memory_bandwidth_bytes_per_s", 1e12))
+    return (ridge(H100), *_gpu(H100, *peaks)(), ridge(A100), ridge("RTX 4090 24GB"),
+            ridge("H20 96GB"), *_gpu("H20 96GB", *peaks)())
+
+
+def _pair(area: str, en: str, zh: str, expected: Callable[[], Sequence[float]],
+          rel: float | None = None) -> tuple[Row, Row]:
+    """The same figure in both language versions of one document."""
+    return Row(f"{area}.en.md", en, expected, rel), Row(f"{area}.zh.md", zh, expected, rel)
+
+
 A100 = "A100 SXM 80GB"
 H100 = "H100 SXM 80GB"
 L70, L7, GPT3 = "Llama-2-70B", "Llama-2-7B", "GPT-3 175B"
@@ -98,11 +183,79 @@ MEM, MP, ZERO, PAR, ACT, NET, SITE = (
     "guides/parallelism-3d", "guides/activation-recompute", "guides/networking",
     "sites/regional-single-node",
 )
-KV70 = _shape(L70, "layers", "kv_heads", "head_dim")
+KV_DIMS = ("layers", "kv_heads", "head_dim")
+KV70 = _shape(L70, *KV_DIMS)
 DTYPES_EN = ("fp32", "bf16", "fp8", "int4")
 NVLINK_ROWS = (("V100 SXM2", "V100 SXM2 32GB"), ("A100 SXM4", A100), ("A800 SXM4", "A800 SXM 80GB"),
                ("H100 / H200 SXM", H100), ("H800 SXM5", "H800 SXM 80GB"), ("B200", "B200 180GB"))
 H100_PEAKS = (("bf16_flops_per_s", 1e12), ("fp8_flops_per_s", 1e12))
+APPROX = "(?:≈ )?"
+GEN, INF, SCALE, COST, POWER = (
+    "guides/gpu-generations", "guides/inference-serving", "guides/scaling-laws-compute",
+    "guides/cost-sourcing", "guides/power-cooling-reliability",
+)
+YEAR = 365.25 * 86400
+BF16_7B, INT4_70B = 7e9 * DTYPE_BYTES["bf16"], 70e9 * DTYPE_BYTES["int4"]
+C100B, C7B = training_flops(active_params=100e9, tokens=2e12), training_flops(
+    active_params=7e9, tokens=1e12)
+C100B_GPT3 = training_flops(active_params=100e9, tokens=300e9)  # the same model on 300B tokens
+C70B = training_flops(active_params=70e9, tokens=2e12)
+# gpu-generations spec table: English label, Chinese label, catalog name, precision of the
+# "BF16 dense" column, whether the FP8 column and the link column print a figure
+SPEC_TABLE = (
+    ("V100 SXM2 16GB", "V100 SXM2 16GB", "V100 SXM2 16GB", "fp16", False, True),
+    ("V100 SXM2 32GB", "V100 SXM2 32GB", "V100 SXM2 32GB", "fp16", False, True),
+    ("V100 PCIe 32GB", "V100 PCIe 32GB", "V100 PCIe 32GB", "fp16", False, False),
+    ("T4", "T4", "T4", "fp16", False, False),
+    ("A10", "A10", "A10", "bf16", False, False),
+    ("A100 SXM4 40GB", "A100 SXM4 40GB", "A100 SXM 40GB", "bf16", False, True),
+    ("A100 SXM4 80GB", "A100 SXM4 80GB", A100, "bf16", False, True),
+    ("A100 PCIe 80GB", "A100 PCIe 80GB", "A100 PCIe 80GB", "bf16", False, False),
+    ("A800 SXM4 80GB", "A800 SXM4 80GB", "A800 SXM 80GB", "bf16", False, True),
+    ("H100 SXM5", "H100 SXM5", H100, "bf16", True, True),
+    ("H100 PCIe", "H100 PCIe", "H100 PCIe 80GB", "bf16", True, False),
+    ("H800 SXM5", "H800 SXM5", "H800 SXM 80GB", "bf16", True, True),
+    ("H20", "H20", "H20 96GB", "bf16", True, True),
+    ("H200 SXM", "H200 SXM", "H200 SXM 141GB", "bf16", True, True),
+    ("B200 (HGX)", "B200（HGX）", "B200 180GB", "bf16", True, True),
+    ("L40S", "L40S", "L40S 48GB", "bf16", True, False),
+    ("L20", "L20", "L20 48GB", "bf16", True, False),
+    ("L4", "L4", "L4 24GB", "bf16", True, False),
+    ("RTX 3090", "RTX 3090", "RTX 3090 24GB", "bf16", False, False),  # its bridge: not in catalog
+    ("RTX 4090", "RTX 4090", "RTX 4090 24GB", "bf16", True, False),
+    ("AMD MI300X", "AMD MI300X", "MI300X 192GB", "bf16", True, True),
+    ("Ascend 910", "昇腾 910", "Ascend 910 32GB", "fp16", False, False),
+    ("Ascend 910B (typical)", "昇腾 910B（典型）", "Ascend 910B 64GB", "fp16", False, True),
+)
+# power-cooling-reliability TDP table: English label, Chinese label, catalog names in the row
+TDP_TABLE = (
+    ("T4", "T4", ("T4",)), ("L4", "L4", ("L4 24GB",)), ("A10", "A10", ("A10",)),
+    ("L20", "L20", ("L20 48GB",)), ("V100 SXM2", "V100 SXM2", ("V100 SXM2 16GB", "V100 SXM2 32GB")),
+    ("A100 PCIe 80GB", "A100 PCIe 80GB", ("A100 PCIe 80GB",)),
+    ("H100 PCIe", "H100 PCIe", ("H100 PCIe 80GB",)), ("L40S", "L40S", ("L40S 48GB",)),
+    ("A100 SXM4 / A800 SXM4", "A100 SXM4 / A800 SXM4", (A100, "A100 SXM 40GB", "A800 SXM 80GB")),
+    ("H20", "H20", ("H20 96GB",)), ("RTX 4090", "RTX 4090", ("RTX 4090 24GB",)),
+    ("H100 SXM5 / H800 / H200 SXM", "H100 SXM5 / H800 / H200 SXM",
+     (H100, "H800 SXM 80GB", "H200 SXM 141GB")),
+    ("AMD MI300X", "AMD MI300X", ("MI300X 192GB",)), ("B200 (HGX)", "B200（HGX）", ("B200 180GB",)),
+)
+L8 = "Llama-3.1-8B"
+# inference-serving latency table: model cell, hardware cell, GPU, weight bytes, GPU count
+DECODE_ROWS = (
+    ("7B BF16", "L4", "L4 24GB", BF16_7B, 1), ("7B BF16", "A10", "A10", BF16_7B, 1),
+    ("7B BF16", "RTX 4090", "RTX 4090 24GB", BF16_7B, 1),
+    ("7B BF16", "A100 80GB SXM", A100, BF16_7B, 1), ("7B BF16", "H100 SXM", H100, BF16_7B, 1),
+    ("70B BF16", "2 × H100 SXM", H100, 70e9 * DTYPE_BYTES["bf16"], 2),
+    ("70B 4-bit", "1 × L40S", "L40S 48GB", INT4_70B, 1),
+    ("70B 4-bit", "1 × A100 80GB", A100, INT4_70B, 1),
+    ("70B 4-bit", "1 × H20", "H20 96GB", INT4_70B, 1),
+)
+# scaling-laws-compute worked table (100B on 2T tokens at 40 % MFU): cell, GPU, count, unit
+WORKED_ROWS = (
+    ("8 × V100", "V100 SXM2 32GB", 8, YEAR), ("8 × A100", A100, 8, YEAR),
+    ("8 × H100 SXM", H100, 8, YEAR), ("512 × A100", A100, 512, 86400),
+    ("1,024 × H100 SXM", H100, 1024, 86400), ("2,048 × H100 SXM", H100, 2048, 86400),
+)
 
 ROWS: list[Row] = [
     # gpu-memory: KV cache, parameter counts, GB vs GiB, bytes per element
@@ -191,6 +344,74 @@ ROWS: list[Row] = [
         lambda: _links(_site("intra_link"), _site("inter_link"))()),
     Row(f"{SITE}.en.md", r"KV cache costs ([\d,]+) bytes per token", lambda: (_kv(L70),)),
     Row(f"{SITE}.zh.md", r"KV 缓存每 token ([\d,]+) 字节", lambda: (_kv(L70),)),
+    # gpu-generations spec table and the power guide's TDP table, row by row
+    *(_spec_row(lang, label, name, peak, fp8, link)
+      for label_en, label_zh, name, peak, fp8, link in SPEC_TABLE
+      for lang, label in (("en", label_en), ("zh", label_zh))),
+    *(Row(f"{POWER}.{lang}.md", rf"\| {re.escape(label)} \| (\d+) W \|", _tdp(*names))
+      for label_en, label_zh, names in TDP_TABLE
+      for lang, label in (("en", label_en), ("zh", label_zh))),
+    # inference-serving: KV bytes per token, decode bounds, where decode turns compute-bound
+    *_pair(INF, r"2 × (\d+) × (\d+) × (\d+) × 2 bytes = ([\d,]+) bytes \(0\.5 MiB\) per token; "
+           r"a 4,096-token sequence needs (\d+) GiB",
+           r"2 × (\d+) × (\d+) × (\d+) × 2 字节 = ([\d,]+) 字节（0\.5 MiB）/token；"
+           r"4,096 token 的序列需要 (\d+) GiB",
+           lambda: (*_shape(L7, *KV_DIMS)(), _kv(L7), 4096 * _kv(L7) / GiB)),
+    *_pair(INF, r"\(80 layers\): 2 × (\d+) × (\d+) × (\d+) × 2 = ([\d,]+) bytes per token",
+           r"（80 层）：2 × (\d+) × (\d+) × (\d+) × 2 = ([\d,]+) 字节/token", _kv70_and_llama3_70b),
+    *_pair(INF, r"32 sequences of 4,096 tokens need about (\d+) GB; at 8,192 tokens, "
+           r"about (\d+) GB",
+           r"32 条 4,096 token 的序列约需 (\d+) GB；8,192 token 时约 (\d+) GB",
+           lambda: (32 * 4096 * _kv(L70) / 1e9, 32 * 8192 * _kv(L70) / 1e9)),
+    *_pair(INF, r"Llama 3 8B \((\d+) layers, (\d+) KV heads\): ([\d,]+) bytes per token, "
+           r"about ([\d.]+) GB per 8,192-token",
+           r"Llama 3 8B（(\d+) 层，(\d+) 个 KV 头）：([\d,]+) 字节/token，"
+           r"每条 8,192 token 序列约 ([\d.]+) GB",
+           lambda: (*_shape(L8, "layers", "kv_heads")(), _kv(L8), 8192 * _kv(L8) / 1e9)),
+    *(Row(f"{INF}.{lang}.md", rf"\| {model}[^|]* \| {re.escape(hw)}(?:[,，][^|]*)? \| "
+          r"([\d.]+) TB/s \| ≈ ([\d.]+) ms \|", _decode_bound(gpu, weights, gpus))
+      for model, hw, gpu, weights, gpus in DECODE_ROWS for lang in ("en", "zh")),
+    *_pair(INF, r"about (\d+) for H100 SXM \(([\d.]+) / ([\d.]+)\), (\d+) for A100 80GB, "
+           r"(\d+) for RTX 4090, but only (\d+) for H20 \((\d+) / ([\d.]+)\)",
+           r"H100 SXM 约 (\d+)（([\d.]+) / ([\d.]+)），A100 80GB 约 (\d+)，"
+           r"RTX 4090 约 (\d+)，而 H20 只有 (\d+)（(\d+) / ([\d.]+)）", _ridges),
+    # scaling-laws-compute: 6ND examples and training times through calculators.compute_time
+    *_pair(SCALE, r"GPT-3 \(175B, 300B tokens\) ≈ ([\d.]+)e23 FLOPs; Chinchilla \(70B, 1\.4T\) "
+           r"≈ ([\d.]+)e23; Llama 3 405B \(15\.6T tokens\) ≈ ([\d.]+)e25",
+           r"GPT-3（175B，300B tokens）≈ ([\d.]+)e23 FLOPs；Chinchilla（70B，1\.4T）"
+           r"≈ ([\d.]+)e23；Llama 3 405B（15\.6T tokens）≈ ([\d.]+)e25", lambda: (
+               training_flops(active_params=175e9, tokens=300e9) / 1e23,
+               training_flops(active_params=70e9, tokens=1.4e12) / 1e23,
+               training_flops(active_params=405e9, tokens=15.6e12) / 1e25)),
+    *(Row(f"{SCALE}.{lang}.md", rf"\| 1e{exp}(?: FLOPs)? \| (\d+)B \| ([\d.]+)T \|",
+          lambda exp=exp: _chinchilla(10.0**exp), rel=0.02)  # the table rounds N to 2 digits
+      for exp in (22, 23, 24, 25) for lang in ("en", "zh")),
+    *_pair(SCALE, r"C = 6 × 1e11 × 2e12 = ([\d.]+)e24", r"C = 6 × 1e11 × 2e12 = ([\d.]+)e24",
+           lambda: (C100B / 1e24,)),
+    *(Row(f"{SCALE}.{lang}.md", rf"\| {cell}[^|]* \| ≈ (\d+) (?:years|年|days|天) \|",
+          lambda gpu=gpu, n=n, unit=unit: (_days(C100B, n, gpu, unit),))
+      for lang in ("en", "zh") for cell, gpu, n, unit in WORKED_ROWS),
+    *_pair(SCALE, r"takes about (\d+) days on 1,024 A100 and still about ([\d.]+) years on one "
+           r"8 × A100", r"1,024 张 A100 约 (\d+) 天，单台 8 × A100 服务器仍需约 ([\d.]+) 年",
+           lambda: (_days(C100B_GPT3, 1024, A100), _days(C100B_GPT3, 8, A100, YEAR))),
+    *_pair(SCALE, r"7B on 1T tokens is ([\d.]+)e22 FLOPs, about (\d+) days on 8 × A100 at 40 % "
+           r"but about (\d+) days on 64 × H100",
+           r"7B 训练 1T tokens 为 ([\d.]+)e22 FLOPs，8 × A100、MFU 40% 约 (\d+) 天，"
+           r"64 × H100 约 (\d+) 天", lambda: (C7B / 1e22, _days(C7B, 8, A100),
+                                             _days(C7B, 64, H100)), rel=0.02),  # "about"
+    *_pair(SCALE, r"8 × H20 takes about (\d+) years", r"8 × H20 上约需 (\d+) 年",
+           lambda: (_days(C100B, 8, "H20 96GB", YEAR),)),
+    # cost-sourcing: GPU-hours at 40 % MFU (the Chinese text counts in units of 10^4, 万)
+    *_pair(COST, r"≈ ([\d,]+) A100-hours\.", r"≈ ([\d,]+) A100 卡时。",
+           lambda: (_gpu_hours(C7B, A100),), rel=0.01),
+    Row(f"{COST}.en.md", r"\(8\.4e23\): ≈ ([\d.]+) million A100-hours",
+        lambda: (_gpu_hours(C70B, A100) / 1e6,)),
+    Row(f"{COST}.zh.md", r"（8\.4e23）：≈ (\d+) 万 A100 卡时",
+        lambda: (_gpu_hours(C70B, A100) / 1e4,)),
+    Row(f"{COST}.en.md", r"\(1\.2e24\): ≈ ([\d.]+) million A100-hours or ≈ ([\d,]+) H100 SXM-hours",
+        lambda: (_gpu_hours(C100B, A100) / 1e6, _gpu_hours(C100B, H100)), rel=0.005),
+    Row(f"{COST}.zh.md", r"（1\.2e24）：≈ (\d+) 万 A100 卡时，或 ≈ ([\d.]+) 万 H100 SXM 卡时",
+        lambda: (_gpu_hours(C100B, A100) / 1e4, _gpu_hours(C100B, H100) / 1e4), rel=0.005),
 ]
 
 
@@ -238,3 +459,19 @@ def test_regional_profile_is_the_catalog_a100_pcie_on_pcie_and_25gbe_tcp() -> No
     assert lookup_link(site["intra_link"]).kind == "pcie"
     inter = lookup_link(site["inter_link"])
     assert (inter.kind, inter.rdma) == ("ethernet", False)
+
+
+def _table_labels(doc: str, anchor: str) -> list[str]:
+    """First cell of every body row of the first table under `{#anchor}`."""
+    section = read(doc).split(f"{{#{anchor}}}", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    return [row.split("|")[1].strip() for row in rows[1:]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("doc", "anchor", "table"), [
+    (GEN, "spec-table", SPEC_TABLE), (POWER, "gpu-tdp", TDP_TABLE)])
+def test_every_gpu_table_row_is_checked(lang: str, doc: str, anchor: str, table: tuple) -> None:
+    labels = [row[0] if lang == "en" else row[1] for row in table]
+    assert _table_labels(f"{doc}.{lang}.md", anchor) == labels, (
+        f"{doc}.{lang}.md: add the new table row to the catalog checks above")

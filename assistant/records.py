@@ -140,6 +140,12 @@ class Answer:
     assumptions: tuple[str, ...] = ()
     citations: tuple[Citation, ...] = ()
     conversation_id: str | None = None
+    scenario: Scenario | None = None
+    """The scenario as evaluated: the question's slots plus site-profile values and stated
+    defaults (None when nothing was evaluated). `query.scenario` keeps what was asked."""
+    warnings: tuple[str, ...] = ()
+    """Things the user should know about how the question was read (contradictions, cut text,
+    refused values), in the answer's language."""
 
 
 @dataclass(frozen=True)

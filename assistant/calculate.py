@@ -1,0 +1,276 @@
+"""Query → effective scenario → calculator Plan → evaluation → checks, verdict, suggestions.
+
+Every open slot gets a stated default (see :mod:`assistant.calculating.defaults`). The layout
+(ZeRO stage, recomputation, tensor/pipeline parallelism) is chosen the way a competent engineer
+would configure the job (:mod:`assistant.calculating.layouts`), and the answer says which. With
+no hardware and no site, typical set-ups are evaluated and the answer says which would work.
+"How many" and "how long" questions also get the direct number (:mod:`.calculating.focus`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from assistant.calculating.defaults import TYPICAL_SETUPS, Resolved, resolve, say
+from assistant.calculating.focus import asks_count, focus_sentence, needed_gpus
+from assistant.calculating.layouts import evaluate_best, to_plan
+from assistant.calculating.summaries import summarize
+from assistant.records import (
+    Check,
+    CheckKind,
+    Language,
+    Query,
+    Scenario,
+    SiteProfile,
+    Suggestion,
+    Verdict,
+)
+from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
+from calculators.errors import CalculatorInputError
+
+if TYPE_CHECKING:
+    from calculators.plan import Evaluation, PlanChange
+
+__all__ = ["Outcome", "calculate", "to_plan"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the calculators concluded about one question."""
+
+    verdict: Verdict
+    lead: str
+    """The sentence that follows the verdict (what was evaluated, or what to ask instead)."""
+    scenario: Scenario | None = None
+    binding: CheckKind | None = None
+    checks: tuple[Check, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    site: SiteProfile | None = None
+
+
+def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
+    """The named site profile, in the answer's language when both versions exist."""
+    wanted = query.scenario.site_profile
+    if not wanted:
+        return None
+    matches = [s for s in sites if s.id == wanted]
+    return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
+
+
+def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
+    out = []
+    for result in evaluation.checks:
+        summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
+        out.append(
+            Check(
+                kind=result.kind,
+                verdict=result.verdict,
+                summary=summary,
+                figures=dict(result.figures),
+                formula=result.formula,
+                inputs=dict(result.inputs),
+                assumptions=tuple(result.assumptions),
+                sources=tuple(result.sources),
+            )
+        )
+    return tuple(out)
+
+
+def _effect(change: PlanChange, lang: Language) -> str:
+    after = change.evaluation_after
+    figures = after.figures
+    bits: list[str] = [VERDICT_LABELS[after.verdict][lang]]
+    memory = figures.get("required_bytes_per_gpu")
+    if isinstance(memory, (int, float)) and not isinstance(memory, bool):
+        bits.append(say(lang, f"每卡显存 {fmt_bytes(memory)}", f"{fmt_bytes(memory)} per GPU"))
+    seconds = figures.get("seconds")
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        bits.append(
+            say(lang, f"需时 {fmt_seconds(seconds, lang)}", f"takes {fmt_seconds(seconds, lang)}")
+        )
+    if after.failing:
+        names = (
+            "、".join(CHECK_LABELS[k][lang] for k in after.failing)
+            if lang == "zh"
+            else ", ".join(CHECK_LABELS[k][lang].lower() for k in after.failing)
+        )
+        bits.append(say(lang, f"仍不满足：{names}", f"still fails: {names}"))
+    return say(lang, "，", ", ").join(bits)
+
+
+def _suggestions(evaluation: Evaluation, lang: Language) -> tuple[Suggestion, ...]:
+    from calculators.planner import suggest
+
+    changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
+    return tuple(
+        Suggestion(
+            change=c.description_zh if lang == "zh" else c.description_en, effect=_effect(c, lang)
+        )
+        for c in changes[:5]
+    )
+
+
+def _describe(s: Scenario, lang: Language) -> str:
+    return say(
+        lang,
+        f"{s.nodes} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {s.gpu_count} 张）",
+        f"{s.nodes} node(s) × {s.gpus_per_node} {s.gpu} ({s.gpu_count} GPUs)",
+    )
+
+
+def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
+    scenario = resolved.scenario
+    pue = resolved.site.pue if resolved.site else None
+    evaluation, notes = evaluate_best(scenario, lang, pue)
+    plan = evaluation.plan
+    scenario = replace(
+        scenario,
+        zero_stage=plan.zero_stage if scenario.task != "inference" else None,
+        tokens=scenario.tokens if scenario.task != "inference" else None,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+    )
+    suggestions = _suggestions(evaluation, lang)
+    verdict: Verdict = evaluation.verdict
+    binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
+    lead = say(
+        lang, f"按 {_describe(scenario, lang)} 评估。", f"Evaluated on {_describe(scenario, lang)}."
+    )
+    return Outcome(
+        verdict=verdict,
+        lead=lead,
+        scenario=scenario,
+        binding=binding,  # type: ignore[arg-type]
+        checks=_checks(evaluation, lang, scenario.gpu or ""),
+        suggestions=suggestions,
+        assumptions=resolved.assumptions + tuple(notes),
+        site=resolved.site,
+    )
+
+
+def _unknown(lang: Language, zh: str, en: str, scenario: Scenario | None = None) -> Outcome:
+    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario)
+
+
+def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
+    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer)."""
+    lang = query.language
+    s = query.scenario
+    if not query.in_domain:
+        return _unknown(
+            lang,
+            "这个问题似乎与 GPU 和大模型任务无关。"
+            "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”",
+            "This does not look like a question about GPUs and large-model jobs. Try, for "
+            'example: "Can 8x H100 train a 70B model within 30 days?"',
+        )
+    if s.model is None and s.params is None:
+        return _unknown(
+            lang,
+            "还缺模型规模：请说明模型（如 Llama-2-70B）或参数量（如 700 亿、70B），"
+            "以及任务（训练/微调/推理）。",
+            "I need the model size: name a model (e.g. Llama-2-70B) or a parameter count "
+            "(e.g. 70B), and the job (training, fine-tuning or inference).",
+            s,
+        )
+    site = _site(query, sites)
+    try:
+        _validate(s)
+        if s.gpu is None and site is None:
+            return _with_focus(query, _typical(query))
+        outcome = _evaluate_scenario(resolve(s, site, lang), lang)
+        if site is None and s.gpu_count is None and s.nodes is None and asks_count(query.question):
+            outcome = _sized(query, outcome)
+        return _with_focus(query, outcome)
+    except CalculatorInputError as exc:
+        return _unknown(
+            lang,
+            f"输入有误：{exc.localized('zh')}。请改正后再问。",
+            f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
+            s,
+        )
+
+
+def _sized(query: Query, outcome: Outcome) -> Outcome:
+    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
+    if outcome.scenario is None:
+        return outcome
+    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+    if count is None or count == outcome.scenario.gpu_count:
+        return outcome
+    lang = query.language
+    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang)
+    note = say(
+        lang,
+        f"问题问的是需要多少张：按满足显存与期限的最少 {count} 张评估。",
+        f"The question asks how many: evaluated at {count}, the fewest that fit memory "
+        "and the deadline.",
+    )
+    return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
+
+
+def _with_focus(query: Query, outcome: Outcome) -> Outcome:
+    if outcome.scenario is None or not outcome.checks:
+        return outcome
+    focus = focus_sentence(query.question, outcome.checks, outcome.scenario, query.language)
+    return replace(outcome, lead=f"{outcome.lead} {focus}") if focus else outcome
+
+
+def _validate(s: Scenario) -> None:
+    """Refuse impossible counts before defaults could paper over them."""
+    for name in (
+        "gpu_count",
+        "nodes",
+        "gpus_per_node",
+        "tensor_parallel",
+        "pipeline_parallel",
+        "batch_size",
+        "context_length",
+    ):
+        value = getattr(s, name)
+        if value is not None and value < 1:
+            raise CalculatorInputError(
+                name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
+            )
+    for name in ("params", "tokens", "deadline_seconds"):
+        value = getattr(s, name)
+        if value is not None and not value > 0:
+            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
+
+
+def _typical(query: Query) -> Outcome:
+    lang = query.language
+    results: list[Outcome] = []
+    for gpu, nodes, per_node in TYPICAL_SETUPS:
+        scenario = replace(
+            query.scenario, gpu=gpu, nodes=nodes, gpus_per_node=per_node, gpu_count=None
+        )
+        results.append(_evaluate_scenario(resolve(scenario, None, lang), lang))
+        if results[-1].verdict == "feasible":
+            break  # larger set-ups are not needed
+    chosen = next(
+        (r for r in results if r.verdict == "feasible"),
+        next((r for r in results if r.verdict == "conditional"), results[-1]),
+    )
+    listing = say(lang, "；", "; ").join(
+        f"{_describe(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+        for r in results
+        if r.scenario
+    )
+    lead = (
+        say(
+            lang,
+            f"问题没有给出硬件，评估了几种典型配置——{listing}。"
+            f"以下数字对应 {_describe(chosen.scenario, lang)}。",
+            f"No hardware was given, so typical set-ups were evaluated — {listing}. "
+            f"The figures below are for {_describe(chosen.scenario, lang)}.",
+        )
+        if chosen.scenario
+        else chosen.lead
+    )
+    note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
+    return replace(chosen, lead=lead, assumptions=(note, *chosen.assumptions))

@@ -1,0 +1,138 @@
+"""`gpu-advisor ask`: answer one question, or one question a line from stdin.
+
+Exit status: 0 for every answered question (whatever the verdict), 2 for a usage error (empty
+question, unknown flag), 1 for an internal failure (one line; traceback with GPU_ADVISOR_DEBUG=1).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from assistant.cli.edge import error_boundary
+
+if TYPE_CHECKING:
+    from assistant.conversations import ConversationStore
+    from assistant.records import Answer, Query
+
+_EMPTY = (
+    'empty question: type a question, for example gpu-advisor ask "Can 8x H100 train a 70B model?"'
+)
+_EMPTY_ZH = '问题为空：请输入问题，例如 gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"'
+
+
+def _read_stdin() -> list[str]:
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.read() if stream is not None else sys.stdin.read()
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def _questions(question: str | None) -> list[str]:
+    from assistant.errors import UsageError
+    from assistant.parsing.numbers import clean_text
+
+    if question is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError(_EMPTY, message_zh=_EMPTY_ZH)
+        questions = [line for line in _read_stdin() if clean_text(line)]
+    else:
+        questions = [question] if clean_text(question) else []
+    if not questions:
+        raise UsageError(_EMPTY, message_zh=_EMPTY_ZH)
+    return questions
+
+
+def _open_store() -> ConversationStore | None:
+    from assistant.conversations import ConversationStore, StoreError
+
+    try:
+        return ConversationStore()
+    except StoreError as exc:
+        click.echo(f"warning: {exc} (answers are not saved)", err=True)
+        return None
+
+
+def _save(
+    store: ConversationStore | None, conversation_id: str | None, answer: Answer
+) -> str | None:
+    from assistant.conversations import StoreError
+
+    if store is None:
+        return conversation_id
+    try:
+        if conversation_id is None:
+            conversation_id = store.new_conversation(answer.question[:80])
+        store.add_turn(conversation_id, answer)
+    except StoreError as exc:
+        click.echo(f"warning: {exc} (answer not saved)", err=True)
+    return conversation_id
+
+
+def _emit(answer: Answer, as_json: bool, index: int) -> None:
+    if as_json:
+        from assistant.serialize import answer_to_json
+
+        click.echo(json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False))
+        return
+    if index:
+        click.echo("\n" + "─" * 60 + "\n")
+    if sys.stdout is not None and sys.stdout.isatty():
+        from rich.console import Console
+
+        from assistant.render import answer_renderable
+
+        Console().print(answer_renderable(answer))
+        return
+    click.echo(answer.text.rstrip())
+
+
+@click.command()
+@click.argument("question", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per question.")
+@click.option(
+    "--continue",
+    "follow",
+    is_flag=True,
+    help="Follow up on the last conversation (its scenario carries over).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["zh", "en"]),
+    default=None,
+    help="Answer language (default: the question's).",
+)
+def ask(question: str | None, as_json: bool, follow: bool, lang: str | None) -> None:
+    """Ask whether a GPU setup can do a large-model job; with no QUESTION, read stdin lines.
+
+    Example: gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"
+    """
+    with error_boundary(lang or "en"):
+        questions = _questions(question)
+        _answer_all(questions, as_json=as_json, follow=follow, lang=lang)
+
+
+def _answer_all(questions: list[str], *, as_json: bool, follow: bool, lang: str | None) -> None:
+    from assistant.config import Settings
+    from assistant.pipeline import answer, default_retriever
+
+    settings = Settings()
+    retriever = default_retriever(settings)
+    store = _open_store()
+    conversation_id: str | None = None
+    previous: Query | None = None
+    if follow and store is not None:
+        last = store.last_conversation()
+        if last is not None and last.turns:
+            conversation_id, previous = last.id, last.turns[-1].answer.query
+    for index, text in enumerate(questions):
+        result = answer(
+            text, settings=settings, retriever=retriever, previous=previous, language=lang
+        )
+        conversation_id = _save(store, conversation_id if follow or index else None, result)
+        if follow:
+            previous = result.query
+        _emit(result, as_json, index)

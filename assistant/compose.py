@@ -1,0 +1,239 @@
+"""Query + calculator outcome + retrieved passages → :class:`~assistant.records.Answer`.
+
+Deterministic: no generative model. Each check's sentence cites passages retrieved with a
+query built for its topic, and only passages from documents about that topic are accepted
+(the memory sentence cites `gpu-memory` or `zero-fsdp`, never the power guide); when none
+qualifies the answer says "no passage found" instead of citing noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
+from assistant.render import fmt_count, render_markdown
+
+if TYPE_CHECKING:
+    from assistant.calculate import Outcome
+    from assistant.retrieval import Retriever
+
+__all__ = ["TOPIC_DOCUMENTS", "compose", "topic_query"]
+
+#: Documents whose passages may support a sentence about each topic.
+TOPIC_DOCUMENTS: dict[str, frozenset[str]] = {
+    "memory": frozenset(
+        {
+            "gpu-memory",
+            "zero-fsdp",
+            "mixed-precision-optimizer",
+            "activation-recompute",
+            "inference-serving",
+            "feasibility-checklist",
+        }
+    ),
+    "compute": frozenset(
+        {
+            "scaling-laws-compute",
+            "gpu-generations",
+            "feasibility-checklist",
+            "parallelism-3d",
+            "inference-serving",
+        }
+    ),
+    "network": frozenset({"networking", "parallelism-3d", "zero-fsdp"}),
+    "power": frozenset({"power-cooling-reliability"}),
+    "cost": frozenset({"cost-sourcing"}),
+}
+#: Passages of a site's founding or profile document may support any topic about that site.
+SITE_TOPIC_ANCHORS: dict[str, tuple[str, ...]] = {
+    "memory": ("compute-scale",),
+    "compute": ("compute-scale",),
+    "network": ("network",),
+    "power": ("power-cooling",),
+    "cost": ("cost",),
+}
+
+_TASK_WORDS = {
+    "zh": {"pretrain": "预训练", "finetune": "微调", "inference": "推理"},
+    "en": {"pretrain": "training", "finetune": "fine-tuning", "inference": "inference serving"},
+}
+_TOPIC_QUERIES = {
+    "memory": {
+        "zh": "{task} {size} 参数模型的显存需求：权重、梯度、优化器状态，ZeRO 切分",
+        "en": "GPU memory needed for {task} a {size} parameter model: weights, gradients, "
+        "optimizer states, ZeRO sharding",
+    },
+    "memory-inference": {
+        "zh": "推理显存：权重 {precision} 与 KV cache",
+        "en": "inference GPU memory: weights in {precision} and the KV cache",
+    },
+    "memory-finetune": {
+        "zh": "{method} 微调的显存：LoRA QLoRA 全参数微调",
+        "en": "memory for {method} fine-tuning: full, LoRA and QLoRA",
+    },
+    "compute": {
+        "zh": "训练算力 6ND，Chinchilla token 数，MFU 与训练时间",
+        "en": "training compute 6ND, Chinchilla tokens, MFU and training time",
+    },
+    "compute-inference": {
+        "zh": "推理吞吐：prefill 与 decode，显存带宽限制",
+        "en": "inference throughput: prefill and decode, memory bandwidth bound",
+    },
+    "network": {
+        "zh": "多机训练的梯度同步 all-reduce 与机间网络带宽 InfiniBand RoCE",
+        "en": "gradient all-reduce across nodes and inter-node bandwidth InfiniBand RoCE",
+    },
+    "power": {"zh": "GPU 功耗 TDP、PUE 与电力散热", "en": "GPU power TDP, PUE, power and cooling"},
+    "cost": {"zh": "GPU 小时与成本", "en": "GPU-hours and cost at a price per GPU-hour"},
+}
+
+
+def topic_query(topic: str, scenario: Scenario, language: Language) -> str:
+    """The retrieval query for one topic, built from the scenario in the answer's language.
+
+    Examples:
+        >>> topic_query("memory", Scenario(task="pretrain", params=1e11), "zh")
+        '预训练 1000亿 参数模型的显存需求：权重、梯度、优化器状态，ZeRO 切分'
+    """
+    key = topic
+    if topic in ("memory", "compute") and scenario.task == "inference":
+        key = f"{topic}-inference"
+    elif topic == "memory" and scenario.task == "finetune":
+        key = "memory-finetune"
+    template = _TOPIC_QUERIES[key][language]
+    size = fmt_count(scenario.params, language) if scenario.params else ""
+    return template.format(
+        task=_TASK_WORDS[language].get(scenario.task or "pretrain", ""),
+        size=size,
+        precision=scenario.precision or "bf16",
+        method=(scenario.method or "full").upper()
+        if language == "en"
+        else (scenario.method or "全参数"),
+    )
+
+
+def _acceptable(passage: Passage, topic: str, site_docs: frozenset[str]) -> bool:
+    if passage.doc_id in TOPIC_DOCUMENTS.get(topic, frozenset()):
+        return True
+    return passage.doc_id in site_docs and (passage.anchor or "") in SITE_TOPIC_ANCHORS.get(
+        topic, ()
+    )
+
+
+def _cite_check(
+    check: Check,
+    scenario: Scenario,
+    language: Language,
+    retriever: Retriever,
+    site_docs: frozenset[str],
+    top_k: int,
+) -> list[Citation]:
+    query = topic_query(check.kind, scenario, language)
+    hits = retriever.search(query, k=max(top_k, 8), lang=language)
+    chosen: list[Citation] = []
+    for passage in hits:
+        if _acceptable(passage, check.kind, site_docs):
+            chosen.append(Citation(passage=passage, claim=check.summary))
+        if len(chosen) >= 2:
+            break
+    return chosen
+
+
+def _site_citations(
+    outcome: Outcome, language: Language, retriever: Retriever, claim: str
+) -> tuple[list[Citation], frozenset[str]]:
+    """The site profile's own passage, and the founding documents that talk about the site.
+
+    A document counts as being about the site when a passage of it names one of the site's
+    aliases; its section on the overall suitability (anchor `compute-scale`) supports the lead.
+    """
+    site = outcome.site
+    if site is None:
+        return [], frozenset()
+    citations: list[Citation] = []
+    profile = retriever.document_passages(site.id, language) or retriever.document_passages(site.id)
+    if profile:
+        citations.append(Citation(passage=profile[0], claim=claim))
+    docs = {site.id}
+    aliases = [a.lower() for a in site.aliases if len(a) >= 2]
+    probe = (
+        f"{site.aliases[0] if site.aliases else site.title} GPU {_TASK_WORDS[language]['pretrain']}"
+    )
+    for passage in retriever.search(probe, k=8, lang=language):
+        if passage.doc_id != site.id and any(a in passage.text.lower() for a in aliases):
+            docs.add(passage.doc_id)
+            break
+    for doc_id in sorted(docs - {site.id}):
+        passages = retriever.document_passages(doc_id, language) or retriever.document_passages(
+            doc_id
+        )
+        lead = next((p for p in passages if p.anchor in SITE_TOPIC_ANCHORS["memory"]), None)
+        if lead is not None:
+            citations.append(Citation(passage=lead, claim=claim))
+    return citations, frozenset(docs)
+
+
+def _site_check_citations(
+    check: Check, language: Language, retriever: Retriever, site_docs: frozenset[str], site_id: str
+) -> list[Citation]:
+    """For a failing or tight check, the site document's section on that topic."""
+    if check.verdict not in ("fail", "tight"):
+        return []
+    anchors = SITE_TOPIC_ANCHORS.get(check.kind, ())
+    out = []
+    for doc_id in sorted(site_docs - {site_id}):
+        passages = retriever.document_passages(doc_id, language) or retriever.document_passages(
+            doc_id
+        )
+        match = next((p for p in passages if p.anchor in anchors), None)
+        if match is not None:
+            out.append(Citation(passage=match, claim=check.summary))
+    return out
+
+
+def _dedupe(citations: Sequence[Citation]) -> tuple[Citation, ...]:
+    seen: set[tuple[str, str]] = set()
+    unique: list[Citation] = []
+    for citation in citations:
+        key = (citation.passage.id, citation.claim)
+        if key not in seen:
+            seen.add(key)
+            unique.append(citation)
+    return tuple(unique)
+
+
+def compose(
+    query: Query, outcome: Outcome, retriever: Retriever | None, *, top_k: int = 5
+) -> Answer:
+    """Build the answer: verdict, checks, suggestions, assumptions, citations and its text."""
+    language = query.language
+    citations: list[Citation] = []
+    if retriever is not None and outcome.checks and outcome.scenario is not None:
+        site_citations, site_docs = _site_citations(outcome, language, retriever, outcome.lead)
+        citations += site_citations
+        for check in outcome.checks:
+            if check.verdict != "n/a":
+                citations += _cite_check(
+                    check, outcome.scenario, language, retriever, site_docs, top_k
+                )
+                if outcome.site is not None:
+                    citations += _site_check_citations(
+                        check, language, retriever, site_docs, outcome.site.id
+                    )
+    answer = Answer(
+        question=query.question,
+        language=language,
+        verdict=outcome.verdict,
+        binding_constraint=outcome.binding,
+        text="",
+        query=query,
+        checks=outcome.checks,
+        suggestions=outcome.suggestions,
+        assumptions=outcome.assumptions,
+        citations=_dedupe(citations),
+        scenario=outcome.scenario,
+        warnings=tuple(query.warnings) + tuple(outcome.warnings),
+    )
+    return replace(answer, text=render_markdown(answer, lead=outcome.lead))

@@ -1,0 +1,219 @@
+"""Numbers in questions: Chinese numerals, English number words and magnitude suffixes.
+
+The parser first *normalises* a question (NFKC, lower case, Chinese numerals and English
+number words rewritten as Arabic digits), then reads slots from the normalised text with
+regular expressions. Everything here is pure and cheap.
+
+Examples:
+    >>> cn_value("七百亿")
+    70000000000
+    >>> cn_value("万亿")
+    1000000000000
+    >>> normalize_numbers("两台8卡训练千亿模型")
+    '2台8卡训练100000000000模型'
+    >>> magnitude("1.5", "t")
+    1500000000000.0
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = [
+    "MAGNITUDES",
+    "NUMBER",
+    "clean_text",
+    "cn_value",
+    "magnitude",
+    "normalize_numbers",
+    "to_float",
+]
+
+_CN_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "俩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CN_SMALL = {"十": 10, "百": 100, "千": 1000}
+_CN_CHARS = "".join(_CN_DIGITS) + "十百千万亿"
+
+#: English magnitude suffixes (decimal: a "70B" model has 70e9 parameters).
+MAGNITUDES: dict[str, float] = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "g": 1e9,
+    "t": 1e12,
+    "tn": 1e12,
+    "trillion": 1e12,
+}
+
+#: A plain decimal number in normalised text (signed, so "-8 cards" is caught and refused).
+NUMBER = r"(?<![a-z0-9.])([-−]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
+
+_ENGLISH_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "sixteen": 16,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
+    "thirty-two": 32,
+    "sixty-four": 64,
+    "hundred": 100,
+    "a dozen": 12,
+    "a hundred": 100,
+    "a thousand": 1000,
+    "a single": 1,
+    "single": 1,
+    "a couple of": 2,
+    "a pair of": 2,
+}
+_ENGLISH_RE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _ENGLISH_WORDS), key=len, reverse=True)) + r")\b"
+)
+# Words where a Chinese numeral is not a number; protected from rewriting.
+_CN_IDIOMS = (
+    "一下",
+    "一些",
+    "一般",
+    "一起",
+    "一定",
+    "一点",
+    "统一",
+    "唯一",
+    "万一",
+    "千万别",
+    "一样",
+    "一直",
+    "进一步",
+    "第一",
+    "一致",
+    "百度",
+    "千兆",
+    "万兆",
+    "十分",
+    "一键",
+    "同一",
+    "一次性",
+    "单一",
+    "之一",
+    "不一",
+)
+_CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?([" + _CN_CHARS + r"]+)")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+)")
+
+
+def clean_text(text: str) -> str:
+    """Strip ANSI escapes and control characters, fold full-width forms (NFKC), squeeze spaces."""
+    text = _ANSI.sub(" ", text)
+    text = unicodedata.normalize("NFKC", text)
+    kept = [ch if unicodedata.category(ch)[0] != "C" else " " for ch in text]
+    return re.sub(r"\s+", " ", "".join(kept)).strip()
+
+
+def cn_value(chars: str) -> int:
+    """The value of a run of Chinese numerals ("七百亿" → 7e10, "千卡" prefix "千" → 1000)."""
+    result = wan = section = number = 0
+    for ch in chars:
+        if ch in _CN_DIGITS:
+            number = _CN_DIGITS[ch]
+        elif ch in _CN_SMALL:
+            section += (number or 1) * _CN_SMALL[ch]
+            number = 0
+        elif ch == "万":
+            wan += (section + number or 1) * 10_000
+            section = number = 0
+        elif ch == "亿":
+            result += (wan + section + number or 1) * 100_000_000
+            wan = section = number = 0
+    return result + wan + section + number
+
+
+def _format(value: float) -> str:
+    if value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _rewrite_cn(match: re.Match[str]) -> str:
+    arabic, chars = match.group(1), match.group(2)
+    if arabic is not None:
+        if set(chars) - set("十百千万亿"):
+            head = len(chars) - len(chars.lstrip("十百千万亿"))
+            if head == 0:
+                return arabic + _rewrite_pure(chars)
+            return _format(float(arabic) * cn_value(chars[:head])) + _rewrite_pure(chars[head:])
+        return _format(float(arabic) * cn_value(chars))
+    return _rewrite_pure(chars)
+
+
+def _rewrite_pure(chars: str) -> str:
+    if not chars:
+        return ""
+    if len(chars) == 1 and chars in "万亿":
+        return chars
+    return _format(cn_value(chars))
+
+
+def normalize_numbers(text: str) -> str:
+    """Rewrite Chinese numerals, English number words and powers of ten as Arabic numbers.
+
+    The text should already be cleaned and lower-cased. Idioms such as "一下" or "千兆" are kept.
+    """
+    text = _POWER.sub(_rewrite_power, text)
+    text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
+    pieces: list[str] = []
+    pos = 0
+    for idiom_match in re.finditer("|".join(_CN_IDIOMS), text):
+        pieces.append(_CN_RUN.sub(_rewrite_cn, text[pos : idiom_match.start()]))
+        pieces.append(idiom_match.group(0))
+        pos = idiom_match.end()
+    pieces.append(_CN_RUN.sub(_rewrite_cn, text[pos:]))
+    return "".join(pieces)
+
+
+def _rewrite_power(match: re.Match[str]) -> str:
+    if match.group(3) is not None:
+        return _format(10.0 ** min(int(match.group(3)), 300))
+    return _format(float(match.group(1)) * 10.0 ** min(int(match.group(2)), 300))
+
+
+def to_float(text: str) -> float:
+    """Parse a number captured by :data:`NUMBER` (accepts the Unicode minus sign)."""
+    return float(text.replace("−", "-"))
+
+
+def magnitude(number: str, suffix: str) -> float:
+    """`number` times the English magnitude `suffix` ("70", "b" → 7e10)."""
+    return to_float(number) * MAGNITUDES[suffix.lower()]

@@ -1,0 +1,184 @@
+"""Answer → Markdown text and Rich renderables; the only place quantities become labels.
+
+Bytes are shown in decimal units with the binary value beside them ("80.0 GB (74.5 GiB)"),
+FLOPs in scientific notation, rates with SI prefixes; the number formatting itself comes from
+:mod:`calculators.units`. Other stages call the `fmt_*` helpers here instead of formatting.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assistant.records import Answer, Check, Language
+from calculators.units import format_bytes, format_flops, format_rate, format_seconds
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = [
+    "CHECK_LABELS",
+    "VERDICT_LABELS",
+    "answer_renderable",
+    "fmt_bytes",
+    "fmt_count",
+    "fmt_flops",
+    "fmt_percent",
+    "fmt_rate",
+    "fmt_seconds",
+    "render_markdown",
+]
+
+VERDICT_LABELS: dict[str, dict[str, str]] = {
+    "feasible": {"zh": "可行", "en": "Feasible"},
+    "conditional": {"zh": "有条件可行", "en": "Conditionally feasible"},
+    "infeasible": {"zh": "不可行", "en": "Not feasible"},
+    "unknown": {"zh": "无法判断", "en": "Cannot tell"},
+}
+CHECK_LABELS: dict[str, dict[str, str]] = {
+    "memory": {"zh": "显存", "en": "Memory"},
+    "compute": {"zh": "算力与时间", "en": "Compute and time"},
+    "network": {"zh": "网络", "en": "Network"},
+    "power": {"zh": "电力", "en": "Power"},
+    "cost": {"zh": "成本", "en": "Cost"},
+}
+_CHECK_MARKS = {"ok": "✅", "tight": "⚠️", "fail": "❌", "n/a": "➖"}
+_HEADINGS = {
+    "figures": {"zh": "关键数字", "en": "Key figures"},
+    "suggestions": {"zh": "怎样才能做到", "en": "What would make it work"},
+    "assumptions": {"zh": "假设", "en": "Assumptions"},
+    "sources": {"zh": "依据", "en": "Sources"},
+    "notes": {"zh": "注意", "en": "Notes"},
+    "formula": {"zh": "公式", "en": "Formula"},
+    "binding": {"zh": "主要瓶颈", "en": "Binding constraint"},
+    "none": {"zh": "未找到可引用的段落", "en": "no passage found"},
+}
+_ZH_TIME = (
+    ("µs", "微秒"),
+    ("ms", "毫秒"),
+    (" min", " 分钟"),
+    (" days", " 天"),
+    (" years", " 年"),
+    (" h", " 小时"),
+    (" s", " 秒"),
+)
+
+
+def fmt_bytes(value: float) -> str:
+    """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled."""
+    if value < 1e3:
+        return format_bytes(value)
+    return f"{format_bytes(value)} ({format_bytes(value, binary=True)})"
+
+
+def fmt_seconds(value: float, language: Language = "en") -> str:
+    """A duration in the largest convenient unit, in the answer's language."""
+    text = format_seconds(value)
+    if language == "zh":
+        for en, zh in _ZH_TIME:
+            if text.endswith(en):
+                return text[: -len(en)] + zh
+    return text
+
+
+def fmt_flops(value: float) -> str:
+    """A FLOP count ("3.14e23 FLOPs")."""
+    return format_flops(value)
+
+
+def fmt_rate(value: float, unit: str = "B/s") -> str:
+    """A rate with an SI prefix ("312.0 TFLOP/s", "3.1 GB/s")."""
+    return format_rate(value, unit=unit)
+
+
+def _short(value: float) -> str:
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def fmt_count(value: float, language: Language = "en") -> str:
+    """A large count (parameters, tokens): "70B" / "1.4T", or "700亿" / "1.4万亿" in Chinese."""
+    units = (
+        ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
+        if language == "zh"
+        else ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
+    )
+    for factor, unit in units:
+        if abs(value) >= factor:
+            return f"{_short(value / factor)}{unit}"
+    return _short(value)
+
+
+def fmt_percent(value: float) -> str:
+    """A fraction as a percentage ("40%")."""
+    return f"{value * 100:.0f}%"
+
+
+def _check_lines(answer: Answer, check: Check, refs: dict[str, list[int]]) -> list[str]:
+    lang = answer.language
+    label = CHECK_LABELS[check.kind][lang]
+    cited = refs.get(check.summary, [])
+    marks = " " + "".join(f"[{n}]" for n in cited) if cited else ""
+    if not cited and check.verdict != "n/a":
+        marks = f" _({_HEADINGS['none'][lang]})_"
+    lines = [f"- {_CHECK_MARKS[check.verdict]} **{label}**: {check.summary}{marks}"]
+    if check.formula:
+        lines.append(f"  - {_HEADINGS['formula'][lang]}: `{check.formula}`")
+    return lines
+
+
+def render_markdown(answer: Answer, lead: str = "") -> str:
+    """The answer as Markdown: verdict first, then figures, suggestions, assumptions, sources."""
+    lang = answer.language
+    verdict = VERDICT_LABELS[answer.verdict][lang]
+    colon = "：" if lang == "zh" else ": "
+    numbers: dict[str, int] = {}
+    refs: dict[str, list[int]] = {}
+    for citation in answer.citations:
+        number = numbers.setdefault(citation.passage.id, len(numbers) + 1)
+        refs.setdefault(citation.claim, []).append(number)
+    lead_refs = "".join(f"[{n}]" for n in refs.get(lead, [])) if lead else ""
+    lines = [
+        f"**{verdict}**"
+        + (f"{colon}{lead}" if lead else "")
+        + (f" {lead_refs}" if lead_refs else "")
+    ]
+    if answer.binding_constraint:
+        label = CHECK_LABELS.get(answer.binding_constraint, {}).get(lang, answer.binding_constraint)
+        lines += ["", f"{_HEADINGS['binding'][lang]}{colon}{label}"]
+    if answer.warnings:
+        lines += ["", f"### {_HEADINGS['notes'][lang]}"] + [f"- {w}" for w in answer.warnings]
+    if answer.checks:
+        lines += ["", f"### {_HEADINGS['figures'][lang]}"]
+        for check in answer.checks:
+            lines += _check_lines(answer, check, refs)
+    if answer.suggestions:
+        lines += ["", f"### {_HEADINGS['suggestions'][lang]}"]
+        lines += [f"- {s.change} → {s.effect}" for s in answer.suggestions]
+    if answer.assumptions:
+        lines += ["", f"### {_HEADINGS['assumptions'][lang]}"] + [
+            f"- {a}" for a in answer.assumptions
+        ]
+    if answer.citations:
+        lines += ["", f"### {_HEADINGS['sources'][lang]}"]
+        unique = {c.passage.id: c.passage for c in answer.citations}
+        for number, passage in enumerate(unique.values(), start=1):
+            excerpt = " ".join(passage.text.split())
+            excerpt = excerpt[:160] + ("…" if len(excerpt) > 160 else "")
+            where = f"{passage.title} › {passage.heading}" if passage.heading else passage.title
+            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {excerpt}")
+    return "\n".join(lines) + "\n"
+
+
+def answer_renderable(answer: Answer) -> RenderableType:
+    """A Rich renderable for the terminal: a verdict banner over the Markdown body."""
+    from rich.console import Group
+    from rich.markdown import Markdown
+    from rich.text import Text
+
+    styles = {
+        "feasible": "bold green",
+        "conditional": "bold yellow",
+        "infeasible": "bold red",
+        "unknown": "bold blue",
+    }
+    banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
+    return Group(banner, Markdown(answer.text))

@@ -1,0 +1,158 @@
+"""Answers as JSON: the public `ask --json` object, and a lossless record for the store.
+
+The public object has exactly the keys issue 5 lists; numbers are plain numbers in SI base
+units (bytes, FLOPs, seconds, bytes/s). The record form keeps every field of every record so a
+stored turn can be loaded back into an :class:`~assistant.records.Answer` (follow-ups need the
+previous :class:`~assistant.records.Query`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from assistant.records import (
+    Answer,
+    Check,
+    Citation,
+    Passage,
+    Query,
+    Scenario,
+    Suggestion,
+)
+
+__all__ = ["SCENARIO_KEYS", "answer_from_record", "answer_to_json", "answer_to_record"]
+
+#: The scenario keys of the public JSON, in order.
+SCENARIO_KEYS = (
+    "task",
+    "method",
+    "params",
+    "active_params",
+    "model",
+    "gpu",
+    "gpu_count",
+    "nodes",
+    "precision",
+    "tokens",
+    "deadline_seconds",
+    "zero_stage",
+    "context_length",
+    "batch_size",
+    "site_profile",
+)
+
+
+def _number(value: Any) -> Any:
+    """JSON-safe plain numbers: NaN and infinities become None (JSON has no literal for them)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _scenario_json(scenario: Scenario) -> dict[str, Any]:
+    return {key: _number(getattr(scenario, key)) for key in SCENARIO_KEYS}
+
+
+def _check_json(check: Check) -> dict[str, Any]:
+    return {
+        "kind": check.kind,
+        "verdict": check.verdict,
+        "summary": check.summary,
+        "figures": {k: _number(v) for k, v in check.figures.items()},
+    }
+
+
+def _citation_json(citation: Citation) -> dict[str, Any]:
+    passage = citation.passage
+    return {
+        "id": passage.id,
+        "source": passage.source,
+        "title": passage.title,
+        "text": passage.text,
+        "score": _number(passage.score),
+    }
+
+
+def _unique_citations(answer: Answer) -> list[Citation]:
+    unique: dict[str, Citation] = {}
+    for citation in answer.citations:
+        unique.setdefault(citation.passage.id, citation)
+    return list(unique.values())
+
+
+def answer_to_json(answer: Answer) -> dict[str, Any]:
+    """The public JSON object of one answer (what `gpu-advisor ask --json` prints).
+
+    Examples:
+        >>> from assistant.records import Answer, Query, Scenario
+        >>> q = Query(question="hi", language="en", scenario=Scenario(), in_domain=False)
+        >>> a = Answer(question="hi", language="en", verdict="unknown", binding_constraint=None,
+        ...            text="…", query=q)
+        >>> sorted(answer_to_json(a))[:4]
+        ['answer', 'assumptions', 'binding_constraint', 'checks']
+    """
+    scenario = answer.scenario or answer.query.scenario
+    return {
+        "question": answer.question,
+        "language": answer.language,
+        "verdict": answer.verdict,
+        "binding_constraint": answer.binding_constraint,
+        "answer": answer.text,
+        "assumptions": list(answer.assumptions),
+        "scenario": _scenario_json(scenario),
+        "checks": [_check_json(c) for c in answer.checks],
+        "citations": [_citation_json(c) for c in _unique_citations(answer)],
+        "suggestions": [{"change": s.change, "effect": s.effect} for s in answer.suggestions],
+    }
+
+
+def answer_to_record(answer: Answer) -> dict[str, Any]:
+    """Every field of the answer, nested records included, as JSON-ready data."""
+    record: dict[str, Any] = _json_safe(dataclasses.asdict(answer))
+    return record
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return _number(value)
+
+
+def _build(cls: type[Any], data: Mapping[str, Any], **overrides: Any) -> Any:
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs = {k: v for k, v in data.items() if k in names}
+    for name, value in kwargs.items():
+        if isinstance(value, list):
+            kwargs[name] = tuple(value)
+    kwargs.update(overrides)
+    return cls(**kwargs)
+
+
+def answer_from_record(record: Mapping[str, Any]) -> Answer:
+    """Rebuild an :class:`Answer` from :func:`answer_to_record` output (unknown keys ignored)."""
+    query_data = record["query"]
+    query = _build(Query, query_data, scenario=_build(Scenario, query_data.get("scenario") or {}))
+    scenario = record.get("scenario")
+    answer: Answer = _build(
+        Answer,
+        record,
+        query=query,
+        scenario=_build(Scenario, scenario) if scenario else None,
+        checks=tuple(
+            _build(
+                Check, c, figures=dict(c.get("figures") or {}), inputs=dict(c.get("inputs") or {})
+            )
+            for c in record.get("checks") or ()
+        ),
+        suggestions=tuple(_build(Suggestion, s) for s in record.get("suggestions") or ()),
+        citations=tuple(
+            _build(Citation, c, passage=_build(Passage, c["passage"]))
+            for c in record.get("citations") or ()
+        ),
+    )
+    return answer

@@ -1,0 +1,201 @@
+"""`gpu-advisor ask`: JSON keys, stdin JSON Lines, exit codes and bad input (never a traceback)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.__main__ import cli
+from assistant.locations import conversations_db
+
+pytestmark = pytest.mark.e2e
+
+KEYS = {
+    "question",
+    "language",
+    "verdict",
+    "binding_constraint",
+    "answer",
+    "assumptions",
+    "scenario",
+    "checks",
+    "citations",
+    "suggestions",
+}
+SCENARIO_KEYS = {
+    "task",
+    "method",
+    "params",
+    "active_params",
+    "model",
+    "gpu",
+    "gpu_count",
+    "nodes",
+    "precision",
+    "tokens",
+    "deadline_seconds",
+    "zero_stage",
+    "context_length",
+    "batch_size",
+    "site_profile",
+}
+
+
+def run(args: list[str], stdin: bytes | str | None = None):  # noqa: ANN201
+    return CliRunner().invoke(cli, ["ask", *args], input=stdin)
+
+
+def test_json_object_has_the_documented_keys(kb_home: Path) -> None:
+    result = run(["--json", "吉林GPU服务器能训练千亿模型吗?"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == KEYS
+    assert set(data["scenario"]) == SCENARIO_KEYS
+    assert data["verdict"] == "infeasible"
+    assert data["language"] == "zh"
+    memory = next(c for c in data["checks"] if c["kind"] == "memory")
+    assert {
+        "required_bytes_per_gpu",
+        "available_bytes_per_gpu",
+        "min_gpus",
+        "weights_bytes",
+        "model_state_bytes_per_gpu",
+    } <= set(memory["figures"])
+    compute = next(c for c in data["checks"] if c["kind"] == "compute")
+    assert {"total_flops", "tokens", "mfu", "seconds", "gpus_for_deadline"} <= set(
+        compute["figures"]
+    )
+    network = next(c for c in data["checks"] if c["kind"] == "network")
+    assert {
+        "allreduce_seconds_per_step",
+        "compute_seconds_per_step",
+        "inter_node_bytes_per_second",
+    } <= set(network["figures"])
+    assert all(set(c) == {"id", "source", "title", "text", "score"} for c in data["citations"])
+
+
+def test_stdin_gives_json_lines(kb_home: Path) -> None:
+    stdin = "吉林GPU服务器能训练千亿模型吗?\n\nCan 8x RTX 4090 fine-tune a 70B model with QLoRA?\n"
+    result = run(["--json"], stdin)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [d["language"] for d in lines] == ["zh", "en"]
+
+
+def test_continue_follows_up_on_the_last_conversation(kb_home: Path) -> None:
+    assert run(["吉林GPU服务器能训练千亿模型吗?"]).exit_code == 0
+    result = run(["--continue", "--json", "那用H100呢?"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["scenario"]["gpu"] == "H100 SXM 80GB"
+    assert data["scenario"]["site_profile"] == "regional-single-node"
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\t\n", "\x1b[31m\x1b[0m", "\x00\x01"])
+def test_empty_question_is_a_usage_error(kb_home: Path, question: str) -> None:
+    result = run([question])
+    assert result.exit_code == 2
+    assert "empty question" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_flag_is_a_usage_error() -> None:
+    result = run(["--frobnicate", "hi"])
+    assert result.exit_code == 2
+
+
+def test_internal_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the home directory should be")
+    monkeypatch.setenv("GPU_ADVISOR_HOME", str(blocker / "home"))
+    result = run(["吉林GPU服务器能训练千亿模型吗?"])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "not-a-dir" in result.output
+
+
+BAD_INPUTS = [
+    ("训练70B " + "啊" * 100_000, "zh"),
+    ("\x1b[2J\x1b[31m8 H100 train 7B?\x07\x00", "en"),
+    ("😀🚀🔥", "en"),
+    ("0 GPUs train a 7B model", "en"),
+    ("用-8张卡训练7B模型", "zh"),
+    ("train a 10^30 parameter model on 8 H100", "en"),
+    ("8卡训练70B模型，我们有64张GPU", "zh"),
+]
+
+
+@pytest.mark.parametrize(("question", "language"), BAD_INPUTS)
+def test_bad_input_gets_an_answer_never_a_traceback(
+    kb_home: Path, question: str, language: str
+) -> None:
+    result = run(["--json", question])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    data = json.loads(result.output)
+    assert data["language"] == language
+    assert data["answer"].strip()
+
+
+def test_absurd_numbers_name_the_field(kb_home: Path) -> None:
+    data = json.loads(run(["--json", "用-8张卡训练7B模型"]).output)
+    assert data["verdict"] == "unknown"
+    assert "gpu_count" in data["answer"]
+    assert "必须" in data["answer"]
+    data = json.loads(run(["--json", "train a 10^30 parameter model on 8 H100"]).output)
+    assert data["verdict"] == "unknown"
+    assert "params" in data["answer"]
+
+
+def test_contradiction_is_stated(kb_home: Path) -> None:
+    data = json.loads(run(["--json", "8卡训练70B模型，我们有64张GPU"]).output)
+    assert "8" in data["answer"]
+    assert "64" in data["answer"]
+    assert "GPU 数量" in data["answer"]
+
+
+def test_binary_junk_on_stdin(kb_home: Path) -> None:
+    junk = bytes(range(256)) * 40 + b"\n\xff\xfe8 H100 train 7B?\n"
+    result = run(["--json"], junk)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    for line in result.output.splitlines():
+        assert set(json.loads(line)) == KEYS
+
+
+def test_store_survives_a_batch_of_bad_input(kb_home: Path) -> None:
+    stdin = "\n".join(q.replace("\n", " ") for q, _ in BAD_INPUTS) + "\n"
+    assert run(["--json"], stdin).exit_code == 0
+    with sqlite3.connect(conversations_db()) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT COUNT(*) FROM turns").fetchone()[0] == len(BAD_INPUTS)
+
+
+def test_real_subprocess(kb_home: Path) -> None:
+    env = {**os.environ, "GPU_ADVISOR_HOME": str(kb_home)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "assistant",
+            "ask",
+            "--json",
+            "Can 8x RTX 4090 fine-tune a 70B model with QLoRA?",
+        ],
+        capture_output=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    data = json.loads(done.stdout)
+    assert data["scenario"]["gpu"] == "RTX 4090 24GB"
+    assert data["scenario"]["method"] == "qlora"

@@ -1,0 +1,172 @@
+"""Scenario → defaults → calculator plan → checks: stated defaults, layout choice, bad values."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate, to_plan
+from assistant.calculating.defaults import DEFAULT_DEADLINE_SECONDS, resolve
+from assistant.parse import parse
+from assistant.records import Query, Scenario, SiteProfile
+
+JILIN = SiteProfile(
+    id="regional-single-node",
+    title="典型地方单机 GPU 服务器",
+    aliases=("吉林", "Jilin"),
+    nodes=1,
+    gpus_per_node=8,
+    gpu="A100 80GB PCIe",
+    intra_link="PCIe Gen4",
+    inter_link="25GbE",
+    lang="zh",
+)
+
+
+def run(question: str, **kwargs: object):  # noqa: ANN201 - the calculate Outcome
+    return calculate(parse(question, sites=[JILIN], **kwargs), sites=[JILIN])  # type: ignore[arg-type]
+
+
+def test_every_open_slot_gets_a_stated_default() -> None:
+    resolved = resolve(Scenario(task="pretrain", params=7e9, gpu="H100", gpu_count=8), None, "en")
+    s = resolved.scenario
+    assert s.tokens == pytest.approx(20 * 7e9)  # Chinchilla: 20 tokens per parameter
+    assert s.deadline_seconds == DEFAULT_DEADLINE_SECONDS
+    assert (s.precision, s.context_length, s.nodes, s.gpus_per_node) == ("bf16", 4096, 1, 8)
+    text = " ".join(resolved.assumptions)
+    for word in ("Chinchilla", "Deadline", "bf16", "4096"):
+        assert word in text
+
+
+def test_v100_defaults_to_fp16() -> None:
+    resolved = resolve(Scenario(task="pretrain", params=1e9, gpu="V100", gpu_count=8), None, "zh")
+    assert resolved.scenario.precision == "fp16"
+
+
+def test_site_profile_fills_hardware_and_question_values_win() -> None:
+    site = resolve(Scenario(task="pretrain", params=1e11, site_profile=JILIN.id), JILIN, "zh")
+    assert (site.scenario.gpu, site.scenario.gpu_count, site.scenario.inter_link) == (
+        "A100 PCIe 80GB",
+        8,
+        "25GbE",
+    )
+    assert "站点档案" in site.assumptions[0]
+    changed = resolve(
+        Scenario(task="pretrain", params=1e11, gpu="H100", site_profile=JILIN.id), JILIN, "zh"
+    )
+    assert changed.scenario.gpu == "H100"
+    assert any("优先" in a for a in changed.assumptions)
+
+
+def test_founding_question_is_infeasible_with_three_checks() -> None:
+    outcome = run("吉林GPU服务器能训练千亿模型吗?")
+    assert outcome.verdict == "infeasible"
+    kinds = {c.kind: c for c in outcome.checks}
+    assert {"memory", "compute", "network", "power", "cost"} <= set(kinds)
+    assert kinds["memory"].verdict == "fail"
+    assert kinds["compute"].verdict == "fail"
+    assert outcome.suggestions
+    assert "万亿 token" in " ".join(outcome.assumptions)
+
+
+def test_zero_stage_is_chosen_and_said() -> None:
+    outcome = run("8张H100训练7B模型")
+    assert outcome.scenario is not None
+    assert outcome.scenario.zero_stage in (0, 1, 2, 3)
+    assert any(f"ZeRO-{outcome.scenario.zero_stage}" in a for a in outcome.assumptions)
+    assert next(c for c in outcome.checks if c.kind == "memory").verdict != "fail"
+
+
+def test_a_stated_zero_stage_is_kept() -> None:
+    outcome = run("ZeRO-2 on 8 A100 80GB to train a 7B model")
+    assert outcome.scenario is not None
+    assert outcome.scenario.zero_stage == 2
+
+
+def test_inference_uses_the_smallest_tensor_parallel_split_that_fits() -> None:
+    outcome = run("Llama-2-70B inference on 8 H100")
+    assert outcome.verdict == "feasible"
+    assert any("TP=2" in a or "TP=4" in a for a in outcome.assumptions)
+    plan = to_plan(outcome.scenario, tensor_parallel=2)  # type: ignore[arg-type]
+    assert plan.tensor_parallel == 2
+
+
+def test_no_hardware_evaluates_typical_setups_and_says_which_works() -> None:
+    outcome = run("Can I pretrain a 7B model in 30 days?")
+    assert outcome.verdict == "feasible"
+    assert "typical" in outcome.lead
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "language_word"),
+    [
+        ("用-8张卡训练7B模型", "gpu_count", "必须"),
+        ("0 GPUs train a 7B model", "gpu_count", "must"),
+        ("train a 10^30 parameter model on 8 H100", "params", "Invalid input"),
+    ],
+)
+def test_absurd_values_become_unknown_naming_the_field(
+    question: str, field: str, language_word: str
+) -> None:
+    outcome = run(question)
+    assert outcome.verdict == "unknown"
+    assert field in outcome.lead
+    assert language_word in outcome.lead
+    assert outcome.checks == ()
+
+
+def test_off_topic_is_unknown_and_says_what_to_ask() -> None:
+    outcome = calculate(Query(question="hi", language="en", scenario=Scenario(), in_domain=False))
+    assert outcome.verdict == "unknown"
+    assert "Try" in outcome.lead
+
+
+def test_missing_model_size_asks_for_it() -> None:
+    outcome = run("训练一个模型需要多少显卡")
+    assert outcome.verdict == "unknown"
+    assert "模型规模" in outcome.lead
+
+
+def test_unknown_gpu_name_is_refused_with_suggestions() -> None:
+    query = Query(
+        question="x",
+        language="en",
+        scenario=Scenario(task="inference", params=7e9, gpu="Z9000", gpu_count=1),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert "Z9000" in outcome.lead
+
+
+def test_more_gpus_never_lengthen_the_time() -> None:
+    days = []
+    for count in (8, 64, 512):
+        outcome = run(f"{count} H100 pretrain a 13B model")
+        compute = next(c for c in outcome.checks if c.kind == "compute")
+        days.append(compute.figures["seconds"])
+    assert days[0] >= days[1] >= days[2]
+
+
+def test_4bit_on_pretraining_is_explained_not_silently_dropped() -> None:
+    resolved = resolve(
+        Scenario(task="pretrain", params=7e9, gpu="H100", gpu_count=8, precision="int4"), None, "en"
+    )
+    assert resolved.scenario.precision == "bf16"
+    assert any("int4 quantization applies to inference" in a for a in resolved.assumptions)
+
+
+def test_how_many_question_is_sized_and_answered() -> None:
+    outcome = run("DeepSeek-V3 推理需要几张 H20")
+    assert outcome.scenario is not None
+    # 671e9 bf16 weights = 1.34e12 B; one H20 has 0.9 x 96e9 usable: more than 8 cards
+    assert outcome.scenario.gpu_count is not None
+    assert outcome.scenario.gpu_count > 8
+    assert f"至少需要 {outcome.scenario.gpu_count} 张" in outcome.lead
+
+
+def test_how_long_question_gets_the_duration() -> None:
+    outcome = run("100张H800训练一个650亿参数的模型，1.4万亿token，要多久")
+    assert outcome.verdict != "unknown"  # 100 is not a multiple of 8: layouts adapt
+    assert "回答：在这套硬件上约需" in outcome.lead
+    assert "天" in outcome.lead

@@ -1,0 +1,179 @@
+"""The conversation store: round trips, schema migration from v1, two writers, export."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from assistant.conversations import SCHEMA_V1, SCHEMA_VERSION, ConversationStore, StoreError
+from assistant.records import Answer, Check, Citation, Passage, Query, Scenario, Suggestion
+from assistant.serialize import answer_from_record, answer_to_json, answer_to_record
+
+
+def make_answer(
+    question: str = "吉林GPU服务器能训练千亿模型吗?", verdict: str = "infeasible"
+) -> Answer:
+    scenario = Scenario(task="pretrain", params=1e11, site_profile="regional-single-node")
+    passage = Passage(
+        id="p1",
+        doc_id="gpu-memory",
+        source="guides/gpu-memory.zh.md",
+        title="显存",
+        heading="训练",
+        text="每参数 16 字节",
+        lang="zh",
+        score=0.8,
+        anchor="training-states",
+    )
+    check = Check(
+        kind="memory",
+        verdict="fail",
+        summary="每张 GPU 需要 200 GB",
+        figures={"required_bytes_per_gpu": 2e11, "min_gpus": 21},
+        formula="16 N / n",
+    )
+    return Answer(
+        question=question,
+        language="zh",
+        verdict=verdict,
+        binding_constraint="memory",  # type: ignore[arg-type]
+        text="**不可行**",
+        query=Query(question=question, language="zh", scenario=scenario),
+        checks=(check,),
+        suggestions=(Suggestion("用 ZeRO-3", "每卡 25 GB"),),
+        assumptions=("bf16",),
+        citations=(Citation(passage, claim=check.summary),),
+        scenario=scenario,
+    )
+
+
+def test_record_round_trip_is_lossless() -> None:
+    answer = make_answer()
+    assert answer_from_record(json.loads(json.dumps(answer_to_record(answer)))) == answer
+
+
+def test_public_json_has_exactly_the_listed_keys() -> None:
+    data = answer_to_json(make_answer())
+    assert set(data) == {
+        "question",
+        "language",
+        "verdict",
+        "binding_constraint",
+        "answer",
+        "assumptions",
+        "scenario",
+        "checks",
+        "citations",
+        "suggestions",
+    }
+    assert set(data["checks"][0]) == {"kind", "verdict", "summary", "figures"}
+    assert set(data["citations"][0]) == {"id", "source", "title", "text", "score"}
+    assert set(data["suggestions"][0]) == {"change", "effect"}
+    assert data["scenario"]["params"] == 1e11
+
+
+def test_store_round_trip(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c.sqlite3")
+    cid = store.new_conversation()
+    store.add_turn(cid, make_answer())
+    store.add_turn(cid, make_answer("那用H100呢?", "conditional"))
+    conversation = store.load(cid)
+    assert [t.question for t in conversation.turns] == [
+        "吉林GPU服务器能训练千亿模型吗?",
+        "那用H100呢?",
+    ]
+    assert conversation.turns[1].answer.verdict == "conditional"
+    assert conversation.title == "吉林GPU服务器能训练千亿模型吗?"
+    last = store.last_conversation()
+    assert last is not None
+    assert last.id == cid
+    assert store.list_conversations()[0].turn_count == 2
+    markdown = store.export_markdown(cid)
+    assert "## 2. 那用H100呢?" in markdown
+    assert "**不可行**" in markdown
+
+
+def test_empty_store_has_no_last_conversation(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path / "c.sqlite3")
+    assert store.last_conversation() is None
+    with pytest.raises(StoreError):
+        store.load("missing")
+
+
+def test_store_uses_wal_and_current_schema(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    store = ConversationStore(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_migrates_a_v1_database(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA_V1)
+    conn.execute("PRAGMA user_version = 1")
+    record = json.dumps(answer_to_record(make_answer()), ensure_ascii=False)
+    conn.execute("INSERT INTO conversations VALUES ('c1', 'old talk', 100.0)")
+    conn.execute(
+        "INSERT INTO turns (conversation_id, question, answer_json, created_at)"
+        " VALUES ('c1', '吉林GPU服务器能训练千亿模型吗?', ?, 200.0)",
+        (record,),
+    )
+    conn.commit()
+    conn.close()
+    store = ConversationStore(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    conversation = store.load("c1")
+    assert conversation.updated_at == 200.0
+    assert conversation.turns[0].answer.verdict == "infeasible"
+    with sqlite3.connect(path) as check:
+        verdicts = check.execute("SELECT language, verdict FROM turns").fetchall()
+    assert verdicts == [("zh", "infeasible")]
+    store.add_turn("c1", make_answer("那用H100呢?"))
+    assert len(store.load("c1").turns) == 2
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    with pytest.raises(StoreError, match="schema version"):
+        ConversationStore(path)
+
+
+def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError) as info:
+        ConversationStore(path)
+    assert "junk.sqlite3" in str(info.value)
+
+
+def _writer(path: str, conversation_id: str, count: int) -> None:
+    store = ConversationStore(Path(path))
+    for i in range(count):
+        store.add_turn(conversation_id, make_answer(f"question {i}"))
+
+
+def test_two_writers_do_not_lose_turns(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    store = ConversationStore(path)
+    first, second = store.new_conversation(), store.new_conversation()
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_writer, args=(str(path), cid, 20)) for cid in (first, second)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [w.exitcode for w in workers] == [0, 0]
+    assert len(store.load(first).turns) == 20
+    assert len(store.load(second).turns) == 20
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

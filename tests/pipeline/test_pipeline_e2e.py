@@ -1,0 +1,107 @@
+"""End to end through the real encoder, faiss and jieba (the `kb_home` index of `knowledge/`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.config import Settings
+from assistant.pipeline import answer
+from assistant.records import Answer
+from tests.conftest import open_test_retriever
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def ask(kb_home: Path):  # noqa: ANN201 - returns the answer function bound to one retriever
+    settings = Settings()
+    retriever = open_test_retriever(settings)
+
+    def run(question: str, **kwargs: object) -> Answer:
+        return answer(question, settings=settings, retriever=retriever, **kwargs)  # type: ignore[arg-type]
+
+    return run
+
+
+def _cited_docs(result: Answer) -> set[str]:
+    return {c.passage.doc_id for c in result.citations}
+
+
+def test_founding_question(ask) -> None:  # noqa: ANN001
+    result = ask("吉林GPU服务器能训练千亿模型吗?")
+    assert result.language == "zh"
+    assert result.verdict == "infeasible"
+    assert result.binding_constraint in {"memory", "compute", "network"}
+    assert {"jilin-gpu-server", "regional-single-node"} <= _cited_docs(result)
+    kinds = {c.kind: c for c in result.checks}
+    assert {"memory", "compute", "network"} <= set(kinds)
+    memory = kinds["memory"].figures
+    # 1e11 params x 16 bytes of mixed-precision Adam state cannot fit 8 x 80 GB even fully sharded
+    assert memory["min_gpus"] > 8
+    # 6ND plus attention (12·L·h·s per token; generic 100B shape: 86 layers, hidden 9216), D = 20N
+    expected = (6 * 1e11 + 12 * 86 * 9216 * 4096) * 20 * 1e11
+    assert kinds["compute"].figures["total_flops"] == pytest.approx(expected, rel=0.05)
+    assert result.text.startswith("**不可行**")
+    assert result.scenario is not None
+    assert result.scenario.site_profile == "regional-single-node"
+
+
+def test_memory_sentence_cites_memory_documents(ask) -> None:  # noqa: ANN001
+    result = ask("吉林GPU服务器能训练千亿模型吗?")
+    memory = next(c for c in result.checks if c.kind == "memory")
+    docs = {c.passage.doc_id for c in result.citations if c.claim == memory.summary}
+    assert docs
+    assert docs <= {
+        "gpu-memory",
+        "zero-fsdp",
+        "mixed-precision-optimizer",
+        "activation-recompute",
+        "feasibility-checklist",
+        "inference-serving",
+        "jilin-gpu-server",
+        "regional-single-node",
+    }
+
+
+def test_qlora_on_4090s(ask) -> None:  # noqa: ANN001
+    result = ask("Can 8x RTX 4090 fine-tune a 70B model with QLoRA?")
+    assert result.language == "en"
+    assert result.verdict in {"feasible", "conditional"}
+    memory = next(c for c in result.checks if c.kind == "memory")
+    # 4-bit base weights of 70B are about 35-40 GB in all, sharded over the 8 cards
+    assert 30e9 < 8 * memory.figures["weights_bytes"] < 45e9
+    assert memory.figures["required_bytes_per_gpu"] <= memory.figures["available_bytes_per_gpu"]
+    assert memory.figures["available_bytes_per_gpu"] <= 24e9
+    assert "GB" in result.text
+
+
+def test_followup_changes_only_the_gpu(ask) -> None:  # noqa: ANN001
+    first = ask("吉林GPU服务器能训练千亿模型吗?")
+    second = ask("那用H100呢?", previous=first.query)
+    assert second.query.changed_slots == ("gpu",)
+    assert second.scenario is not None
+    assert first.scenario is not None
+    assert second.scenario.gpu == "H100 SXM 80GB"
+    for slot in ("params", "task", "tokens", "site_profile", "gpu_count", "deadline_seconds"):
+        assert getattr(second.scenario, slot) == getattr(first.scenario, slot), slot
+
+
+def test_off_topic_is_unknown_without_citations(ask) -> None:  # noqa: ANN001
+    result = ask("What's a good recipe for banana bread?")
+    assert result.verdict == "unknown"
+    assert result.citations == ()
+    assert result.checks == ()
+
+
+def test_no_hardware_evaluates_typical_setups(ask) -> None:  # noqa: ANN001
+    result = ask("Can I pretrain a 7B model in 30 days?")
+    assert result.verdict in {"feasible", "conditional"}
+    assert "H100" in result.text or "A100" in result.text
+
+
+def test_language_override(ask) -> None:  # noqa: ANN001
+    result = ask("吉林GPU服务器能训练千亿模型吗?", language="en")
+    assert result.language == "en"
+    assert result.text.startswith("**Not feasible**")

@@ -33,6 +33,25 @@ WEIGHT_STORAGE_BYTES: Mapping[str, float] = MappingProxyType({
 })
 
 
+SOURCES_TRAIN = (
+    "Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054) §3.1 and §5: mixed-precision Adam keeps "
+    "2 + 2 + 12 bytes/param; stages 1/2/3 shard optimizer / +gradients / +weights over d GPUs",
+    "Korthikanti et al. 2022, Reducing Activation Recomputation (arXiv:2205.05198) Table 2, "
+    "§4.2.3 (1F1B keeps p micro-batches on the first stage), §4.3 (fp32 logits 4sbv/t)",
+)
+SOURCES_INFER = (
+    "KV cache = 2 x layers x kv_heads x head_dim x bytes per token (GQA: Ainslie et al. 2023, "
+    "arXiv:2305.13245); MLA caches its 512+64 latent (DeepSeek-V3, arXiv:2412.19437 §2.1.1)",
+    "Int4 storage: one fp16 scale per group of 128 weights (GPTQ arXiv:2210.17323 / AWQ "
+    "arXiv:2306.00978 default group size); embeddings and the output layer stay 16-bit",
+)
+SOURCES_LORA = (
+    "Hu et al. 2021, LoRA (arXiv:2106.09685) §4: trainable r x (d_in + d_out) per adapted matrix",
+    "Dettmers et al. 2023, QLoRA (arXiv:2305.14314) §3: NF4 base with double quantization "
+    "= 4.127 bits/param; adapters on all linear layers (§4)",
+)
+
+
 @dataclass(frozen=True)
 class Stage:
     """Parameters held by one pipeline stage, before tensor/ZeRO sharding."""
@@ -50,12 +69,16 @@ def layer_param_list(model: ModelSpec) -> list[int]:
     return [model.dense_layer_params] * dense + [model.layer_params] * (model.layers - dense)
 
 
-def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, Stage]:
-    """First and last pipeline stage (the same stage when pipeline_parallel == 1).
+def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
+    """The distinct pipeline stages, first stage first and last stage last (one stage when
+    pipeline_parallel == 1).
 
-    The first stage holds the input embedding and ceil(L/p) layers and, under 1F1B, the
-    activations of p micro-batches (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.3); the last
-    holds the output layer, the remaining layers and one micro-batch.
+    Stage i of p holds ceil(L/p) layers (the last the remainder) and, under 1F1B, the
+    activations of p - i micro-batches (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.3); the
+    first also holds the input embedding, the last the output layer. Middle stages are listed
+    too: with MoE models whose first layers are dense (DeepSeek-V3), a middle stage of MoE
+    layers is the heaviest, which a first/last-only view missed (it let 8 x H100 hold FP8
+    DeepSeek-V3 with PP=8, where SGLang needs 2 x 8 H100).
     """
     per_layer = layer_param_list(model)
     out_table = model.vocab * model.hidden  # untied output, or Megatron's copy of a tied one
@@ -64,15 +87,19 @@ def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, Stage
     if pipeline_parallel == 1:
         linear = _linear(model, per_layer)
         whole = Stage(float(model.params), float(linear), model.layers, 1, True)
-        return whole, whole
-    first_n = math.ceil(model.layers / pipeline_parallel)
-    last_n = max(model.layers - first_n * (pipeline_parallel - 1), 1)
-    first_layers, last_layers = per_layer[:first_n], per_layer[-last_n:]
-    first = Stage(float(inputs + sum(first_layers)), float(_linear(model, first_layers)), first_n,
-                  pipeline_parallel, False)
-    last = Stage(float(out_table + final_norm + sum(last_layers)),
-                 float(_linear(model, last_layers)), last_n, 1, True)
-    return first, last
+        return (whole,)
+    size = math.ceil(model.layers / pipeline_parallel)
+    last_n = max(model.layers - size * (pipeline_parallel - 1), 1)
+    stages = []
+    for i in range(pipeline_parallel - 1):
+        layers = per_layer[i * size:(i + 1) * size]
+        extra = inputs if i == 0 else 0
+        stages.append(Stage(float(extra + sum(layers)), float(_linear(model, layers)),
+                            len(layers), pipeline_parallel - i, False))
+    last_layers = per_layer[-last_n:]
+    stages.append(Stage(float(out_table + final_norm + sum(last_layers)),
+                        float(_linear(model, last_layers)), last_n, 1, True))
+    return tuple(dict.fromkeys(stages))
 
 
 def _linear(model: ModelSpec, layers: list[int]) -> int:
@@ -170,7 +197,9 @@ def training_assumptions(
         notes.append("ZeRO-3/FSDP all-gather/prefetch buffers (about two layers of 16-bit "
                      "weights) are not counted: they come out of the unused memory reserve")
     if offload:
-        notes.append("optimizer states offloaded to host memory (offloaded_bytes)")
+        notes.append("ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840 §4): gradients and "
+                     "optimizer states live in host memory (offloaded_bytes, split over the "
+                     "data-parallel GPUs); the GPU keeps the 16-bit weights and activations")
     return tuple(notes)
 
 
@@ -207,11 +236,11 @@ def fit_layouts(
 ) -> list[tuple[int, int, int]]:
     """(tensor_parallel, pipeline_parallel, zero_stage) layouts min_gpus_to_fit tries."""
     powers = [2**i for i in range(16)]
-    tps = [t for t in powers if t <= min(gpus_per_node, model.heads)]
+    tps = tensor_parallel_degrees(model, gpus_per_node)
     pps = [p for p in powers if p <= model.layers]
     zeros = [0, 1, 2, 3]
     if kind == "finetune":
-        tps, pps = [1], [1]
+        pps = [1]
     if kind == "inference":
         zeros = [0]
     if "tensor_parallel" in options:
@@ -221,6 +250,51 @@ def fit_layouts(
     if "zero_stage" in options:
         zeros = [check_zero_stage(options["zero_stage"])]  # type: ignore[arg-type]
     return [(t, p, z) for t in tps for p in pps for z in zeros]
+
+
+def valid_tensor_parallel(model: ModelSpec, degree: int) -> bool:
+    """True when ``degree`` can split the attention: it divides the query heads and either
+    divides the KV heads or is a multiple of them (KV heads are then replicated), as vLLM and
+    Megatron-LM require. Powers of two are not required.
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> llama70 = lookup_model("Llama-2-70B")  # 64 heads, 8 KV heads
+        >>> [t for t in range(1, 9) if valid_tensor_parallel(llama70, t)]
+        [1, 2, 4, 8]
+    """
+    if degree < 1 or model.heads % degree:
+        return False
+    kv = model.kv_heads
+    return kv % degree == 0 or degree % kv == 0
+
+
+def tensor_parallel_degrees(model: ModelSpec, gpus_per_node: int) -> list[int]:
+    """Tensor-parallel degrees that stay inside one node (they divide ``gpus_per_node``) and
+    split the model's heads (valid_tensor_parallel)."""
+    return [t for t in range(1, gpus_per_node + 1)
+            if gpus_per_node % t == 0 and valid_tensor_parallel(model, t)]
+
+
+#: Prompt tokens processed at once in a prefill chunk when serving (vLLM's chunked prefill
+#: batches about 2,048 tokens per step); sizes the activation workspace of inference.
+PREFILL_CHUNK_TOKENS = 2048
+
+
+def inference_workspace_bytes(model: ModelSpec, *, batch_size: int, tensor_parallel: int) -> float:
+    """Activation workspace of one serving step on one GPU (16-bit): a prefill chunk of
+    PREFILL_CHUNK_TOKENS tokens through the widest layer (QKV/attention output ~4h plus the
+    FFN's ffn_matrices x width, MoE: the active and shared experts), split over t, plus the fp32
+    last-token logits of the batch. Small next to the weights (Llama-2-70B: ~0.3 GB per GPU at
+    t = 2); the CUDA context, CUDA graphs, NCCL buffers and allocator slack are the 10% reserve
+    of USABLE_FRACTION, not counted here.
+    """
+    width = model.ffn_hidden
+    if model.is_moe:
+        width = max(width, model.moe_ffn_hidden * (model.active_experts + model.shared_experts))
+    per_token = (4 * model.hidden + model.ffn_matrices * width) * 2.0
+    logits = 4.0 * batch_size * model.vocab
+    return (PREFILL_CHUNK_TOKENS * per_token + logits) / tensor_parallel
 
 
 def smallest_passing(test: Callable[[int], bool], top: int) -> int | None:

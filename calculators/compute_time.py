@@ -111,7 +111,11 @@ def training_flops(
 
     Attention-score FLOPs are not in 6ND. Given ``model`` and ``sequence_length`` they are
     added, 4·L·s·(heads·head_dim) per token per forward (Narayanan et al. 2021 eq. 3): three
-    passes, four with "selective" or "full" recompute (both re-run the attention core).
+    passes (forward + backward), as PaLM's model FLOPs count them (arXiv:2204.02311 App. B:
+    6N + 12·L·H·Q·T). Selective recompute and flash attention re-run the attention core in the
+    backward pass, but that is hardware work the MFU defaults already absorb (they are model-
+    FLOPs utilisations); only "full" recompute switches to Megatron's hardware-FLOPs count,
+    8·N·D plus a fourth attention pass (eq. 4), used with achieved-throughput MFUs.
 
     Examples:
         >>> f"{training_flops(active_params=174.6e9, tokens=300e9):.3g}"  # GPT-3
@@ -124,7 +128,7 @@ def training_flops(
     if model is not None and sequence_length:
         check_count("sequence_length", sequence_length, maximum=10**8)
         attention = 4.0 * model.layers * sequence_length * model.heads * model.head_dim
-        total += (3.0 if recompute == "none" else 4.0) * attention * d
+        total += (4.0 if recompute == "full" else 3.0) * attention * d
     return total
 
 

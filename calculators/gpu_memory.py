@@ -35,23 +35,8 @@ __all__ = [
 #: allocator fragmentation and library workspaces (vLLM's default gpu_memory_utilization is 0.9).
 USABLE_FRACTION = 0.9
 
-_SOURCES_TRAIN = (
-    "Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054) §3.1 and §5: mixed-precision Adam keeps "
-    "2 + 2 + 12 bytes/param; stages 1/2/3 shard optimizer / +gradients / +weights over d GPUs",
-    "Korthikanti et al. 2022, Reducing Activation Recomputation (arXiv:2205.05198) Table 2, "
-    "§4.2.3 (1F1B keeps p micro-batches on the first stage), §4.3 (fp32 logits 4sbv/t)",
-)
-_SOURCES_INFER = (
-    "KV cache = 2 x layers x kv_heads x head_dim x bytes per token (GQA: Ainslie et al. 2023, "
-    "arXiv:2305.13245); MLA caches its 512+64 latent (DeepSeek-V3, arXiv:2412.19437 §2.1.1)",
-    "Int4 storage: one fp16 scale per group of 128 weights (GPTQ arXiv:2210.17323 / AWQ "
-    "arXiv:2306.00978 default group size); embeddings and the output layer stay 16-bit",
-)
-_SOURCES_LORA = (
-    "Hu et al. 2021, LoRA (arXiv:2106.09685) §4: trainable r x (d_in + d_out) per adapted matrix",
-    "Dettmers et al. 2023, QLoRA (arXiv:2305.14314) §3: NF4 base with double quantization "
-    "= 4.127 bits/param; adapters on all linear layers (§4)",
-)
+_SOURCES_TRAIN, _SOURCES_INFER, _SOURCES_LORA = (
+    parts.SOURCES_TRAIN, parts.SOURCES_INFER, parts.SOURCES_LORA)
 
 
 @dataclass(frozen=True)
@@ -61,7 +46,8 @@ class MemoryBreakdown:
     Attributes:
         kind: "training", "finetune" or "inference".
         gpus: total GPUs of the layout (t x p x d).
-        offloaded_bytes: optimizer state moved to host memory (not counted in total_bytes).
+        offloaded_bytes: gradients and optimizer states moved to host memory by ZeRO-Offload
+            (not counted in total_bytes).
         inputs: (name, value) pairs of the inputs, for display.
     """
 
@@ -143,8 +129,8 @@ def training_memory(
         shard = stage.params / tensor_parallel
         weights, grads, opt = (
             per_param[0] * shard / (d if zero >= 3 else 1),
-            per_param[1] * shard / (d if zero >= 2 else 1),
-            per_param[2] * shard / (d if zero >= 1 else 1),
+            per_param[1] * shard / (d if zero >= 2 or offload_optimizer else 1),
+            per_param[2] * shard / (d if zero >= 1 or offload_optimizer else 1),
         )
         layer = parts.activation_bytes_per_layer(
             model, recompute=recompute, flash_attention=flash_attention, **options)
@@ -155,9 +141,10 @@ def training_memory(
         if stage.holds_output_layer:
             acts += parts.logits_bytes(model, **options) / act_scale
         candidates.append(_make(
-            "training", gpus=gpus, weights_bytes=weights, gradients_bytes=grads,
+            "training", gpus=gpus, weights_bytes=weights,
+            gradients_bytes=0.0 if offload_optimizer else grads,
             optimizer_bytes=0.0 if offload_optimizer else opt,
-            offloaded_bytes=opt if offload_optimizer else 0.0,
+            offloaded_bytes=grads + opt if offload_optimizer else 0.0,
             activations_bytes=acts * act_scale,
             tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
             data_parallel=d, zero_stage=zero,
@@ -179,20 +166,23 @@ def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
     return tuple((key, str(value)) for key, value in values.items())
 
 
-
-
 def inference_memory(
     *, model: ModelSpec, weight_dtype: str = "bf16", kv_dtype: str = "bf16", batch_size: int = 1,
     context_length: int = 4096, tensor_parallel: int = 1, pipeline_parallel: int = 1,
-    runtime_overhead_fraction: float = 0.05,
+    runtime_overhead_fraction: float = 0.0,
 ) -> MemoryBreakdown:
-    """Per-GPU memory to serve ``model``: weights + KV cache + runtime overhead.
+    """Per-GPU memory to serve ``model``: weights + KV cache + activation workspace.
 
     The KV cache holds ``batch_size`` sequences of ``context_length`` tokens, uses the KV heads
     (GQA) and is split over min(t, kv_heads) GPUs. MoE models keep ALL experts resident. Below
     16 bits, only the linear layers are quantized (embeddings and output layer stay 16-bit).
-    ``runtime_overhead_fraction`` (default 0.05) covers activations, CUDA graphs and
-    communication buffers; the CUDA context and allocator slack are left to USABLE_FRACTION.
+
+    Runtime overhead is counted once: the activation workspace of a 2,048-token prefill chunk
+    is added here, and the CUDA context, CUDA graphs, NCCL buffers and allocator slack come out
+    of the 10% reserve of USABLE_FRACTION (as vLLM's gpu_memory_utilization=0.9 budgets them).
+    An earlier 5% of (weights + KV) on top of that reserve counted them twice and said
+    Llama-2-70B BF16 needs 4 x A100 80GB, where practitioners serve it on 2.
+    ``runtime_overhead_fraction`` (default 0) adds a further share of weights + KV if wanted.
 
     Examples:
         >>> from calculators.models import lookup_model
@@ -216,6 +206,8 @@ def inference_memory(
     other_bytes = max(linear_bytes, 2.0)
     kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
     per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
+    workspace = parts.inference_workspace_bytes(model, batch_size=batch_size,
+                                                tensor_parallel=tensor_parallel)
     candidates = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
         weights = (stage.linear_params * linear_bytes
@@ -223,20 +215,24 @@ def inference_memory(
         kv = batch_size * context_length * per_token * stage.layers / model.layers / kv_split
         candidates.append(_make(
             "inference", gpus=gpus, weights_bytes=weights, kv_cache_bytes=kv,
-            overhead_bytes=runtime_overhead_fraction * (weights + kv),
+            overhead_bytes=runtime_overhead_fraction * (weights + kv) + workspace,
             tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
         ))
     return dataclasses.replace(
         max(candidates, key=lambda b: b.total_bytes),
         formula=("per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
-                 "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + overhead"),
+                 "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + workspace "
+                 "(2,048-token prefill chunk × (4h + m·ffn) × 2 bytes / t)"),
         inputs=_inputs(model=model.name, weight_dtype=weight_dtype, kv_dtype=kv_dtype,
                        batch_size=batch_size, context_length=context_length,
                        tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
                        runtime_overhead_fraction=runtime_overhead_fraction),
         assumptions=(
-            f"runtime overhead {runtime_overhead_fraction:.0%} of weights + KV cache "
-            "(activations, CUDA graphs, communication buffers)",
+            "runtime overhead counted once: activation workspace of a 2,048-token prefill "
+            "chunk here; CUDA context, CUDA graphs, NCCL buffers and fragmentation in the 10% "
+            "reserve of the usable-memory fraction"
+            + (f"; plus {runtime_overhead_fraction:.0%} of weights + KV cache"
+               if runtime_overhead_fraction else ""),
             "every sequence is filled to context_length (worst case for the KV cache)",
             "MoE: all experts resident; embeddings and output layer kept in 16-bit when quantized",
         ),
@@ -248,10 +244,12 @@ def finetune_memory(
     *, model: ModelSpec, method: str = "lora", gpus: int = 1, lora_rank: int = 16,
     zero_stage: int | str = 0, micro_batch_size: int = 1, sequence_length: int = 2048,
     precision: str = "bf16", optimizer: str = "adam", recompute: str = "full",
-    flash_attention: bool = True, offload_optimizer: bool = False,
+    flash_attention: bool = True, offload_optimizer: bool = False, tensor_parallel: int = 1,
 ) -> MemoryBreakdown:
-    """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora", data-parallel on ``gpus``.
+    """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora" on ``gpus`` GPUs.
 
+    The GPUs form ``tensor_parallel`` x d groups: tensor parallelism splits the base, the
+    adapters and the activations over t (with sequence parallelism), ZeRO shards over d.
     LoRA freezes the 16-bit base and trains adapters on every linear layer with Adam (16 bytes
     per trainable parameter); QLoRA stores the base in NF4 (4.127 bits/param). Gradient
     checkpointing (recompute="full") is the default, as in the QLoRA recipe.
@@ -268,25 +266,27 @@ def finetune_memory(
             model=model, gpus=gpus, zero_stage=zero_stage, micro_batch_size=micro_batch_size,
             sequence_length=sequence_length, precision=precision, optimizer=optimizer,
             recompute=recompute, flash_attention=flash_attention,
-            offload_optimizer=offload_optimizer)
+            offload_optimizer=offload_optimizer, tensor_parallel=tensor_parallel)
         return dataclasses.replace(full, kind="finetune", inputs=(("method", "full"), *full.inputs))
-    # Activations and logits as in training (data parallel only).
+    # Activations and logits as in training.
     base = training_memory(
         model=model, gpus=gpus, micro_batch_size=micro_batch_size, sequence_length=sequence_length,
-        precision=precision, optimizer="sgd", recompute=recompute, flash_attention=flash_attention)
+        precision=precision, optimizer="sgd", recompute=recompute, flash_attention=flash_attention,
+        tensor_parallel=tensor_parallel)
     zero = parts.check_zero_stage(zero_stage)
-    trainable = parts.lora_trainable_params(model, rank=lora_rank)
+    t, d = tensor_parallel, base.data_parallel
+    trainable = parts.lora_trainable_params(model, rank=lora_rank) / t
     w, g, o = parts.state_bytes_per_param(precision, optimizer)
     stage = parts.stage_layout(model, 1)[0]
     frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
     frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
-    opt = o * trainable / (gpus if zero >= 1 else 1)
+    opt = o * trainable / (d if zero >= 1 else 1)
     # QLoRA dequantizes one layer at a time to bf16 for the matmuls.
-    dequant = 2.0 * model.layer_params if method == "qlora" else 0.0
+    dequant = 2.0 * model.layer_params / t if method == "qlora" else 0.0
     result = _make(
-        "finetune", gpus=gpus, data_parallel=gpus, zero_stage=zero,
-        weights_bytes=frozen / (gpus if zero == 3 else 1) + w * trainable,
-        gradients_bytes=g * trainable / (gpus if zero >= 2 else 1),
+        "finetune", gpus=gpus, data_parallel=d, zero_stage=zero, tensor_parallel=t,
+        weights_bytes=frozen / t / (d if zero == 3 else 1) + w * trainable,
+        gradients_bytes=g * trainable / (d if zero >= 2 else 1),
         optimizer_bytes=0.0 if offload_optimizer else opt,
         offloaded_bytes=opt if offload_optimizer else 0.0,
         activations_bytes=base.activations_bytes, overhead_bytes=dequant,
@@ -299,8 +299,10 @@ def finetune_memory(
         inputs=_inputs(model=model.name, method=method, gpus=gpus, lora_rank=lora_rank,
                        zero_stage=zero, micro_batch_size=micro_batch_size,
                        sequence_length=sequence_length, precision=precision, optimizer=optimizer,
-                       recompute=recompute, trainable_params=trainable),
-        assumptions=(f"adapters on every linear layer, rank {lora_rank}: {trainable:,} trainable",
+                       recompute=recompute, tensor_parallel=t,
+                       trainable_params=parts.lora_trainable_params(model, rank=lora_rank)),
+        assumptions=(f"adapters on every linear layer, rank {lora_rank}: "
+                     f"{parts.lora_trainable_params(model, rank=lora_rank):,} trainable",
                      *base.assumptions[:2], f"recompute={recompute}"),
         sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
     )
@@ -335,17 +337,19 @@ def min_gpus_to_fit(
 
     ``kind`` picks training_memory, finetune_memory or inference_memory; ``options`` go to it.
     Layout options you pass (tensor_parallel, pipeline_parallel, zero_stage) are kept fixed;
-    the others are searched: tensor parallel within a node (1, 2, 4, 8), pipeline stages in
-    powers of two, ZeRO stages 0-3, and the data-parallel degree. Ties go to fewer pipeline
-    stages, then less tensor parallelism, then the lower ZeRO stage.
+    the others are searched: tensor parallel within a node (degrees that divide gpus_per_node
+    and split the attention heads, see _memory_parts.valid_tensor_parallel; also for
+    fine-tuning), pipeline stages in powers of two (not for fine-tuning), ZeRO stages 0-3, and
+    the data-parallel degree. Ties go to fewer pipeline stages, then less tensor parallelism,
+    then the lower ZeRO stage.
 
     Examples:
         >>> from calculators.hardware import lookup_gpu
         >>> from calculators.models import lookup_model
         >>> plan = min_gpus_to_fit(gpu=lookup_gpu("A100 80GB"), model=lookup_model("llama2-70b"),
         ...                        kind="inference")
-        >>> plan.gpus, plan.tensor_parallel  # 2 x 72 GB usable < 138 GB weights + cache + 5%
-        (4, 4)
+        >>> plan.gpus, plan.tensor_parallel  # 69 GB of weights per GPU + cache < 72 GB usable
+        (2, 2)
     """
     kind = check_choice("kind", kind, _MEMORY_FUNCTIONS)
     check_fraction("usable_fraction", usable_fraction)
@@ -390,7 +394,8 @@ class _FitSearch:
             return inference_memory(model=self.model, tensor_parallel=tp, pipeline_parallel=pp,
                                     **self.options)
         if self.kind == "finetune":
-            return finetune_memory(model=self.model, gpus=d, zero_stage=zero, **self.options)
+            return finetune_memory(model=self.model, gpus=tp * d, zero_stage=zero,
+                                   tensor_parallel=tp, **self.options)
         return training_memory(model=self.model, gpus=tp * pp * d, zero_stage=zero,
                                tensor_parallel=tp, pipeline_parallel=pp, **self.options)
 

@@ -24,6 +24,7 @@ from calculators.power import cost, energy
 
 __all__ = [
     "NETWORK_OK_RATIO",
+    "SINGLE_NODE_NOTE",
     "batch_tokens",
     "cost_check",
     "intra_link",
@@ -127,8 +128,13 @@ def _network_limiting(est: NetworkEstimate) -> str:
     return max(parts, key=lambda k: parts[k])
 
 
+#: Shown for inter-node figures of a one-node job (their value is None in the figures).
+SINGLE_NODE_NOTE = "Single node: no inter-node traffic; inter-node figures are n/a."
+
+
 def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
     verdict = _network_verdict(est)
+    multi_node = est.nodes > 1
     figures = {
         "allreduce_seconds_per_step": est.allreduce_seconds_per_step,
         "tp_seconds_per_step": est.tp_seconds_per_step,
@@ -139,9 +145,11 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
         "comm_compute_ratio": est.comm_compute_ratio,
         "scaling_efficiency": est.scaling_efficiency_no_overlap,
         "scaling_efficiency_overlap": est.scaling_efficiency_overlap,
-        "inter_node_bytes_per_second": est.inter_node_bytes_per_s if est.nodes > 1 else None,
-        "inter_node_bytes_per_step": est.inter_node_bytes_per_step,
-        "required_inter_node_bytes_per_second_for_90pct": est.inter_node_bytes_per_s_for_90pct,
+        # One node: no inter-node traffic. None (shown as "n/a (single node)"), not 0 B/s.
+        "inter_node_bytes_per_second": est.inter_node_bytes_per_s if multi_node else None,
+        "inter_node_bytes_per_step": est.inter_node_bytes_per_step if multi_node else None,
+        "required_inter_node_bytes_per_second_for_90pct": (
+            est.inter_node_bytes_per_s_for_90pct if multi_node else None),
         "data_parallel": est.data_parallel,
         "nodes": est.nodes,
         "steps": est.steps,
@@ -157,7 +165,8 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
             "pipeline_parallel": plan.pipeline_parallel, "zero_stage": plan.zero_stage,
         },
         assumptions=(*est.assumptions, "Verdict: ok when comm <= 25% of compute per step, "
-                     "tight up to 100%, fail above (communication-bound)."),
+                     "tight up to 100%, fail above (communication-bound).",
+                     *(() if multi_node else (SINGLE_NODE_NOTE,))),
         sources=est.sources,
         limiting=_network_limiting(est) if verdict != "ok" else None,
         shortfall=est.comm_compute_ratio if verdict == "fail" else None,

@@ -48,7 +48,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
             zero_stage=plan.zero_stage, micro_batch_size=plan.micro_batch_size,
             sequence_length=plan.sequence_length, precision=plan.precision,
             optimizer=plan.optimizer, recompute=plan.recompute or "full",
-            offload_optimizer=plan.offload,
+            offload_optimizer=plan.offload, tensor_parallel=plan.tensor_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
     return training_memory(

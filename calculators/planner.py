@@ -27,15 +27,17 @@ from calculators.plan import (
     Plan,
     PlanChange,
     PlanVerdict,
+    Remark,
 )
 from calculators.plan_checks import cost_check, network_check, power_check
 from calculators.plan_compute import ComputeFacts, compute_check, compute_facts
 from calculators.plan_memory import memory_check, trainable_params
 from calculators.plan_validate import validate_plan
-from calculators.suggestions import Candidate, candidates
+from calculators.suggestions import Candidate, candidates, deadline_remark
 
 __all__ = [
     "CheckResult",
+    "Remark",
     "Evaluation",
     "Outcome",
     "Plan",
@@ -126,17 +128,28 @@ def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
     if failing:
         conditional = any(_is_condition(c, plan) for c in changes)
         verdict = "conditional" if conditional else "infeasible"
-    assumptions = (
-        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",
-        f"Deadline {plan.deadline_seconds / DAY:g} days.",
-    )
+    assumptions: tuple[str, ...] = (
+        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",)
+    if plan.task != "inference":
+        assumptions += (f"Deadline {plan.deadline_seconds / DAY:g} days.",)
     return Evaluation(plan=plan, checks=checks, verdict=verdict, binding=_binding(checks),
-                      suggestions=changes, assumptions=assumptions)
+                      suggestions=changes, assumptions=assumptions, remarks=_remarks(plan, checks))
+
+
+def _remarks(plan: Plan, checks: tuple[CheckResult, ...]) -> tuple[Remark, ...]:
+    compute = next(c for c in checks if c.kind == "compute")
+    remark = deadline_remark(plan) if compute.verdict == "fail" else None
+    return (remark,) if remark is not None else ()
 
 
 def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
-    """The smallest verified changes that make a failing plan work, ranked (configuration
-    changes first, then a longer deadline, a faster fabric, more GPUs, another GPU).
+    """The smallest verified changes that make a failing plan work, ranked.
+
+    Order: changes after which every check passes come first; then by kind (configuration
+    changes, several at once, a longer deadline of at most two years, a faster fabric, more
+    GPUs, another GPU), then by how big the change is (a lossless layout change before
+    recompute/offload before quantization or LoRA; fewer extra GPUs first), then by the number
+    of fields changed. Every suggestion is the re-evaluated outcome of its changed plan.
 
     Returns an empty tuple when nothing fails.
     """
@@ -149,7 +162,7 @@ def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
 def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[PlanChange, ...]:
     failing: set[CheckKind] = {c.kind for c in checks if c.verdict == "fail"}
     seen: set[Plan] = {plan}
-    verified: list[tuple[tuple[int, int, int], PlanChange]] = []
+    verified: list[tuple[tuple[int, int, float, int], PlanChange]] = []
     for candidate in candidates(plan, failing, checks):
         if candidate.plan in seen:
             continue
@@ -159,7 +172,7 @@ def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[P
         if not fixed:
             continue
         still = len(change.evaluation_after.failing)
-        verified.append(((still, candidate.rank, candidate.changes), change))
+        verified.append(((still, candidate.rank, candidate.size, candidate.changes), change))
     verified.sort(key=lambda item: item[0])
     return tuple(change for _, change in verified[:limit])
 

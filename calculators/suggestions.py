@@ -2,7 +2,13 @@
 
 Bounded search: at most a few dozen candidates, each one evaluation. Rank (lower first):
 1 one configuration change, 2 several at once, 3 a longer deadline, 4 a faster inter-node
-fabric, 5 more GPUs of the same type, 6 another catalog GPU.
+fabric, 5 more GPUs of the same type, 6 another catalog GPU. Within a rank, ``size`` orders
+by how big the change is: a lossless layout change (ZeRO, tensor parallel) before one that
+costs speed (recompute, offload) before one that changes the model (8-bit, LoRA, then 4-bit,
+QLoRA); for more GPUs or a longer deadline, the factor of the change.
+
+A longer deadline is only suggested up to MAX_DEADLINE_DAYS (two years): past that the run
+is a research programme, not a schedule, and `deadline_remark` says so instead.
 """
 
 from __future__ import annotations
@@ -11,13 +17,17 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from calculators._memory_parts import valid_tensor_parallel
 from calculators.hardware import GPUS, LINKS, Link
-from calculators.plan import DAY, CheckKind, CheckResult, Plan
+from calculators.plan import DAY, CheckKind, CheckResult, Plan, Remark
 from calculators.plan_checks import network_check
 from calculators.plan_compute import compute_facts, gpus_needed_for_deadline
 from calculators.plan_memory import min_fit, trainable_params
 
-__all__ = ["Candidate", "candidates"]
+__all__ = ["MAX_DEADLINE_DAYS", "Candidate", "candidates", "deadline_remark"]
+
+#: Longest deadline the planner suggests (two years); beyond it the deadline route is impractical.
+MAX_DEADLINE_DAYS = 730
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,8 @@ class Candidate:
     rank: int
     changes: int = 1
     hardware: bool = False
+    size: float = 0.0
+    """How big the change is within its rank (see the module docstring); smaller first."""
 
 
 def candidates(
@@ -55,10 +67,11 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         yield from _tensor_parallel(plan)
         for split in _tensor_parallel(plan):
             for q in _quantize(plan):
-                en = f"{q.description_en}, and {split.description_en.lower()}"
+                lead = split.description_en
+                en = f"{q.description_en}, and {lead[:1].lower()}{lead[1:]}"
                 zh = f"{q.description_zh}，并{split.description_zh}"
                 new = split.plan.replace(weight_dtype=q.plan.weight_dtype)
-                yield Candidate("combined", en, zh, new, 2, 2)
+                yield Candidate("combined", en, zh, new, 2, 2, size=q.size)
         return
     if plan.task == "finetune":
         yield from _methods(plan)
@@ -72,25 +85,19 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         yield Candidate("recompute", "Recompute activations in the backward pass (full "
                         "checkpointing, ~33% more compute)",
                         "反向时重算激活（完全重算，约多 33% 计算）",
-                        plan.replace(recompute="full"), 1)
+                        plan.replace(recompute="full"), 1, size=0.5)
     if not plan.offload:
-        yield Candidate("offload", "Offload optimizer states to CPU memory (ZeRO-Offload)",
-                        "把优化器状态卸载到 CPU 内存（ZeRO-Offload）",
-                        plan.replace(offload=True), 1)
+        yield Candidate("offload", "Offload gradients and optimizer states to CPU memory "
+                        "(ZeRO-Offload)", "把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload）",
+                        plan.replace(offload=True), 1, size=0.5)
     yield from _combined(plan)
 
 
-def _adapters(plan: Plan) -> bool:
-    return plan.task == "finetune" and plan.effective_method != "full"
-
-
 def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
-    if _adapters(plan):  # LoRA/QLoRA memory is modelled data-parallel only
-        return
-    for tp in (2, 4, 8, 16):
-        if tp <= plan.tensor_parallel or tp > min(plan.gpus, plan.gpus_per_node):
+    for tp in range(plan.tensor_parallel + 1, min(plan.gpus, plan.gpus_per_node) + 1):
+        if plan.gpus_per_node % tp or plan.gpus % (tp * plan.pipeline_parallel):
             continue
-        if plan.gpus % (tp * plan.pipeline_parallel) or plan.model.heads % tp:
+        if not valid_tensor_parallel(plan.model, tp):
             continue
         yield Candidate(
             "tensor_parallel",
@@ -99,19 +106,17 @@ def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
 
 
 def _combined(plan: Plan) -> Iterator[Candidate]:
-    tp = max((t for t in (1, 2, 4, 8) if t <= min(plan.gpus, plan.gpus_per_node)
-              and plan.gpus % (t * plan.pipeline_parallel) == 0 and plan.model.heads % t == 0),
-             default=1)
-    if _adapters(plan):
-        tp = 1
+    tp = max((t for t in range(1, min(plan.gpus, plan.gpus_per_node) + 1)
+              if plan.gpus_per_node % t == 0 and plan.gpus % (t * plan.pipeline_parallel) == 0
+              and valid_tensor_parallel(plan.model, t)), default=1)
     changed = plan.replace(zero_stage=3, tensor_parallel=max(tp, plan.tensor_parallel),
                            recompute="full")
     if changed.tensor_parallel > 1:
         yield Candidate("combined", f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full "
                         "recompute", f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重算",
                         changed, 2, 3)
-    yield Candidate("combined", "ZeRO-3 + full recompute + optimizer offload to CPU",
-                    "ZeRO-3 + 完全重算 + 优化器卸载到 CPU",
+    yield Candidate("combined", "ZeRO-3 + full recompute + ZeRO-Offload to CPU",
+                    "ZeRO-3 + 完全重算 + ZeRO-Offload 卸载到 CPU",
                     changed.replace(offload=True), 2, 4)
 
 
@@ -121,11 +126,12 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
     for method in order[start:]:
         label = "LoRA (16-bit frozen base)" if method == "lora" else "QLoRA (4-bit NF4 base)"
         label_zh = "LoRA（冻结 16 位底座）" if method == "lora" else "QLoRA（4 位 NF4 底座）"
+        size = 1.0 if method == "lora" else 2.0
         yield Candidate(method, f"Fine-tune with {label} instead", f"改用 {label_zh} 微调",
-                        plan.replace(method=method), 1)
+                        plan.replace(method=method), 1, size=size)
         yield Candidate(method, f"{label} with ZeRO-3/FSDP sharding of the base",
                         f"{label_zh} 并用 ZeRO-3/FSDP 切分底座",
-                        plan.replace(method=method, zero_stage=3), 2, 2)
+                        plan.replace(method=method, zero_stage=3), 2, 2, size=size)
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:
@@ -134,17 +140,47 @@ def _quantize(plan: Plan) -> Iterator[Candidate]:
         if current in ("int8", "int4") and dtype == "int8" or current == dtype:
             continue
         yield Candidate("quantization", f"Quantize weights to {dtype} ({label})",
-                        f"把权重量化为 {dtype}（{label}）", plan.replace(weight_dtype=dtype), 1)
+                        f"把权重量化为 {dtype}（{label}）", plan.replace(weight_dtype=dtype), 1,
+                        size=1.0 if dtype == "int8" else 2.0)
+
+
+def _days_needed(plan: Plan) -> int | None:
+    seconds = compute_facts(plan).seconds
+    return None if seconds is None else math.ceil(seconds / DAY)
 
 
 def _deadline(plan: Plan) -> Iterator[Candidate]:
-    seconds = compute_facts(plan).seconds
-    if seconds is None:
+    days = _days_needed(plan)
+    if days is None or days > MAX_DEADLINE_DAYS:
         return
-    days = math.ceil(seconds / DAY)
     yield Candidate("deadline", f"Allow {days:,} days instead of {plan.deadline_seconds / DAY:g}",
                     f"把期限放宽到 {days:,} 天（原为 {plan.deadline_seconds / DAY:g} 天）",
-                    plan.replace(deadline_seconds=days * DAY), 3)
+                    plan.replace(deadline_seconds=days * DAY), 3,
+                    size=days * DAY / plan.deadline_seconds)
+
+
+def deadline_remark(plan: Plan) -> Remark | None:
+    """Why no longer deadline is suggested, when the run would need more than two years.
+
+    Examples:
+        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.models import generic_model
+        >>> plan = Plan(task="pretrain", model=generic_model(params=100e9),
+        ...             gpu=lookup_gpu("A100 80GB PCIe"), gpus=8)
+        >>> deadline_remark(plan).en[:60]
+        'A longer deadline is impractical: this run needs about 54 ye'
+    """
+    days = _days_needed(plan)
+    if days is None or days <= MAX_DEADLINE_DAYS:
+        return None
+    years = days / 365.25
+    return Remark(
+        en=(f"A longer deadline is impractical: this run needs about {years:,.0f} years "
+            f"({days:,} days) on {plan.gpus:,} x {plan.gpu.name}, beyond the two-year "
+            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."),
+        zh=(f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
+            f"（{days:,} 天），超过规划器建议期限的两年上限（{MAX_DEADLINE_DAYS} 天）。"),
+    )
 
 
 def _fabrics() -> list[tuple[float, Link, int]]:
@@ -187,7 +223,8 @@ def _fit_layout(plan: Plan, failing: set[CheckKind]) -> tuple[Plan, int]:
 
 
 def _layout_text(plan: Plan) -> str:
-    return f"TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}, ZeRO-{plan.zero_stage}"
+    text = f"TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}"
+    return text if plan.task == "inference" else f"{text}, ZeRO-{plan.zero_stage}"
 
 
 def _scaled(plan: Plan, need: int) -> Plan:
@@ -229,8 +266,10 @@ def _more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
           f"{_layout_text(changed)})")
     zh = (f"扩展到 {changed.gpus:,} 张 {plan.gpu.name}（{changed.nodes:,} 个节点；"
           f"{_layout_text(changed)}）")
-    if changed.nodes == 1 or changed.inter_link is not None:
-        yield Candidate("gpus", en, zh, changed, 5, 2, hardware=True)
+    factor = changed.gpus / plan.gpus
+    # Serving has no gradient traffic (the network check is n/a): more nodes need no fabric.
+    if changed.nodes == 1 or changed.inter_link is not None or plan.task == "inference":
+        yield Candidate("gpus", en, zh, changed, 5, 2, hardware=True, size=factor)
     if changed.nodes > 1 and plan.task != "inference":
         fabric = _cheapest_fabric(changed)
         if fabric is not None:
@@ -238,7 +277,8 @@ def _more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
             yield Candidate(
                 "gpus", f"{en}, nodes linked by {nics} x {link.name} each",
                 f"{zh}，节点间每节点 {nics} 条 {link.name}",
-                changed.replace(inter_link=link, nics_per_node=nics), 5, 3, hardware=True)
+                changed.replace(inter_link=link, nics_per_node=nics), 5, 3, hardware=True,
+                size=factor)
 
 
 def _other_gpu(plan: Plan) -> Iterator[Candidate]:

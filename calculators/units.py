@@ -22,6 +22,7 @@ __all__ = [
     "MiB",
     "TiB",
     "format_bytes",
+    "format_count",
     "format_flops",
     "format_rate",
     "format_seconds",
@@ -122,6 +123,38 @@ def format_flops(flops: float) -> str:
         return "0 FLOPs"
     mantissa, exponent = f"{flops:.2e}".split("e")
     return f"{mantissa}e{int(exponent)} FLOPs"
+
+
+_COUNT_SUFFIXES = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
+
+
+def format_count(value: float, *, unit: str = "") -> str:
+    """A large count (tokens, parameters, GPU-hours) for people: a short form with T/B/M
+    (trillion, billion, million) and, in brackets, the exact figure below 1e9 or the power of ten.
+
+    Examples:
+        >>> format_count(1.998e12, unit="tokens")
+        '2.0 T tokens (2.0e12)'
+        >>> format_count(3_862_920, unit="GPU-hours")
+        '3.9 M GPU-hours (3,862,920)'
+        >>> format_count(499_554, unit="steps")
+        '499,554 steps'
+        >>> format_count(0.25)
+        '0.25'
+    """
+    special = _not_finite(value)
+    tail = f" {unit}" if unit else ""
+    if special is not None:
+        return special + tail
+    size = abs(value)
+    for factor, suffix in _COUNT_SUFFIXES:
+        if size >= factor:
+            mantissa, exponent = f"{value:.1e}".split("e")
+            exact = f"{value:,.0f}" if size < 1e9 else f"{mantissa}e{int(exponent)}"
+            return f"{value / factor:.1f} {suffix}{tail} ({exact})"
+    if float(value).is_integer():
+        return f"{value:,.0f}{tail}"
+    return f"{value:,.4g}{tail}" if size < 1e4 else f"{value:,.0f}{tail}"
 
 
 def format_rate(value_per_s: float, *, unit: str = "B/s") -> str:

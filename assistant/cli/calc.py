@@ -37,6 +37,7 @@ def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
     from assistant.cli.calc_view import jsonable, record_json
 
     if as_json:
+        data: Any
         if isinstance(payload, list):
             data = [record_json(item) for item in payload]
         elif dataclasses.is_dataclass(payload) and not isinstance(payload, type):
@@ -102,75 +103,75 @@ def network(**options: Any) -> None:
     language = options.get("lang") or "en"
     with error_boundary(language):
         check = network_only(build_plan("pretrain", options))
-        _emit(check, options["as_json"], lambda c: _render_one(c))
+        _emit(check, options["as_json"], lambda c: _render_one(c, language))
 
 
-def _render_one(check: Any) -> None:
+def _render_one(check: Any, language: str) -> None:
     from assistant.cli.calc_view import _render_check
 
-    _render_check(_console(), check)
+    _render_check(_console(), check, language)
 
 
 @calc.command()
 @catalog_options
-def gpus(name: str | None, as_json: bool) -> None:
+def gpus(name: str | None, as_json: bool, lang: str) -> None:
     """List the GPU catalog, or show one GPU with its sources."""
     from assistant.cli.calc_view import catalog_table, gpu_row
     from calculators.hardware import GPUS
 
-    with error_boundary():
+    with error_boundary(lang):
         if name:
             gpu = lookup_gpu_field(name, "gpu")
-            _emit(gpu, as_json, lambda g: _show_record(g))
+            _emit(gpu, as_json, lambda g: _show_record(g, lang=lang))
             return
         columns = ["GPU", "memory", "HBM bandwidth", "BF16/FP16 dense", "FP8 dense",
                    "intra-node link", "TDP"]
         rows = [gpu_row(g) for g in GPUS.values()]
         _emit(list(GPUS.values()), as_json,
-              lambda _: _console().print(catalog_table("GPU catalog", columns, rows)))
+              lambda _: _console().print(catalog_table("GPU catalog", columns, rows, lang)))
 
 
 @calc.command()
 @catalog_options
-def models(name: str | None, as_json: bool) -> None:
+def models(name: str | None, as_json: bool, lang: str) -> None:
     """List the model catalog, or show one model's architecture and sources."""
     from assistant.cli.calc_view import catalog_table
     from calculators.models import MODELS
 
-    with error_boundary():
+    with error_boundary(lang):
         if name:
             model = resolve_model(name, None)
             _emit(model, as_json, lambda m: _show_record(m, extra={
-                "params": m.params, "active_params": m.active_params}))
+                "params": m.params, "active_params": m.active_params}, lang=lang))
             return
         rows = [[m.name, f"{m.params / 1e9:.2f}B", f"{m.active_params / 1e9:.2f}B",
                  str(m.layers), str(m.hidden), f"{m.heads}/{m.kv_heads}"]
                 for m in MODELS.values()]
         columns = ["model", "params", "active", "layers", "hidden", "heads/KV heads"]
         _emit(list(MODELS.values()), as_json,
-              lambda _: _console().print(catalog_table("Model catalog", columns, rows)))
+              lambda _: _console().print(catalog_table("Model catalog", columns, rows, lang)))
 
 
 @calc.command()
 @catalog_options
-def links(name: str | None, as_json: bool) -> None:
+def links(name: str | None, as_json: bool, lang: str) -> None:
     """List the interconnect catalog (bandwidth per direction), or show one link."""
     from assistant.cli.calc_view import catalog_table, figure_text
     from calculators.hardware import LINKS, lookup_link
 
-    with error_boundary():
+    with error_boundary(lang):
         if name:
-            _emit(lookup_link(name), as_json, lambda k: _show_record(k))
+            _emit(lookup_link(name), as_json, lambda k: _show_record(k, lang=lang))
             return
         rows = [[k.name, k.kind, figure_text("bytes_per_s", k.bytes_per_s),
-                 f"{k.latency_s * 1e6:.0f} µs", "yes" if k.rdma else "no"]
+                 f"{k.latency_s * 1e6:.0f} µs", figure_text("rdma", k.rdma, lang)]
                 for k in LINKS.values()]
         columns = ["link", "kind", "per direction", "latency", "RDMA"]
         _emit(list(LINKS.values()), as_json,
-              lambda _: _console().print(catalog_table("Interconnects", columns, rows)))
+              lambda _: _console().print(catalog_table("Interconnects", columns, rows, lang)))
 
 
-def _show_record(record: Any, extra: dict[str, Any] | None = None) -> None:
+def _show_record(record: Any, extra: dict[str, Any] | None = None, lang: str = "en") -> None:
     from assistant.cli.calc_view import catalog_table, figure_text
 
     rows = []
@@ -178,8 +179,9 @@ def _show_record(record: Any, extra: dict[str, Any] | None = None) -> None:
         value = getattr(record, field.name)
         if isinstance(value, tuple):
             value = "; ".join(map(str, value))
-        text = figure_text(field.name, value) if isinstance(value, (int, float)) else str(value)
+        text = figure_text(field.name, value, lang) if isinstance(value, (int, float)) else (
+            str(value))
         rows.append([field.name, text])
     for key, value in (extra or {}).items():
         rows.append([key, f"{value:,}"])
-    _console().print(catalog_table(getattr(record, "name", ""), ["field", "value"], rows))
+    _console().print(catalog_table(getattr(record, "name", ""), ["field", "value"], rows, lang))

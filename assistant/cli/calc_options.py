@@ -91,7 +91,9 @@ def plan_options(func: F) -> F:
 def catalog_options(func: F) -> F:
     """NAME argument and --json for the catalog listings."""
     func = click.option("--json", "as_json", is_flag=True, help="Print as JSON.")(func)
-    return click.argument("name", required=False)(func)  # type: ignore[no-any-return]
+    func = click.option("--lang", type=click.Choice(["en", "zh"]), default="en",
+                        show_default=True, help="Language of labels and messages.")(func)
+    return click.argument("name", required=False)(func)
 
 
 def lookup_gpu_field(name: str, field: str) -> GPU:

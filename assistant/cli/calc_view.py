@@ -14,10 +14,25 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from assistant.cli.calc_labels import (
+    CHECK_TITLES,
+    TASKS,
+    VERDICTS,
+    catalog_word,
+    figure_label,
+    localize_units,
+    word,
+)
 from calculators.hardware import GPU, Link
 from calculators.models import ModelSpec
 from calculators.plan import CheckResult, Evaluation, Figure, Plan
-from calculators.units import format_bytes, format_flops, format_rate, format_seconds
+from calculators.units import (
+    format_bytes,
+    format_count,
+    format_flops,
+    format_rate,
+    format_seconds,
+)
 
 _VERDICT_STYLE = {
     "ok": "green", "tight": "yellow", "fail": "bold red", "n/a": "dim",
@@ -25,7 +40,7 @@ _VERDICT_STYLE = {
 }
 
 
-def figure_text(key: str, value: Figure) -> str:
+def figure_text(key: str, value: Figure, language: str = "en") -> str:
     """A figure with its unit, chosen from the key's suffix (SI base units in, labels out).
 
     Examples:
@@ -33,11 +48,23 @@ def figure_text(key: str, value: Figure) -> str:
         '140.0 GB (130.4 GiB)'
         >>> figure_text("seconds", 86400 * 3)
         '3.0 days'
+        >>> figure_text("tokens", 1.998e12)
+        '2.0 T tokens (2.0e12)'
+        >>> figure_text("energy_joules", 1.18e13), figure_text("flash_attention", "True")
+        ('11.8 TJ', 'yes')
+        >>> figure_text("seconds", 55 * 365.25 * 86400, "zh")
+        '55.0 年'
     """
+    return localize_units(_figure_text(key, value, language), language)
+
+
+def _figure_text(key: str, value: Figure, language: str) -> str:
     if value is None:
         return "-"
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
+    if isinstance(value, bool) or value in ("True", "False"):
+        return word("yes" if value in (True, "True") else "no", language)
+    if isinstance(value, str):
+        return format_count(int(value)) if value.isdigit() else value
     number = float(value)
     if key.endswith(("_bytes_per_s", "_bytes_per_second", "_bytes_per_second_for_90pct")):
         return f"{format_rate(number)} ({format_rate(number * 8, unit='b/s')})"
@@ -45,32 +72,30 @@ def figure_text(key: str, value: Figure) -> str:
         return f"{format_bytes(number)} ({format_bytes(number, binary=True)})"
     if key.endswith("flops_per_s"):
         return format_rate(number, unit="FLOP/s")
+    if key.endswith("ops_per_s"):
+        return format_rate(number, unit="OP/s")
     if key.endswith("flops"):
         return format_flops(number)
     if key.endswith(("seconds", "_seconds_per_step", "seconds_per_token")):
-        return format_seconds(number)
-    if key.endswith("tokens_per_s"):
+        return "0 s" if number == 0 else format_seconds(number)
+    if "tokens_per_s" in key:
         return format_rate(number, unit="tokens/s")
-    if key in {"mfu", "scaling_efficiency", "scaling_efficiency_overlap"}:
+    if key in _PERCENT:
         return f"{number:.1%}"
-    for suffix, unit in _UNITS:
+    if key.endswith("_joules"):
+        return format_rate(number, unit="J")
+    if key.endswith("_watts"):
+        return format_rate(number, unit="W")
+    for suffix, unit in _COUNTS:
         if key.endswith(suffix):
-            return f"{_plain(number)} {unit}"
-    return _plain(number)
+            return format_count(number, unit=unit)
+    return format_count(number)
 
 
-_UNITS = (("_joules", "J"), ("kwh", "kWh"), ("_watts", "W"), ("days", "days"),
-          ("gpu_hours", "GPU-hours"), ("tokens", "tokens"))
-
-
-def _plain(number: float) -> str:
-    if math.isinf(number) or math.isnan(number):
-        return str(number)
-    if abs(number) >= 1e7:
-        return f"{number:.3e}"
-    if number.is_integer():
-        return f"{int(number):,}"
-    return f"{number:,.4g}" if abs(number) < 1e4 else f"{number:,.0f}"
+_PERCENT = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
+                      "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
+_COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),
+           ("_params", "params"), ("params_published", "params"), ("steps", "steps"))
 
 
 def jsonable(value: Any) -> Any:
@@ -116,66 +141,116 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             for s in evaluation.suggestions
         ],
         "assumptions": list(evaluation.assumptions),
+        "remarks": [{"en": r.en, "zh": r.zh} for r in evaluation.remarks],
     }
 
 
-def render_evaluation(console: Console, evaluation: Evaluation, language: str) -> None:
+def _verdict(verdict: str, language: str) -> str:
+    style = _VERDICT_STYLE.get(verdict, "")
+    text = VERDICTS.get(verdict, verdict) if language == "zh" else verdict
+    return f"[{style}]{text}[/]"
+
+
+def render_evaluation(console: Console, evaluation: Evaluation, language: str = "en") -> None:
     """Print the verdict, each check as a table with its formula and sources, and suggestions."""
-    plan = evaluation.plan
-    style = _VERDICT_STYLE.get(evaluation.verdict, "")
-    console.print(
-        f"[bold]{plan.task}[/] {plan.model.name} on {plan.gpus} x {plan.gpu.name}: "
-        f"[{style}]{evaluation.verdict}[/]"
-        + (f" (binding: {evaluation.binding})" if evaluation.binding else "")
-    )
+    plan, zh = evaluation.plan, language == "zh"
+    task = TASKS[plan.task][1 if zh else 0]
+    binding = ""
+    if evaluation.binding:
+        kind = CHECK_TITLES[evaluation.binding][1 if zh else 0]
+        binding = f"（{word('binding', language)}：{kind}）" if zh else f" (binding: {kind})"
+    where = (f"{plan.gpus} 张 {plan.gpu.name}" if zh else f"{plan.gpus} x {plan.gpu.name}")
+    console.print(f"[bold]{task}[/] {plan.model.name}" + ("，" if zh else " on ") + where
+                  + ("：" if zh else ": ") + _verdict(evaluation.verdict, language) + binding)
     for check in evaluation.checks:
-        _render_check(console, check)
+        _render_check(console, check, language)
     _render_suggestions(console, evaluation, language)
-    for line in evaluation.assumptions:
-        console.print(f"  [dim]assumption: {line}[/]")
+    for remark in evaluation.remarks:
+        console.print(f"  {_colon('note', language)}{remark.text(language)}", soft_wrap=True)
+    for line in _plan_assumptions(evaluation, language):
+        console.print(f"  [dim]{_colon('assumption', language)}{line}[/]", soft_wrap=True)
 
 
-def _render_check(console: Console, check: CheckResult) -> None:
-    style = _VERDICT_STYLE.get(check.verdict, "")
-    table = Table(title=f"{check.kind}: [{style}]{check.verdict}[/]", title_justify="left")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in check.figures.items():
-        table.add_row(key, figure_text(key, value))
-    console.print(table)
+def _colon(text: str, language: str) -> str:
+    return word(text, language) + ("：" if language == "zh" else ": ")
+
+
+def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
+    if language != "zh":
+        return evaluation.assumptions
+    days = evaluation.plan.deadline_seconds / 86_400
+    verdicts = "判定：ok = 不超过限额的 90%；tight = 在限额的 90%-100% 之间；fail = 超过限额。"
+    if evaluation.plan.task == "inference":
+        return (verdicts,)
+    return (verdicts, f"期限 {days:g} 天。")
+
+
+#: Memory components left out of the table when they are zero (e.g. gradients for inference).
+_HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
+                             "kv_cache_bytes", "overhead_bytes", "offloaded_bytes"})
+
+
+def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:
+    if value is None and "inter_node" in key and check.figures.get("nodes") == 1:
+        return word("n/a (single node)", language)
+    return figure_text(key, value, language)
+
+
+def _render_check(console: Console, check: CheckResult, language: str = "en") -> None:
+    zh = language == "zh"
+    title = CHECK_TITLES[check.kind][1 if zh else 0]
+    rows = [(k, v) for k, v in check.figures.items()
+            if not (k in _HIDE_WHEN_ZERO and v == 0)]
+    if all(value is None for _, value in rows):  # n/a check: no table, just the reason
+        console.print(f"[bold]{_colon(title, language)}[/]{_verdict(check.verdict, language)}")
+    else:
+        table = Table(title=_colon(title, language) + _verdict(check.verdict, language),
+                      title_justify="left")
+        table.add_column(word("figure", language))
+        table.add_column(word("value", language), justify="right")
+        for key, value in rows:
+            table.add_row(figure_label(key, language), _cell(check, key, value, language))
+        console.print(table)
+
+    def prefix(text: str) -> str:
+        return "  " + _colon(text, language)
+
     if check.limiting:
-        console.print(f"  limiting: {check.limiting}")
+        console.print(prefix("limiting") + figure_label(check.limiting, language))
     if check.flags:
-        console.print(f"  flags: {', '.join(check.flags)}")
-    console.print(f"  formula: {check.formula}", soft_wrap=True)
+        console.print(prefix("flags") + ", ".join(check.flags))
+    if check.formula:
+        console.print(prefix("formula") + check.formula, soft_wrap=True)
     if check.inputs:
-        inputs = ", ".join(f"{k}={figure_text(k, v)}" for k, v in check.inputs.items())
-        console.print(f"  inputs: {inputs}", soft_wrap=True)
+        inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
+        console.print(prefix("inputs") + inputs, soft_wrap=True)
     for line in check.assumptions:
-        console.print(f"  [dim]assumption: {line}[/]", soft_wrap=True)
+        console.print(f"[dim]{prefix('assumption')}{line}[/]", soft_wrap=True)
     for line in check.sources:
-        console.print(f"  [dim]source: {line}[/]", soft_wrap=True)
+        console.print(f"[dim]{prefix('source')}{line}[/]", soft_wrap=True)
 
 
 def _render_suggestions(console: Console, evaluation: Evaluation, language: str) -> None:
     if not evaluation.suggestions:
         return
-    console.print("[bold]What would it take[/]" if language != "zh" else "[bold]怎样才能做到[/]")
+    zh = language == "zh"
+    console.print(f"[bold]{word('what would it take', language).capitalize()}[/]")
     for rank, change in enumerate(evaluation.suggestions, 1):
-        text = change.description_zh if language == "zh" else change.description_en
+        text = change.description_zh if zh else change.description_en
         after = change.evaluation_after
-        if language == "zh":
-            status = "可行" if after.works else "仍不满足：" + "、".join(after.failing)
-        else:
-            status = "works" if after.works else "still fails: " + ", ".join(after.failing)
+        failing = ("、" if zh else ", ").join(CHECK_TITLES[k][1 if zh else 0]
+                                              for k in after.failing)
+        status = (word("works", language) if after.works
+                  else word("still fails", language) + ("：" if zh else ": ") + failing)
         console.print(f"  {rank}. {text} -> {status}", soft_wrap=True)
 
 
-def catalog_table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
-    """A plain table for the catalog listings."""
-    table = Table(title=title, title_justify="left")
+def catalog_table(title: str, columns: list[str], rows: list[list[str]],
+                  language: str = "en") -> Table:
+    """A plain table for the catalog listings (titles and headings in ``language``)."""
+    table = Table(title=catalog_word(title, language), title_justify="left")
     for column in columns:
-        table.add_column(column)
+        table.add_column(catalog_word(column, language))
     for row in rows:
         table.add_row(*row)
     return table

@@ -70,7 +70,12 @@ def test_full_recompute_is_8nd_and_selective_adds_attention() -> None:
                                sequence_length=2048)
     # Narayanan et al. 2021 eq. (3): the attention term is s/(6h) of the dense term per pass.
     assert plain / (6 * model.params * d) == pytest.approx(1 + 2048 / (6 * 12288), rel=0.01)
-    assert selective > plain
+    # Selective recompute re-runs attention in the backward pass, but model FLOPs (PaLM App. B)
+    # do not count recomputation: the MFU defaults already absorb it.
+    assert selective == plain
+    full = training_flops(active_params=model.params, tokens=d, recompute="full", model=model,
+                          sequence_length=2048)
+    assert full > 8 * model.params * d
 
 
 def test_moe_uses_active_params_for_flops() -> None:

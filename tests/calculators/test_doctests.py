@@ -15,6 +15,7 @@ MODULES = [
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.compute_time",
+    "calculators.suggestions",
 ]
 
 

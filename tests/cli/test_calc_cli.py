@@ -160,3 +160,40 @@ def test_help_lists_subcommands() -> None:
     assert result.exit_code == 0
     for name in ("train", "finetune", "infer", "network", "gpus", "models", "links"):
         assert name in result.output
+
+
+def test_human_output_reads_like_prose_numbers() -> None:
+    text = _run(*FOUNDING).output
+    # 20 tokens/param x ~1e11 params (Chinchilla): a short form with the power of ten, no "e+12"
+    assert "2.0 T tokens (2.0e12)" in text
+    assert "e+" not in text
+    assert "n/a (single node)" in text  # one node: no inter-node figures, not "0 B/s"
+    assert "0.0 B/s" not in text
+    assert "impractical" in text  # decades of compute: no deadline suggestion, a remark instead
+    assert "Allow " not in text
+    assert "needed per GPU" in text
+
+
+def test_chinese_output_labels_and_messages() -> None:
+    text = _run(*FOUNDING, "--lang", "zh").output
+    for needle in ("预训练", "不可行", "显存", "每卡所需显存", "不适用（单节点）", "怎样才能做到",
+                   "放宽期限不现实", "判定", "假设：", "来源：", "年"):
+        assert needle in text, needle
+    for leak in ("infeasible", "What would it take", "required_bytes_per_gpu", "still fails",
+                 "n/a (single node)"):
+        assert leak not in text, leak
+
+
+def test_chinese_catalog_headings() -> None:
+    text = _run("calc", "gpus", "--lang", "zh").output
+    assert "GPU 目录" in text
+    assert "显存" in text
+
+
+def test_infer_on_two_a100_suggests_tensor_parallel_first() -> None:
+    # Llama-2-70B BF16 is served on 2 x A100 80GB with TP=2 (vLLM/TGI practice).
+    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2")
+    assert "1. Split each layer over 2 GPUs" in text.output
+    with_tp = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus",
+                   "2", "--tp", "2", "--json")
+    assert json.loads(with_tp.output)["verdict"] == "feasible"

@@ -1,0 +1,138 @@
+"""Labels of `gpu-advisor calc` output in English and Chinese (figure names, verdicts, units).
+
+Figure keys stay the SI names of the JSON output; people see these labels instead. Calculator
+assumptions and sources are quoted as written (English): they cite papers by their titles.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: figure key -> (English label, Chinese label)
+FIGURE_LABELS: dict[str, tuple[str, str]] = {
+    "required_bytes_per_gpu": ("needed per GPU", "每卡所需显存"),
+    "available_bytes_per_gpu": ("usable per GPU (90%)", "每卡可用显存（90%）"),
+    "memory_bytes": ("GPU memory (datasheet)", "显存容量（规格）"),
+    "min_gpus": ("fewest GPUs that fit", "能装下的最少卡数"),
+    "weights_bytes": ("weights", "权重"),
+    "gradients_bytes": ("gradients", "梯度"),
+    "optimizer_bytes": ("optimizer states", "优化器状态"),
+    "activations_bytes": ("activations", "激活"),
+    "kv_cache_bytes": ("KV cache", "KV 缓存"),
+    "overhead_bytes": ("runtime workspace", "运行时工作区"),
+    "offloaded_bytes": ("offloaded to host memory", "卸载到主机内存"),
+    "data_parallel": ("data-parallel degree", "数据并行度"),
+    "model_state_bytes_per_gpu": ("model states per GPU", "每卡模型状态"),
+    "total_flops": ("total compute", "总计算量"),
+    "tokens": ("training tokens", "训练 token 数"),
+    "mfu": ("MFU (model FLOPs utilisation)", "MFU（模型算力利用率）"),
+    "peak_flops_per_s": ("dense peak per GPU", "单卡稠密峰值"),
+    "seconds": ("time", "时间"),
+    "days": ("days", "天数"),
+    "gpu_hours": ("GPU-hours", "GPU 时"),
+    "gpus_for_deadline": ("GPUs to meet the deadline", "按期完成所需卡数"),
+    "deadline_seconds": ("deadline", "期限"),
+    "prefill_tokens_per_s": ("prefill speed", "预填充速度"),
+    "decode_tokens_per_s": ("decode speed (one replica)", "生成速度（单副本）"),
+    "seconds_per_token": ("time per output token", "每个输出 token 耗时"),
+    "prefill_seconds": ("time to first token", "首 token 延迟"),
+    "decode_bound": ("decode limited by", "生成瓶颈"),
+    "replicas": ("replicas", "副本数"),
+    "decode_tokens_per_s_all_replicas": ("decode speed (all replicas)", "生成速度（全部副本）"),
+    "allreduce_seconds_per_step": ("data-parallel all-reduce per step", "每步数据并行 all-reduce"),
+    "tp_seconds_per_step": ("tensor-parallel traffic per step", "每步张量并行通信"),
+    "pp_seconds_per_step": ("pipeline traffic per step", "每步流水线通信"),
+    "moe_seconds_per_step": ("MoE all-to-all per step", "每步 MoE all-to-all"),
+    "comm_seconds_per_step": ("communication per step", "每步通信"),
+    "compute_seconds_per_step": ("compute per step", "每步计算"),
+    "comm_compute_ratio": ("communication / compute", "通信 / 计算"),
+    "scaling_efficiency": ("scaling efficiency (no overlap)", "扩展效率（不重叠）"),
+    "scaling_efficiency_overlap": ("scaling efficiency (with overlap)", "扩展效率（重叠）"),
+    "inter_node_bytes_per_second": ("inter-node bandwidth per node", "每节点跨节点带宽"),
+    "inter_node_bytes_per_step": ("inter-node traffic per step", "每步跨节点流量"),
+    "required_inter_node_bytes_per_second_for_90pct": (
+        "inter-node bandwidth for 90% efficiency", "达到 90% 效率所需跨节点带宽"),
+    "nodes": ("nodes", "节点数"),
+    "steps": ("optimizer steps", "优化步数"),
+    "energy_joules": ("energy", "能耗"),
+    "kwh": ("energy (kWh)", "电量（千瓦时）"),
+    "average_power_watts": ("average power", "平均功率"),
+    "gpu_energy_joules": ("GPU energy", "GPU 能耗"),
+    "host_energy_joules": ("host energy", "主机能耗"),
+    "facility_overhead_joules": ("facility overhead (PUE)", "机房额外能耗（PUE）"),
+    "period": ("period", "时段"),
+    "cost": ("cost", "费用"),
+    "currency": ("currency", "币种"),
+    # What limits a check (CheckResult.limiting).
+    "deadline": ("deadline", "期限"),
+    "data_parallel_allreduce": ("data-parallel all-reduce", "数据并行 all-reduce"),
+    "tensor_parallel": ("tensor-parallel traffic", "张量并行通信"),
+    "pipeline_p2p": ("pipeline traffic", "流水线通信"),
+    "moe_all_to_all": ("MoE all-to-all", "MoE all-to-all"),
+}
+
+CHECK_TITLES = {"memory": ("memory", "显存"), "compute": ("compute", "计算"),
+                "network": ("network", "网络"), "power": ("power", "能耗"),
+                "cost": ("cost", "费用")}
+VERDICTS = {"ok": "通过", "tight": "偏紧", "fail": "不满足", "n/a": "不适用",
+            "feasible": "可行", "conditional": "有条件可行", "infeasible": "不可行"}
+TASKS = {"pretrain": ("pretrain", "预训练"), "finetune": ("fine-tune", "微调"),
+         "inference": ("inference", "推理")}
+#: Line prefixes and headings.
+WORDS = {
+    "figure": "指标", "value": "数值", "limiting": "限制因素", "flags": "标记",
+    "formula": "公式", "inputs": "输入", "assumption": "假设", "source": "来源",
+    "binding": "瓶颈", "what would it take": "怎样才能做到", "works": "可行",
+    "still fails": "仍不满足", "note": "说明", "n/a (single node)": "不适用（单节点）",
+    "yes": "是", "no": "否",
+}
+#: Text values of figures.
+VALUES = {"memory": "显存带宽", "compute": "算力", "whole run": "整个训练",
+          "one hour of serving": "一小时推理服务"}
+
+_UNITS_ZH = (("GPU-hours", "GPU 时"), ("tokens/s", "token/s"), ("tokens", "token"),
+             ("params", "参数"), ("years", "年"), ("days", "天"), ("min", "分钟"), ("steps", "步"))
+_UNIT_PATTERN = re.compile(r"(?<![\w-])(" + "|".join(re.escape(u) for u, _ in _UNITS_ZH)
+                           + r")(?![\w-])")
+
+
+def word(text: str, language: str) -> str:
+    """A heading or prefix in ``language`` (English is the key itself)."""
+    return WORDS.get(text, text) if language == "zh" else text
+
+
+def figure_label(key: str, language: str) -> str:
+    """The label people see for a figure key (the key itself if unknown)."""
+    labels = FIGURE_LABELS.get(key)
+    if labels is None:
+        return key
+    return labels[1] if language == "zh" else labels[0]
+
+
+def localize_units(text: str, language: str) -> str:
+    """Turn English unit words of a formatted figure into Chinese ones for ``language`` "zh".
+
+    Examples:
+        >>> localize_units("55.1 years", "zh"), localize_units("2.0 T tokens (2.0e12)", "zh")
+        ('55.1 年', '2.0 T token (2.0e12)')
+    """
+    if language != "zh":
+        return text
+    table = dict(_UNITS_ZH)
+    return _UNIT_PATTERN.sub(lambda m: table[m.group(1)], VALUES.get(text, text))
+
+
+#: Titles and column headings of the catalog listings.
+CATALOG_ZH = {
+    "GPU catalog": "GPU 目录", "Model catalog": "模型目录", "Interconnects": "互连目录",
+    "memory": "显存", "HBM bandwidth": "显存带宽", "BF16/FP16 dense": "BF16/FP16 稠密算力",
+    "FP8 dense": "FP8 稠密算力", "intra-node link": "节点内互连", "model": "模型",
+    "params": "参数量", "active": "激活参数", "layers": "层数", "hidden": "隐藏维度",
+    "heads/KV heads": "注意力头/KV 头", "link": "互连", "kind": "类型",
+    "per direction": "单向带宽", "latency": "延迟", "field": "字段", "value": "数值",
+}
+
+
+def catalog_word(text: str, language: str) -> str:
+    """A catalog title or column heading in ``language``."""
+    return CATALOG_ZH.get(text, text) if language == "zh" else text

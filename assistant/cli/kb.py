@@ -1,0 +1,256 @@
+"""`gpu-advisor kb …`: manage and search the knowledge base.
+
+Long operations show a progress bar on a terminal and stay quiet when piped; notices go
+to stderr so that `kb search --json` output stays clean.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from assistant.cli.edge import error_boundary
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+    from assistant.retrieval.index import BuildReport, Progress
+
+_LAZY = {"eval": ("assistant.cli.kb_eval", "kb_eval", "Score retrieval on the golden set.")}
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+class KbGroup(click.Group):
+    """The `kb` group; `eval` is imported only when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *_LAZY])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _LAZY:
+            module, attribute, _ = _LAZY[cmd_name]
+            try:
+                command: click.Command = getattr(importlib.import_module(module), attribute)
+            except (ImportError, AttributeError):
+                return None
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+def _language(ctx: click.Context, text: str = "") -> str:
+    chosen = (ctx.find_object(dict) or {}).get("lang", "auto")
+    if chosen in ("zh", "en"):
+        return str(chosen)
+    return "zh" if _CJK.search(text) else "en"
+
+
+def _say(ctx: click.Context, english: str, chinese: str, *, err: bool = False) -> None:
+    click.echo(chinese if _language(ctx) == "zh" else english, err=err)
+
+
+@contextlib.contextmanager
+def _progress(ctx: click.Context) -> Iterator[Progress | None]:
+    """A rich progress bar on a terminal, nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    label = "嵌入段落" if _language(ctx) == "zh" else "Embedding passages"
+    with Progress(
+        TextColumn(label), BarColumn(), MofNCompleteColumn(),
+        console=Console(stderr=True), transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _settings() -> Settings:
+    from assistant.config import Settings
+
+    return Settings()
+
+
+def _notice(ctx: click.Context) -> Any:
+    return lambda message: click.echo(message, err=True)
+
+
+@click.group(cls=KbGroup)
+@click.option(
+    "--lang", type=click.Choice(["auto", "zh", "en"]), default="auto", show_default=True,
+    help="Language of messages (auto: follow the query, else English).",
+)
+@click.pass_context
+def kb(ctx: click.Context, lang: str) -> None:
+    """Manage and search the knowledge base (shipped documents + your own)."""
+    ctx.obj = {"lang": lang}
+
+
+def _report_build(ctx: click.Context, report: BuildReport | None) -> None:
+    if report is None:
+        return
+    reused = report.passages - report.embedded
+    _say(
+        ctx,
+        f"index: {report.documents} documents, {report.passages} passages "
+        f"({report.embedded} embedded, {reused} reused) in {report.seconds:.1f} s",
+        f"索引：{report.documents} 篇文档，{report.passages} 个段落"
+        f"（新嵌入 {report.embedded}，复用 {reused}），用时 {report.seconds:.1f} 秒",
+    )
+    for skipped in report.skipped:
+        _say(ctx, f"skipped {skipped.source}: {skipped.reason}",
+             f"已跳过 {skipped.source}：{skipped.reason_zh}", err=True)
+
+
+@kb.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--recursive", "-r", is_flag=True, help="Also add files in sub-folders.")
+@click.pass_context
+def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool) -> None:
+    """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
+    from assistant.retrieval.encoder import make_encoder
+    from assistant.retrieval.library import add_documents
+
+    labels = {"added": "已添加", "updated": "已更新", "unchanged": "未变化",
+              "duplicate": "重复", "skipped": "已跳过"}
+    with error_boundary(_language(ctx)), _progress(ctx) as progress:
+        settings = _settings()
+        results, report = add_documents(
+            settings, make_encoder(settings), list(paths), recursive=recursive, progress=progress
+        )
+    for r in results:
+        zh = _language(ctx) == "zh"
+        status = labels[r.status] if zh else r.status
+        detail = r.detail_zh if zh else r.detail
+        click.echo(f"{status:10} {r.path}" + (f"  ({detail})" if detail else ""))
+    _report_build(ctx, report)
+    if any(r.status == "skipped" for r in results):
+        ctx.exit(2)
+
+
+@kb.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def list_(ctx: click.Context, as_json: bool) -> None:
+    """List the indexed documents (and files that were skipped, with the reason)."""
+    from assistant.retrieval.engine import open_retriever
+
+    with error_boundary(_language(ctx)), _progress(ctx) as progress:
+        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+    documents = retriever.documents()
+    if as_json:
+        skipped = [asdict(s) for s in retriever.data.skipped]
+        click.echo(json.dumps({"documents": documents, "skipped": skipped}, ensure_ascii=False,
+                              indent=2))
+        return
+    if not documents:
+        _say(ctx, "The knowledge base is empty.", "知识库为空。")
+    for d in documents:
+        origin = "user" if d["user"] else "shipped"
+        click.echo(f"{d['doc_id']:28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
+                   f"{origin:7}  {d['source']}  {d['title']}")
+    for s in retriever.data.skipped:
+        _say(ctx, f"skipped {s.source}: {s.reason}", f"已跳过 {s.source}：{s.reason_zh}")
+
+
+@kb.command()
+@click.argument("target")
+@click.pass_context
+def remove(ctx: click.Context, target: str) -> None:
+    """Remove one of your documents by id, file name or path."""
+    from assistant.retrieval.encoder import make_encoder
+    from assistant.retrieval.library import remove_document
+
+    with error_boundary(_language(ctx, target)), _progress(ctx) as progress:
+        settings = _settings()
+        names, report = remove_document(
+            settings, make_encoder(settings), target, progress=progress
+        )
+    for name in names:
+        _say(ctx, f"removed {name}", f"已删除 {name}")
+    _report_build(ctx, report)
+
+
+@kb.command()
+@click.pass_context
+def rebuild(ctx: click.Context) -> None:
+    """Rebuild the whole index from the documents (atomic: the old index stays until done)."""
+    from assistant.retrieval.encoder import make_encoder
+    from assistant.retrieval.engine import ensure_index
+
+    with error_boundary(_language(ctx)), _progress(ctx) as progress:
+        settings = _settings()
+        _, report = ensure_index(settings, make_encoder(settings), progress=progress, force=True)
+    _report_build(ctx, report)
+
+
+@kb.command()
+@click.pass_context
+def verify(ctx: click.Context) -> None:
+    """Check the index: vector count = metadata rows, ids and document hashes match."""
+    from assistant.retrieval.encoder import make_encoder
+    from assistant.retrieval.engine import KnowledgePaths
+    from assistant.retrieval.index import load_index, verify_index
+    from assistant.retrieval.manifest import chunk_cap, collect_sources, expected_identity
+
+    with error_boundary(_language(ctx)):
+        settings = _settings()
+        paths, encoder = KnowledgePaths.from_settings(settings), make_encoder(settings)
+        sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
+        identity = expected_identity(encoder, chunk_cap(encoder))
+        problems = verify_index(paths.index_dir, sources, identity)
+        data = None if problems else load_index(paths.index_dir)
+    if problems:
+        for problem in problems:
+            click.echo(problem, err=True)
+        ctx.exit(1)
+    assert data is not None
+    _say(ctx, f"ok: {len(data.passages)} passages from {len(data.documents)} documents",
+         f"正常：{len(data.documents)} 篇文档，{len(data.passages)} 个段落")
+
+
+@kb.command()
+@click.argument("query")
+@click.option("-k", "k", type=click.IntRange(1, 50), default=5, show_default=True,
+              help="How many passages.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@click.option("--prefer", type=click.Choice(["zh", "en"]), default=None,
+              help="Prefer passages in this language (translations are swapped in).")
+@click.pass_context
+def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | None) -> None:
+    """Search the knowledge base (dense + keyword, fused)."""
+    from assistant.retrieval.engine import open_retriever
+
+    language = _language(ctx, query)
+    with error_boundary(language), _progress(ctx) as progress:
+        if not query.strip():
+            from assistant.errors import UsageError
+
+            msg = "the query is empty"
+            raise UsageError(msg, message_zh="查询为空")
+        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+        passages = retriever.search(query, k, lang=prefer)  # type: ignore[arg-type]
+    if as_json:
+        rows = [asdict(p) for p in passages]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not passages:
+        click.echo("没有找到相关段落。" if language == "zh" else "No relevant passage found.")
+    for rank, p in enumerate(passages, 1):
+        where = f"{p.title} > {p.heading}" if p.heading else p.title
+        click.echo(f"{rank}. [{p.score:.3f}] ({p.lang}) {where}")
+        click.echo(f"   {p.source}#{p.anchor}  id={p.id}")
+        click.echo("   " + p.text.replace("\n", "\n   ") + "\n")

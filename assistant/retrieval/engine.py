@@ -1,0 +1,226 @@
+"""The hybrid retriever: dense lane (faiss) + keyword lane (BM25) + rank fusion.
+
+:func:`open_retriever` is the one way in: it loads the index of the shipped knowledge and
+the user's documents, rebuilding it first (and saying so) when the documents, the encoder
+or the tokenizer changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assistant.errors import KnowledgeBaseError
+from assistant.records import Language, Passage, SiteProfile
+from assistant.retrieval.index import BuildReport, LoadedIndex, Progress, build_index, load_index
+from assistant.retrieval.manifest import (
+    chunk_cap,
+    collect_sources,
+    expected_identity,
+    stale_reasons,
+)
+from assistant.retrieval.storage import current_generation
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+    from assistant.retrieval.encoder import Encoder
+
+Notify = Callable[[str], None]
+
+#: How many candidates each lane hands to fusion, per result asked for (and at least).
+CANDIDATES_PER_RESULT = 4
+MIN_CANDIDATES = 20
+
+
+@dataclass(frozen=True)
+class KnowledgePaths:
+    """Where one configuration keeps its index and the user's documents."""
+
+    knowledge_dir: Path
+    documents_dir: Path
+    index_dir: Path
+    lock_path: Path
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> KnowledgePaths:
+        home = Path(settings.home)
+        return cls(
+            knowledge_dir=Path(settings.knowledge_dir),
+            documents_dir=home / "documents",
+            index_dir=home / "index",
+            lock_path=home / ".index.lock",
+        )
+
+
+class HybridRetriever:
+    """Implements :class:`assistant.retrieval.Retriever` over a loaded index."""
+
+    def __init__(self, data: LoadedIndex, encoder: Encoder, *, min_score: float | None = None):
+        self.data = data
+        self.encoder = encoder
+        self.min_score = min_score
+        self._by_id = {p.id: p for p in data.passages}
+        self._lock = threading.Lock()
+        _single_threaded_faiss()
+
+    @property
+    def passages(self) -> list[Passage]:
+        """Every passage, in index order (row i of both lanes)."""
+        return self.data.passages
+
+    def __len__(self) -> int:
+        return len(self.data.passages)
+
+    # -- lanes ------------------------------------------------------------------------
+
+    def dense_hits(self, query: str, n: int) -> list[tuple[int, float]]:
+        """`(row, cosine similarity)` of the `n` nearest passages."""
+        if not query.strip() or not self.data.passages:
+            return []
+        with self._lock:  # USE-m and faiss calls are serialised for thread safety
+            vector = self.encoder.encode([query])
+            scores, rows = self.data.vectors.search(vector, min(n, len(self.data.passages)))
+        return [(int(r), float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
+
+    def keyword_hits(self, query: str, n: int) -> list[tuple[int, float]]:
+        """`(row, normalised BM25)` of the `n` best keyword matches."""
+        if not query.strip():
+            return []
+        return self.data.keyword.search(query, n)
+
+    def fused_hits(self, query: str, k: int) -> list[tuple[int, float]]:
+        """`(row, fused score)` after the relevance threshold, best first."""
+        from assistant.retrieval.fusion import fuse
+
+        n = max(k * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
+        return fuse(
+            self.dense_hits(query, n), self.keyword_hits(query, n), k=n, min_score=self.min_score
+        )
+
+    # -- the Retriever protocol ---------------------------------------------------------
+
+    def search(self, query: str, k: int = 5, *, lang: Language | None = None) -> list[Passage]:
+        """Best passages for `query`; empty when nothing clears the relevance threshold.
+
+        With `lang`, a passage in the other language is replaced by its linked translation,
+        and a passage and its translation are never both returned.
+        """
+        results: list[Passage] = []
+        seen: set[str] = set()
+        for row, score in self.fused_hits(query, k):
+            passage = self.data.passages[row]
+            twin_id = passage.translation_id
+            if lang and passage.lang != lang and twin_id is not None and twin_id in self._by_id:
+                passage = self._by_id[twin_id]
+            twin = passage.translation_id
+            if passage.id in seen or (twin is not None and twin in seen):
+                continue
+            seen.add(passage.id)
+            results.append(replace(passage, score=score))
+            if len(results) >= k:
+                break
+        return results
+
+    def get(self, passage_id: str) -> Passage | None:
+        return self._by_id.get(passage_id)
+
+    def document_passages(self, doc_id: str, lang: Language | None = None) -> list[Passage]:
+        return [
+            p for p in self.data.passages if p.doc_id == doc_id and (lang is None or p.lang == lang)
+        ]
+
+    def site_profiles(self) -> list[SiteProfile]:
+        return list(self.data.profiles)
+
+    def documents(self) -> list[dict[str, Any]]:
+        """One entry per indexed document (key, source, doc_id, lang, title, kind, user, …)."""
+        return list(self.data.documents)
+
+
+def _single_threaded_faiss() -> None:
+    """One OpenMP thread for faiss: a search is one query vector, and on the shared 2-core
+    machine a 100k-vector search took 35 ms with 1 thread against 118 ms with 2
+    (bench/retrieval_bench.py)."""
+    import faiss
+
+    faiss.omp_set_num_threads(1)
+
+
+def _message(settings: Settings, english: str, chinese: str) -> str:
+    language = settings.language if settings.language != "auto" else settings.ui_language
+    if language == "zh":
+        return chinese
+    if language == "en":
+        return english
+    return f"{english} · {chinese}"
+
+
+def ensure_index(
+    settings: Settings,
+    encoder: Encoder,
+    *,
+    notify: Notify | None = None,
+    progress: Progress | None = None,
+    force: bool = False,
+) -> tuple[LoadedIndex, BuildReport | None]:
+    """Load the index, (re)building it first when forced, missing or stale."""
+    paths = KnowledgePaths.from_settings(settings)
+    sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
+    data = None if force else load_index(paths.index_dir)
+    reasons = ["forced"] if force else (["no index yet"] if data is None else [])
+    if data is None and not force and current_generation(paths.index_dir) is not None:
+        reasons = ["the stored index is unreadable"]
+    identity = expected_identity(encoder, chunk_cap(encoder))
+    if data is not None:
+        reasons = stale_reasons(data.manifest, identity, sources)
+    report = None
+    if reasons:
+        if notify is not None and not force:
+            why = "; ".join(reasons)
+            notify(_message(
+                settings, f"Rebuilding the knowledge-base index ({why})…",
+                f"正在重建知识库索引（{why}）…",
+            ))
+        try:
+            report = build_index(
+                paths.index_dir, sources, encoder, lock_path=paths.lock_path,
+                progress=progress, force=force,
+            )
+        except KnowledgeBaseError as exc:
+            if not _still_usable(data, identity) or notify is None or data is None:
+                raise
+            notify(_message(
+                settings, f"{exc.message} — searching the previous index meanwhile",
+                f"{exc.message_zh}——暂时使用之前的索引",
+            ))
+            return data, None
+        data = load_index(paths.index_dir)
+    if data is None:
+        msg = f"the index in {paths.index_dir} could not be built or read"
+        raise KnowledgeBaseError(msg, message_zh=f"无法构建或读取索引：{paths.index_dir}")
+    return data, report
+
+
+def _still_usable(data: LoadedIndex | None, identity: dict[str, Any]) -> bool:
+    """A stale index can still serve searches when only the documents changed (same
+    encoder, model and tokenizer), e.g. while the disk is full."""
+    return data is not None and all(data.manifest.get(k) == v for k, v in identity.items())
+
+
+def open_retriever(
+    settings: Settings, *, notify: Notify | None = None, progress: Progress | None = None
+) -> HybridRetriever:
+    """The retriever over the shipped knowledge plus the user's documents.
+
+    Builds the index on first use and rebuilds it when the manifest no longer matches
+    (documents added/changed/removed, another encoder or tokenizer); `notify` receives a
+    one-line message when that happens.
+    """
+    from assistant.retrieval.encoder import make_encoder
+
+    encoder = make_encoder(settings)
+    data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
+    return HybridRetriever(data, encoder, min_score=settings.min_score)

@@ -1,0 +1,207 @@
+"""The user's documents: `kb add` copies files into the documents folder, `kb remove` drops
+them; both then update the index incrementally (only new passages are embedded).
+
+Re-adding identical content is a no-op that says so; the same content under another name
+is reported as a duplicate; a changed file re-added from the same place replaces its copy.
+Where each copy came from is recorded in `documents/.origins.json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from assistant.errors import DocumentError, UsageError
+from assistant.retrieval import storage
+from assistant.retrieval.documents import SUPPORTED_SUFFIXES, discover, read_document
+from assistant.retrieval.engine import KnowledgePaths, ensure_index
+from assistant.retrieval.index import BuildReport, writer_lock
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+    from assistant.retrieval.encoder import Encoder
+    from assistant.retrieval.index import LoadedIndex, Progress
+
+Status = Literal["added", "updated", "unchanged", "duplicate", "skipped"]
+ORIGINS = ".origins.json"
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """What happened to one path given to `kb add`."""
+
+    path: str
+    status: Status
+    detail: str = ""
+    detail_zh: str = ""
+    doc_id: str | None = None
+
+
+def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], list[AddResult]]:
+    """Files to add (folders expanded), plus a result for each path that cannot be used."""
+    files: list[Path] = []
+    problems: list[AddResult] = []
+    for path in paths:
+        if path.is_dir():
+            found = discover(path, recursive=recursive)
+            if not found:
+                problems.append(AddResult(
+                    str(path), "skipped", f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
+                    + ("" if recursive else " (use --recursive for sub-folders)"),
+                    f"该文件夹中没有 {'/'.join(SUPPORTED_SUFFIXES)} 文件"
+                    + ("" if recursive else "（子文件夹请用 --recursive）"),
+                ))
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(
+                AddResult(str(path), "skipped", "no such file or folder", "文件或文件夹不存在")
+            )
+    return files, problems
+
+
+def _origins(documents_dir: Path) -> dict[str, str]:
+    try:
+        data = storage.read_json(documents_dir / ORIGINS)
+    except (FileNotFoundError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _free_name(documents_dir: Path, name: str) -> str:
+    """`name`, or `notes-2.zh.md`, `notes-3.zh.md`, … when taken (the language tag stays last)."""
+    path = Path(name)
+    lang = path.with_suffix("").suffix if path.with_suffix("").suffix in (".zh", ".en") else ""
+    base = name[: len(name) - len(lang) - len(path.suffix)]
+    candidate, n = name, 2
+    while (documents_dir / candidate).exists():
+        candidate, n = f"{base}-{n}{lang}{path.suffix}", n + 1
+    return candidate
+
+
+def _unchanged(path: Path, doc_id: str) -> AddResult:
+    return AddResult(
+        str(path), "unchanged", "already in the knowledge base; nothing to do",
+        "已在知识库中，无需操作", doc_id,
+    )
+
+
+class _Adder:
+    """Decides, file by file, whether to copy it in; holds the state of one `kb add` batch."""
+
+    def __init__(self, paths: KnowledgePaths, data: LoadedIndex) -> None:
+        self.dir = paths.documents_dir
+        self.origins = _origins(self.dir)
+        self.by_hash = {d["content_hash"]: (d["source"], d["key"]) for d in data.documents}
+        self.by_id = {(d["doc_id"], d["lang"]): d for d in data.documents}
+        self.changed = False
+
+    def add(self, path: Path) -> AddResult:
+        origin = str(path.resolve())
+        try:
+            doc = read_document(path, source=str(path), key="documents/" + path.name)
+        except DocumentError as exc:
+            return AddResult(str(path), "skipped", exc.reason, exc.reason_zh)
+        copy_name = next((n for n, o in self.origins.items() if o == origin), None)
+        if copy_name is not None and (self.dir / copy_name).is_file():
+            return self._update(path, copy_name, doc.content_hash, doc.doc_id)
+        same = self.by_hash.get(doc.content_hash)
+        if same is not None and same[1] == "documents/" + path.name:
+            return _unchanged(path, doc.doc_id)
+        if same is not None:
+            return AddResult(
+                str(path), "duplicate", f"same content as {same[0]}", f"内容与 {same[0]} 相同",
+                doc.doc_id,
+            )
+        owner = self.by_id.get((doc.doc_id, doc.lang))
+        if owner is not None:
+            return AddResult(
+                str(path), "skipped",
+                f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner['source']}",
+                f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用", doc.doc_id,
+            )
+        name = _free_name(self.dir, path.name)
+        self._copy(path, name, origin)
+        self.by_hash[doc.content_hash] = (str(path), "documents/" + name)
+        self.by_id[(doc.doc_id, doc.lang)] = {"source": str(path)}
+        return AddResult(str(path), "added", name, name, doc.doc_id)
+
+    def _update(self, path: Path, name: str, content_hash: str, doc_id: str) -> AddResult:
+        if self.by_hash.get(content_hash, ("", ""))[1] == "documents/" + name:
+            return _unchanged(path, doc_id)
+        self._copy(path, name, str(path.resolve()))
+        return AddResult(str(path), "updated", name, name, doc_id)
+
+    def _copy(self, path: Path, name: str, origin: str) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        temp = self.dir / f".{name}.tmp"
+        storage.write_bytes(temp, path.read_bytes())
+        temp.replace(self.dir / name)
+        self.origins[name] = origin
+        self.changed = True
+
+    def save(self) -> None:
+        storage.write_json(self.dir / f".{ORIGINS}.tmp", self.origins)
+        (self.dir / f".{ORIGINS}.tmp").replace(self.dir / ORIGINS)
+
+
+def add_documents(
+    settings: Settings, encoder: Encoder, paths: list[Path], *, recursive: bool = False,
+    progress: Progress | None = None,
+) -> tuple[list[AddResult], BuildReport | None]:
+    """Copy documents into the user's folder and update the index (only new text embedded)."""
+    kp = KnowledgePaths.from_settings(settings)
+    files, results = expand_paths(paths, recursive=recursive)
+    with writer_lock(kp.lock_path):
+        data, _ = ensure_index(settings, encoder, progress=progress)
+        adder = _Adder(kp, data)
+        results = [adder.add(f) for f in files] + results
+        report = None
+        if adder.changed:
+            adder.save()
+            _, report = ensure_index(settings, encoder, progress=progress)
+    return results, report
+
+
+def remove_document(
+    settings: Settings, encoder: Encoder, target: str, *, progress: Progress | None = None
+) -> tuple[list[str], BuildReport | None]:
+    """Remove a user document by id, copy name, path or original path; returns removed names."""
+    kp = KnowledgePaths.from_settings(settings)
+    with writer_lock(kp.lock_path):
+        data, _ = ensure_index(settings, encoder, progress=progress)
+        origins = _origins(kp.documents_dir)
+        names = _match(kp, data, origins, target)
+        for name in names:
+            (kp.documents_dir / name).unlink(missing_ok=True)
+            origins.pop(name, None)
+        storage.write_json(kp.documents_dir / f".{ORIGINS}.tmp", origins)
+        (kp.documents_dir / f".{ORIGINS}.tmp").replace(kp.documents_dir / ORIGINS)
+        _, report = ensure_index(settings, encoder, progress=progress)
+    return names, report
+
+
+def _match(
+    kp: KnowledgePaths, data: LoadedIndex, origins: dict[str, str], target: str
+) -> list[str]:
+    resolved = str(Path(target).expanduser().resolve()) if target else ""
+    names: list[str] = []
+    for doc in data.documents:
+        name = doc["key"].split("/", 1)[1]
+        hits = (doc["doc_id"], name, doc["source"], origins.get(name))
+        if target in hits or resolved in hits:
+            if not doc["user"]:
+                msg = f"{doc['source']} is a shipped document and cannot be removed"
+                raise UsageError(msg, message_zh=f"{doc['source']} 是随程序提供的文档，不能删除")
+            names.append(name)
+    on_disk = kp.documents_dir / Path(target).name
+    if not names and on_disk.is_file() and (target == on_disk.name or resolved == str(on_disk)):
+        names.append(on_disk.name)  # a file the index skipped (unreadable) can still go
+    if not names:
+        msg = f"no document of yours matches {target!r} (see `gpu-advisor kb list`)"
+        zh = f"没有与 {target!r} 匹配的用户文档（见 `gpu-advisor kb list`）"
+        raise UsageError(msg, message_zh=zh)
+    return sorted(set(names))
+

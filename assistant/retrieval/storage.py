@@ -1,0 +1,129 @@
+"""On-disk layout of the index: generations, an atomically replaced pointer, fsync'd files.
+
+    index/CURRENT          name of the live generation (replaced atomically)
+    index/gen-<ns>-<pid>/  manifest.json, passages.json, vectors.faiss, keyword.json
+    index/tmp-<ns>-<pid>/  a generation being built (renamed to gen-… when complete)
+
+A writer builds a whole generation in a temporary folder beside the live one, fsyncs it,
+renames it and only then points CURRENT at it, so a reader sees either the old index or
+the new one, never half of one; a crash or kill leaves the old generation live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+POINTER = "CURRENT"
+KEEP_GENERATIONS = 2
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory entry (a no-op where directories cannot be opened, e.g. Windows)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write and fsync one file."""
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON (UTF-8, not ASCII-escaped) and fsync."""
+    write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace a file atomically: temp file beside it, fsync, rename, fsync the folder."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write_bytes(temp, text.encode("utf-8"))
+    os.replace(temp, path)
+    fsync_dir(path.parent)
+
+
+def current_generation(index_dir: Path) -> Path | None:
+    """The live generation folder, or None when there is no index yet."""
+    try:
+        name = (index_dir / POINTER).read_text(encoding="utf-8").strip()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        return None
+    path = index_dir / name
+    return path if path.is_dir() else None
+
+
+@contextlib.contextmanager
+def new_generation(index_dir: Path) -> Iterator[Path]:
+    """A temporary folder to build into; on success it becomes the live generation.
+
+    Must be used while holding the writers' lock. On an exception the folder is removed
+    and the previous generation stays live.
+    """
+    index_dir.mkdir(parents=True, exist_ok=True)
+    stamp = f"{time.time_ns()}-{os.getpid()}"
+    temp = index_dir / f"tmp-{stamp}"
+    temp.mkdir()
+    try:
+        yield temp
+        for child in temp.iterdir():
+            _fsync_file(child)
+        fsync_dir(temp)
+        final = index_dir / f"gen-{stamp}"
+        os.rename(temp, final)
+        fsync_dir(index_dir)
+        atomic_write_text(index_dir / POINTER, final.name + "\n")
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    prune(index_dir)
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb") as handle:
+        os.fsync(handle.fileno())
+
+
+def prune(index_dir: Path) -> None:
+    """Remove stale temporary folders and all but the newest generations (writers only)."""
+    live = current_generation(index_dir)
+    generations = sorted(
+        (p for p in index_dir.glob("gen-*") if p.is_dir()), key=_generation_order, reverse=True
+    )
+    keep = set(generations[:KEEP_GENERATIONS])
+    if live is not None:
+        keep.add(live)
+    for path in generations:
+        if path not in keep:
+            shutil.rmtree(path, ignore_errors=True)
+    for path in index_dir.glob("tmp-*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _generation_order(path: Path) -> int:
+    try:
+        return int(path.name.split("-")[1])
+    except (IndexError, ValueError):
+        return 0

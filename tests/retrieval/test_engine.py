@@ -1,0 +1,107 @@
+"""The hybrid retriever on the shipped knowledge (prebuilt per session) and a small corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.config import Settings
+from assistant.retrieval import Retriever
+from assistant.retrieval.chunking import embedding_text
+from assistant.retrieval.engine import HybridRetriever, open_retriever
+
+
+@pytest.fixture
+def shipped(kb_home: Path) -> HybridRetriever:
+    return open_retriever(Settings())
+
+
+@pytest.fixture
+def small(tmp_path: Path, make_corpus) -> HybridRetriever:  # noqa: ANN001
+    return open_retriever(Settings(home=tmp_path / "home", knowledge_dir=make_corpus()))
+
+
+def test_it_implements_the_protocol(shipped: HybridRetriever) -> None:
+    retriever: Retriever = shipped
+    assert retriever.search("显存", 1)
+
+
+def test_every_shipped_document_is_indexed(shipped: HybridRetriever) -> None:
+    knowledge = Settings().knowledge_dir
+    on_disk = {p.relative_to(knowledge).as_posix() for p in knowledge.rglob("*.md")}
+    assert [s.source for s in shipped.data.skipped] == []
+    assert {d["source"] for d in shipped.documents()} == on_disk
+
+
+def test_zh_and_en_questions_find_the_same_document(shipped: HybridRetriever) -> None:
+    zh = shipped.search("ZeRO-3 如何切分优化器状态和参数？", 3)
+    en = shipped.search("How does ZeRO stage 3 shard optimizer states and parameters?", 3)
+    assert "zero-fsdp" in [p.doc_id for p in zh]
+    assert "zero-fsdp" in [p.doc_id for p in en]
+    assert all(a.score >= b.score for a, b in zip(zh, zh[1:]))
+
+
+def test_language_preference_swaps_in_translations(shipped: HybridRetriever) -> None:
+    query = "Jilin GPU server network bandwidth limits"
+    for lang in ("zh", "en"):
+        results = shipped.search(query, 5, lang=lang)  # type: ignore[arg-type]
+        assert results
+        linked = [p for p in results if p.translation_id]
+        assert linked
+        assert all(p.lang == lang for p in linked)
+        ids = {p.id for p in results}
+        assert not any(p.translation_id in ids for p in results)  # never a passage and its twin
+
+
+def test_off_topic_questions_find_nothing(shipped: HybridRetriever) -> None:
+    assert shipped.search("红烧肉怎么做才好吃？", 5) == []
+    assert shipped.search("Who won the football world cup in 1998?", 5) == []
+    assert shipped.search("   ", 5) == []
+
+
+def test_get_and_document_passages(shipped: HybridRetriever) -> None:
+    hit = shipped.search("流水线并行的气泡", 1)[0]
+    assert shipped.get(hit.id) == type(hit)(**{**hit.__dict__, "score": 0.0})
+    assert shipped.get("no-such-id") is None
+    passages = shipped.document_passages(hit.doc_id, hit.lang)
+    assert hit.id in [p.id for p in passages]
+    assert {p.lang for p in passages} == {hit.lang}
+    both = shipped.document_passages(hit.doc_id)
+    assert len(both) > len(passages)
+    rows = [shipped.passages.index(p) for p in both]
+    assert rows == sorted(rows)  # in document order
+
+
+def test_dense_lane_matches_brute_force_cosine(shipped: HybridRetriever) -> None:
+    query = "多机训练的网络带宽"
+    vectors = shipped.data.vectors.reconstruct_n(0, len(shipped))
+    brute = vectors @ shipped.encoder.encode([query])[0]
+    expected = list(np.argsort(-brute)[:10])
+    assert [row for row, _ in shipped.dense_hits(query, 10)] == expected
+
+
+def test_a_keyword_only_match_is_found(small: HybridRetriever) -> None:
+    hits = small.search("Adam 12 字节", 3)
+    assert hits
+    assert hits[0].doc_id == "memory"
+
+
+def test_cross_lingual_hit_in_a_small_corpus(small: HybridRetriever) -> None:
+    hits = small.search("how much power does a GPU server draw", 2, lang="zh")
+    assert hits[0].doc_id == "net"
+    assert hits[0].anchor == "power"
+    assert hits[0].lang == "zh"
+
+
+def test_site_profiles(small: HybridRetriever) -> None:
+    (profile,) = small.site_profiles()
+    assert (profile.id, profile.nodes, profile.gpus_per_node) == ("demo-site", 2, 8)
+    assert "Demo cluster" in profile.aliases
+    assert profile.source == "sites/demo.zh.md"
+
+
+def test_embedding_text_carries_title_and_heading(small: HybridRetriever) -> None:
+    passage = next(p for p in small.passages if p.anchor == "ib" and p.lang == "en")
+    assert embedding_text(passage).startswith("Network > InfiniBand\n")

@@ -51,4 +51,5 @@ def error_boundary(language: str = "en") -> Iterator[None]:
         hint = "set GPU_ADVISOR_DEBUG=1 for the traceback"
         if language == "zh":
             hint = "设置 GPU_ADVISOR_DEBUG=1 可查看完整回溯"
-        raise UserFacingError(f"internal error: {what} ({hint})", 1) from exc
+        msg = f"internal error: {what} ({hint})"
+        raise UserFacingError(msg, 1) from exc

@@ -23,6 +23,7 @@ import logging
 import re
 import threading
 import unicodedata
+import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -102,7 +103,12 @@ def jieba_tokenizer() -> Tokenizer:
         return _jieba
     with _lock:
         if _jieba is None:
-            import jieba
+            # jieba 0.42 has invalid escape sequences: compiling it without cached bytecode
+            # (a source install, Python 3.12+) would print SyntaxWarnings over the user's screen.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                warnings.simplefilter("ignore", SyntaxWarning)
+                import jieba
 
             from assistant.locations import cache_dir
 

@@ -1,0 +1,3 @@
+"""The terminal chat app (Textual): a thin adapter over `assistant.pipeline.answer`."""
+
+from __future__ import annotations

@@ -1,0 +1,52 @@
+"""Command palette (Ctrl+P) entries for the chat's actions, matched in both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from assistant.tui.i18n import other, t
+
+#: (title key, help key, action name on the app/screen)
+ENTRIES: tuple[tuple[str, str, str], ...] = (
+    ("cmd.new.title", "cmd.new.help", "new_conversation"),
+    ("action.history", "cmd.history.help", "history"),
+    ("action.export", "cmd.export.help", "export_conversation"),
+    ("action.export_answer", "cmd.export_answer.help", "export_answer"),
+    ("cmd.copy.title", "cmd.copy.help", "copy_answer"),
+    ("action.language", "cmd.language.help", "app.toggle_language"),
+    ("action.help", "cmd.help.help", "app.help"),
+)
+
+
+class AdvisorCommands(Provider):
+    """The chat's actions: new conversation, history, export, copy, language, help."""
+
+    def _entries(self) -> list[tuple[str, str, str, Callable[[], object]]]:
+        language = str(getattr(self.app, "ui_language", "en"))
+        rows: list[tuple[str, str, str, Callable[[], object]]] = []
+        for title_key, help_key, action in ENTRIES:
+            title = t(title_key, language)
+            if title_key == "action.language":
+                title = t("cmd.language.help", language)
+            alias = t(title_key, other(language))
+            run = partial(self._run, action)
+            rows.append((title, alias, t(help_key, language), run))
+        return rows
+
+    async def _run(self, action: str) -> None:
+        # Chat actions run on the chat screen even when another screen is on top.
+        await self.app.run_action(action, getattr(self.app, "chat", self.app.screen))
+
+    async def discover(self) -> Hits:
+        for title, _alias, help_text, run in self._entries():
+            yield DiscoveryHit(title, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, alias, help_text, run in self._entries():
+            score = max(matcher.match(title), matcher.match(alias))
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), run, help=help_text)

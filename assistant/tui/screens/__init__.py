@@ -1,0 +1,3 @@
+"""Screens of the chat app, one per file."""
+
+from __future__ import annotations

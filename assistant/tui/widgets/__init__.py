@@ -1,0 +1,3 @@
+"""Widgets of the chat app, grouped by screen region."""
+
+from __future__ import annotations

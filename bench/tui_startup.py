@@ -1,0 +1,112 @@
+"""Time to first paint and to first answer of the chat app, cold and warm.
+
+Each run is a fresh Python process (so imports count) driving the real app headless through
+Textual's Pilot, with the real encoder, index and jieba:
+
+- cold: an empty GPU_ADVISOR_HOME, so the first start builds the index;
+- warm: the same home again (index on disk, OS file cache warm).
+
+"first paint" is the first refresh after the chat screen mounted; "knowledge ready" is when
+the loader worker finished (encoder, index, jieba, a warm-up search); "first answer" is when
+the founding question, typed right after the first paint, has its answer on screen.
+
+Usage: `.venv/bin/python bench/tui_startup.py [--runs N] [--question "..."]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHILD = r"""
+import time
+start = time.perf_counter()
+import asyncio, json, sys
+from assistant.config import Settings
+from assistant.tui.app import AssistantApp
+imported = time.perf_counter() - start
+marks = {}
+
+class Timed(AssistantApp):
+    # The first refresh after mount is when the first frame has been composed and painted.
+    def on_mount(self):
+        super().on_mount()
+        self.call_after_refresh(lambda: marks.setdefault("paint", time.perf_counter() - start))
+
+async def main():
+    app = Timed(Settings(ui_language="zh"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        while "paint" not in marks:
+            await pilot.pause(0.01)
+        app.chat.query_one("#prompt-input").value = sys.argv[1]
+        await pilot.press("enter")
+        while app.load_state == "loading":
+            await pilot.pause(0.01)
+        ready = time.perf_counter() - start
+        while app.chat.pending_turn is not None:
+            await pilot.pause(0.01)
+        answered = time.perf_counter() - start
+        shown = app.chat.last_answer
+        verdict = shown.verdict if shown is not None else "none (" + app.load_state + ")"
+    print(json.dumps({"import": imported, "paint": marks["paint"], "ready": ready,
+                      "answer": answered, "verdict": verdict}))
+
+asyncio.run(main())
+"""
+
+
+def run_once(home: Path, question: str) -> dict[str, float | str]:
+    """One app start in a fresh process; seconds since the process began its imports."""
+    env = dict(os.environ, GPU_ADVISOR_HOME=str(home))
+    began = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, question], env=env, capture_output=True, text=True,
+        check=False, cwd=Path(__file__).resolve().parent.parent,
+    )
+    if done.returncode != 0:
+        sys.exit(f"run failed:\n{done.stderr[-2000:]}")
+    figures: dict[str, float | str] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["process"] = time.perf_counter() - began
+    return figures
+
+
+def show(label: str, runs: list[dict[str, float | str]]) -> None:
+    """Print the median of each figure over `runs`."""
+    def median(key: str) -> float:
+        return statistics.median(float(r[key]) for r in runs)
+
+    print(f"{label:<6} import {median('import'):6.2f} s   first paint {median('paint'):6.2f} s   "
+          f"knowledge ready {median('ready'):6.2f} s   first answer {median('answer'):6.2f} s   "
+          f"(verdict {runs[-1]['verdict']}, {len(runs)} run(s))")
+
+
+def main() -> None:
+    """Run the cold and warm measurements and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=2, help="runs of each kind (median shown)")
+    parser.add_argument("--question", default="吉林GPU服务器能训练千亿模型吗?")
+    args = parser.parse_args()
+    cold: list[dict[str, float | str]] = []
+    warm: list[dict[str, float | str]] = []
+    for _ in range(args.runs):
+        home = Path(tempfile.mkdtemp(prefix="gpu-advisor-bench-"))
+        try:
+            cold.append(run_once(home, args.question))
+            warm.append(run_once(home, args.question))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    print(f"gpu-advisor TUI start-up, seconds from process start (median of {args.runs})")
+    show("cold", cold)
+    show("warm", warm)
+
+
+if __name__ == "__main__":
+    main()

@@ -24,8 +24,12 @@ lint: setup
 test: setup lint
 	$(BIN)/python -m pytest
 
+# The peer calculator (llm-analysis) is installed without its dependencies: it pins old ones
+# that would downgrade ours, and it needs only `fire` to run.
 bench: setup
-	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m pip install --quiet --no-deps 'llm-analysis==0.2.2'
+	$(BIN)/python -m pip install --quiet fire
+	for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -13,10 +13,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from assistant.calculating.defaults import TYPICAL_SETUPS, Resolved, resolve, say
-from assistant.calculating.focus import asks_count, focus_sentence, needed_gpus
+from assistant.calculating.concepts import concept_lead, gpu_facts, what_to_ask
+from assistant.calculating.defaults import (
+    TYPICAL_INFERENCE_SETUPS,
+    TYPICAL_SETUPS,
+    Resolved,
+    resolve,
+    say,
+)
+from assistant.calculating.focus import (
+    asks_count,
+    focus_sentence,
+    needed_gpus,
+    topic_sentences,
+)
+from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
 from assistant.calculating.summaries import summarize
+from assistant.calculating.translate import to_chinese
 from assistant.records import (
     Check,
     CheckKind,
@@ -50,6 +64,15 @@ class Outcome:
     assumptions: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     site: SiteProfile | None = None
+    mode: str = "verdict"
+    """"verdict" (a job was evaluated), "concept" (in the domain, nothing to compute: cite the
+    best passages for the question), "offtopic" or "invalid" (nothing is cited)."""
+    facts: tuple[str, ...] = ()
+    """Catalog facts shown with a concept answer (datasheet figures of the GPUs named)."""
+    ask: str = ""
+    """What to add to the question for a computed verdict (concept answers)."""
+    remarks: tuple[str, ...] = ()
+    """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -65,16 +88,17 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
+        local = to_chinese if lang == "zh" else str
         out.append(
             Check(
                 kind=result.kind,
                 verdict=result.verdict,
                 summary=summary,
                 figures=dict(result.figures),
-                formula=result.formula,
+                formula=local(result.formula),
                 inputs=dict(result.inputs),
-                assumptions=tuple(result.assumptions),
-                sources=tuple(result.sources),
+                assumptions=tuple(local(a) for a in result.assumptions),
+                sources=tuple(local(x) for x in result.sources),
             )
         )
     return tuple(out)
@@ -102,24 +126,31 @@ def _effect(change: PlanChange, lang: Language) -> str:
     return say(lang, "，", ", ").join(bits)
 
 
-def _suggestions(evaluation: Evaluation, lang: Language) -> tuple[Suggestion, ...]:
+def _suggestions(
+    evaluation: Evaluation, lang: Language
+) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
+    """The planner's changes (at most five), and the first one that makes the plan feasible."""
     from calculators.planner import suggest
 
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
-    return tuple(
+    out = tuple(
         Suggestion(
             change=c.description_zh if lang == "zh" else c.description_en, effect=_effect(c, lang)
         )
         for c in changes[:5]
     )
+    fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
+    return out, fix
 
 
 def _describe(s: Scenario, lang: Language) -> str:
-    return say(
-        lang,
-        f"{s.nodes} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {s.gpu_count} 张）",
-        f"{s.nodes} node(s) × {s.gpus_per_node} {s.gpu} ({s.gpu_count} GPUs)",
-    )
+    if lang == "zh":
+        if (s.nodes or 1) == 1:
+            return f"1 台 {s.gpu_count} 张 {s.gpu}"
+        return f"{s.nodes} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {s.gpu_count} 张）"
+    if (s.nodes or 1) == 1:
+        return f"one node with {s.gpu_count} × {s.gpu}"
+    return f"{s.nodes} nodes × {s.gpus_per_node} {s.gpu} ({s.gpu_count} GPUs)"
 
 
 def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
@@ -134,26 +165,52 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
-    suggestions = _suggestions(evaluation, lang)
+    suggestions, fix = _suggestions(evaluation, lang)
     verdict: Verdict = evaluation.verdict
     binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
-    lead = say(
+    checks = _checks(evaluation, lang, scenario.gpu or "")
+    top = headline(
+        verdict,
+        checks,
+        binding,
+        fix.change if fix else None,
+        lang,
+        scenario.gpu or "GPU",
+    )
+    where = say(
         lang, f"按 {_describe(scenario, lang)} 评估。", f"Evaluated on {_describe(scenario, lang)}."
     )
     return Outcome(
         verdict=verdict,
-        lead=lead,
+        lead=(top + say(lang, "", " ") + where) if top else where,
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
-        checks=_checks(evaluation, lang, scenario.gpu or ""),
+        checks=checks,
         suggestions=suggestions,
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
+        remarks=tuple(r.text(lang) for r in evaluation.remarks),
     )
 
 
-def _unknown(lang: Language, zh: str, en: str, scenario: Scenario | None = None) -> Outcome:
-    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario)
+def _unknown(
+    mode: str, lang: Language, zh: str, en: str, scenario: Scenario | None = None
+) -> Outcome:
+    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario, mode=mode)
+
+
+def _concept(query: Query) -> Outcome:
+    """In the domain but no model size: cite passages, show GPU facts, say what to add."""
+    from assistant.parse import mentioned_gpus
+
+    gpus = mentioned_gpus(query.question) or ((query.scenario.gpu,) if query.scenario.gpu else ())
+    return Outcome(
+        verdict="unknown",
+        lead=concept_lead(query),
+        mode="concept",
+        facts=gpu_facts(gpus, query.language),
+        ask=what_to_ask(query),
+    )
 
 
 def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
@@ -162,6 +219,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     s = query.scenario
     if not query.in_domain:
         return _unknown(
+            "offtopic",
             lang,
             "这个问题似乎与 GPU 和大模型任务无关。"
             "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”",
@@ -169,14 +227,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
             'example: "Can 8x H100 train a 70B model within 30 days?"',
         )
     if s.model is None and s.params is None:
-        return _unknown(
-            lang,
-            "还缺模型规模：请说明模型（如 Llama-2-70B）或参数量（如 700 亿、70B），"
-            "以及任务（训练/微调/推理）。",
-            "I need the model size: name a model (e.g. Llama-2-70B) or a parameter count "
-            "(e.g. 70B), and the job (training, fine-tuning or inference).",
-            s,
-        )
+        return _concept(query)
     site = _site(query, sites)
     try:
         _validate(s)
@@ -188,6 +239,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         return _with_focus(query, outcome)
     except CalculatorInputError as exc:
         return _unknown(
+            "invalid",
             lang,
             f"输入有误：{exc.localized('zh')}。请改正后再问。",
             f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
@@ -213,10 +265,46 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
 
 
+_SLOT_NAMES = {
+    "gpu": ("GPU 型号", "GPU model"),
+    "gpu_count": ("GPU 数量", "GPU count"),
+    "nodes": ("节点数", "node count"),
+    "model": ("模型", "model"),
+    "params": ("模型规模", "model size"),
+    "precision": ("精度/量化", "precision"),
+    "method": ("微调方式", "fine-tuning method"),
+    "task": ("任务", "task"),
+    "inter_link": ("机间网络", "inter-node network"),
+    "intra_link": ("机内互联", "intra-node link"),
+    "deadline_seconds": ("期限", "deadline"),
+    "tokens": ("数据量", "token budget"),
+    "context_length": ("上下文长度", "context length"),
+    "batch_size": ("批大小/并发", "batch size"),
+}
+
+
+def _changed(query: Query) -> str:
+    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
+    names = [_SLOT_NAMES[k] for k in query.changed_slots if k in _SLOT_NAMES]
+    if not query.followup or not names:
+        return ""
+    lang = query.language
+    listed = say(lang, "、", ", ").join(say(lang, zh, en) for zh, en in names)
+    return say(
+        lang, f"在上一问的基础上改了：{listed}。", f"Changed from the previous question: {listed}."
+    )
+
+
 def _with_focus(query: Query, outcome: Outcome) -> Outcome:
-    if outcome.scenario is None or not outcome.checks:
+    scenario = outcome.scenario
+    if scenario is None or not outcome.checks:
         return outcome
-    focus = focus_sentence(query.question, outcome.checks, outcome.scenario, query.language)
+    changed = _changed(query)
+    if changed:
+        outcome = replace(outcome, lead=f"{outcome.lead} {changed}")
+    focus = focus_sentence(query.question, outcome.checks, scenario, query.language)
+    extra = topic_sentences(query.topics, outcome.checks, query.language)
+    focus = " ".join(x for x in (focus, extra) if x)
     return replace(outcome, lead=f"{outcome.lead} {focus}") if focus else outcome
 
 
@@ -242,12 +330,30 @@ def _validate(s: Scenario) -> None:
             raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
 
 
+def _training(s: Scenario) -> bool:
+    """The task the defaults will choose (see `defaults._workload`): serving unless told."""
+    if s.task is not None:
+        return s.task != "inference"
+    return bool(s.tokens or s.deadline_seconds)
+
+
 def _typical(query: Query) -> Outcome:
     lang = query.language
     results: list[Outcome] = []
-    for gpu, nodes, per_node in TYPICAL_SETUPS:
+    s = query.scenario
+    counted = s.gpu_count is not None or s.nodes is not None
+    setups = (
+        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
+        if counted  # "千卡集群": keep the count, try the usual GPUs
+        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
+    )
+    for gpu, nodes, per_node in setups:
         scenario = replace(
-            query.scenario, gpu=gpu, nodes=nodes, gpus_per_node=per_node, gpu_count=None
+            s,
+            gpu=gpu,
+            nodes=nodes,
+            gpus_per_node=per_node,
+            gpu_count=s.gpu_count if counted else None,
         )
         results.append(_evaluate_scenario(resolve(scenario, None, lang), lang))
         if results[-1].verdict == "feasible":
@@ -264,10 +370,9 @@ def _typical(query: Query) -> Outcome:
     lead = (
         say(
             lang,
-            f"问题没有给出硬件，评估了几种典型配置——{listing}。"
-            f"以下数字对应 {_describe(chosen.scenario, lang)}。",
-            f"No hardware was given, so typical set-ups were evaluated — {listing}. "
-            f"The figures below are for {_describe(chosen.scenario, lang)}.",
+            f"{chosen.lead}（问题没有给出 GPU 型号，评估了几种典型配置——{listing}。）",
+            f"{chosen.lead} (No GPU model was given, so typical set-ups were evaluated — "
+            f"{listing}.)",
         )
         if chosen.scenario
         else chosen.lead

@@ -1,9 +1,12 @@
 """Query + calculator outcome + retrieved passages → :class:`~assistant.records.Answer`.
 
-Deterministic: no generative model. Each check's sentence cites passages retrieved with a
-query built for its topic, and only passages from documents about that topic are accepted
-(the memory sentence cites `gpu-memory` or `zero-fsdp`, never the power guide); when none
-qualifies the answer says "no passage found" instead of citing noise.
+Deterministic: no generative model. Each check's sentence cites passages chosen for that kind
+of claim (:mod:`assistant.citing`): retrieval hits for a topic query, restricted to documents on
+the topic, plus the sections that back the claim, ranked by section fit and by whether they
+name the scenario's GPU or model; a passage that only introduces a table is never cited. When
+none qualifies the answer says "no passage found" instead of citing noise. A question in the
+domain with nothing to compute ("ZeRO-3 是什么?") is answered with the best passages for the
+question itself, quoted; an off-topic question cites nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
 
@@ -19,7 +23,16 @@ if TYPE_CHECKING:
     from assistant.calculate import Outcome
     from assistant.retrieval import Retriever
 
-__all__ = ["TOPIC_DOCUMENTS", "compose", "topic_query"]
+__all__ = [
+    "TOPIC_DOCUMENTS",
+    "cite_check",
+    "claim_kind",
+    "compose",
+    "concept_citations",
+    "lead_in",
+    "mention_terms",
+    "topic_query",
+]
 
 #: Documents whose passages may support a sentence about each topic.
 TOPIC_DOCUMENTS: dict[str, frozenset[str]] = {
@@ -122,23 +135,42 @@ def _acceptable(passage: Passage, topic: str, site_docs: frozenset[str]) -> bool
     )
 
 
-def _cite_check(
+def cite_check(
     check: Check,
     scenario: Scenario,
     language: Language,
     retriever: Retriever,
-    site_docs: frozenset[str],
-    top_k: int,
+    site_docs: frozenset[str] = frozenset(),
 ) -> list[Citation]:
-    query = topic_query(check.kind, scenario, language)
-    hits = retriever.search(query, k=max(top_k, 8), lang=language)
-    chosen: list[Citation] = []
-    for passage in hits:
-        if _acceptable(passage, check.kind, site_docs):
-            chosen.append(Citation(passage=passage, claim=check.summary))
-        if len(chosen) >= 2:
-            break
-    return chosen
+    """At most two passages that support `check`'s sentence, from different sections.
+
+    Candidates are the retrieval hits for the topic query (restricted to documents on the
+    topic) plus the passages of the sections that back this kind of claim; they are ranked by
+    section fit, retrieval rank and whether they name the scenario's GPU or model.
+    """
+    sections = SECTIONS.get(claim_kind(check.kind, scenario), ())
+    hits = retriever.search(topic_query(check.kind, scenario, language), k=12, lang=language)
+    ranks = {p.id: i for i, p in enumerate(hits) if _acceptable(p, check.kind, site_docs)}
+    candidates = {p.id: p for p in hits if p.id in ranks}
+    for doc_id, anchor in sections:
+        for passage in _document(retriever, doc_id, language):
+            if passage.anchor == anchor:
+                candidates.setdefault(passage.id, passage)
+    terms = mention_terms(scenario)
+    ranked = sorted(
+        candidates.values(), key=lambda p: -passage_score(p, sections, ranks.get(p.id), terms)
+    )
+    usable = [p for p in ranked if not lead_in(p)]
+    if sections:  # a second passage only from the sections that back this claim
+        first = usable[:1]
+        rest = [p for p in usable[1:] if (p.doc_id, p.anchor or "") in sections]
+        other = [p for p in rest if (p.doc_id, p.anchor) != (first[0].doc_id, first[0].anchor)]
+        usable = first + (other or rest)
+    return [Citation(passage=p, claim=check.summary) for p in usable[:2]]
+
+
+def _document(retriever: Retriever, doc_id: str, language: Language) -> list[Passage]:
+    return retriever.document_passages(doc_id, language) or retriever.document_passages(doc_id)
 
 
 def _site_citations(
@@ -193,6 +225,60 @@ def _site_check_citations(
     return out
 
 
+def concept_citations(query: Query, retriever: Retriever, claim: str) -> list[Citation]:
+    """The best passages for a question with nothing to compute, searched in its language.
+
+    Site profiles and the profile template answer "which machine is this", not a concept:
+    they are left out unless the question names the site. A passage that only introduces a
+    table is followed by the table itself. At most three passages, each within half the top
+    score.
+    """
+    named = query.scenario.site_profile
+    sites = {s.id for s in retriever.site_profiles()} | {"site-template"}
+    hits = [
+        p
+        for p in retriever.search(query.question, k=8, lang=query.language)
+        if p.doc_id not in sites or p.doc_id == named
+    ]
+    if not hits:
+        return []
+    floor = hits[0].score * 0.5
+    chosen: list[Passage] = []
+    for passage in hits:
+        if len(chosen) >= 3 or passage.score < floor:
+            break
+        if passage.id in {p.id for p in chosen}:
+            continue
+        chosen.append(passage)
+        if lead_in(passage):
+            chosen.append(_next_passage(retriever, passage, query.language) or passage)
+    return [Citation(passage=p, claim=claim) for p in dict.fromkeys(chosen)]
+
+
+def _spec_citations(
+    facts: tuple[str, ...], retriever: Retriever, language: Language
+) -> list[Citation]:
+    """The GPU-generations passage whose table rows name the GPUs of the facts shown."""
+    if not facts:
+        return []
+    chips = [mention_terms(Scenario(gpu=f.split("：")[0].split(":")[0]))[0] for f in facts]
+    sections = (("gpu-generations", "spec-table"),)
+    best = max(
+        _document(retriever, "gpu-generations", language),
+        key=lambda p: sum(passage_score(p, sections, None, (c, ())) for c in chips),
+        default=None,
+    )
+    return [Citation(passage=best, claim=facts[0])] if best is not None else []
+
+
+def _next_passage(retriever: Retriever, passage: Passage, language: Language) -> Passage | None:
+    passages = _document(retriever, passage.doc_id, language)
+    ids = [p.id for p in passages]
+    if passage.id in ids and ids.index(passage.id) + 1 < len(passages):
+        return passages[ids.index(passage.id) + 1]
+    return None
+
+
 def _dedupe(citations: Sequence[Citation]) -> tuple[Citation, ...]:
     seen: set[tuple[str, str]] = set()
     unique: list[Citation] = []
@@ -210,14 +296,15 @@ def compose(
     """Build the answer: verdict, checks, suggestions, assumptions, citations and its text."""
     language = query.language
     citations: list[Citation] = []
-    if retriever is not None and outcome.checks and outcome.scenario is not None:
+    if retriever is not None and outcome.mode == "concept":
+        citations = concept_citations(query, retriever, query.question)
+        citations += _spec_citations(outcome.facts, retriever, language)
+    elif retriever is not None and outcome.checks and outcome.scenario is not None:
         site_citations, site_docs = _site_citations(outcome, language, retriever, outcome.lead)
         citations += site_citations
         for check in outcome.checks:
             if check.verdict != "n/a":
-                citations += _cite_check(
-                    check, outcome.scenario, language, retriever, site_docs, top_k
-                )
+                citations += cite_check(check, outcome.scenario, language, retriever, site_docs)
                 if outcome.site is not None:
                     citations += _site_check_citations(
                         check, language, retriever, site_docs, outcome.site.id
@@ -236,4 +323,7 @@ def compose(
         scenario=outcome.scenario,
         warnings=tuple(query.warnings) + tuple(outcome.warnings),
     )
-    return replace(answer, text=render_markdown(answer, lead=outcome.lead))
+    text = render_markdown(
+        answer, lead=outcome.lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
+    )
+    return replace(answer, text=text)

@@ -24,7 +24,13 @@ from assistant.parsing import slots
 from assistant.parsing.numbers import clean_text, normalize_numbers
 from assistant.records import Language, Query, Scenario, SiteProfile
 
-__all__ = ["MAX_QUESTION_CHARS", "detect_language", "merge_followup", "parse"]
+__all__ = [
+    "MAX_QUESTION_CHARS",
+    "detect_language",
+    "mentioned_gpus",
+    "merge_followup",
+    "parse",
+]
 
 #: Longer pastes are cut (and the answer says so): slot patterns are linear but the answer is not
 #: helped by 100 KB of text.
@@ -33,7 +39,14 @@ MAX_QUESTION_CHARS = 4000
 _DOMAIN = re.compile(
     r"gpu|显卡|显存|算力|模型|参数|model|llm|训练|推理|微调|cuda|nvidia|英伟达|集群|cluster|"
     r"token|flops|tflops|vram|nvlink|infiniband|fine-?tun|inference|train|a100|h100|昇腾|ascend|"
-    r"服务器|lora|zero|fsdp|deepspeed|megatron|并行|parallel",
+    r"服务器|lora|zero|fsdp|deepspeed|megatron|并行|parallel|"
+    # Concepts a question may name without any of the words above ("What is the KV cache?").
+    r"kv ?cache|nccl|\bib\b|pcie|hbm|rdma|roce|gpudirect|以太网|量化|quantiz|\bmfu\b|chinchilla|"
+    r"scaling law|缩放定律|\bpue\b|\btdp\b|功耗|散热|混合精度|mixed precision|bf16|fp16|fp8|"
+    r"\badam\b|优化器|optimizer state|flash ?attention|注意力|\bmoe\b|混合专家|mixture of experts|"
+    r"tensor core|prefill|decode|解码|吞吐|vllm|tensorrt|nvidia-smi|重计算|recomput|激活值|"
+    r"activation memory|checkpoint(?:ing| interval| size)|检查点|all-?reduce|transformer|gqa|"
+    r"nf4|gptq|awq|mi300|910b",
     re.ASCII,
 )
 _FOLLOWUP = re.compile(
@@ -97,6 +110,11 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         models=tuple(dict.fromkeys(m.name for m in model_matches)),
         text=normalize_numbers(text),
     )
+
+
+def mentioned_gpus(question: str) -> tuple[str, ...]:
+    """Every catalog GPU the question names, in order ("H100 和 A100 有什么区别")."""
+    return _find_mentions(clean_text(question)[:MAX_QUESTION_CHARS], ()).gpus
 
 
 def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, object], list[str]]:

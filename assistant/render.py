@@ -51,6 +51,13 @@ _HEADINGS = {
     "formula": {"zh": "公式", "en": "Formula"},
     "binding": {"zh": "主要瓶颈", "en": "Binding constraint"},
     "none": {"zh": "未找到可引用的段落", "en": "no passage found"},
+    "explain": {"zh": "知识库怎么说", "en": "What the knowledge base says"},
+    "facts": {"zh": "GPU 规格（数据手册）", "en": "GPU specifications (datasheets)"},
+    "ask": {"zh": "要得到计算出的结论", "en": "For a computed verdict"},
+    "nothing": {
+        "zh": "知识库中没有找到相关段落。",
+        "en": "No passage of the knowledge base matches this question.",
+    },
 }
 _ZH_TIME = (
     ("µs", "微秒"),
@@ -119,14 +126,45 @@ def _check_lines(answer: Answer, check: Check, refs: dict[str, list[int]]) -> li
     marks = " " + "".join(f"[{n}]" for n in cited) if cited else ""
     if not cited and check.verdict != "n/a":
         marks = f" _({_HEADINGS['none'][lang]})_"
-    lines = [f"- {_CHECK_MARKS[check.verdict]} **{label}**: {check.summary}{marks}"]
+    colon = "：" if lang == "zh" else ": "
+    lines = [f"- {_CHECK_MARKS[check.verdict]} **{label}**{colon}{check.summary}{marks}"]
     if check.formula:
-        lines.append(f"  - {_HEADINGS['formula'][lang]}: `{check.formula}`")
+        lines.append(f"  - {_HEADINGS['formula'][lang]}{colon}`{check.formula}`")
     return lines
 
 
-def render_markdown(answer: Answer, lead: str = "") -> str:
-    """The answer as Markdown: verdict first, then figures, suggestions, assumptions, sources."""
+def _explanation(answer: Answer, facts: tuple[str, ...], ask: str) -> list[str]:
+    """The body of an answer with nothing computed: the passages themselves, facts, what to ask."""
+    lang = answer.language
+    lines = ["", f"### {_HEADINGS['explain'][lang]}"]
+    unique = list({c.passage.id: c.passage for c in answer.citations}.values())
+    for number, passage in enumerate(unique, start=1):
+        quoted = [
+            f"> {line}" if line.strip() else ">" for line in passage.text.strip().splitlines()
+        ]
+        quoted[-1] += f" [{number}]"
+        lines += [*quoted, ""]
+    if not unique:
+        lines += [_HEADINGS["nothing"][lang], ""]
+    if facts:
+        lines += [f"### {_HEADINGS['facts'][lang]}", *[f"- {f}" for f in facts], ""]
+    if ask:
+        lines += [f"### {_HEADINGS['ask'][lang]}", f"- {ask}"]
+    return lines
+
+
+def render_markdown(
+    answer: Answer,
+    lead: str = "",
+    facts: tuple[str, ...] = (),
+    ask: str = "",
+    remarks: tuple[str, ...] = (),
+) -> str:
+    """The answer as Markdown: verdict first, then figures, suggestions, assumptions, sources.
+
+    An answer with nothing computed but cited passages or facts (a conceptual question) shows
+    the passages themselves, the facts and what to add for a computed verdict instead.
+    """
     lang = answer.language
     verdict = VERDICT_LABELS[answer.verdict][lang]
     colon = "：" if lang == "zh" else ": "
@@ -146,13 +184,16 @@ def render_markdown(answer: Answer, lead: str = "") -> str:
         lines += ["", f"{_HEADINGS['binding'][lang]}{colon}{label}"]
     if answer.warnings:
         lines += ["", f"### {_HEADINGS['notes'][lang]}"] + [f"- {w}" for w in answer.warnings]
+    if not answer.checks and (answer.citations or facts or ask):
+        lines += _explanation(answer, facts, ask)
     if answer.checks:
         lines += ["", f"### {_HEADINGS['figures'][lang]}"]
         for check in answer.checks:
             lines += _check_lines(answer, check, refs)
-    if answer.suggestions:
+    if answer.suggestions or remarks:
         lines += ["", f"### {_HEADINGS['suggestions'][lang]}"]
         lines += [f"- {s.change} → {s.effect}" for s in answer.suggestions]
+        lines += [f"- _{r}_" for r in remarks]
     if answer.assumptions:
         lines += ["", f"### {_HEADINGS['assumptions'][lang]}"] + [
             f"- {a}" for a in answer.assumptions

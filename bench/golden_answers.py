@@ -7,12 +7,17 @@ Each line of the golden file gives a question, the scenario slots it must yield 
 `ask --json` object), the acceptable verdicts, key figures with a relative tolerance, and groups
 of document ids of which at least one must be cited. The figures were worked out by hand (6ND,
 20 tokens per parameter, bytes per parameter, KV bytes per token), not copied from the program.
+Optional `answer_matches` / `answer_excludes` are regular expressions the rendered text must /
+must not match (the verdict sentence states the shortfall; a Chinese answer carries no
+untranslated labels). An `unknown` row with no `cite` groups (off-topic, bad input) must cite
+nothing; conceptual questions are `unknown` too but must cite the passages that explain them.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -61,8 +66,14 @@ def check_row(row: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
     for group in row["cite"]:
         if not cited_docs & set(group):
             problems.append(f"none of {group} cited (cited: {sorted(cited_docs)})")
-    if row["verdict"] == ["unknown"] and data["citations"]:
-        problems.append("an unknown answer cites passages")
+    if row["verdict"] == ["unknown"] and not row["cite"] and data["citations"]:
+        problems.append("an unknown answer with nothing to cite (off-topic, bad input) cites")
+    for pattern in row.get("answer_matches", ()):
+        if not re.search(pattern, data["answer"]):
+            problems.append(f"answer text does not match {pattern!r}")
+    for pattern in row.get("answer_excludes", ()):
+        if re.search(pattern, data["answer"]):
+            problems.append(f"answer text matches {pattern!r}")
     return problems
 
 

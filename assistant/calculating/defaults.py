@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from assistant.records import Language, Scenario, SiteProfile
-from assistant.render import fmt_count, fmt_seconds
+from assistant.render import fmt_count
 
 __all__ = [
     "DEFAULT_CONTEXT",
     "DEFAULT_DEADLINE_SECONDS",
     "DEFAULT_INTER_LINK",
+    "TYPICAL_INFERENCE_SETUPS",
     "TYPICAL_SETUPS",
     "Resolved",
     "resolve",
@@ -35,6 +36,16 @@ TYPICAL_SETUPS: tuple[tuple[str, int, int], ...] = (
     ("H100 SXM 80GB", 1, 8),
     ("H100 SXM 80GB", 8, 8),
     ("H100 SXM 80GB", 128, 8),
+)
+#: The same for serving: one card first (a workstation, then data-centre cards), then a node.
+TYPICAL_INFERENCE_SETUPS: tuple[tuple[str, int, int], ...] = (
+    ("RTX 4090 24GB", 1, 1),
+    ("A100 SXM 80GB", 1, 1),
+    ("H100 SXM 80GB", 1, 1),
+    ("H100 SXM 80GB", 1, 2),
+    ("H100 SXM 80GB", 1, 4),
+    ("H100 SXM 80GB", 1, 8),
+    ("H100 SXM 80GB", 2, 8),
 )
 
 
@@ -196,8 +207,8 @@ def _training_defaults(
         notes.append(
             say(
                 lang,
-                f"期限按 {fmt_seconds(DEFAULT_DEADLINE_SECONDS, lang)}计。",
-                f"Deadline: {fmt_seconds(DEFAULT_DEADLINE_SECONDS, lang)}.",
+                f"期限按 {DEFAULT_DEADLINE_SECONDS / 86400:.0f} 天计。",
+                f"Deadline: {DEFAULT_DEADLINE_SECONDS / 86400:.0f} days.",
             )
         )
     if s.batch_size is None:
@@ -222,6 +233,16 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     from calculators.hardware import lookup_gpu
 
     precision = lookup_gpu(s.gpu).default_training_precision() if s.gpu else "bf16"
+    if s.precision == "fp8" and s.task != "inference":
+        notes.append(
+            say(
+                lang,
+                f"计算器尚不评估 fp8 训练，按 {precision} 评估（fp8 会更快，见建议与依据）。",
+                f"fp8 training is not evaluated by the calculators yet; evaluated in {precision} "
+                "(fp8 would be faster).",
+            )
+        )
+        return replace(s, precision=precision)
     quantized = s.precision in ("int4", "int8")
     if quantized and s.task != "inference" and s.method != "qlora":
         notes.append(

@@ -12,10 +12,17 @@ from assistant.calculating.defaults import say
 from assistant.records import Check, Figure, Language, Scenario
 from assistant.render import fmt_seconds
 
-__all__ = ["asks_count", "asks_duration", "focus_sentence", "needed_gpus"]
+__all__ = [
+    "asks_count",
+    "asks_duration",
+    "focus_sentence",
+    "needed_gpus",
+    "topic_sentences",
+]
 
 _COUNT = re.compile(
-    r"多少(?:张|块|台|个)?(?:卡|gpu|显卡|h\d+|a\d+)?|几张|几块|几台|how many|number of gpus",
+    r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?|多少(?:卡|gpu|显卡)|几张|几块|几台|"
+    r"how many (?:gpus?|cards?|nodes?|servers?|h100s?|a100s?)|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(
@@ -83,3 +90,15 @@ def focus_sentence(
             f"Answer: at least {count} × {scenario.gpu}.",
         )
     return ""
+
+
+def topic_sentences(topics: tuple[str, ...], checks: tuple[Check, ...], language: Language) -> str:
+    """The power and cost results, up front, when the question asks about them ("要多少电")."""
+    from assistant.render import CHECK_LABELS
+
+    out = []
+    for check in checks:
+        if check.kind in ("power", "cost") and check.kind in topics and check.verdict != "n/a":
+            label = CHECK_LABELS[check.kind][language]
+            out.append(say(language, f"{label}：{check.summary}", f"{label}: {check.summary}"))
+    return " ".join(out)

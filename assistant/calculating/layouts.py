@@ -124,6 +124,9 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
     return layouts
 
 
+_RECOMPUTE_ZH = {"selective": "选择性", "full": "完全"}
+
+
 def _layout_note(plan: Plan, lang: Language) -> str:
     if plan.task == "inference":
         replicas = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
@@ -145,7 +148,11 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         f"并行配置：ZeRO-{plan.zero_stage}"
         + ("（FSDP 全切分）" if plan.zero_stage == 3 else "")
         + tp_zh
-        + (f"，激活重计算（{plan.recompute}）" if plan.recompute != "none" else "")
+        + (
+            f"，{_RECOMPUTE_ZH.get(str(plan.recompute), str(plan.recompute))}激活重计算"
+            if plan.recompute != "none"
+            else ""
+        )
         + "：按工程上最省事、又能通过各项检查的配置选择。",
         f"Parallel set-up: ZeRO-{plan.zero_stage}"
         + (" (FSDP full sharding)" if plan.zero_stage == 3 else "")

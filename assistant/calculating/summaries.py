@@ -89,14 +89,20 @@ def _compute(f: Figures, lang: Language, gpu: str) -> str:
                 f"finishing within {limit} needs {needed:.0f} × {gpu}",
             )
         )
-    decode, prefill = _num(f, "decode_tokens_per_s"), _num(f, "prefill_tokens_per_s")
-    if decode is not None:
+    # decode_tokens_per_s is over one replica's whole batch; a user reads "per sequence"
+    per_token, prefill = _num(f, "seconds_per_token"), _num(f, "prefill_tokens_per_s")
+    total = _num(f, "decode_tokens_per_s_all_replicas") or _num(f, "decode_tokens_per_s")
+    if per_token:
         parts.append(
             say(
                 lang,
-                f"每路生成约 {decode:,.1f} token/s",
-                f"decode about {decode:,.1f} tokens/s per sequence",
+                f"每路生成约 {1 / per_token:,.1f} token/s",
+                f"decode about {1 / per_token:,.1f} tokens/s per sequence",
             )
+        )
+    if total and per_token and total > 1.5 / per_token:
+        parts.append(
+            say(lang, f"合计约 {total:,.0f} token/s", f"about {total:,.0f} tokens/s in total")
         )
     if prefill is not None:
         parts.append(
@@ -111,7 +117,15 @@ def _compute(f: Figures, lang: Language, gpu: str) -> str:
 def _network(f: Figures, lang: Language, gpu: str) -> str:
     parts: list[str] = []
     comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
-    if comm is not None and comp is not None:
+    if comm == 0 and comp is not None:
+        parts.append(
+            say(
+                lang,
+                "只有一个数据并行副本，没有梯度同步",
+                "one data-parallel replica: no gradient all-reduce",
+            )
+        )
+    elif comm is not None and comp is not None:
         parts.append(
             say(
                 lang,

@@ -43,6 +43,19 @@ class CatalogMatch:
 _SEP = r"[\s\-_./·()（）]*"
 
 
+_SEP_CHARS = re.compile(_SEP)
+_GB_AFTER_DIGIT = re.compile(r"(?<=[0-9])gb")
+
+
+def _prefix(key: str) -> str:
+    """The part of `key` every match contains verbatim once separators are removed.
+
+    `_alias_regex` lets "gb" after a digit also read "g" or "gib", so the key is cut there.
+    """
+    cut = _GB_AFTER_DIGIT.search(key)
+    return key[: cut.start()] if cut else key
+
+
 @functools.lru_cache(maxsize=4096)
 def _alias_regex(key: str) -> re.Pattern[str]:
     """A pattern for a normalised alias key that tolerates the separators people type."""
@@ -75,9 +88,12 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
     """
     found: list[CatalogMatch] = []
     used = [False] * len(text)
+    squashed = _SEP_CHARS.sub("", text)
     for key in sorted(index, key=len, reverse=True):
         if len(key) < 2 or (key.isdigit() and len(key) < 4):
             continue
+        if _prefix(key) not in squashed:
+            continue  # cannot match: skips compiling ~200 patterns per process (0.8 s)
         for match in _alias_regex(key).finditer(text):
             if any(used[match.start() : match.end()]):
                 continue

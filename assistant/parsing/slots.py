@@ -158,13 +158,15 @@ _DURATION_UNITS: tuple[tuple[str, float], ...] = (
     (r"小时|个小时|hours?|hrs?\b|h\b", 3600.0),
     (r"年|years?|yrs?\b", 365 * 86400.0),
 )
-_NOT_DEADLINE = re.compile(r"(?:每|per|/|a)\s*$", re.ASCII)
+_NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
 
 
 def read_deadline(text: str) -> float | None:
     """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
+    # "in a month", "within a week": the article is the number
+    text = re.sub(r"(?<![a-z])an? (month|week|day|year)\b", r"1 \1", text)
     for unit_pattern, seconds in _DURATION_UNITS:
         for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
             if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):

@@ -1,0 +1,116 @@
+"""The verdict sentence, the Chinese for calculator strings, and the question-focus readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.calculating.focus import asks_count, topic_sentences
+from assistant.calculating.headline import headline, shortfall
+from assistant.calculating.translate import to_chinese, untranslated
+from assistant.parse import parse
+from assistant.records import Check
+
+DAY = 86400.0
+SLOW = Check(
+    kind="compute",
+    verdict="fail",
+    summary="",
+    figures={"seconds": 54 * 365 * DAY, "deadline_seconds": 90 * DAY, "gpus_for_deadline": 1755},
+)
+BIG = Check(
+    kind="memory",
+    verdict="fail",
+    summary="",
+    figures={"required_bytes_per_gpu": 310.7e9, "available_bytes_per_gpu": 72e9, "min_gpus": 32},
+)
+FITS = Check(
+    kind="memory",
+    verdict="ok",
+    summary="",
+    figures={"required_bytes_per_gpu": 16.7e9, "available_bytes_per_gpu": 21.6e9},
+)
+
+
+def test_time_shortfall_is_a_ratio_of_time_to_deadline() -> None:
+    # 54 years / 90 days = 219: the figure the user needs first
+    text = shortfall(SLOW, "zh", "A100")
+    assert "需要约 54 年" in text
+    assert "期限 90 天" in text
+    assert "差 219 倍" in text
+
+
+def test_memory_shortfall_in_english() -> None:
+    assert "4.3× over" in shortfall(BIG, "en", "A100")  # 310.7 / 72
+
+
+def test_headline_puts_the_binding_check_first_and_names_the_fix() -> None:
+    text = headline("infeasible", (BIG, SLOW), "compute", "扩展到 1,760 张 A100", "zh", "A100")
+    assert text.index("时间不够") < text.index("显存不够")
+    assert text.endswith("最直接的办法：扩展到 1,760 张 A100。")
+
+
+def test_headline_without_a_fix_says_so() -> None:
+    text = headline("infeasible", (SLOW,), "compute", None, "en", "A100")
+    assert "No single change makes it feasible" in text
+
+
+def test_feasible_headline_reports_headroom() -> None:
+    assert "77%" in headline("feasible", (FITS,), None, None, "en", "RTX 4090")
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("tokens: given", "token 数：问题给出"),
+        ("MFU 38%: H100-class GPUs with NVLink", "MFU 38%：带 NVLink 的 H100 级 GPU"),
+        (
+            "PUE 1.58 (Uptime Institute 2023 average 1.58 unless the site gives its own).",
+            "PUE 1.58（未给出站点数值时取 Uptime Institute 2023 年平均 1.58）。",
+        ),
+        (
+            "adapters on every linear layer, rank 16: 62,586,880 trainable",
+            "每个线性层都加适配器，秩 16：可训练参数 62,586,880 个",
+        ),
+        ("cost = GPU-hours x price per GPU-hour", "费用 = GPU 小时数 x 每卡时价格"),
+    ],
+)
+def test_calculator_strings_have_chinese(english: str, chinese: str) -> None:
+    assert to_chinese(english) == chinese
+
+
+def test_unknown_strings_stay_readable() -> None:
+    # a sentence with no row keeps its English (never garbled), and is reported as such
+    assert untranslated("A brand-new calculator remark.")
+    assert to_chinese("A brand-new calculator remark.") == "A brand-new calculator remark."
+
+
+def test_chinese_answer_checks_carry_chinese_assumptions() -> None:
+    outcome = calculate(parse("8张H100能在30天内训练70B模型吗？"))
+    for check in outcome.checks:
+        for text in check.assumptions:
+            if not untranslated(text):
+                assert any("\u4e00" <= ch <= "\u9fff" for ch in to_chinese(text))
+    compute = next(c for c in outcome.checks if c.kind == "compute")
+    assert any(a.startswith("MFU") and "带 NVLink" in a for a in compute.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("推理70B需要几张A100", True),
+        ("how many GPUs to train a 7B model", True),
+        ("8张A100训练13B模型要多少电", False),  # "多少" about power is not a GPU count
+        ("how much does it cost", False),
+    ],
+)
+def test_count_questions(question: str, count: bool) -> None:
+    assert asks_count(question) is count
+
+
+def test_power_question_gets_its_answer_up_front() -> None:
+    query = parse("8张A100训练13B模型30天够吗，要多少电")
+    outcome = calculate(query)
+    assert "电力：能耗约" in topic_sentences(query.topics, outcome.checks, "zh")
+    assert "电力：能耗约" in outcome.lead
+    assert "回答：至少需要" not in outcome.lead

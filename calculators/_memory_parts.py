@@ -21,7 +21,19 @@ OPTIMIZER_BYTES_MIXED: Mapping[str, float] = MappingProxyType(
 OPTIMIZER_BYTES_FP32: Mapping[str, float] = MappingProxyType(
     {"adam": 8.0, "adamw": 8.0, "adam8bit": 2.0, "sgd": 0.0, "sgd_momentum": 4.0}
 )
-TRAINING_PRECISIONS = ("bf16", "fp16", "fp32")
+TRAINING_PRECISIONS = ("bf16", "fp16", "fp32", "fp8")
+#: FP8 mixed-precision training keeps the model states of 16-bit mixed precision: FP8 is the
+#: GEMM input format only. Transformer Engine keeps the parameters in higher precision and casts
+#: them to FP8 per GEMM (its FP8 weight copies are transient); DeepSeek-V3 (arXiv:2412.19437)
+#: §3.3 keeps FP32 master weights and FP32 gradients, with BF16 AdamW moments (§3.3.4), ~14
+#: bytes/param; Megatron's BF16 params + FP32 gradients take 18. We use the middle figure,
+#: 2 + 2 + 12 = 16 bytes/param, as for BF16 (ZeRO arXiv:1910.02054 §3.1).
+FP8_TRAINING_NOTE = (
+    "fp8 training: FP8 is the GEMM input format only; model states as in 16-bit mixed precision,"
+    " 2 (bf16 weights) + 2 (gradients) + 12 (fp32 master + Adam moments) = 16 bytes/param "
+    "(Transformer Engine keeps high-precision parameters and casts per GEMM; DeepSeek-V3 "
+    "arXiv:2412.19437 §3.3 keeps FP32 master weights and gradients, BF16 moments: ~14); "
+    "activations counted at 16 bits (DeepSeek-V3 caches some in FP8: a saving not counted)")
 RECOMPUTE = ("none", "selective", "full")
 
 # Stored bytes per weight for inference/frozen bases, scales included. int4: one fp16 scale per
@@ -169,7 +181,7 @@ def state_bytes_per_param(precision: str, optimizer: str) -> tuple[float, float,
     optimizer = check_choice("optimizer", optimizer, OPTIMIZER_BYTES_MIXED)
     if precision == "fp32":
         return 4.0, 4.0, OPTIMIZER_BYTES_FP32[optimizer]
-    return 2.0, 2.0, OPTIMIZER_BYTES_MIXED[optimizer]
+    return 2.0, 2.0, OPTIMIZER_BYTES_MIXED[optimizer]  # bf16, fp16 and fp8 (FP8_TRAINING_NOTE)
 
 
 def training_formula(per_param: tuple[float, float, float], zero: int) -> str:
@@ -181,7 +193,7 @@ def training_formula(per_param: tuple[float, float, float], zero: int) -> str:
 
 
 def training_assumptions(
-    recompute: str, flash: bool, offload: bool, zero: int
+    recompute: str, flash: bool, offload: bool, zero: int, precision: str = "bf16"
 ) -> tuple[str, ...]:
     notes = [
         "16-bit activations; sequence parallelism whenever tensor_parallel > 1",
@@ -190,6 +202,8 @@ def training_assumptions(
         "pipeline: 1F1B schedule, the first stage keeps p micro-batches in flight",
         f"recompute={recompute}, flash_attention={flash}",
     ]
+    if str(precision).lower() == "fp8":
+        notes.append(FP8_TRAINING_NOTE)
     if recompute == "full":
         notes.append("full recompute: 2sbh per layer kept, plus one layer's full activations "
                      "while it is recomputed")
@@ -309,3 +323,40 @@ def smallest_passing(test: Callable[[int], bool], top: int) -> int | None:
         else:
             low = mid + 1
     return low
+
+
+def largest_matrix_params(model: ModelSpec) -> int:
+    """Parameters of the model's largest linear weight matrix (an FFN matrix, the attention
+    projections or, for MoE, one expert's FFN matrix)."""
+    h = model.hidden
+    return max(h * model.ffn_hidden, h * model.moe_ffn_hidden, h * model.heads * model.head_dim)
+
+
+def frozen_base_on_gpu(
+    frozen_bytes: float, *, layers: int, t: int, d: int, zero: int, offload: bool
+) -> tuple[float, float]:
+    """(bytes on the GPU, bytes offloaded to the host) of a LoRA/QLoRA frozen base.
+
+    ZeRO-3/FSDP shards it over d; with CPU offload on top (FSDP CPUOffload, as Answer.AI's
+    FSDP-QLoRA does) the shards live in host memory and the GPU only holds the layers being
+    gathered: the current one and the prefetched next one.
+    """
+    sharded = frozen_bytes / t / (d if zero == 3 else 1)
+    if zero == 3 and offload:
+        return min(sharded, 2.0 * frozen_bytes / layers / t), sharded
+    return sharded, 0.0
+
+
+def lora_notes(method: str, zero: int, offload: bool) -> tuple[str, ...]:
+    """Assumption lines of a LoRA/QLoRA breakdown (dequantization, sharding, offload)."""
+    notes = []
+    if method == "qlora":
+        notes.append("QLoRA dequantizes one weight matrix at a time to bf16 (the largest one is "
+                     "counted as workspace)")
+    if zero == 3:
+        notes.append("ZeRO-3/FSDP shards the frozen (quantized) base over the data-parallel GPUs"
+                     " (FSDP-QLoRA, Answer.AI 2024)")
+        if offload:
+            notes.append("CPU offload (FSDP CPUOffload): the base shards live in host memory; "
+                         "the GPU holds the gathered current and next layer")
+    return tuple(notes)

@@ -157,7 +157,8 @@ def training_memory(
                        micro_batch_size=micro_batch_size, sequence_length=sequence_length,
                        precision=precision, optimizer=optimizer, recompute=recompute,
                        flash_attention=flash_attention, offload_optimizer=offload_optimizer),
-        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero),
+        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero,
+                                               precision),
         sources=_SOURCES_TRAIN,
     )
 
@@ -281,14 +282,17 @@ def finetune_memory(
     frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
     frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
     opt = o * trainable / (d if zero >= 1 else 1)
-    # QLoRA dequantizes one layer at a time to bf16 for the matmuls.
-    dequant = 2.0 * model.layer_params / t if method == "qlora" else 0.0
+    # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
+    # Linear4bit: dequantize, multiply, free); the largest matrix bounds that buffer.
+    dequant = 2.0 * parts.largest_matrix_params(model) / t if method == "qlora" else 0.0
+    on_gpu, host = parts.frozen_base_on_gpu(frozen, layers=model.layers, t=t, d=d, zero=zero,
+                                            offload=offload_optimizer)
     result = _make(
         "finetune", gpus=gpus, data_parallel=d, zero_stage=zero, tensor_parallel=t,
-        weights_bytes=frozen / t / (d if zero == 3 else 1) + w * trainable,
+        weights_bytes=on_gpu + w * trainable,
         gradients_bytes=g * trainable / (d if zero >= 2 else 1),
         optimizer_bytes=0.0 if offload_optimizer else opt,
-        offloaded_bytes=opt if offload_optimizer else 0.0,
+        offloaded_bytes=(opt if offload_optimizer else 0.0) + host,
         activations_bytes=base.activations_bytes, overhead_bytes=dequant,
     )
     return dataclasses.replace(
@@ -303,7 +307,8 @@ def finetune_memory(
                        trainable_params=parts.lora_trainable_params(model, rank=lora_rank)),
         assumptions=(f"adapters on every linear layer, rank {lora_rank}: "
                      f"{parts.lora_trainable_params(model, rank=lora_rank):,} trainable",
-                     *base.assumptions[:2], f"recompute={recompute}"),
+                     *base.assumptions[:2], f"recompute={recompute}",
+                     *parts.lora_notes(method, zero, offload_optimizer)),
         sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
     )
 
@@ -322,6 +327,8 @@ class FitPlan:
     usable_bytes_per_gpu: float
     breakdown: MemoryBreakdown
     assumptions: tuple[str, ...] = ()
+    recompute: str | None = None
+    """Activation recomputation of the layout (None: not searched, the caller's own)."""
 
 
 _MEMORY_FUNCTIONS = {"training": training_memory, "finetune": finetune_memory,

@@ -88,13 +88,17 @@ class Plan:
     sequence_length: int = 4096
     """Training sequence length, and the inference context length (prompt + output)."""
     batch_size: int = 1
-    """Concurrent sequences for inference."""
+    """Inference: concurrent sequences across the WHOLE deployment, split evenly over the
+    replicas (gpus / (TP x PP)); each replica holds ceil(batch_size / replicas) of them (see
+    `batch_per_replica`). "100 concurrent requests on 2 replicas" is batch_size=100, not 200."""
     weight_dtype: str | None = None
     """Inference weight format (None: precision)."""
     kv_dtype: str | None = None
     """Inference KV-cache format (None: precision)."""
     offload: bool = False
-    """Optimizer states (and, for ZeRO-3, parameters) offloaded to CPU memory."""
+    """ZeRO-Offload: gradients and optimizer states in CPU memory; for LoRA/QLoRA with ZeRO-3
+    (FSDP CPUOffload, as Answer.AI's FSDP-QLoRA) the frozen base shards too. Full training
+    with ZeRO-3 keeps its 16-bit weight shards on the GPU (parameter offload not modelled)."""
     optimizer: str = "adam"
     mfu: float | None = None
     """Model FLOPs utilisation; None: the default for the GPU class."""
@@ -110,6 +114,16 @@ class Plan:
     def nodes(self) -> int:
         """Nodes in the job."""
         return -(-self.gpus // self.gpus_per_node)
+
+    @property
+    def replicas(self) -> int:
+        """Model copies of a serving deployment: gpus / (TP x PP), at least one."""
+        return max(1, self.gpus // (self.tensor_parallel * self.pipeline_parallel))
+
+    @property
+    def batch_per_replica(self) -> int:
+        """Concurrent sequences one serving replica holds: ceil(batch_size / replicas)."""
+        return -(-self.batch_size // self.replicas)
 
     @property
     def effective_method(self) -> Method:

@@ -17,10 +17,11 @@ from calculators.plan import (
     TIGHT_MARGIN,
     CheckResult,
     CheckVerdict,
+    Figure,
     Plan,
 )
 from calculators.power import SOURCES as POWER_SOURCES
-from calculators.power import cost, energy
+from calculators.power import EnergyEstimate, cost, energy
 
 __all__ = [
     "NETWORK_OK_RATIO",
@@ -174,25 +175,58 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
     )
 
 
-def power_check(plan: Plan, *, seconds: float | None, label: str) -> CheckResult:
-    """Energy of the job (or of one hour of serving) at TDP, host overhead and PUE."""
+def power_check(
+    plan: Plan, *, seconds: float | None, label: str, tokens_per_s: float | None = None,
+) -> CheckResult:
+    """Power draw and energy of the job: the whole run for training; for serving, the draw
+    (W), one hour of energy and, given the deployment's decode rate, energy per output token.
+
+    GPUs at TDP (an upper bound), host overhead and PUE. Serving has no natural horizon (it
+    runs until it is switched off), so its figures are rates: power_watts, kwh_per_hour and
+    kwh_per_million_tokens; energy_joules / kwh are kept (one hour of serving, see "period").
+    """
     if seconds is None:
         return CheckResult(kind="power", verdict="n/a", figures={"energy_joules": None,
-                           "kwh": None}, formula="", inputs={})
+                           "kwh": None, "power_watts": None}, formula="", inputs={})
     est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
+    rate = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=1.0, pue=plan.pue)
+    # Training keeps its whole-run energy as the headline; only serving reports power_watts.
+    figures: dict[str, Figure] = {
+        "energy_joules": est.energy_joules, "kwh": est.kwh,
+        "average_power_watts": est.average_power_watts,
+        "gpu_energy_joules": est.gpu_energy_joules,
+        "host_energy_joules": est.host_energy_joules,
+        "facility_overhead_joules": est.facility_overhead_joules,
+        "seconds": seconds, "period": label,
+    }
+    formula = est.formula
+    assumptions = est.assumptions
+    if plan.task == "inference":
+        figures.update(_serving_energy(rate, tokens_per_s))
+        formula += ("; serving: P = n_gpus x (TDP + P_host) x PUE, kWh per hour = P / 1000, "
+                    "energy per token = P / deployment decode tokens/s")
+        assumptions = (*assumptions, "Serving at full load (the given concurrent sequences "
+                       "decoding all the time); decode is memory-bound and usually draws less "
+                       "than TDP, so these are upper bounds. Prefill tokens are not counted.")
     return CheckResult(
-        kind="power", verdict="ok",
-        figures={
-            "energy_joules": est.energy_joules, "kwh": est.kwh,
-            "average_power_watts": est.average_power_watts,
-            "gpu_energy_joules": est.gpu_energy_joules,
-            "host_energy_joules": est.host_energy_joules,
-            "facility_overhead_joules": est.facility_overhead_joules,
-            "seconds": seconds, "period": label,
-        },
-        formula=est.formula, inputs=dict(est.inputs), assumptions=est.assumptions,
-        sources=POWER_SOURCES,
+        kind="power", verdict="ok", figures=figures, formula=formula,
+        inputs=dict(est.inputs), assumptions=assumptions, sources=POWER_SOURCES,
     )
+
+
+def _serving_energy(rate: EnergyEstimate, tokens_per_s: float | None) -> dict[str, Figure]:
+    """Serving rates from the energy of one second (= watts)."""
+    watts = rate.energy_joules
+    per_token = watts / tokens_per_s if tokens_per_s else None
+    return {
+        "power_watts": watts,
+        "it_power_watts": rate.gpu_energy_joules + rate.host_energy_joules,
+        "gpu_power_watts": rate.gpu_energy_joules,
+        "kwh_per_hour": watts / 1000.0,
+        "joules_per_token": per_token,
+        "kwh_per_million_tokens": per_token * 1e6 / 3.6e6 if per_token is not None else None,
+        "tokens_per_s": tokens_per_s,
+    }
 
 
 def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResult:

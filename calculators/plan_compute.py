@@ -51,11 +51,12 @@ def _tokens(plan: Plan) -> tuple[float, str]:
 
 def compute_facts(plan: Plan) -> ComputeFacts:
     """Peak, MFU, tokens, FLOPs and wall-clock time of the plan (no verdict)."""
-    basis = default_mfu_basis(plan.gpu)
-    mfu = plan.mfu or basis.value
     peak = plan.gpu.dense_flops_per_s(plan.precision)
     if plan.task == "inference":
-        return ComputeFacts(peak, mfu, basis.basis, basis.sources)
+        basis = default_mfu_basis(plan.gpu)
+        return ComputeFacts(peak, plan.mfu or basis.value, basis.basis, basis.sources)
+    basis = default_mfu_basis(plan.gpu, plan.precision)  # fp8: MFU against the FP8 peak
+    mfu = plan.mfu or basis.value
     tokens, source = _tokens(plan)
     active = float(plan.model.active_params)
     flops = training_flops(active_params=active, tokens=tokens, recompute=_recompute(plan),
@@ -111,29 +112,42 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
 
 
 def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:
+    per_replica = plan.batch_per_replica
     speed = inference_speed(
         model=plan.model, gpu=plan.gpu, gpus=plan.tensor_parallel,
         weight_dtype=plan.weight_dtype or plan.precision,
-        kv_dtype=plan.kv_dtype or plan.precision, batch_size=plan.batch_size,
+        kv_dtype=plan.kv_dtype or plan.precision, batch_size=per_replica,
         context_length=plan.sequence_length, prompt_tokens=min(1024, plan.sequence_length),
     )
-    replicas = plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel)
+    # batch_size counts the sequences of the whole deployment: each decode step of a replica
+    # emits one token per sequence it holds, so the deployment emits batch_size tokens per step
+    # time (the step time of the fullest replica). Replicas left without a sequence are idle.
+    busy = -(-plan.batch_size // per_replica)
     figures: dict[str, Figure] = {
         "prefill_tokens_per_s": speed.prefill_tokens_per_s,
         "decode_tokens_per_s": speed.decode_tokens_per_s,
         "seconds_per_token": speed.decode_seconds_per_token,
         "prefill_seconds": speed.prefill_seconds,
         "decode_bound": speed.decode_bound,
-        "replicas": replicas,
-        "decode_tokens_per_s_all_replicas": speed.decode_tokens_per_s * replicas,
+        "replicas": plan.replicas,
+        "concurrent_sequences": plan.batch_size,
+        "batch_per_replica": per_replica,
+        "busy_replicas": busy,
+        "decode_tokens_per_s_all_replicas": plan.batch_size / speed.decode_seconds_per_token,
         "peak_flops_per_s": facts.peak_flops_per_s,
     }
     return CheckResult(
         kind="compute", verdict="ok" if memory_fits else "n/a", figures=figures,
-        formula=speed.formula,
-        inputs={"gpus_per_replica": plan.tensor_parallel, "batch_size": plan.batch_size,
-                "context_length": plan.sequence_length},
-        assumptions=(*speed.assumptions, "Speed is informative: no latency target is given; "
+        formula=(f"{speed.formula}; deployment decode = concurrent sequences / step time of a "
+                 "replica holding ceil(sequences / replicas)"),
+        inputs={"gpus_per_replica": plan.tensor_parallel * plan.pipeline_parallel,
+                "batch_size": plan.batch_size, "batch_per_replica": per_replica,
+                "replicas": plan.replicas, "context_length": plan.sequence_length},
+        assumptions=(*speed.assumptions,
+                     f"batch_size = {plan.batch_size:,} concurrent sequences across the whole "
+                     f"deployment, split over {plan.replicas:,} replica(s): "
+                     f"{per_replica:,} per replica",
+                     "Speed is informative: no latency target is given; "
                      "n/a when the model does not fit in memory."),
         sources=speed.sources,
     )

@@ -58,7 +58,7 @@ def run_checks(plan: Plan, *, with_min_gpus: bool = True) -> tuple[CheckResult, 
     memory = memory_check(plan, with_min_gpus=with_min_gpus)
     facts = compute_facts(plan)
     compute = compute_check(plan, facts, memory_fits=memory.verdict != "fail")
-    return (memory, compute, _network(plan, facts), *_power_and_cost(plan, facts))
+    return (memory, compute, _network(plan, facts), *_power_and_cost(plan, facts, compute))
 
 
 def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
@@ -68,9 +68,15 @@ def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
     )
 
 
-def _power_and_cost(plan: Plan, facts: ComputeFacts) -> tuple[CheckResult, CheckResult]:
+def _power_and_cost(
+    plan: Plan, facts: ComputeFacts, compute: CheckResult
+) -> tuple[CheckResult, CheckResult]:
     if plan.task == "inference":
-        return (power_check(plan, seconds=3600.0, label="one hour of serving"),
+        rate = compute.figures.get("decode_tokens_per_s_all_replicas")
+        served = float(rate) if compute.verdict != "n/a" and isinstance(rate, (int, float)) \
+            else None
+        return (power_check(plan, seconds=3600.0, label="one hour of serving",
+                            tokens_per_s=served),
                 cost_check(plan, gpu_hours=float(plan.gpus), label="one hour of serving"))
     hours = facts.seconds * plan.gpus / 3600 if facts.seconds is not None else None
     return (power_check(plan, seconds=facts.seconds, label="whole run"),

@@ -22,7 +22,7 @@ from calculators.hardware import GPUS, LINKS, Link
 from calculators.plan import DAY, CheckKind, CheckResult, Plan, Remark
 from calculators.plan_checks import network_check
 from calculators.plan_compute import compute_facts, gpus_needed_for_deadline
-from calculators.plan_memory import min_fit, trainable_params
+from calculators.plan_memory import min_fit_with, recompute_options, trainable_params
 
 __all__ = ["MAX_DEADLINE_DAYS", "Candidate", "candidates", "deadline_remark"]
 
@@ -121,6 +121,10 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
 
 
 def _methods(plan: Plan) -> Iterator[Candidate]:
+    """Full -> LoRA -> QLoRA, each as a small change (rank 1): alone, with gradient
+    checkpointing (part of the QLoRA recipe, Dettmers et al. 2023 arXiv:2305.14314 §4, and
+    the PEFT default) when the plan does not recompute yet, and with ZeRO-3/FSDP sharding of
+    the frozen base (rank 2)."""
     order = ("lora", "qlora")
     start = 0 if plan.effective_method == "full" else order.index(plan.effective_method) + 1
     for method in order[start:]:
@@ -129,9 +133,15 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
         size = 1.0 if method == "lora" else 2.0
         yield Candidate(method, f"Fine-tune with {label} instead", f"改用 {label_zh} 微调",
                         plan.replace(method=method), 1, size=size)
+        if plan.recompute != "full":
+            yield Candidate(
+                method, f"Fine-tune with {label} and gradient checkpointing instead",
+                f"改用 {label_zh} 并开启梯度检查点（完全重算）微调",
+                plan.replace(method=method, recompute="full"), 1, 2, size=size + 0.25)
         yield Candidate(method, f"{label} with ZeRO-3/FSDP sharding of the base",
                         f"{label_zh} 并用 ZeRO-3/FSDP 切分底座",
-                        plan.replace(method=method, zero_stage=3), 2, 2, size=size)
+                        plan.replace(method=method, zero_stage=3, recompute="full"), 2, 3,
+                        size=size)
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:
@@ -213,18 +223,33 @@ def _nodes(n: int) -> str:
 
 
 def _fit_layout(plan: Plan, failing: set[CheckKind]) -> tuple[Plan, int]:
-    """The plan with the smallest fitting layout, and how many GPUs the job needs."""
-    fit = min_fit(plan) if "memory" in failing else None
-    need = max(fit.gpus if fit else 0, gpus_needed_for_deadline(plan) or 0)
-    if fit is None:
-        return plan, need
-    return plan.replace(tensor_parallel=fit.tensor_parallel,
-                        pipeline_parallel=fit.pipeline_parallel, zero_stage=fit.zero_stage), need
+    """The plan with the smallest fitting layout, and how many GPUs the job needs.
+
+    Full recomputation is tried too (it shrinks activations but costs 33% more compute, so
+    the deadline may then need more GPUs): the option needing fewer GPUs overall wins.
+    """
+    if "memory" not in failing:
+        return plan, gpus_needed_for_deadline(plan) or 0
+    best: tuple[Plan, int] | None = None
+    for recompute in recompute_options(plan):
+        fit = min_fit_with(plan, recompute)
+        if fit is None:
+            continue
+        laid_out = plan.replace(tensor_parallel=fit.tensor_parallel,
+                                pipeline_parallel=fit.pipeline_parallel,
+                                zero_stage=fit.zero_stage, recompute=recompute)
+        need = max(fit.gpus, gpus_needed_for_deadline(laid_out) or 0)
+        if best is None or need < best[1]:
+            best = (laid_out, need)
+    return best if best is not None else (plan, gpus_needed_for_deadline(plan) or 0)
 
 
 def _layout_text(plan: Plan) -> str:
     text = f"TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}"
-    return text if plan.task == "inference" else f"{text}, ZeRO-{plan.zero_stage}"
+    if plan.task == "inference":
+        return text
+    text = f"{text}, ZeRO-{plan.zero_stage}"
+    return f"{text}, full recompute" if plan.recompute == "full" else text
 
 
 def _scaled(plan: Plan, need: int) -> Plan:

@@ -86,7 +86,7 @@ def finetune(**options: Any) -> None:
 @calc.command()
 @plan_options
 @click.option("--batch", "batch_size", type=int, default=1, show_default=True,
-              help="Concurrent sequences.")
+              help="Concurrent sequences across the whole deployment (split over replicas).")
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:

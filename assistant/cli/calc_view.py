@@ -82,6 +82,8 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
         return format_rate(number, unit="tokens/s")
     if key in _PERCENT:
         return f"{number:.1%}"
+    if key in _RATES:
+        return format_count(number, unit=_RATES[key])
     if key.endswith("_joules"):
         return format_rate(number, unit="J")
     if key.endswith("_watts"):
@@ -94,6 +96,8 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
 
 _PERCENT = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
                       "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
+_RATES = {"kwh_per_hour": "kWh per hour", "kwh_per_million_tokens": "kWh per 1M tokens",
+          "joules_per_token": "J/token"}
 _COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),
            ("_params", "params"), ("params_published", "params"), ("steps", "steps"))
 

@@ -136,6 +136,38 @@ MEMORY_ROWS = [
               lambda: Plan(task="finetune", method="full", model=_m("Llama-2-13B"),
                            gpu=lookup_gpu("V100 32GB"), gpus=1, precision="fp16", offload=True,
                            sequence_length=1024), True),
+    # FSDP-QLoRA (Answer.AI 2024). Before, ZeRO-3 sharded the 4-bit base but a whole layer was
+    # counted as dequantized (bitsandbytes dequantizes one matrix at a time), CPU offload moved
+    # only the adapters' optimizer states (FSDP CPUOffload moves the base shards too), and
+    # min_gpus kept the pipeline's selective recompute: it said 8 x RTX 4090 for 70B.
+    MemoryRow("QLoRA Llama-2-70B, FSDP + CPU offload, 2 x RTX 4090, 2,048 tokens, batch 2",
+              "AnswerDotAI/fsdp_qlora README and benchmarks_03_2024.md: dual 4090, "
+              "--use_cpu_offload true, peak 14.92 GiB per GPU",
+              lambda: Plan(task="finetune", method="qlora", model=_m("Llama-2-70B"),
+                           gpu=lookup_gpu("RTX 4090"), gpus=2, zero_stage=3, offload=True,
+                           sequence_length=2048, micro_batch_size=2), True),
+    MemoryRow("QLoRA Llama-2-70B, FSDP, 2 x RTX 4090 without offload, 2,048 tokens",
+              "Answer.AI runs 70B on two 24 GB cards only with CPU offload (benchmarks_03_2024"
+              ".md); 36.8 GB of 4-bit base / 2 + activations > 21.6 GB usable (arithmetic)",
+              lambda: Plan(task="finetune", method="qlora", model=_m("Llama-2-70B"),
+                           gpu=lookup_gpu("RTX 4090"), gpus=2, zero_stage=3,
+                           sequence_length=2048), False),
+    MemoryRow("QLoRA Llama-2-70B, FSDP, 4 x 24 GB without offload, 2,048 tokens",
+              "benchmarks_03_2024.md: 4 x A5000 24GB, no offload, batch 1 (RTX 3090 stands in "
+              "for the A5000: same 24 GB)",
+              lambda: Plan(task="finetune", method="qlora", model=_m("Llama-2-70B"),
+                           gpu=lookup_gpu("RTX 3090"), gpus=4, zero_stage=3,
+                           sequence_length=2048), True),
+    MemoryRow("QLoRA Llama-2-70B, FSDP, 4 x A100 40GB, 512 tokens, batch 2",
+              "AnswerDotAI/fsdp_qlora README: 'Llama 70B 4-A100 40GB Training', no CPU offload",
+              lambda: Plan(task="finetune", method="qlora", model=_m("Llama-2-70B"),
+                           gpu=lookup_gpu("A100 40GB"), gpus=4, zero_stage=3,
+                           sequence_length=512, micro_batch_size=2), True),
+    MemoryRow("QLoRA Llama-2-70B, FSDP, 2 x A100 40GB, 2,048 tokens",
+              "benchmarks_03_2024.md: 2 x A100 40GB SXM, no offload, batch 1",
+              lambda: Plan(task="finetune", method="qlora", model=_m("Llama-2-70B"),
+                           gpu=lookup_gpu("A100 40GB"), gpus=2, zero_stage=3,
+                           sequence_length=2048), True),
     MemoryRow("Full fine-tune Llama-2-70B, ZeRO-3 on 8 x A100 80GB, no offload",
               "ZeRO §3.1: 16 x 69e9 = 1.1 TB / 8 = 138 GB per GPU (arithmetic)",
               lambda: Plan(task="finetune", method="full", model=_m("Llama-2-70B"),
@@ -232,6 +264,13 @@ RUN_ROWS = [
            "on 440 A100-40GB", lambda: _train(generic_model(params=6.7e9), "A100 40GB", 440,
                                               1e12, zero_stage=3, sequence_length=2048),
            days=9.5),
+    # FP8 training: MFU stated against the dense FP8 peak (1.3x the BF16 default on Hopper).
+    RunRow("DeepSeek-V3 FP8, 14.8T tokens on 2,048 H800", "DeepSeek-AI 2024, DeepSeek-V3 "
+           "(arXiv:2412.19437) Table 1 and §3.3: 2,664K H800 GPU-hours of FP8 pre-training",
+           lambda: _train(_m("DeepSeek-V3"), "H800", 2048, 14.8e12, precision="fp8",
+                          pipeline_parallel=16, zero_stage=1),
+           # Not modelled: 64-way expert parallelism (memory per GPU), so only time is checked.
+           gpu_hours=2.664e6, tolerance=0.15, check_memory=False),
     RunRow("OPT-175B, 180B tokens, 992 A100 80GB at 147 TFLOP/s", "Zhang et al. 2022, OPT "
            "(arXiv:2205.01068) §2.4-2.5: 992 A100 80GB, 147 TFLOP/s per GPU; compute alone "
            "is ~15 days (restarts stretched it to about two months)",

@@ -197,3 +197,43 @@ def test_infer_on_two_a100_suggests_tensor_parallel_first() -> None:
     with_tp = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus",
                    "2", "--tp", "2", "--json")
     assert json.loads(with_tp.output)["verdict"] == "feasible"
+
+
+def test_infer_batch_is_the_whole_deployment_and_power_is_a_rate() -> None:
+    # 100 concurrent requests on 8 x A100 with TP=4: two replicas of 50 (vLLM data-parallel
+    # serving: each replica holds its share of the requests in its own KV cache).
+    result = _run("calc", "infer", "--model", "Llama-2-70B", "--gpu", "A100 80GB", "--gpus", "8",
+                  "--tp", "4", "--batch", "100", "--context", "1024", "--json")
+    assert result.exit_code == 0, result.output
+    checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
+    memory, compute, power = (checks[k]["figures"] for k in ("memory", "compute", "power"))
+    assert memory["batch_per_replica"] == compute["batch_per_replica"] == 50
+    assert memory["kv_cache_bytes"] == pytest.approx(50 * 1024 * 327_680 / 4)
+    assert compute["decode_tokens_per_s_all_replicas"] == pytest.approx(
+        100 / compute["seconds_per_token"])
+    assert power["kwh_per_hour"] == pytest.approx(power["power_watts"] / 1000)
+    assert power["joules_per_token"] == pytest.approx(
+        power["power_watts"] / compute["decode_tokens_per_s_all_replicas"])
+
+
+def test_infer_human_output_labels_serving_power() -> None:
+    result = _run("calc", "infer", "--model", "Llama-2-7B", "--gpu", "A100 80GB", "--batch", "8")
+    assert result.exit_code == 0, result.output
+    assert "energy per output token" in result.output
+    assert "J/token" in result.output
+    assert "kWh per hour" in result.output
+
+
+def test_fp8_training_runs_on_h100_and_is_refused_on_a100() -> None:
+    # DeepSeek-V3 (arXiv:2412.19437) §3.3 trained in FP8 on H800 (Hopper); A100 has no FP8.
+    ok = _run("calc", "train", "--model", "llama-2-7b", "--gpu", "H100", "--gpus", "8",
+              "--precision", "fp8", "--json")
+    assert ok.exit_code == 0, ok.output
+    compute = next(c for c in json.loads(ok.output)["checks"] if c["kind"] == "compute")
+    assert compute["figures"]["peak_flops_per_s"] == pytest.approx(1978.9e12)
+    refused = CliRunner().invoke(cli, ["calc", "train", "--model", "llama-2-7b", "--gpu", "A100",
+                                       "--precision", "fp8"])
+    assert refused.exit_code == 2
+    assert "precision" in refused.output
+    assert "bf16" in refused.output
+    assert "Traceback" not in refused.output

@@ -9,6 +9,7 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -27,10 +28,11 @@ from assistant.calculating.focus import (
     needed_gpus,
     topic_sentences,
 )
+from assistant.calculating.formulas import local_formula
 from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
 from assistant.calculating.summaries import summarize
-from assistant.calculating.translate import to_chinese
+from assistant.calculating.translate import polish_chinese, to_chinese
 from assistant.records import (
     Check,
     CheckKind,
@@ -95,7 +97,7 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 verdict=result.verdict,
                 summary=summary,
                 figures=dict(result.figures),
-                formula=local(result.formula),
+                formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
                 assumptions=tuple(local(a) for a in result.assumptions),
                 sources=tuple(local(x) for x in result.sources),
@@ -126,6 +128,11 @@ def _effect(change: PlanChange, lang: Language) -> str:
     return say(lang, "，", ", ").join(bits)
 
 
+def _times(text: str) -> str:
+    """ "56 x H100" → "56 × H100": the multiplication sign, as in the formulas."""
+    return re.sub(r"(?<=\d) x (?=\S)", " × ", text)
+
+
 def _suggestions(
     evaluation: Evaluation, lang: Language
 ) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
@@ -135,7 +142,8 @@ def _suggestions(
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
     out = tuple(
         Suggestion(
-            change=c.description_zh if lang == "zh" else c.description_en, effect=_effect(c, lang)
+            change=_times(polish_chinese(c.description_zh) if lang == "zh" else c.description_en),
+            effect=_effect(c, lang),
         )
         for c in changes[:5]
     )
@@ -143,14 +151,19 @@ def _suggestions(
     return out, fix
 
 
+def _n(count: int | None) -> str:
+    """A count with thousands separators ("1,288")."""
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
 def _describe(s: Scenario, lang: Language) -> str:
     if lang == "zh":
         if (s.nodes or 1) == 1:
-            return f"1 台 {s.gpu_count} 张 {s.gpu}"
-        return f"{s.nodes} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {s.gpu_count} 张）"
+            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
+        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
     if (s.nodes or 1) == 1:
         return f"one node with {s.gpu_count} × {s.gpu}"
-    return f"{s.nodes} nodes × {s.gpus_per_node} {s.gpu} ({s.gpu_count} GPUs)"
+    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
 
 
 def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
@@ -178,7 +191,9 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         scenario.gpu or "GPU",
     )
     where = say(
-        lang, f"按 {_describe(scenario, lang)} 评估。", f"Evaluated on {_describe(scenario, lang)}."
+        lang,
+        f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
+        f"Evaluated on {_describe(scenario, lang)}.",
     )
     return Outcome(
         verdict=verdict,
@@ -189,8 +204,27 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         suggestions=suggestions,
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
-        remarks=tuple(r.text(lang) for r in evaluation.remarks),
+        remarks=tuple(
+            polish_chinese(r.text(lang)) if lang == "zh" else r.text(lang)
+            for r in evaluation.remarks
+        ),
     )
+
+
+#: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
+OFFTOPIC_ZH = (
+    "这个问题不在 gpu-advisor 的范围内。gpu-advisor 回答的是大模型在 GPU 上的任务："
+    "预训练、微调（全参数、LoRA、QLoRA）、推理部署与集群规划，给出显存、算力与时间、网络、"
+    "电力和成本的计算与出处；游戏帧数、挖矿、驱动安装、电脑维修和购物比价不在其中。"
+    "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”或“ZeRO-3 是什么？”"
+)
+OFFTOPIC_EN = (
+    "This question is outside what gpu-advisor covers. It answers questions about large-model "
+    "jobs on GPUs: pre-training, fine-tuning (full, LoRA, QLoRA), inference serving and cluster "
+    "planning, with computed memory, compute and time, network, power and cost figures and "
+    "their sources; game frame rates, mining, driver installation, PC repairs and shopping are "
+    'not covered. Try: "Can 8x H100 train a 70B model within 30 days?" or "What is ZeRO-3?"'
+)
 
 
 def _unknown(
@@ -218,14 +252,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:
-        return _unknown(
-            "offtopic",
-            lang,
-            "这个问题似乎与 GPU 和大模型任务无关。"
-            "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”",
-            "This does not look like a question about GPUs and large-model jobs. Try, for "
-            'example: "Can 8x H100 train a 70B model within 30 days?"',
-        )
+        return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
     if s.model is None and s.params is None:
         return _concept(query)
     site = _site(query, sites)
@@ -234,7 +261,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         if s.gpu is None and site is None:
             return _with_focus(query, _typical(query))
         outcome = _evaluate_scenario(resolve(s, site, lang), lang)
-        if site is None and s.gpu_count is None and s.nodes is None and asks_count(query.question):
+        if site is None and s.gpu_count is None and s.nodes is None and asks_count(_asked(query)):
             outcome = _sized(query, outcome)
         return _with_focus(query, outcome)
     except CalculatorInputError as exc:
@@ -258,8 +285,8 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     resolved = resolve(replace(query.scenario, gpu_count=count), None, lang)
     note = say(
         lang,
-        f"问题问的是需要多少张：按满足显存与期限的最少 {count} 张评估。",
-        f"The question asks how many: evaluated at {count}, the fewest that fit memory "
+        f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
+        f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
         "and the deadline.",
     )
     return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
@@ -295,17 +322,34 @@ def _changed(query: Query) -> str:
     )
 
 
+def _asked(query: Query) -> str:
+    """What the user asked: a follow-up ("那用H100呢?") keeps its thread's ask ("需要几张")."""
+    return f"{query.context} {query.question}" if query.followup else query.question
+
+
 def _with_focus(query: Query, outcome: Outcome) -> Outcome:
     scenario = outcome.scenario
     if scenario is None or not outcome.checks:
         return outcome
+    # Chinese sentences follow each other without a space; English ones take one
+    gap = say(query.language, "", " ")
     changed = _changed(query)
     if changed:
-        outcome = replace(outcome, lead=f"{outcome.lead} {changed}")
-    focus = focus_sentence(query.question, outcome.checks, scenario, query.language)
-    extra = topic_sentences(query.topics, outcome.checks, query.language)
-    focus = " ".join(x for x in (focus, extra) if x)
-    return replace(outcome, lead=f"{outcome.lead} {focus}") if focus else outcome
+        outcome = replace(outcome, lead=f"{outcome.lead}{gap}{changed}")
+    focus = focus_sentence(_asked(query), outcome.checks, scenario, query.language)
+    # power and cost never appear in the verdict sentence; a passing network check neither
+    kinds: tuple[str, ...] = ("power", "cost")
+    if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
+        kinds += ("network",)
+    if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
+        kinds = ("memory", "compute", "network", "power", "cost")
+    extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
+    focus = gap.join(x for x in (focus, extra) if x)
+    return replace(outcome, lead=f"{outcome.lead}{gap}{focus}") if focus else outcome
+
+
+#: The largest count (GPUs, nodes, batch, context tokens) worth evaluating; larger is a typo.
+_MAX_COUNT = 10_000_000
 
 
 def _validate(s: Scenario) -> None:
@@ -324,10 +368,22 @@ def _validate(s: Scenario) -> None:
             raise CalculatorInputError(
                 name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
             )
+        if value is not None and value > _MAX_COUNT:
+            raise CalculatorInputError(
+                name, value, f"must be at most {_MAX_COUNT:,}", reason_zh=f"最多为 {_MAX_COUNT:,}"
+            )
     for name in ("params", "tokens", "deadline_seconds"):
         value = getattr(s, name)
         if value is not None and not value > 0:
             raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
+    if s.deadline_seconds is not None and s.deadline_seconds < 60:
+        field = "deadline_seconds"
+        raise CalculatorInputError(
+            field,
+            s.deadline_seconds,
+            "must be at least one minute",
+            reason_zh="至少为 1 分钟",
+        )
 
 
 def _training(s: Scenario) -> bool:

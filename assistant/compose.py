@@ -11,6 +11,7 @@ question itself, quoted; an off-topic question cites nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -236,9 +237,7 @@ def concept_citations(query: Query, retriever: Retriever, claim: str) -> list[Ci
     named = query.scenario.site_profile
     sites = {s.id for s in retriever.site_profiles()} | {"site-template"}
     hits = [
-        p
-        for p in retriever.search(query.question, k=8, lang=query.language)
-        if p.doc_id not in sites or p.doc_id == named
+        p for p in _concept_hits(query, retriever) if p.doc_id not in sites or p.doc_id == named
     ]
     if not hits:
         return []
@@ -252,7 +251,60 @@ def concept_citations(query: Query, retriever: Retriever, claim: str) -> list[Ci
         chosen.append(passage)
         if lead_in(passage):
             chosen.append(_next_passage(retriever, passage, query.language) or passage)
+    if _DEFINITION.search(query.question):  # "ZeRO-3 是什么?": the definition first
+        chosen.sort(key=lambda p: (p.anchor or "intro") != "intro")
     return [Citation(passage=p, claim=claim) for p in dict.fromkeys(chosen)]
+
+
+_DEFINITION = re.compile(
+    r"是什么|什么是|啥是|定义|what(?: i|')s\b|what are\b|define", re.IGNORECASE
+)
+
+
+def _concept_hits(query: Query, retriever: Retriever) -> list[Passage]:
+    """Retrieval hits for a conceptual question; a follow-up is searched in its context.
+
+    "ZeRO-3 是什么?" then "那网络呢?": the search text joins both, and the hits must come from
+    documents on the new topic (network); when the context pulls only the old topic's
+    documents, the new topic is searched on its own. A question that names a topic (network,
+    power …) puts the passages of that topic's documents first.
+    """
+    topics = [t for t in query.topics if t in TOPIC_DOCUMENTS]
+    wanted = frozenset().union(*(TOPIC_DOCUMENTS[t] for t in topics))
+    if not (query.followup and query.context):
+        hits = retriever.search(query.question, k=12, lang=query.language)
+        # a question that names its topic ("千卡集群用什么网络") reads that topic's documents first
+        on_topic = [p for p in hits if p.doc_id in wanted]
+        return on_topic + [p for p in hits if p.doc_id not in wanted] if on_topic else hits
+    hits = retriever.search(f"{query.context} {query.question}", k=12, lang=query.language)
+    if not topics:
+        return hits
+    on_topic = [p for p in hits if p.doc_id in wanted]
+    if len(on_topic) < 2:  # the context says little about the new topic: search it on its own
+        alone = " ".join(_CONCEPT_TOPICS[t][query.language] for t in topics)
+        seen = {p.id for p in on_topic}
+        on_topic += [
+            p
+            for p in retriever.search(alone, k=12, lang=query.language)
+            if p.doc_id in wanted and p.id not in seen
+        ]
+    return on_topic
+
+
+#: What a bare topic follow-up ("那网络呢?") asks about, as a search text.
+_CONCEPT_TOPICS: dict[str, dict[str, str]] = {
+    "memory": {
+        "zh": "GPU 显存：权重、优化器状态、激活值",
+        "en": "GPU memory: weights, optimizer states, activations",
+    },
+    "compute": {"zh": "训练算力 6ND、MFU 与训练时间", "en": "training compute 6ND, MFU and time"},
+    "network": {
+        "zh": "GPU 网络：NVLink、InfiniBand、RoCE 与 all-reduce 通信",
+        "en": "GPU networking: NVLink, InfiniBand, RoCE and all-reduce communication",
+    },
+    "power": {"zh": "GPU 功耗、PUE 与散热", "en": "GPU power draw, PUE and cooling"},
+    "cost": {"zh": "GPU 小时价格与成本", "en": "GPU-hour prices and cost"},
+}
 
 
 def _spec_citations(

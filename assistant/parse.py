@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from assistant.parsing import hardware as hw
 from assistant.parsing import slots
+from assistant.parsing.domain import classify
 from assistant.parsing.numbers import clean_text, normalize_numbers
 from assistant.records import Language, Query, Scenario, SiteProfile
 
@@ -36,19 +37,6 @@ __all__ = [
 #: helped by 100 KB of text.
 MAX_QUESTION_CHARS = 4000
 
-_DOMAIN = re.compile(
-    r"gpu|显卡|显存|算力|模型|参数|model|llm|训练|推理|微调|cuda|nvidia|英伟达|集群|cluster|"
-    r"token|flops|tflops|vram|nvlink|infiniband|fine-?tun|inference|train|a100|h100|昇腾|ascend|"
-    r"服务器|lora|zero|fsdp|deepspeed|megatron|并行|parallel|"
-    # Concepts a question may name without any of the words above ("What is the KV cache?").
-    r"kv ?cache|nccl|\bib\b|pcie|hbm|rdma|roce|gpudirect|以太网|量化|quantiz|\bmfu\b|chinchilla|"
-    r"scaling law|缩放定律|\bpue\b|\btdp\b|功耗|散热|混合精度|mixed precision|bf16|fp16|fp8|"
-    r"\badam\b|优化器|optimizer state|flash ?attention|注意力|\bmoe\b|混合专家|mixture of experts|"
-    r"tensor core|prefill|decode|解码|吞吐|vllm|tensorrt|nvidia-smi|重计算|recomput|激活值|"
-    r"activation memory|checkpoint(?:ing| interval| size)|检查点|all-?reduce|transformer|gqa|"
-    r"nf4|gptq|awq|mi300|910b",
-    re.ASCII,
-)
 _FOLLOWUP = re.compile(
     r"^(?:那|那么|如果|要是|假如|换成|改成|改用|换用|用|若)|呢[?？]?$|呢\s*$|"
     r"^(?:what about|how about|and if|what if|and with|instead|then|with|using|and)\b|\binstead\b",
@@ -244,38 +232,61 @@ def parse(
     found.update(_link_slots(text))
     if "model" in found:
         found.pop("params", None)
-    in_domain = bool(
-        _DOMAIN.search(text)
-        or mentions.site
-        or mentions.gpus
-        or mentions.models
-        or "params" in found
+    evidence = classify(
+        text,
+        named_job=bool(mentions.site or mentions.models or "params" in found),
+        named_hardware=bool(mentions.gpus),
     )
-    topics = slots.read_topics(text)
-    prev_scenario = previous.scenario if isinstance(previous, Query) else previous
-    if prev_scenario is not None and found and _is_followup(cleaned.lower(), found):
-        scenario, changed = merge_followup(prev_scenario, found)
-        return Query(
-            question=cleaned,
-            language=lang,
-            scenario=scenario,
-            in_domain=True,
-            followup=True,
-            changed_slots=changed,
-            topics=topics,
-            warnings=tuple(warnings),
-        )
-    scenario = Scenario(**found)  # type: ignore[arg-type]
-    return Query(
+    base = Query(
         question=cleaned,
         language=lang,
-        scenario=scenario,
-        in_domain=in_domain,
-        followup=False,
-        changed_slots=(),
-        topics=topics,
+        scenario=Scenario(**found),  # type: ignore[arg-type]
+        in_domain=evidence.in_domain,
+        topics=slots.read_topics(text),
         warnings=tuple(warnings),
     )
+    return _as_followup(base, found, previous, offtopic=bool(evidence.elsewhere)) or base
+
+
+def _as_followup(
+    base: Query,
+    found: Mapping[str, object],
+    previous: Scenario | Query | None,
+    *,
+    offtopic: bool,
+) -> Query | None:
+    """`base` as a follow-up of `previous`, or None when it is a question of its own.
+
+    A follow-up names a slot to change ("那用H100呢?") or, in a follow-up form ("那网络呢?",
+    "and what about the network?"), a topic to look at next. On a question with nothing to
+    compute the new topic is searched in the context of the question it follows; on a scenario
+    the question it follows keeps its intent ("需要几张" then "那用H100呢?" sizes the H100s).
+    """
+    if previous is None or not (found or base.topics) or (offtopic and not base.in_domain):
+        return None
+    prev_query = previous if isinstance(previous, Query) else None
+    if prev_query is not None and not prev_query.in_domain:
+        return None
+    prev_scenario: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
+    explicit = bool(_FOLLOWUP.search(base.question.lower().strip()))
+    if not (explicit or (found and _is_followup(base.question.lower(), found))):
+        return None
+    if not explicit and not _has_job(prev_scenario) and not _has_job(base.scenario):
+        return None  # two conceptual questions in a row: nothing to carry over
+    scenario, changed = merge_followup(prev_scenario, found)
+    context = (prev_query.context or prev_query.question) if prev_query is not None else ""
+    return replace(
+        base,
+        scenario=scenario,
+        in_domain=True,
+        followup=True,
+        changed_slots=changed,
+        context=context,
+    )
+
+
+def _has_job(scenario: Scenario) -> bool:
+    return scenario.model is not None or scenario.params is not None
 
 
 def _is_followup(text: str, found: Mapping[str, object]) -> bool:

@@ -91,6 +91,10 @@ class Query:
     """Topics the answer should cite (memory, network, power, …); used to steer retrieval."""
     warnings: tuple[str, ...] = ()
     """Contradictions or ignored parts of the question, in the question's language."""
+    context: str = ""
+    """For a follow-up: the question that started the thread ("ZeRO-3 是什么?" before "那网络呢?",
+    "需要几张 H20?" before "那用H100呢?"), so the new topic is searched in that context and the
+    original ask (how many, how long) still gets its direct answer."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ FLOPs in scientific notation, rates with SI prefixes; the number formatting itse
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from assistant.records import Answer, Check, Language
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECK_LABELS",
+    "CHECK_MARKS",
     "VERDICT_LABELS",
     "answer_renderable",
     "fmt_bytes",
@@ -41,7 +43,11 @@ CHECK_LABELS: dict[str, dict[str, str]] = {
     "power": {"zh": "电力", "en": "Power"},
     "cost": {"zh": "成本", "en": "Cost"},
 }
-_CHECK_MARKS = {"ok": "✅", "tight": "⚠️", "fail": "❌", "n/a": "➖"}
+#: One mark per check verdict. Each is a single code point that is East Asian Wide and shown as
+#: an emoji by default, so terminals and Rich agree it takes two cells: no variation selector
+#: (U+FE0F, which terminals draw one cell wider than Rich counts) and no joiner sequences.
+CHECK_MARKS: dict[str, str] = {"ok": "✅", "tight": "🔶", "fail": "❌", "n/a": "➖"}
+_CHECK_MARKS = CHECK_MARKS
 _HEADINGS = {
     "figures": {"zh": "关键数字", "en": "Key figures"},
     "suggestions": {"zh": "怎样才能做到", "en": "What would make it work"},
@@ -79,7 +85,7 @@ def fmt_bytes(value: float) -> str:
 
 def fmt_seconds(value: float, language: Language = "en") -> str:
     """A duration in the largest convenient unit, in the answer's language."""
-    text = format_seconds(value)
+    text = re.sub(r"(\d)\.0(?= )", r"\1", format_seconds(value))  # "90.0 days" → "90 days"
     if language == "zh":
         for en, zh in _ZH_TIME:
             if text.endswith(en):

@@ -56,6 +56,15 @@ def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
 
 def concept_lead(query: Query) -> str:
     """The sentence after the verdict label for a question with no job to evaluate."""
+    if query.followup and query.context:
+        context = query.context.strip()[:80]
+        return say(
+            query.language,
+            f"接着上一问“{context}”：下面是知识库中最相关的说明。"
+            "问题没有给出可计算的任务，所以不给可行性结论。",
+            f'Following on from "{context}": below is what the knowledge base says. '
+            "There is no job to compute, so there is no feasibility verdict.",
+        )
     return say(
         query.language,
         "这个问题没有给出可计算的任务（模型规模、任务与硬件），所以不给可行性结论；"

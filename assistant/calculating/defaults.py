@@ -83,8 +83,8 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
             lang,
             f"硬件取自站点档案「{site.title}」："
             f"{site.nodes} 台 × {site.gpus_per_node} 张 {site.gpu}{link_zh}。",
-            f'Hardware from the site profile "{site.title}": {site.nodes} node(s) × '
-            f"{site.gpus_per_node} {site.gpu}{link_en}.",
+            f"Hardware from the site profile ‘{site.title}’: {site.nodes} "
+            f"{'node' if site.nodes == 1 else 'nodes'} × {site.gpus_per_node} {site.gpu}{link_en}.",
         )
     )
     overridden = [
@@ -135,7 +135,7 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
             say(
                 lang,
                 f"未给出 GPU 数量，按 {count} 张计算。",
-                f"No GPU count given; evaluated with {count} GPU(s).",
+                f"No GPU count given; evaluated with {count} {'GPU' if count == 1 else 'GPUs'}.",
             )
         )
     if per_node is None:

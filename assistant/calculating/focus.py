@@ -86,19 +86,28 @@ def focus_sentence(
             return ""
         return say(
             language,
-            f"回答：至少需要 {count} 张 {scenario.gpu}。",
-            f"Answer: at least {count} × {scenario.gpu}.",
+            f"回答：至少需要 {count:,} 张 {scenario.gpu}。",
+            f"Answer: at least {count:,} × {scenario.gpu}.",
         )
     return ""
 
 
-def topic_sentences(topics: tuple[str, ...], checks: tuple[Check, ...], language: Language) -> str:
-    """The power and cost results, up front, when the question asks about them ("要多少电")."""
+def topic_sentences(
+    topics: tuple[str, ...],
+    checks: tuple[Check, ...],
+    language: Language,
+    kinds: tuple[str, ...] = ("power", "cost"),
+) -> str:
+    """The results of the checks the question asks about, up front ("要多少电", "那网络呢?").
+
+    Only checks of `kinds`: power and cost are never in the verdict sentence; a follow-up that
+    only names a topic ("那网络呢?") passes every kind.
+    """
     from assistant.render import CHECK_LABELS
 
     out = []
     for check in checks:
-        if check.kind in ("power", "cost") and check.kind in topics and check.verdict != "n/a":
+        if check.kind in kinds and check.kind in topics and check.verdict != "n/a":
             label = CHECK_LABELS[check.kind][language]
             out.append(say(language, f"{label}：{check.summary}", f"{label}: {check.summary}"))
     return " ".join(out)

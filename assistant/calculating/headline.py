@@ -122,7 +122,12 @@ def shortfall(check: Check, lang: Language, gpu: str) -> str:
         )
     if text:
         return text
+    # inference speed has no duration to compare: name it "speed", not "compute and time"
     label = CHECK_LABELS[check.kind][lang]
+    if check.kind == "compute":
+        label = say(lang, "速度", "speed")
+    if lang == "en":
+        label = label.lower()  # mid-sentence; the sentence's first letter is raised below
     summary = check.summary.rstrip("。.")
     if lang == "en" and summary[:1].isupper() and summary[1:2].islower():
         summary = summary[0].lower() + summary[1:]

@@ -135,7 +135,8 @@ def _layout_note(plan: Plan, lang: Language) -> str:
             f"模型切分：TP={plan.tensor_parallel}，PP={plan.pipeline_parallel}，"
             f"{replicas} 个副本（留有余量地放下的最小切分）。",
             f"Model split: TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}, "
-            f"{replicas} replica(s) (the smallest split that fits with headroom).",
+            f"{replicas} replica{'s' if replicas != 1 else ''} "
+            "(the smallest split that fits with headroom).",
         )
     tp_zh = f"，节点内张量并行 TP={plan.tensor_parallel}" if plan.tensor_parallel > 1 else ""
     tp_en = (
@@ -153,13 +154,13 @@ def _layout_note(plan: Plan, lang: Language) -> str:
             if plan.recompute != "none"
             else ""
         )
-        + "：按工程上最省事、又能通过各项检查的配置选择。",
+        + "（按工程上最省事、又能通过各项检查的方式选择）。",
         f"Parallel set-up: ZeRO-{plan.zero_stage}"
         + (" (FSDP full sharding)" if plan.zero_stage == 3 else "")
         + tp_en
         + (f", {plan.recompute} activation recomputation" if plan.recompute != "none" else "")
-        + ": the simplest layout that passes the checks (or fits memory), "
-        "as an engineer would set it up.",
+        + " (the simplest layout that passes the checks or fits memory, "
+        "as an engineer would set it up).",
     )
 
 

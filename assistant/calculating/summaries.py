@@ -16,6 +16,10 @@ __all__ = ["summarize"]
 Figures = Mapping[str, Figure]
 
 
+#: Currency codes as a Chinese sentence says them ("约 510,194 元").
+_CURRENCY_ZH = {"CNY": " 元", "RMB": " 元", "USD": " 美元", "EUR": " 欧元"}
+
+
 def _num(figures: Figures, key: str) -> float | None:
     value = figures.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -85,8 +89,8 @@ def _compute(f: Figures, lang: Language, gpu: str) -> str:
         parts.append(
             say(
                 lang,
-                f"{limit}内完成需要 {needed:.0f} 张 {gpu}",
-                f"finishing within {limit} needs {needed:.0f} × {gpu}",
+                f"{limit}内完成需要 {needed:,.0f} 张 {gpu}",
+                f"finishing within {limit} needs {needed:,.0f} × {gpu}",
             )
         )
     # decode_tokens_per_s is over one replica's whole batch; a user reads "per sequence"
@@ -172,11 +176,13 @@ def _cost(f: Figures, lang: Language, gpu: str) -> str:
     parts: list[str] = []
     hours = _num(f, "gpu_hours")
     if hours is not None:
-        parts.append(say(lang, f"{hours:,.0f} GPU 小时", f"{hours:,.0f} GPU-hours"))
+        unit = "GPU-hour" if round(hours) == 1 else "GPU-hours"
+        parts.append(say(lang, f"{hours:,.0f} GPU 小时", f"{hours:,.0f} {unit}"))
     cost = _num(f, "cost")
     currency = f.get("currency") or ""
     if cost is not None:
-        parts.append(say(lang, f"费用约 {cost:,.0f} {currency}", f"about {cost:,.0f} {currency}"))
+        zh_unit = _CURRENCY_ZH.get(str(currency).upper(), f" {currency}")
+        parts.append(say(lang, f"费用约 {cost:,.0f}{zh_unit}", f"about {cost:,.0f} {currency}"))
     return _join(parts, lang)
 
 

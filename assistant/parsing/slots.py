@@ -200,7 +200,9 @@ def read_context_length(text: str) -> int | None:
 
 _BATCH = (
     re.compile(
-        r"(?:batch(?:[ _-]?size)?|批大小|批量大小|\bbs)\s*(?:of|=|:|为|是)?\s*" + NUMBER, re.ASCII
+        r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
+        r"(?:of|=|:|：|为|是|达到|要|有)?\s*" + NUMBER,
+        re.ASCII,
     ),
     re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
 )

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from assistant.__main__ import cli
 from assistant.locations import conversations_db
@@ -155,6 +157,21 @@ def test_absurd_numbers_name_the_field(kb_home: Path) -> None:
     assert "params" in data["answer"]
 
 
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        ("8 H100 train 7B in 0.0000000000000000001 days", "deadline_seconds"),
+        ("fine-tune 7B on 1e30 nodes of H100", "nodes"),
+        ("用8张H100训练70B，上下文 99999999999999999999999", "context_length"),
+        ("99999999999999999999999999张H100训练70B模型", "gpu_count"),
+    ],
+)
+def test_absurd_values_name_the_scenario_field(kb_home: Path, question: str, field: str) -> None:
+    data = json.loads(run(["--json", question]).output)
+    assert data["verdict"] == "unknown"
+    assert f"{field}=" in data["answer"]
+
+
 def test_contradiction_is_stated(kb_home: Path) -> None:
     data = json.loads(run(["--json", "8卡训练70B模型，我们有64张GPU"]).output)
     assert "8" in data["answer"]
@@ -199,3 +216,83 @@ def test_real_subprocess(kb_home: Path) -> None:
     data = json.loads(done.stdout)
     assert data["scenario"]["gpu"] == "RTX 4090 24GB"
     assert data["scenario"]["method"] == "qlora"
+
+
+# -- robustness sweep: random unicode (GPU_ADVISOR_FUZZ_EXAMPLES raises the count) ----------
+
+_FRAGMENTS = st.one_of(
+    # any character except surrogates (they cannot be encoded), controls included
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=40),
+    st.sampled_from(
+        [
+            "\u200f",  # right-to-left mark
+            "\u202e",  # right-to-left override
+            "\u200d",  # zero-width joiner
+            "\ufe0f",
+            "\x1b[31m",
+            "\x00",
+            "\r\n",
+            "\t",
+            "👩‍👩‍👧‍👦",
+            "🇨🇳",
+            "مرحبا",
+            "שלום",
+            "Привет",
+            "训练",
+            "千亿模型",
+            "8张H100",
+            "70B",
+            "fine-tune",
+            "QLoRA",
+            "那用H100呢?",
+            "吉林GPU服务器",
+            "ｆｕｌｌｗｉｄｔｈ８",
+            "-8",
+            "10^30",
+            "1e309",
+            "NaN",
+            "inf",
+        ]
+    ),
+    st.integers(min_value=-(10**80), max_value=10**80).map(str),
+    st.decimals(allow_nan=False, allow_infinity=False).map(str),
+)
+QUESTIONS = st.lists(_FRAGMENTS, min_size=1, max_size=8).map(" ".join)
+
+
+@settings(
+    max_examples=int(os.environ.get("GPU_ADVISOR_FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(question=QUESTIONS)
+def test_random_unicode_never_breaks_ask(kb_home: Path, question: str) -> None:
+    result = CliRunner().invoke(cli, ["ask", "--json", question])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    assert "Traceback" not in result.output
+    assert result.exit_code in (0, 2), result.output
+    if result.exit_code == 0:
+        lines = result.output.splitlines()
+        assert len(lines) == 1
+        data = json.loads(lines[0])
+        assert set(data) == KEYS
+        assert data["answer"].strip()
+        assert data["language"] in ("zh", "en")
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(lines=st.lists(QUESTIONS, min_size=1, max_size=3))
+def test_random_unicode_on_stdin_gives_json_lines(kb_home: Path, lines: list[str]) -> None:
+    stdin = "\n".join(lines).encode("utf-8", errors="replace")
+    result = CliRunner().invoke(cli, ["ask", "--json", "--continue"], input=stdin)
+    assert "Traceback" not in result.output
+    assert result.exit_code in (0, 2), result.output
+    if result.exit_code == 0:
+        for line in result.output.splitlines():
+            assert set(json.loads(line)) == KEYS

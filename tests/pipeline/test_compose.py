@@ -78,7 +78,9 @@ def test_counts(value: float, language: str, text: str) -> None:
 
 
 def test_seconds_in_chinese() -> None:
-    assert fmt_seconds(34 * 86400, "zh") == "34.0 天"
+    assert fmt_seconds(34 * 86400, "zh") == "34 天"  # a whole number shows no ".0"
+    assert fmt_seconds(34.5 * 86400, "zh") == "34.5 天"
+    assert fmt_seconds(90 * 86400, "en") == "90 days"
 
 
 @pytest.mark.parametrize("topic", ["memory", "compute", "network", "power", "cost"])

@@ -165,6 +165,8 @@ CASES: list[tuple[str, dict[str, object]]] = [
         {"gpu_count": 1, "gpu": "A100 SXM 80GB", "params": 13e9, "task": "inference"},
     ),
     ("十亿级模型用T4微调", {"params": 1e9, "gpu": "T4", "task": "finetune"}),
+    ("部署Qwen2.5-72B推理服务，上下文32k，并发16", {"batch_size": 16, "task": "inference"}),
+    ("serve Llama-2-70B with a concurrency of 32", {"batch_size": 32}),
     (
         "百亿参数模型，8卡V100，FSDP训练两周",
         {"params": 1e10, "gpu_count": 8, "zero_stage": 3, "deadline_seconds": 14 * DAY},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,79 @@ def test_language_override(ask) -> None:  # noqa: ANN001
     result = ask("吉林GPU服务器能训练千亿模型吗?", language="en")
     assert result.language == "en"
     assert result.text.startswith("**Not feasible**")
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "says"),
+    [
+        ("4090 玩黑神话能跑多少帧", "zh", "gpu-advisor 回答的是大模型"),
+        ("GPU挖矿一天能赚多少钱", "zh", "推理部署"),
+        ("How much does a Tesla Model 3 cost", "en", "inference serving"),
+        ("which GPU for gaming", "en", "large-model jobs"),
+    ],
+)
+def test_off_topic_with_domain_words_says_what_is_covered(
+    ask,
+    question: str,
+    language: str,
+    says: str,  # noqa: ANN001
+) -> None:
+    result = ask(question)
+    assert result.verdict == "unknown"
+    assert result.language == language
+    assert result.citations == ()
+    assert result.checks == ()
+    assert says in result.text
+
+
+@pytest.mark.parametrize(
+    ("first", "followup"),
+    [("ZeRO-3 是什么?", "那网络呢?"), ("What is the KV cache?", "and what about the network?")],
+)
+def test_followup_on_a_concept_cites_the_new_topic(ask, first: str, followup: str) -> None:  # noqa: ANN001
+    before = ask(first)
+    after = ask(followup, previous=before.query)
+    assert after.query.in_domain
+    assert after.verdict == "unknown"
+    docs = _cited_docs(after)
+    assert docs
+    assert docs <= {"networking", "parallelism-3d", "zero-fsdp"}
+    assert _cited_docs(after) != _cited_docs(before)
+
+
+def test_followup_on_a_scenario_still_changes_slots(ask) -> None:  # noqa: ANN001
+    first = ask("Can 8x H100 fine-tune Llama-2-70B with LoRA?")
+    second = ask("what about 4-bit?", previous=first.query)
+    assert second.scenario is not None
+    assert second.scenario.method == "qlora"
+    third = ask("如果有16台呢", previous=ask("两台8卡A100训练70B模型").query)
+    assert third.scenario is not None
+    assert third.scenario.nodes == 16
+    assert third.checks
+
+
+def test_topic_followup_keeps_the_threads_ask(ask) -> None:  # noqa: ANN001
+    first = ask("How many H100s do I need to pretrain a 13B model in 2 weeks?")
+    second = ask("and what about the network?", previous=first.query)
+    assert first.scenario is not None
+    assert second.scenario is not None
+    assert second.scenario.gpu_count == first.scenario.gpu_count
+    assert second.verdict == first.verdict
+    lead = second.text.split("\n")[0]
+    assert "Network:" in lead
+    assert "Following on" not in lead
+
+
+def test_question_about_the_network_gets_the_network_figures_up_front(ask) -> None:  # noqa: ANN001
+    result = ask("Is 400G InfiniBand enough for 64 H100 training a 70B model?")
+    network = next(c for c in result.checks if c.kind == "network")
+    assert network.verdict == "ok"
+    assert "Network:" in result.text.split("\n")[0]
+
+
+def test_chinese_answer_has_no_english_prose_in_formulas(ask) -> None:  # noqa: ANN001
+    result = ask("两台8卡A100训练七百亿参数模型，三个月内能完成吗")
+    for check in result.checks:
+        assert not re.search(r"\b(?:per|of|over|with|for|the)\b", check.formula), check.formula
+        assert " x " not in check.formula
+    assert "评估。 " not in result.text  # Chinese sentences follow each other without a space

@@ -232,14 +232,15 @@ def _training_defaults(
 def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     from calculators.hardware import lookup_gpu
 
-    precision = lookup_gpu(s.gpu).default_training_precision() if s.gpu else "bf16"
-    if s.precision == "fp8" and s.task != "inference":
+    gpu = lookup_gpu(s.gpu) if s.gpu else None
+    precision = gpu.default_training_precision() if gpu else "bf16"
+    if s.precision == "fp8" and s.task != "inference" and gpu and not gpu.supports("fp8"):
         notes.append(
             say(
                 lang,
-                f"计算器尚不评估 fp8 训练，按 {precision} 评估（fp8 会更快，见建议与依据）。",
-                f"fp8 training is not evaluated by the calculators yet; evaluated in {precision} "
-                "(fp8 would be faster).",
+                f"{gpu.name} 没有 FP8 张量核心，fp8 训练无法使用，按 {precision} 评估。",
+                f"{gpu.name} has no FP8 tensor mode, so fp8 training is not possible; "
+                f"evaluated in {precision}.",
             )
         )
         return replace(s, precision=precision)

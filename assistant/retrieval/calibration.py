@@ -45,6 +45,9 @@ class DirectLanes:
         self._keyword = KeywordIndex.build(texts)
         self._memo: dict[tuple[str, str], list[tuple[int, float]]] = {}
         self.fuse_options: dict[str, Any] = {}
+        from assistant.retrieval.definitions import DefinitionPrior
+
+        self._definitions = DefinitionPrior(self._passages)
 
     @property
     def passages(self) -> Sequence[Passage]:
@@ -77,11 +80,11 @@ class DirectLanes:
         fused = fusion.fuse(
             self.dense_hits(query, CANDIDATES),
             self.keyword_hits(query, CANDIDATES),
-            k=k,
+            k=CANDIDATES,
             group=self.section,
             **self.fuse_options,
         )
-        return [self._passages[row] for row, _ in fused]
+        return [self._passages[row] for row, _ in self._definitions.rerank(query, fused)[:k]]
 
 
 def _indexed_text(passage: Passage) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.errors import KnowledgeBaseError
 from assistant.records import Language, Passage, SiteProfile
+from assistant.retrieval.definitions import DefinitionPrior
 from assistant.retrieval.index import BuildReport, LoadedIndex, Progress, build_index, load_index
 from assistant.retrieval.manifest import (
     chunk_cap,
@@ -64,6 +65,7 @@ class HybridRetriever:
         self.min_score = min_score
         self._by_id = {p.id: p for p in data.passages}
         self._lock = threading.Lock()
+        self._definitions = DefinitionPrior(data.passages)
         _single_threaded_faiss()
 
     @property
@@ -92,13 +94,15 @@ class HybridRetriever:
         return self.data.keyword.search(query, n)
 
     def fused_hits(self, query: str, k: int) -> list[tuple[int, float]]:
-        """`(row, fused score)` after the relevance threshold, best first."""
+        """`(row, fused score)` after the relevance threshold, best first (with the
+        definitional-question prior of :mod:`assistant.retrieval.definitions`)."""
         from assistant.retrieval.fusion import fuse
 
         n = max(k * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
-        return fuse(
+        hits = fuse(
             self.dense_hits(query, n), self.keyword_hits(query, n), k=n, min_score=self.min_score
         )
+        return self._definitions.rerank(query, hits)
 
     # -- the Retriever protocol ---------------------------------------------------------
 
@@ -222,5 +226,37 @@ def open_retriever(
     from assistant.retrieval.encoder import make_encoder
 
     encoder = make_encoder(settings)
-    data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
+    warming = _warm_up(encoder)
+    try:
+        data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
+    finally:
+        for thread in warming:
+            thread.join()
     return HybridRetriever(data, encoder, min_score=settings.min_score)
+
+
+def _warm_up(encoder: Encoder) -> list[threading.Thread]:
+    """Load the encoder's model and jieba's dictionary in two threads while the index loads.
+
+    Both would otherwise load one after the other on the first search. A failure here is
+    ignored: the same load runs again on first use and reports its error there.
+    """
+    from assistant.retrieval.tokenize import import_jieba, jieba_tokenizer
+
+    import_jieba()  # here: it changes warning filters, which is not thread-safe
+
+    def quietly(load: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                load()
+            except Exception:  # noqa: BLE001, S110 -- reported by the real call later
+                pass
+        return run
+
+    threads = [
+        threading.Thread(target=quietly(lambda: encoder.encode(["warm-up"])), daemon=True),
+        threading.Thread(target=quietly(jieba_tokenizer), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    return threads

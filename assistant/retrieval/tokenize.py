@@ -93,6 +93,25 @@ def _version() -> str:
 TOKENIZER_VERSION: str = _version()
 
 
+def import_jieba() -> Any:
+    """The `jieba` module, imported without its warnings.
+
+    jieba 0.42 has invalid escape sequences: compiling it without cached bytecode (a source
+    install, Python 3.12+) would print SyntaxWarnings over the user's screen. Changing the
+    warning filters is not thread-safe, so a caller about to load the dictionary in a
+    thread imports the module first, on its own thread (36 ms).
+    """
+    import sys
+
+    if "jieba" in sys.modules:
+        return sys.modules["jieba"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        import jieba
+    return jieba
+
+
 def jieba_tokenizer() -> Tokenizer:
     """The process-wide jieba tokenizer with our user dictionary, loaded once (thread-safe).
 
@@ -103,13 +122,7 @@ def jieba_tokenizer() -> Tokenizer:
         return _jieba
     with _lock:
         if _jieba is None:
-            # jieba 0.42 has invalid escape sequences: compiling it without cached bytecode
-            # (a source install, Python 3.12+) would print SyntaxWarnings over the user's screen.
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                warnings.simplefilter("ignore", SyntaxWarning)
-                import jieba
-
+            jieba = import_jieba()
             from assistant.locations import cache_dir
 
             jieba.setLogLevel(logging.WARNING)
@@ -202,6 +215,11 @@ def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
         if len(members) > 1:
             groups.append(tuple(members))
     return tuple(groups)
+
+
+def synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The zh↔en synonym groups: each a tuple of members, each member its token sequence."""
+    return _synonym_groups()
 
 
 def _member_tokens(member: str) -> list[str]:

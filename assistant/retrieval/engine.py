@@ -7,6 +7,7 @@ or the tokenizer changed.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -56,6 +57,13 @@ class KnowledgePaths:
         )
 
 
+#: Score factor for template passages when the query is not about templates or profiles.
+TEMPLATE_WEIGHT = 0.5
+TEMPLATE_QUERY = re.compile(
+    r"模板|档案|描述.{0,6}集群|template|profile|describe (?:my|our) cluster", re.IGNORECASE
+)
+
+
 class HybridRetriever:
     """Implements :class:`assistant.retrieval.Retriever` over a loaded index."""
 
@@ -66,6 +74,7 @@ class HybridRetriever:
         self._by_id = {p.id: p for p in data.passages}
         self._lock = threading.Lock()
         self._definitions = DefinitionPrior(data.passages)
+        self._templates = {d.get("doc_id") for d in data.documents if d.get("kind") == "template"}
         _single_threaded_faiss()
 
     @property
@@ -102,7 +111,24 @@ class HybridRetriever:
         hits = fuse(
             self.dense_hits(query, n), self.keyword_hits(query, n), k=n, min_score=self.min_score
         )
-        return self._definitions.rerank(query, hits)
+        return self._demote_templates(query, self._definitions.rerank(query, hits))
+
+    def _demote_templates(
+        self, query: str, hits: list[tuple[int, float]]
+    ) -> list[tuple[int, float]]:
+        """Push copy-me templates below real guidance unless the query asks about templates.
+
+        A template explains how to describe a cluster, so it shares many words ("集群",
+        "network", "nodes") with real questions while answering none of them.
+        """
+        if not self._templates or TEMPLATE_QUERY.search(query):
+            return hits
+        passages = self.data.passages
+        scored = [
+            (row, score * TEMPLATE_WEIGHT if passages[row].doc_id in self._templates else score)
+            for row, score in hits
+        ]
+        return sorted(scored, key=lambda hit: -hit[1])
 
     # -- the Retriever protocol ---------------------------------------------------------
 

@@ -61,6 +61,23 @@ def test_off_topic_questions_find_nothing(shipped: HybridRetriever) -> None:
     assert shipped.search("   ", 5) == []
 
 
+@pytest.mark.parametrize(
+    ("query", "template_expected"),
+    [
+        ("千卡集群用什么网络", False),  # shares 集群 with the template, but asks about fabrics
+        ("which network fabric for a 1000 GPU cluster", False),
+        ("怎么用站点档案模板描述我们的集群", True),  # asks about the template itself
+        ("how do I describe my cluster with a site profile template", True),
+    ],
+)
+def test_templates_are_cited_only_when_asked_about(
+    shipped: HybridRetriever, query: str, template_expected: bool
+) -> None:
+    top = [p.doc_id for p in shipped.search(query, k=3)]
+    assert top, query
+    assert ("site-template" in top) == template_expected, top
+
+
 def test_get_and_document_passages(shipped: HybridRetriever) -> None:
     hit = shipped.search("流水线并行的气泡", 1)[0]
     assert shipped.get(hit.id) == type(hit)(**{**hit.__dict__, "score": 0.0})

@@ -108,6 +108,9 @@ def _emit(answer: Answer, as_json: bool, index: int) -> None:
 def ask(question: str | None, as_json: bool, follow: bool, lang: str | None) -> None:
     """Ask whether a GPU setup can do a large-model job; with no QUESTION, read stdin lines.
 
+    Lines on stdin form one conversation: a follow-up line ("那用H100呢?", "what about
+    4-bit?") changes one slot of the question before it.
+
     Example: gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"
     """
     with error_boundary(lang or "en"):
@@ -133,6 +136,8 @@ def _answer_all(questions: list[str], *, as_json: bool, follow: bool, lang: str 
             text, settings=settings, retriever=retriever, previous=previous, language=lang
         )
         conversation_id = _save(store, conversation_id if follow or index else None, result)
-        if follow:
-            previous = result.query
+        # Lines read from stdin are one conversation, as in the chat app: "那用H100呢?" on the
+        # next line follows up on the line before. A self-contained question replaces the
+        # scenario (the parser only carries slots over for follow-up wording).
+        previous = result.query
         _emit(result, as_json, index)

@@ -91,6 +91,19 @@ def test_stdin_gives_json_lines(kb_home: Path) -> None:
     assert [d["language"] for d in lines] == ["zh", "en"]
 
 
+def test_stdin_lines_are_one_conversation(kb_home: Path) -> None:
+    stdin = "64张H100训练70B模型需要多久\n那用A100呢?\nWhat is the KV cache?\n"
+    result = run(["--json"], stdin)
+    assert result.exit_code == 0, result.output
+    first, follow_up, concept = (json.loads(line) for line in result.output.splitlines())
+    # the follow-up changes only the GPU of the line before it
+    assert follow_up["scenario"]["gpu"] == "A100 SXM 80GB"
+    for slot in ("task", "params", "gpu_count"):
+        assert follow_up["scenario"][slot] == first["scenario"][slot]
+    # a self-contained question does not inherit the scenario
+    assert concept["scenario"]["gpu"] is None
+
+
 def test_continue_follows_up_on_the_last_conversation(kb_home: Path) -> None:
     assert run(["吉林GPU服务器能训练千亿模型吗?"]).exit_code == 0
     result = run(["--continue", "--json", "那用H100呢?"])

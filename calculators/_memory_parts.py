@@ -153,9 +153,9 @@ def check_parallelism(
     check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
     check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
     if gpus % (tensor_parallel * pipeline_parallel):
-        reason = (f"must be a multiple of tensor_parallel x pipeline_parallel = "
+        reason = (f"must be a multiple of tensor_parallel × pipeline_parallel = "
                   f"{tensor_parallel * pipeline_parallel}")
-        reason_zh = f"必须是 张量并行 x 流水线并行 = {tensor_parallel * pipeline_parallel} 的整数倍"
+        reason_zh = f"必须是张量并行 × 流水线并行 = {tensor_parallel * pipeline_parallel} 的整数倍"
         field = "gpus"
         raise CalculatorInputError(field, gpus, reason, reason_zh=reason_zh)
     return gpus // (tensor_parallel * pipeline_parallel)
@@ -283,10 +283,25 @@ def valid_tensor_parallel(model: ModelSpec, degree: int) -> bool:
     return kv % degree == 0 or degree % kv == 0
 
 
+#: Tensor-parallel degrees the calculators search and suggest on their own: the powers of two
+#: real frameworks use (Megatron-LM, vLLM and DeepSpeed deployments run TP 1/2/4/8 within an
+#: 8-GPU node). An odd degree such as 3 is valid for some head counts but is left to ZeRO-3 /
+#: FSDP sharding instead; a degree the user sets is still honoured.
+SEARCHED_TENSOR_PARALLEL = (1, 2, 4, 8)
+
+
 def tensor_parallel_degrees(model: ModelSpec, gpus_per_node: int) -> list[int]:
-    """Tensor-parallel degrees that stay inside one node (they divide ``gpus_per_node``) and
-    split the model's heads (valid_tensor_parallel)."""
-    return [t for t in range(1, gpus_per_node + 1)
+    """Tensor-parallel degrees to search: in SEARCHED_TENSOR_PARALLEL, inside one node (they
+    divide ``gpus_per_node``) and splitting the model's heads (valid_tensor_parallel).
+
+    Examples:
+        >>> from calculators.models import lookup_model
+        >>> tensor_parallel_degrees(lookup_model("GPT-3 175B"), 8)  # 96 heads: 3, 6 valid too
+        [1, 2, 4, 8]
+        >>> tensor_parallel_degrees(lookup_model("GPT-3 175B"), 3)
+        [1]
+    """
+    return [t for t in SEARCHED_TENSOR_PARALLEL
             if gpus_per_node % t == 0 and valid_tensor_parallel(model, t)]
 
 
@@ -360,3 +375,16 @@ def lora_notes(method: str, zero: int, offload: bool) -> tuple[str, ...]:
             notes.append("CPU offload (FSDP CPUOffload): the base shards live in host memory; "
                          "the GPU holds the gathered current and next layer")
     return tuple(notes)
+
+
+def frozen_base_text(linear_bytes: float) -> str:
+    """Bytes per frozen parameter: "2 bytes/param" when linear layers are 16-bit like the rest,
+    else "0.516 bytes/param on linear layers, 2 on the rest".
+
+    Examples:
+        >>> frozen_base_text(2.0), frozen_base_text(0.516)
+        ('2 bytes/param', '0.516 bytes/param on linear layers, 2 on the rest')
+    """
+    if linear_bytes == 2.0:
+        return "2 bytes/param"
+    return f"{linear_bytes:.3g} bytes/param on linear layers, 2 on the rest"

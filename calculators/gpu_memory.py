@@ -297,8 +297,8 @@ def finetune_memory(
     )
     return dataclasses.replace(
         result,
-        formula=(f"per GPU = frozen base ({frozen_linear:.3g} bytes/param on linear layers, 2 on "
-                 f"the rest) + LoRA params r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
+        formula=(f"per GPU = frozen base ({parts.frozen_base_text(frozen_linear)}) + LoRA params "
+                 f"r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
                  "+ activations (Korthikanti et al. 2022)"),
         inputs=_inputs(model=model.name, method=method, gpus=gpus, lora_rank=lora_rank,
                        zero_stage=zero, micro_batch_size=micro_batch_size,

@@ -110,8 +110,8 @@ def _validate_layout(gpus: int, gpus_per_node: int, tp: int, pp: int, ep: int) -
         fail(
             "gpus",
             gpus,
-            f"must be a multiple of tensor_parallel x pipeline_parallel = {tp * pp}",
-            f"必须是张量并行 x 流水线并行 = {tp * pp} 的倍数",
+            f"must be a multiple of tensor_parallel × pipeline_parallel = {tp * pp}",
+            f"必须是张量并行 × 流水线并行 = {tp * pp} 的倍数",
         )
     data_parallel = gpus // (tp * pp)
     if data_parallel % ep:

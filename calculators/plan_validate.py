@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from calculators._checks import check_choice, check_count, check_fraction, check_positive
+from calculators._memory_parts import valid_tensor_parallel
 from calculators.collectives import fail
 from calculators.plan import Plan
 
@@ -48,12 +49,21 @@ def validate_plan(plan: Plan) -> None:
 
 
 def _check_layout(plan: Plan) -> None:
+    model = plan.model
+    if not valid_tensor_parallel(model, plan.tensor_parallel):
+        fail(
+            "tensor_parallel", plan.tensor_parallel,
+            f"must split {model.name}'s {model.heads} attention heads evenly (and divide or "
+            f"be a multiple of its {model.kv_heads} KV heads); try 1, 2, 4 or 8",
+            f"必须能整除 {model.name} 的 {model.heads} 个注意力头（并整除或是 {model.kv_heads} "
+            "个 KV 头的整数倍）；可用 1、2、4 或 8",
+        )
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     if plan.gpus % model_parallel:
         fail(
             "gpus", plan.gpus,
-            f"must be a multiple of tensor_parallel x pipeline_parallel = {model_parallel}",
-            f"必须是 张量并行 x 流水线并行 = {model_parallel} 的整数倍",
+            f"must be a multiple of tensor_parallel × pipeline_parallel = {model_parallel}",
+            f"必须是张量并行 × 流水线并行 = {model_parallel} 的整数倍",
         )
 
 

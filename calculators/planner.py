@@ -5,7 +5,8 @@ Verdicts: "feasible" when no check fails (ok or tight everywhere); "conditional"
 that needs no new hardware works (ZeRO stage, tensor parallelism inside the node, recompute,
 offload, LoRA/QLoRA, quantization, or a deadline at most twice as long); "infeasible" otherwise
 (only more or other GPUs or a faster fabric would do). Each suggestion is re-evaluated before
-it is offered; a change that does not fix everything says so ("still fails").
+it is offered. Only working changes are offered; when none works, the one that fixes most is
+offered alone and says what still fails.
 
 Examples:
     >>> from calculators.hardware import lookup_gpu
@@ -18,6 +19,8 @@ Examples:
 
 from __future__ import annotations
 
+from calculators.errors import CalculatorInputError
+from calculators.fabrics import fabric_remark
 from calculators.plan import (
     DAY,
     CheckKind,
@@ -139,13 +142,20 @@ def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
     if plan.task != "inference":
         assumptions += (f"Deadline {plan.deadline_seconds / DAY:g} days.",)
     return Evaluation(plan=plan, checks=checks, verdict=verdict, binding=_binding(checks),
-                      suggestions=changes, assumptions=assumptions, remarks=_remarks(plan, checks))
+                      suggestions=changes, assumptions=assumptions,
+                      remarks=_remarks(plan, checks, changes))
 
 
-def _remarks(plan: Plan, checks: tuple[CheckResult, ...]) -> tuple[Remark, ...]:
+def _remarks(plan: Plan, checks: tuple[CheckResult, ...],
+             changes: tuple[PlanChange, ...] = ()) -> tuple[Remark, ...]:
     compute = next(c for c in checks if c.kind == "compute")
     remark = deadline_remark(plan) if compute.verdict == "fail" else None
-    return (remark,) if remark is not None else ()
+    remarks: tuple[Remark, ...] = (remark,) if remark is not None else ()
+    fabrics = [c.new_plan.gpu for c in changes
+               if c.new_plan.inter_link not in (None, plan.inter_link)]
+    if fabrics:
+        remarks += (fabric_remark(fabrics),)
+    return remarks
 
 
 def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
@@ -155,7 +165,9 @@ def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
     changes, several at once, a longer deadline of at most two years, a faster fabric, more
     GPUs, another GPU), then by how big the change is (a lossless layout change before
     recompute/offload before quantization or LoRA; fewer extra GPUs first), then by the number
-    of fields changed. Every suggestion is the re-evaluated outcome of its changed plan.
+    of fields changed. Every suggestion is the re-evaluated outcome of its changed plan. Only
+    changes after which every check passes are returned; when there is none, the single best
+    partial change (what it still fails says what is missing).
 
     Returns an empty tuple when nothing fails.
     """
@@ -173,14 +185,35 @@ def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[P
         if candidate.plan in seen:
             continue
         seen.add(candidate.plan)
-        change = _verify(candidate)
+        try:
+            change = _verify(candidate)
+        except CalculatorInputError:
+            continue  # e.g. more GPUs than any plan may have (MAX_GPUS): not a suggestion
         fixed = failing - set(change.evaluation_after.failing)
         if not fixed:
             continue
         still = len(change.evaluation_after.failing)
         verified.append(((still, candidate.rank, candidate.size, candidate.changes), change))
     verified.sort(key=lambda item: item[0])
-    return tuple(change for _, change in verified[:limit])
+    return _keep_useful([change for _, change in verified], limit)
+
+
+def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]:
+    """Working changes only; when none works, the single best partial one (its remaining
+    failures say what is still missing). A failing variant of a change that also has a
+    working variant (e.g. more GPUs without and with a faster fabric) is never shown."""
+    working: list[PlanChange] = []
+    sizes: set[tuple[str, str, int]] = set()
+    for change in ranked:
+        if not change.evaluation_after.works:
+            continue
+        new = change.new_plan
+        size = (change.kind, new.gpu.name, new.gpus)
+        if change.kind in ("gpus", "gpu") and size in sizes:
+            continue  # the same cluster again, only with a faster fabric it does not need
+        sizes.add(size)
+        working.append(change)
+    return tuple(working[:limit]) if working else tuple(ranked[:1])
 
 
 def _verify(candidate: Candidate) -> PlanChange:

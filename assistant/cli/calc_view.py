@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from assistant.calculating.formulas import local_formula
+from assistant.calculating.translate import to_chinese
 from assistant.cli.calc_labels import (
     CHECK_TITLES,
     TASKS,
@@ -23,6 +25,7 @@ from assistant.cli.calc_labels import (
     localize_units,
     word,
 )
+from assistant.records import Language
 from calculators.hardware import GPU, Link
 from calculators.models import ModelSpec
 from calculators.plan import CheckResult, Evaluation, Figure, Plan
@@ -175,6 +178,11 @@ def render_evaluation(console: Console, evaluation: Evaluation, language: str = 
         console.print(f"  [dim]{_colon('assumption', language)}{line}[/]", soft_wrap=True)
 
 
+def zh_or_en(language: str) -> Language:
+    """The language as the pipeline's Language literal."""
+    return "zh" if language == "zh" else "en"
+
+
 def _colon(text: str, language: str) -> str:
     return word(text, language) + ("：" if language == "zh" else ": ")
 
@@ -223,13 +231,15 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
         console.print(prefix("limiting") + figure_label(check.limiting, language))
     if check.flags:
         console.print(prefix("flags") + ", ".join(check.flags))
-    if check.formula:
-        console.print(prefix("formula") + check.formula, soft_wrap=True)
+    if check.formula:  # "×" for multiplication; Chinese prose around the math in zh
+        console.print(prefix("formula") + local_formula(check.formula, zh_or_en(language)),
+                      soft_wrap=True)
     if check.inputs:
         inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
         console.print(prefix("inputs") + inputs, soft_wrap=True)
     for line in check.assumptions:
-        console.print(f"[dim]{prefix('assumption')}{line}[/]", soft_wrap=True)
+        text = to_chinese(line) if zh else line
+        console.print(f"[dim]{prefix('assumption')}{text}[/]", soft_wrap=True)
     for line in check.sources:
         console.print(f"[dim]{prefix('source')}{line}[/]", soft_wrap=True)
 

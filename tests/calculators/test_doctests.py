@@ -16,6 +16,7 @@ MODULES = [
     "calculators.gpu_memory",
     "calculators.compute_time",
     "calculators.suggestions",
+    "calculators.fabrics",
 ]
 
 

@@ -25,9 +25,9 @@ def test_decades_long_runs_get_no_deadline_suggestion_but_a_remark() -> None:
     e = evaluate(_founding())
     assert e.check("compute").figures["days"] > MAX_DEADLINE_DAYS  # type: ignore[operator]
     assert all(s.kind != "deadline" for s in e.suggestions)
-    assert len(e.remarks) == 1
-    assert "impractical" in e.remarks[0].en
-    assert "不现实" in e.remarks[0].text("zh")
+    deadline = [r for r in e.remarks if "impractical" in r.en]
+    assert len(deadline) == 1
+    assert "不现实" in deadline[0].text("zh")
 
 
 def test_a_modest_overrun_gets_a_deadline_suggestion_within_two_years() -> None:
@@ -38,7 +38,7 @@ def test_a_modest_overrun_gets_a_deadline_suggestion_within_two_years() -> None:
     assert deadline
     assert deadline[0].evaluation_after.works
     assert 10 * DAY < deadline[0].new_plan.deadline_seconds <= MAX_DEADLINE_DAYS * DAY
-    assert e.remarks == ()
+    assert not any("impractical" in r.en for r in e.remarks)
 
 
 def test_lossless_tensor_parallel_ranks_before_quantization() -> None:

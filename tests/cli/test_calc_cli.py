@@ -100,7 +100,8 @@ def test_catalog_json() -> None:
     [
         (["--gpus", "0"], "gpus"),
         (["--gpus", "-8"], "gpus"),
-        (["--tp", "3"], "gpus"),
+        (["--tp", "3"], "tensor_parallel"),  # 72 heads but 8 KV heads: 3 cannot split them
+        (["--tp", "4", "--pp", "3"], "gpus"),  # 8 GPUs are not a multiple of 4 × 3
         (["--deadline-days", "-5"], "deadline"),
         (["--price", "-1"], "price_per_gpu_hour"),
         (["--nodes", "0"], "nodes"),
@@ -237,3 +238,19 @@ def test_fp8_training_runs_on_h100_and_is_refused_on_a100() -> None:
     assert "precision" in refused.output
     assert "bf16" in refused.output
     assert "Traceback" not in refused.output
+
+
+def test_formulas_use_the_multiplication_sign_and_chinese_output_is_localized() -> None:
+    english = _run(*FOUNDING).output
+    formulas = [line for line in english.splitlines() if "formula:" in line]
+    assert formulas
+    assert all(" x " not in line for line in formulas)
+    assert any("×" in line for line in formulas)
+    chinese = _run(*FOUNDING, "--lang", "zh").output
+    assert "费用 = GPU 小时数 × 每卡时价格" in chinese
+    assert "未给出价格" in chinese
+    assert "No price given" not in chinese
+    # Suggestions: each scale-out once, with a realistic fabric, and no failing variant.
+    suggestions = chinese.split("怎样才能做到", 1)[1]
+    assert "InfiniBand XDR" not in suggestions.split("改用", 1)[0]
+    assert "仍不满足" not in suggestions

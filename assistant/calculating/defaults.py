@@ -256,6 +256,18 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
             )
         )
         return replace(s, precision=precision)
+    if s.precision == "fp8" and s.task != "inference":
+        notes.append(
+            say(
+                lang,
+                "fp8 混合精度训练（按问题所述）：算力按 FP8 稠密峰值；显存仍按每参数 16 字节"
+                "（主权重与优化器状态保持高精度，DeepSeek-V3 报告 §3.3）。",
+                "fp8 mixed-precision training (as asked): compute at the dense FP8 peak; memory "
+                "still 16 bytes per parameter (master weights and optimizer states stay in higher "
+                "precision, DeepSeek-V3 report §3.3).",
+            )
+        )
+        return s
     if s.precision is not None:
         return s
     if s.task == "inference":

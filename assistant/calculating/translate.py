@@ -22,6 +22,23 @@ _SENTENCES: tuple[_Row, ...] = (
         r"MFU \1：消费级 GeForce 卡（PCIe，RTX 4090 不支持 GPU 直连）",
     ),
     (r"MFU (\d+%): (\S+)-class GPUs with NVLink", r"MFU \1：带 NVLink 的 \2 级 GPU"),
+    (
+        r"MFU (\d+%): data-centre cards without NVLink \(PCIe only\)",
+        r"MFU \1：没有 NVLink 的数据中心卡（仅 PCIe）",
+    ),
+    (r"MFU (\d+%): V100 with NVLink", r"MFU \1：带 NVLink 的 V100"),
+    (
+        r"MFU (\d+%): AMD MI300X \(ROCm; few published large runs\)",
+        r"MFU \1：AMD MI300X（ROCm，公开的大规模训练很少）",
+    ),
+    (
+        r"MFU (\d+%): Huawei Ascend \(few published figures\)",
+        r"MFU \1：华为昇腾（公开数据很少）",
+    ),
+    (
+        r"MFU (\d+%): B200 \(no large published run; Hopper figure assumed\)",
+        r"MFU \1：B200（尚无公开的大规模训练，按 Hopper 的数值假设）",
+    ),
     (r"MFU (\d+%) of the dense peak for the whole run(.*)", r"全程按稠密峰值的 \1 计 MFU\2"),
     (
         r"LoRA/QLoRA: the frozen base gets no weight gradients, so 2·N·D of the 6·N·D "
@@ -199,7 +216,9 @@ _PHRASES: tuple[_Row, ...] = (
     (r"\bper step\b", "每步"),
     (r"\bper layer\b", "每层"),
     (r"\bper micro-batch\b", "每微批"),
-    (r"\bper parameter\b|\bbytes/param\b", "字节/参数"),
+    (r"\b(\d+) tokens per parameter\b", r"每参数 \1 个 token"),
+    (r"\bbytes per parameter\b|\bbytes/param\b", "字节/参数"),
+    (r"\bper parameter\b", "每参数"),
     (r"\bon linear layers\b", "（线性层）"),
     (r"\bon the rest\b", "（其余）"),
     (r"\bfrozen base\b", "冻结基座"),

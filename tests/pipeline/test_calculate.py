@@ -55,6 +55,7 @@ def test_fp8_training_is_kept_only_where_the_chip_has_fp8(gpu: str, expected: st
     assert resolved.scenario.precision == expected
     said = " ".join(resolved.assumptions)
     assert ("no FP8 tensor mode" in said) == (expected != "fp8")
+    assert ("fp8 mixed-precision training" in said) == (expected == "fp8")
 
 
 def test_site_profile_fills_hardware_and_question_values_win() -> None:

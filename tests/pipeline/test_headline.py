@@ -73,6 +73,11 @@ def test_feasible_headline_reports_headroom() -> None:
             "每个线性层都加适配器，秩 16：可训练参数 62,586,880 个",
         ),
         ("cost = GPU-hours x price per GPU-hour", "费用 = GPU 小时数 x 每卡时价格"),
+        (
+            "MFU 30%: data-centre cards without NVLink (PCIe only)",
+            "MFU 30%：没有 NVLink 的数据中心卡（仅 PCIe）",
+        ),
+        ("20 tokens per parameter", "每参数 20 个 token"),  # not "字节/参数": these are tokens
     ],
 )
 def test_calculator_strings_have_chinese(english: str, chinese: str) -> None:

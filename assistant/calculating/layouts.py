@@ -101,12 +101,11 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if scenario.zero_stage is not None:
             return [{}]
         gpus = scenario.gpu_count or 1
-        per_node = min(gpus, scenario.gpus_per_node or 8)
-        tp_ok = per_node > 1 and gpus % per_node == 0  # the planner needs gpus = k × TP × PP
+        node_tp = _node_tensor_parallel(min(gpus, scenario.gpus_per_node or 8), gpus)
         return [
-            {"zero_stage": z, "recompute": r, "tensor_parallel": per_node if tp else None}
+            {"zero_stage": z, "recompute": r, "tensor_parallel": node_tp if tp else None}
             for z, r, tp in _TRAINING_CONFIGS
-            if not tp or tp_ok
+            if not tp or node_tp > 1
         ]
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
@@ -116,12 +115,20 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
     ]
     nodes = gpus // per_node
+    node_tp = _node_tensor_parallel(per_node, gpus)
     layouts += [
-        {"tensor_parallel": per_node, "pipeline_parallel": p}
+        {"tensor_parallel": node_tp, "pipeline_parallel": p}
         for p in range(2, nodes + 1)
-        if gpus % (per_node * p) == 0
+        if node_tp > 1 and gpus % (node_tp * p) == 0
     ]
     return layouts
+
+
+def _node_tensor_parallel(per_node: int, gpus: int) -> int:
+    """The largest TP degree real frameworks use (8, 4 or 2) that fits in one node and divides
+    the GPU count (the planner needs gpus = k × TP × PP); 1 when none does (e.g. 3-GPU boxes,
+    which shard with ZeRO-3/FSDP instead)."""
+    return next((t for t in (8, 4, 2) if t <= per_node and gpus % t == 0), 1)
 
 
 _RECOMPUTE_ZH = {"selective": "选择性", "full": "完全"}

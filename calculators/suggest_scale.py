@@ -240,7 +240,10 @@ def other_gpu(plan: Plan, failing: set[CheckKind],
     for gpu in _alternatives(plan, failing):
         precision = plan.precision if gpu.supports(plan.precision) else (
             gpu.default_training_precision())
-        base = plan.replace(gpu=gpu, precision=precision, intra_link=None)
+        # Another GPU means other servers: lay it out in standard 8-GPU nodes (HGX/OAM), not
+        # in the user's own box size (a 3 × RTX 4090 workstation says nothing about B200s).
+        base = plan.replace(gpu=gpu, precision=precision, intra_link=None,
+                            gpus_per_node=SCALE_OUT_NODE_GPUS)
         estimate, memory_bound = _estimate(base, job_bytes)
         bases.append((_cost_key(estimate, gpu, failing), memory_bound, gpu.name, base))
     bases.sort(key=lambda item: (item[0], item[2]))

@@ -164,8 +164,22 @@ def _power(f: Figures, lang: Language, gpu: str) -> str:
     watts = _num(f, "facility_watts") or _num(f, "power_watts")
     if watts is not None:
         parts.append(say(lang, f"功率约 {watts / 1e3:.1f} kW", f"about {watts / 1e3:.1f} kW"))
+    per_hour = _num(f, "kwh_per_hour")
+    per_million = _num(f, "kwh_per_million_tokens")
     joules = _num(f, "energy_joules")
-    if joules is not None:
+    if per_hour is not None:  # serving: a rate, not a total over a deadline
+        parts.append(
+            say(lang, f"每小时约 {per_hour:,.1f} kWh", f"about {per_hour:,.1f} kWh per hour")
+        )
+        if per_million is not None:
+            parts.append(
+                say(
+                    lang,
+                    f"每百万 token 约 {per_million:,.2f} kWh",
+                    f"about {per_million:,.2f} kWh per million tokens",
+                )
+            )
+    elif joules is not None:
         parts.append(
             say(lang, f"能耗约 {joules / 3.6e6:,.0f} kWh", f"about {joules / 3.6e6:,.0f} kWh")
         )
@@ -175,14 +189,17 @@ def _power(f: Figures, lang: Language, gpu: str) -> str:
 def _cost(f: Figures, lang: Language, gpu: str) -> str:
     parts: list[str] = []
     hours = _num(f, "gpu_hours")
+    hourly = f.get("period") == "one hour of serving"
+    per_zh, per_en = ("（每服务 1 小时）", " per hour of serving") if hourly else ("", "")
     if hours is not None:
         unit = "GPU-hour" if round(hours) == 1 else "GPU-hours"
-        parts.append(say(lang, f"{hours:,.0f} GPU 小时", f"{hours:,.0f} {unit}"))
+        parts.append(say(lang, f"{hours:,.0f} GPU 小时{per_zh}", f"{hours:,.0f} {unit}{per_en}"))
     cost = _num(f, "cost")
     currency = f.get("currency") or ""
     if cost is not None:
         zh_unit = _CURRENCY_ZH.get(str(currency).upper(), f" {currency}")
-        parts.append(say(lang, f"费用约 {cost:,.0f}{zh_unit}", f"about {cost:,.0f} {currency}"))
+        zh_cost = f"费用约 {cost:,.0f}{zh_unit}{per_zh}"
+        parts.append(say(lang, zh_cost, f"about {cost:,.0f} {currency}{per_en}"))
     return _join(parts, lang)
 
 

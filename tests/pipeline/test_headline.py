@@ -7,6 +7,7 @@ import pytest
 from assistant.calculate import calculate
 from assistant.calculating.focus import asks_count, topic_sentences
 from assistant.calculating.headline import headline, shortfall
+from assistant.calculating.summaries import summarize
 from assistant.calculating.translate import to_chinese, untranslated
 from assistant.parse import parse
 from assistant.records import Check
@@ -119,3 +120,33 @@ def test_power_question_gets_its_answer_up_front() -> None:
     assert "电力：能耗约" in topic_sentences(query.topics, outcome.checks, "zh")
     assert "电力：能耗约" in outcome.lead
     assert "回答：至少需要" not in outcome.lead
+
+
+SERVING_POWER = {"power_watts": 5921.84, "energy_joules": 21318624.0, "kwh_per_hour": 5.92184,
+                 "kwh_per_million_tokens": 1.2644, "period": "one hour of serving"}
+TRAINING_POWER = {"facility_watts": 2.0e6, "energy_joules": 3.6e12, "period": "the whole run"}
+
+
+@pytest.mark.parametrize(
+    ("figures", "language", "expected", "absent"),
+    [
+        # serving is a rate: per hour and per million tokens, never a bare total
+        (SERVING_POWER, "en", "about 5.9 kWh per hour; about 1.26 kWh per million tokens", None),
+        (SERVING_POWER, "zh", "每小时约 5.9 kWh；每百万 token 约 1.26 kWh", "能耗约"),
+        # training is a total over the run
+        (TRAINING_POWER, "en", "about 1,000,000 kWh", "per hour"),
+    ],
+)
+def test_power_summary_is_a_rate_for_serving_and_a_total_for_training(
+    figures: dict[str, object], language: str, expected: str, absent: str | None
+) -> None:
+    text = summarize("power", "ok", figures, language, "H100 SXM 80GB")  # type: ignore[arg-type]
+    assert expected in text
+    if absent:
+        assert absent not in text
+
+
+def test_serving_cost_is_per_hour_of_serving() -> None:
+    figures = {"gpu_hours": 4.0, "cost": 8.0, "currency": "USD", "period": "one hour of serving"}
+    assert "8 USD per hour of serving" in summarize("cost", "ok", figures, "en", "H100")
+    assert "（每服务 1 小时）" in summarize("cost", "ok", figures, "zh", "H100")

@@ -163,7 +163,7 @@ def links(name: str | None, as_json: bool, lang: str) -> None:
         if name:
             _emit(lookup_link(name), as_json, lambda k: _show_record(k, lang=lang))
             return
-        rows = [[k.name, k.kind, figure_text("bytes_per_s", k.bytes_per_s),
+        rows = [[k.name, k.kind, figure_text("link_bytes_per_s", k.bytes_per_s),
                  f"{k.latency_s * 1e6:.0f} µs", figure_text("rdma", k.rdma, lang)]
                 for k in LINKS.values()]
         columns = ["link", "kind", "per direction", "latency", "RDMA"]

@@ -20,7 +20,9 @@ _SUFFIXES = {
     "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12,
     "万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "亿": 1e8, "万": 1e4,
 }
-_NUMBER = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)?\s*([a-z\u4e00-\u9fff]*)\s*$", re.I)
+_NUMBER = re.compile(
+    r"^\s*([-+]?[0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)?\s*([a-z\u4e00-\u9fff]*)\s*$", re.IGNORECASE
+)
 
 
 class Number(click.ParamType):

@@ -81,6 +81,7 @@ def test_network_command() -> None:
         (["models"], "DeepSeek-V3"),
         (["models", "llama2-70b"], "68,976,648,192"),
         (["links"], "InfiniBand NDR"),
+        (["links"], "31.5 GB/s"),  # PCIe Gen4 x16 per direction, shown as a bandwidth
     ],
 )
 def test_catalog_listings(args: list[str], needle: str) -> None:
@@ -105,6 +106,7 @@ def test_catalog_json() -> None:
         (["--deadline-days", "-5"], "deadline"),
         (["--price", "-1"], "price_per_gpu_hour"),
         (["--nodes", "0"], "nodes"),
+        (["--params=-5"], "params"),  # a negative size is a bad value, not "not a number"
     ],
 )
 def test_bad_counts_exit_2_naming_the_field(args: list[str], field: str) -> None:

@@ -76,6 +76,8 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
     for name in ("intra_link", "inter_link"):
         if getattr(s, name) is None and getattr(site, name):
             changes[name] = getattr(site, name)
+    if s.gpu is not None and s.intra_link is None:
+        changes.update(_fit_gpu_to_site(s.gpu, site, lang, notes))
     link_zh = f"，机间 {site.inter_link}" if site.inter_link else ""
     link_en = f", {site.inter_link} between nodes" if site.inter_link else ""
     notes.append(
@@ -90,7 +92,8 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
     overridden = [
         n
         for n in ("gpu", "gpu_count", "nodes", "gpus_per_node", "intra_link", "inter_link")
-        if getattr(s, n) is not None and n not in changes
+        # the question's GPU wins even when it is swapped for its PCIe card
+        if getattr(s, n) is not None and (n not in changes or n == "gpu")
     ]
     if overridden:
         given = ", ".join(f"{n}={getattr(s, n)}" for n in overridden)
@@ -110,6 +113,45 @@ def _model_context(model: str | None) -> int:
     from calculators.models import lookup_model
 
     return lookup_model(model).context_length or DEFAULT_CONTEXT
+
+
+def _fit_gpu_to_site(
+    gpu_name: str, site: SiteProfile, lang: Language, notes: list[str]
+) -> dict[str, object]:
+    """A GPU named in the question, placed in the site's servers: a PCIe server takes the PCIe
+    card of that family (an SXM module needs an HGX board); with no PCIe card in the catalog,
+    the site's PCIe link is not imposed on an NVLink part."""
+    from calculators.hardware import GPUS, lookup_gpu, lookup_link
+
+    if not site.intra_link or lookup_link(site.intra_link).kind != "pcie":
+        return {}
+    gpu = lookup_gpu(gpu_name)
+    if lookup_link(gpu.intra_link).kind == "pcie":
+        return {}
+    family = gpu.name.split()[0]
+    pcie = [g for g in GPUS.values() if g.name.split()[0] == family
+            and lookup_link(g.intra_link).kind == "pcie"]
+    if not pcie:
+        notes.append(
+            say(
+                lang,
+                f"{gpu.name} 没有 PCIe 版，按其自带的 {gpu.intra_link} 计"
+                "（需要换成 HGX 类服务器）。",
+                f"{gpu.name} comes only as a module, so its own {gpu.intra_link} is used (it needs "
+                "HGX-class servers).",
+            )
+        )
+        return {"intra_link": gpu.intra_link}
+    card = min(pcie, key=lambda g: abs(g.memory_bytes - gpu.memory_bytes))
+    notes.append(
+        say(
+            lang,
+            f"站点「{site.title}」是 PCIe 服务器，{family} 按其 PCIe 版（{card.name}）计。",
+            f"The site ‘{site.title}’ is a PCIe server, so {family} is taken as its PCIe card "
+            f"({card.name}).",
+        )
+    )
+    return {"gpu": card.name}
 
 
 def _canonical_gpu(name: str) -> str:

@@ -69,7 +69,7 @@ def test_site_profile_fills_hardware_and_question_values_win() -> None:
     changed = resolve(
         Scenario(task="pretrain", params=1e11, gpu="H100", site_profile=JILIN.id), JILIN, "zh"
     )
-    assert changed.scenario.gpu == "H100"
+    assert changed.scenario.gpu == "H100 PCIe 80GB"  # the PCIe card of the asked family
     assert any("优先" in a for a in changed.assumptions)
 
 
@@ -186,3 +186,22 @@ def test_how_long_question_gets_the_duration() -> None:
     assert outcome.verdict != "unknown"  # 100 is not a multiple of 8: layouts adapt
     assert "回答：在这套硬件上约需" in outcome.lead
     assert "天" in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "gpu", "intra_link"),
+    [
+        # the regional server is a PCIe box: an H100 there is the PCIe card
+        ("吉林GPU服务器用H100能训练千亿模型吗", "H100 PCIe 80GB", "PCIe Gen4"),
+        # the H800 has no PCIe card in the catalog: its own NVLink, not the site's PCIe link
+        ("吉林GPU服务器用H800能训练千亿模型吗", "H800 SXM 80GB", "H800 NVLink"),
+        # a PCIe card stays as asked
+        ("吉林GPU服务器用4090能训练千亿模型吗", "RTX 4090 24GB", "PCIe Gen4"),
+    ],
+)
+def test_a_gpu_named_for_a_pcie_site_fits_its_servers(
+    question: str, gpu: str, intra_link: str
+) -> None:
+    query = parse(question, sites=[JILIN])
+    resolved = resolve(query.scenario, JILIN, "zh")
+    assert (resolved.scenario.gpu, resolved.scenario.intra_link) == (gpu, intra_link)

@@ -84,7 +84,7 @@ def test_followup_changes_only_the_gpu(ask) -> None:  # noqa: ANN001
     assert second.query.changed_slots == ("gpu",)
     assert second.scenario is not None
     assert first.scenario is not None
-    assert second.scenario.gpu == "H100 SXM 80GB"
+    assert second.scenario.gpu == "H100 PCIe 80GB"  # the regional server is a PCIe box
     for slot in ("params", "task", "tokens", "site_profile", "gpu_count", "deadline_seconds"):
         assert getattr(second.scenario, slot) == getattr(first.scenario, slot), slot
 

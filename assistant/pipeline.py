@@ -16,6 +16,8 @@ from assistant.parsing.numbers import clean_text
 from assistant.records import Answer, Language, Query, Scenario
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from assistant.config import Settings
     from assistant.retrieval import Retriever
 
@@ -25,14 +27,19 @@ _RETRIEVERS: dict[tuple[str, str, str], Retriever] = {}
 _LOCK = threading.Lock()
 
 
-def default_retriever(settings: Settings) -> Retriever:
-    """The retriever for `settings`, opened once per process (opening loads the encoder)."""
+def default_retriever(
+    settings: Settings, *, notify: Callable[[str], None] | None = None
+) -> Retriever:
+    """The retriever for `settings`, opened once per process (opening loads the encoder).
+
+    `notify` receives a one-line message when the index is built or rebuilt first.
+    """
     from assistant.retrieval.engine import open_retriever
 
     key = (settings.encoder, str(settings.knowledge_dir), str(settings.home))
     with _LOCK:
         if key not in _RETRIEVERS:
-            _RETRIEVERS[key] = open_retriever(settings)
+            _RETRIEVERS[key] = open_retriever(settings, notify=notify)
         return _RETRIEVERS[key]
 
 

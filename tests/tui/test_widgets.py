@@ -84,7 +84,8 @@ async def test_side_panel_shows_scenario_calculations_and_sources() -> None:
         text = screen_text(app)
         assert render.fmt_bytes(2.0e11) in text
         assert "16 B × params" in text
-        assert "FAIL" in text
+        assert "✘ 不满足" in text  # the verdict in the interface language
+        assert "FAIL" not in text
         tabs.active = "tab-sources"
         await pilot.pause()
         options = app.query_one("#sources-list", OptionList)

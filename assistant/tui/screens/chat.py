@@ -23,6 +23,7 @@ from assistant.tui.messages import AnswerFailed, AnswerReady, AnswerSelected
 from assistant.tui.widgets.prompt import Prompt
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import Transcript
+from assistant.tui.wrap import Wrapped
 
 if TYPE_CHECKING:
     from assistant.records import Answer
@@ -113,7 +114,8 @@ class ChatScreen(Screen[None]):
         return self.advisor.ui_language
 
     def _welcome(self) -> None:
-        self.transcript.mount(Static(Text(t("welcome", self._language())), classes="welcome"))
+        text = Wrapped(Text(t("welcome", self._language())))
+        self.transcript.mount(Static(text, classes="welcome"))
 
     def _relabel(self, language: str) -> None:
         title = Text.styled(f" {t('app.title', language)} ", "bold") + Text.styled(
@@ -122,7 +124,7 @@ class ChatScreen(Screen[None]):
         self.query_one(Prompt).set_placeholder(
             t("prompt.placeholder", language), t("prompt.placeholder_multi", language))
         for welcome in self.query(".welcome").results(Static):
-            welcome.update(Text(t("welcome", language)))
+            welcome.update(Wrapped(Text(t("welcome", language))))
         self.transcript.relabel(language)
         self.panel.relabel(language)
         self._show_load_state(self.advisor.load_state)

@@ -24,7 +24,7 @@ def summary_label(summary: Any, language: str) -> Text:
     label = Text.styled(f"{when}  ", "dim")
     title = " ".join(str(summary.title).split()) or summary.id
     label.append_text(literal(title[:60]))
-    label.append(f"  ({t('history.turns', language, n=summary.turn_count)})", style="dim")
+    label.append(f"  {t('history.turns', language, n=summary.turn_count)}", style="dim")
     return label
 
 

@@ -6,11 +6,11 @@ document is shown literally (Rich `Text`, control characters made visible).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -19,68 +19,118 @@ from textual.widgets.option_list import Option
 
 from assistant.tui.figures import show_value
 from assistant.tui.i18n import t
+from assistant.tui.labels import (
+    VERDICT_ICONS,
+    figure_label,
+    input_label,
+    slot_label,
+    slot_value,
+    verdict_label,
+)
 from assistant.tui.literal import clean, literal
+from assistant.tui.wrap import KeyValues, Row, Wrapped
 
 if TYPE_CHECKING:
-    from assistant.records import Answer, Check, Citation
+    from assistant.records import Answer, Check, Citation, Figure, Scenario
 
-CHECK_STYLES = {"ok": "green", "tight": "yellow", "fail": "red", "n/a": "dim"}
+CHECK_STYLES = {"ok": "bold green", "tight": "bold yellow", "fail": "bold red", "n/a": "dim"}
+#: Memory components left out when they are zero (gradients in inference, …), as `calc` does.
+HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
+                            "kv_cache_bytes", "overhead_bytes", "offloaded_bytes"})
 
 
-def _pairs_table(rows: list[tuple[str, object]], language: str) -> Table:
-    table = Table(box=None, pad_edge=False, expand=True, show_header=False)
-    table.add_column()
-    table.add_column()
-    table.columns[0].style = "cyan"
-    table.columns[0].overflow = "fold"
-    table.columns[1].overflow = "fold"
-    for key, value in rows:
-        table.add_row(literal(key), literal(show_value(key, value, language)))
-    return table
+def figure_rows(figures: Mapping[str, Figure], language: str) -> list[Row]:
+    """Rows of a check's figures: labelled, with units; empty and zero components left out."""
+    rows = []
+    for key, value in figures.items():
+        if value is None or (key in HIDE_WHEN_ZERO and value == 0):
+            continue
+        label = Text.styled(clean(figure_label(key, language)), "cyan")
+        shown = literal(show_value(key, value, language))
+        shown.highlight_regex(r"\(\S+ [KMGTP]iB\)", "dim")  # the binary twin of a GB figure
+        rows.append(Row(label, shown))
+    return rows
+
+
+def input_rows(inputs: Mapping[str, Figure], language: str) -> list[Row]:
+    """Rows of a check's inputs, labelled like the scenario slots."""
+    return [Row(Text.styled(clean(input_label(key, language)), "cyan"),
+                literal(show_value(key, value, language)))
+            for key, value in inputs.items() if value is not None]
+
+
+def scenario_rows(answer: Answer, language: str) -> tuple[list[Row], list[str]]:
+    """The set slots as rows (filled-in ones marked "·", changed ones highlighted) and the
+    labels of the slots left open."""
+    query = answer.query
+    evaluated: Scenario = answer.scenario or query.scenario
+    rows: list[Row] = []
+    unset: list[str] = []
+    for slot in fields(evaluated):
+        value = getattr(evaluated, slot.name)
+        label = slot_label(slot.name, language)
+        if value is None:
+            unset.append(label)
+            continue
+        asked = getattr(query.scenario, slot.name) is not None
+        changed = slot.name in query.changed_slots
+        shown = value if not isinstance(value, str) else slot_value(slot.name, value, language)
+        text = literal(show_value(slot.name, shown, language))
+        text.stylize("bold yellow" if changed else "" if asked else "italic")
+        if slot.name == "site_profile":
+            text = _site(answer, str(value), text)
+        key = Text.styled(label, "bold yellow" if changed else "cyan")
+        rows.append(Row(key, text, mark="" if asked else "·"))
+    return rows, unset
+
+
+def _site(answer: Answer, doc_id: str, shown: Text) -> Text:
+    """A site profile by its title (from the cited profile), its document id below, dim."""
+    for citation in answer.citations:
+        if citation.passage.doc_id == doc_id and citation.passage.title:
+            title = literal(" ".join(citation.passage.title.split()))
+            return title + Text("\n") + Text.styled(shown.plain, "dim")
+    return shown
 
 
 def scenario_renderable(answer: Answer, language: str) -> RenderableType:
     """The slots as evaluated: asked ones plain, filled-in ones (defaults, site profile) marked
     with "·", slots changed by a follow-up highlighted; then assumptions and warnings."""
     query = answer.query
-    evaluated = answer.scenario or query.scenario
-    table = Table(t("panel.slot", language), t("panel.value", language), box=None, expand=True)
-    table.columns[1].overflow = "fold"
-    unset: list[str] = []
-    filled = False
-    for slot in fields(evaluated):
-        value = getattr(evaluated, slot.name)
-        if value is None:
-            unset.append(slot.name)
-            continue
-        asked = getattr(query.scenario, slot.name) is not None
-        changed = slot.name in query.changed_slots
-        shown = literal(show_value(slot.name, value, answer.language))
-        shown.stylize("bold yellow" if changed else "" if asked else "italic")
-        if not asked:
-            filled = True
-            shown = Text.styled("· ", "dim") + shown
-        table.add_row(Text.styled(slot.name, "bold yellow" if changed else "cyan"), shown)
+    rows, unset = scenario_rows(answer, language)
+    parts: list[RenderableType] = [KeyValues(rows)]
     if unset:
-        table.add_row(Text.styled(t("panel.unset", language), "dim"),
-                      Text.styled(", ".join(unset), "dim"))
-    parts: list[RenderableType] = [table]
-    if filled:
+        joined = ("、" if language == "zh" else ", ").join(unset)
+        colon = "：" if language == "zh" else ": "
+        parts.append(Wrapped(Text.styled(f"{t('panel.unset', language)}{colon}{joined}", "dim")))
+    if any(row.mark for row in rows):
         parts.append(Text.styled(t("panel.filled", language), "dim"))
     if query.changed_slots:
-        parts += _bullets(t("panel.changed", language), query.changed_slots)
+        changed = [slot_label(slot, language) for slot in query.changed_slots]
+        parts += _bullets(t("panel.changed", language), changed)
     parts += _bullets(t("panel.assumptions", language), answer.assumptions)
     parts += _bullets(t("panel.warnings", language), tuple(query.warnings) + answer.warnings)
     return Group(*parts)
 
 
-def _bullets(title: str, items: tuple[str, ...] | list[str]) -> list[RenderableType]:
+def scenario_tooltip(answer: Answer, language: str) -> str:
+    """Which raw slot name (as in `ask --json`) each label of the Scenario tab stands for."""
+    evaluated = answer.scenario or answer.query.scenario
+    names = [f"{slot_label(f.name, language)} = {f.name}" for f in fields(evaluated)
+             if getattr(evaluated, f.name) is not None]
+    return t("panel.slot_names", language) + "\n" + "\n".join(names)
+
+
+def _bullets(title: str, items: Sequence[str]) -> list[RenderableType]:
     if not items:
         return []
-    text = Text.styled(f"\n{title}\n", "bold")
-    for item in items:
-        text.append_text(literal(f"• {item}\n"))
-    return [text]
+    parts: list[RenderableType] = [Text.styled(f"\n{title}", "bold")]
+    parts += [Wrapped(literal(item), prefix=Text("• ")) for item in items]
+    return parts
+
+
+def _heading(key: str, language: str) -> Text:
+    return Text.styled(t(key, language), "bold underline")
 
 
 def check_renderable(check: Check, language: str) -> RenderableType:
@@ -89,17 +139,18 @@ def check_renderable(check: Check, language: str) -> RenderableType:
 
     style = CHECK_STYLES.get(check.verdict, "")
     label = CHECK_LABELS.get(check.kind, {}).get(language, check.kind)
-    head = Text.styled(f"■ {label}  ", "bold") + Text.styled(check.verdict.upper(), style)
-    parts: list[RenderableType] = [head, literal(check.summary)]
-    if check.figures:
-        parts.append(Text.styled(t("panel.figures", language), "bold underline"))
-        parts.append(_pairs_table(list(check.figures.items()), language))
+    icon = VERDICT_ICONS.get(check.verdict, "?")
+    head = Text.styled(f"■ {label}  ", "bold")
+    head.append(f"{icon} {verdict_label(check.verdict, language)}", style)
+    parts: list[RenderableType] = [head, Wrapped(literal(check.summary))]
+    figures = figure_rows(check.figures, language)
+    if figures:
+        parts += [_heading("panel.figures", language), KeyValues(figures)]
     if check.formula:
-        parts.append(Text.styled(t("panel.formula", language), "bold underline"))
-        parts.append(literal(check.formula, "italic"))
-    if check.inputs:
-        parts.append(Text.styled(t("panel.inputs", language), "bold underline"))
-        parts.append(_pairs_table(list(check.inputs.items()), language))
+        parts += [_heading("panel.formula", language), Wrapped(literal(check.formula, "italic"))]
+    inputs = input_rows(check.inputs, language)
+    if inputs:
+        parts += [_heading("panel.inputs", language), KeyValues(inputs)]
     parts += _bullets(t("panel.assumptions", language), check.assumptions)
     parts += _bullets(t("panel.sources", language), check.sources)
     parts.append(Text(""))
@@ -107,12 +158,16 @@ def check_renderable(check: Check, language: str) -> RenderableType:
 
 
 def citation_label(index: int, citation: Citation) -> Text:
-    """A one-line entry of the Sources list."""
+    """An entry of the Sources list: the title, and the section on a second line (several
+    passages of one document must be told apart)."""
     passage = citation.passage
     label = Text.styled(f"[{index}] ", "bold")
-    label.append_text(literal(passage.title))
+    label.append_text(literal(" ".join(passage.title.split())))
     if passage.heading:
-        label.append_text(literal(f" › {passage.heading}", "dim"))
+        indent = " " * len(f"[{index}] ")
+        heading = " ".join(passage.heading.split())
+        label.append(f"\n{indent}")
+        label.append_text(literal(f"› {heading}", "dim"))
     label.no_wrap = True
     label.overflow = "ellipsis"
     return label
@@ -124,14 +179,16 @@ def citation_detail(citation: Citation, language: str) -> RenderableType:
     head = literal(passage.title, "bold")
     if passage.heading:
         head.append_text(literal(f" › {passage.heading}"))
-    path = Text.styled(f"{t('panel.path', language)}: ", "bold") + literal(passage.source)
+    colon = "：" if language == "zh" else ": "
+    path = Text.styled(f"{t('panel.path', language)}{colon}", "bold") + literal(passage.source)
     if passage.anchor:
         path.append_text(literal(f"#{passage.anchor}", "dim"))
-    parts: list[RenderableType] = [head, path, Text.styled(f"id: {clean(passage.id)}", "dim")]
+    parts: list[RenderableType] = [Wrapped(head), Wrapped(path),
+                                   Text.styled(f"id: {clean(passage.id)}", "dim")]
     if citation.claim:
-        claim = Text.styled(f"{t('panel.claim', language)}: ", "bold")
-        parts.append(claim + literal(citation.claim))
-    parts += [Text(""), literal(passage.text)]
+        claim = Text.styled(f"{t('panel.claim', language)}{colon}", "bold")
+        parts.append(Wrapped(claim + literal(citation.claim)))
+    parts += [Text(""), Wrapped(literal(passage.text))]
     return Group(*parts)
 
 
@@ -178,9 +235,11 @@ class SidePanel(Vertical):
         calculations = self.query_one("#calculations-body", Static)
         if answer is None:
             scenario.update(empty)
+            scenario.tooltip = None
             calculations.update(empty)
         else:
             scenario.update(scenario_renderable(answer, language))
+            scenario.tooltip = scenario_tooltip(answer, language)
             checks = [check_renderable(c, language) for c in answer.checks]
             no_checks = Text.styled(t("panel.no_checks", language), "dim")
             calculations.update(Group(*checks) if checks else no_checks)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import string
 from pathlib import Path
 
@@ -87,3 +89,12 @@ def test_answers_markdown_puts_each_answer_under_its_question() -> None:
     assert text.startswith("# 算力顾问\n")
     order = [text.index(part) for part in ("## 第一问", "答一", "## 第二问 换行", "答二")]
     assert order == sorted(order)
+
+
+def test_an_export_gets_the_permissions_of_any_new_file(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        target = write_atomic(tmp_path / "answer.md", "答案")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not mkstemp's private 0600

@@ -6,6 +6,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
+
+# Property tests check laws, not speed: on a loaded 2-core CI machine hypothesis's default
+# 200 ms per-example deadline would fail them for the wrong reason (speed lives in bench/).
+settings.register_profile("gpu-advisor", deadline=None)
+settings.load_profile("gpu-advisor")
 
 
 @pytest.fixture(autouse=True)

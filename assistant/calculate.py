@@ -9,7 +9,6 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -32,7 +31,7 @@ from assistant.calculating.formulas import local_formula
 from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
 from assistant.calculating.summaries import summarize
-from assistant.calculating.translate import polish_chinese, to_chinese
+from assistant.calculating.translate import to_chinese
 from assistant.records import (
     Check,
     CheckKind,
@@ -128,11 +127,6 @@ def _effect(change: PlanChange, lang: Language) -> str:
     return say(lang, "，", ", ").join(bits)
 
 
-def _times(text: str) -> str:
-    """ "56 x H100" → "56 × H100": the multiplication sign, as in the formulas."""
-    return re.sub(r"(?<=\d) x (?=\S)", " × ", text)
-
-
 def _suggestions(
     evaluation: Evaluation, lang: Language
 ) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
@@ -142,7 +136,7 @@ def _suggestions(
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
     out = tuple(
         Suggestion(
-            change=_times(polish_chinese(c.description_zh) if lang == "zh" else c.description_en),
+            change=c.description_zh if lang == "zh" else c.description_en,
             effect=_effect(c, lang),
         )
         for c in changes[:5]
@@ -204,10 +198,7 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         suggestions=suggestions,
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
-        remarks=tuple(
-            polish_chinese(r.text(lang)) if lang == "zh" else r.text(lang)
-            for r in evaluation.remarks
-        ),
+        remarks=tuple(r.text(lang) for r in evaluation.remarks),
     )
 
 

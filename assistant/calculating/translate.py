@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["polish_chinese", "to_chinese", "untranslated"]
+__all__ = ["to_chinese", "untranslated"]
 
 _Row = tuple[str, str]
 
@@ -252,24 +252,3 @@ def untranslated(text: str) -> bool:
     """True when no whole-sentence row matches (the string keeps most of its English)."""
     return not any(re.fullmatch(pattern, text) for pattern, _ in _SENTENCES)
 
-
-#: Chinese sentences from the calculators' bilingual texts (suggestions, planner notes): English
-#: left inside them and one term said two ways ("完全重算" / "完全重计算").
-_POLISH: tuple[_Row, ...] = (
-    (r", full recompute\b", "，完全重计算"),
-    (r"完全重算", "完全重计算"),
-    (r"超过规划器建议期限的两年上限（(\d+) 天）", r"超过规划器考虑的最长期限（两年，\1 天）"),
-    (r"）\s+(?=[\u4e00-\u9fff])", "）"),
-)
-
-
-def polish_chinese(text: str) -> str:
-    """A calculator's Chinese sentence with its leftover English and spacing tidied.
-
-    Examples:
-        >>> polish_chinese("扩展到 8 张（TP=8, PP=1, ZeRO-3, full recompute） 并开启")
-        '扩展到 8 张（TP=8, PP=1, ZeRO-3，完全重计算）并开启'
-    """
-    for pattern, template in _POLISH:
-        text = re.sub(pattern, template, text)
-    return text

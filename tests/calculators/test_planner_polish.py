@@ -267,3 +267,21 @@ def test_a_tensor_parallel_degree_that_cannot_split_the_heads_is_refused() -> No
     assert info.value.field == "tensor_parallel"
     assert "64" in str(info.value)
     evaluate(plan.replace(model=GPT3))  # 96 heads = 96 KV heads: a user-set TP=3 is allowed
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_suggestion_and_remark_texts_are_clean_at_the_source(
+    evaluations: dict[str, object], name: str
+) -> None:
+    """The planner's texts are shown verbatim: no display-side patching is needed."""
+    texts_zh = [c.description_zh for c in _suggestions(evaluations, name)]
+    texts_en = [c.description_en for c in _suggestions(evaluations, name)]
+    remarks = evaluations[name].remarks  # type: ignore[attr-defined]
+    texts_zh += [r.zh for r in remarks]
+    texts_en += [r.en for r in remarks]
+    for text in texts_zh + texts_en:
+        assert not re.search(r"\d x \S", text), text  # "×", not "x"
+    for text in texts_zh:
+        assert "full recompute" not in text, text
+        assert "完全重算" not in text, text
+        assert not re.search(r"）\s+[\u4e00-\u9fff]", text), text

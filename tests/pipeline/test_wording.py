@@ -7,7 +7,6 @@ import re
 import pytest
 
 from assistant.calculating.formulas import local_formula
-from assistant.calculating.translate import polish_chinese
 from assistant.render import fmt_seconds
 from calculators._memory_parts import training_formula
 from calculators.network import FORMULA as NETWORK_FORMULA
@@ -56,14 +55,6 @@ def test_formulas_keep_their_math(formula: str) -> None:
     zh = local_formula(formula, "zh")
     for symbol in re.findall(r"\b[A-Za-z]+_[A-Za-z_]+\b|\d+(?:\.\d+)?Ψ", formula):
         assert symbol in zh, (symbol, zh)
-
-
-def test_calculator_chinese_is_polished() -> None:
-    text = polish_chinese("改用 LoRA（冻结 16 位底座） 并开启梯度检查点（完全重算）微调")
-    assert text == "改用 LoRA（冻结 16 位底座）并开启梯度检查点（完全重计算）微调"
-    assert "full recompute" not in polish_chinese(
-        "扩展到 8 张（TP=8, PP=1, ZeRO-3, full recompute）"
-    )
 
 
 def test_whole_durations_show_no_decimal() -> None:

@@ -83,7 +83,7 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
         return "0 s" if number == 0 else format_seconds(number)
     if "tokens_per_s" in key:
         return format_rate(number, unit="tokens/s")
-    if key in _PERCENT:
+    if key in PERCENT_FIGURES:
         return f"{number:.1%}"
     if key in _RATES:
         return format_count(number, unit=_RATES[key])
@@ -97,8 +97,9 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
     return format_count(number)
 
 
-_PERCENT = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
-                      "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
+#: Fractions shown as percentages (the TUI's side panel uses the same set).
+PERCENT_FIGURES = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
+                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
 _RATES = {"kwh_per_hour": "kWh per hour", "kwh_per_million_tokens": "kWh per 1M tokens",
           "joules_per_token": "J/token"}
 _COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),

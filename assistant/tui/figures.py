@@ -11,13 +11,9 @@ import math
 import re
 
 from assistant.cli.calc_labels import localize_units, word
+from assistant.cli.calc_view import PERCENT_FIGURES as _PERCENT
 
 _NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
-#: Fractions shown as percentages.
-_PERCENT = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
-                      "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
-#: Key endings of plain counts with a unit word.
-_COUNTED = (("kwh", "kWh"), ("gpu_hours", "GPU-hours"), ("days", "days"), ("steps", "steps"))
 
 
 def show_value(key: str, value: object, language: str = "en") -> str:
@@ -33,7 +29,7 @@ def show_value(key: str, value: object, language: str = "en") -> str:
         >>> show_value("peak_flops_per_s", 3.12e14), show_value("mfu", 0.3)
         ('312.0 TFLOP/s', '30%')
         >>> show_value("flash_attention", "True", "zh"), show_value("gpu_hours", 3.79e6, "zh")
-        ('是', '3,790,000 GPU 时')
+        ('是', '3.8 M GPU 时 (3,790,000)')
     """
     language = "zh" if language == "zh" else "en"
     if isinstance(value, bool) or value in ("True", "False"):
@@ -53,38 +49,18 @@ def show_value(key: str, value: object, language: str = "en") -> str:
 
 
 def _by_key(key: str, value: float, language: str) -> str:
+    """The side panel's few differences from the CLI's `figure_text` (which picks every other
+    unit): parameter and token counts in the reader's magnitudes (700亿), whole durations
+    without a decimal, and percentages without a trailing ".0"."""
     from assistant import render
+    from assistant.cli.calc_view import figure_text
 
-    parts = set(key.split("_"))
-    if "bytes" in parts and ("second" in parts or "per_s" in key):
-        return render.fmt_rate(value, unit="B/s")
-    if "bytes" in parts:
-        return render.fmt_bytes(value)
-    if "flops_per_s" in key or "flop_s" in key:
-        return render.fmt_rate(value, unit="FLOP/s")
-    if "tokens_per_s" in key:
-        return f"{_number(value)} tokens/s"
-    if "flops" in parts:
-        return render.fmt_flops(value)
-    if "seconds" in parts:
-        return "0" if value == 0 else render.fmt_seconds(value, language)  # type: ignore[arg-type]
     if key in ("params", "active_params", "tokens"):
         shown = render.fmt_count(value, language)  # type: ignore[arg-type]
         # "1e+03亿" is not how anyone writes 千亿; the English form is clearer then.
         return render.fmt_count(value, "en") if "e+" in shown else shown
-    if key in _PERCENT or "fraction" in parts:
+    if "seconds" in key.split("_") and value != 0:
+        return render.fmt_seconds(value, language)  # type: ignore[arg-type]
+    if key in _PERCENT or "fraction" in key.split("_"):
         return f"{value * 100:.3g}%"
-    if key.endswith("_joules"):
-        return render.fmt_rate(value, unit="J")
-    if key.endswith("_watts") or key == "host_watts_per_gpu":
-        return render.fmt_rate(value, unit="W")
-    for ending, unit in _COUNTED:
-        if key.endswith(ending):
-            return f"{_number(value)} {unit}"
-    return _number(value)
-
-
-def _number(value: float) -> str:
-    if value.is_integer() or abs(value) >= 100:
-        return f"{value:,.0f}"
-    return f"{value:,.3g}"
+    return figure_text(key, value, language)

@@ -16,38 +16,10 @@ from hypothesis import strategies as st
 
 from assistant.__main__ import cli
 from assistant.locations import conversations_db
+from tests.json_contract import KEYS, SCENARIO_KEYS
 
 pytestmark = pytest.mark.e2e
 
-KEYS = {
-    "question",
-    "language",
-    "verdict",
-    "binding_constraint",
-    "answer",
-    "assumptions",
-    "scenario",
-    "checks",
-    "citations",
-    "suggestions",
-}
-SCENARIO_KEYS = {
-    "task",
-    "method",
-    "params",
-    "active_params",
-    "model",
-    "gpu",
-    "gpu_count",
-    "nodes",
-    "precision",
-    "tokens",
-    "deadline_seconds",
-    "zero_stage",
-    "context_length",
-    "batch_size",
-    "site_profile",
-}
 
 
 def run(args: list[str], stdin: bytes | str | None = None):  # noqa: ANN201

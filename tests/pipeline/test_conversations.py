@@ -12,6 +12,13 @@ import pytest
 from assistant.conversations import SCHEMA_V1, SCHEMA_VERSION, ConversationStore, StoreError
 from assistant.records import Answer, Check, Citation, Passage, Query, Scenario, Suggestion
 from assistant.serialize import answer_from_record, answer_to_json, answer_to_record
+from tests.json_contract import (
+    CHECK_KEYS,
+    CITATION_KEYS,
+    KEYS,
+    SCENARIO_KEYS,
+    SUGGESTION_KEYS,
+)
 
 
 def make_answer(
@@ -58,21 +65,11 @@ def test_record_round_trip_is_lossless() -> None:
 
 def test_public_json_has_exactly_the_listed_keys() -> None:
     data = answer_to_json(make_answer())
-    assert set(data) == {
-        "question",
-        "language",
-        "verdict",
-        "binding_constraint",
-        "answer",
-        "assumptions",
-        "scenario",
-        "checks",
-        "citations",
-        "suggestions",
-    }
-    assert set(data["checks"][0]) == {"kind", "verdict", "summary", "figures"}
-    assert set(data["citations"][0]) == {"id", "source", "title", "text", "score"}
-    assert set(data["suggestions"][0]) == {"change", "effect"}
+    assert set(data) == KEYS
+    assert set(data["scenario"]) == SCENARIO_KEYS
+    assert set(data["checks"][0]) == CHECK_KEYS
+    assert set(data["citations"][0]) == CITATION_KEYS
+    assert set(data["suggestions"][0]) == SUGGESTION_KEYS
     assert data["scenario"]["params"] == 1e11
 
 

@@ -1,0 +1,129 @@
+"""The language layer: one message catalog, language applied once.
+
+Stages describe results as :class:`~calculators.messages.Msg` values (a key and parameters in
+SI units). :func:`text` turns one into words in the answer's language, using the catalog in
+``assistant/i18n/catalog/*.toml``: one file per domain, each message a table with an ``en`` and
+a ``zh`` entry. The file's stem is the first part of the key (``memory.toml`` holds
+``memory.exceeds``). Placeholders name a parameter and, after a colon, how to format it:
+
+=============  ===========================================  ==========================
+spec           parameter                                    example
+=============  ===========================================  ==========================
+``bytes``      bytes                                        80 GB (74.5 GiB)
+``duration``   seconds                                      3.5 days / 3.5 天
+``count``      a large count                                70B / 700亿
+``int``        a whole number                               1,024
+``num``        any number, 3 significant figures            0.0123
+``percent``    a fraction                                   40%
+``flops``      FLOPs                                        3.14e23 FLOPs
+``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
+(none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
+=============  ===========================================  ==========================
+
+Examples:
+    >>> from calculators.messages import Msg
+    >>> text(Msg("common.gpus", count=16, gpu="H100"), "zh")
+    '16 张 H100'
+    >>> text(Msg("common.gpus", count=16, gpu="H100"), "en")
+    '16 × H100'
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from assistant.i18n import numbers
+from calculators.messages import Msg
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+__all__ = ["LANGUAGES", "Language", "Msg", "catalog", "placeholders", "t", "text"]
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
+CATALOG_DIR = Path(__file__).with_name("catalog")
+
+_LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+
+
+def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, dict[str, str]]) -> None:
+    if "en" in table or "zh" in table:
+        out[prefix] = {lang: str(table.get(lang, "")) for lang in LANGUAGES}
+        return
+    for name, value in table.items():
+        if isinstance(value, Mapping):
+            _flatten(f"{prefix}.{name}", value, out)
+
+
+@cache
+def catalog() -> Mapping[str, Mapping[str, str]]:
+    """Every message key → {"en": text, "zh": text}, read once from the catalog folder."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted(CATALOG_DIR.glob("*.toml")):
+        with path.open("rb") as handle:
+            _flatten(path.stem, tomllib.load(handle), out)
+    return out
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names a catalog text uses ("{needed:bytes}" → {"needed"})."""
+    return {
+        field.split(".")[0].split("[")[0]
+        for _, field, _, _ in string.Formatter().parse(template)
+        if field
+    }
+
+
+class _Formatter(string.Formatter):
+    """str.format with the catalog's format specs, for one language."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        lang = self.language
+        kind, _, arg = format_spec.partition(":")
+        if isinstance(value, Msg):
+            return text(value, lang)
+        if isinstance(value, tuple):
+            return _LIST_SEPARATOR[lang].join(self.format_field(v, format_spec) for v in value)
+        if value is None:
+            return "—"
+        formatters: dict[str, Callable[[Any], str]] = {
+            "bytes": lambda v: numbers.bytes_text(float(v)),
+            "duration": lambda v: numbers.duration_text(float(v), lang),
+            "count": lambda v: numbers.count_text(float(v), lang),
+            "int": lambda v: numbers.integer_text(float(v)),
+            "num": lambda v: numbers.number_text(float(v)),
+            "percent": lambda v: numbers.percent_text(float(v)),
+            "flops": lambda v: numbers.flops_text(float(v)),
+            "rate": lambda v: numbers.rate_text(float(v), arg or "B/s"),
+        }
+        if kind in formatters:
+            return formatters[kind](value)
+        return str(super().format_field(value, format_spec))
+
+
+def t(key: str, language: Language, /, **params: Any) -> str:
+    """The catalog text for `key` in `language`, with `params` filled in.
+
+    Raises:
+        KeyError: `key` is not in the catalog (a programming error, caught by the tests).
+    """
+    template = catalog()[key][language]
+    return str(_Formatter(language).vformat(template, (), params))
+
+
+def text(message: Msg | str, language: Language) -> str:
+    """A message in `language` (a plain string is returned as it is: names, user text)."""
+    if isinstance(message, str):
+        return message
+    return t(message.key, language, **message.params)

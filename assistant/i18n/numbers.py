@@ -1,0 +1,121 @@
+"""The one place numbers become text, for both languages.
+
+Bytes in decimal units with the binary value beside them ("80 GB (74.5 GiB)"), durations in
+the largest convenient unit ("3.5 days" / "3.5 天"), large counts as "70B" / "700亿", rates
+with SI prefixes. Inputs are SI base units (bytes, seconds, FLOPs, bytes/s).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from calculators.units import format_bytes, format_flops, format_rate
+
+__all__ = [
+    "bytes_text",
+    "count_text",
+    "duration_text",
+    "flops_text",
+    "integer_text",
+    "number_text",
+    "percent_text",
+    "rate_text",
+]
+
+Language = Literal["zh", "en"]
+
+_YEAR = 365.25 * 86400
+#: (upper bound in seconds, divisor, English unit, Chinese unit), smallest first.
+_DURATION_UNITS = (
+    (1e-3, 1e-6, "µs", "微秒"),
+    (1.0, 1e-3, "ms", "毫秒"),
+    (60.0, 1.0, "s", "秒"),
+    (3600.0, 60.0, "min", "分钟"),
+    (2 * 86400.0, 3600.0, "h", "小时"),
+    (2 * _YEAR, 86400.0, "days", "天"),
+    (math.inf, _YEAR, "years", "年"),
+)
+
+
+def _trim(text: str) -> str:
+    """'90.0' → '90', '1.50' → '1.5'."""
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def number_text(value: float, digits: int = 3) -> str:
+    """A plain number with `digits` significant figures and thousands separators.
+
+    Examples:
+        >>> number_text(1234567.0), number_text(0.01234), number_text(12.0)
+        ('1,234,567', '0.0123', '12')
+    """
+    if not math.isfinite(value):
+        return "∞" if value > 0 else ("-∞" if value < 0 else "NaN")
+    if abs(value) >= 10 ** digits:
+        return f"{value:,.0f}"
+    return _trim(f"{value:.{digits}g}") if abs(value) >= 1e-4 or value == 0 else f"{value:.2e}"
+
+
+def integer_text(value: float) -> str:
+    """A whole count with thousands separators ("1,024")."""
+    return f"{round(value):,}"
+
+
+def bytes_text(value: float) -> str:
+    """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled."""
+    if abs(value) < 1e3:
+        return format_bytes(value)
+    return f"{format_bytes(value)} ({format_bytes(value, binary=True)})"
+
+
+def duration_text(seconds: float, language: Language = "en") -> str:
+    """A duration in the largest convenient unit, in the answer's language.
+
+    Examples:
+        >>> duration_text(90), duration_text(90, "zh"), duration_text(34 * 86400, "zh")
+        ('1.5 min', '1.5 分钟', '34 天')
+    """
+    if not math.isfinite(seconds):
+        return "∞"
+    size = abs(seconds)
+    for bound, divisor, en, zh in _DURATION_UNITS:
+        if size < bound:
+            return f"{_trim(f'{seconds / divisor:.1f}')} {zh if language == 'zh' else en}"
+    raise AssertionError  # pragma: no cover - the last bound is infinite
+
+
+def count_text(value: float, language: Language = "en") -> str:
+    """A large count (parameters, tokens): "70B" / "1.4T", or "700亿" / "1.4万亿" in Chinese.
+
+    Examples:
+        >>> count_text(7e10), count_text(7e10, "zh"), count_text(1.4e12, "zh"), count_text(512)
+        ('70B', '700亿', '1.4万亿', '512')
+    """
+    units = (
+        ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
+        if language == "zh"
+        else ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
+    )
+    for factor, unit in units:
+        if abs(value) >= factor:
+            scaled = value / factor
+            short = f"{scaled:.0f}" if abs(scaled) >= 100 else _trim(f"{scaled:.3g}")
+            return f"{short}{unit}"
+    return f"{value:.0f}" if abs(value) >= 100 else _trim(f"{value:.3g}")
+
+
+def flops_text(value: float) -> str:
+    """A FLOP count ("3.14e23 FLOPs")."""
+    return format_flops(value)
+
+
+def rate_text(value: float, unit: str = "B/s") -> str:
+    """A rate with an SI prefix ("312.0 TFLOP/s", "3.1 GB/s")."""
+    return format_rate(value, unit=unit)
+
+
+def percent_text(value: float) -> str:
+    """A fraction as a percentage ("40%", "2.5%")."""
+    pct = value * 100
+    return f"{pct:.0f}%" if abs(pct) >= 10 or pct == round(pct) else f"{_trim(f'{pct:.1f}')}%"

@@ -18,6 +18,23 @@ Verdict = Literal["feasible", "conditional", "infeasible", "unknown"]
 CheckKind = Literal["memory", "compute", "network", "power", "cost"]
 CheckVerdict = Literal["ok", "tight", "fail", "n/a"]
 Figure = float | int | str | bool | None
+Ask = Literal[
+    "feasibility",
+    "duration",
+    "gpu_count",
+    "memory",
+    "weights",
+    "kv_cache",
+    "cost",
+    "energy_cost",
+    "power",
+    "max_concurrency",
+    "throughput",
+    "max_model",
+    "compare",
+    "concept",
+]
+"""What a question asks for: the headline answers exactly this."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,20 @@ class Scenario:
     site_profile: str | None = None
     price_per_gpu_hour: float | None = None
     currency: str | None = None
+    concurrency: int | None = None
+    """Concurrent sequences (users, requests in flight) the user states for serving."""
+    target_tokens_per_second: float | None = None
+    """Aggregate generation throughput asked for ("1000 tok/s")."""
+    target_qps: float | None = None
+    """Requests per second asked for ("QPS 10")."""
+    target_first_token_seconds: float | None = None
+    """Time-to-first-token bound asked for ("first token under 1 s", "首字 500ms")."""
+    budget: float | None = None
+    """A total budget, in `currency` ("预算20万元")."""
+    price_per_kwh: float | None = None
+    """Electricity price per kWh, in `currency` ("电价0.6元/度")."""
+    host_ram_bytes: float | None = None
+    """Host (CPU) memory per node, for offload ("512GB 内存")."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +122,12 @@ class Query:
     """Topics the answer should cite (memory, network, power, …); used to steer retrieval."""
     warnings: tuple[str, ...] = ()
     """Contradictions or ignored parts of the question, in the question's language."""
+    asks: tuple[Ask, ...] = ()
+    """What the question asks for, first the main one; empty when unknown (yes/no feasibility)."""
+    options: tuple[Scenario, ...] = ()
+    """For a comparison ("8×H20 vs 8×910B"): each option's slots that differ from `scenario`."""
+    unknown_names: tuple[str, ...] = ()
+    """Model or GPU names the question gives that are not in the catalog (never replaced)."""
     context: str = ""
     """For a follow-up: the question that started the thread ("ZeRO-3 是什么?" before "那网络呢?",
     "需要几张 H20?" before "那用H100呢?"), so the new topic is searched in that context and the

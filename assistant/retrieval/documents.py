@@ -177,7 +177,27 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
         raise DocumentError(
             path, f"invalid TOML front matter: {exc}", reason_zh=f"前置元数据 TOML 无效：{exc}"
         ) from exc
+    _refuse_controls(meta, path)
     return meta, first_newline + 1 + closing.end()
+
+
+def _refuse_controls(value: Any, path: str, field: str = "") -> None:
+    """TOML escapes (`\\u001b`) can put an escape sequence in a title or alias: refuse it."""
+    from assistant.i18n import t
+    from assistant.sanitize import has_controls, one_line
+
+    if isinstance(value, dict):
+        for name, item in value.items():
+            _refuse_controls(item, path, f"{field}.{name}" if field else str(name))
+        return
+    if isinstance(value, list):
+        for item in value:
+            _refuse_controls(item, path, field)
+        return
+    if isinstance(value, str) and has_controls(value) or has_controls(field):
+        shown = one_line(field)
+        raise DocumentError(path, t("kb.controls_in_front_matter", "en", field=shown),
+                            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown))
 
 
 def slugify(text: str) -> str:

@@ -143,7 +143,7 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool) -> None:
         detail = one_line(r.detail_zh if language == "zh" else r.detail)
         click.echo(f"{status:10} {one_line(r.path)}" + (f"  ({detail})" if detail else ""))
     _report_build(ctx, report)
-    if any(r.status == "skipped" for r in results):
+    if any(r.status in ("skipped", "refused") for r in results):
         ctx.exit(2)
 
 

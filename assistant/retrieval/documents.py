@@ -337,15 +337,37 @@ def read_document(path: Path, *, source: str, key: str) -> Document:
     return parse_document(raw, path=path, source=source, key=key)
 
 
-def discover(root: Path, *, recursive: bool = True) -> list[Path]:
-    """Document files under `root`, sorted, hidden files and folders skipped."""
+def discover(root: Path, *, recursive: bool = True, links: list[Path] | None = None) -> list[Path]:
+    """Document files under `root`, sorted, hidden files and folders skipped.
+
+    A symbolic link (to a file or a folder) is never followed: it could lead out of `root`
+    (`notes.md -> /etc/shadow`). Links that look like documents are appended to `links`.
+    """
     pattern = "**/*" if recursive else "*"
-    found = [
-        p for p in root.glob(pattern)
-        if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    ]
+    found = []
+    for p in root.glob(pattern):
+        relative = p.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if p.suffix.lower() not in SUPPORTED_SUFFIXES:
+            continue
+        if _through_link(root, relative):
+            if links is not None and p.is_symlink():
+                links.append(p)
+            continue
+        if p.is_file():
+            found.append(p)
     return sorted(found)
+
+
+def _through_link(root: Path, relative: Path) -> bool:
+    """True when `root/relative` or a folder between them is a symbolic link."""
+    path = root
+    for part in relative.parts:
+        path = path / part
+        if path.is_symlink():
+            return True
+    return False
 
 
 def site_profile(doc: Document) -> SiteProfile | None:

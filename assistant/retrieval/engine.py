@@ -215,8 +215,9 @@ def ensure_index(
                 f"正在重建知识库索引（{why}）…",
             ))
         try:
-            report = build_index(
-                paths.index_dir, sources, encoder, lock_path=paths.lock_path,
+            report = build_index(  # the document list is taken again under the lock
+                paths.index_dir, lambda: collect_sources(paths.knowledge_dir, paths.documents_dir),
+                encoder, lock_path=paths.lock_path,
                 progress=progress, force=force,
             )
         except KnowledgeBaseError as exc:

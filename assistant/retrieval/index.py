@@ -155,13 +155,13 @@ def writer_lock(lock_path: Path) -> Any:
     key = str(lock_path)
     if key not in _LOCKS:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
-        _LOCKS[key] = FileLock(key, timeout=LOCK_TIMEOUT_S)
+        _LOCKS[key] = FileLock(key, timeout=LOCK_TIMEOUT_S, mode=0o600)
     return _LOCKS[key]
 
 
 def build_index(
     index_dir: Path,
-    sources: list[SourceFile],
+    sources: list[SourceFile] | Callable[[], list[SourceFile]],
     encoder: Encoder,
     *,
     lock_path: Path,
@@ -172,7 +172,9 @@ def build_index(
 
     With `force=False` nothing is built when, once the lock is held, the live index turns
     out to match already (another process rebuilt it meanwhile), and the vectors of
-    unchanged passages are reused; `force=True` re-embeds everything.
+    unchanged passages are reused; `force=True` re-embeds everything. Pass `sources` as a
+    function to list the documents only once the lock is held: a list taken before waiting
+    for the lock may miss a document another process added meanwhile (a lost update).
     """
     from filelock import Timeout
 
@@ -180,7 +182,8 @@ def build_index(
     try:
         with writer_lock(lock_path):
             locked_from = time.time()
-            report = _build_locked(index_dir, sources, encoder, progress, force)
+            current = sources() if callable(sources) else sources
+            report = _build_locked(index_dir, current, encoder, progress, force)
             locked_until = time.time()
     except Timeout as exc:
         msg = f"another process has been rebuilding the index for {LOCK_TIMEOUT_S:.0f} s"

@@ -8,11 +8,14 @@ Where each copy came from is recorded in `documents/.origins.json`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assistant.errors import DocumentError, UsageError
+from assistant.i18n import t
+from assistant.locations import private_dir
 from assistant.retrieval import storage
 from assistant.retrieval.documents import SUPPORTED_SUFFIXES, discover, read_document
 from assistant.retrieval.engine import KnowledgePaths, ensure_index
@@ -23,7 +26,7 @@ if TYPE_CHECKING:
     from assistant.retrieval.encoder import Encoder
     from assistant.retrieval.index import LoadedIndex, Progress
 
-Status = Literal["added", "updated", "unchanged", "duplicate", "skipped"]
+Status = Literal["added", "updated", "unchanged", "duplicate", "skipped", "refused"]
 ORIGINS = ".origins.json"
 
 
@@ -43,8 +46,13 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
     files: list[Path] = []
     problems: list[AddResult] = []
     for path in paths:
-        if path.is_dir():
-            found = discover(path, recursive=recursive)
+        if path.is_symlink():
+            problems.append(_symlink(path))
+        elif path.is_dir():
+            links: list[Path] = []
+            found = discover(path, recursive=recursive, links=links)
+            problems += [AddResult(str(p), "skipped", t("kb.links_in_folder", "en"),
+                                   t("kb.links_in_folder", "zh")) for p in links]
             if not found:
                 problems.append(AddResult(
                     str(path), "skipped", f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
@@ -60,6 +68,12 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
                 AddResult(str(path), "skipped", "no such file or folder", "文件或文件夹不存在")
             )
     return files, problems
+
+
+def _symlink(path: Path) -> AddResult:
+    target = os.readlink(path)
+    return AddResult(str(path), "refused", t("kb.symlink", "en", target=target),
+                     t("kb.symlink", "zh", target=target))
 
 
 def _origins(documents_dir: Path) -> dict[str, str]:
@@ -135,7 +149,7 @@ class _Adder:
         return AddResult(str(path), "updated", name, name, doc_id)
 
     def _copy(self, path: Path, name: str, origin: str) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.dir)
         temp = self.dir / f".{name}.tmp"
         storage.write_bytes(temp, path.read_bytes())
         temp.replace(self.dir / name)

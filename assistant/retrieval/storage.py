@@ -39,8 +39,9 @@ def fsync_dir(path: Path) -> None:
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """Write and fsync one file."""
-    with open(path, "wb") as handle:
+    """Write and fsync one file, readable by the user only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
@@ -82,10 +83,10 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
     Must be used while holding the writers' lock. On an exception the folder is removed
     and the previous generation stays live.
     """
-    index_dir.mkdir(parents=True, exist_ok=True)
+    index_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = f"{time.time_ns()}-{os.getpid()}"
     temp = index_dir / f"tmp-{stamp}"
-    temp.mkdir()
+    temp.mkdir(mode=0o700)
     try:
         yield temp
         for child in temp.iterdir():

@@ -87,7 +87,8 @@ def test_one_line_markup_and_json() -> None:
     data = {"t": "a\x9bb\u202ec\x1b"}
     dumped = json_text(json.dumps(data, ensure_ascii=False))
     assert json.loads(dumped) == data  # lossless
-    assert "\x9b" not in dumped and "\u202e" not in dumped and "\x1b" not in dumped
+    for unsafe in ("\x9b", "\u202e", "\x1b"):
+        assert unsafe not in dumped
 
 
 def test_safe_console_drops_links_and_escapes() -> None:
@@ -119,10 +120,10 @@ def test_escapes_in_toml_front_matter_are_refused(tmp_path: Path) -> None:
     from assistant.errors import DocumentError
     from assistant.retrieval.documents import parse_document
 
-    raw = '+++\ntitle = "Evil\\u001b]0;pwned\\u0007"\n+++\n# x\n\nbody\n'.encode()
+    raw = b'+++\ntitle = "Evil\\u001b]0;pwned\\u0007"\n+++\n# x\n\nbody\n'
     with pytest.raises(DocumentError, match="control"):
         parse_document(raw, path=tmp_path / "e.md", source="e.md", key="documents/e.md")
-    aliases = '+++\nkind = "site"\n[site]\naliases = ["a\\u202eb"]\n+++\nbody\n'.encode()
+    aliases = b'+++\nkind = "site"\n[site]\naliases = ["a\\u202eb"]\n+++\nbody\n'
     with pytest.raises(DocumentError, match="site.aliases"):
         parse_document(aliases, path=tmp_path / "s.md", source="s.md", key="documents/s.md")
 

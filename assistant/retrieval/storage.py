@@ -68,12 +68,17 @@ def current_generation(index_dir: Path) -> Path | None:
     """The live generation folder, or None when there is no index yet."""
     try:
         name = (index_dir / POINTER).read_text(encoding="utf-8").strip()
-    except (FileNotFoundError, NotADirectoryError):
+    except (OSError, UnicodeDecodeError):  # missing, a directory, unreadable, not UTF-8
         return None
-    if not name or "/" in name or "\\" in name or name.startswith("."):
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         return None
     path = index_dir / name
-    return path if path.is_dir() else None
+    return path if path.is_dir() and not path.is_symlink() else None
+
+
+def pointer_exists(index_dir: Path) -> bool:
+    """True when there is something (file, folder, link) where the pointer belongs."""
+    return os.path.lexists(index_dir / POINTER)
 
 
 @contextlib.contextmanager
@@ -95,7 +100,10 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
         final = index_dir / f"gen-{stamp}"
         os.rename(temp, final)
         fsync_dir(index_dir)
-        atomic_write_text(index_dir / POINTER, final.name + "\n")
+        pointer = index_dir / POINTER
+        if pointer.is_dir() and not pointer.is_symlink():  # a corrupt pointer: replace it
+            shutil.rmtree(pointer)
+        atomic_write_text(pointer, final.name + "\n")
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise

@@ -209,7 +209,7 @@ def ensure_index(
     data, problem = (None, None) if force else _load(paths.index_dir)
     reasons = ["forced"] if force else (["no index yet"] if data is None else [])
     if problem is not None:
-        reasons = [f"the stored index is unusable: {problem}"]
+        reasons = [f"the stored index is unreadable: {problem}"]
     identity = expected_identity(encoder, chunk_cap(encoder))
     if data is not None:
         reasons = stale_reasons(data.manifest, identity, sources)

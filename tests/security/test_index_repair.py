@@ -110,7 +110,7 @@ def test_any_command_rebuilds_a_corrupt_index_and_says_so_once(
     assert listed.exit_code == 0, listed.output
     rebuilding = [line for line in listed.stderr.splitlines() if "Rebuilding" in line]
     assert len(rebuilding) == 1, listed.stderr
-    assert "unusable" in rebuilding[0]
+    assert "unreadable" in rebuilding[0]
     assert json.loads(listed.stdout)["documents"]
     again = run("verify")
     assert again.exit_code == 0, again.output  # type: ignore[attr-defined]

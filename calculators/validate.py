@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from typing import NoReturn
 
 from calculators.errors import CalculatorInputError
 
-__all__ = ["check_choice", "check_count", "check_fraction", "check_positive"]
+__all__ = [
+    "check_choice",
+    "check_count",
+    "check_fraction",
+    "check_positive",
+    "count",
+    "fail",
+    "non_negative",
+    "positive",
+]
 
 
 def check_positive(field: str, value: float, *, maximum: float = math.inf) -> float:
@@ -68,3 +78,26 @@ def check_choice(field: str, value: str, choices: Collection[str]) -> str:
             field, value, f"must be one of: {options}", reason_zh=f"必须是以下之一：{options}"
         )
     return text
+
+
+def fail(field: str, value: object, reason: str, reason_zh: str) -> NoReturn:
+    """Raise a CalculatorInputError naming the field (shared by the network and planner)."""
+    raise CalculatorInputError(field, value, reason, reason_zh=reason_zh)
+
+
+def positive(field: str, value: float) -> None:
+    """Check `value` is a positive finite number."""
+    if not value > 0 or math.isinf(value):
+        fail(field, value, "must be a positive finite number", "必须是有限的正数")
+
+
+def non_negative(field: str, value: float) -> None:
+    """Check `value` is zero or a positive finite number."""
+    if not value >= 0 or math.isinf(value):
+        fail(field, value, "must be zero or a positive finite number", "必须是零或有限的正数")
+
+
+def count(field: str, value: int) -> None:
+    """Check `value` is a whole number >= 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        fail(field, value, "must be a whole number >= 1", "必须是大于等于 1 的整数")

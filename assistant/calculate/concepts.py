@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant.calculating.defaults import say
+from assistant.calculate.defaults import say
 from assistant.records import Language, Query
 from assistant.render import fmt_count, fmt_rate
 
@@ -18,7 +18,7 @@ __all__ = ["concept_lead", "gpu_facts", "what_to_ask"]
 
 def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
     """One line of datasheet figures per named GPU (from the calculators' catalog)."""
-    from calculators.hardware import lookup_gpu
+    from calculators.catalog.hardware import lookup_gpu
 
     lines = []
     for name in dict.fromkeys(names):

@@ -110,7 +110,7 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
 def _model_context(model: str | None) -> int:
     if model is None:
         return DEFAULT_CONTEXT
-    from calculators.models import lookup_model
+    from calculators.catalog.models import lookup_model
 
     return lookup_model(model).context_length or DEFAULT_CONTEXT
 
@@ -121,7 +121,7 @@ def _fit_gpu_to_site(
     """A GPU named in the question, placed in the site's servers: a PCIe server takes the PCIe
     card of that family (an SXM module needs an HGX board); with no PCIe card in the catalog,
     the site's PCIe link is not imposed on an NVLink part."""
-    from calculators.hardware import GPUS, lookup_gpu, lookup_link
+    from calculators.catalog.hardware import GPUS, lookup_gpu, lookup_link
 
     if not site.intra_link or lookup_link(site.intra_link).kind != "pcie":
         return {}
@@ -155,7 +155,7 @@ def _fit_gpu_to_site(
 
 
 def _canonical_gpu(name: str) -> str:
-    from calculators.hardware import lookup_gpu
+    from calculators.catalog.hardware import lookup_gpu
 
     return lookup_gpu(name).name
 
@@ -272,7 +272,7 @@ def _training_defaults(
 
 
 def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
-    from calculators.hardware import lookup_gpu
+    from calculators.catalog.hardware import lookup_gpu
 
     gpu = lookup_gpu(s.gpu) if s.gpu else None
     precision = gpu.default_training_precision() if gpu else "bf16"
@@ -366,7 +366,7 @@ def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
 
 
 def _model(s: Scenario) -> Scenario:
-    from calculators.models import lookup_model
+    from calculators.catalog.models import lookup_model
 
     if s.model is not None:
         spec = lookup_model(s.model)

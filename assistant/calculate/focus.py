@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.calculating.defaults import say
+from assistant.calculate.defaults import say
 from assistant.records import Check, Figure, Language, Scenario
 from assistant.render import fmt_seconds
 

@@ -5,7 +5,7 @@ The calculators write formulas in English with "x" for multiplication. For displ
 multiplication sign is "×" in both languages, and in a Chinese answer the English prose inside
 a formula ("all-reduces of … per layer per micro-batch", "on the most-loaded stage") is
 rewritten as a whole Chinese phrase around the unchanged math, never word by word. A fragment
-with no row keeps its English (see :func:`assistant.calculating.translate.to_chinese`).
+with no row keeps its English (see :func:`assistant.calculate.translate.to_chinese`).
 
 Examples:
     >>> local_formula("E = n_gpus x (TDP x u + P_host_per_gpu) x t x PUE", "en")
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.calculating.translate import to_chinese
+from assistant.calculate.translate import to_chinese
 from assistant.records import Language
 
 __all__ = ["local_formula"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from assistant.calculating.defaults import say
+from assistant.calculate.defaults import say
 from assistant.records import Check, Figure, Language
 from assistant.render import CHECK_LABELS, fmt_seconds
 from calculators.units import format_bytes

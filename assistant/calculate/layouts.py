@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.calculating.defaults import say
+from assistant.calculate.defaults import say
 from assistant.records import Language, Scenario
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
-    from calculators.plan import Evaluation, Plan
+    from calculators.planner.plan import Evaluation, Plan
 
 __all__ = ["evaluate_best", "to_plan"]
 
@@ -40,9 +40,9 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
 
     `overrides` set Plan fields (layout choices such as `zero_stage`, `tensor_parallel`).
     """
-    from calculators.hardware import lookup_gpu, lookup_link
-    from calculators.models import generic_model, lookup_model
-    from calculators.plan import Plan
+    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from calculators.catalog.models import generic_model, lookup_model
+    from calculators.planner.plan import Plan
 
     model = (
         lookup_model(scenario.model)

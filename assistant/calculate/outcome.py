@@ -1,10 +1,10 @@
 """Query → effective scenario → calculator Plan → evaluation → checks, verdict, suggestions.
 
-Every open slot gets a stated default (see :mod:`assistant.calculating.defaults`). The layout
+Every open slot gets a stated default (see :mod:`assistant.calculate.defaults`). The layout
 (ZeRO stage, recomputation, tensor/pipeline parallelism) is chosen the way a competent engineer
-would configure the job (:mod:`assistant.calculating.layouts`), and the answer says which. With
+would configure the job (:mod:`assistant.calculate.layouts`), and the answer says which. With
 no hardware and no site, typical set-ups are evaluated and the answer says which would work.
-"How many" and "how long" questions also get the direct number (:mod:`.calculating.focus`).
+"How many" and "how long" questions also get the direct number (:mod:`.focus`).
 """
 
 from __future__ import annotations
@@ -13,25 +13,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from assistant.calculating.concepts import concept_lead, gpu_facts, what_to_ask
-from assistant.calculating.defaults import (
+from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
+from assistant.calculate.defaults import (
     TYPICAL_INFERENCE_SETUPS,
     TYPICAL_SETUPS,
     Resolved,
     resolve,
     say,
 )
-from assistant.calculating.focus import (
+from assistant.calculate.focus import (
     asks_count,
     focus_sentence,
     needed_gpus,
     topic_sentences,
 )
-from assistant.calculating.formulas import local_formula
-from assistant.calculating.headline import headline
-from assistant.calculating.layouts import evaluate_best, to_plan
-from assistant.calculating.summaries import summarize
-from assistant.calculating.translate import to_chinese
+from assistant.calculate.formulas import local_formula
+from assistant.calculate.headline import headline
+from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.calculate.summaries import summarize
+from assistant.calculate.translate import to_chinese
 from assistant.records import (
     Check,
     CheckKind,
@@ -46,7 +46,7 @@ from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_second
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
-    from calculators.plan import Evaluation, PlanChange
+    from calculators.planner.plan import Evaluation, PlanChange
 
 __all__ = ["Outcome", "calculate", "to_plan"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from assistant.calculating.defaults import say
+from assistant.calculate.defaults import say
 from assistant.records import Figure, Language
 from assistant.render import fmt_bytes, fmt_count, fmt_flops, fmt_percent, fmt_rate, fmt_seconds
 

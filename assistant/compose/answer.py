@@ -1,7 +1,7 @@
 """Query + calculator outcome + retrieved passages → :class:`~assistant.records.Answer`.
 
 Deterministic: no generative model. Each check's sentence cites passages chosen for that kind
-of claim (:mod:`assistant.citing`): retrieval hits for a topic query, restricted to documents on
+of claim (:mod:`.citing`): retrieval hits for a topic query, restricted to documents on
 the topic, plus the sections that back the claim, ranked by section fit and by whether they
 name the scenario's GPU or model; a passage that only introduces a table is never cited. When
 none qualifies the answer says "no passage found" instead of citing noise. A question in the
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
+from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
 

@@ -86,7 +86,7 @@ def claim_kind(kind: str, scenario: Scenario) -> str:
 def _gpu_link(gpu: str | None) -> str:
     if not gpu:
         return ""
-    from calculators.hardware import lookup_gpu
+    from calculators.catalog.hardware import lookup_gpu
 
     return lookup_gpu(gpu).intra_link or ""
 

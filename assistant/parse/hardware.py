@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from assistant.parsing.numbers import NUMBER, to_float
+from assistant.parse.numbers import NUMBER, to_float
 
 __all__ = [
     "CatalogMatch",
@@ -82,7 +82,7 @@ def _alias_regex(key: str) -> re.Pattern[str]:
 def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
     """Non-overlapping alias matches in `text` (longest alias first), in text order.
 
-    `index` maps normalised alias keys (`calculators._names.normalize_name`) to canonical
+    `index` maps normalised alias keys (`calculators.catalog.names.normalize_name`) to canonical
     names. Keys shorter than two characters, or purely numeric ones shorter than four digits,
     are ignored as too ambiguous.
     """

@@ -19,10 +19,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from assistant.parsing import hardware as hw
-from assistant.parsing import slots
-from assistant.parsing.domain import classify
-from assistant.parsing.numbers import clean_text, normalize_numbers
+from assistant.parse import hardware as hw
+from assistant.parse import slots
+from assistant.parse.domain import classify
+from assistant.parse.numbers import clean_text, normalize_numbers
 from assistant.records import Language, Query, Scenario, SiteProfile
 
 __all__ = [
@@ -53,17 +53,17 @@ def detect_language(text: str) -> Language:
 
 @functools.lru_cache(maxsize=1)
 def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
-    from calculators.hardware import gpu_alias_index
+    from calculators.catalog.hardware import gpu_alias_index
 
     try:
-        from calculators.models import model_alias_index
+        from calculators.catalog.models import model_alias_index
     except ImportError:  # the model catalog is optional for reading hardware
         return dict(gpu_alias_index()), {}
     return dict(gpu_alias_index()), dict(model_alias_index())
 
 
 def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:
-    from calculators._names import normalize_name
+    from calculators.catalog.names import normalize_name
 
     index: dict[str, str] = {}
     for site in sites:
@@ -173,10 +173,10 @@ def _link_slots(text: str) -> dict[str, object]:
 
 def _resolve_link(candidates: tuple[str, ...]) -> str:
     try:
-        from calculators.hardware import link_alias_index
+        from calculators.catalog.hardware import link_alias_index
     except ImportError:
         return candidates[0]
-    from calculators._names import normalize_name
+    from calculators.catalog.names import normalize_name
 
     index = link_alias_index()
     for candidate in candidates:

@@ -1,6 +1,6 @@
 """Workload slots read from normalised question text: task, method, precision, sizes, time.
 
-Each reader takes the normalised text (see :func:`assistant.parsing.numbers.normalize_numbers`)
+Each reader takes the normalised text (see :func:`assistant.parse.numbers.normalize_numbers`)
 and returns a value or None. Tables, not branches, hold the vocabulary.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parsing.numbers import MAGNITUDES, NUMBER, to_float
+from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
 
 __all__ = [
     "SizeMention",

@@ -14,9 +14,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.calculating.formulas import local_formula
-from assistant.calculating.translate import to_chinese
-from assistant.cli.calc_labels import (
+from assistant.calculate.formulas import local_formula
+from assistant.calculate.translate import to_chinese
+from assistant.records import Language
+from assistant.render.labels import (
     CHECK_TITLES,
     TASKS,
     VERDICTS,
@@ -25,10 +26,9 @@ from assistant.cli.calc_labels import (
     localize_units,
     word,
 )
-from assistant.records import Language
-from calculators.hardware import GPU, Link
-from calculators.models import ModelSpec
-from calculators.plan import CheckResult, Evaluation, Figure, Plan
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
+from calculators.planner.plan import CheckResult, Evaluation, Figure, Plan
 from calculators.units import (
     format_bytes,
     format_count,

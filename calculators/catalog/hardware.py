@@ -1,4 +1,4 @@
-"""GPU and interconnect catalogs, loaded once from ``calculators/data/*.json``.
+"""GPU and interconnect catalogs, loaded once from ``calculators/catalog/data/*.json``.
 
 Every figure keeps its unit in SI base units (bytes, bytes/s, FLOP/s, watts) and its public source.
 Compute peaks are DENSE tensor-core rates: the 2:4-sparsity figures that datasheets print first
@@ -16,7 +16,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from calculators._names import build_alias_index, normalize_name, resolve
+from calculators.catalog.names import build_alias_index, normalize_name, resolve
 from calculators.errors import CalculatorInputError
 
 __all__ = [
@@ -139,7 +139,7 @@ class GPU:
 
 
 def _load(filename: str) -> dict[str, Any]:
-    path = resources.files("calculators").joinpath("data").joinpath(filename)
+    path = resources.files("calculators.catalog").joinpath("data").joinpath(filename)
     text = path.read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data

@@ -17,8 +17,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from calculators._checks import check_positive
-from calculators._names import build_alias_index, normalize_name, resolve
+from calculators.catalog.names import build_alias_index, normalize_name, resolve
+from calculators.validate import check_positive
 
 __all__ = [
     "MAX_PARAMS",
@@ -225,7 +225,7 @@ def generic_model(*, params: float) -> ModelSpec:
         heads=heads, kv_heads=kv_heads, head_dim=128, ffn_hidden=128, ffn_matrices=3,
         vocab=_GENERIC_VOCAB, tied_embeddings=False, params_published=target,
         active_params_published=target,
-        sources=("Generic Llama-like shape (calculators.models.generic_model): depth from "
+        sources=("Generic Llama-like shape (calculators.catalog.models.generic_model): depth from "
                  "Llama 2 (arXiv:2307.09288) / Llama 3 (arXiv:2407.21783) / GPT-3 "
                  "(arXiv:2005.14165) sizes; SwiGLU FFN solved to match the requested size",),
     )
@@ -255,7 +255,7 @@ def _model_from_row(row: Mapping[str, Any]) -> ModelSpec:
 
 
 def _load_models() -> dict[str, ModelSpec]:
-    path = resources.files("calculators").joinpath("data").joinpath("models.json")
+    path = resources.files("calculators.catalog").joinpath("data").joinpath("models.json")
     rows = json.loads(path.read_text(encoding="utf-8"))["models"]
     return {m.name: m for m in map(_model_from_row, rows)}
 

@@ -9,9 +9,9 @@ efficiency without overlap), tight up to 1.0 (overlap can still hide it), fail a
 
 from __future__ import annotations
 
-from calculators.hardware import LINKS, Link
+from calculators.catalog.hardware import LINKS, Link
 from calculators.network import NetworkEstimate, training_step_network
-from calculators.plan import (
+from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
     PRETRAIN_BATCH_TOKENS,
     TIGHT_MARGIN,

@@ -12,8 +12,8 @@ from calculators.compute_time import (
     training_flops,
     training_time,
 )
-from calculators.plan import FINETUNE_TOKENS, CheckResult, Figure, Plan
-from calculators.plan_checks import limit_verdict
+from calculators.planner.checks import limit_verdict
+from calculators.planner.plan import FINETUNE_TOKENS, CheckResult, Figure, Plan
 
 __all__ = ["ComputeFacts", "compute_check", "compute_facts", "gpus_needed_for_deadline"]
 

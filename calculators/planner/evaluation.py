@@ -9,8 +9,8 @@ it is offered. Only working changes are offered; when none works, the one that f
 offered alone and says what still fails.
 
 Examples:
-    >>> from calculators.hardware import lookup_gpu
-    >>> from calculators.models import lookup_model
+    >>> from calculators.catalog.hardware import lookup_gpu
+    >>> from calculators.catalog.models import lookup_model
     >>> e = evaluate(Plan(task="inference", model=lookup_model("Llama-2-7B"),
     ...                   gpu=lookup_gpu("A100 80GB")))
     >>> e.verdict, e.check("memory").verdict
@@ -20,8 +20,11 @@ Examples:
 from __future__ import annotations
 
 from calculators.errors import CalculatorInputError
-from calculators.fabrics import fabric_remark
-from calculators.plan import (
+from calculators.planner.checks import cost_check, network_check, power_check
+from calculators.planner.compute import ComputeFacts, compute_check, compute_facts
+from calculators.planner.fabrics import fabric_remark
+from calculators.planner.memory import memory_check, trainable_params
+from calculators.planner.plan import (
     DAY,
     CheckKind,
     CheckResult,
@@ -32,11 +35,8 @@ from calculators.plan import (
     PlanVerdict,
     Remark,
 )
-from calculators.plan_checks import cost_check, network_check, power_check
-from calculators.plan_compute import ComputeFacts, compute_check, compute_facts
-from calculators.plan_memory import memory_check, trainable_params
-from calculators.plan_validate import validate_plan
-from calculators.suggestions import Candidate, candidates, deadline_remark
+from calculators.planner.suggestions import Candidate, candidates, deadline_remark
+from calculators.planner.validate import validate_plan
 
 __all__ = [
     "CheckResult",

@@ -20,7 +20,7 @@ Ports per node: 1, 2, 4 or 8, never more than one per GPU (DGX/HGX and Atlas nod
 per accelerator).
 
 Examples:
-    >>> from calculators.hardware import lookup_gpu
+    >>> from calculators.catalog.hardware import lookup_gpu
     >>> [link.name for link in fabric_links(lookup_gpu("910B"))]
     ['100GbE RoCE', '200GbE RoCE']
     >>> [link.name for link in fabric_links(lookup_gpu("H100"))]
@@ -29,8 +29,8 @@ Examples:
 
 from __future__ import annotations
 
-from calculators.hardware import GPU, LINKS, Link
-from calculators.plan import Remark
+from calculators.catalog.hardware import GPU, LINKS, Link
+from calculators.planner.plan import Remark
 
 __all__ = ["fabric_links", "fabric_options", "fabric_remark"]
 
@@ -70,7 +70,7 @@ def fabric_remark(gpus: list[GPU]) -> Remark:
     """Why the suggested fabrics are the ones named: a planning assumption per generation.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.catalog.hardware import lookup_gpu
         >>> fabric_remark([lookup_gpu("910B")]).en.split(": ", 1)[1]
         'Ascend 910B 64GB: 100GbE RoCE / 200GbE RoCE (Atlas 800T A2 nodes: 8 NPU ports on a RoCE...'
     """

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
+from calculators.catalog.hardware import GPU
+from calculators.catalog.models import ModelSpec
 from calculators.gpu_memory import (
     USABLE_FRACTION,
     FitPlan,
@@ -15,10 +17,8 @@ from calculators.gpu_memory import (
     min_gpus_to_fit,
     training_memory,
 )
-from calculators.hardware import GPU
-from calculators.models import ModelSpec
-from calculators.plan import CheckResult, Figure, Plan
-from calculators.plan_checks import limit_verdict
+from calculators.planner.checks import limit_verdict
+from calculators.planner.plan import CheckResult, Figure, Plan
 
 __all__ = [
     "LORA_RANK",

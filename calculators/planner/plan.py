@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from calculators.hardware import GPU, Link
-from calculators.models import ModelSpec
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
 from calculators.power import DEFAULT_PUE
 
 __all__ = [

@@ -4,7 +4,7 @@ the count it needs) and a faster inter-node fabric, each laid out as real cluste
 Layout rules: tensor parallelism only in {1, 2, 4, 8} inside a node (odd degrees are left to
 ZeRO-3/FSDP sharding, see `_memory_parts.SEARCHED_TENSOR_PARALLEL`); the plan's GPUs per node
 are kept, except a one-GPU "node" (a single card), which scales out as servers of
-`SCALE_OUT_NODE_GPUS`; fabrics come from `calculators.fabrics` (realistic for the GPU).
+`SCALE_OUT_NODE_GPUS`; fabrics come from `calculators.planner.fabrics` (realistic for the GPU).
 """
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from calculators.fabrics import fabric_options
+from calculators.catalog.hardware import GPU, GPUS, Link
 from calculators.gpu_memory import USABLE_FRACTION
-from calculators.hardware import GPU, GPUS, Link
-from calculators.plan import CheckKind, CheckResult, Plan
-from calculators.plan_checks import network_check
-from calculators.plan_compute import compute_facts, gpus_needed_for_deadline
-from calculators.plan_memory import (
+from calculators.planner.checks import network_check
+from calculators.planner.compute import compute_facts, gpus_needed_for_deadline
+from calculators.planner.fabrics import fabric_options
+from calculators.planner.memory import (
     memory_check,
     min_fit_with,
     recompute_options,
     trainable_params,
 )
-from calculators.suggest_types import Candidate
+from calculators.planner.plan import CheckKind, CheckResult, Plan
+from calculators.planner.suggest_types import Candidate
 
 __all__ = ["ALTERNATIVE_GPUS", "SCALE_OUT_NODE_GPUS", "fabric", "more_gpus", "other_gpu"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from calculators.plan import Plan
+from calculators.planner.plan import Plan
 
 __all__ = ["Candidate"]
 
@@ -21,4 +21,4 @@ class Candidate:
     changes: int = 1
     hardware: bool = False
     size: float = 0.0
-    """How big the change is within its rank (see `calculators.suggestions`); smaller first."""
+    """How big the change is within its rank (see `.suggestions`); smaller first."""

@@ -17,10 +17,10 @@ import math
 from collections.abc import Iterator
 
 from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_parallel
-from calculators.plan import DAY, CheckKind, CheckResult, Plan, Remark
-from calculators.plan_compute import compute_facts
-from calculators.suggest_scale import fabric, more_gpus, other_gpu
-from calculators.suggest_types import Candidate
+from calculators.planner.compute import compute_facts
+from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan, Remark
+from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
+from calculators.planner.suggest_types import Candidate
 
 __all__ = ["MAX_DEADLINE_DAYS", "Candidate", "candidates", "deadline_remark"]
 
@@ -161,8 +161,8 @@ def deadline_remark(plan: Plan) -> Remark | None:
     """Why no longer deadline is suggested, when the run would need more than two years.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import generic_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import generic_model
         >>> plan = Plan(task="pretrain", model=generic_model(params=100e9),
         ...             gpu=lookup_gpu("A100 80GB PCIe"), gpus=8)
         >>> deadline_remark(plan).en[:60]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
-from calculators._checks import check_choice, check_count, check_fraction, check_positive
 from calculators._memory_parts import valid_tensor_parallel
-from calculators.collectives import fail
-from calculators.plan import Plan
+from calculators.planner.plan import Plan
+from calculators.validate import check_choice, check_count, check_fraction, check_positive, fail
 
 __all__ = ["MAX_GPUS", "MAX_TOKENS", "validate_plan"]
 
@@ -21,8 +20,8 @@ def validate_plan(plan: Plan) -> None:
     """Raise CalculatorInputError for the first out-of-range field of `plan`.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> validate_plan(Plan(task="pretrain", model=lookup_model("Llama-2-7B"),
         ...                    gpu=lookup_gpu("H100"), gpus=0))
         Traceback (most recent call last):

@@ -33,7 +33,7 @@ def _read_stdin() -> list[str]:
 
 def _questions(question: str | None) -> list[str]:
     from assistant.errors import UsageError
-    from assistant.parsing.numbers import clean_text
+    from assistant.parse.numbers import clean_text
 
     if question is None:
         if sys.stdin is None or sys.stdin.isatty():
@@ -74,8 +74,8 @@ def _save(
 
 def _emit(answer: Answer, as_json: bool, index: int) -> None:
     if as_json:
+        from assistant.render.serialize import answer_to_json
         from assistant.sanitize import json_text
-        from assistant.serialize import answer_to_json
 
         dumped = json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False)
         click.echo(json_text(dumped))

@@ -126,8 +126,11 @@ def _skipped(ctx: click.Context, source: str, reason: str, reason_zh: str, *,
 @kb.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--recursive", "-r", is_flag=True, help="Also add files in sub-folders.")
+@click.option("--replace-alias", is_flag=True,
+              help="Add a site profile even when it claims a name another profile has.")
 @click.pass_context
-def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool) -> None:
+def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool,
+        replace_alias: bool) -> None:
     """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.library import add_documents
@@ -135,7 +138,8 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool) -> None:
     with error_boundary(_language(ctx)), _progress(ctx) as progress:
         settings = _settings()
         results, report = add_documents(
-            settings, make_encoder(settings), list(paths), recursive=recursive, progress=progress
+            settings, make_encoder(settings), list(paths), recursive=recursive,
+            progress=progress, replace_alias=replace_alias,
         )
     language = _language(ctx)
     for r in results:

@@ -9,6 +9,7 @@ passages lives in :mod:`assistant.retrieval.chunking`.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import sys
 import unicodedata
@@ -403,7 +404,8 @@ def _optional_str(site: Mapping[str, Any], name: str) -> str | None:
 
 def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> Any:
     value = site.get(name)
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+          and math.isfinite(value))
     if not ok or (kind is int and not isinstance(value, int)):
         what = "integer" if kind is int else "number"
         raise DocumentError(

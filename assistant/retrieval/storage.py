@@ -115,17 +115,17 @@ def _fsync_file(path: Path) -> None:
         os.fsync(handle.fileno())
 
 
-def prune(index_dir: Path) -> None:
+def prune(index_dir: Path, keep: int = KEEP_GENERATIONS) -> None:
     """Remove stale temporary folders and all but the newest generations (writers only)."""
     live = current_generation(index_dir)
     generations = sorted(
         (p for p in index_dir.glob("gen-*") if p.is_dir()), key=_generation_order, reverse=True
     )
-    keep = set(generations[:KEEP_GENERATIONS])
+    kept = set(generations[:keep])
     if live is not None:
-        keep.add(live)
+        kept.add(live)
     for path in generations:
-        if path not in keep:
+        if path not in kept:
             shutil.rmtree(path, ignore_errors=True)
     for path in index_dir.glob("tmp-*"):
         shutil.rmtree(path, ignore_errors=True)

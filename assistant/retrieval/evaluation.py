@@ -20,6 +20,7 @@ when the system returns nothing ("no-passage accuracy").
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ __all__ = [
 CUTOFFS = (1, 3, 5)
 #: Candidates each lane hands to the fusion.
 CANDIDATES = 20
-_KINDS = frozenset({"zh", "en", "cross", "paraphrase", "typo", "none"})
+_KINDS = frozenset({"zh", "en", "cross", "paraphrase", "typo", "colloquial", "none"})
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,19 @@ class GoldenQuery:
     expected_anchor: str | None = None
     origin: str = ""
     """`file:line` the question came from."""
+
+    @property
+    def part(self) -> str:
+        """`tune` or `test`: which part of the evaluation data the question belongs to.
+
+        A file named `test.jsonl` or `tune.jsonl` says so itself; any other question goes to
+        `test` when the first byte of the SHA-256 of its text is below 86 (about a third),
+        so the split never depends on file order and never changes when questions are added.
+        """
+        name = self.origin.split(":", 1)[0]
+        if name in ("test.jsonl", "tune.jsonl"):
+            return name.removesuffix(".jsonl")
+        return "test" if hashlib.sha256(self.query.encode()).digest()[0] < 86 else "tune"
 
 
 @dataclass(frozen=True)

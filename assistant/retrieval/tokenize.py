@@ -35,12 +35,19 @@ if TYPE_CHECKING:
 __all__ = [
     "SYNONYM_WEIGHT",
     "TOKENIZER_VERSION",
+    "data_lines",
     "expand_query",
+    "index_tokens",
     "jieba_tokenizer",
+    "normalize",
+    "stopwords",
     "tokenize",
 ]
 
-_DATA_FILES = ("userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv")
+_DATA_FILES = (
+    "userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv", "aliases.tsv",
+    "typos.tsv",
+)
 
 #: Weight of a synonym added by :func:`expand_query` (an exact query token weighs 1.0).
 #: Lower, so a passage that uses the user's own word outranks one that only uses its translation.
@@ -71,13 +78,18 @@ def _data_text(name: str) -> str:
     return (_DATA_DIR / name).read_text(encoding="utf-8")
 
 
+def data_lines(name: str) -> list[str]:
+    """The non-empty, non-comment lines of a file in `assistant/data/`."""
+    return _data_lines(name)
+
+
 def _data_lines(name: str) -> list[str]:
     lines = (line.strip() for line in _data_text(name).splitlines())
     return [line for line in lines if line and not line.startswith("#")]
 
 
 #: Bump when a rule in this module changes how text is tokenized (the data files are hashed).
-_RULES_REVISION = "2"
+_RULES_REVISION = "3"
 
 
 def _version() -> str:
@@ -144,14 +156,23 @@ def _add_word(tokenizer: Any, fields: list[str]) -> None:
     tokenizer.add_word(word, freq, tag)
 
 
+def stopwords() -> frozenset[str]:
+    """Both languages' stopwords, normalised."""
+    return _stopwords()
+
+
 @lru_cache(maxsize=1)
 def _stopwords() -> frozenset[str]:
     words = _data_lines("stopwords_zh.txt") + _data_lines("stopwords_en.txt")
     return frozenset(_normalize(word) for word in words)
 
 
-def _normalize(text: str) -> str:
+def normalize(text: str) -> str:
+    """NFKC (full-width → half-width) and lowercase."""
     return unicodedata.normalize("NFKC", text).lower()
+
+
+_normalize = normalize
 
 
 _NOT_PLURAL = frozenset(
@@ -200,6 +221,14 @@ def tokenize(text: str) -> list[str]:
         pieces = _latin_tokens(latin) if latin else _cjk_tokens(match.group("cjk"))
         tokens.extend(piece for piece in pieces if piece not in stop)
     return tokens
+
+
+def index_tokens(text: str) -> list[str]:
+    """What the keyword index stores for a passage: its words, then its CJK character
+    bigrams (a second field, see :mod:`assistant.retrieval.aliases`)."""
+    from assistant.retrieval.aliases import cjk_bigrams
+
+    return tokenize(text) + cjk_bigrams(text)
 
 
 @lru_cache(maxsize=1)

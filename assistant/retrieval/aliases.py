@@ -30,7 +30,8 @@ _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 def _lines(name: str) -> list[list[str]]:
     from assistant.retrieval.tokenize import data_lines, normalize
 
-    return [[normalize(f.strip()) for f in line.split("\t") if f.strip()] for line in data_lines(name)]
+    rows = (line.split("\t") for line in data_lines(name))
+    return [[normalize(f.strip()) for f in row if f.strip()] for row in rows]
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,6 @@ from typing import Any
 
 from assistant.records import Passage
 from assistant.retrieval import fusion
-from assistant.retrieval.gate import GateFeatures, answerable, query_features
 from assistant.retrieval.evaluation import (
     CANDIDATES,
     CUTOFFS,
@@ -25,6 +24,7 @@ from assistant.retrieval.evaluation import (
     _label,
     score_system,
 )
+from assistant.retrieval.gate import FITTED_FOR, GateFeatures, answerable, query_features
 
 __all__ = ["SWEEP_GRID", "DirectLanes", "SweepPoint", "sweep"]
 
@@ -86,7 +86,7 @@ class DirectLanes:
 
     def search(self, query: str, k: int = 5) -> list[Passage]:
         options = dict(self.fuse_options)
-        if "min_score" not in options:
+        if "min_score" not in options and getattr(self._encoder, "name", None) == FITTED_FOR:
             if not answerable(self.gate_features(query)):
                 return []
             options["min_score"] = 0.0

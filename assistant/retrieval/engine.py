@@ -106,20 +106,20 @@ class HybridRetriever:
         """`(row, fused score)` best first, one row per section (with the definitional-question
         prior of :mod:`assistant.retrieval.definitions`); empty when the no-answer decision
         of :mod:`assistant.retrieval.gate` says nothing relevant exists (or, with an explicit
-        `min_score`, when the fused evidence is below it)."""
+        `min_score` or an encoder the gate was not fitted for, when the fused evidence of
+        :mod:`assistant.retrieval.fusion` is below the threshold)."""
         from assistant.retrieval.fusion import fuse
-
-        from assistant.retrieval.gate import answerable, query_features
+        from assistant.retrieval.gate import FITTED_FOR, answerable, query_features
 
         n = max(k * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         dense, keyword = self.dense_hits(query, n), self.keyword_hits(query, n)
-        if self.min_score is None and not answerable(query_features(
+        gated = self.min_score is None and getattr(self.encoder, "name", None) == FITTED_FOR
+        if gated and not answerable(query_features(
             query, dense, keyword, index=self.data.keyword, section=self.section
         )):
             return []
         hits = fuse(
-            dense, keyword, k=n, group=self.section,
-            min_score=0.0 if self.min_score is None else self.min_score,
+            dense, keyword, k=n, group=self.section, min_score=0.0 if gated else self.min_score
         )
         return self._demote_templates(query, self._definitions.rerank(query, hits))
 

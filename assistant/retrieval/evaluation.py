@@ -33,10 +33,12 @@ from assistant.records import Passage
 __all__ = [
     "CANDIDATES",
     "CUTOFFS",
+    "Breakdown",
     "EvaluationReport",
     "GoldenQuery",
     "LaneMetrics",
     "Lanes",
+    "breakdown",
     "default_golden_dir",
     "evaluate",
     "load_golden",
@@ -103,12 +105,53 @@ class LaneMetrics:
 
 
 @dataclass(frozen=True)
+class Breakdown:
+    """The hybrid system on one part (`tune`/`test`) and language of the questions."""
+
+    part: str
+    lang: str
+    answerable: int
+    recall3: float
+    silent: int
+    """Answerable questions that got no passage at all."""
+    unanswerable: int
+    answered: int
+    """Find-nothing questions that got passages (false positives)."""
+
+
+def breakdown(golden: Sequence[GoldenQuery], results: Sequence[Sequence[str]]) -> list[Breakdown]:
+    """Recall@3 and silent / false-positive counts of one system's `results`, per part of
+    the data (tuning, test) and per language, then per part over both languages."""
+    rows = []
+    for part in ("tune", "test"):
+        for lang in ("zh", "en", "all"):
+            chosen = [
+                (q, r) for q, r in zip(golden, results, strict=True)
+                if q.part == part and lang in ("all", q.lang)
+            ]
+            if not chosen:
+                continue
+            answerable = [(q, r) for q, r in chosen if q.expected_doc]
+            hits = sum(q.expected_doc in [x.split("#", 1)[0] for x in r[:3]] for q, r in answerable)
+            rows.append(Breakdown(
+                part=part, lang=lang, answerable=len(answerable),
+                recall3=hits / len(answerable) if answerable else 0.0,
+                silent=sum(not r for _, r in answerable),
+                unanswerable=len(chosen) - len(answerable),
+                answered=sum(bool(r) for q, r in chosen if not q.expected_doc),
+            ))
+    return rows
+
+
+@dataclass(frozen=True)
 class EvaluationReport:
     """All systems' scores for one golden set."""
 
     queries: int
     passages: int
     systems: tuple[LaneMetrics, ...]
+    breakdown: tuple[Breakdown, ...] = ()
+    """The hybrid system by part and language."""
     by_kind: dict[str, int] = field(default_factory=dict)
     lane_thresholds: dict[str, float] = field(default_factory=dict)
     """The threshold each lane alone was given (best find-nothing score in that lane)."""
@@ -124,6 +167,9 @@ class EvaluationReport:
             "passages": self.passages,
             "by_kind": self.by_kind,
             "lane_thresholds": {k: round(v, 4) for k, v in self.lane_thresholds.items()},
+            "hybrid_by_part": [
+                vars(b) | {"recall3": round(b.recall3, 4)} for b in self.breakdown
+            ],
             "systems": {
                 m.name: {
                     **{f"recall@{k}": round(v, 4) for k, v in m.recall.items()},
@@ -296,6 +342,7 @@ def evaluate(
         queries=len(golden),
         passages=len(passages),
         systems=tuple(metrics),
+        breakdown=tuple(breakdown(golden, hybrid)),
         by_kind=dict(sorted(kinds.items())),
         lane_thresholds=thresholds,
     )

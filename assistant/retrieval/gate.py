@@ -8,12 +8,13 @@ several numbers that fail in different ways:
 
 - `dense`: the dense lane's best cosine;
 - `keyword`: the keyword lane's best normalised BM25 (capped at 1.5);
-- `agree`: 1 when the two lanes' top three share a section, 0.5 when they share only a
+- `agree`: 1 when the two lanes' top five share a section, 0.5 when they share only a
   document (two independent lanes pointing at the same evidence is strong evidence);
 - `known`: the share of the query's words the keyword index knows (directly, through an
   alias or a spelling correction): low for a question about something else entirely;
 - `domain`: whether the query names anything from the domain's vocabulary (GPU and model
-  names, the dictionary, synonym and alias words), 0, 0.5 or 1 for none, one or more.
+  names, `domain.txt`, the dictionary, synonym and alias words): 0, 0.5 or 1 for none,
+  one, two or more.
 
 They are combined by logistic regression, `P(answerable) = σ(w · x + b)`, and the search
 answers when P ≥ `THRESHOLD`. The weights are fitted by :func:`fit` (L2-regularised,
@@ -30,21 +31,36 @@ from dataclasses import astuple, dataclass
 from functools import lru_cache
 from typing import Protocol
 
-__all__ = ["FEATURES", "THRESHOLD", "WEIGHTS", "GateFeatures", "answerable", "fit", "probability"]
+__all__ = [
+    "FEATURES",
+    "FITTED_FOR",
+    "THRESHOLD",
+    "WEIGHTS",
+    "GateFeatures",
+    "answerable",
+    "fit",
+    "probability",
+    "query_features",
+]
 
 #: Feature names, in the order of `WEIGHTS`.
 FEATURES = ("dense", "keyword", "agree", "known", "domain")
 
 # Fitted by `gpu-advisor kb eval --fit` (calibration.fit_gate) on 2026-12-01 over the tuning
 # parts of the golden set and of the held-out-style set (USE-m encoder, shipped knowledge).
-WEIGHTS: tuple[float, ...] = (2.669, 4.996, 1.056, 3.091, 3.615)
-BIAS = -8.492
+WEIGHTS: tuple[float, ...] = (1.371, 5.624, 0.834, 2.854, 4.996)
+BIAS = -9.657
+#: The encoder the weights were fitted with: another encoder's cosines mean something else,
+#: so the retriever falls back to the fusion threshold until the gate is refitted for it.
+FITTED_FOR = "use-m"
 #: Least probability of being answerable for a search to return passages.
 THRESHOLD = 0.5
 
 _KEYWORD_CAP = 1.5
-_TOP = 3
-_GPU_NAME = re.compile(r"^(?:[a-z]{1,4}\d{2,4}[a-z]?|\d+(?:\.\d+)?[bkmt]|\d+g(?:b|be|bps)?)$")
+_TOP = 5
+_GPU_NAME = re.compile(
+    r"^(?:[a-z]{1,4}\d{2,4}[a-z]?|\d+(?:\.\d+)?(?:[bkmt]|[gt]b|gib|gbe|gbps|g|kw|mw|tflops))$"
+)
 
 
 @dataclass(frozen=True)
@@ -66,7 +82,7 @@ Ranking = Sequence[tuple[int, float]]
 
 
 def lane_agreement(dense: Ranking, keyword: Ranking, section: Callable[[int], Hashable]) -> float:
-    """1 when the lanes' top three share a section, 0.5 a document only, else 0.
+    """1 when the lanes' top five share a section, 0.5 a document only, else 0.
     A section key is `(doc_id, anchor)`; its first element is the document."""
     top_dense = {section(row) for row, _ in sorted(dense, key=lambda h: -h[1])[:_TOP]}
     top_keyword = {section(row) for row, _ in sorted(keyword, key=lambda h: -h[1])[:_TOP]}
@@ -117,6 +133,7 @@ def _domain_words() -> frozenset[str]:
     from assistant.retrieval.tokenize import data_lines, normalize, synonym_groups
 
     words = {normalize(line.split()[0]) for line in data_lines("userdict.txt")}
+    words.update(normalize(line) for line in data_lines("domain.txt"))
     for group in synonym_groups():
         words.update(token for member in group for token in member)
     for line in data_lines("aliases.tsv"):

@@ -195,6 +195,8 @@ class KeywordIndex:
         """
         terms = self.query_terms(query) if isinstance(query, str) else list(query)
         ceiling = sum(w * self.idf(t) for t, w in terms if self._in_ceiling(t, w))
+        if isinstance(query, str):
+            ceiling += self._alias_ceiling(query)
         if not terms or ceiling <= 0.0 or not self._lengths:
             return []
         raw = self.scores(terms)
@@ -210,6 +212,17 @@ class KeywordIndex:
         if weight <= SYNONYM_WEIGHT or weight == ALIAS_WEIGHT:
             return False
         return term in self._postings or not has_alias(term)
+
+    def _alias_ceiling(self, query: str) -> float:
+        """What the typed words left out of the ceiling (unknown, with an alias) add back:
+        each its best known expansion, at `ALIAS_WEIGHT`."""
+        total = 0.0
+        for token in dict.fromkeys(tokenize(fix_typos(query))):
+            if token in self._postings or not has_alias(token):
+                continue
+            known = [self.idf(t) for t in alias_terms([token]) if t in self._postings]
+            total += ALIAS_WEIGHT * max(known, default=0.0)
+        return total
 
     def known_share(self, query: str) -> float:
         """Share of the query's words (after typo fixes, before expansion) the index knows,

@@ -9,8 +9,9 @@ without the HMM word guesser (unknown runs fall back to single characters instea
 invented words; on the golden set BM25 MRR went 0.890 → 0.907) → a light English plural
 fold → stopwords (both languages, including question words) dropped.
 
-Queries are further expanded with a zh↔en synonym map (`expand_query`); synonyms carry a
-lower weight than the words the user typed.
+Queries are further expanded with a zh↔en synonym map (`expand_query`): the hand-written
+`synonyms.tsv` and `synonyms_derived.tsv`, derived from the knowledge base's translation
+pairs (:mod:`assistant.retrieval.pairs`); synonyms carry a lower weight than typed words.
 
 jieba is imported and its dictionary loaded lazily, once per process, under a lock; its
 cache file goes to :func:`assistant.locations.cache_dir` instead of the temp dir.
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from jieba import Tokenizer
 
 __all__ = [
+    "DERIVED_WEIGHT",
     "SYNONYM_WEIGHT",
     "TOKENIZER_VERSION",
     "data_lines",
@@ -46,12 +48,15 @@ __all__ = [
 
 _DATA_FILES = (
     "userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv", "aliases.tsv",
-    "typos.tsv",
+    "typos.tsv", "synonyms_derived.tsv",
 )
 
 #: Weight of a synonym added by :func:`expand_query` (an exact query token weighs 1.0).
 #: Lower, so a passage that uses the user's own word outranks one that only uses its translation.
 SYNONYM_WEIGHT = 0.6
+#: Weight of a synonym derived from the translation pairs (`synonyms_derived.tsv`): lower
+#: than a hand-written one, as about one in four derived pairs is only topically related.
+DERIVED_WEIGHT = 0.4
 
 # A number with a unit, possibly written with a space ("400 Gbps", "80 GB"): joined into one token.
 _UNITS = (
@@ -233,9 +238,19 @@ def index_tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
-    """Each group as a tuple of members, each member as its token sequence."""
+    """Each hand-written group as a tuple of members, each member as its token sequence."""
+    return _groups_of("synonyms.tsv")
+
+
+@lru_cache(maxsize=1)
+def _derived_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The groups derived from translation pairs (:mod:`assistant.retrieval.pairs`)."""
+    return _groups_of("synonyms_derived.tsv")
+
+
+def _groups_of(name: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     groups = []
-    for line in _data_lines("synonyms.tsv"):
+    for line in _data_lines(name):
         members = []
         for member in line.split("\t"):
             tokens = tuple(t for t in _member_tokens(member) if t)
@@ -280,10 +295,12 @@ def expand_query(tokens: Sequence[str]) -> list[tuple[str, float]]:
     weights: dict[str, float] = {}
     for token in tokens:
         weights[token] = 1.0
-    for group in _synonym_groups():
-        if not any(_contains(tokens, member) for member in group):
-            continue
-        for member in group:
-            for token in member:
-                weights.setdefault(token, SYNONYM_WEIGHT)
+    tables = ((_synonym_groups(), SYNONYM_WEIGHT), (_derived_groups(), DERIVED_WEIGHT))
+    for groups, weight in tables:
+        for group in groups:
+            if not any(_contains(tokens, member) for member in group):
+                continue
+            for member in group:
+                for token in member:
+                    weights.setdefault(token, weight)
     return list(weights.items())

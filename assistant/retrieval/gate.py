@@ -46,8 +46,9 @@ __all__ = [
 #: Feature names, in the order of `WEIGHTS`.
 FEATURES = ("dense", "keyword", "agree", "known", "domain")
 
-# Fitted by `gpu-advisor kb eval --fit` (calibration.fit_gate) on 2026-12-01 over the tuning
-# parts of the golden set and of the held-out-style set (USE-m encoder, shipped knowledge).
+# Fitted with `fit(..., negative_weight=3, l2=0.001, steps=20000, rate=2.0)` on 2026-12-01 over
+# the `tune` parts of tests/retrieval/golden/ and tests/retrieval/heldout/ (201 questions, 37
+# find-nothing; USE-m encoder, shipped knowledge); the `test` parts were only scored.
 WEIGHTS: tuple[float, ...] = (1.371, 5.624, 0.834, 2.854, 4.996)
 BIAS = -9.657
 #: The encoder the weights were fitted with: another encoder's cosines mean something else,

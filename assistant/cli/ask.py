@@ -33,7 +33,7 @@ def _read_stdin() -> list[str]:
 
 def _questions(question: str | None) -> list[str]:
     from assistant.errors import UsageError
-    from assistant.parsing.numbers import clean_text
+    from assistant.parse.numbers import clean_text
 
     if question is None:
         if sys.stdin is None or sys.stdin.isatty():
@@ -83,7 +83,7 @@ def _save(
 
 def _emit(answer: Answer, as_json: bool, index: int) -> None:
     if as_json:
-        from assistant.serialize import answer_to_json
+        from assistant.render.serialize import answer_to_json
 
         click.echo(json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False))
         return
@@ -164,6 +164,6 @@ def _answer_all(
         conversation_id = _save(store, conversation_id if keep else None, result)
         # Lines read from stdin are one conversation, as in the chat app: "那用H100呢?" on the
         # next line follows up on the line before. The parser decides which lines inherit
-        # (assistant.parsing.followup); --independent passes no previous turn at all.
+        # (assistant.parse.followup); --independent passes no previous turn at all.
         previous = result.query if chain else None
         _emit(result, as_json, index)

@@ -1,0 +1,325 @@
+"""Question → :class:`~assistant.records.Query`: language, domain, typed scenario slots.
+
+Order matters: catalog names (sites, GPUs, models) are found and masked on the cleaned,
+lower-cased text first, so that "4090" or "通义千问" are never read as numbers; then Chinese
+numerals and English number words are rewritten as digits and the slots are read.
+
+Examples:
+    >>> q = parse("两台8卡训练千亿模型, 三个月内")
+    >>> q.language, q.scenario.nodes, q.scenario.gpus_per_node, q.scenario.gpu_count
+    ('zh', 2, 8, 16)
+    >>> q.scenario.params, q.scenario.deadline_seconds / 86400
+    (100000000000.0, 90.0)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from assistant.parse import hardware as hw
+from assistant.parse import slots
+from assistant.parse.asks import read_asks
+from assistant.parse.bounds import refuse_nonsense
+from assistant.parse.domain import classify
+from assistant.parse.followup import as_followup, bare_count, merge_followup
+from assistant.parse.load import read_load_slots
+from assistant.parse.names import (
+    closest_names,
+    digit_groups_fit,
+    unknown_gpu_spans,
+    unknown_names,
+)
+from assistant.parse.numbers import clean_text, normalize_numbers
+from assistant.parse.options import hardware_options
+from assistant.records import Ask, Language, Query, Scenario, SiteProfile
+from calculators.messages import Msg
+
+__all__ = [
+    "MAX_QUESTION_CHARS",
+    "detect_language",
+    "mentioned_gpus",
+    "merge_followup",
+    "parse",
+]
+
+#: Longer pastes are cut (and the answer says so): slot patterns are linear but the answer is not
+#: helped by 100 KB of text.
+MAX_QUESTION_CHARS = 4000
+
+
+def detect_language(text: str) -> Language:
+    """ "zh" when the question is mainly Chinese, else "en"."""
+    han = len(re.findall(r"[\u4e00-\u9fff]", text))
+    latin_words = len(re.findall(r"[A-Za-z]{2,}", text))
+    return "zh" if han and han >= 1.5 * latin_words else "en"
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
+    from calculators.catalog.hardware import gpu_alias_index
+
+    try:
+        from calculators.catalog.models import model_alias_index
+    except ImportError:  # the model catalog is optional for reading hardware
+        return dict(gpu_alias_index()), {}
+    return dict(gpu_alias_index()), dict(model_alias_index())
+
+
+def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:
+    from calculators.catalog.names import normalize_name
+
+    index: dict[str, str] = {}
+    for site in sites:
+        for alias in site.aliases:
+            key = normalize_name(alias)
+            if key:
+                index[key] = site.id
+    return index
+
+
+@functools.lru_cache(maxsize=1)
+def _model_spellings() -> Mapping[str, tuple[str, ...]]:
+    from calculators.catalog.models import MODELS
+
+    return {m.name: (m.name, *m.aliases) for m in MODELS.values()}
+
+
+@dataclass(frozen=True)
+class _Mentions:
+    site: str | None
+    gpus: tuple[str, ...]
+    models: tuple[str, ...]
+    text: str
+    """Cleaned, lower-cased, catalog names masked, numbers normalised."""
+    gpu_sequence: tuple[str, ...] = ()
+    """Every GPU mark's catalog name in text order (repeats kept, for comparisons)."""
+    unknown: tuple[str, ...] = ()
+    """Product-like names the catalog does not hold."""
+    plain: str = ""
+    """Cleaned and lower-cased, nothing masked ("H100 PCIe-only" keeps its "pcie")."""
+
+
+def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
+    text = cleaned.lower()
+    site_matches = hw.find_aliases(text, _site_index(sites))
+    text = hw.mask(text, site_matches, " ⟨site⟩ ")
+    gpu_index, model_index = _catalog_indexes()
+    spellings = _model_spellings()
+    model_matches = [
+        m
+        for m in hw.find_aliases(text, model_index)
+        if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
+    ]
+    text = hw.mask(text, model_matches, hw.MODEL_MARK)
+    gpu_matches = hw.find_aliases(text, gpu_index)
+    text = hw.mask(text, gpu_matches, hw.GPU_MARK)
+    unknown = unknown_names(text)
+    # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
+    strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
+    text = hw.mask(text, strangers, hw.GPU_MARK)
+    in_order = sorted([*gpu_matches, *strangers], key=lambda m: m.start)
+    return _Mentions(
+        site=site_matches[0].name if site_matches else None,
+        gpus=tuple(dict.fromkeys(m.name for m in gpu_matches)),
+        models=tuple(dict.fromkeys(m.name for m in model_matches)),
+        text=normalize_numbers(text),
+        gpu_sequence=tuple(m.name for m in in_order),
+        unknown=unknown,
+        plain=cleaned.lower(),
+    )
+
+
+def mentioned_gpus(question: str) -> tuple[str, ...]:
+    """Every catalog GPU the question names, in order ("H100 和 A100 有什么区别")."""
+    return _find_mentions(clean_text(question)[:MAX_QUESTION_CHARS], ()).gpus
+
+
+def _say(message: Msg, language: Language) -> str:
+    """A parse note in the question's language (Query.warnings are text for now)."""
+    from assistant.i18n import text
+
+    return text(message, language)
+
+
+def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, object], list[str]]:
+    out: dict[str, object] = {}
+    warnings: list[str] = []
+    if counts.nodes is not None:
+        out["nodes"] = counts.nodes
+    if counts.gpus_per_node is not None:
+        out["gpus_per_node"] = counts.gpus_per_node
+    if counts.gpu_counts:
+        out["gpu_count"] = counts.gpu_counts[0]
+        if len(counts.gpu_counts) > 1:
+            chosen, others = counts.gpu_counts[0], counts.gpu_counts[1:]
+            message = Msg("parse.counts_differ", chosen=chosen, others=others)
+            warnings.append(_say(message, language))
+    elif counts.nodes is not None and counts.gpus_per_node is not None:
+        out["gpu_count"] = counts.nodes * counts.gpus_per_node
+    return out, warnings
+
+
+def _workload_slots(text: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for mention in slots.read_sizes(text):
+        out.setdefault(mention.kind, mention.value)
+    readers = {
+        "task": slots.read_task,
+        "method": slots.read_method,
+        "precision": slots.read_precision,
+        "deadline_seconds": slots.read_deadline,
+        "context_length": slots.read_context_length,
+        "batch_size": slots.read_batch_size,
+        "zero_stage": slots.read_zero_stage,
+        "gpu_memory_bytes": hw.read_memory,
+    }
+    for name, reader in readers.items():
+        value = reader(text)
+        if value is not None:
+            out[name] = value
+    tp, pp = slots.read_parallelism(text)
+    if tp is not None:
+        out["tensor_parallel"] = tp
+    if pp is not None:
+        out["pipeline_parallel"] = pp
+    price, currency = slots.read_price(text)
+    if price is not None:
+        out["price_per_gpu_hour"], out["currency"] = price, currency
+    if out.get("method") is not None:
+        out["task"] = "finetune"
+    if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
+        out["method"] = "qlora"
+    return out
+
+
+def _link_slots(text: str, plain: str) -> dict[str, object]:
+    """Links from the masked text; "PCIe-only" / "no NVLink" also from the unmasked one."""
+    _, inter = hw.read_links(text)
+    intra, _ = hw.read_links(plain)
+    out: dict[str, object] = {}
+    if intra:
+        out["intra_link"] = _resolve_link(intra)
+    if inter:
+        out["inter_link"] = _resolve_link(inter)
+    return out
+
+
+def _resolve_link(candidates: tuple[str, ...]) -> str:
+    try:
+        from calculators.catalog.hardware import link_alias_index
+    except ImportError:
+        return candidates[0]
+    from calculators.catalog.names import normalize_name
+
+    index = link_alias_index()
+    for candidate in candidates:
+        key = normalize_name(candidate)
+        if key in index:
+            return index[key]
+    return candidates[0]
+
+
+def parse(
+    question: str,
+    *,
+    sites: Iterable[SiteProfile] = (),
+    previous: Scenario | Query | None = None,
+    language: Language | None = None,
+) -> Query:
+    """Read the typed scenario out of a question (Chinese or English).
+
+    Args:
+        question: The user's text, as typed.
+        sites: Site profiles whose aliases ("吉林", "Jilin") resolve to a profile id.
+        previous: The previous turn's query or scenario; a follow-up ("那用H100呢?") changes only
+            the slots it names.
+        language: Force the language; None detects it from the text.
+
+    Returns:
+        The parsed :class:`Query`; `in_domain` is False when the text is not about GPUs and models.
+    """
+    warnings: list[str] = []
+    cleaned = clean_text(question)
+    lang: Language = language or detect_language(cleaned)
+    if len(cleaned) > MAX_QUESTION_CHARS:
+        cleaned = cleaned[:MAX_QUESTION_CHARS]
+        warnings.append(_say(Msg("parse.question_cut", limit=MAX_QUESTION_CHARS), lang))
+    mentions = _find_mentions(cleaned, sites)
+    refuse_nonsense(cleaned.lower(), mentions.text, {})
+    found, slot_warnings = _slots(mentions, lang)
+    refuse_nonsense("", "", found)
+    text = mentions.text
+    has_job = bool({"model", "params"} & found.keys())
+    evidence = classify(
+        text,
+        named_job=bool(mentions.site or has_job),
+        named_hardware=bool(mentions.gpus or mentions.unknown),
+    )
+    asks = _refine_asks(read_asks(text, has_job=has_job), found)
+    options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    base = Query(
+        question=cleaned,
+        language=lang,
+        scenario=Scenario(**found),  # type: ignore[arg-type]
+        in_domain=evidence.in_domain,
+        topics=slots.read_topics(text),
+        warnings=tuple(warnings + slot_warnings),
+        asks=asks,
+        options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
+        unknown_names=mentions.unknown,
+    )
+    followup = as_followup(
+        base, found, previous, offtopic=bool(evidence.elsewhere), bare=bare_count(text)
+    )
+    return followup or base
+
+
+def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:
+    """Every slot the question states, and the notes on how they were read."""
+    text = mentions.text
+    found: dict[str, object] = {}
+    if mentions.site:
+        found["site_profile"] = mentions.site
+    if mentions.gpus:
+        found["gpu"] = mentions.gpus[0]
+    if mentions.models:
+        found["model"] = mentions.models[0]
+    count_slots, warnings = _counts_slots(hw.read_counts(text), lang)
+    found.update(count_slots)
+    found.update(_workload_slots(text))
+    found.update(_link_slots(text, mentions.plain))
+    for name, value in read_load_slots(text).items():
+        if name != "currency" or "currency" not in found:
+            found[name] = value
+    if "model" in found:
+        found.pop("params", None)
+    if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
+        found["gpu"], link = hw.pcie_variant(str(found["gpu"]))
+        found["intra_link"] = link or found["intra_link"]
+    warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
+    return found, warnings
+
+
+def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
+    """ "<name> is not in the catalog (closest: …)" per unknown name; a generic card note."""
+    from calculators.catalog.hardware import GPUS
+
+    pool = (*GPUS, *_model_spellings())
+    notes = [
+        Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
+        for name in mentions.unknown
+    ]
+    memory = found.get("gpu_memory_bytes")
+    if "gpu" not in found and isinstance(memory, float):
+        notes.append(Msg("parse.generic_card", memory=memory))
+    return notes
+
+
+def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:
+    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost."""
+    if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
+        asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
+    return asks

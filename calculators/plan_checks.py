@@ -89,8 +89,9 @@ def network_check(
 ) -> CheckResult:
     """The data/tensor/pipeline traffic of one training step against its compute."""
     if plan.task == "inference":
-        return _network_na(plan, "Inference: no gradient traffic; tensor-parallel serving "
-                                 "traffic is not modelled here.")
+        from calculators.plan_serving import serving_network_check  # imports this module
+
+        return serving_network_check(plan)
     if plan.gpus == 1:
         return _network_na(plan, "One GPU: no communication.")
     est = training_step_network(

@@ -15,8 +15,8 @@ from calculators.gpu_memory import (
     min_gpus_to_fit,
     training_memory,
 )
-from calculators.hardware import GPU
-from calculators.models import ModelSpec
+from calculators.hardware import DTYPE_BYTES, GPU
+from calculators.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.plan import CheckResult, Figure, Plan
 from calculators.plan_checks import limit_verdict
 
@@ -174,6 +174,12 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     else:
         figures["concurrent_sequences"] = plan.batch_size
         figures["batch_per_replica"] = plan.batch_per_replica
+        # kv_cache_bytes: every concurrent sequence of the deployment; the per-GPU share (the
+        # part of required_bytes_per_gpu) is kv_cache_bytes_per_gpu.
+        figures["kv_cache_bytes_per_gpu"] = b.kv_cache_bytes
+        figures["kv_cache_bytes"] = plan.batch_size * plan.sequence_length * (
+            kv_cache_bytes_per_token(plan.model,
+                                     dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]))
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)

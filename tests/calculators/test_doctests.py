@@ -17,6 +17,11 @@ MODULES = [
     "calculators.compute_time",
     "calculators.suggestions",
     "calculators.fabrics",
+    "calculators.serving",
+    "calculators.plan_serving",
+    "calculators.serving_layout",
+    "calculators.serving_solvers",
+    "calculators.sizing",
 ]
 
 

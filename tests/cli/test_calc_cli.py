@@ -59,7 +59,9 @@ def test_infer_json_has_kv_cache_and_speed() -> None:
     assert result.exit_code == 0, result.output
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     # 327,680 bytes per token (FP16, GQA 8 KV heads) x 4 x 4096 tokens, split over TP = 2
-    assert checks["memory"]["figures"]["kv_cache_bytes"] == pytest.approx(327_680 * 4 * 4096 / 2)
+    memory = checks["memory"]["figures"]
+    assert memory["kv_cache_bytes_per_gpu"] == pytest.approx(327_680 * 4 * 4096 / 2)
+    assert memory["kv_cache_bytes"] == pytest.approx(327_680 * 4 * 4096)  # all sequences
     assert checks["compute"]["figures"]["decode_tokens_per_s"] > 0
 
 
@@ -211,7 +213,8 @@ def test_infer_batch_is_the_whole_deployment_and_power_is_a_rate() -> None:
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     memory, compute, power = (checks[k]["figures"] for k in ("memory", "compute", "power"))
     assert memory["batch_per_replica"] == compute["batch_per_replica"] == 50
-    assert memory["kv_cache_bytes"] == pytest.approx(50 * 1024 * 327_680 / 4)
+    assert memory["kv_cache_bytes_per_gpu"] == pytest.approx(50 * 1024 * 327_680 / 4)
+    assert memory["kv_cache_bytes"] == pytest.approx(100 * 1024 * 327_680)
     assert compute["decode_tokens_per_s_all_replicas"] == pytest.approx(
         100 / compute["seconds_per_token"])
     assert power["kwh_per_hour"] == pytest.approx(power["power_watts"] / 1000)

@@ -19,12 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators import _memory_parts as parts
-from calculators._checks import check_choice, check_count, check_fraction
+from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
 from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
-from calculators.hardware import DTYPE_BYTES, GPU, LINKS, Link
-from calculators.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.network import fabric_from_links
+from calculators.validate import check_choice, check_count, check_fraction
 
 __all__ = [
     "ACTIVATION_BYTES",
@@ -266,8 +266,8 @@ def serving_speed(
     GPU, stated in the assumptions) for TP all-reduces across nodes or pipeline hops.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> s = serving_speed(model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
         ...                   context_length=1024)
         >>> ms = s.decode_seconds_per_token * 1000, s.roofline_seconds_per_token * 1000

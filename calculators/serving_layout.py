@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators import _memory_parts as parts
-from calculators._checks import check_count
+from calculators.catalog.hardware import GPU
+from calculators.catalog.models import ModelSpec
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
-from calculators.hardware import GPU
 from calculators.messages import Msg
-from calculators.models import ModelSpec
+from calculators.validate import check_count
 
 __all__ = ["NEAREST_PRECISION", "ServingLayout", "serving_dtype", "serving_layout",
            "serving_precision_message"]
@@ -37,8 +37,8 @@ def serving_dtype(*, model: ModelSpec, gpu: GPU) -> str:
     the GPU has a tensor mode for it, else the nearest one it has.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> v3 = lookup_model("DeepSeek-V3")
         >>> [serving_dtype(model=v3, gpu=lookup_gpu(name)) for name in ("H20", "A100")]
         ['fp8', 'bf16']
@@ -101,8 +101,8 @@ def serving_layout(
     ``batch_size`` is the concurrent sequences ONE replica must hold (KV cache).
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> lay = serving_layout(model=lookup_model("DeepSeek-V3"), gpu=lookup_gpu("H100"),
         ...                      gpus=32, weight_dtype="fp8", kv_dtype="fp8")
         >>> lay.tensor_parallel, lay.pipeline_parallel, lay.replicas  # SGLang: 2 x 8 H100

@@ -16,13 +16,13 @@ import math
 from dataclasses import dataclass
 
 from calculators import _memory_parts as parts
-from calculators._checks import check_count, check_positive
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
-from calculators.hardware import GPU, Link
 from calculators.messages import Msg
-from calculators.models import ModelSpec
 from calculators.serving import ServingSpeed, serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype, serving_layout
+from calculators.validate import check_count, check_positive
 
 __all__ = ["Concurrency", "ServingTarget", "gpus_for_target", "max_concurrency",
            "replica_batch_limit"]
@@ -38,8 +38,8 @@ def replica_batch_limit(
     most-loaded GPU). 0 sequences when the weights alone do not fit.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> n, kv = replica_batch_limit(model=lookup_model("Llama-2-70B"),
         ...     gpu=lookup_gpu("H100"), tensor_parallel=2, pipeline_parallel=1,
         ...     weight_dtype="bf16", kv_dtype="bf16", context_length=4096)
@@ -105,8 +105,8 @@ def max_concurrency(
     KV cache in the weights' format, and the deployment layout (`serving_layout`).
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> c = max_concurrency(model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("A100 80GB"),
         ...                     gpus=8, context_length=4096)
         >>> c.tensor_parallel, c.replicas, c.per_replica, c.sequences  # fp16 as released
@@ -221,8 +221,8 @@ def gpus_for_target(
     latency targets, one replica. ``context_length`` is prompt + output (the KV cache size).
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> t = gpus_for_target(model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("H100"),
         ...                     target_tokens_per_second=10_000, target_seconds_per_token=0.05)
         >>> t.gpus, t.tensor_parallel, t.replicas  # TP=2 holds only 4 sequences per replica

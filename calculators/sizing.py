@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from calculators._checks import check_choice, check_count, check_fraction, check_positive
+from calculators.catalog.hardware import GPU
+from calculators.catalog.models import ModelSpec, generic_model
 from calculators.compute_time import (
     chinchilla_tokens,
     default_mfu,
@@ -21,18 +22,17 @@ from calculators.compute_time import (
     training_time,
 )
 from calculators.gpu_memory import USABLE_FRACTION, finetune_memory, training_memory
-from calculators.hardware import GPU
 from calculators.messages import Msg
-from calculators.models import ModelSpec, generic_model
 from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
 from calculators.serving_layout import serving_layout
+from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
 __all__ = ["Budget", "EnergyCost", "LargestModel", "budget_compute", "job_energy_cost",
            "largest_model"]
 
 Task = Literal["serve", "pretrain", "finetune"]
 _SMALLEST, _LARGEST = 1e8, 1e14
-#: Fine-tuning tokens when none are given (calculators.plan.FINETUNE_TOKENS: 1e8).
+#: Fine-tuning tokens when none are given (calculators.planner.plan.FINETUNE_TOKENS: 1e8).
 _FINETUNE_TOKENS = 1e8
 
 
@@ -108,7 +108,7 @@ def largest_model(
     it; D = ``tokens``, else Chinchilla's 20 per parameter (pretrain) or 1e8 (fine-tune).
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.catalog.hardware import lookup_gpu
         >>> r = largest_model(gpu=lookup_gpu("A100 80GB"), gpus=8, task="serve")
         >>> 250e9 < r.params < 300e9, r.limit  # 576 GB usable / 2 bytes per parameter
         (True, 'memory')

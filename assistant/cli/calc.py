@@ -5,6 +5,11 @@ Examples:
   gpu-advisor calc finetune --model llama-2-70b --method qlora --gpu 4090 --gpus 8
   gpu-advisor calc infer --model llama-2-70b --gpu H100 --gpus 2 --batch 8 --context 4096
   gpu-advisor calc network --model gpt-3 --gpu A100 --gpus 1024 --tp 8 --pp 16 --inter-link HDR
+  gpu-advisor calc serve --model deepseek-v3 --gpu H20 --nodes 4 --price-kwh 0.6
+  gpu-advisor calc max-concurrency --model llama-2-70b --gpu "A100 80GB" --gpus 8
+  gpu-advisor calc gpus-for --model llama-2-70b --gpu H100 --tokens-per-s 10000 --tpot-ms 50
+  gpu-advisor calc largest-model --gpu 4090 --gpus 8 --task finetune --method qlora
+  gpu-advisor calc budget --budget 1e6 --price 2.5 --gpu H100 --gpus 1024
   gpu-advisor calc gpus 4090    gpu-advisor calc models    gpu-advisor calc links
 """
 
@@ -24,6 +29,7 @@ from assistant.cli.calc_options import (
     plan_options,
     resolve_model,
 )
+from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
 
 
@@ -34,7 +40,7 @@ def _console() -> Any:
 
 
 def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
-    from assistant.cli.calc_view import jsonable, record_json
+    from assistant.render.calc import jsonable, record_json
 
     if as_json:
         data: Any
@@ -55,7 +61,7 @@ def calc() -> None:
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:
-    from assistant.cli.calc_view import evaluation_json, render_evaluation
+    from assistant.render.calc import evaluation_json, render_evaluation
     from calculators.planner import evaluate
 
     language = options.get("lang") or "en"
@@ -90,8 +96,14 @@ def finetune(**options: Any) -> None:
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
-    """Inference: weights + KV cache per GPU, prefill and decode speed."""
+    """Serving (also `calc serve`): memory, decode speed over the real links, time to first
+    token, network, power and, with --price-kwh, the energy bill; served as deployed by
+    default (released precision, TP inside a node, PP across nodes)."""
     _evaluate_command("inference", options)
+
+
+calc.add_command(infer, "serve")
+register_solvers(calc)
 
 
 @calc.command()
@@ -107,7 +119,7 @@ def network(**options: Any) -> None:
 
 
 def _render_one(check: Any, language: str) -> None:
-    from assistant.cli.calc_view import _render_check
+    from assistant.render.calc import _render_check
 
     _render_check(_console(), check, language)
 
@@ -116,8 +128,8 @@ def _render_one(check: Any, language: str) -> None:
 @catalog_options
 def gpus(name: str | None, as_json: bool, lang: str) -> None:
     """List the GPU catalog, or show one GPU with its sources."""
-    from assistant.cli.calc_view import catalog_table, gpu_row
-    from calculators.hardware import GPUS
+    from assistant.render.calc import catalog_table, gpu_row
+    from calculators.catalog.hardware import GPUS
 
     with error_boundary(lang):
         if name:
@@ -135,8 +147,8 @@ def gpus(name: str | None, as_json: bool, lang: str) -> None:
 @catalog_options
 def models(name: str | None, as_json: bool, lang: str) -> None:
     """List the model catalog, or show one model's architecture and sources."""
-    from assistant.cli.calc_view import catalog_table
-    from calculators.models import MODELS
+    from assistant.render.calc import catalog_table
+    from calculators.catalog.models import MODELS
 
     with error_boundary(lang):
         if name:
@@ -156,8 +168,8 @@ def models(name: str | None, as_json: bool, lang: str) -> None:
 @catalog_options
 def links(name: str | None, as_json: bool, lang: str) -> None:
     """List the interconnect catalog (bandwidth per direction), or show one link."""
-    from assistant.cli.calc_view import catalog_table, figure_text
-    from calculators.hardware import LINKS, lookup_link
+    from assistant.render.calc import catalog_table, figure_text
+    from calculators.catalog.hardware import LINKS, lookup_link
 
     with error_boundary(lang):
         if name:
@@ -172,7 +184,7 @@ def links(name: str | None, as_json: bool, lang: str) -> None:
 
 
 def _show_record(record: Any, extra: dict[str, Any] | None = None, lang: str = "en") -> None:
-    from assistant.cli.calc_view import catalog_table, figure_text
+    from assistant.render.calc import catalog_table, figure_text
 
     rows = []
     for field in dataclasses.fields(record):

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import lookup_model
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import lookup_model
 from calculators.serving import experts_touched, serving_speed
 from calculators.serving_layout import serving_dtype, serving_layout
 from calculators.serving_solvers import gpus_for_target, max_concurrency

@@ -155,7 +155,7 @@ def test_not_a_number() -> None:
 def test_view_docstring_examples() -> None:
     import doctest
 
-    from assistant.cli import calc_view
+    from assistant.render import calc as calc_view
 
     assert doctest.testmod(calc_view).failed == 0
 
@@ -197,8 +197,14 @@ def test_chinese_catalog_headings() -> None:
 
 def test_infer_on_two_a100_suggests_tensor_parallel_first() -> None:
     # Llama-2-70B BF16 is served on 2 x A100 80GB with TP=2 (vLLM/TGI practice).
-    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2")
+    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2",
+                "--tp", "1")
     assert "1. Split each layer over 2 GPUs" in text.output
+    # Without --tp/--pp, serving is laid out as deployed: TP=2 inside the node from the start.
+    default = json.loads(_run("calc", "serve", "--model", "llama-2-70b", "--gpu", "A100 80GB",
+                              "--gpus", "2", "--json").output)
+    assert default["plan"]["tensor_parallel"] == 2
+    assert default["plan"]["precision"] == "fp16"  # released float16 (config.json)
     with_tp = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus",
                    "2", "--tp", "2", "--json")
     assert json.loads(with_tp.output)["verdict"] == "feasible"
@@ -259,3 +265,35 @@ def test_formulas_use_the_multiplication_sign_and_chinese_output_is_localized() 
     suggestions = chinese.split("怎样才能做到", 1)[1]
     assert "InfiniBand XDR" not in suggestions.split("改用", 1)[0]
     assert "仍不满足" not in suggestions
+
+
+def test_serve_defaults_to_release_precision_and_prices_energy() -> None:
+    # DeepSeek-V3 is released in FP8 (config.json quantization_config); 4 nodes of 8 H20 serve
+    # it with TP=8 inside each node and no 32-stage pipeline.
+    out = _run("calc", "serve", "--model", "deepseek-v3", "--gpu", "H20", "--nodes", "4",
+               "--price-kwh", "0.5", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert (data["plan"]["precision"], data["plan"]["tensor_parallel"]) == ("fp8", 8)
+    power = {c["kind"]: c for c in data["checks"]}["power"]["figures"]
+    assert power["energy_cost"] == pytest.approx(power["kwh"] * 0.5)
+
+
+@pytest.mark.parametrize(
+    ("args", "key"),
+    [
+        (("max-concurrency", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "8"),
+         "sequences"),
+        (("gpus-for", "--model", "llama-2-70b", "--gpu", "H100", "--tokens-per-s", "10000"),
+         "gpus"),
+        (("largest-model", "--gpu", "4090", "--gpus", "2"), "params"),
+        (("budget", "--budget", "1e5", "--price", "2", "--gpu", "H100", "--gpus", "8"),
+         "gpu_hours"),
+    ],
+)
+def test_solver_commands_answer_in_json(args: tuple[str, ...], key: str) -> None:
+    out = _run("calc", *args, "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data[key] > 0
+    assert data["message"]

@@ -31,6 +31,8 @@ __all__ = [
     "trainable_params",
 ]
 
+#: GPUs per server when a one-card serving plan scales out (an 8-GPU HGX or 4U chassis).
+SERVING_SCALE_OUT_NODE_GPUS = 8
 #: LoRA rank when none is given (the QLoRA paper's Guanaco runs used r = 64; 16 is the common
 #: default of PEFT recipes). Adapters add well under 1% of the base either way.
 LORA_RANK = 16
@@ -102,7 +104,12 @@ def recompute_options(plan: Plan) -> tuple[str | None, ...]:
 def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
     """The smallest fitting layout of the plan with the given recompute (None: its default)."""
     weight = plan.weight_dtype or plan.precision
-    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, plan.gpus_per_node,
+    # Serving more GPUs than a single card means standard 8-GPU servers with TP inside each
+    # (as suggest_scale.SCALE_OUT_NODE_GPUS), not a 16-stage pipeline of single cards.
+    per_node = plan.gpus_per_node
+    if plan.task == "inference" and per_node == 1:
+        per_node = SERVING_SCALE_OUT_NODE_GPUS
+    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, per_node,
                     plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
                     recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
                     plan.offload)

@@ -116,6 +116,17 @@ class Conversation:
     created_at: float
     updated_at: float
     turns: tuple[Turn, ...]
+    skipped: int = 0
+    """Turns whose saved answer could not be read back (corrupt rows), left out of `turns`."""
+
+
+def _turn(row: tuple[int, str, str, float]) -> Turn | None:
+    """A saved turn, or None when its answer cannot be read back (a corrupt row is skipped
+    rather than making every later `ask --continue` fail)."""
+    try:
+        return Turn(row[0], row[1], answer_from_record(json.loads(row[2])), row[3])
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+        return None
 
 
 class ConversationStore:
@@ -258,8 +269,9 @@ class ConversationStore:
                 " WHERE conversation_id = ? ORDER BY id",
                 (conversation_id,),
             ).fetchall()
-        turns = tuple(Turn(r[0], r[1], answer_from_record(json.loads(r[2])), r[3]) for r in rows)
-        return Conversation(head[0], head[1], head[2], head[3] or head[2], turns)
+        turns = tuple(turn for turn in map(_turn, rows) if turn is not None)
+        skipped = len(rows) - len(turns)
+        return Conversation(head[0], head[1], head[2], head[3] or head[2], turns, skipped)
 
     def delete_conversation(self, conversation_id: str) -> None:
         """Remove a conversation and its turns."""

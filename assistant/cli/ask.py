@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from assistant.cli.edge import error_boundary
+from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
     from assistant.conversations import ConversationStore
@@ -156,17 +157,50 @@ def _answer_all(
     conversation_id: str | None = None
     previous: Query | None = None
     if follow and store is not None:
-        last = store.last_conversation()
-        if last is not None and last.turns:
-            conversation_id, previous = last.id, last.turns[-1].answer.query
+        conversation_id, previous = _last_turn(store, lang)
+    refused = 0
     for index, text in enumerate(questions):
-        result = answer(
-            text, settings=settings, retriever=retriever, previous=previous, language=lang
-        )
+        try:
+            result = answer(
+                text, settings=settings, retriever=retriever, previous=previous, language=lang
+            )
+        except CalculatorInputError as exc:
+            if len(questions) == 1:
+                raise
+            # In a batch a bad line is told on stderr and the batch goes on (exit 2 at the end).
+            _say_refused(index + 1, exc, lang or _question_language(text))
+            refused += 1
+            continue
         keep = follow or (chain and index > 0)
         conversation_id = _save(store, conversation_id if keep else None, result)
         # Lines read from stdin are one conversation, as in the chat app: "那用H100呢?" on the
         # next line follows up on the line before. The parser decides which lines inherit
         # (assistant.parse.followup); --independent passes no previous turn at all.
         previous = result.query if chain else None
-        _emit(result, as_json, index)
+        _emit(result, as_json, index - refused)
+    if refused:
+        raise click.exceptions.Exit(2)
+
+
+def _last_turn(store: ConversationStore, lang: str | None) -> tuple[str | None, Query | None]:
+    """The last conversation's id and its last readable turn's query (for `--continue`)."""
+    from assistant.i18n import text as say
+    from calculators.messages import Msg
+
+    last = store.last_conversation()
+    if last is None:
+        return None, None
+    if last.skipped:
+        language = "zh" if lang == "zh" else "en"
+        click.echo(say(Msg("ask.turns_skipped", count=last.skipped), language), err=True)
+    return last.id, (last.turns[-1].answer.query if last.turns else None)
+
+
+def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:
+    from assistant.i18n import text as say
+    from assistant.sanitize import one_line
+    from calculators.messages import Msg
+
+    lang = "zh" if language == "zh" else "en"
+    reason = one_line(exc.localized(lang))
+    click.echo(say(Msg("ask.line_refused", line=line, reason=reason), lang), err=True)

@@ -57,6 +57,15 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
                 "is too large to be read as a number",
                 reason_zh="太大，无法作为数字读取",
             )
+    for name, value in found.items():
+        # A readable number times its unit can still overflow ("1e300B" parameters → inf).
+        if isinstance(value, float) and not math.isfinite(value):
+            raise CalculatorInputError(
+                name,
+                value,
+                "is too large to be read as a number",
+                reason_zh="太大，无法作为数字读取",
+            )
     for name in _MONEY:
         value = found.get(name)
         if isinstance(value, (int, float)) and not value > 0:

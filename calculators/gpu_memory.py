@@ -104,12 +104,15 @@ def training_memory(
     *, model: ModelSpec, gpus: int, zero_stage: int | str = 0, tensor_parallel: int = 1,
     pipeline_parallel: int = 1, micro_batch_size: int = 1, sequence_length: int = 2048,
     precision: str = "bf16", optimizer: str = "adam", recompute: str = "selective",
-    flash_attention: bool = True, offload_optimizer: bool = False,
+    flash_attention: bool = True, offload_optimizer: bool = False, expert_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory for (pre-)training with data, tensor and pipeline parallelism and ZeRO.
 
     ``zero_stage`` is 0-3 or "fsdp" (= 3). ``recompute`` is "none", "selective" or "full".
     Tensor parallelism is assumed to come with sequence parallelism (activations / t).
+    ``expert_parallel`` (MoE) splits the routed experts over e of the d data-parallel ranks
+    (GShard, Lepikhin et al. 2020, arXiv:2006.16668 §2.2; DeepSpeed-MoE): each GPU keeps E/e
+    experts, and ZeRO shards their states over the d/e ranks that hold the same experts.
 
     Examples:
         >>> from calculators.models import lookup_model
@@ -121,8 +124,10 @@ def training_memory(
     zero = parts.check_zero_stage(zero_stage)
     _check_shape(micro_batch_size, sequence_length)
     recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
+    parts.check_expert_parallel(model, expert_parallel, d)
     candidates = _stage_memories(
         model=model, gpus=gpus, d=d, zero=zero, tensor_parallel=tensor_parallel,
+        expert_parallel=expert_parallel,
         pipeline_parallel=pipeline_parallel, micro_batch_size=micro_batch_size,
         sequence_length=sequence_length, precision=precision, optimizer=optimizer,
         recompute=recompute, flash_attention=flash_attention, offload=offload_optimizer)
@@ -134,7 +139,8 @@ def training_memory(
                        tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
                        micro_batch_size=micro_batch_size, sequence_length=sequence_length,
                        precision=precision, optimizer=optimizer, recompute=recompute,
-                       flash_attention=flash_attention, offload_optimizer=offload_optimizer),
+                       flash_attention=flash_attention, offload_optimizer=offload_optimizer,
+                       expert_parallel=expert_parallel),
         assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero,
                                                precision),
         sources=_SOURCES_TRAIN,
@@ -143,6 +149,7 @@ def training_memory(
 
 def _stage_memories(
     *, model: ModelSpec, gpus: int, d: int, zero: int, tensor_parallel: int,
+    expert_parallel: int = 1,
     pipeline_parallel: int, micro_batch_size: int, sequence_length: int, precision: str,
     optimizer: str, recompute: str, flash_attention: bool, offload: bool,
 ) -> list[MemoryBreakdown]:
@@ -153,11 +160,15 @@ def _stage_memories(
                "tensor_parallel": tensor_parallel}
     candidates = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        shard = stage.params / tensor_parallel
+        # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
+        # once sharded both are /(t·d), unsharded the experts stay /(t·e).
+        dense = (stage.params - stage.expert_params) / tensor_parallel
+        experts = stage.expert_params / tensor_parallel
+        kept = dense + experts / expert_parallel
         weights, grads, opt = (
-            per_param[0] * shard / (d if zero >= 3 else 1),
-            per_param[1] * shard / (d if zero >= 2 or offload else 1),
-            per_param[2] * shard / (d if zero >= 1 or offload else 1),
+            per_param[0] * (dense + experts) / d if zero >= 3 else per_param[0] * kept,
+            per_param[1] * (dense + experts) / d if zero >= 2 or offload else per_param[1] * kept,
+            per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
         )
         layer = parts.activation_bytes_per_layer(
             model, recompute=recompute, flash_attention=flash_attention, **options)
@@ -387,7 +398,7 @@ def min_gpus_to_fit(
     best: FitPlan | None = None
     layouts = parts.fit_layouts(kind, model, gpus_per_node, options)
     if layouts:  # validate the options once (the closed form skips the checks)
-        search.evaluate(*layouts[0], 1)
+        search.evaluate(*layouts[0], int(options.get("expert_parallel", 1)))
     for tp, pp, zero in layouts:
         if best is not None and _rank_floor(tp, pp, zero) > _rank(best):
             continue  # even d = 1 cannot beat the best layout found
@@ -471,8 +482,10 @@ class _FitSearch:
         if tp * pp > self.max_gpus:
             return None
         # Only ZeRO shards over data parallelism; inference replicas do not share memory.
+        # Expert parallelism needs at least e data-parallel ranks, in multiples of e.
+        ep = int(self.options.get("expert_parallel", 1))
         if self.kind == "inference" or zero == 0:
-            fit = self.evaluate(tp, pp, zero, 1)
+            fit = self.evaluate(tp, pp, zero, ep)
             return fit if fit.total_bytes <= self.budget else None
         top = self.max_gpus // (tp * pp)
         if self._capped(zero):
@@ -482,9 +495,12 @@ class _FitSearch:
                 lambda n: self.evaluate(tp, pp, zero, n).total_bytes <= self.budget, top)
             return None if found is None else self.evaluate(tp, pp, zero, found)
         d = self.d_min(tp, pp, zero)
-        if d is None or d > top:
+        if d is None:
             return None
-        for n in range(d, min(d + 1, top) + 1):  # d + 1 only if rounding left d short
+        d = -(-d // ep) * ep
+        if d > top:
+            return None
+        for n in range(d, min(d + ep, top) + 1, ep):  # d + e only if rounding left d short
             fit = self.evaluate(tp, pp, zero, n)
             if fit.total_bytes <= self.budget:
                 return fit

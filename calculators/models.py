@@ -79,6 +79,9 @@ class ModelSpec:
     v_head_dim: int = 0
     params_published: float = 0.0
     active_params_published: float = 0.0
+    training_tokens: float | None = None
+    """Tokens of the model's own published pre-training run (None: not published)."""
+    training_tokens_source: str = ""
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default=())
 

@@ -60,6 +60,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
         micro_batch_size=plan.micro_batch_size, sequence_length=plan.sequence_length,
         precision=plan.precision, optimizer=plan.optimizer,
         recompute=plan.recompute or default_recompute, offload_optimizer=plan.offload,
+        expert_parallel=plan.expert_parallel_degree if plan.task == "pretrain" else 1,
     )
 
 
@@ -105,13 +106,13 @@ def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
     return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, plan.gpus_per_node,
                     plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
                     recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
-                    plan.offload)
+                    plan.offload, plan.expert_parallel if plan.task == "pretrain" else 1)
 
 
 @functools.lru_cache(maxsize=256)
 def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, seq: int,
              micro: int, precision: str, optimizer: str, recompute: str | None, weight: str,
-             kv: str, batch: int, offload: bool) -> FitPlan | None:
+             kv: str, batch: int, offload: bool, ep: int = 1) -> FitPlan | None:
     if task == "inference":
         return min_gpus_to_fit(gpu=gpu, model=model, kind="inference", gpus_per_node=per_node,
                                weight_dtype=weight, kv_dtype=kv, batch_size=batch,
@@ -126,7 +127,8 @@ def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, 
     else:
         fit = min_gpus_to_fit(gpu=gpu, model=model, kind="training", gpus_per_node=per_node,
                               sequence_length=seq, micro_batch_size=micro, precision=precision,
-                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload)
+                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload,
+                              **({"expert_parallel": ep} if ep > 1 else {}))
     if fit is None or task == "inference":
         return fit
     return dataclasses.replace(fit, recompute=chosen)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from calculators import _memory_parts as parts
+from calculators.catalog.hardware import lookup_gpu
+from calculators.catalog.models import MODELS
 from calculators.gpu_memory import USABLE_FRACTION, _FitSearch
-from calculators.hardware import lookup_gpu
-from calculators.models import MODELS
 
 _GPUS = ("A100 80GB", "RTX 4090")  # 1,000+ layouts in all
 _JOBS = (

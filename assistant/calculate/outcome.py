@@ -1,0 +1,432 @@
+"""Query → effective scenario → calculator Plan → evaluation → checks, verdict, suggestions.
+
+Every open slot gets a stated default (see :mod:`assistant.calculate.defaults`). The layout
+(ZeRO stage, recomputation, tensor/pipeline parallelism) is chosen the way a competent engineer
+would configure the job (:mod:`assistant.calculate.layouts`), and the answer says which. With
+no hardware and no site, typical set-ups are evaluated and the answer says which would work.
+"How many" and "how long" questions also get the direct number (:mod:`.focus`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
+from assistant.calculate.defaults import (
+    TYPICAL_INFERENCE_SETUPS,
+    TYPICAL_SETUPS,
+    Resolved,
+    resolve,
+    say,
+)
+from assistant.calculate.focus import (
+    asks_count,
+    focus_sentence,
+    needed_gpus,
+    topic_sentences,
+)
+from assistant.calculate.formulas import local_formula
+from assistant.calculate.headline import headline
+from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.calculate.summaries import summarize
+from assistant.calculate.translate import to_chinese
+from assistant.i18n import text
+from assistant.records import (
+    Check,
+    CheckKind,
+    Language,
+    Query,
+    Scenario,
+    SiteProfile,
+    Suggestion,
+    Verdict,
+)
+from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
+from calculators.errors import CalculatorInputError
+
+if TYPE_CHECKING:
+    from calculators.planner.plan import Evaluation, PlanChange
+
+__all__ = ["Outcome", "calculate", "to_plan"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the calculators concluded about one question."""
+
+    verdict: Verdict
+    lead: str
+    """The sentence that follows the verdict (what was evaluated, or what to ask instead)."""
+    scenario: Scenario | None = None
+    binding: CheckKind | None = None
+    checks: tuple[Check, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    site: SiteProfile | None = None
+    mode: str = "verdict"
+    """"verdict" (a job was evaluated), "concept" (in the domain, nothing to compute: cite the
+    best passages for the question), "offtopic" or "invalid" (nothing is cited)."""
+    facts: tuple[str, ...] = ()
+    """Catalog facts shown with a concept answer (datasheet figures of the GPUs named)."""
+    ask: str = ""
+    """What to add to the question for a computed verdict (concept answers)."""
+    remarks: tuple[str, ...] = ()
+    """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
+
+
+def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
+    """The named site profile, in the answer's language when both versions exist."""
+    wanted = query.scenario.site_profile
+    if not wanted:
+        return None
+    matches = [s for s in sites if s.id == wanted]
+    return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
+
+
+def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
+    out = []
+    for result in evaluation.checks:
+        summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
+        local = to_chinese if lang == "zh" else str
+        out.append(
+            Check(
+                kind=result.kind,
+                verdict=result.verdict,
+                summary=summary,
+                figures=dict(result.figures),
+                formula=local_formula(result.formula, lang),
+                inputs=dict(result.inputs),
+                assumptions=(
+                    *(text(m, lang) for m in result.messages),
+                    *(local(a) for a in result.assumptions),
+                ),
+                sources=tuple(local(x) for x in result.sources),
+            )
+        )
+    return tuple(out)
+
+
+def _effect(change: PlanChange, lang: Language) -> str:
+    after = change.evaluation_after
+    figures = after.figures
+    bits: list[str] = [VERDICT_LABELS[after.verdict][lang]]
+    memory = figures.get("required_bytes_per_gpu")
+    if isinstance(memory, (int, float)) and not isinstance(memory, bool):
+        bits.append(say(lang, f"每卡显存 {fmt_bytes(memory)}", f"{fmt_bytes(memory)} per GPU"))
+    seconds = figures.get("seconds")
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        bits.append(
+            say(lang, f"需时 {fmt_seconds(seconds, lang)}", f"takes {fmt_seconds(seconds, lang)}")
+        )
+    if after.failing:
+        names = (
+            "、".join(CHECK_LABELS[k][lang] for k in after.failing)
+            if lang == "zh"
+            else ", ".join(CHECK_LABELS[k][lang].lower() for k in after.failing)
+        )
+        bits.append(say(lang, f"仍不满足：{names}", f"still fails: {names}"))
+    return say(lang, "，", ", ").join(bits)
+
+
+def _suggestions(
+    evaluation: Evaluation, lang: Language
+) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
+    """The planner's changes (at most five), and the first one that makes the plan feasible."""
+    from calculators.planner import suggest
+
+    changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
+    out = tuple(
+        Suggestion(
+            change=c.description_zh if lang == "zh" else c.description_en,
+            effect=_effect(c, lang),
+        )
+        for c in changes[:5]
+    )
+    fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
+    return out, fix
+
+
+def _n(count: int | None) -> str:
+    """A count with thousands separators ("1,288")."""
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
+def _describe(s: Scenario, lang: Language) -> str:
+    if lang == "zh":
+        if (s.nodes or 1) == 1:
+            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
+        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
+    if (s.nodes or 1) == 1:
+        return f"one node with {s.gpu_count} × {s.gpu}"
+    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
+
+
+def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
+    scenario = resolved.scenario
+    pue = resolved.site.pue if resolved.site else None
+    evaluation, notes = evaluate_best(scenario, lang, pue)
+    plan = evaluation.plan
+    scenario = replace(
+        scenario,
+        zero_stage=plan.zero_stage if scenario.task != "inference" else None,
+        tokens=scenario.tokens if scenario.task != "inference" else None,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+    )
+    suggestions, fix = _suggestions(evaluation, lang)
+    verdict: Verdict = evaluation.verdict
+    binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
+    checks = _checks(evaluation, lang, scenario.gpu or "")
+    top = headline(
+        verdict,
+        checks,
+        binding,
+        fix.change if fix else None,
+        lang,
+        scenario.gpu or "GPU",
+    )
+    where = say(
+        lang,
+        f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
+        f"Evaluated on {_describe(scenario, lang)}.",
+    )
+    return Outcome(
+        verdict=verdict,
+        lead=(top + say(lang, "", " ") + where) if top else where,
+        scenario=scenario,
+        binding=binding,  # type: ignore[arg-type]
+        checks=checks,
+        suggestions=suggestions,
+        assumptions=resolved.assumptions + tuple(notes),
+        site=resolved.site,
+        remarks=tuple(r.text(lang) for r in evaluation.remarks),
+    )
+
+
+#: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
+OFFTOPIC_ZH = (
+    "这个问题不在 gpu-advisor 的范围内。gpu-advisor 回答的是大模型在 GPU 上的任务："
+    "预训练、微调（全参数、LoRA、QLoRA）、推理部署与集群规划，给出显存、算力与时间、网络、"
+    "电力和成本的计算与出处；游戏帧数、挖矿、驱动安装、电脑维修和购物比价不在其中。"
+    "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”或“ZeRO-3 是什么？”"
+)
+OFFTOPIC_EN = (
+    "This question is outside what gpu-advisor covers. It answers questions about large-model "
+    "jobs on GPUs: pre-training, fine-tuning (full, LoRA, QLoRA), inference serving and cluster "
+    "planning, with computed memory, compute and time, network, power and cost figures and "
+    "their sources; game frame rates, mining, driver installation, PC repairs and shopping are "
+    'not covered. Try: "Can 8x H100 train a 70B model within 30 days?" or "What is ZeRO-3?"'
+)
+
+
+def _unknown(
+    mode: str, lang: Language, zh: str, en: str, scenario: Scenario | None = None
+) -> Outcome:
+    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario, mode=mode)
+
+
+def _concept(query: Query) -> Outcome:
+    """In the domain but no model size: cite passages, show GPU facts, say what to add."""
+    from assistant.parse import mentioned_gpus
+
+    gpus = mentioned_gpus(query.question) or ((query.scenario.gpu,) if query.scenario.gpu else ())
+    return Outcome(
+        verdict="unknown",
+        lead=concept_lead(query),
+        mode="concept",
+        facts=gpu_facts(gpus, query.language),
+        ask=what_to_ask(query),
+    )
+
+
+def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
+    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer)."""
+    lang = query.language
+    s = query.scenario
+    if not query.in_domain:
+        return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+    if s.model is None and s.params is None:
+        return _concept(query)
+    site = _site(query, sites)
+    try:
+        _validate(s)
+        if s.gpu is None and site is None:
+            return _with_focus(query, _typical(query))
+        outcome = _evaluate_scenario(resolve(s, site, lang), lang)
+        if site is None and s.gpu_count is None and s.nodes is None and asks_count(_asked(query)):
+            outcome = _sized(query, outcome)
+        return _with_focus(query, outcome)
+    except CalculatorInputError as exc:
+        return _unknown(
+            "invalid",
+            lang,
+            f"输入有误：{exc.localized('zh')}。请改正后再问。",
+            f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
+            s,
+        )
+
+
+def _sized(query: Query, outcome: Outcome) -> Outcome:
+    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
+    if outcome.scenario is None:
+        return outcome
+    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+    if count is None or count == outcome.scenario.gpu_count:
+        return outcome
+    lang = query.language
+    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang)
+    note = say(
+        lang,
+        f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
+        f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
+        "and the deadline.",
+    )
+    return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
+
+
+_SLOT_NAMES = {
+    "gpu": ("GPU 型号", "GPU model"),
+    "gpu_count": ("GPU 数量", "GPU count"),
+    "nodes": ("节点数", "node count"),
+    "model": ("模型", "model"),
+    "params": ("模型规模", "model size"),
+    "precision": ("精度/量化", "precision"),
+    "method": ("微调方式", "fine-tuning method"),
+    "task": ("任务", "task"),
+    "inter_link": ("机间网络", "inter-node network"),
+    "intra_link": ("机内互联", "intra-node link"),
+    "deadline_seconds": ("期限", "deadline"),
+    "tokens": ("数据量", "token budget"),
+    "context_length": ("上下文长度", "context length"),
+    "batch_size": ("批大小/并发", "batch size"),
+}
+
+
+def _changed(query: Query) -> str:
+    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
+    names = [_SLOT_NAMES[k] for k in query.changed_slots if k in _SLOT_NAMES]
+    if not query.followup or not names:
+        return ""
+    lang = query.language
+    listed = say(lang, "、", ", ").join(say(lang, zh, en) for zh, en in names)
+    return say(
+        lang, f"在上一问的基础上改了：{listed}。", f"Changed from the previous question: {listed}."
+    )
+
+
+def _asked(query: Query) -> str:
+    """What the user asked: a follow-up ("那用H100呢?") keeps its thread's ask ("需要几张")."""
+    return f"{query.context} {query.question}" if query.followup else query.question
+
+
+def _with_focus(query: Query, outcome: Outcome) -> Outcome:
+    scenario = outcome.scenario
+    if scenario is None or not outcome.checks:
+        return outcome
+    # Chinese sentences follow each other without a space; English ones take one
+    gap = say(query.language, "", " ")
+    changed = _changed(query)
+    if changed:
+        outcome = replace(outcome, lead=f"{outcome.lead}{gap}{changed}")
+    focus = focus_sentence(_asked(query), outcome.checks, scenario, query.language)
+    # power and cost never appear in the verdict sentence; a passing network check neither
+    kinds: tuple[str, ...] = ("power", "cost")
+    if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
+        kinds += ("network",)
+    if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
+        kinds = ("memory", "compute", "network", "power", "cost")
+    extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
+    focus = gap.join(x for x in (focus, extra) if x)
+    return replace(outcome, lead=f"{outcome.lead}{gap}{focus}") if focus else outcome
+
+
+#: The largest count (GPUs, nodes, batch, context tokens) worth evaluating; larger is a typo.
+_MAX_COUNT = 10_000_000
+
+
+def _validate(s: Scenario) -> None:
+    """Refuse impossible counts before defaults could paper over them."""
+    for name in (
+        "gpu_count",
+        "nodes",
+        "gpus_per_node",
+        "tensor_parallel",
+        "pipeline_parallel",
+        "batch_size",
+        "context_length",
+    ):
+        value = getattr(s, name)
+        if value is not None and value < 1:
+            raise CalculatorInputError(
+                name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
+            )
+        if value is not None and value > _MAX_COUNT:
+            raise CalculatorInputError(
+                name, value, f"must be at most {_MAX_COUNT:,}", reason_zh=f"最多为 {_MAX_COUNT:,}"
+            )
+    for name in ("params", "tokens", "deadline_seconds"):
+        value = getattr(s, name)
+        if value is not None and not value > 0:
+            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
+    if s.deadline_seconds is not None and s.deadline_seconds < 60:
+        field = "deadline_seconds"
+        raise CalculatorInputError(
+            field,
+            s.deadline_seconds,
+            "must be at least one minute",
+            reason_zh="至少为 1 分钟",
+        )
+
+
+def _training(s: Scenario) -> bool:
+    """The task the defaults will choose (see `defaults._workload`): serving unless told."""
+    if s.task is not None:
+        return s.task != "inference"
+    return bool(s.tokens or s.deadline_seconds)
+
+
+def _typical(query: Query) -> Outcome:
+    lang = query.language
+    results: list[Outcome] = []
+    s = query.scenario
+    counted = s.gpu_count is not None or s.nodes is not None
+    setups = (
+        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
+        if counted  # "千卡集群": keep the count, try the usual GPUs
+        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
+    )
+    for gpu, nodes, per_node in setups:
+        scenario = replace(
+            s,
+            gpu=gpu,
+            nodes=nodes,
+            gpus_per_node=per_node,
+            gpu_count=s.gpu_count if counted else None,
+        )
+        results.append(_evaluate_scenario(resolve(scenario, None, lang), lang))
+        if results[-1].verdict == "feasible":
+            break  # larger set-ups are not needed
+    chosen = next(
+        (r for r in results if r.verdict == "feasible"),
+        next((r for r in results if r.verdict == "conditional"), results[-1]),
+    )
+    listing = say(lang, "；", "; ").join(
+        f"{_describe(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+        for r in results
+        if r.scenario
+    )
+    lead = (
+        say(
+            lang,
+            f"{chosen.lead}（问题没有给出 GPU 型号，评估了几种典型配置——{listing}。）",
+            f"{chosen.lead} (No GPU model was given, so typical set-ups were evaluated — "
+            f"{listing}.)",
+        )
+        if chosen.scenario
+        else chosen.lead
+    )
+    note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
+    return replace(chosen, lead=lead, assumptions=(note, *chosen.assumptions))

@@ -224,13 +224,39 @@ def _workload(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     return replace(s, **changes)  # type: ignore[arg-type]
 
 
+def _published_tokens(model: str | None) -> float | None:
+    """The named catalog model's own published training tokens (GPT-3: 300B), if any."""
+    if model is None:
+        return None
+    from calculators.catalog.models import lookup_model
+    from calculators.errors import CalculatorInputError
+
+    try:
+        return lookup_model(model).training_tokens
+    except (CalculatorInputError, KeyError, LookupError):
+        return None
+
+
 def _training_defaults(
     s: Scenario, task: str, lang: Language, notes: list[str]
 ) -> dict[str, object]:
     out: dict[str, object] = {}
     params = s.active_params or s.params or 0.0
     if s.tokens is None:
-        if task == "pretrain":
+        published = _published_tokens(s.model) if task == "pretrain" else None
+        if published is not None:
+            out["tokens"] = published
+            notes.append(
+                say(
+                    lang,
+                    f"训练数据按 {s.model} 公开的训练量：{fmt_count(published, lang)} token。",
+                    f"Training tokens: {s.model}'s published run, "
+                    f"{fmt_count(published, lang)}.",
+                )
+            )
+        elif task == "pretrain":
+            # One rule with `calc`: 20 per ACTIVE parameter, MoE too
+            # (calculators.compute_time.MOE_TOKENS_RULE).
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params
             out["tokens"] = tokens
             notes.append(

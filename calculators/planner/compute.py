@@ -186,7 +186,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         notes.append(_LORA_NOTE)
     return CheckResult(
         kind="compute", verdict=verdict, figures=figures,
-        formula=("model FLOPs C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
+        formula=("C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
                  "((1 − bubble) × η_network), bubble = (p − 1) / (m + p − 1)"),
         inputs={"gpus": plan.gpus, "gpu": plan.gpu.name, "precision": plan.precision,
                 "active_params": plan.model.active_params, "tokens": facts.tokens,

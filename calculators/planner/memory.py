@@ -18,6 +18,7 @@ from calculators.gpu_memory import (
     training_memory,
 )
 from calculators.planner.checks import limit_verdict
+from calculators.planner.host import HostRam, host_ram
 from calculators.planner.plan import CheckResult, Figure, Plan
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "min_fit",
     "min_fit_with",
     "min_gpus",
+    "offload_host_ram",
     "recompute_options",
     "trainable_params",
 ]
@@ -152,11 +154,28 @@ def _serving_note(plan: Plan) -> tuple[str, ...]:
             "them",)
 
 
+def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | None:
+    """Host RAM per node the plan's CPU offload needs (None when nothing is offloaded)."""
+    b = b or memory_breakdown(plan)
+    if not plan.offload or plan.task == "inference" or not b.offloaded_bytes:
+        return None
+    return host_ram(gpu=plan.gpu, offloaded_bytes_per_gpu=b.offloaded_bytes,
+                    gpus_on_node=min(plan.gpus, plan.gpus_per_node),
+                    host_ram_bytes=plan.host_ram_bytes)
+
+
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
-    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?"""
+    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?
+    With CPU offload, do the offloaded states also fit the node's host RAM?"""
     b = memory_breakdown(plan)
     available = USABLE_FRACTION * plan.gpu.memory_bytes
     verdict = limit_verdict(b.total_bytes, available)
+    host = offload_host_ram(plan, b)
+    limiting = _largest_part(b) if verdict != "ok" else None
+    shortfall = b.total_bytes / available if verdict == "fail" else None
+    if host is not None and not host.fits:
+        verdict, limiting = "fail", "host_ram"
+        shortfall = max(shortfall or 0.0, host.needed_bytes_per_node / host.usable_bytes_per_node)
     figures = {
         "required_bytes_per_gpu": b.total_bytes,
         "available_bytes_per_gpu": available,
@@ -176,6 +195,10 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     else:
         figures["concurrent_sequences"] = plan.batch_size
         figures["batch_per_replica"] = plan.batch_per_replica
+    if host is not None:
+        figures.update(host_ram_needed_bytes_per_node=host.needed_bytes_per_node,
+                       host_ram_bytes_per_node=host.available_bytes_per_node,
+                       cpu_optimizer_seconds_per_step=host.cpu_step_seconds)
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)
@@ -186,6 +209,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
                      f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
                      "context, fragmentation); tight = within 10% of it"),
         sources=b.sources,
-        limiting=_largest_part(b) if verdict != "ok" else None,
-        shortfall=b.total_bytes / available if verdict == "fail" else None,
+        limiting=limiting,
+        shortfall=shortfall,
+        messages=(host.message,) if host is not None else (),
     )

@@ -1,16 +1,18 @@
-"""Golden answers: run every question of tests/golden/answers.jsonl and report pass/fail.
+"""Golden answers: run every question of tests/golden/*.jsonl and report pass/fail.
 
 Usage:
     .venv/bin/python bench/golden_answers.py
 
-Each line of the golden file gives a question, the scenario slots it must yield (as in the
-`ask --json` object), the acceptable verdicts, key figures with a relative tolerance, and groups
-of document ids of which at least one must be cited. The figures were worked out by hand (6ND,
-20 tokens per parameter, bytes per parameter, KV bytes per token), not copied from the program.
-Optional `answer_matches` / `answer_excludes` are regular expressions the rendered text must /
-must not match (the verdict sentence states the shortfall; a Chinese answer carries no
-untranslated labels). An `unknown` row with no `cite` groups (off-topic, bad input) must cite
-nothing; conceptual questions are `unknown` too but must cite the passages that explain them.
+Every `tests/golden/*.jsonl` file is read (answers, parse facts, chains). Each line gives a
+question, the scenario slots it must yield (as in the `ask --json` object), the acceptable verdicts,
+key figures with a relative tolerance, and groups of document ids of which at least one must be
+cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes per parameter, KV
+bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
+regular expressions the rendered text must / must not match (the verdict sentence states the
+shortfall; a Chinese answer carries no untranslated labels). An optional `previous` lists earlier
+turns of a conversation, asked first. An `unknown` row with no `cite` groups (off-topic, bad input)
+must cite nothing; conceptual questions are `unknown` too but must cite the passages that explain
+them.
 """
 
 from __future__ import annotations
@@ -24,13 +26,19 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "answers.jsonl"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN = GOLDEN_DIR / "answers.jsonl"
 
 
-def load_golden(path: Path = GOLDEN) -> list[dict[str, Any]]:
-    """The golden rows, one dict per non-empty line."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+def load_golden(path: Path | None = None) -> list[dict[str, Any]]:
+    """The golden rows, one dict per non-empty line: of `path`, or of every
+    `tests/golden/*.jsonl` (answers, parse facts, chains) when None."""
+    paths = [path] if path is not None else sorted(GOLDEN_DIR.glob("*.jsonl"))
+    rows: list[dict[str, Any]] = []
+    for one in paths:
+        lines = one.read_text(encoding="utf-8").splitlines()
+        rows += [json.loads(line) for line in lines if line.strip()]
+    return rows
 
 
 def _close(got: Any, want: Any, rel: float = 1e-6) -> bool:
@@ -90,7 +98,11 @@ def run_golden(
     results = []
     for row in rows if rows is not None else load_golden():
         try:
-            problems = check_row(row, answer_json(row["question"]))
+            if row.get("previous"):  # a chain: the earlier turns are asked first, in order
+                data = answer_json(row["question"], tuple(row["previous"]))  # type: ignore[call-arg]
+            else:
+                data = answer_json(row["question"])
+            problems = check_row(row, data)
         except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported, not fatal
             problems = [f"raised {type(exc).__name__}: {exc}"]
         results.append((row, problems))
@@ -105,7 +117,15 @@ def make_answerer() -> Callable[[str], Mapping[str, Any]]:
 
     settings = Settings()
     retriever = default_retriever(settings)
-    return lambda q: answer_to_json(answer(q, settings=settings, retriever=retriever))
+
+    def answer_json(question: str, previous: tuple[str, ...] = ()) -> Mapping[str, Any]:
+        query = None
+        for earlier in previous:
+            query = answer(earlier, settings=settings, retriever=retriever, previous=query).query
+        result = answer(question, settings=settings, retriever=retriever, previous=query)
+        return answer_to_json(result)
+
+    return answer_json
 
 
 def main(argv: list[str]) -> int:

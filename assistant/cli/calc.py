@@ -5,6 +5,11 @@ Examples:
   gpu-advisor calc finetune --model llama-2-70b --method qlora --gpu 4090 --gpus 8
   gpu-advisor calc infer --model llama-2-70b --gpu H100 --gpus 2 --batch 8 --context 4096
   gpu-advisor calc network --model gpt-3 --gpu A100 --gpus 1024 --tp 8 --pp 16 --inter-link HDR
+  gpu-advisor calc serve --model deepseek-v3 --gpu H20 --nodes 4 --price-kwh 0.6
+  gpu-advisor calc max-concurrency --model llama-2-70b --gpu "A100 80GB" --gpus 8
+  gpu-advisor calc gpus-for --model llama-2-70b --gpu H100 --tokens-per-s 10000 --tpot-ms 50
+  gpu-advisor calc largest-model --gpu 4090 --gpus 8 --task finetune --method qlora
+  gpu-advisor calc budget --budget 1e6 --price 2.5 --gpu H100 --gpus 1024
   gpu-advisor calc gpus 4090    gpu-advisor calc models    gpu-advisor calc links
 """
 
@@ -24,6 +29,7 @@ from assistant.cli.calc_options import (
     plan_options,
     resolve_model,
 )
+from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
 
 
@@ -90,8 +96,14 @@ def finetune(**options: Any) -> None:
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
-    """Inference: weights + KV cache per GPU, prefill and decode speed."""
+    """Serving (also `calc serve`): memory, decode speed over the real links, time to first
+    token, network, power and, with --price-kwh, the energy bill; served as deployed by
+    default (released precision, TP inside a node, PP across nodes)."""
     _evaluate_command("inference", options)
+
+
+calc.add_command(infer, "serve")
+register_solvers(calc)
 
 
 @calc.command()

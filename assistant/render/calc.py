@@ -99,7 +99,8 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
 
 #: Fractions shown as percentages (the TUI's side panel uses the same set).
 PERCENT_FIGURES = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
-                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
+                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction",
+                             "comm_share_of_token_time"})
 _RATES = {"kwh_per_hour": "kWh per hour", "kwh_per_million_tokens": "kWh per 1M tokens",
           "joules_per_token": "J/token"}
 _COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),
@@ -200,7 +201,8 @@ def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
 
 #: Memory components left out of the table when they are zero (e.g. gradients for inference).
 _HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
-                             "kv_cache_bytes", "overhead_bytes", "offloaded_bytes"})
+                             "kv_cache_bytes", "kv_cache_bytes_per_gpu", "overhead_bytes",
+                             "offloaded_bytes"})
 
 
 def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:

@@ -84,19 +84,22 @@ def _save(
 def _emit(answer: Answer, as_json: bool, index: int) -> None:
     if as_json:
         from assistant.render.serialize import answer_to_json
+        from assistant.sanitize import json_text
 
-        click.echo(json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False))
+        dumped = json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False)
+        click.echo(json_text(dumped))
         return
     if index:
         click.echo("\n" + "─" * 60 + "\n")
     if sys.stdout is not None and sys.stdout.isatty():
-        from rich.console import Console
-
         from assistant.render import answer_renderable
+        from assistant.sanitize import SafeConsole
 
-        Console().print(answer_renderable(answer))
+        SafeConsole().print(answer_renderable(answer))
         return
-    click.echo(answer.text.rstrip())
+    from assistant.sanitize import clean
+
+    click.echo(clean(answer.text.rstrip()))
 
 
 @click.command()

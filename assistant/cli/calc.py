@@ -34,9 +34,9 @@ from assistant.cli.edge import error_boundary
 
 
 def _console() -> Any:
-    from rich.console import Console
+    from assistant.sanitize import SafeConsole
 
-    return Console(soft_wrap=False)
+    return SafeConsole(soft_wrap=False)
 
 
 def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
@@ -50,7 +50,9 @@ def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
             data = record_json(payload)
         else:
             data = jsonable(payload)
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        from assistant.sanitize import json_text
+
+        click.echo(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
         render(payload)
 
@@ -68,7 +70,10 @@ def _evaluate_command(task: str, options: dict[str, Any]) -> None:
     with error_boundary(language):
         evaluation = evaluate(build_plan(task, options))
         if options["as_json"]:
-            click.echo(json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2))
+            from assistant.sanitize import json_text
+
+            dumped = json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2)
+            click.echo(json_text(dumped))
         else:
             render_evaluation(_console(), evaluation, language)
 

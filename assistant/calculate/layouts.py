@@ -79,6 +79,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "kv_dtype": weight_dtype if weight_dtype == "int8" else None,
         "price_per_gpu_hour": scenario.price_per_gpu_hour,
         "currency": scenario.currency,
+        "host_ram_bytes": scenario.host_ram_bytes,
     }
     inter = fields["inter_link"]
     if inter is not None and getattr(inter, "kind", "") == "infiniband":

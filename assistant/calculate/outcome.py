@@ -18,6 +18,7 @@ from assistant.calculate.defaults import (
     TYPICAL_INFERENCE_SETUPS,
     TYPICAL_SETUPS,
     Resolved,
+    names_own_run,
     resolve,
     say,
 )
@@ -32,6 +33,7 @@ from assistant.calculate.headline import headline
 from assistant.calculate.layouts import evaluate_best, to_plan
 from assistant.calculate.summaries import summarize
 from assistant.calculate.translate import to_chinese
+from assistant.i18n import text
 from assistant.records import (
     Check,
     CheckKind,
@@ -98,7 +100,10 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 figures=dict(result.figures),
                 formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
-                assumptions=tuple(local(a) for a in result.assumptions),
+                assumptions=(
+                    *(text(m, lang) for m in result.messages),
+                    *(local(a) for a in result.assumptions),
+                ),
                 sources=tuple(local(x) for x in result.sources),
             )
         )
@@ -251,7 +256,8 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         _validate(s)
         if s.gpu is None and site is None:
             return _with_focus(query, _typical(query))
-        outcome = _evaluate_scenario(resolve(s, site, lang), lang)
+        own = names_own_run(query.question)
+        outcome = _evaluate_scenario(resolve(s, site, lang, own_run=own), lang)
         if site is None and s.gpu_count is None and s.nodes is None and asks_count(_asked(query)):
             outcome = _sized(query, outcome)
         return _with_focus(query, outcome)
@@ -273,7 +279,8 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     if count is None or count == outcome.scenario.gpu_count:
         return outcome
     lang = query.language
-    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang)
+    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang,
+                       own_run=names_own_run(query.question))
     note = say(
         lang,
         f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
@@ -402,7 +409,8 @@ def _typical(query: Query) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        results.append(_evaluate_scenario(resolve(scenario, None, lang), lang))
+        own = names_own_run(query.question)
+        results.append(_evaluate_scenario(resolve(scenario, None, lang, own_run=own), lang))
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
     chosen = next(

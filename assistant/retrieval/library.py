@@ -9,6 +9,7 @@ all-or-nothing is described in :mod:`assistant.retrieval.transaction`.
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,13 +211,45 @@ def remove_document(
         recover(kp.documents_dir)
         data = load_index(kp.index_dir)
         names = _match(kp, data, read_origins(kp.documents_dir), target)
-        storage.prune(kp.index_dir, keep=1)
+        storage.prune(kp.index_dir, keep=0)  # free all but the live generation first
+
+        def rebuild() -> tuple[LoadedIndex, BuildReport | None]:
+            return ensure_index(settings, encoder, progress=progress)
+
         try:
-            _, report = remove_copies(kp.documents_dir, names,
-                                      lambda: ensure_index(settings, encoder, progress=progress))
+            try:
+                _, report = remove_copies(kp.documents_dir, names, rebuild)
+            except (OSError, KnowledgeBaseError) as exc:
+                if not (_disk_full(exc) and _drop_caches()):
+                    raise
+                _, report = remove_copies(kp.documents_dir, names, rebuild)  # once more
         except (OSError, KnowledgeBaseError) as exc:
             raise _failed(exc) from exc
     return names, report
+
+
+def _disk_full(exc: BaseException | None) -> bool:
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _drop_caches() -> bool:
+    """Free caches that are rebuilt on demand (jieba's dictionary, about 9 MB) so a removal
+    can go through on a full disk; the tokenizer is loaded first, so this process does not
+    need it. True when something was freed."""
+    from assistant.locations import cache_dir
+    from assistant.retrieval.tokenize import jieba_tokenizer
+
+    jieba_tokenizer()
+    cache = cache_dir() / "jieba.cache"
+    try:
+        cache.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _match(

@@ -59,8 +59,12 @@ def read_json(path: Path) -> Any:
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace a file atomically: temp file beside it, fsync, rename, fsync the folder."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    write_bytes(temp, text.encode("utf-8"))
-    os.replace(temp, path)
+    try:
+        write_bytes(temp, text.encode("utf-8"))
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)  # a full disk leaves no temp file behind
+        raise
     fsync_dir(path.parent)
 
 
@@ -90,22 +94,29 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
     """
     index_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = f"{time.time_ns()}-{os.getpid()}"
-    temp = index_dir / f"tmp-{stamp}"
-    temp.mkdir(mode=0o700)
+    temp, final = index_dir / f"tmp-{stamp}", index_dir / f"gen-{stamp}"
+    pointer = index_dir / POINTER
+    # The new pointer is written first: on a full disk the change fails before the build, not
+    # after it at the last step; the final rename needs no space.
+    staged = index_dir / f".{POINTER}.{os.getpid()}.tmp"
     try:
+        write_bytes(staged, (final.name + "\n").encode("utf-8"))
+        temp.mkdir(mode=0o700)
         yield temp
         for child in temp.iterdir():
             _fsync_file(child)
         fsync_dir(temp)
-        final = index_dir / f"gen-{stamp}"
         os.rename(temp, final)
         fsync_dir(index_dir)
-        pointer = index_dir / POINTER
         if pointer.is_dir() and not pointer.is_symlink():  # a corrupt pointer: replace it
             shutil.rmtree(pointer)
-        atomic_write_text(pointer, final.name + "\n")
+        os.replace(staged, pointer)
+        fsync_dir(index_dir)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
+        if current_generation(index_dir) != final:
+            shutil.rmtree(final, ignore_errors=True)
+        staged.unlink(missing_ok=True)
         raise
     prune(index_dir)
 
@@ -129,6 +140,8 @@ def prune(index_dir: Path, keep: int = KEEP_GENERATIONS) -> None:
             shutil.rmtree(path, ignore_errors=True)
     for path in index_dir.glob("tmp-*"):
         shutil.rmtree(path, ignore_errors=True)
+    for path in index_dir.glob(f".{POINTER}.*.tmp"):  # a killed writer's staged pointer
+        path.unlink(missing_ok=True)
 
 
 def _generation_order(path: Path) -> int:

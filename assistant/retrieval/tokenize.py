@@ -19,6 +19,7 @@ cache file goes to :func:`assistant.locations.cache_dir` instead of the temp dir
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import re
@@ -142,16 +143,38 @@ def jieba_tokenizer() -> Tokenizer:
             jieba = import_jieba()
             from assistant.locations import cache_dir
 
-            jieba.setLogLevel(logging.WARNING)
             tokenizer = jieba.dt
             if not tokenizer.initialized:
                 tokenizer.tmp_dir = str(cache_dir())
                 tokenizer.cache_file = "jieba.cache"
-            tokenizer.initialize()
+            _initialize_quietly(jieba, tokenizer)
             for line in _data_lines("userdict.txt"):
                 _add_word(tokenizer, line.split())
             _jieba = tokenizer
     return _jieba
+
+
+def _initialize_quietly(jieba: Any, tokenizer: Any) -> None:
+    """Load the dictionary; a cache that cannot be written (read-only or full cache folder) is
+    not an error: jieba logs a traceback and leaves its `mkstemp` file, so its log is muted
+    while it loads and the temporary file it left is removed."""
+    folder = Path(tokenizer.tmp_dir) if tokenizer.tmp_dir else None
+    before = _temp_files(folder)
+    jieba.setLogLevel(logging.CRITICAL)
+    try:
+        tokenizer.initialize()
+    finally:
+        jieba.setLogLevel(logging.WARNING)
+        for leftover in _temp_files(folder) - before:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def _temp_files(folder: Path | None) -> set[Path]:
+    try:
+        return set(folder.glob("tmp*")) if folder is not None else set()
+    except OSError:
+        return set()
 
 
 def _add_word(tokenizer: Any, fields: list[str]) -> None:

@@ -110,8 +110,7 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
         fsync_dir(index_dir)
         if pointer.is_dir() and not pointer.is_symlink():  # a corrupt pointer: replace it
             shutil.rmtree(pointer)
-        os.replace(staged, pointer)
-        fsync_dir(index_dir)
+        publish(staged, pointer)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         if current_generation(index_dir) != final:
@@ -119,6 +118,12 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
         staged.unlink(missing_ok=True)
         raise
     prune(index_dir)
+
+
+def publish(staged: Path, pointer: Path) -> None:
+    """Make the new generation live: rename the staged pointer over the old one (no space)."""
+    os.replace(staged, pointer)
+    fsync_dir(pointer.parent)
 
 
 def _fsync_file(path: Path) -> None:

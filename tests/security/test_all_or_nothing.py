@@ -113,6 +113,8 @@ def hook(real):
     return wrapped
 if point == "replace":
     transaction.os.replace = hook(os.replace)
+elif point == "pointer":
+    storage.publish = hook(storage.publish)
 else:
     storage.atomic_write_text = hook(storage.atomic_write_text)
 from assistant.__main__ import cli
@@ -122,7 +124,7 @@ cli(sys.argv[3:], prog_name="gpu-advisor")
 
 @pytest.mark.parametrize(
     ("point", "count"),
-    [("replace", 1), ("replace", 2), ("write", 1), ("write", 2)],
+    [("replace", 1), ("replace", 2), ("write", 1), ("pointer", 1)],
     # first copy renamed in; second; the origins journal; the index pointer
 )
 def test_kill_9_during_add_leaves_a_consistent_state(kb_home: Path, tmp_path: Path,

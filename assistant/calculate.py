@@ -32,11 +32,17 @@ from assistant.calculating.followup import changed_note
 from assistant.calculating.formulas import local_formula
 from assistant.calculating.headline import headline
 from assistant.calculating.layouts import evaluate_best, to_plan
+from assistant.calculating.names import unknown_names_lead
 from assistant.calculating.sizing import Evaluator, how_long
 from assistant.calculating.summaries import summarize
 from assistant.calculating.translate import to_chinese
 from assistant.calculating.validate import validate
-from assistant.calculating.verdict import PRACTICAL_SECONDS, first_fix, respecting_verdict
+from assistant.calculating.verdict import (
+    PRACTICAL_SECONDS,
+    budget_note,
+    first_fix,
+    respecting_verdict,
+)
 from assistant.i18n import text
 from assistant.records import (
     Ask,
@@ -233,6 +239,11 @@ def _evaluate_scenario(
         beyond=beyond,
         skip=("compute",) if ask == "duration" else (),
     )
+    budget = budget_note(checks, stated)
+    if budget is not None:
+        top = text(budget, lang) + (say(lang, "", " ") + top if top else "")
+        if budget.key == "answer.over_budget":
+            verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
@@ -299,6 +310,9 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     s = query.scenario
     if not query.in_domain:
         return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+    if query.unknown_names:
+        lead = unknown_names_lead(query.unknown_names, lang)
+        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
         return _concept(query)
     site = _site(query, sites)
@@ -331,11 +345,24 @@ def _resolve(
     answer is the duration, and past a year it is called impractical), not on a default."""
     s = scenario or query.scenario
     lang = query.language
+    if ask == "max_concurrency" and not _training(s):
+        return _one_replica(resolve(s, site, lang))
     if ask != "duration" or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _one_replica(resolved: Resolved) -> Resolved:
+    """For "how many concurrent sequences": one replica over the node (tensor parallel across
+    its GPUs) leaves the most memory for the KV cache; a stated split is kept."""
+    s = resolved.scenario
+    if s.tensor_parallel or s.pipeline_parallel:
+        return resolved
+    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
+    split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
+    return replace(resolved, scenario=replace(s, tensor_parallel=split))
 
 
 def _evaluator(query: Query, ask: Ask) -> Evaluator:

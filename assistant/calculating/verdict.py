@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.records import Scenario, Verdict
+from assistant.records import Check, Scenario, Verdict
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.plan import Evaluation, Plan, PlanChange
 
-__all__ = ["PRACTICAL_SECONDS", "keeps_stated", "respecting_verdict"]
+__all__ = ["PRACTICAL_SECONDS", "budget_note", "first_fix", "keeps_stated", "respecting_verdict"]
 
 #: Past a year a run is a research programme, not a schedule: it is called impractical.
 PRACTICAL_SECONDS = 365 * 86400.0
@@ -94,3 +95,14 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
         if other is None:
             other = index
     return keeping, other
+
+
+def budget_note(checks: tuple[Check, ...], stated: Scenario) -> Msg | None:
+    """The cost against a stated budget (same currency), or None without both."""
+    from assistant.calculating.focus import figure
+
+    cost = figure(checks, "cost", "cost")
+    if stated.budget is None or cost is None:
+        return None
+    key = "answer.over_budget" if cost > stated.budget else "answer.within_budget"
+    return Msg(key, cost=cost, budget=stated.budget, currency=stated.currency or "")

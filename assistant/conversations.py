@@ -19,7 +19,7 @@ from pathlib import Path
 from assistant import locations
 from assistant.errors import AssistantError
 from assistant.records import Answer
-from assistant.serialize import answer_from_record, answer_to_record
+from assistant.render.serialize import answer_from_record, answer_to_record
 
 __all__ = [
     "SCHEMA_V1",

@@ -7,6 +7,8 @@ shows it as a notification. Unexpected exceptions are re-raised when
 
 from __future__ import annotations
 
+import os
+
 from calculators.errors import CalculatorInputError
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "KnowledgeBaseError",
     "ParseError",
     "UsageError",
+    "debug_enabled",
 ]
 
 
@@ -62,3 +65,8 @@ class DocumentError(KnowledgeBaseError):
         self.path = path
         self.reason = reason
         self.reason_zh = reason_zh or reason
+
+
+def debug_enabled() -> bool:
+    """True when unexpected errors should surface with their traceback."""
+    return any(os.environ.get(v) == "1" for v in ("GPU_ADVISOR_DEBUG", "GPU_ADVISOR_RAISE_ERRORS"))

@@ -12,7 +12,7 @@ from assistant.calculate import calculate
 from assistant.compose import compose
 from assistant.errors import UsageError
 from assistant.parse import parse
-from assistant.parsing.numbers import clean_text
+from assistant.parse.numbers import clean_text
 from assistant.records import Answer, Language, Query, Scenario
 
 if TYPE_CHECKING:

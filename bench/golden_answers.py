@@ -128,7 +128,7 @@ def make_answerer() -> Answerer:
     """`(question, previous) -> (public JSON, query)` through the real pipeline and retriever."""
     from assistant.config import Settings
     from assistant.pipeline import answer, default_retriever
-    from assistant.serialize import answer_to_json
+    from assistant.render.serialize import answer_to_json
 
     settings = Settings()
     retriever = default_retriever(settings)

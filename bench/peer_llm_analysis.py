@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from calculators.catalog.hardware import lookup_gpu
+from calculators.catalog.models import lookup_model
 from calculators.compute_time import inference_speed, training_flops, training_time
 from calculators.gpu_memory import inference_memory, training_memory
-from calculators.hardware import lookup_gpu
-from calculators.models import lookup_model
 from calculators.units import format_bytes, format_seconds
 
 Row = tuple[str, str, str, str]  # metric, ours, peer, reason

@@ -9,10 +9,10 @@ import statistics
 import sys
 import time
 
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import generic_model, lookup_model
-from calculators.plan import Plan
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import generic_model, lookup_model
 from calculators.planner import evaluate
+from calculators.planner.plan import Plan
 
 SCENARIOS = {
     "100B pretrain, 8 x A100 PCIe, 25GbE": Plan(

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from calculators._names import normalize_name
+from calculators.catalog.hardware import (
+    DTYPE_BYTES,
+    GPU,
+    GPUS,
+    LINKS,
+    PRECISIONS,
+    Link,
+    gpu_alias_index,
+    link_alias_index,
+    lookup_gpu,
+    lookup_link,
+)
+from calculators.catalog.models import (
+    MAX_PARAMS,
+    MODELS,
+    ModelSpec,
+    generic_model,
+    kv_cache_bytes_per_token,
+    lookup_model,
+    model_alias_index,
+)
+from calculators.catalog.names import normalize_name
 from calculators.compute_time import (
     CHINCHILLA_TOKENS_PER_PARAM,
     DECODE_BANDWIDTH_EFFICIENCY,
@@ -29,27 +50,6 @@ from calculators.gpu_memory import (
     min_gpus_to_fit,
     training_memory,
 )
-from calculators.hardware import (
-    DTYPE_BYTES,
-    GPU,
-    GPUS,
-    LINKS,
-    PRECISIONS,
-    Link,
-    gpu_alias_index,
-    link_alias_index,
-    lookup_gpu,
-    lookup_link,
-)
-from calculators.models import (
-    MAX_PARAMS,
-    MODELS,
-    ModelSpec,
-    generic_model,
-    kv_cache_bytes_per_token,
-    lookup_model,
-    model_alias_index,
-)
 
 # CalcB: network, power, planner and registry.
 from calculators.network import (
@@ -71,12 +71,11 @@ from calculators.planner import (
     evaluate,
     suggest,
 )
+from calculators.planner.compare import GpuComparison, compare_gpus
 from calculators.power import (
     DEFAULT_PUE,
     HOST_WATTS_PER_GPU,
     EnergyEstimate,
-    GpuComparison,
-    compare_gpus,
     cost,
     energy,
     energy_cost,

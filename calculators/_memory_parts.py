@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from calculators._checks import check_choice, check_count
+from calculators.catalog.models import ModelSpec
 from calculators.errors import CalculatorInputError
-from calculators.models import ModelSpec
+from calculators.validate import check_choice, check_count
 
 # Bytes per parameter of the optimizer states, for 16-bit mixed precision (fp32 master weights
 # included) and for pure fp32 training. ZeRO (arXiv:1910.02054) §3.1: mixed-precision Adam keeps
@@ -221,7 +221,7 @@ def lora_trainable_params(model: ModelSpec, *, rank: int) -> int:
     """LoRA parameters with adapters on every linear layer: r x (d_in + d_out) per matrix.
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> lora_trainable_params(lookup_model("Llama-2-7B"), rank=16)
         39976960
     """
@@ -272,7 +272,7 @@ def valid_tensor_parallel(model: ModelSpec, degree: int) -> bool:
     Megatron-LM require. Powers of two are not required.
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> llama70 = lookup_model("Llama-2-70B")  # 64 heads, 8 KV heads
         >>> [t for t in range(1, 9) if valid_tensor_parallel(llama70, t)]
         [1, 2, 4, 8]
@@ -295,7 +295,7 @@ def tensor_parallel_degrees(model: ModelSpec, gpus_per_node: int) -> list[int]:
     divide ``gpus_per_node``) and splitting the model's heads (valid_tensor_parallel).
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> tensor_parallel_degrees(lookup_model("GPT-3 175B"), 8)  # 96 heads: 3, 6 valid too
         [1, 2, 4, 8]
         >>> tensor_parallel_degrees(lookup_model("GPT-3 175B"), 3)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NoReturn
 
-from calculators.errors import CalculatorInputError
+from calculators.validate import count, non_negative, positive
 
 __all__ = [
     "Fabric",
@@ -32,29 +31,6 @@ __all__ = [
     "tp_traffic",
     "transfer_time",
 ]
-
-
-def fail(field: str, value: object, reason: str, reason_zh: str) -> NoReturn:
-    """Raise a CalculatorInputError naming the field (shared by the network and planner)."""
-    raise CalculatorInputError(field, value, reason, reason_zh=reason_zh)
-
-
-def positive(field: str, value: float) -> None:
-    """Check `value` is a positive finite number."""
-    if not value > 0 or math.isinf(value):
-        fail(field, value, "must be a positive finite number", "必须是有限的正数")
-
-
-def non_negative(field: str, value: float) -> None:
-    """Check `value` is zero or a positive finite number."""
-    if not value >= 0 or math.isinf(value):
-        fail(field, value, "must be zero or a positive finite number", "必须是零或有限的正数")
-
-
-def count(field: str, value: int) -> None:
-    """Check `value` is a whole number >= 1."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        fail(field, value, "must be a whole number >= 1", "必须是大于等于 1 的整数")
 
 
 def transfer_time(

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from calculators import _memory_parts as parts
-from calculators._checks import check_choice, check_count, check_fraction, check_positive
-from calculators.hardware import DTYPE_BYTES, GPU
-from calculators.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+from calculators.catalog.hardware import DTYPE_BYTES, GPU
+from calculators.catalog.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
 __all__ = [
     "CHINCHILLA_TOKENS_PER_PARAM",
@@ -129,7 +129,7 @@ def default_mfu(gpu: GPU, precision: str = "bf16") -> float:
     """Default model-FLOPs utilization for training on ``gpu`` (from published runs).
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
+        >>> from calculators.catalog.hardware import lookup_gpu
         >>> default_mfu(lookup_gpu("A100")), default_mfu(lookup_gpu("4090"))
         (0.4, 0.25)
         >>> default_mfu(lookup_gpu("H100"), "fp8")  # against the 1,979 TFLOP/s FP8 peak
@@ -300,8 +300,8 @@ def inference_speed(
     int8/int4 weights are dequantized and multiplied in 16-bit.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> s = inference_speed(model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100 80GB"),
         ...                     batch_size=1, context_length=1024, prompt_tokens=512)
         >>> round(s.decode_seconds_per_token * 1000, 1), s.decode_bound  # ms per token

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
-from calculators._checks import check_choice, check_count, check_fraction
 from calculators._memory_parts import lora_trainable_params
+from calculators.catalog.hardware import DTYPE_BYTES, GPU
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.errors import CalculatorInputError
-from calculators.hardware import DTYPE_BYTES, GPU
-from calculators.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.validate import check_choice, check_count, check_fraction
 
 __all__ = [
     "USABLE_FRACTION",
@@ -111,7 +111,7 @@ def training_memory(
     Tensor parallelism is assumed to come with sequence parallelism (activations / t).
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> m = training_memory(model=lookup_model("Llama-2-7B"), gpus=8, zero_stage=3)
         >>> round(m.model_state_bytes / 1e9, 1)  # 16 bytes x 6.74e9 params / 8 GPUs
         13.5
@@ -186,7 +186,7 @@ def inference_memory(
     ``runtime_overhead_fraction`` (default 0) adds a further share of weights + KV if wanted.
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> m = inference_memory(model=lookup_model("Llama-2-70B"), batch_size=1,
         ...                      context_length=4096)
         >>> round(m.weights_bytes / 1e9, 1), round(m.kv_cache_bytes / 1e9, 2)
@@ -256,7 +256,7 @@ def finetune_memory(
     checkpointing (recompute="full") is the default, as in the QLoRA recipe.
 
     Examples:
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.models import lookup_model
         >>> m = finetune_memory(model=lookup_model("Llama-2-70B"), method="qlora")
         >>> round(m.weights_bytes / 1e9, 1)  # NF4 base + 16-bit embeddings + LoRA weights
         36.8
@@ -351,8 +351,8 @@ def min_gpus_to_fit(
     then the lower ZeRO stage.
 
     Examples:
-        >>> from calculators.hardware import lookup_gpu
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
         >>> plan = min_gpus_to_fit(gpu=lookup_gpu("A100 80GB"), model=lookup_model("llama2-70b"),
         ...                        kind="inference")
         >>> plan.gpus, plan.tensor_parallel  # 69 GB of weights per GPU + cache < 72 GB usable

@@ -11,26 +11,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from calculators.catalog.hardware import Link
+from calculators.catalog.models import ModelSpec
 from calculators.collectives import (
     Fabric,
     Traffic,
     allgather_time,
     allreduce_time,
     alltoall_time,
-    count,
-    fail,
     hierarchical_allreduce,
     make_step,
     moe_traffic,
-    positive,
     pp_traffic,
     reduce_scatter_time,
     ring_allreduce_bytes_per_rank,
     tp_traffic,
     transfer_time,
 )
-from calculators.hardware import Link
-from calculators.models import ModelSpec
+from calculators.validate import count, fail, positive
 
 __all__ = [
     "Fabric",
@@ -327,7 +325,7 @@ def fabric_from_links(
     """A Fabric from catalog links; the node's inter-node bandwidth is `nics_per_node` ports.
 
     Examples:
-        >>> from calculators.hardware import lookup_link
+        >>> from calculators.catalog.hardware import lookup_link
         >>> f = fabric_from_links(intra_link=lookup_link("NVLink 3"),
         ...                       inter_link=lookup_link("25GbE"), nics_per_node=2)
         >>> f.inter_bytes_per_s, f.inter_rdma
@@ -383,8 +381,8 @@ def training_step_network(
     compute stays 6 x N_active per token unless `flops_per_token` is given.
 
     Examples:
-        >>> from calculators.hardware import lookup_link
-        >>> from calculators.models import lookup_model
+        >>> from calculators.catalog.hardware import lookup_link
+        >>> from calculators.catalog.models import lookup_model
         >>> e = training_step_network(model=lookup_model("Llama-2-7B"), gpus=16, gpus_per_node=8,
         ...     intra_link=lookup_link("NVLink 3"), inter_link=lookup_link("25GbE"),
         ...     global_batch_tokens=4e6, peak_flops_per_s=312e12, mfu=0.4)

@@ -22,10 +22,11 @@ from types import MappingProxyType
 from typing import Any
 
 from calculators import compute_time, gpu_memory, network, planner, power
-from calculators.collectives import fail
-from calculators.hardware import GPU, Link
-from calculators.models import ModelSpec
-from calculators.plan import Plan
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
+from calculators.planner import compare
+from calculators.planner.plan import Plan
+from calculators.validate import fail
 
 __all__ = ["REGISTRY", "Calculator", "calculator_names"]
 
@@ -108,7 +109,7 @@ REGISTRY: Mapping[str, Calculator] = _register(
     power.energy,
     power.cost,
     power.energy_cost,
-    power.compare_gpus,
+    compare.compare_gpus,
     planner.evaluate,
 )
 

@@ -33,7 +33,7 @@ def _read_stdin() -> list[str]:
 
 def _questions(question: str | None) -> list[str]:
     from assistant.errors import UsageError
-    from assistant.parsing.numbers import clean_text
+    from assistant.parse.numbers import clean_text
 
     if question is None:
         if sys.stdin is None or sys.stdin.isatty():
@@ -74,7 +74,7 @@ def _save(
 
 def _emit(answer: Answer, as_json: bool, index: int) -> None:
     if as_json:
-        from assistant.serialize import answer_to_json
+        from assistant.render.serialize import answer_to_json
 
         click.echo(json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False))
         return

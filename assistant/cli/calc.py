@@ -34,7 +34,7 @@ def _console() -> Any:
 
 
 def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
-    from assistant.cli.calc_view import jsonable, record_json
+    from assistant.render.calc import jsonable, record_json
 
     if as_json:
         data: Any
@@ -55,7 +55,7 @@ def calc() -> None:
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:
-    from assistant.cli.calc_view import evaluation_json, render_evaluation
+    from assistant.render.calc import evaluation_json, render_evaluation
     from calculators.planner import evaluate
 
     language = options.get("lang") or "en"
@@ -107,7 +107,7 @@ def network(**options: Any) -> None:
 
 
 def _render_one(check: Any, language: str) -> None:
-    from assistant.cli.calc_view import _render_check
+    from assistant.render.calc import _render_check
 
     _render_check(_console(), check, language)
 
@@ -116,8 +116,8 @@ def _render_one(check: Any, language: str) -> None:
 @catalog_options
 def gpus(name: str | None, as_json: bool, lang: str) -> None:
     """List the GPU catalog, or show one GPU with its sources."""
-    from assistant.cli.calc_view import catalog_table, gpu_row
-    from calculators.hardware import GPUS
+    from assistant.render.calc import catalog_table, gpu_row
+    from calculators.catalog.hardware import GPUS
 
     with error_boundary(lang):
         if name:
@@ -135,8 +135,8 @@ def gpus(name: str | None, as_json: bool, lang: str) -> None:
 @catalog_options
 def models(name: str | None, as_json: bool, lang: str) -> None:
     """List the model catalog, or show one model's architecture and sources."""
-    from assistant.cli.calc_view import catalog_table
-    from calculators.models import MODELS
+    from assistant.render.calc import catalog_table
+    from calculators.catalog.models import MODELS
 
     with error_boundary(lang):
         if name:
@@ -156,8 +156,8 @@ def models(name: str | None, as_json: bool, lang: str) -> None:
 @catalog_options
 def links(name: str | None, as_json: bool, lang: str) -> None:
     """List the interconnect catalog (bandwidth per direction), or show one link."""
-    from assistant.cli.calc_view import catalog_table, figure_text
-    from calculators.hardware import LINKS, lookup_link
+    from assistant.render.calc import catalog_table, figure_text
+    from calculators.catalog.hardware import LINKS, lookup_link
 
     with error_boundary(lang):
         if name:
@@ -172,7 +172,7 @@ def links(name: str | None, as_json: bool, lang: str) -> None:
 
 
 def _show_record(record: Any, extra: dict[str, Any] | None = None, lang: str = "en") -> None:
-    from assistant.cli.calc_view import catalog_table, figure_text
+    from assistant.render.calc import catalog_table, figure_text
 
     rows = []
     for field in dataclasses.fields(record):

@@ -1,4 +1,4 @@
-"""Options of `gpu-advisor calc` and how they become a `calculators.plan.Plan`."""
+"""Options of `gpu-advisor calc` and how they become a `calculators.planner.plan.Plan`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-from calculators.collectives import fail
-from calculators.hardware import GPU, lookup_gpu, lookup_link
-from calculators.models import ModelSpec, generic_model, lookup_model
-from calculators.plan import DAY, Plan
+from calculators.catalog.hardware import GPU, lookup_gpu, lookup_link
+from calculators.catalog.models import ModelSpec, generic_model, lookup_model
+from calculators.planner.plan import DAY, Plan
+from calculators.validate import fail
 
 F = TypeVar("F", bound=Callable[..., Any])
 

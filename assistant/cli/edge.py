@@ -7,18 +7,12 @@ with `GPU_ADVISOR_DEBUG=1`), 2 usage error or bad input.
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 
 import click
 
-from assistant.errors import AssistantError, UsageError
+from assistant.errors import AssistantError, UsageError, debug_enabled
 from calculators.errors import CalculatorInputError
-
-
-def debug_enabled() -> bool:
-    """True when unexpected errors should surface with their traceback."""
-    return any(os.environ.get(v) == "1" for v in ("GPU_ADVISOR_DEBUG", "GPU_ADVISOR_RAISE_ERRORS"))
 
 
 class UserFacingError(click.ClickException):

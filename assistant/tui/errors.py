@@ -28,7 +28,7 @@ def describe_error(exc: BaseException, language: str, *, context: Context) -> tu
         return title, exc.localized(language)
     if isinstance(exc, (FileNotFoundError, PermissionError)) and context == "index":
         return "error.title.index", f"{exc}\n{t('error.hint.index', language)}"
-    from assistant.cli.edge import debug_enabled
+    from assistant.errors import debug_enabled
 
     if debug_enabled():
         raise exc

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import re
 
-from assistant.cli.calc_labels import localize_units, word
-from assistant.cli.calc_view import PERCENT_FIGURES as _PERCENT
+from assistant.render.calc import PERCENT_FIGURES as _PERCENT
+from assistant.render.labels import localize_units, word
 
 _NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
@@ -53,7 +53,7 @@ def _by_key(key: str, value: float, language: str) -> str:
     unit): parameter and token counts in the reader's magnitudes (700亿), whole durations
     without a decimal, and percentages without a trailing ".0"."""
     from assistant import render
-    from assistant.cli.calc_view import figure_text
+    from assistant.render.calc import figure_text
 
     if key in ("params", "active_params", "tokens"):
         shown = render.fmt_count(value, language)  # type: ignore[arg-type]

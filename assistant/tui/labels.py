@@ -1,13 +1,13 @@
 """What people see instead of raw names in the side panel: slots, calculator inputs, figures
 and check verdicts, in the interface language.
 
-Figure labels come from `assistant.cli.calc_labels` (shared with `gpu-advisor calc`); a key
+Figure labels come from `assistant.render.labels` (shared with `gpu-advisor calc`); a key
 without a label is shown in a readable form of itself ("micro_batch_size" → "micro batch size").
 """
 
 from __future__ import annotations
 
-from assistant.cli.calc_labels import FIGURE_LABELS, TASKS, VERDICTS
+from assistant.render.labels import FIGURE_LABELS, TASKS, VERDICTS
 
 #: Scenario slot -> (Chinese, English).
 SLOT_LABELS: dict[str, tuple[str, str]] = {
@@ -34,6 +34,13 @@ SLOT_LABELS: dict[str, tuple[str, str]] = {
     "site_profile": ("站点", "site"),
     "price_per_gpu_hour": ("每卡时价格", "price per GPU-hour"),
     "currency": ("币种", "currency"),
+    "concurrency": ("并发数", "concurrency"),
+    "target_tokens_per_second": ("目标吞吐", "target throughput"),
+    "target_qps": ("目标 QPS", "target QPS"),
+    "target_first_token_seconds": ("首 token 延迟上限", "time-to-first-token target"),
+    "budget": ("预算", "budget"),
+    "price_per_kwh": ("电价（每千瓦时）", "price per kWh"),
+    "host_ram_bytes": ("每节点主机内存", "host RAM per node"),
 }
 
 #: Calculator input names that are not scenario slots -> (Chinese, English).
@@ -95,7 +102,7 @@ def input_label(key: str, language: str) -> str:
 
 
 def figure_label(key: str, language: str) -> str:
-    """The label of a calculator figure (from `calc_labels`, else a readable key).
+    """The label of a calculator figure (from `assistant.render.labels`, else a readable key).
 
     Examples:
         >>> figure_label("required_bytes_per_gpu", "zh"), figure_label("odd_new_figure", "zh")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
+from calculators.catalog.hardware import lookup_gpu
+from calculators.catalog.models import generic_model, kv_cache_bytes_per_token, lookup_model
 from calculators.compute_time import default_mfu, default_mfu_basis
 from calculators.errors import CalculatorInputError
 from calculators.gpu_memory import training_memory
-from calculators.hardware import lookup_gpu
-from calculators.models import generic_model, kv_cache_bytes_per_token, lookup_model
-from calculators.plan import DAY, Plan
 from calculators.planner import evaluate, run_checks, suggest
+from calculators.planner.plan import DAY, Plan
 from calculators.power import DEFAULT_PUE, HOST_WATTS_PER_GPU
 
 LLAMA2_70B = lookup_model("Llama-2-70B")

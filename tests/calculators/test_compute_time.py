@@ -7,6 +7,8 @@ import math
 import pytest
 
 from calculators import CalculatorInputError
+from calculators.catalog.hardware import GPUS, lookup_gpu
+from calculators.catalog.models import MODELS, lookup_model
 from calculators.compute_time import (
     MFU_TABLE,
     chinchilla_tokens,
@@ -17,8 +19,6 @@ from calculators.compute_time import (
     training_flops,
     training_time,
 )
-from calculators.hardware import GPUS, lookup_gpu
-from calculators.models import MODELS, lookup_model
 
 A100_PEAK = GPUS["A100 SXM 80GB"].dense_flops_per_s("bf16")
 

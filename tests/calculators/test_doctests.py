@@ -8,15 +8,16 @@ import importlib
 import pytest
 
 MODULES = [
-    "calculators._names",
+    "calculators.catalog.names",
     "calculators.units",
-    "calculators.hardware",
-    "calculators.models",
+    "calculators.catalog.hardware",
+    "calculators.catalog.models",
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.compute_time",
-    "calculators.suggestions",
-    "calculators.fabrics",
+    "calculators.planner.suggestions",
+    "calculators.planner.fabrics",
+    "calculators.planner.compare",
 ]
 
 

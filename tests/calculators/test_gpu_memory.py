@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from calculators import CalculatorInputError, UnknownNameError
+from calculators.catalog.hardware import GPUS, lookup_gpu
+from calculators.catalog.models import MODELS, generic_model, lookup_model
 from calculators.gpu_memory import (
     USABLE_FRACTION,
     finetune_memory,
@@ -16,8 +18,6 @@ from calculators.gpu_memory import (
     min_gpus_to_fit,
     training_memory,
 )
-from calculators.hardware import GPUS, lookup_gpu
-from calculators.models import MODELS, generic_model, lookup_model
 
 LLAMA2_70B = MODELS["Llama-2-70B"]
 LLAMA2_7B = MODELS["Llama-2-7B"]

@@ -7,8 +7,7 @@ import math
 import pytest
 
 from calculators import CalculatorInputError, UnknownNameError
-from calculators._names import normalize_name
-from calculators.hardware import (
+from calculators.catalog.hardware import (
     DTYPE_BYTES,
     GPUS,
     LINKS,
@@ -17,6 +16,7 @@ from calculators.hardware import (
     lookup_gpu,
     lookup_link,
 )
+from calculators.catalog.names import normalize_name
 
 REQUIRED_GPUS = [
     "V100 SXM2 16GB", "V100 SXM2 32GB", "T4", "A10", "A100 SXM 40GB", "A100 SXM 80GB",

@@ -8,9 +8,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calculators.catalog.models import MODELS, ModelSpec, generic_model
 from calculators.compute_time import gpus_for_deadline, training_time
 from calculators.gpu_memory import finetune_memory, inference_memory, training_memory
-from calculators.models import MODELS, ModelSpec, generic_model
 
 NAMES = sorted(MODELS)
 FAST = settings(max_examples=80, deadline=None)

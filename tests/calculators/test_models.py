@@ -7,7 +7,7 @@ import math
 import pytest
 
 from calculators import CalculatorInputError, UnknownNameError
-from calculators.models import (
+from calculators.catalog.models import (
     MODELS,
     generic_model,
     kv_cache_bytes_per_token,

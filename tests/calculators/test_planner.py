@@ -8,13 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import plan_checks, plan_validate, planner
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import generic_model, lookup_model
 from calculators.errors import CalculatorInputError
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import generic_model, lookup_model
-from calculators.plan import DAY, Plan
-from calculators.plan_checks import limit_verdict
+from calculators.planner import checks as plan_checks
 from calculators.planner import evaluate, outcome, run_checks, suggest
+from calculators.planner import evaluation as planner
+from calculators.planner import validate as plan_validate
+from calculators.planner.checks import limit_verdict
+from calculators.planner.plan import DAY, Plan
 
 A100_PCIE = lookup_gpu("A100 80GB PCIe")
 

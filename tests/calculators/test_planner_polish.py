@@ -8,13 +8,14 @@ import re
 import pytest
 
 from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, frozen_base_text
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import generic_model, lookup_model
 from calculators.errors import CalculatorInputError
-from calculators.fabrics import fabric_links
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import generic_model, lookup_model
-from calculators.plan import DAY, Outcome, Plan, PlanChange
-from calculators.planner import _keep_useful, evaluate, run_checks
-from calculators.suggestions import deadline_remark
+from calculators.planner import evaluate, run_checks
+from calculators.planner.evaluation import _keep_useful
+from calculators.planner.fabrics import fabric_links
+from calculators.planner.plan import DAY, Outcome, Plan, PlanChange
+from calculators.planner.suggestions import deadline_remark
 
 GPT3 = lookup_model("GPT-3 175B")  # 96 heads: TP=3 and TP=6 split them
 LLAMA2_70B = lookup_model("Llama-2-70B")

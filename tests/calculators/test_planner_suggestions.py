@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import generic_model, lookup_model
 from calculators.gpu_memory import finetune_memory
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import generic_model, lookup_model
-from calculators.plan import DAY, Plan
-from calculators.plan_checks import SINGLE_NODE_NOTE
 from calculators.planner import evaluate, run_checks
-from calculators.suggestions import MAX_DEADLINE_DAYS
+from calculators.planner.checks import SINGLE_NODE_NOTE
+from calculators.planner.plan import DAY, Plan
+from calculators.planner.suggestions import MAX_DEADLINE_DAYS
 
 LLAMA2_70B = lookup_model("Llama-2-70B")
 

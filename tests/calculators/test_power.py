@@ -77,10 +77,10 @@ def test_bad_input_names_the_field(call, field: str) -> None:
 
 
 def test_compare_gpus_same_job_on_other_gpus() -> None:
-    from calculators.hardware import lookup_gpu
-    from calculators.models import lookup_model
-    from calculators.plan import Plan
-    from calculators.power import compare_gpus
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.catalog.models import lookup_model
+    from calculators.planner.compare import compare_gpus
+    from calculators.planner.plan import Plan
 
     plan = Plan(task="pretrain", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("A100"),
                 gpus=64, zero_stage=1, tokens=2e11)

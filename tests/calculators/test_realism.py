@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import ModelSpec, generic_model, lookup_model
 from calculators.gpu_memory import min_gpus_to_fit
-from calculators.hardware import lookup_gpu, lookup_link
-from calculators.models import ModelSpec, generic_model, lookup_model
-from calculators.plan import DAY, Plan
 from calculators.planner import evaluate, run_checks
+from calculators.planner.plan import DAY, Plan
 
 
 def _m(name: str) -> ModelSpec:

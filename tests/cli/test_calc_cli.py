@@ -153,7 +153,7 @@ def test_not_a_number() -> None:
 def test_view_docstring_examples() -> None:
     import doctest
 
-    from assistant.cli import calc_view
+    from assistant.render import calc as calc_view
 
     assert doctest.testmod(calc_view).failed == 0
 

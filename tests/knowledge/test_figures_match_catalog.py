@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from calculators.catalog.hardware import DTYPE_BYTES, lookup_gpu, lookup_link
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token, lookup_model
 from calculators.compute_time import chinchilla_tokens, training_flops, training_time
-from calculators.hardware import DTYPE_BYTES, lookup_gpu, lookup_link
-from calculators.models import ModelSpec, kv_cache_bytes_per_token, lookup_model
 from tests.knowledge._docs import by_id, read
 
 GiB = 2**30

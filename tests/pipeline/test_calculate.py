@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.calculate import calculate, to_plan
-from assistant.calculating.defaults import DEFAULT_DEADLINE_SECONDS, resolve
+from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS, resolve
 from assistant.parse import parse
 from assistant.records import Query, Scenario, SiteProfile
 

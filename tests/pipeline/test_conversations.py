@@ -11,7 +11,7 @@ import pytest
 
 from assistant.conversations import SCHEMA_V1, SCHEMA_VERSION, ConversationStore, StoreError
 from assistant.records import Answer, Check, Citation, Passage, Query, Scenario, Suggestion
-from assistant.serialize import answer_from_record, answer_to_json, answer_to_record
+from assistant.render.serialize import answer_from_record, answer_to_json, answer_to_record
 from tests.json_contract import (
     CHECK_KEYS,
     CITATION_KEYS,

@@ -8,7 +8,7 @@ import pytest
 from rich.cells import cell_len
 
 from assistant.parse import parse
-from assistant.parsing.domain import classify
+from assistant.parse.domain import classify
 from assistant.render import CHECK_MARKS
 
 OFF_TOPIC = [

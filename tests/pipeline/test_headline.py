@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from assistant.calculate import calculate
-from assistant.calculating.focus import asks_count, topic_sentences
-from assistant.calculating.headline import headline, shortfall
-from assistant.calculating.summaries import summarize
-from assistant.calculating.translate import to_chinese, untranslated
+from assistant.calculate.focus import asks_count, topic_sentences
+from assistant.calculate.headline import headline, shortfall
+from assistant.calculate.summaries import summarize
+from assistant.calculate.translate import to_chinese, untranslated
 from assistant.parse import parse
 from assistant.records import Check
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.parse import detect_language, merge_followup, parse
-from assistant.parsing.numbers import clean_text, cn_value, normalize_numbers
+from assistant.parse.numbers import clean_text, cn_value, normalize_numbers
 from assistant.records import Scenario, SiteProfile
 
 JILIN = SiteProfile(

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from assistant.calculating.formulas import local_formula
+from assistant.calculate.formulas import local_formula
 from assistant.render import fmt_seconds
 from calculators._memory_parts import training_formula
 from calculators.network import FORMULA as NETWORK_FORMULA

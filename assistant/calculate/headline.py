@@ -1,0 +1,188 @@
+"""The first sentence of an answer: what limits the job, by how much, and what would fix it.
+
+"需要约 54.0 年，期限 90.0 天：差 220 倍" reads faster than a table. The shortfall is a ratio
+of two computed figures (time over deadline, memory needed over memory available, communication
+over compute); the fix is the first planner change whose re-evaluation is feasible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from assistant.calculate.defaults import say
+from assistant.i18n import t
+from assistant.records import Check, Figure, Language
+from assistant.render import CHECK_LABELS, fmt_seconds
+from calculators.units import format_bytes
+
+__all__ = ["headline", "shortfall"]
+
+
+def _num(figures: Mapping[str, Figure], key: str) -> float | None:
+    value = figures.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return None
+    return float(value)
+
+
+def _gb(value: float) -> str:
+    return format_bytes(value)
+
+
+def _dur(seconds: float, lang: Language) -> str:
+    """A duration without a spurious ".0" ("90 天", "6.7 years")."""
+    text = fmt_seconds(seconds, lang)
+    return text.replace(".0 ", " ")
+
+
+def _times(ratio: float) -> str:
+    return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
+
+
+def _memory(f: Mapping[str, Figure], lang: Language, gpu: str) -> str:
+    need, have = _num(f, "required_bytes_per_gpu"), _num(f, "available_bytes_per_gpu")
+    if not need or not have:
+        return ""
+    ratio = need / have
+    more = _num(f, "min_gpus")
+    extra = (
+        say(lang, f"，至少要 {more:.0f} 张 {gpu} 才放得下", f"; at least {more:.0f} × {gpu} to fit")
+        if more
+        else ""
+    )
+    if ratio <= 1:
+        return say(
+            lang,
+            f"显存{'偏紧' if ratio > 0.9 else '够'}：每卡需要 {_gb(need)}，可用 {_gb(have)}"
+            f"（占 {ratio:.0%}）",
+            f"{'tight on memory' if ratio > 0.9 else 'fits in memory'}: {_gb(need)} of "
+            f"{_gb(have)} usable per GPU ({ratio:.0%})",
+        )
+    return say(
+        lang,
+        f"显存不够：每卡需要 {_gb(need)}，可用 {_gb(have)}，超出 {_times(ratio)} 倍" + extra,
+        f"memory does not fit: {_gb(need)} needed per GPU, {_gb(have)} usable, "
+        f"{_times(ratio)}× over{extra}",
+    )
+
+
+def _compute(f: Mapping[str, Figure], lang: Language, gpu: str) -> str:
+    seconds, deadline = _num(f, "seconds"), _num(f, "deadline_seconds")
+    if not seconds or not deadline:
+        return ""
+    ratio = seconds / deadline
+    took = _dur(seconds, lang)
+    limit = _dur(deadline, lang)
+    if ratio <= 1:
+        return say(
+            lang,
+            f"时间够：约需 {took}，期限 {limit}",
+            f"in time: about {took} against a deadline of {limit}",
+        )
+    needed = _num(f, "gpus_for_deadline")
+    extra = (
+        say(
+            lang,
+            f"，按期完成需要约 {needed:,.0f} 张 {gpu}",
+            f"; about {needed:,.0f} × {gpu} to make it",
+        )
+        if needed
+        else ""
+    )
+    return say(
+        lang,
+        f"时间不够：需要约 {took}，期限 {limit}，差 {_times(ratio)} 倍{extra}",
+        f"too slow: about {took} against a deadline of {limit}, {_times(ratio)}× too long{extra}",
+    )
+
+
+def _network(f: Mapping[str, Figure], lang: Language, gpu: str) -> str:
+    comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
+    if comm is None or not comp:
+        return ""
+    ratio = comm / comp
+    return say(
+        lang,
+        f"网络跟不上：每步通信 {_dur(comm, lang)}，计算只要 {_dur(comp, lang)}"
+        f"（通信是计算的 {ratio:.0%}）",
+        f"the network cannot keep up: {_dur(comm, lang)} of communication per step "
+        f"against {_dur(comp, lang)} of compute ({ratio:.0%})",
+    )
+
+
+_SHORTFALL = {"memory": _memory, "compute": _compute, "network": _network}
+
+
+def shortfall(check: Check, lang: Language, gpu: str) -> str:
+    """What a check says in one clause, with the ratio of need to capacity when it has one."""
+    reader = _SHORTFALL.get(check.kind)
+    text = reader(check.figures, lang, gpu) if reader else ""
+    if text and check.kind == "network" and check.verdict != "fail":
+        text = text.replace("网络跟不上", "网络偏紧").replace(
+            "the network cannot keep up", "the network is tight"
+        )
+    if text:
+        return text
+    # inference speed has no duration to compare: name it "speed", not "compute and time"
+    label = CHECK_LABELS[check.kind][lang]
+    if check.kind == "compute":
+        label = say(lang, "速度", "speed")
+    if lang == "en":
+        label = label.lower()  # mid-sentence; the sentence's first letter is raised below
+    summary = check.summary.rstrip("。.")
+    if lang == "en" and summary[:1].isupper() and summary[1:2].islower():
+        summary = summary[0].lower() + summary[1:]
+    return f"{label}{say(lang, '：', ': ')}{summary}"
+
+
+def headline(
+    verdict: str,
+    checks: Sequence[Check],
+    binding: str | None,
+    fix: str | None,
+    lang: Language,
+    gpu: str,
+    *,
+    beyond: str | None = None,
+    skip: tuple[str, ...] = (),
+) -> str:
+    """One sentence: the binding shortfall (then any other failing check), then the fix.
+
+    `fix` is the first suggested change that makes the plan work and keeps what the user
+    stated, or None; `beyond` the first working change that does not (shown as a suggestion
+    under an infeasible verdict, never as the fix). Checks of `skip` kinds are left out when
+    they pass (a how-long answer states the duration itself).
+    """
+    checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
+    failing = [c for c in checks if c.verdict == "fail"]
+    failing.sort(key=lambda c: c.kind != binding)
+    tight = [c for c in checks if c.verdict == "tight"]
+    if failing:
+        clauses = [shortfall(c, lang, gpu) for c in failing[:2]]
+    elif tight:
+        clauses = [shortfall(c, lang, gpu) for c in tight[:2]]
+    else:
+        clauses = [
+            shortfall(c, lang, gpu)
+            for c in checks
+            if c.kind in ("memory", "compute") and c.verdict == "ok" and c.kind in _SHORTFALL
+        ]
+        clauses = [c for c in clauses if c][:2]
+    if not clauses:
+        return ""
+    text = say(lang, "；", "; ").join(clauses)
+    text = text[0].upper() + text[1:]
+    if failing and fix is not None:
+        text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {fix[0].lower()}{fix[1:]}")
+    elif failing and beyond is not None:
+        text += say(lang, "。", ". ") + t(
+            "answer.beyond_stated", lang, change=beyond if lang == "zh" else beyond[0].lower()
+            + beyond[1:]
+        ).rstrip("。.")
+    elif failing and verdict == "infeasible":
+        text += say(
+            lang,
+            "。没有单项改动能让它可行（见下方建议）",
+            ". No single change makes it feasible (see the suggestions)",
+        )
+    return text + say(lang, "。", ".")

@@ -1,0 +1,202 @@
+"""Scenario → calculator Plan, and the layout an engineer would choose for open slots.
+
+Training: the lowest ZeRO stage / recomputation / tensor parallelism whose checks are all ok
+(else the first with nothing failing, else the first that fits memory). Inference: the smallest
+tensor (then pipeline) split chosen the same way; the other GPUs serve as replicas. The choice
+is stated in the answer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assistant.calculate.defaults import say
+from assistant.records import Language, Scenario
+from calculators.errors import CalculatorInputError
+
+if TYPE_CHECKING:
+    from calculators.planner.plan import Evaluation, Plan
+
+__all__ = ["evaluate_best", "to_plan"]
+
+#: Training layouts tried in order when the question leaves them open: (ZeRO stage, recompute,
+#: tensor parallel inside the node?). The first that passes every check is used; failing that,
+#: the first whose memory fits; failing that, ZeRO-3 with selective recomputation.
+_TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
+    (0, "none", False),
+    (1, "none", False),
+    (2, "none", False),
+    (1, "selective", True),
+    (3, "none", False),
+    (3, "selective", False),
+    (3, "selective", True),
+    (3, "full", False),
+    (3, "full", True),
+)
+
+
+def to_plan(scenario: Scenario, **overrides: object) -> Plan:
+    """The calculator plan for an effective (fully resolved) scenario.
+
+    `overrides` set Plan fields (layout choices such as `zero_stage`, `tensor_parallel`).
+    """
+    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from calculators.catalog.models import generic_model, lookup_model
+    from calculators.planner.plan import Plan
+
+    model = (
+        lookup_model(scenario.model)
+        if scenario.model
+        else generic_model(params=scenario.params or 0)
+    )
+    gpu = lookup_gpu(scenario.gpu or "")
+    inference = scenario.task == "inference"
+    precision = scenario.precision or gpu.default_training_precision()
+    weight_dtype = None
+    if precision in ("int4", "int8"):
+        weight_dtype = precision if inference else None
+        precision = gpu.default_training_precision()
+    context = scenario.context_length or 4096
+    fields: dict[str, object] = {
+        "task": scenario.task or "pretrain",
+        "model": model,
+        "gpu": gpu,
+        "gpus": _count("gpu_count", scenario.gpu_count),
+        "gpus_per_node": _count("gpus_per_node", scenario.gpus_per_node or 8),
+        "method": scenario.method if scenario.task == "finetune" else None,
+        "intra_link": lookup_link(scenario.intra_link) if scenario.intra_link else None,
+        "inter_link": lookup_link(scenario.inter_link) if scenario.inter_link else None,
+        "precision": precision,
+        "tokens": scenario.tokens,
+        "deadline_seconds": scenario.deadline_seconds or 90 * 86400.0,
+        "zero_stage": scenario.zero_stage or 0,
+        "tensor_parallel": scenario.tensor_parallel or 1,
+        "pipeline_parallel": scenario.pipeline_parallel or 1,
+        "sequence_length": context,
+        "batch_size": (scenario.batch_size or 1) if inference else 1,
+        "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
+        "weight_dtype": weight_dtype,
+        "kv_dtype": weight_dtype if weight_dtype == "int8" else None,
+        "price_per_gpu_hour": scenario.price_per_gpu_hour,
+        "currency": scenario.currency,
+    }
+    inter = fields["inter_link"]
+    if inter is not None and getattr(inter, "kind", "") == "infiniband":
+        fields["nics_per_node"] = fields["gpus_per_node"]  # one port per GPU, as in DGX/HGX pods
+    fields.update({k: v for k, v in overrides.items() if v is not None})
+    return Plan(**fields)  # type: ignore[arg-type]
+
+
+def _count(field: str, value: int | None) -> int:
+    if value is None or value < 1:
+        raise CalculatorInputError(
+            field, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
+        )
+    return int(value)
+
+
+def _layouts(scenario: Scenario) -> list[dict[str, object]]:
+    """Configurations to try, cheapest first, for the slots the question left open."""
+    if scenario.task != "inference":
+        if scenario.zero_stage is not None:
+            return [{}]
+        gpus = scenario.gpu_count or 1
+        node_tp = _node_tensor_parallel(min(gpus, scenario.gpus_per_node or 8), gpus)
+        return [
+            {"zero_stage": z, "recompute": r, "tensor_parallel": node_tp if tp else None}
+            for z, r, tp in _TRAINING_CONFIGS
+            if not tp or node_tp > 1
+        ]
+    if scenario.tensor_parallel or scenario.pipeline_parallel:
+        return [{}]
+    gpus = max(scenario.gpu_count or 1, 1)
+    per_node = min(gpus, scenario.gpus_per_node or 8)
+    layouts: list[dict[str, object]] = [
+        {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
+    ]
+    nodes = gpus // per_node
+    node_tp = _node_tensor_parallel(per_node, gpus)
+    layouts += [
+        {"tensor_parallel": node_tp, "pipeline_parallel": p}
+        for p in range(2, nodes + 1)
+        if node_tp > 1 and gpus % (node_tp * p) == 0
+    ]
+    return layouts
+
+
+def _node_tensor_parallel(per_node: int, gpus: int) -> int:
+    """The largest TP degree real frameworks use (8, 4 or 2) that fits in one node and divides
+    the GPU count (the planner needs gpus = k × TP × PP); 1 when none does (e.g. 3-GPU boxes,
+    which shard with ZeRO-3/FSDP instead)."""
+    return next((t for t in (8, 4, 2) if t <= per_node and gpus % t == 0), 1)
+
+
+_RECOMPUTE_ZH = {"selective": "选择性", "full": "完全"}
+
+
+def _layout_note(plan: Plan, lang: Language) -> str:
+    if plan.task == "inference":
+        replicas = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
+        return say(
+            lang,
+            f"模型切分：TP={plan.tensor_parallel}，PP={plan.pipeline_parallel}，"
+            f"{replicas} 个副本（留有余量地放下的最小切分）。",
+            f"Model split: TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}, "
+            f"{replicas} replica{'s' if replicas != 1 else ''} "
+            "(the smallest split that fits with headroom).",
+        )
+    tp_zh = f"，节点内张量并行 TP={plan.tensor_parallel}" if plan.tensor_parallel > 1 else ""
+    tp_en = (
+        f", tensor parallel TP={plan.tensor_parallel} inside the node"
+        if plan.tensor_parallel > 1
+        else ""
+    )
+    return say(
+        lang,
+        f"并行配置：ZeRO-{plan.zero_stage}"
+        + ("（FSDP 全切分）" if plan.zero_stage == 3 else "")
+        + tp_zh
+        + (
+            f"，{_RECOMPUTE_ZH.get(str(plan.recompute), str(plan.recompute))}激活重计算"
+            if plan.recompute != "none"
+            else ""
+        )
+        + "（按工程上最省事、又能通过各项检查的方式选择）。",
+        f"Parallel set-up: ZeRO-{plan.zero_stage}"
+        + (" (FSDP full sharding)" if plan.zero_stage == 3 else "")
+        + tp_en
+        + (f", {plan.recompute} activation recomputation" if plan.recompute != "none" else "")
+        + " (the simplest layout that passes the checks or fits memory, "
+        "as an engineer would set it up).",
+    )
+
+
+def evaluate_best(
+    scenario: Scenario, lang: Language, pue: float | None
+) -> tuple[Evaluation, list[str]]:
+    """Evaluate, choosing ZeRO/recompute (training) or TP/PP (inference) as an engineer would."""
+    from calculators.planner import evaluate, run_checks
+
+    layouts = _layouts(scenario)
+    fallback = (
+        layouts[-1] if scenario.task == "inference" else {"zero_stage": 3, "recompute": "selective"}
+    )
+    # Preference: every check comfortably ok, then nothing failing, then at least memory fits.
+    best: dict[int, dict[str, object]] = {}
+    for layout in layouts if len(layouts) > 1 else ():
+        try:
+            checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
+        except CalculatorInputError:
+            continue  # a layout the planner refuses (e.g. GPUs not a multiple of TP x PP)
+        verdicts = {c.verdict for c in checks}
+        rank = 0 if verdicts <= {"ok", "n/a"} else 1 if "fail" not in verdicts else 2
+        if checks[0].verdict != "fail":
+            best.setdefault(rank, layout)
+        if rank == 0:
+            break
+    chosen = next((best[r] for r in (0, 1, 2) if r in best), None)
+    if chosen is None:
+        chosen = layouts[0] if len(layouts) == 1 else fallback
+    evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
+    given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
+    return evaluation, [] if given else [_layout_note(evaluation.plan, lang)]

@@ -1,0 +1,471 @@
+"""Query → effective scenario → calculator Plan → evaluation → checks, verdict, suggestions.
+
+Every open slot gets a stated default (see :mod:`assistant.calculate.defaults`). The layout
+(ZeRO stage, recomputation, tensor/pipeline parallelism) is chosen the way a competent engineer
+would configure the job (:mod:`assistant.calculate.layouts`), and the answer says which. With
+no hardware and no site, typical set-ups are evaluated and the answer says which would work.
+"How many" and "how long" questions also get the direct number (:mod:`.focus`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
+from assistant.calculate.defaults import (
+    TYPICAL_INFERENCE_SETUPS,
+    TYPICAL_SETUPS,
+    Resolved,
+    resolve,
+    say,
+)
+from assistant.calculate.focus import (
+    figure,
+    focus_sentence,
+    main_ask,
+    needed_gpus,
+    topic_sentences,
+)
+from assistant.calculate.followup import changed_note
+from assistant.calculate.formulas import local_formula
+from assistant.calculate.headline import headline
+from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.summaries import summarize
+from assistant.calculate.translate import to_chinese
+from assistant.calculate.validate import validate
+from assistant.calculate.verdict import (
+    PRACTICAL_SECONDS,
+    budget_note,
+    first_fix,
+    respecting_verdict,
+)
+from assistant.i18n import text
+from assistant.records import (
+    Ask,
+    Check,
+    CheckKind,
+    Figure,
+    Language,
+    Query,
+    Scenario,
+    SiteProfile,
+    Suggestion,
+    Verdict,
+)
+from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
+from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from calculators.planner.plan import Evaluation, PlanChange
+
+__all__ = ["Outcome", "calculate", "to_plan"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the calculators concluded about one question."""
+
+    verdict: Verdict
+    lead: str
+    """The sentence that follows the verdict (what was evaluated, or what to ask instead)."""
+    scenario: Scenario | None = None
+    binding: CheckKind | None = None
+    checks: tuple[Check, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    site: SiteProfile | None = None
+    mode: str = "verdict"
+    """"verdict" (a job was evaluated), "concept" (in the domain, nothing to compute: cite the
+    best passages for the question), "offtopic" or "invalid" (nothing is cited)."""
+    facts: tuple[str, ...] = ()
+    """Catalog facts shown with a concept answer (datasheet figures of the GPUs named)."""
+    ask: str = ""
+    """What to add to the question for a computed verdict (concept answers)."""
+    remarks: tuple[str, ...] = ()
+    """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
+    focus: str = ""
+    """The direct answer to what was asked, when sizing already wrote it (else derived)."""
+
+
+def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
+    """The named site profile, in the answer's language when both versions exist."""
+    wanted = query.scenario.site_profile
+    if not wanted:
+        return None
+    matches = [s for s in sites if s.id == wanted]
+    return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
+
+
+def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Figure]:
+    """Deployment totals beside the per-GPU memory figures: `kv_cache_bytes` becomes the total
+    for every concurrent sequence (`kv_cache_bytes_per_gpu` keeps the most-loaded GPU's share),
+    and `weights_bytes_total` is one full copy of the weights."""
+    plan = evaluation.plan
+    split = plan.tensor_parallel * plan.pipeline_parallel
+    kv = figures.get("kv_cache_bytes")
+    if plan.task == "inference" and isinstance(kv, (int, float)):
+        per_replica = plan.batch_per_replica or 1
+        figures["kv_cache_bytes_per_gpu"] = kv
+        figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
+    weights = figures.get("weights_bytes")
+    if isinstance(weights, (int, float)):
+        shards = split * (plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3
+                          else 1)
+        figures["weights_bytes_total"] = weights * shards
+    return figures
+
+
+def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
+    out = []
+    for result in evaluation.checks:
+        summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
+        local = to_chinese if lang == "zh" else str
+        figures = dict(result.figures)
+        if result.kind == "memory":
+            figures = _totals(evaluation, figures)
+        out.append(
+            Check(
+                kind=result.kind,
+                verdict=result.verdict,
+                summary=summary,
+                figures=figures,
+                formula=local_formula(result.formula, lang),
+                inputs=dict(result.inputs),
+                assumptions=tuple(local(a) for a in result.assumptions),
+                sources=tuple(local(x) for x in result.sources),
+            )
+        )
+    return tuple(out)
+
+
+def _effect(change: PlanChange, lang: Language) -> str:
+    after = change.evaluation_after
+    figures = after.figures
+    bits: list[str] = [VERDICT_LABELS[after.verdict][lang]]
+    memory = figures.get("required_bytes_per_gpu")
+    if isinstance(memory, (int, float)) and not isinstance(memory, bool):
+        bits.append(say(lang, f"每卡显存 {fmt_bytes(memory)}", f"{fmt_bytes(memory)} per GPU"))
+    seconds = figures.get("seconds")
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+        bits.append(
+            say(lang, f"需时 {fmt_seconds(seconds, lang)}", f"takes {fmt_seconds(seconds, lang)}")
+        )
+    if after.failing:
+        names = (
+            "、".join(CHECK_LABELS[k][lang] for k in after.failing)
+            if lang == "zh"
+            else ", ".join(CHECK_LABELS[k][lang].lower() for k in after.failing)
+        )
+        bits.append(say(lang, f"仍不满足：{names}", f"still fails: {names}"))
+    return say(lang, "，", ", ").join(bits)
+
+
+def _suggestions(
+    evaluation: Evaluation, lang: Language
+) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
+    """The planner's changes (at most five), and the first one that makes the plan feasible."""
+    from calculators.planner import suggest
+
+    changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
+    out = tuple(
+        Suggestion(
+            change=c.description_zh if lang == "zh" else c.description_en,
+            effect=_effect(c, lang),
+        )
+        for c in changes[:5]
+    )
+    fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
+    return out, fix
+
+
+def _n(count: int | None) -> str:
+    """A count with thousands separators ("1,288")."""
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
+def _describe(s: Scenario, lang: Language) -> str:
+    if lang == "zh":
+        if (s.nodes or 1) == 1:
+            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
+        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
+    if (s.nodes or 1) == 1:
+        return f"one node with {s.gpu_count} × {s.gpu}"
+    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
+
+
+def _evaluate_scenario(
+    resolved: Resolved, lang: Language, stated: Scenario, ask: Ask = "feasibility"
+) -> Outcome:
+    """Evaluate the effective scenario; the verdict respects what `stated` fixed."""
+    scenario = resolved.scenario
+    pue = resolved.site.pue if resolved.site else None
+    evaluation, notes = evaluate_best(scenario, lang, pue)
+    plan = evaluation.plan
+    scenario = replace(
+        scenario,
+        zero_stage=plan.zero_stage if scenario.task != "inference" else None,
+        tokens=scenario.tokens if scenario.task != "inference" else None,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+    )
+    suggestions, _ = _suggestions(evaluation, lang)
+    verdict = respecting_verdict(evaluation, stated)
+    keeping, other = first_fix(evaluation, stated)
+    binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
+    checks = _checks(evaluation, lang, scenario.gpu or "")
+    fix = (
+        suggestions[keeping].change
+        if keeping is not None and keeping < len(suggestions)
+        else None
+    )
+    beyond = (
+        suggestions[other].change
+        if fix is None and other is not None and other < len(suggestions)
+        else None
+    )
+    top = headline(
+        verdict,
+        checks,
+        binding,
+        fix,
+        lang,
+        scenario.gpu or "GPU",
+        beyond=beyond,
+        skip=("compute",) if ask == "duration" else (),
+    )
+    budget = budget_note(checks, stated)
+    if budget is not None:
+        top = text(budget, lang) + (say(lang, "", " ") + top if top else "")
+        if budget.key == "answer.over_budget":
+            verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+        seconds = figure(checks, "compute", "seconds")
+        if seconds is not None:
+            top += say(lang, "", " ") + text(
+                Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds), lang
+            )
+    where = say(
+        lang,
+        f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
+        f"Evaluated on {_describe(scenario, lang)}.",
+    )
+    return Outcome(
+        verdict=verdict,
+        lead=(top + say(lang, "", " ") + where) if top else where,
+        scenario=scenario,
+        binding=binding,  # type: ignore[arg-type]
+        checks=checks,
+        suggestions=suggestions,
+        assumptions=resolved.assumptions + tuple(notes),
+        site=resolved.site,
+        remarks=tuple(r.text(lang) for r in evaluation.remarks),
+    )
+
+
+#: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
+OFFTOPIC_ZH = (
+    "这个问题不在 gpu-advisor 的范围内。gpu-advisor 回答的是大模型在 GPU 上的任务："
+    "预训练、微调（全参数、LoRA、QLoRA）、推理部署与集群规划，给出显存、算力与时间、网络、"
+    "电力和成本的计算与出处；游戏帧数、挖矿、驱动安装、电脑维修和购物比价不在其中。"
+    "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”或“ZeRO-3 是什么？”"
+)
+OFFTOPIC_EN = (
+    "This question is outside what gpu-advisor covers. It answers questions about large-model "
+    "jobs on GPUs: pre-training, fine-tuning (full, LoRA, QLoRA), inference serving and cluster "
+    "planning, with computed memory, compute and time, network, power and cost figures and "
+    "their sources; game frame rates, mining, driver installation, PC repairs and shopping are "
+    'not covered. Try: "Can 8x H100 train a 70B model within 30 days?" or "What is ZeRO-3?"'
+)
+
+
+def _unknown(
+    mode: str, lang: Language, zh: str, en: str, scenario: Scenario | None = None
+) -> Outcome:
+    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario, mode=mode)
+
+
+def _concept(query: Query) -> Outcome:
+    """In the domain but no model size: cite passages, show GPU facts, say what to add."""
+    from assistant.parse import mentioned_gpus
+
+    gpus = mentioned_gpus(query.question) or ((query.scenario.gpu,) if query.scenario.gpu else ())
+    return Outcome(
+        verdict="unknown",
+        lead=concept_lead(query),
+        mode="concept",
+        facts=gpu_facts(gpus, query.language),
+        ask=what_to_ask(query),
+    )
+
+
+def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
+    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer)."""
+    lang = query.language
+    s = query.scenario
+    if not query.in_domain:
+        return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+    if query.unknown_names:
+        lead = unknown_names_lead(query.unknown_names, lang)
+        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
+    if s.model is None and s.params is None:
+        return _concept(query)
+    site = _site(query, sites)
+    ask = main_ask(query)
+    try:
+        validate(s)
+        if s.gpu is None and site is None:
+            return _with_focus(query, _typical(query, ask), ask)
+        open_count = site is None and s.gpu_count is None and s.nodes is None
+        if ask == "duration" and open_count and _training(s):
+            return _with_focus(query, how_long(query, _evaluator(query, ask)), ask)
+        outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        if open_count and ask == "gpu_count":
+            outcome = _sized(query, outcome)
+        return _with_focus(query, outcome, ask)
+    except CalculatorInputError as exc:
+        return _unknown(
+            "invalid",
+            lang,
+            f"输入有误：{exc.localized('zh')}。请改正后再问。",
+            f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
+            s,
+        )
+
+
+def _resolve(
+    query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
+) -> Resolved:
+    """Fill the open slots; a how-long question with no deadline is judged on a year (the
+    answer is the duration, and past a year it is called impractical), not on a default."""
+    s = scenario or query.scenario
+    lang = query.language
+    if ask == "max_concurrency" and not _training(s):
+        return _one_replica(resolve(s, site, lang))
+    if ask != "duration" or s.deadline_seconds is not None or not _training(s):
+        return resolve(s, site, lang)
+    resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang)
+    note = text(Msg("answer.open_horizon"), lang)
+    return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _one_replica(resolved: Resolved) -> Resolved:
+    """For "how many concurrent sequences": one replica over the node (tensor parallel across
+    its GPUs) leaves the most memory for the KV cache; a stated split is kept."""
+    s = resolved.scenario
+    if s.tensor_parallel or s.pipeline_parallel:
+        return resolved
+    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
+    split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
+    return replace(resolved, scenario=replace(s, tensor_parallel=split))
+
+
+def _evaluator(query: Query, ask: Ask) -> Evaluator:
+    """Evaluate the question's scenario at another GPU count (for sizing)."""
+
+    def run(count: int, note: str) -> Outcome:
+        scenario = replace(query.scenario, gpu_count=count)
+        resolved = _resolve(query, None, ask, scenario)
+        if note:
+            resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
+        return _evaluate_scenario(resolved, query.language, query.scenario, ask)
+
+    return run
+
+
+def _sized(query: Query, outcome: Outcome) -> Outcome:
+    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
+    if outcome.scenario is None:
+        return outcome
+    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+    if count is None or count == outcome.scenario.gpu_count:
+        return outcome
+    lang = query.language
+    note = say(
+        lang,
+        f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
+        f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
+        "and the deadline.",
+    )
+    return _evaluator(query, "gpu_count")(count, note)
+
+
+def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
+    """Put the direct answer to what was asked first, then the verdict's reasons."""
+    scenario = outcome.scenario
+    if scenario is None or not outcome.checks:
+        return outcome
+    # Chinese sentences follow each other without a space; English ones take one
+    gap = say(query.language, "", " ")
+    focus = outcome.focus or focus_sentence(ask, outcome.checks, scenario, query.language)
+    # power and cost never appear in the verdict sentence; a passing network check neither
+    kinds: tuple[str, ...] = ("power", "cost")
+    if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
+        kinds += ("network",)
+    if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
+        kinds = ("memory", "compute", "network", "power", "cost")
+    if ask in ("energy_cost", "cost"):
+        kinds = tuple(k for k in kinds if k not in ("power", "cost"))
+    extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
+    if ask == "power" and not focus:  # "要多少电": the power check is the answer
+        focus, extra = extra, ""
+    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
+    return replace(outcome, lead=lead)
+
+
+def _training(s: Scenario) -> bool:
+    """The task the defaults will choose (see `defaults._workload`): serving unless told."""
+    if s.task is not None:
+        return s.task != "inference"
+    return bool(s.tokens or s.deadline_seconds)
+
+
+def _typical(query: Query, ask: Ask) -> Outcome:
+    lang = query.language
+    results: list[Outcome] = []
+    s = query.scenario
+    counted = s.gpu_count is not None or s.nodes is not None
+    setups = (
+        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
+        if counted  # "千卡集群": keep the count, try the usual GPUs
+        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
+    )
+    for gpu, nodes, per_node in setups:
+        scenario = replace(
+            s,
+            gpu=gpu,
+            nodes=nodes,
+            gpus_per_node=per_node,
+            gpu_count=s.gpu_count if counted else None,
+        )
+        results.append(
+            _evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask)
+        )
+        if results[-1].verdict == "feasible":
+            break  # larger set-ups are not needed
+    chosen = next(
+        (r for r in results if r.verdict == "feasible"),
+        next((r for r in results if r.verdict == "conditional"), results[-1]),
+    )
+    listing = say(lang, "；", "; ").join(
+        f"{_describe(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+        for r in results
+        if r.scenario
+    )
+    lead = (
+        say(
+            lang,
+            f"{chosen.lead}（问题没有给出 GPU 型号，评估了几种典型配置——{listing}。）",
+            f"{chosen.lead} (No GPU model was given, so typical set-ups were evaluated — "
+            f"{listing}.)",
+        )
+        if chosen.scenario
+        else chosen.lead
+    )
+    note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
+    return replace(chosen, lead=lead, assumptions=(note, *chosen.assumptions))

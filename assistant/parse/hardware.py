@@ -1,0 +1,272 @@
+"""Hardware mentions: catalog names (GPUs, models, sites), GPU and node counts, links, memory.
+
+Catalog names are matched against the alias indexes the calculators publish
+(`gpu_alias_index()`, `model_alias_index()`, `link_alias_index()`) and against the site
+profiles of the knowledge base. Matched names are replaced by a placeholder so the digits inside
+them ("4090", "A100") are never read as counts or sizes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from assistant.parse.numbers import NUMBER, to_float
+
+__all__ = [
+    "CatalogMatch",
+    "Counts",
+    "find_aliases",
+    "mask",
+    "read_counts",
+    "read_links",
+    "read_memory",
+]
+
+GPU_MARK = " ⟨gpu⟩ "
+MODEL_MARK = " ⟨model⟩ "
+
+
+@dataclass(frozen=True)
+class CatalogMatch:
+    """One catalog name found in the text."""
+
+    name: str
+    """The canonical catalog name (or site id)."""
+    alias: str
+    start: int
+    end: int
+
+
+_SEP = r"[\s\-_./·()（）]*"
+
+
+_SEP_CHARS = re.compile(_SEP)
+_GB_AFTER_DIGIT = re.compile(r"(?<=[0-9])gb")
+
+
+def _prefix(key: str) -> str:
+    """The part of `key` every match contains verbatim once separators are removed.
+
+    `_alias_regex` lets "gb" after a digit also read "g" or "gib", so the key is cut there.
+    """
+    cut = _GB_AFTER_DIGIT.search(key)
+    return key[: cut.start()] if cut else key
+
+
+@functools.lru_cache(maxsize=4096)
+def _alias_regex(key: str) -> re.Pattern[str]:
+    """A pattern for a normalised alias key that tolerates the separators people type."""
+    parts: list[str] = []
+    i = 0
+    while i < len(key):
+        if key.startswith("gb", i) and i and key[i - 1].isdigit():
+            parts.append("g(?:ib|b)?")
+            i += 2
+            continue
+        parts.append(re.escape(key[i]))
+        i += 1
+    seps = [_SEP] * (len(parts) - 1)
+    if len(key) > 1 and key[0].isalpha() and key[1].isdigit():
+        seps[0] = ""  # "a10", "h20", "t4": never across a space ("train a 10^30 …")
+    body = parts[0] + "".join(sep + part for sep, part in zip(seps, parts[1:]))
+    # Word edges only where the alias itself starts or ends with a Latin letter or digit:
+    # "吉林" must match in "吉林gpu服务器", "a100" must not match inside "a1000".
+    head = r"(?<![a-z0-9])" if key[0].isascii() and key[0].isalnum() else ""
+    tail = r"(?:s|es)?(?![a-z0-9])" if key[-1].isascii() and key[-1].isalnum() else ""
+    return re.compile(head + body + tail)
+
+
+def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
+    """Non-overlapping alias matches in `text` (longest alias first), in text order.
+
+    `index` maps normalised alias keys (`calculators.catalog.names.normalize_name`) to canonical
+    names. Keys shorter than two characters, or purely numeric ones shorter than four digits,
+    are ignored as too ambiguous.
+    """
+    found: list[CatalogMatch] = []
+    used = [False] * len(text)
+    squashed = _SEP_CHARS.sub("", text)
+    for key in sorted(index, key=len, reverse=True):
+        if len(key) < 2 or (key.isdigit() and len(key) < 4):
+            continue
+        if _prefix(key) not in squashed:
+            continue  # cannot match: skips compiling ~200 patterns per process (0.8 s)
+        for match in _alias_regex(key).finditer(text):
+            if any(used[match.start() : match.end()]):
+                continue
+            used[match.start() : match.end()] = [True] * (match.end() - match.start())
+            found.append(CatalogMatch(index[key], key, match.start(), match.end()))
+    return sorted(found, key=lambda m: m.start)
+
+
+def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
+    """Replace each match with `mark` (right to left, so offsets stay valid)."""
+    for match in sorted(matches, key=lambda m: m.start, reverse=True):
+        text = text[: match.start] + mark + text[match.end :]
+    return text
+
+
+@dataclass(frozen=True)
+class Counts:
+    """GPU and node counts stated in the question."""
+
+    gpu_counts: tuple[int, ...] = ()
+    """Every total GPU count mentioned, in order (two distinct values are a contradiction)."""
+    nodes: int | None = None
+    gpus_per_node: int | None = None
+
+
+_G = r"⟨gpu⟩"
+_CARD = (
+    r"(?:张|块|片|个|颗)?\s*"
+    r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
+)
+_NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
+_TOTAL_PATTERNS = (
+    NUMBER + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:nvidia\s*|英伟达\s*)?" + _G,
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*" + NUMBER,
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个)",
+    NUMBER + r"\s*" + _CARD,
+)
+_PER_NODE_PATTERNS = (
+    NUMBER
+    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台)?\s*"
+    + NUMBER
+    + r"\s*(?:张)?\s*卡",
+    NUMBER + r"\s*[x×*]\s*" + NUMBER + r"\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    NUMBER
+    + r"\s*"
+    + _NODE
+    + r"\s*(?:of|with|each with|,|，|each has|每台)?\s*"
+    + NUMBER
+    + r"\s*(?:"
+    + _G
+    + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
+)
+_PER_NODE_ONLY = (
+    NUMBER
+    + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
+    + _G
+    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    r"(?:每台|每个节点|每节点|单机|per node)\s*(?:有|配)?\s*"
+    + NUMBER
+    + r"\s*(?:张|块)?\s*(?:"
+    + _G
+    + r"|卡|gpus?)",
+    NUMBER
+    + r"\s*(?:"
+    + _G
+    + r"\s*)?(?:gpus?|cards?|卡)\s*(?:per|each|every|/)\s*(?:node|server|machine|台)",
+)
+
+
+def read_counts(text: str) -> Counts:
+    """GPU counts, node counts and GPUs per node from masked, normalised text."""
+    nodes: int | None = None
+    per_node: int | None = None
+    spans: list[tuple[int, int]] = []
+    for pattern in _PER_NODE_PATTERNS:
+        match = re.search(pattern, text, re.ASCII)
+        if match:
+            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
+            spans.append(match.span())
+            break
+    for pattern in _PER_NODE_ONLY:
+        match = re.search(pattern, text, re.ASCII)
+        if match and per_node is None:
+            per_node = int(to_float(match.group(1)))
+            spans.append(match.span())
+    if nodes is None:
+        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        if match:
+            nodes = int(to_float(match.group(1)))
+        elif re.search(
+            r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
+            text,
+            re.ASCII,
+        ):
+            nodes = 1
+    totals: list[tuple[int, int]] = []
+    for pattern in _TOTAL_PATTERNS:
+        for match in re.finditer(pattern, text, re.ASCII):
+            if any(s <= match.start() < e for s, e in spans):
+                continue
+            totals.append((match.start(), int(to_float(match.group(1)))))
+    if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
+        totals.append((0, 1))
+    counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
+    if nodes == 1 and per_node is None and len(counts) == 1:
+        per_node = counts[0]
+    return Counts(counts, nodes, per_node)
+
+
+_MEMORY = re.compile(
+    NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|memory|vram|hbm|内存)"
+    r"|(?:显存|vram|memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)",
+    re.ASCII,
+)
+
+
+def read_memory(text: str) -> float | None:
+    """Per-GPU memory in bytes when stated ("24GB显存", "显存80G"); GB = 1e9, GiB = 2^30."""
+    match = _MEMORY.search(text)
+    if match is None:
+        return None
+    number = match.group(1) or match.group(3)
+    unit = match.group(2) or match.group(4)
+    return to_float(number) * (2**30 if unit == "gib" else 1e9)
+
+
+def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Candidate names for the intra-node link and the inter-node fabric, most specific first.
+
+    The names are looked up in the link catalog by the caller; several spellings are offered
+    because the catalog's aliases decide which one exists.
+    """
+    intra: list[str] = []
+    if re.search(
+        r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie",
+        text,
+        re.ASCII,
+    ):
+        intra += ["pcie gen4", "pcie4", "pcie"]
+    elif "nvlink" in text:
+        intra += ["nvlink"]
+    elif re.search(r"\bpcie\b", text, re.ASCII):
+        intra += ["pcie gen4", "pcie4", "pcie"]
+    return tuple(intra), _inter_candidates(text)
+
+
+def _inter_candidates(text: str) -> tuple[str, ...]:
+    speed_match = re.search(
+        NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
+        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网络|nic)",
+        text,
+        re.ASCII,
+    )
+    speed = int(to_float(speed_match.group(1))) if speed_match else None
+    roce = "roce" in text or "rdma" in text
+    if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
+        named = re.search(r"\b(hdr|ndr|xdr|edr)\b", text, re.ASCII)
+        generation = (
+            named.group(1)
+            if named
+            else {100: "edr", 200: "hdr", 400: "ndr", 800: "xdr"}.get(speed or 400, "ndr")
+        )
+        return (f"ib {generation}", f"infiniband {generation}", f"{speed or 400}g ib", "infiniband")
+    if "万兆" in text:
+        speed = 10
+    elif "千兆" in text:
+        speed = 1
+    if speed is not None and (speed_match or "万兆" in text or "千兆" in text):
+        if roce:
+            return (f"roce {speed}g", f"{speed}g roce", f"{speed}gbe roce", f"{speed}gbe")
+        return (f"{speed}gbe", f"{speed}g ethernet", f"ethernet {speed}g", f"{speed}g")
+    if roce:
+        return ("roce 100g", "100g roce", "roce")
+    if re.search(r"以太网|ethernet|\btcp\b", text, re.ASCII):
+        return ("25gbe", "25g ethernet", "ethernet")
+    return ()

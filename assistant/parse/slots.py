@@ -1,0 +1,273 @@
+"""Workload slots read from normalised question text: task, method, precision, sizes, time.
+
+Each reader takes the normalised text (see :func:`assistant.parse.numbers.normalize_numbers`)
+and returns a value or None. Tables, not branches, hold the vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
+
+__all__ = [
+    "SizeMention",
+    "read_batch_size",
+    "read_context_length",
+    "read_deadline",
+    "read_method",
+    "read_parallelism",
+    "read_precision",
+    "read_price",
+    "read_sizes",
+    "read_task",
+    "read_topics",
+    "read_zero_stage",
+]
+
+_TASK_WORDS: tuple[tuple[str, str], ...] = (
+    (
+        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter",
+        "finetune",
+    ),
+    (
+        r"预训练|从头训练|pre[- ]?train|from scratch|继续训练|增量预训练|continued (?:pre)?train|"
+        r"训练|训完|\btrain",
+        "pretrain",
+    ),
+    (
+        r"推理|部署|服务化|上线|serving|serve|inference|infer|deploy|host(?:ing)?\b|"
+        r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate",
+        "inference",
+    ),
+)
+_METHOD_WORDS: tuple[tuple[str, str], ...] = (
+    (r"qlora|4[- ]?bit lora|量化lora", "qlora"),
+    (r"\blora\b|lora微调|低秩", "lora"),
+    (r"全参|全量|full[- ](?:parameter|fine|ft)|full finetun|full-param", "full"),
+)
+_PRECISION_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),
+    (r"\bbf16\b|bfloat16", "bf16"),
+    (r"\bfp16\b|float16|半精度|\bhalf precision", "fp16"),
+    (r"\bfp32\b|float32|单精度|full precision", "fp32"),
+    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b", "int8"),
+    (r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b", "int4"),
+)
+_TOPIC_WORDS: tuple[tuple[str, str], ...] = (
+    (r"电|功耗|功率|散热|制冷|pue|power|energy|electric|cooling|watt|kwh", "power"),
+    (r"成本|费用|预算|多少钱|价格|租|cost|price|budget|\$|¥|元|美元|dollar|spend", "cost"),
+    (
+        r"网络|带宽|通信|互联|nvlink|infiniband|\bib\b|roce|以太网|ethernet|network|bandwidth|"
+        r"interconnect|all-?reduce",
+        "network",
+    ),
+    (r"显存|内存|放得下|装得下|memory|vram|oom|fit\b|fits\b", "memory"),
+    (
+        r"多久|多长时间|天|时间|算力|flops|how long|time|days|weeks|months|deadline|"
+        r"吞吐|throughput",
+        "compute",
+    ),
+    (r"存储|数据加载|storage|dataload|data load|i/o|\bio\b", "storage"),
+)
+
+
+@dataclass(frozen=True)
+class SizeMention:
+    """A magnitude found in the text: a model size or a token budget."""
+
+    value: float
+    kind: str
+    """`params` or `tokens`."""
+    start: int
+
+
+_SIZE_SUFFIX = re.compile(
+    NUMBER + r"\s*(trillion|billion|million|thousand|bn|tn|mn|[kmbt])(?![a-z])(?!\s*(?:/s|b/s))"
+)
+_BIG_BARE = re.compile(NUMBER + r"\s*(亿|万)?")
+_TOKEN_AFTER = re.compile(
+    r"\s*(?:个|的)?\s*(?:training\s+|训练\s*)?(?:tokens?|词元|token数|toks?\b)", re.ASCII
+)
+_PARAM_AFTER = re.compile(
+    r"\s*(?:个|的)?\s*(?:参数|模型|级|量级|规模|大模型|-?param|parameters?|params?|model|llm|"
+    r"dense|moe|-?class|sized?)",
+    re.ASCII,
+)
+
+
+def read_sizes(text: str) -> list[SizeMention]:
+    """Model sizes and token budgets ("70b", "1.5t", "175 billion", "300b tokens").
+
+    Normalised Chinese sizes arrive as bare numbers before a unit word ("100000000000模型").
+    """
+    found: list[SizeMention] = []
+    taken: set[int] = set()
+    for match in _SIZE_SUFFIX.finditer(text):
+        value = to_float(match.group(1)) * MAGNITUDES[match.group(2)]
+        kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
+        if match.group(2) in ("k", "thousand") and kind == "params":
+            continue  # "32k" is a context length, never a model size
+        found.append(SizeMention(value, kind, match.start()))
+        taken.add(match.start())
+    for match in _BIG_BARE.finditer(text):
+        if match.start() in taken:
+            continue
+        value = to_float(match.group(1)) * {"亿": 1e8, "万": 1e4, None: 1.0}[match.group(2)]
+        if _TOKEN_AFTER.match(text, match.end()) and value >= 1e6:
+            found.append(SizeMention(value, "tokens", match.start()))
+        elif _PARAM_AFTER.match(text, match.end()) and value >= 1e6:
+            found.append(SizeMention(value, "params", match.start()))
+    return sorted(found, key=lambda m: m.start)
+
+
+def read_task(text: str) -> str | None:
+    """pretrain, finetune or inference: the first vocabulary that matches (most specific first)."""
+    for pattern, task in _TASK_WORDS:
+        if re.search(pattern, text, re.ASCII):
+            return task
+    return None
+
+
+def read_method(text: str) -> str | None:
+    """full, lora or qlora when the question names one."""
+    for pattern, method in _METHOD_WORDS:
+        if re.search(pattern, text, re.ASCII):
+            return method
+    return None
+
+
+def read_precision(text: str) -> str | None:
+    """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one."""
+    for pattern, precision in _PRECISION_WORDS:
+        if re.search(pattern, text, re.ASCII):
+            return precision
+    return None
+
+
+def read_topics(text: str) -> tuple[str, ...]:
+    """Topics the question mentions explicitly (power, cost, network, memory, compute, storage)."""
+    return tuple(topic for pattern, topic in _TOPIC_WORDS if re.search(pattern, text, re.ASCII))
+
+
+_DURATION_UNITS: tuple[tuple[str, float], ...] = (
+    (r"个?月|months?|mo\b", 30 * 86400.0),
+    (r"周|星期|weeks?|wks?\b", 7 * 86400.0),
+    (r"天|日|days?\b", 86400.0),
+    (r"小时|个小时|hours?|hrs?\b|h\b", 3600.0),
+    (r"年|years?|yrs?\b", 365 * 86400.0),
+)
+_NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
+
+
+def read_deadline(text: str) -> float | None:
+    """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
+    if re.search(r"半年|half a year", text):
+        return 182.5 * 86400.0
+    # "in a month", "within a week": the article is the number
+    text = re.sub(r"(?<![a-z])an? (month|week|day|year)\b", r"1 \1", text)
+    for unit_pattern, seconds in _DURATION_UNITS:
+        for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
+            if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):
+                continue
+            value = to_float(match.group(1))
+            if seconds >= 365 * 86400.0 and value > 50:
+                continue  # "2024年" is a date, not a deadline
+            return value * seconds
+    return None
+
+
+_CONTEXT = re.compile(
+    r"(?:context|ctx|上下文|序列长度|seq(?:uence)?[ _-]?len(?:gth)?|窗口)\D{0,12}?"
+    + NUMBER
+    + r"\s*(k)?|"
+    + NUMBER
+    + r"\s*(k)?\s*(?:tokens?\s*)?(?:context|ctx|上下文|长度|序列|window)"
+)
+
+
+def read_context_length(text: str) -> int | None:
+    """Context length in tokens; "32k" means 32 × 1024."""
+    match = _CONTEXT.search(text)
+    if match is None:
+        return None
+    number = match.group(1) or match.group(3)
+    kilo = match.group(2) or match.group(4)
+    value = to_float(number) * (1024 if kilo else 1)
+    return int(value)
+
+
+_BATCH = (
+    re.compile(
+        r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
+        r"(?:of|=|:|：|为|是|达到|要|有)?\s*" + NUMBER,
+        re.ASCII,
+    ),
+    re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
+)
+
+
+def read_batch_size(text: str) -> int | None:
+    """Batch size (or concurrent requests for serving)."""
+    for pattern in _BATCH:
+        match = pattern.search(text)
+        if match is not None:
+            return int(to_float(match.group(1)))
+    return None
+
+
+def read_zero_stage(text: str) -> int | None:
+    """ZeRO stage 0-3; FSDP (full shard) counts as 3."""
+    match = re.search(r"zero[- _]?(?:stage[- _]?)?([0-3])\b", text, re.ASCII)
+    if match:
+        return int(match.group(1))
+    if re.search(r"\bfsdp\b|full[_ ]shard", text, re.ASCII):
+        return 3
+    return None
+
+
+def read_parallelism(text: str) -> tuple[int | None, int | None]:
+    """(tensor parallel, pipeline parallel) degrees when given ("tp=8", "张量并行4", "pp 2")."""
+    tp = re.search(
+        r"(?:\btp|tensor[ -]parallel(?:ism)?|张量并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        text,
+        re.ASCII,
+    )
+    pp = re.search(
+        r"(?:\bpp|pipeline[ -]parallel(?:ism)?|流水线并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        text,
+        re.ASCII,
+    )
+    return (int(tp.group(1)) if tp else None, int(pp.group(1)) if pp else None)
+
+
+_PRICE = re.compile(
+    r"(\$|¥|￥|usd|rmb|cny)\s*(\d+(?:\.\d+)?)\s*(?:/|per|每)\s*(?:gpu|卡)?[ -]?(?:hour|hr|h|小时)"
+    r"|(\d+(?:\.\d+)?)\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*(\d+(?:\.\d+)?)\s*(元|美元)"
+)
+_CURRENCY = {
+    "$": "USD",
+    "usd": "USD",
+    "美元": "USD",
+    "dollar": "USD",
+    "dollars": "USD",
+    "¥": "CNY",
+    "￥": "CNY",
+    "rmb": "CNY",
+    "cny": "CNY",
+    "元": "CNY",
+}
+
+
+def read_price(text: str) -> tuple[float | None, str | None]:
+    """A price per GPU-hour the user gives, with its currency; never invented."""
+    match = _PRICE.search(text)
+    if match is None:
+        return None, None
+    if match.group(2):
+        return float(match.group(2)), _CURRENCY.get(match.group(1), "USD")
+    if match.group(3):
+        return float(match.group(3)), _CURRENCY.get(match.group(4), "USD")
+    return float(match.group(5)), _CURRENCY.get(match.group(6), "CNY")

@@ -1,0 +1,263 @@
+"""GPU and interconnect catalogs, loaded once from ``calculators/catalog/data/*.json``.
+
+Every figure keeps its unit in SI base units (bytes, bytes/s, FLOP/s, watts) and its public source.
+Compute peaks are DENSE tensor-core rates: the 2:4-sparsity figures that datasheets print first
+are never used. GeForce cards carry the FP32-accumulate tensor rate (what mixed precision uses).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from calculators.catalog.names import build_alias_index, normalize_name, resolve
+from calculators.errors import CalculatorInputError
+
+__all__ = [
+    "DTYPE_BYTES",
+    "GPU",
+    "GPUS",
+    "LINKS",
+    "PRECISIONS",
+    "Link",
+    "gpu_alias_index",
+    "link_alias_index",
+    "lookup_gpu",
+    "lookup_link",
+]
+
+#: Bytes per element of each number format (int4/nf4 are half a byte; scales are extra).
+DTYPE_BYTES: Mapping[str, float] = MappingProxyType({
+    "fp32": 4.0, "tf32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0,
+    "int4": 0.5, "nf4": 0.5,
+})
+
+#: Precisions a GPU can be asked for in ``GPU.dense_flops_per_s``.
+PRECISIONS = ("bf16", "fp16", "fp8", "int8", "fp32")
+
+
+@dataclass(frozen=True)
+class Link:
+    """An interconnect, with its bandwidth per direction.
+
+    Attributes:
+        name: canonical name, e.g. "NVLink 4" or "InfiniBand NDR".
+        kind: "pcie", "nvlink", "ethernet", "infiniband", "hccs" or "infinity-fabric".
+        bytes_per_s: bandwidth in ONE direction (datasheets often print both directions summed).
+        latency_s: per-message latency, a planning estimate.
+        rdma: True when the GPUs exchange data without the host TCP stack (NVLink, IB, RoCE...).
+    """
+
+    name: str
+    kind: str
+    bytes_per_s: float
+    latency_s: float
+    rdma: bool
+    aliases: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GPU:
+    """One accelerator variant with datasheet figures in SI base units.
+
+    ``None`` in a FLOP/s field means the chip has no such mode (V100 and T4 have no BF16; V100,
+    T4, A100 and A800 have no FP8). ``memory_bytes`` is the datasheet capacity in decimal bytes
+    (80 GB = 80e9 B); the driver reports slightly more (A100 80GB shows 81920 MiB).
+
+    Examples:
+        >>> gpu = lookup_gpu("A100 80G")
+        >>> gpu.name, gpu.memory_bytes, gpu.dense_flops_per_s("bf16")
+        ('A100 SXM 80GB', 80000000000.0, 312000000000000.0)
+    """
+
+    name: str
+    vendor: str
+    gpu_class: str
+    architecture: str
+    memory_bytes: float
+    memory_bandwidth_bytes_per_s: float
+    bf16_flops_per_s: float | None
+    fp16_flops_per_s: float | None
+    fp8_flops_per_s: float | None
+    int8_ops_per_s: float | None
+    fp32_flops_per_s: float | None
+    intra_link: str
+    intra_link_bytes_per_s: float
+    pcie_gen: int
+    tdp_watts: float
+    aliases: tuple[str, ...]
+    sources: tuple[str, ...]
+    notes: str
+    confidence: str
+
+    def dense_flops_per_s(self, precision: str) -> float:
+        """Dense peak FLOP/s (OP/s for int8) at ``precision``: bf16, fp16, fp8, int8 or fp32.
+
+        Raises:
+            CalculatorInputError: the chip has no such mode; the message suggests one it has.
+
+        Examples:
+            >>> lookup_gpu("H100").dense_flops_per_s("fp8")
+            1978900000000000.0
+        """
+        key, field = str(precision).strip().lower(), "precision"
+        if key not in PRECISIONS:
+            raise CalculatorInputError(
+                field, precision, f"must be one of: {', '.join(PRECISIONS)}",
+                reason_zh=f"必须是以下之一：{', '.join(PRECISIONS)}",
+            )
+        value = self._peaks()[key]
+        if value is None:
+            hint = self.default_training_precision()
+            raise CalculatorInputError(
+                field, precision,
+                f"{self.name} has no {key.upper()} tensor mode; use precision={hint!r}",
+                reason_zh=f"{self.name} 不支持 {key.upper()}；请改用 {hint}",
+            )
+        return value
+
+    def supports(self, precision: str) -> bool:
+        """True when the chip has a peak rate for ``precision``."""
+        return self._peaks().get(str(precision).lower()) is not None
+
+    def default_training_precision(self) -> str:
+        """"bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910)."""
+        return "bf16" if self.bf16_flops_per_s is not None else "fp16"
+
+    def _peaks(self) -> dict[str, float | None]:
+        return {
+            "bf16": self.bf16_flops_per_s, "fp16": self.fp16_flops_per_s,
+            "fp8": self.fp8_flops_per_s, "int8": self.int8_ops_per_s, "fp32": self.fp32_flops_per_s,
+        }
+
+
+def _load(filename: str) -> dict[str, Any]:
+    path = resources.files("calculators.catalog").joinpath("data").joinpath(filename)
+    text = path.read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _scaled(value: float | None, factor: float) -> float | None:
+    return None if value is None else float(value) * factor
+
+
+def _link_from_row(row: Mapping[str, Any]) -> Link:
+    return Link(
+        name=row["name"], kind=row["kind"],
+        bytes_per_s=float(row["bandwidth_GBps_per_direction"]) * 1e9,
+        latency_s=float(row["latency_us"]) * 1e-6, rdma=bool(row["rdma"]),
+        aliases=tuple(row["aliases"]), sources=tuple(row["sources"]),
+    )
+
+
+def _gpu_from_row(row: Mapping[str, Any], links: Mapping[str, Link]) -> GPU:
+    sources = tuple(f"{group}: {text}" for group, text in row["sources"].items())
+    return GPU(
+        name=row["name"], vendor=row["vendor"], gpu_class=row["gpu_class"],
+        architecture=row["architecture"],
+        memory_bytes=float(row["memory_GB"]) * 1e9,
+        memory_bandwidth_bytes_per_s=float(row["memory_bandwidth_TBps"]) * 1e12,
+        bf16_flops_per_s=_scaled(row["bf16_dense_TFLOPS"], 1e12),
+        fp16_flops_per_s=_scaled(row["fp16_dense_TFLOPS"], 1e12),
+        fp8_flops_per_s=_scaled(row["fp8_dense_TFLOPS"], 1e12),
+        int8_ops_per_s=_scaled(row["int8_dense_TOPS"], 1e12),
+        fp32_flops_per_s=_scaled(row["fp32_TFLOPS"], 1e12),
+        intra_link=row["intra_link"], intra_link_bytes_per_s=links[row["intra_link"]].bytes_per_s,
+        pcie_gen=int(row["pcie_gen"]), tdp_watts=float(row["tdp_W"]),
+        aliases=tuple(row["aliases"]), sources=sources, notes=row["notes"],
+        confidence=row["confidence"],
+    )
+
+
+def _name_permutations(name: str) -> list[str]:
+    """"A100 SXM 80GB" -> also "A100 80GB SXM": the family first, the rest in any order."""
+    family, *rest = name.split()
+    if family in {"RTX", "Ascend"} and rest:
+        family, rest = f"{family} {rest[0]}", rest[1:]
+    return [" ".join((family, *order)) for order in itertools.permutations(rest)]
+
+
+LINKS: Mapping[str, Link] = MappingProxyType(
+    {link.name: link for link in map(_link_from_row, _load("links.json")["links"])}
+)
+GPUS: Mapping[str, GPU] = MappingProxyType(
+    {gpu.name: gpu for gpu in (_gpu_from_row(r, LINKS) for r in _load("gpus.json")["gpus"])}
+)
+_GPU_INDEX: Mapping[str, str] = MappingProxyType(build_alias_index(
+    ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
+))
+_LINK_INDEX: Mapping[str, str] = MappingProxyType(
+    build_alias_index(((k.name, k.aliases) for k in LINKS.values()), "link")
+)
+
+
+def lookup_gpu(name: str) -> GPU:
+    """The catalog GPU for a name or alias, ignoring case, spaces, hyphens and vendor words.
+
+    A bare family name means its training variant ("A100" -> "A100 SXM 80GB").
+
+    Raises:
+        UnknownNameError: not in the catalog; ``suggestions`` holds the closest entries.
+
+    Examples:
+        >>> lookup_gpu("昇腾910B").name
+        'Ascend 910B 64GB'
+        >>> lookup_gpu("rtx4090").name
+        'RTX 4090 24GB'
+        >>> lookup_gpu("h100 pcie").name
+        'H100 PCIe 80GB'
+    """
+    return GPUS[resolve(str(name), _GPU_INDEX, "gpu", GPUS)]
+
+
+def lookup_link(name: str) -> Link:
+    """The catalog interconnect for a name or alias ("400G IB", "万兆", "RoCE", "NVLink 4").
+
+    Raises:
+        UnknownNameError: not in the catalog; ``suggestions`` holds the closest entries.
+
+    Examples:
+        >>> lookup_link("400G IB").name
+        'InfiniBand NDR'
+        >>> lookup_link("万兆").bytes_per_s
+        1250000000.0
+        >>> lookup_link("100Gb/s RoCE").name
+        '100GbE RoCE'
+    """
+    text = str(name)
+    # "400Gbps" / "400Gb/s" are the same link speed as "400G".
+    key = _BIT_RATE.sub(r"\1gb", normalize_name(text))
+    if key in _LINK_INDEX:
+        return LINKS[_LINK_INDEX[key]]
+    return LINKS[resolve(text, _LINK_INDEX, "link", LINKS)]
+
+
+_BIT_RATE = re.compile(r"(\d)gb(?:ps|s)(?!e)")
+
+
+def gpu_alias_index() -> Mapping[str, str]:
+    """Normalized alias -> canonical GPU name; normalize text with ``normalize_name`` to match."""
+    return _GPU_INDEX
+
+
+def link_alias_index() -> Mapping[str, str]:
+    """Normalized alias -> canonical link name; normalize text with ``normalize_name`` to match."""
+    return _LINK_INDEX
+
+
+def _check_catalog() -> None:
+    for gpu in GPUS.values():
+        if normalize_name(gpu.intra_link) not in _LINK_INDEX:
+            msg = f"{gpu.name}: unknown intra_link {gpu.intra_link!r}"
+            raise ValueError(msg)
+
+
+_check_catalog()

@@ -1,0 +1,248 @@
+"""The network, power and cost checks of a plan, and the verdict thresholds they share.
+
+Thresholds (documented, used by every check): a limit check is "ok" when need/limit <= 0.9,
+"tight" when 0.9 < need/limit <= 1.0 (within 10% of the limit), "fail" above 1.0. The network
+check compares communication with compute per step: ok when comm/compute <= 0.25 (>= 80%
+efficiency without overlap), tight up to 1.0 (overlap can still hide it), fail above 1.0
+(communication-bound: even perfect overlap leaves the GPUs waiting).
+"""
+
+from __future__ import annotations
+
+from calculators.catalog.hardware import LINKS, Link
+from calculators.network import NetworkEstimate, training_step_network
+from calculators.planner.plan import (
+    FINETUNE_BATCH_SEQUENCES,
+    PRETRAIN_BATCH_TOKENS,
+    TIGHT_MARGIN,
+    CheckResult,
+    CheckVerdict,
+    Figure,
+    Plan,
+)
+from calculators.power import SOURCES as POWER_SOURCES
+from calculators.power import EnergyEstimate, cost, energy
+
+__all__ = [
+    "NETWORK_OK_RATIO",
+    "SINGLE_NODE_NOTE",
+    "batch_tokens",
+    "cost_check",
+    "intra_link",
+    "limit_verdict",
+    "network_check",
+    "power_check",
+]
+
+#: Network "ok" when communication is at most 25% of compute per step.
+NETWORK_OK_RATIO = 0.25
+
+
+def limit_verdict(need: float, limit: float) -> CheckVerdict:
+    """ok / tight / fail for a need against a limit (tight = within 10% of the limit).
+
+    Examples:
+        >>> limit_verdict(85, 100), limit_verdict(95, 100), limit_verdict(101, 100)
+        ('ok', 'tight', 'fail')
+    """
+    if limit <= 0:
+        return "fail"
+    ratio = need / limit
+    if ratio <= 1.0 - TIGHT_MARGIN:
+        return "ok"
+    return "tight" if ratio <= 1.0 else "fail"
+
+
+def intra_link(plan: Plan) -> Link:
+    """The plan's intra-node link, or the GPU's own (NVLink, HCCS, or PCIe)."""
+    return plan.intra_link or LINKS[plan.gpu.intra_link]
+
+
+def batch_tokens(plan: Plan) -> float:
+    """Global batch in tokens: the plan's, else 4M (pretrain) or 64 sequences (finetune)."""
+    if plan.global_batch_tokens:
+        return plan.global_batch_tokens
+    if plan.task == "finetune":
+        return float(FINETUNE_BATCH_SEQUENCES * plan.sequence_length)
+    return PRETRAIN_BATCH_TOKENS
+
+
+def _network_na(plan: Plan, reason: str) -> CheckResult:
+    figures = dict.fromkeys(
+        (
+            "allreduce_seconds_per_step",
+            "compute_seconds_per_step",
+            "inter_node_bytes_per_second",
+            "scaling_efficiency",
+            "required_inter_node_bytes_per_second_for_90pct",
+        )
+    )
+    return CheckResult(
+        kind="network", verdict="n/a", figures=figures, formula="", inputs={"gpus": plan.gpus},
+        assumptions=(reason,),
+    )
+
+
+def network_check(
+    plan: Plan, *, peak_flops_per_s: float, mfu: float, total_tokens: float | None,
+    trainable_params: float | None = None,
+) -> CheckResult:
+    """The data/tensor/pipeline traffic of one training step against its compute."""
+    if plan.task == "inference":
+        return _network_na(plan, "Inference: no gradient traffic; tensor-parallel serving "
+                                 "traffic is not modelled here.")
+    if plan.gpus == 1:
+        return _network_na(plan, "One GPU: no communication.")
+    est = training_step_network(
+        model=plan.model, gpus=plan.gpus, gpus_per_node=plan.gpus_per_node,
+        intra_link=intra_link(plan), inter_link=plan.inter_link,
+        global_batch_tokens=batch_tokens(plan), peak_flops_per_s=peak_flops_per_s, mfu=mfu,
+        tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
+        zero_stage=plan.zero_stage, nics_per_node=plan.nics_per_node,
+        sequence_length=plan.sequence_length, micro_batch_size=plan.micro_batch_size,
+        full_recompute=_full_recompute(plan),
+        total_tokens=total_tokens,
+        trainable_params=trainable_params,
+    )
+    return _network_result(plan, est)
+
+
+def _full_recompute(plan: Plan) -> bool:
+    return plan.recompute == "full" or (plan.recompute is None and plan.task == "finetune")
+
+
+def _network_verdict(est: NetworkEstimate) -> CheckVerdict:
+    ratio = est.comm_compute_ratio
+    verdict: CheckVerdict = "ok" if ratio <= NETWORK_OK_RATIO else "tight" if ratio <= 1 else "fail"
+    if verdict == "ok" and "ethernet_without_rdma" in est.flags:
+        verdict = "tight"
+    return verdict
+
+
+def _network_limiting(est: NetworkEstimate) -> str:
+    parts = {
+        "data_parallel_allreduce": est.allreduce_seconds_per_step,
+        "tensor_parallel": est.tp_seconds_per_step,
+        "pipeline_p2p": est.pp_seconds_per_step,
+        "moe_all_to_all": est.moe_seconds_per_step,
+    }
+    return max(parts, key=lambda k: parts[k])
+
+
+#: Shown for inter-node figures of a one-node job (their value is None in the figures).
+SINGLE_NODE_NOTE = "Single node: no inter-node traffic; inter-node figures are n/a."
+
+
+def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
+    verdict = _network_verdict(est)
+    multi_node = est.nodes > 1
+    figures = {
+        "allreduce_seconds_per_step": est.allreduce_seconds_per_step,
+        "tp_seconds_per_step": est.tp_seconds_per_step,
+        "pp_seconds_per_step": est.pp_seconds_per_step,
+        "moe_seconds_per_step": est.moe_seconds_per_step,
+        "comm_seconds_per_step": est.comm_seconds_per_step,
+        "compute_seconds_per_step": est.compute_seconds_per_step,
+        "comm_compute_ratio": est.comm_compute_ratio,
+        "scaling_efficiency": est.scaling_efficiency_no_overlap,
+        "scaling_efficiency_overlap": est.scaling_efficiency_overlap,
+        # One node: no inter-node traffic. None (shown as "n/a (single node)"), not 0 B/s.
+        "inter_node_bytes_per_second": est.inter_node_bytes_per_s if multi_node else None,
+        "inter_node_bytes_per_step": est.inter_node_bytes_per_step if multi_node else None,
+        "required_inter_node_bytes_per_second_for_90pct": (
+            est.inter_node_bytes_per_s_for_90pct if multi_node else None),
+        "data_parallel": est.data_parallel,
+        "nodes": est.nodes,
+        "steps": est.steps,
+    }
+    inter = plan.inter_link.name if plan.inter_link else None
+    return CheckResult(
+        kind="network", verdict=verdict, figures=figures, formula=est.formula,
+        inputs={
+            "gpus": plan.gpus, "gpus_per_node": plan.gpus_per_node,
+            "intra_link": intra_link(plan).name, "inter_link": inter,
+            "nics_per_node": plan.nics_per_node, "global_batch_tokens": batch_tokens(plan),
+            "tensor_parallel": plan.tensor_parallel,
+            "pipeline_parallel": plan.pipeline_parallel, "zero_stage": plan.zero_stage,
+        },
+        assumptions=(*est.assumptions, "Verdict: ok when comm <= 25% of compute per step, "
+                     "tight up to 100%, fail above (communication-bound).",
+                     *(() if multi_node else (SINGLE_NODE_NOTE,))),
+        sources=est.sources,
+        limiting=_network_limiting(est) if verdict != "ok" else None,
+        shortfall=est.comm_compute_ratio if verdict == "fail" else None,
+        flags=est.flags,
+    )
+
+
+def power_check(
+    plan: Plan, *, seconds: float | None, label: str, tokens_per_s: float | None = None,
+) -> CheckResult:
+    """Power draw and energy of the job: the whole run for training; for serving, the draw
+    (W), one hour of energy and, given the deployment's decode rate, energy per output token.
+
+    GPUs at TDP (an upper bound), host overhead and PUE. Serving has no natural horizon (it
+    runs until it is switched off), so its figures are rates: power_watts, kwh_per_hour and
+    kwh_per_million_tokens; energy_joules / kwh are kept (one hour of serving, see "period").
+    """
+    if seconds is None:
+        return CheckResult(kind="power", verdict="n/a", figures={"energy_joules": None,
+                           "kwh": None, "power_watts": None}, formula="", inputs={})
+    est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
+    rate = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=1.0, pue=plan.pue)
+    # Training keeps its whole-run energy as the headline; only serving reports power_watts.
+    figures: dict[str, Figure] = {
+        "energy_joules": est.energy_joules, "kwh": est.kwh,
+        "average_power_watts": est.average_power_watts,
+        "gpu_energy_joules": est.gpu_energy_joules,
+        "host_energy_joules": est.host_energy_joules,
+        "facility_overhead_joules": est.facility_overhead_joules,
+        "seconds": seconds, "period": label,
+    }
+    formula = est.formula
+    assumptions = est.assumptions
+    if plan.task == "inference":
+        figures.update(_serving_energy(rate, tokens_per_s))
+        formula += ("; serving: P = n_gpus x (TDP + P_host) x PUE, kWh per hour = P / 1000, "
+                    "energy per token = P / deployment decode tokens/s")
+        assumptions = (*assumptions, "Serving at full load (the given concurrent sequences "
+                       "decoding all the time); decode is memory-bound and usually draws less "
+                       "than TDP, so these are upper bounds. Prefill tokens are not counted.")
+    return CheckResult(
+        kind="power", verdict="ok", figures=figures, formula=formula,
+        inputs=dict(est.inputs), assumptions=assumptions, sources=POWER_SOURCES,
+    )
+
+
+def _serving_energy(rate: EnergyEstimate, tokens_per_s: float | None) -> dict[str, Figure]:
+    """Serving rates from the energy of one second (= watts)."""
+    watts = rate.energy_joules
+    per_token = watts / tokens_per_s if tokens_per_s else None
+    return {
+        "power_watts": watts,
+        "it_power_watts": rate.gpu_energy_joules + rate.host_energy_joules,
+        "gpu_power_watts": rate.gpu_energy_joules,
+        "kwh_per_hour": watts / 1000.0,
+        "joules_per_token": per_token,
+        "kwh_per_million_tokens": per_token * 1e6 / 3.6e6 if per_token is not None else None,
+        "tokens_per_s": tokens_per_s,
+    }
+
+
+def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResult:
+    """Cost at the user's price per GPU-hour; "n/a" when no price was given (none is invented)."""
+    if plan.price_per_gpu_hour is None or gpu_hours is None:
+        return CheckResult(
+            kind="cost", verdict="n/a", figures={"cost": None, "gpu_hours": gpu_hours},
+            formula="cost = GPU-hours x price per GPU-hour", inputs={},
+            assumptions=("No price given: gpu-advisor never invents prices.",),
+        )
+    value = cost(gpu_hours=gpu_hours, price_per_gpu_hour=plan.price_per_gpu_hour)
+    return CheckResult(
+        kind="cost", verdict="ok",
+        figures={"cost": value, "gpu_hours": gpu_hours, "currency": plan.currency,
+                 "period": label},
+        formula="cost = GPU-hours x price per GPU-hour",
+        inputs={"price_per_gpu_hour": plan.price_per_gpu_hour, "gpu_hours": gpu_hours},
+        assumptions=("Price as given by the user; energy is not priced separately.",),
+    )

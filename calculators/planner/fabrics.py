@@ -1,0 +1,91 @@
+"""Inter-node fabrics the planner may suggest for a GPU: the ones its generation ships with.
+
+A suggestion is read as advice to buy, so it must name a fabric that real clusters of that
+accelerator use, not merely the fastest entry of the link catalog. Planning assumptions, by
+generation (a NIC cannot usefully outrun the host's PCIe slot either):
+
+- Huawei Ascend 910B (Atlas 800T A2): RoCE, 100GbE or 200GbE, one port per NPU. Huawei's
+  MindCluster Ascend Deployer guide (hiascend.com, deployer_0025, "configure the parameter
+  plane") gives each Atlas 800T A2 node 8 NPU network ports on a RoCE parameter plane
+  (roce_port 4791); the per-port speed is our planning assumption. Ascend 910 (Atlas 800 model
+  9000): 100GbE RoCE.
+- GeForce (RTX 3090/4090) workstations and 4U chassis: 25GbE or 100GbE RoCE at most.
+- PCIe Gen3 generation (V100, T4): InfiniBand EDR or 100GbE RoCE.
+- PCIe Gen4 generation (A100/A800, L40S, L20, L4, A10): InfiniBand HDR/NDR (200-400G) or
+  100/200GbE RoCE.
+- Hopper and MI300X (PCIe Gen5): InfiniBand NDR 400G or 400GbE RoCE.
+- Blackwell (B200): InfiniBand NDR or XDR, or 400GbE RoCE.
+
+Ports per node: 1, 2, 4 or 8, never more than one per GPU (DGX/HGX and Atlas nodes have one
+per accelerator).
+
+Examples:
+    >>> from calculators.catalog.hardware import lookup_gpu
+    >>> [link.name for link in fabric_links(lookup_gpu("910B"))]
+    ['100GbE RoCE', '200GbE RoCE']
+    >>> [link.name for link in fabric_links(lookup_gpu("H100"))]
+    ['InfiniBand NDR', '400GbE RoCE']
+"""
+
+from __future__ import annotations
+
+from calculators.catalog.hardware import GPU, LINKS, Link
+from calculators.planner.plan import Remark
+
+__all__ = ["fabric_links", "fabric_options", "fabric_remark"]
+
+_BY_NAME: dict[str, tuple[str, ...]] = {
+    "Ascend 910B 64GB": ("100GbE RoCE", "200GbE RoCE"),
+    "Ascend 910 32GB": ("100GbE RoCE",),
+    "B200 180GB": ("InfiniBand NDR", "400GbE RoCE", "InfiniBand XDR"),
+}
+_CONSUMER = ("25GbE RoCE", "100GbE RoCE")
+_BY_PCIE_GEN: dict[int, tuple[str, ...]] = {
+    3: ("InfiniBand EDR", "100GbE RoCE"),
+    4: ("100GbE RoCE", "InfiniBand HDR", "200GbE RoCE", "InfiniBand NDR"),
+    5: ("InfiniBand NDR", "400GbE RoCE"),
+}
+
+
+def fabric_links(gpu: GPU) -> tuple[Link, ...]:
+    """The inter-node links realistic for ``gpu``'s generation (see the module docstring)."""
+    names = _BY_NAME.get(gpu.name)
+    if names is None:
+        names = _CONSUMER if gpu.gpu_class == "consumer" else _BY_PCIE_GEN.get(
+            gpu.pcie_gen, _BY_PCIE_GEN[5])
+    return tuple(LINKS[name] for name in names)
+
+
+def fabric_options(gpu: GPU, gpus_per_node: int) -> list[tuple[float, Link, int]]:
+    """(bytes/s per node per direction, link, ports) for ``gpu``, slowest first; ties go to
+    fewer ports, then to InfiniBand/RoCE in the order of `fabric_links`."""
+    links = fabric_links(gpu)
+    ports = [n for n in (1, 2, 4, 8) if n <= max(1, gpus_per_node)]
+    options = [(link.bytes_per_s * n, link, n) for link in links for n in ports]
+    order = {link.name: i for i, link in enumerate(links)}
+    return sorted(options, key=lambda item: (item[0], item[2], order[item[1].name]))
+
+
+def fabric_remark(gpus: list[GPU]) -> Remark:
+    """Why the suggested fabrics are the ones named: a planning assumption per generation.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> fabric_remark([lookup_gpu("910B")]).en.split(": ", 1)[1]
+        'Ascend 910B 64GB: 100GbE RoCE / 200GbE RoCE (Atlas 800T A2 nodes: 8 NPU ports on a RoCE...'
+    """
+    en, zh = [], []
+    for gpu in dict.fromkeys(gpus):
+        names = [link.name for link in fabric_links(gpu)]
+        note_en = note_zh = ""
+        if gpu.name.startswith("Ascend 910B"):
+            note_en = " (Atlas 800T A2 nodes: 8 NPU ports on a RoCE parameter plane)"
+            note_zh = "（Atlas 800T A2 节点：参数面 8 个 NPU 网口，RoCE）"
+        en.append(f"{gpu.name}: {' / '.join(names)}{note_en}")
+        zh.append(f"{gpu.name}：{' / '.join(names)}{note_zh}")
+    return Remark(
+        en=("Fabrics in the suggestions follow what clusters of that GPU generation use "
+            f"(planning assumption; at most one port per GPU): {'; '.join(en)}."),
+        zh=("建议中的节点间网络按该代 GPU 集群的常见配置（规划假设；每张 GPU 至多一个端口）："
+            f"{'；'.join(zh)}。"),
+    )

@@ -1,0 +1,189 @@
+"""The memory check of a plan: the most-loaded GPU against its usable memory."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from calculators.catalog.hardware import GPU
+from calculators.catalog.models import ModelSpec
+from calculators.gpu_memory import (
+    USABLE_FRACTION,
+    FitPlan,
+    MemoryBreakdown,
+    finetune_memory,
+    inference_memory,
+    lora_trainable_params,
+    min_gpus_to_fit,
+    training_memory,
+)
+from calculators.planner.checks import limit_verdict
+from calculators.planner.plan import CheckResult, Figure, Plan
+
+__all__ = [
+    "LORA_RANK",
+    "memory_breakdown",
+    "memory_check",
+    "min_fit",
+    "min_fit_with",
+    "min_gpus",
+    "recompute_options",
+    "trainable_params",
+]
+
+#: LoRA rank when none is given (the QLoRA paper's Guanaco runs used r = 64; 16 is the common
+#: default of PEFT recipes). Adapters add well under 1% of the base either way.
+LORA_RANK = 16
+
+
+def memory_breakdown(plan: Plan) -> MemoryBreakdown:
+    """Per-GPU memory of the plan as given (its own ZeRO stage, TP, PP and recompute)."""
+    if plan.task == "inference":
+        return inference_memory(
+            model=plan.model, weight_dtype=plan.weight_dtype or plan.precision,
+            kv_dtype=plan.kv_dtype or plan.precision, batch_size=plan.batch_per_replica,
+            context_length=plan.sequence_length, tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
+        )
+    if plan.task == "finetune" and plan.effective_method != "full":
+        return finetune_memory(
+            model=plan.model, method=plan.effective_method, gpus=plan.gpus, lora_rank=LORA_RANK,
+            zero_stage=plan.zero_stage, micro_batch_size=plan.micro_batch_size,
+            sequence_length=plan.sequence_length, precision=plan.precision,
+            optimizer=plan.optimizer, recompute=plan.recompute or "full",
+            offload_optimizer=plan.offload, tensor_parallel=plan.tensor_parallel,
+        )
+    default_recompute = "full" if plan.task == "finetune" else "selective"
+    return training_memory(
+        model=plan.model, gpus=plan.gpus, zero_stage=plan.zero_stage,
+        tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
+        micro_batch_size=plan.micro_batch_size, sequence_length=plan.sequence_length,
+        precision=plan.precision, optimizer=plan.optimizer,
+        recompute=plan.recompute or default_recompute, offload_optimizer=plan.offload,
+    )
+
+
+def trainable_params(plan: Plan) -> float | None:
+    """LoRA/QLoRA adapter parameters, None for full training."""
+    if plan.task == "finetune" and plan.effective_method != "full":
+        return float(lora_trainable_params(plan.model, rank=LORA_RANK))
+    return None
+
+
+def min_gpus(plan: Plan) -> int | None:
+    """Fewest GPUs of the plan's type whose most-loaded GPU fits (any TP/PP/ZeRO layout)."""
+    fit = min_fit(plan)
+    return fit.gpus if fit is not None else None
+
+
+def min_fit(plan: Plan) -> FitPlan | None:
+    """The smallest layout that fits (searched by gpu_memory.min_gpus_to_fit; cached).
+
+    Training and fine-tuning also try full activation recomputation (gradient checkpointing)
+    when the plan does not use it: it changes speed (~33% more compute), not the model, like
+    a ZeRO stage; the FitPlan says which recompute it needs. CPU offload counts only when the
+    plan asks for it.
+    """
+    best: FitPlan | None = None
+    for recompute in recompute_options(plan):
+        fit = min_fit_with(plan, recompute)
+        if fit is not None and (best is None or fit.gpus < best.gpus):
+            best = fit
+    return best
+
+
+def recompute_options(plan: Plan) -> tuple[str | None, ...]:
+    """The plan's own recompute setting, then full recomputation if it is not already."""
+    if plan.task == "inference" or plan.recompute == "full":
+        return (plan.recompute,)
+    return (plan.recompute, "full")
+
+
+def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
+    """The smallest fitting layout of the plan with the given recompute (None: its default)."""
+    weight = plan.weight_dtype or plan.precision
+    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, plan.gpus_per_node,
+                    plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
+                    recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
+                    plan.offload)
+
+
+@functools.lru_cache(maxsize=256)
+def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, seq: int,
+             micro: int, precision: str, optimizer: str, recompute: str | None, weight: str,
+             kv: str, batch: int, offload: bool) -> FitPlan | None:
+    if task == "inference":
+        return min_gpus_to_fit(gpu=gpu, model=model, kind="inference", gpus_per_node=per_node,
+                               weight_dtype=weight, kv_dtype=kv, batch_size=batch,
+                               context_length=seq)
+    default = "full" if task == "finetune" else "selective"
+    chosen = recompute or default
+    if task == "finetune" and method != "full":
+        fit = min_gpus_to_fit(gpu=gpu, model=model, kind="finetune", gpus_per_node=per_node,
+                              method=method, sequence_length=seq, micro_batch_size=micro,
+                              precision=precision, lora_rank=LORA_RANK, recompute=chosen,
+                              offload_optimizer=offload)
+    else:
+        fit = min_gpus_to_fit(gpu=gpu, model=model, kind="training", gpus_per_node=per_node,
+                              sequence_length=seq, micro_batch_size=micro, precision=precision,
+                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload)
+    if fit is None or task == "inference":
+        return fit
+    return dataclasses.replace(fit, recompute=chosen)
+
+
+def _largest_part(b: MemoryBreakdown) -> str:
+    parts = {
+        "weights_bytes": b.weights_bytes, "gradients_bytes": b.gradients_bytes,
+        "optimizer_bytes": b.optimizer_bytes, "activations_bytes": b.activations_bytes,
+        "kv_cache_bytes": b.kv_cache_bytes, "overhead_bytes": b.overhead_bytes,
+    }
+    return max(parts, key=lambda k: parts[k])
+
+
+def _serving_note(plan: Plan) -> tuple[str, ...]:
+    if plan.task != "inference":
+        return ()
+    return (f"KV cache per replica: batch_size {plan.batch_size:,} concurrent sequences across "
+            f"the deployment / {plan.replicas:,} replica(s) = {plan.batch_per_replica:,} "
+            "sequences per replica; min_gpus is the smallest single replica holding all of "
+            "them",)
+
+
+def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
+    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?"""
+    b = memory_breakdown(plan)
+    available = USABLE_FRACTION * plan.gpu.memory_bytes
+    verdict = limit_verdict(b.total_bytes, available)
+    figures = {
+        "required_bytes_per_gpu": b.total_bytes,
+        "available_bytes_per_gpu": available,
+        "memory_bytes": plan.gpu.memory_bytes,
+        "min_gpus": min_gpus(plan) if with_min_gpus else None,
+        "weights_bytes": b.weights_bytes,
+        "gradients_bytes": b.gradients_bytes,
+        "optimizer_bytes": b.optimizer_bytes,
+        "activations_bytes": b.activations_bytes,
+        "kv_cache_bytes": b.kv_cache_bytes,
+        "overhead_bytes": b.overhead_bytes,
+        "offloaded_bytes": b.offloaded_bytes,
+        "data_parallel": b.data_parallel,
+    }
+    if plan.task != "inference":
+        figures["model_state_bytes_per_gpu"] = b.model_state_bytes
+    else:
+        figures["concurrent_sequences"] = plan.batch_size
+        figures["batch_per_replica"] = plan.batch_per_replica
+    inputs: dict[str, Figure] = dict(b.inputs)
+    if plan.task == "inference":  # the breakdown is per replica; show what the user gave
+        inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)
+    return CheckResult(
+        kind="memory", verdict=verdict, figures=figures, formula=b.formula,
+        inputs=inputs,
+        assumptions=(*b.assumptions, *_serving_note(plan),
+                     f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
+                     "context, fragmentation); tight = within 10% of it"),
+        sources=b.sources,
+        limiting=_largest_part(b) if verdict != "ok" else None,
+        shortfall=b.total_bytes / available if verdict == "fail" else None,
+    )

@@ -1,0 +1,215 @@
+"""Records of the planner: a Plan (one job on one cluster), the checks on it and the changes.
+
+These are the contract between the calculators and the answer pipeline: fields may be added
+(with defaults), never renamed or removed. Quantities are SI base units.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
+from calculators.power import DEFAULT_PUE
+
+__all__ = [
+    "DAY",
+    "DEFAULT_DEADLINE_SECONDS",
+    "FINETUNE_BATCH_SEQUENCES",
+    "FINETUNE_TOKENS",
+    "PRETRAIN_BATCH_TOKENS",
+    "TIGHT_MARGIN",
+    "CheckKind",
+    "CheckResult",
+    "CheckVerdict",
+    "Evaluation",
+    "Figure",
+    "Outcome",
+    "Plan",
+    "PlanChange",
+    "PlanVerdict",
+    "Remark",
+]
+
+Task = Literal["pretrain", "finetune", "inference"]
+Method = Literal["full", "lora", "qlora"]
+Recompute = Literal["none", "selective", "full"]
+CheckKind = Literal["memory", "compute", "network", "power", "cost"]
+CheckVerdict = Literal["ok", "tight", "fail", "n/a"]
+PlanVerdict = Literal["feasible", "conditional", "infeasible"]
+Figure = float | int | str | bool | None
+
+DAY = 86_400.0
+#: Default deadline when the question gives none: 90 days (a quarter).
+DEFAULT_DEADLINE_SECONDS = 90 * DAY
+#: Pretraining global batch: 4M tokens (Llama 2, arXiv:2307.09288 §2.2; GPT-3 175B used 3.2M).
+PRETRAIN_BATCH_TOKENS = 4_000_000.0
+#: Fine-tuning global batch in sequences: 64 (Llama 2 SFT, arXiv:2307.09288 §3.1).
+FINETUNE_BATCH_SEQUENCES = 64
+#: Fine-tuning token budget when none is given: 1e8 tokens (about 50k instructions x 2k tokens;
+#: Llama 2's SFT set was 27,540 dialogues). A planning default; state it in the answer.
+FINETUNE_TOKENS = 1e8
+#: "tight" = within 10% of the limit: required/available in (0.9, 1.0].
+TIGHT_MARGIN = 0.10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One job on one cluster, as given (defaults are filled by the pipeline, not guessed here)."""
+
+    task: Task
+    model: ModelSpec
+    gpu: GPU
+    gpus: int = 1
+    gpus_per_node: int = 8
+    """GPUs per node; a job smaller than one node uses `min(gpus, gpus_per_node)`."""
+    method: Method | None = None
+    """Fine-tuning method; None means "full" for finetune, ignored otherwise."""
+    intra_link: Link | None = None
+    """None: the GPU's own intra-node link (NVLink, or PCIe)."""
+    inter_link: Link | None = None
+    nics_per_node: int = 1
+    """Inter-node ports per node (one unless the site says more; DGX nodes have 8)."""
+    precision: str = "bf16"
+    tokens: float | None = None
+    """Training tokens; None: Chinchilla 20/param (pretrain) or FINETUNE_TOKENS (finetune)."""
+    deadline_seconds: float = DEFAULT_DEADLINE_SECONDS
+    zero_stage: int = 0
+    tensor_parallel: int = 1
+    pipeline_parallel: int = 1
+    recompute: Recompute | None = None
+    """None: the calculator default (selective for training, full for fine-tuning)."""
+    micro_batch_size: int = 1
+    global_batch_tokens: float | None = None
+    """None: 4M tokens (pretrain) or 64 sequences (finetune)."""
+    sequence_length: int = 4096
+    """Training sequence length, and the inference context length (prompt + output)."""
+    batch_size: int = 1
+    """Inference: concurrent sequences across the WHOLE deployment, split evenly over the
+    replicas (gpus / (TP x PP)); each replica holds ceil(batch_size / replicas) of them (see
+    `batch_per_replica`). "100 concurrent requests on 2 replicas" is batch_size=100, not 200."""
+    weight_dtype: str | None = None
+    """Inference weight format (None: precision)."""
+    kv_dtype: str | None = None
+    """Inference KV-cache format (None: precision)."""
+    offload: bool = False
+    """ZeRO-Offload: gradients and optimizer states in CPU memory; for LoRA/QLoRA with ZeRO-3
+    (FSDP CPUOffload, as Answer.AI's FSDP-QLoRA) the frozen base shards too. Full training
+    with ZeRO-3 keeps its 16-bit weight shards on the GPU (parameter offload not modelled)."""
+    optimizer: str = "adam"
+    mfu: float | None = None
+    """Model FLOPs utilisation; None: the default for the GPU class."""
+    price_per_gpu_hour: float | None = None
+    currency: str | None = None
+    pue: float = DEFAULT_PUE
+
+    def replace(self, **changes: object) -> Plan:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def nodes(self) -> int:
+        """Nodes in the job."""
+        return -(-self.gpus // self.gpus_per_node)
+
+    @property
+    def replicas(self) -> int:
+        """Model copies of a serving deployment: gpus / (TP x PP), at least one."""
+        return max(1, self.gpus // (self.tensor_parallel * self.pipeline_parallel))
+
+    @property
+    def batch_per_replica(self) -> int:
+        """Concurrent sequences one serving replica holds: ceil(batch_size / replicas)."""
+        return -(-self.batch_size // self.replicas)
+
+    @property
+    def effective_method(self) -> Method:
+        """The fine-tuning method in force ("full" unless LoRA or QLoRA)."""
+        return self.method or "full"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One calculator verdict on a plan, with everything needed to show how it was reached."""
+
+    kind: CheckKind
+    verdict: CheckVerdict
+    figures: Mapping[str, Figure]
+    """SI numbers, keyed as in the JSON output."""
+    formula: str
+    inputs: Mapping[str, Figure]
+    assumptions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    limiting: str | None = None
+    """What limits this check (e.g. "optimizer_bytes", "deadline", "inter_node_bandwidth")."""
+    shortfall: float | None = None
+    """need / limit (> 1 when failing): how far the plan is from passing."""
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verified result of a changed plan."""
+
+    verdict: PlanVerdict
+    failing: tuple[CheckKind, ...]
+    """Checks that still fail ("still fails" when not empty)."""
+    figures: Mapping[str, Figure] = field(default_factory=dict)
+    """Key figures after the change (memory per GPU, days, efficiency)."""
+
+    @property
+    def works(self) -> bool:
+        """True when no check fails after the change."""
+        return not self.failing
+
+
+@dataclass(frozen=True)
+class PlanChange:
+    """A change to a plan, verified by re-evaluating the changed plan."""
+
+    kind: str
+    """"gpus", "zero", "tensor_parallel", "recompute", "offload", "lora", "qlora",
+    "quantization", "gpu", "deadline", "inter_link" or "combined"."""
+    description_en: str
+    description_zh: str
+    new_plan: Plan
+    evaluation_after: Outcome
+    hardware: bool = False
+    """True when the change needs hardware the user does not have (more or other GPUs, links)."""
+
+
+@dataclass(frozen=True)
+class Remark:
+    """A sentence about the plan in both languages (e.g. why a route is not suggested)."""
+
+    en: str
+    zh: str
+
+    def text(self, language: str) -> str:
+        """The sentence in ``language`` ("zh" or anything else for English)."""
+        return self.zh if language == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """All checks on a plan, the overall verdict and what to change."""
+
+    plan: Plan
+    checks: tuple[CheckResult, ...]
+    verdict: PlanVerdict
+    binding: str | None
+    """The failing check with the largest shortfall (None when nothing fails)."""
+    suggestions: tuple[PlanChange, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    remarks: tuple[Remark, ...] = ()
+    """Bilingual notes on the suggestions (e.g. "a longer deadline is impractical")."""
+
+    def check(self, kind: CheckKind) -> CheckResult:
+        """The check of one kind."""
+        for item in self.checks:
+            if item.kind == kind:
+                return item
+        raise KeyError(kind)

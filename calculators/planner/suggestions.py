@@ -1,0 +1,181 @@
+"""Candidate changes for a failing plan (the planner verifies each before offering it).
+
+Bounded search: at most a few dozen candidates, each one evaluation. Rank (lower first):
+1 one configuration change, 2 several at once, 3 a longer deadline, 4 a faster inter-node
+fabric, 5 more GPUs of the same type, 6 another catalog GPU. Within a rank, ``size`` orders
+by how big the change is: a lossless layout change (ZeRO, tensor parallel) before one that
+costs speed (recompute, offload) before one that changes the model (8-bit, LoRA, then 4-bit,
+QLoRA); for more GPUs or a longer deadline, the factor of the change.
+
+A longer deadline is only suggested up to MAX_DEADLINE_DAYS (two years): past that the run
+is a research programme, not a schedule, and `deadline_remark` says so instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_parallel
+from calculators.planner.compute import compute_facts
+from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan, Remark
+from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
+from calculators.planner.suggest_types import Candidate
+
+__all__ = ["MAX_DEADLINE_DAYS", "Candidate", "candidates", "deadline_remark"]
+
+#: Longest deadline the planner suggests (two years); beyond it the deadline route is impractical.
+MAX_DEADLINE_DAYS = 730
+
+
+def candidates(
+    plan: Plan, failing: set[CheckKind], checks: tuple[CheckResult, ...]
+) -> Iterator[Candidate]:
+    """All candidate changes worth verifying, cheapest kinds first."""
+    if "memory" in failing:
+        yield from _memory_savers(plan)
+    if "compute" in failing and plan.task == "finetune" and plan.effective_method == "full":
+        yield from _methods(plan)
+    if "compute" in failing:
+        yield from _deadline(plan)
+    if "network" in failing:
+        yield from fabric(plan, checks)
+    yield from more_gpus(plan, failing)
+    yield from other_gpu(plan, failing, checks)
+
+
+def _memory_savers(plan: Plan) -> Iterator[Candidate]:
+    if plan.task == "inference":
+        yield from _quantize(plan)
+        yield from _tensor_parallel(plan)
+        for split in _tensor_parallel(plan):
+            for q in _quantize(plan):
+                lead = split.description_en
+                en = f"{q.description_en}, and {lead[:1].lower()}{lead[1:]}"
+                zh = f"{q.description_zh}，并{split.description_zh}"
+                new = split.plan.replace(weight_dtype=q.plan.weight_dtype)
+                yield Candidate("combined", en, zh, new, 2, 2, size=q.size)
+        return
+    if plan.task == "finetune":
+        yield from _methods(plan)
+    for stage in range(plan.zero_stage + 1, 4):
+        yield Candidate(
+            "zero", f"Use ZeRO stage {stage} (shard model states over the data-parallel GPUs)",
+            f"使用 ZeRO-{stage}（在数据并行的 GPU 间切分模型状态）",
+            plan.replace(zero_stage=stage), 1)
+    yield from _tensor_parallel(plan)
+    if plan.recompute != "full":
+        yield Candidate("recompute", "Recompute activations in the backward pass (full "
+                        "checkpointing, ~33% more compute)",
+                        "反向传播时重新计算激活（完全重计算，约多 33% 计算量）",
+                        plan.replace(recompute="full"), 1, size=0.5)
+    if not plan.offload:
+        yield Candidate("offload", "Offload gradients and optimizer states to CPU memory "
+                        "(ZeRO-Offload)", "把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload）",
+                        plan.replace(offload=True), 1, size=0.5)
+    yield from _combined(plan)
+
+
+def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
+    for tp in _tp_degrees(plan):
+        if tp <= plan.tensor_parallel:
+            continue
+        yield Candidate(
+            "tensor_parallel",
+            f"Split each layer over {tp} GPUs of a node (tensor parallel, TP={tp})",
+            f"在节点内用 {tp} 张 GPU 做张量并行（TP={tp}）", plan.replace(tensor_parallel=tp), 1)
+
+
+def _tp_degrees(plan: Plan) -> list[int]:
+    """Tensor-parallel degrees worth suggesting: 1, 2, 4 or 8 (no odd TP; ZeRO-3/FSDP shards
+    instead), inside one node, dividing the GPUs and the attention heads."""
+    return [t for t in SEARCHED_TENSOR_PARALLEL
+            if t <= min(plan.gpus, plan.gpus_per_node) and plan.gpus_per_node % t == 0
+            and plan.gpus % (t * plan.pipeline_parallel) == 0
+            and valid_tensor_parallel(plan.model, t)]
+
+
+def _combined(plan: Plan) -> Iterator[Candidate]:
+    tp = max(_tp_degrees(plan), default=1)
+    changed = plan.replace(zero_stage=3, tensor_parallel=max(tp, plan.tensor_parallel),
+                           recompute="full")
+    if changed.tensor_parallel > 1:
+        yield Candidate("combined", f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full "
+                        "recompute", f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重计算",
+                        changed, 2, 3)
+    yield Candidate("combined", "ZeRO-3 + full recompute + ZeRO-Offload to CPU",
+                    "ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU",
+                    changed.replace(offload=True), 2, 4)
+
+
+def _methods(plan: Plan) -> Iterator[Candidate]:
+    """Full -> LoRA -> QLoRA, each as a small change (rank 1): alone, with gradient
+    checkpointing (part of the QLoRA recipe, Dettmers et al. 2023 arXiv:2305.14314 §4, and
+    the PEFT default) when the plan does not recompute yet, and with ZeRO-3/FSDP sharding of
+    the frozen base (rank 2)."""
+    order = ("lora", "qlora")
+    start = 0 if plan.effective_method == "full" else order.index(plan.effective_method) + 1
+    for method in order[start:]:
+        label = "LoRA (16-bit frozen base)" if method == "lora" else "QLoRA (4-bit NF4 base)"
+        label_zh = "LoRA（冻结 16 位底座）" if method == "lora" else "QLoRA（4 位 NF4 底座）"
+        size = 1.0 if method == "lora" else 2.0
+        yield Candidate(method, f"Fine-tune with {label} instead", f"改用 {label_zh}微调",
+                        plan.replace(method=method), 1, size=size)
+        if plan.recompute != "full":
+            yield Candidate(
+                method, f"Fine-tune with {label} and gradient checkpointing instead",
+                f"改用 {label_zh}并开启梯度检查点（完全重计算）微调",
+                plan.replace(method=method, recompute="full"), 1, 2, size=size + 0.25)
+        yield Candidate(method, f"{label} with ZeRO-3/FSDP sharding of the base",
+                        f"{label_zh}并用 ZeRO-3/FSDP 切分底座",
+                        plan.replace(method=method, zero_stage=3, recompute="full"), 2, 3,
+                        size=size)
+
+
+def _quantize(plan: Plan) -> Iterator[Candidate]:
+    current = plan.weight_dtype or plan.precision
+    for dtype, label, label_zh in (("int8", "8-bit", "8 位"), ("int4", "4-bit", "4 位")):
+        if current in ("int8", "int4") and dtype == "int8" or current == dtype:
+            continue
+        yield Candidate("quantization", f"Quantize weights to {dtype} ({label})",
+                        f"把权重量化为 {dtype}（{label_zh}）", plan.replace(weight_dtype=dtype), 1,
+                        size=1.0 if dtype == "int8" else 2.0)
+
+
+def _days_needed(plan: Plan) -> int | None:
+    seconds = compute_facts(plan).seconds
+    return None if seconds is None else math.ceil(seconds / DAY)
+
+
+def _deadline(plan: Plan) -> Iterator[Candidate]:
+    days = _days_needed(plan)
+    if days is None or days > MAX_DEADLINE_DAYS:
+        return
+    yield Candidate("deadline", f"Allow {days:,} days instead of {plan.deadline_seconds / DAY:g}",
+                    f"把期限放宽到 {days:,} 天（原为 {plan.deadline_seconds / DAY:g} 天）",
+                    plan.replace(deadline_seconds=days * DAY), 3,
+                    size=days * DAY / plan.deadline_seconds)
+
+
+def deadline_remark(plan: Plan) -> Remark | None:
+    """Why no longer deadline is suggested, when the run would need more than two years.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import generic_model
+        >>> plan = Plan(task="pretrain", model=generic_model(params=100e9),
+        ...             gpu=lookup_gpu("A100 80GB PCIe"), gpus=8)
+        >>> deadline_remark(plan).en[:60]
+        'A longer deadline is impractical: this run needs about 54 ye'
+    """
+    days = _days_needed(plan)
+    if days is None or days <= MAX_DEADLINE_DAYS:
+        return None
+    years = days / 365.25
+    return Remark(
+        en=(f"A longer deadline is impractical: this run needs about {years:,.0f} years "
+            f"({days:,} days) on {plan.gpus:,} × {plan.gpu.name}, beyond the two-year "
+            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."),
+        zh=(f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
+            f"（{days:,} 天），超过规划器考虑的最长期限（两年，{MAX_DEADLINE_DAYS} 天）。"),
+    )

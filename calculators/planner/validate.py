@@ -1,0 +1,82 @@
+"""Input checks on a Plan: every bad value raises CalculatorInputError naming its field."""
+
+from __future__ import annotations
+
+import math
+
+from calculators._memory_parts import valid_tensor_parallel
+from calculators.planner.plan import Plan
+from calculators.validate import check_choice, check_count, check_fraction, check_positive, fail
+
+__all__ = ["MAX_GPUS", "MAX_TOKENS", "validate_plan"]
+
+#: Largest cluster the planner accepts (ten million GPUs).
+MAX_GPUS = 10**7
+#: Largest token budget accepted (1e16 tokens, ~1000x the largest public runs).
+MAX_TOKENS = 1e16
+
+
+def validate_plan(plan: Plan) -> None:
+    """Raise CalculatorInputError for the first out-of-range field of `plan`.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
+        >>> validate_plan(Plan(task="pretrain", model=lookup_model("Llama-2-7B"),
+        ...                    gpu=lookup_gpu("H100"), gpus=0))
+        Traceback (most recent call last):
+        ...
+        calculators.errors.CalculatorInputError: gpus=0: must be at least 1
+    """
+    check_choice("task", plan.task, ("pretrain", "finetune", "inference"))
+    check_count("gpus", plan.gpus, maximum=MAX_GPUS)
+    check_count("gpus_per_node", plan.gpus_per_node, maximum=1024)
+    check_count("nics_per_node", plan.nics_per_node, maximum=64)
+    check_count("tensor_parallel", plan.tensor_parallel, maximum=plan.model.heads)
+    check_count("pipeline_parallel", plan.pipeline_parallel, maximum=plan.model.layers)
+    check_count("zero_stage", plan.zero_stage, minimum=0, maximum=3)
+    check_count("micro_batch_size", plan.micro_batch_size, maximum=10**6)
+    check_count("sequence_length", plan.sequence_length, maximum=10**8)
+    check_count("batch_size", plan.batch_size, maximum=10**7)
+    _check_layout(plan)
+    _check_amounts(plan)
+    if plan.method is not None:
+        check_choice("method", plan.method, ("full", "lora", "qlora"))
+    if plan.recompute is not None:
+        check_choice("recompute", plan.recompute, ("none", "selective", "full"))
+    plan.gpu.dense_flops_per_s(plan.precision)  # raises when the GPU has no such mode
+
+
+def _check_layout(plan: Plan) -> None:
+    model = plan.model
+    if not valid_tensor_parallel(model, plan.tensor_parallel):
+        fail(
+            "tensor_parallel", plan.tensor_parallel,
+            f"must split {model.name}'s {model.heads} attention heads evenly (and divide or "
+            f"be a multiple of its {model.kv_heads} KV heads); try 1, 2, 4 or 8",
+            f"必须能整除 {model.name} 的 {model.heads} 个注意力头（并整除或是 {model.kv_heads} "
+            "个 KV 头的整数倍）；可用 1、2、4 或 8",
+        )
+    model_parallel = plan.tensor_parallel * plan.pipeline_parallel
+    if plan.gpus % model_parallel:
+        fail(
+            "gpus", plan.gpus,
+            f"must be a multiple of tensor_parallel × pipeline_parallel = {model_parallel}",
+            f"必须是张量并行 × 流水线并行 = {model_parallel} 的整数倍",
+        )
+
+
+def _check_amounts(plan: Plan) -> None:
+    if not (plan.deadline_seconds > 0 and math.isfinite(plan.deadline_seconds)):
+        fail("deadline", plan.deadline_seconds, "must be a positive number of days",
+             "必须是正的天数")
+    if plan.tokens is not None:
+        check_positive("tokens", plan.tokens, maximum=MAX_TOKENS)
+    if plan.global_batch_tokens is not None:
+        check_positive("global_batch_tokens", plan.global_batch_tokens, maximum=1e10)
+    if plan.mfu is not None:
+        check_fraction("mfu", plan.mfu)
+    if plan.price_per_gpu_hour is not None:
+        check_positive("price_per_gpu_hour", plan.price_per_gpu_hour, maximum=1e6)
+    if not 1.0 <= plan.pue <= 5.0:
+        fail("pue", plan.pue, "must be between 1.0 and 5.0", "必须在 1.0 到 5.0 之间")

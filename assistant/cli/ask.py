@@ -72,7 +72,7 @@ def _save(
     return conversation_id
 
 
-def _emit(answer: Answer, as_json: bool, index: int) -> None:
+def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None:
     if as_json:
         from assistant.render.serialize import answer_to_json
 
@@ -85,9 +85,11 @@ def _emit(answer: Answer, as_json: bool, index: int) -> None:
 
         from assistant.render import answer_renderable
 
-        Console().print(answer_renderable(answer))
+        Console().print(answer_renderable(answer, full=full))
         return
-    click.echo(answer.text.rstrip())
+    from assistant.render.brief import brief_markdown
+
+    click.echo((answer.text if full else brief_markdown(answer.text)).rstrip())
 
 
 @click.command()
@@ -105,7 +107,10 @@ def _emit(answer: Answer, as_json: bool, index: int) -> None:
     default=None,
     help="Answer language (default: the question's).",
 )
-def ask(question: str | None, as_json: bool, follow: bool, lang: str | None) -> None:
+@click.option(
+    "--full", is_flag=True, help="Show every formula and assumption (default: fits a screen)."
+)
+def ask(question: str | None, as_json: bool, follow: bool, lang: str | None, full: bool) -> None:
     """Ask whether a GPU setup can do a large-model job; with no QUESTION, read stdin lines.
 
     Lines on stdin form one conversation: a follow-up line ("那用H100呢?", "what about
@@ -115,10 +120,12 @@ def ask(question: str | None, as_json: bool, follow: bool, lang: str | None) -> 
     """
     with error_boundary(lang or "en"):
         questions = _questions(question)
-        _answer_all(questions, as_json=as_json, follow=follow, lang=lang)
+        _answer_all(questions, as_json=as_json, follow=follow, lang=lang, full=full)
 
 
-def _answer_all(questions: list[str], *, as_json: bool, follow: bool, lang: str | None) -> None:
+def _answer_all(
+    questions: list[str], *, as_json: bool, follow: bool, lang: str | None, full: bool = False
+) -> None:
     from assistant.config import Settings
     from assistant.pipeline import answer, default_retriever
 
@@ -141,4 +148,4 @@ def _answer_all(questions: list[str], *, as_json: bool, follow: bool, lang: str 
         # next line follows up on the line before. A self-contained question replaces the
         # scenario (the parser only carries slots over for follow-up wording).
         previous = result.query
-        _emit(result, as_json, index)
+        _emit(result, as_json, index, full)

@@ -144,13 +144,15 @@ def headline(
     gpu: str,
     *,
     beyond: str | None = None,
+    beyond_key: str = "answer.beyond_stated",
     skip: tuple[str, ...] = (),
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
     `fix` is the first suggested change that makes the plan work and keeps what the user
     stated, or None; `beyond` the first working change that does not (shown as a suggestion
-    under an infeasible verdict, never as the fix). Checks of `skip` kinds are left out when
+    under an infeasible verdict, never as the fix; `beyond_key` words it as new hardware or as
+    undoing a stated choice). Checks of `skip` kinds are left out when
     they pass (a how-long answer states the duration itself).
     """
     checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
@@ -176,7 +178,7 @@ def headline(
         text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {fix[0].lower()}{fix[1:]}")
     elif failing and beyond is not None:
         text += say(lang, "。", ". ") + t(
-            "answer.beyond_stated", lang, change=beyond if lang == "zh" else beyond[0].lower()
+            beyond_key, lang, change=beyond if lang == "zh" else beyond[0].lower()
             + beyond[1:]
         ).rstrip("。.")
     elif failing and verdict == "infeasible":

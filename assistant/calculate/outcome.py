@@ -229,6 +229,7 @@ def _evaluate_scenario(
         if fix is None and other is not None and other < len(suggestions)
         else None
     )
+    hardware = other is not None and evaluation.suggestions[other].hardware
     top = headline(
         verdict,
         checks,
@@ -237,6 +238,7 @@ def _evaluate_scenario(
         lang,
         scenario.gpu or "GPU",
         beyond=beyond,
+        beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
         skip=("compute",) if ask == "duration" else (),
     )
     budget = budget_note(checks, stated)

@@ -9,10 +9,11 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import (
     TYPICAL_INFERENCE_SETUPS,
@@ -321,6 +322,8 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     ask = main_ask(query)
     try:
         validate(s)
+        if query.options:
+            return _with_focus(query, compare_options(query, _option_runner(query, site)), ask)
         if s.gpu is None and site is None:
             return _with_focus(query, _typical(query, ask), ask)
         open_count = site is None and s.gpu_count is None and s.nodes is None
@@ -354,6 +357,16 @@ def _resolve(
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
+    """Evaluate one comparison option as its own question (its stated slots fixed)."""
+
+    def run(scenario: Scenario) -> Outcome:
+        resolved = _resolve(query, site, "compare", scenario)
+        return _evaluate_scenario(resolved, query.language, scenario, "compare")
+
+    return run
 
 
 def _one_replica(resolved: Resolved) -> Resolved:

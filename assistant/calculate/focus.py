@@ -184,7 +184,21 @@ def _max_concurrency(checks: tuple[Check, ...], scenario: Scenario) -> Msg | Non
                replicas=replicas, per_sequence=kv_total / (scenario.batch_size or 1))
 
 
+def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    per_gpu = figure(checks, "memory", "required_bytes_per_gpu")
+    if per_gpu is None:
+        return None
+    gpus = scenario.gpu_count or 1
+    weights = figure(checks, "memory", "weights_bytes_total")
+    kv = figure(checks, "memory", "kv_cache_bytes")
+    if scenario.task == "inference" and weights is not None and kv is not None:
+        return Msg("answer.memory_serving", total=per_gpu * gpus, weights=weights, kv=kv,
+                   per_gpu=per_gpu, gpus=gpus)
+    return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
+
+
 _ANSWERS = {
+    "memory": _memory,
     "max_concurrency": _max_concurrency,
     "duration": _duration,
     "gpu_count": _count,

@@ -41,6 +41,11 @@ _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
         re.compile(r"最多(?:能)?(?:支持|承载|服务)?(?:多少|几)(?:路|个)?(?:并发|用户|请求)|"
                    r"多少路并发|最大并发|how many concurrent|max(?:imum)? concurrency", re.I),
     ),
+    (
+        "max_model",
+        re.compile(r"最大(?:能|可以)?(?:训练|微调|跑|推理|部署|支持)?多大|多大的模型|"
+                   r"(?:largest|biggest) model", re.I),
+    ),
     ("duration", _DURATION),
     ("gpu_count", _COUNT),
     ("kv_cache", re.compile(r"kv ?cache|kv ?缓存", re.I)),

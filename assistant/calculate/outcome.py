@@ -32,6 +32,7 @@ from assistant.calculate.focus import (
 from assistant.calculate.followup import changed_note
 from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
+from assistant.calculate.largest import PROBE_PARAMS, largest_model
 from assistant.calculate.layouts import evaluate_best, to_plan
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
@@ -313,6 +314,9 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     s = query.scenario
     if not query.in_domain:
         return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+    if main_ask(query) == "max_model" and s.model is None and s.params is None:
+        query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
+        s = query.scenario
     if query.unknown_names:
         lead = unknown_names_lead(query.unknown_names, lang)
         return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
@@ -415,6 +419,11 @@ def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     scenario = outcome.scenario
     if scenario is None or not outcome.checks:
         return outcome
+    if ask == "max_model":
+        found = largest_model(outcome.checks, scenario)
+        biggest = text(found, query.language) if found else ""
+        probe = replace(scenario, params=None, active_params=None, tokens=None)
+        return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
     # Chinese sentences follow each other without a space; English ones take one
     gap = say(query.language, "", " ")
     focus = outcome.focus or focus_sentence(ask, outcome.checks, scenario, query.language)

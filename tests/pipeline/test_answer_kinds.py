@@ -76,3 +76,16 @@ def test_how_long_without_a_count_names_the_practical_count() -> None:
     lead = calculate(query).lead
     assert "impractical" in lead
     assert "With about" in lead
+
+
+def test_largest_model_for_hardware_and_time() -> None:
+    # 8 x 312e12 x ~0.4 x 30 days = ~2.6e21 FLOPs = 6 N (20 N) -> N = ~4.6e9
+    query = _ask(
+        "8张A100一个月内最大能训练多大的模型",
+        "zh",
+        scenario=Scenario(gpu="A100 SXM 80GB", gpu_count=8, deadline_seconds=30 * 86400.0),
+    )
+    outcome = calculate(query)
+    assert outcome.lead.startswith("8 张 A100 SXM 80GB 在 30 天内最大能训练约 4")
+    assert outcome.scenario is not None
+    assert outcome.scenario.params is None

@@ -5,18 +5,19 @@ Usage:
 
 Rows carry `"split": "tune"` (used while developing) or `"test"` (held out: never tuned
 against); a row without one is `tune`. The pass rate is reported per split and per file. A row
-with `"chain": [q1, q2, …]` is answered after those questions, each turn a follow-up of the
-one before (as in `ask --continue`), and only its own `question` is checked. Rows that check
-only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
+with `"chain"` (or `"previous"`), a list of earlier questions, is answered after them, each turn
+a follow-up of the one before (as in `ask --continue`); only its own `question` is checked.
+Rows that check only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
 
-Each line of the golden file gives a question, the scenario slots it must yield (as in the
-`ask --json` object), the acceptable verdicts, key figures with a relative tolerance, and groups
-of document ids of which at least one must be cited. The figures were worked out by hand (6ND,
-20 tokens per parameter, bytes per parameter, KV bytes per token), not copied from the program.
-Optional `answer_matches` / `answer_excludes` are regular expressions the rendered text must /
-must not match (the verdict sentence states the shortfall; a Chinese answer carries no
-untranslated labels). An `unknown` row with no `cite` groups (off-topic, bad input) must cite
-nothing; conceptual questions are `unknown` too but must cite the passages that explain them.
+Every `tests/golden/*.jsonl` file is read (answers, parse facts, chains). Each line gives a
+question, the scenario slots it must yield (as in the `ask --json` object), the acceptable verdicts,
+key figures with a relative tolerance, and groups of document ids of which at least one must be
+cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes per parameter, KV
+bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
+regular expressions the rendered text must / must not match (the verdict sentence states the
+shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite` groups (off-topic, bad input)
+must cite nothing; conceptual questions are `unknown` too but must cite the passages that explain
+them.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ Answerer = Callable[[str, Any], tuple[Mapping[str, Any], Any]]
 
 def _answer_row(answer: Answerer, row: Mapping[str, Any]) -> Mapping[str, Any]:
     previous = None
-    for earlier in row.get("chain", ()):
+    for earlier in row.get("chain") or row.get("previous") or ():
         _, previous = answer(earlier, previous)
     data, _ = answer(row["question"], previous)
     return data

@@ -46,6 +46,15 @@ def _questions(question: str | None) -> list[str]:
     return questions
 
 
+def _question_language(question: str | None) -> str:
+    """The language for error messages: the question's ("一亿亿亿参数" is told in Chinese)."""
+    if not question:
+        return "en"
+    from assistant.parse import detect_language
+
+    return detect_language(question)
+
+
 def _open_store() -> ConversationStore | None:
     from assistant.conversations import ConversationStore, StoreError
 
@@ -102,6 +111,11 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
     help="Follow up on the last conversation (its scenario carries over).",
 )
 @click.option(
+    "--independent",
+    is_flag=True,
+    help="Never chain: every question (every stdin line) is answered on its own.",
+)
+@click.option(
     "--lang",
     type=click.Choice(["zh", "en"]),
     default=None,
@@ -110,21 +124,42 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
 @click.option(
     "--full", is_flag=True, help="Show every formula and assumption (default: fits a screen)."
 )
-def ask(question: str | None, as_json: bool, follow: bool, lang: str | None, full: bool) -> None:
+def ask(
+    question: str | None,
+    as_json: bool,
+    follow: bool,
+    independent: bool,
+    lang: str | None,
+    full: bool,
+) -> None:
     """Ask whether a GPU setup can do a large-model job; with no QUESTION, read stdin lines.
 
     Lines on stdin form one conversation: a follow-up line ("那用H100呢?", "what about
-    4-bit?") changes one slot of the question before it.
+    4-bit?") changes one slot of the question before it; a line that names its own model or
+    size and a task starts afresh. `--independent` answers every line on its own.
 
     Example: gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"
     """
-    with error_boundary(lang or "en"):
+    with error_boundary(lang or _question_language(question)):
+        if follow and independent:
+            from assistant.errors import UsageError
+
+            msg = "--continue and --independent cannot be used together"
+            raise UsageError(msg, message_zh="--continue 与 --independent 不能同时使用")
         questions = _questions(question)
-        _answer_all(questions, as_json=as_json, follow=follow, lang=lang, full=full)
+        _answer_all(
+            questions, as_json=as_json, follow=follow, chain=not independent, lang=lang, full=full
+        )
 
 
 def _answer_all(
-    questions: list[str], *, as_json: bool, follow: bool, lang: str | None, full: bool = False
+    questions: list[str],
+    *,
+    as_json: bool,
+    follow: bool,
+    chain: bool,
+    lang: str | None,
+    full: bool = False,
 ) -> None:
     from assistant.config import Settings
     from assistant.pipeline import answer, default_retriever
@@ -143,9 +178,10 @@ def _answer_all(
         result = answer(
             text, settings=settings, retriever=retriever, previous=previous, language=lang
         )
-        conversation_id = _save(store, conversation_id if follow or index else None, result)
+        keep = follow or (chain and index > 0)
+        conversation_id = _save(store, conversation_id if keep else None, result)
         # Lines read from stdin are one conversation, as in the chat app: "那用H100呢?" on the
-        # next line follows up on the line before. A self-contained question replaces the
-        # scenario (the parser only carries slots over for follow-up wording).
-        previous = result.query
+        # next line follows up on the line before. The parser decides which lines inherit
+        # (assistant.parse.followup); --independent passes no previous turn at all.
+        previous = result.query if chain else None
         _emit(result, as_json, index, full)

@@ -74,7 +74,8 @@ def _alias_regex(key: str) -> re.Pattern[str]:
     body = parts[0] + "".join(sep + part for sep, part in zip(seps, parts[1:]))
     # Word edges only where the alias itself starts or ends with a Latin letter or digit:
     # "吉林" must match in "吉林gpu服务器", "a100" must not match inside "a1000".
-    head = r"(?<![a-z0-9])" if key[0].isascii() and key[0].isalnum() else ""
+    # "8xh100": a count glued to the name with "x" still leaves the name a name.
+    head = r"(?:(?<![a-z0-9])|(?<=[0-9]x))" if key[0].isascii() and key[0].isalnum() else ""
     tail = r"(?:s|es)?(?![a-z0-9])" if key[-1].isascii() and key[-1].isalnum() else ""
     return re.compile(head + body + tail)
 
@@ -127,26 +128,35 @@ _CARD = (
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
 _TOTAL_PATTERNS = (
     NUMBER + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:nvidia\s*|英伟达\s*)?" + _G,
-    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*" + NUMBER,
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个)",
     NUMBER + r"\s*" + _CARD,
 )
 _PER_NODE_PATTERNS = (
     NUMBER
-    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台)?\s*"
+    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台)?\s*(?:有|配|装)?\s*"
     + NUMBER
-    + r"\s*(?:张)?\s*卡",
-    NUMBER + r"\s*[x×*]\s*" + NUMBER + r"\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    + r"\s*(?:张\s*卡?|块\s*卡?|卡|"
+    + _G
+    + ")",
+    # "4x8 h100", "2×8卡": nodes × GPUs per node (the second number follows an "x")
+    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
     NUMBER
     + r"\s*"
     + _NODE
     + r"\s*(?:of|with|each with|,|，|each has|每台)?\s*"
     + NUMBER
-    + r"\s*(?:"
+    + r"\s*[x×*]?\s*(?:"
     + _G
     + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
 )
 _PER_NODE_ONLY = (
+    # "4 nodes with 100G RoCE, 8 H800 each": a count followed by "each" is per node
+    NUMBER
+    + r"\s*[x×*]?\s*(?:"
+    + _G
+    + r"|gpus?\b|cards?\b)\s*(?:gpus?\b|cards?\b)?\s*"
+    + r"(?:each|apiece|in each|per (?:node|server|machine))",
     NUMBER
     + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
     + _G
@@ -203,9 +213,11 @@ def read_counts(text: str) -> Counts:
     return Counts(counts, nodes, per_node)
 
 
+# Host RAM ("512GB 内存", "host memory") is read elsewhere (parsing.load), never as GPU memory.
 _MEMORY = re.compile(
-    NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|memory|vram|hbm|内存)"
-    r"|(?:显存|vram|memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)",
+    NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|(?<!host )memory|vram|hbm|"
+    r"(?:graphics )?cards?\b|gpus?\b|显卡|卡)"
+    r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)",
     re.ASCII,
 )
 
@@ -247,6 +259,8 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         text,
         re.ASCII,
     )
+    if speed_match is None:
+        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII)
     speed = int(to_float(speed_match.group(1))) if speed_match else None
     roce = "roce" in text or "rdma" in text
     if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
@@ -270,3 +284,26 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
     if re.search(r"以太网|ethernet|\btcp\b", text, re.ASCII):
         return ("25gbe", "25g ethernet", "ethernet")
     return ()
+
+
+def pcie_variant(gpu: str) -> tuple[str, str | None]:
+    """The PCIe card of the same chip and memory, and its PCIe link, for "PCIe-only" or "no
+    NVLink" ("H100 SXM 80GB" → "H100 PCIe 80GB", "PCIe Gen5 x16"); a card with no PCIe sibling
+    keeps its name and gets the PCIe generation it has."""
+    from calculators.catalog.hardware import GPUS, link_alias_index
+
+    card = GPUS.get(gpu)
+    if card is None:
+        return gpu, None
+    if card.intra_link.lower().startswith("pcie"):
+        return gpu, card.intra_link
+    for other in GPUS.values():
+        if (
+            other.intra_link.lower().startswith("pcie")
+            and other.architecture == card.architecture
+            and other.memory_bytes == card.memory_bytes
+            and other.name.split()[0] == card.name.split()[0]
+        ):
+            return other.name, other.intra_link
+    link = f"PCIe Gen{card.pcie_gen} x16"
+    return gpu, link_alias_index().get(link.lower().replace(" ", ""), None)

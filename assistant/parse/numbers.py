@@ -154,6 +154,8 @@ def cn_value(chars: str) -> int:
         elif ch == "万":
             wan += (section + number or 1) * 10_000
             section = number = 0
+        elif ch == "亿" and result and not (wan or section or number):
+            result *= 100_000_000  # "亿亿": 1e16, not 2e8
         elif ch == "亿":
             result += (wan + section + number or 1) * 100_000_000
             wan = section = number = 0

@@ -17,13 +17,25 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from assistant.parse import hardware as hw
 from assistant.parse import slots
+from assistant.parse.asks import read_asks
+from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
+from assistant.parse.followup import as_followup, bare_count, merge_followup
+from assistant.parse.load import read_load_slots
+from assistant.parse.names import (
+    closest_names,
+    digit_groups_fit,
+    unknown_gpu_spans,
+    unknown_names,
+)
 from assistant.parse.numbers import clean_text, normalize_numbers
-from assistant.records import Language, Query, Scenario, SiteProfile
+from assistant.parse.options import hardware_options
+from assistant.records import Ask, Language, Query, Scenario, SiteProfile
+from calculators.messages import Msg
 
 __all__ = [
     "MAX_QUESTION_CHARS",
@@ -36,12 +48,6 @@ __all__ = [
 #: Longer pastes are cut (and the answer says so): slot patterns are linear but the answer is not
 #: helped by 100 KB of text.
 MAX_QUESTION_CHARS = 4000
-
-_FOLLOWUP = re.compile(
-    r"^(?:那|那么|如果|要是|假如|换成|改成|改用|换用|用|若)|呢[?？]?$|呢\s*$|"
-    r"^(?:what about|how about|and if|what if|and with|instead|then|with|using|and)\b|\binstead\b",
-    re.ASCII,
-)
 
 
 def detect_language(text: str) -> Language:
@@ -74,6 +80,13 @@ def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:
     return index
 
 
+@functools.lru_cache(maxsize=1)
+def _model_spellings() -> Mapping[str, tuple[str, ...]]:
+    from calculators.catalog.models import MODELS
+
+    return {m.name: (m.name, *m.aliases) for m in MODELS.values()}
+
+
 @dataclass(frozen=True)
 class _Mentions:
     site: str | None
@@ -81,6 +94,12 @@ class _Mentions:
     models: tuple[str, ...]
     text: str
     """Cleaned, lower-cased, catalog names masked, numbers normalised."""
+    gpu_sequence: tuple[str, ...] = ()
+    """Every GPU mark's catalog name in text order (repeats kept, for comparisons)."""
+    unknown: tuple[str, ...] = ()
+    """Product-like names the catalog does not hold."""
+    plain: str = ""
+    """Cleaned and lower-cased, nothing masked ("H100 PCIe-only" keeps its "pcie")."""
 
 
 def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
@@ -88,21 +107,41 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     site_matches = hw.find_aliases(text, _site_index(sites))
     text = hw.mask(text, site_matches, " ⟨site⟩ ")
     gpu_index, model_index = _catalog_indexes()
-    model_matches = hw.find_aliases(text, model_index)
+    spellings = _model_spellings()
+    model_matches = [
+        m
+        for m in hw.find_aliases(text, model_index)
+        if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
+    ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
     gpu_matches = hw.find_aliases(text, gpu_index)
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
+    unknown = unknown_names(text)
+    # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
+    strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
+    text = hw.mask(text, strangers, hw.GPU_MARK)
+    in_order = sorted([*gpu_matches, *strangers], key=lambda m: m.start)
     return _Mentions(
         site=site_matches[0].name if site_matches else None,
         gpus=tuple(dict.fromkeys(m.name for m in gpu_matches)),
         models=tuple(dict.fromkeys(m.name for m in model_matches)),
         text=normalize_numbers(text),
+        gpu_sequence=tuple(m.name for m in in_order),
+        unknown=unknown,
+        plain=cleaned.lower(),
     )
 
 
 def mentioned_gpus(question: str) -> tuple[str, ...]:
     """Every catalog GPU the question names, in order ("H100 和 A100 有什么区别")."""
     return _find_mentions(clean_text(question)[:MAX_QUESTION_CHARS], ()).gpus
+
+
+def _say(message: Msg, language: Language) -> str:
+    """A parse note in the question's language (Query.warnings are text for now)."""
+    from assistant.i18n import text
+
+    return text(message, language)
 
 
 def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, object], list[str]]:
@@ -116,13 +155,8 @@ def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, obje
         out["gpu_count"] = counts.gpu_counts[0]
         if len(counts.gpu_counts) > 1:
             chosen, others = counts.gpu_counts[0], counts.gpu_counts[1:]
-            listed = ", ".join(str(c) for c in others)
-            warnings.append(
-                f"问题中给出了不同的 GPU 数量（{chosen} 与 {listed}），按 {chosen} 张计算。"
-                if language == "zh"
-                else f"The question gives different GPU counts ({chosen} and {listed}); "
-                f"using {chosen}."
-            )
+            message = Msg("parse.counts_differ", chosen=chosen, others=others)
+            warnings.append(_say(message, language))
     elif counts.nodes is not None and counts.gpus_per_node is not None:
         out["gpu_count"] = counts.nodes * counts.gpus_per_node
     return out, warnings
@@ -161,8 +195,10 @@ def _workload_slots(text: str) -> dict[str, object]:
     return out
 
 
-def _link_slots(text: str) -> dict[str, object]:
-    intra, inter = hw.read_links(text)
+def _link_slots(text: str, plain: str) -> dict[str, object]:
+    """Links from the masked text; "PCIe-only" / "no NVLink" also from the unmasked one."""
+    _, inter = hw.read_links(text)
+    intra, _ = hw.read_links(plain)
     out: dict[str, object] = {}
     if intra:
         out["intra_link"] = _resolve_link(intra)
@@ -210,13 +246,39 @@ def parse(
     lang: Language = language or detect_language(cleaned)
     if len(cleaned) > MAX_QUESTION_CHARS:
         cleaned = cleaned[:MAX_QUESTION_CHARS]
-        warnings.append(
-            f"问题过长，只读取了前 {MAX_QUESTION_CHARS} 个字符。"
-            if lang == "zh"
-            else f"The question is very long; only its first {MAX_QUESTION_CHARS} characters "
-            "were read."
-        )
+        warnings.append(_say(Msg("parse.question_cut", limit=MAX_QUESTION_CHARS), lang))
     mentions = _find_mentions(cleaned, sites)
+    refuse_nonsense(cleaned.lower(), mentions.text, {})
+    found, slot_warnings = _slots(mentions, lang)
+    refuse_nonsense("", "", found)
+    text = mentions.text
+    has_job = bool({"model", "params"} & found.keys())
+    evidence = classify(
+        text,
+        named_job=bool(mentions.site or has_job),
+        named_hardware=bool(mentions.gpus or mentions.unknown),
+    )
+    asks = _refine_asks(read_asks(text, has_job=has_job), found)
+    options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    base = Query(
+        question=cleaned,
+        language=lang,
+        scenario=Scenario(**found),  # type: ignore[arg-type]
+        in_domain=evidence.in_domain,
+        topics=slots.read_topics(text),
+        warnings=tuple(warnings + slot_warnings),
+        asks=asks,
+        options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
+        unknown_names=mentions.unknown,
+    )
+    followup = as_followup(
+        base, found, previous, offtopic=bool(evidence.elsewhere), bare=bare_count(text)
+    )
+    return followup or base
+
+
+def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:
+    """Every slot the question states, and the notes on how they were read."""
     text = mentions.text
     found: dict[str, object] = {}
     if mentions.site:
@@ -225,102 +287,39 @@ def parse(
         found["gpu"] = mentions.gpus[0]
     if mentions.models:
         found["model"] = mentions.models[0]
-    count_slots, count_warnings = _counts_slots(hw.read_counts(text), lang)
-    warnings += count_warnings
+    count_slots, warnings = _counts_slots(hw.read_counts(text), lang)
     found.update(count_slots)
     found.update(_workload_slots(text))
-    found.update(_link_slots(text))
+    found.update(_link_slots(text, mentions.plain))
+    for name, value in read_load_slots(text).items():
+        if name != "currency" or "currency" not in found:
+            found[name] = value
     if "model" in found:
         found.pop("params", None)
-    evidence = classify(
-        text,
-        named_job=bool(mentions.site or mentions.models or "params" in found),
-        named_hardware=bool(mentions.gpus),
-    )
-    base = Query(
-        question=cleaned,
-        language=lang,
-        scenario=Scenario(**found),  # type: ignore[arg-type]
-        in_domain=evidence.in_domain,
-        topics=slots.read_topics(text),
-        warnings=tuple(warnings),
-    )
-    return _as_followup(base, found, previous, offtopic=bool(evidence.elsewhere)) or base
+    if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
+        found["gpu"], link = hw.pcie_variant(str(found["gpu"]))
+        found["intra_link"] = link or found["intra_link"]
+    warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
+    return found, warnings
 
 
-def _as_followup(
-    base: Query,
-    found: Mapping[str, object],
-    previous: Scenario | Query | None,
-    *,
-    offtopic: bool,
-) -> Query | None:
-    """`base` as a follow-up of `previous`, or None when it is a question of its own.
+def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
+    """ "<name> is not in the catalog (closest: …)" per unknown name; a generic card note."""
+    from calculators.catalog.hardware import GPUS
 
-    A follow-up names a slot to change ("那用H100呢?") or, in a follow-up form ("那网络呢?",
-    "and what about the network?"), a topic to look at next. On a question with nothing to
-    compute the new topic is searched in the context of the question it follows; on a scenario
-    the question it follows keeps its intent ("需要几张" then "那用H100呢?" sizes the H100s).
-    """
-    if previous is None or not (found or base.topics) or (offtopic and not base.in_domain):
-        return None
-    prev_query = previous if isinstance(previous, Query) else None
-    if prev_query is not None and not prev_query.in_domain:
-        return None
-    prev_scenario: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
-    explicit = bool(_FOLLOWUP.search(base.question.lower().strip()))
-    if not (explicit or (found and _is_followup(base.question.lower(), found))):
-        return None
-    if not explicit and not _has_job(prev_scenario) and not _has_job(base.scenario):
-        return None  # two conceptual questions in a row: nothing to carry over
-    scenario, changed = merge_followup(prev_scenario, found)
-    context = (prev_query.context or prev_query.question) if prev_query is not None else ""
-    return replace(
-        base,
-        scenario=scenario,
-        in_domain=True,
-        followup=True,
-        changed_slots=changed,
-        context=context,
-    )
+    pool = (*GPUS, *_model_spellings())
+    notes = [
+        Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
+        for name in mentions.unknown
+    ]
+    memory = found.get("gpu_memory_bytes")
+    if "gpu" not in found and isinstance(memory, float):
+        notes.append(Msg("parse.generic_card", memory=memory))
+    return notes
 
 
-def _has_job(scenario: Scenario) -> bool:
-    return scenario.model is not None or scenario.params is not None
-
-
-def _is_followup(text: str, found: Mapping[str, object]) -> bool:
-    has_workload = bool({"model", "params"} & found.keys())
-    has_hardware = bool({"gpu", "gpu_count", "site_profile", "nodes"} & found.keys())
-    return bool(_FOLLOWUP.search(text.strip())) or not (has_workload and has_hardware)
-
-
-def merge_followup(
-    previous: Scenario, found: Mapping[str, object]
-) -> tuple[Scenario, tuple[str, ...]]:
-    """Apply the slots a follow-up names to the previous scenario; returns (scenario, changed)."""
-    changes: dict[str, object] = dict(found)
-    if "gpu" in changes and "gpu_memory_bytes" not in changes:
-        changes["gpu_memory_bytes"] = None
-    if "model" in changes:
-        changes.setdefault("params", None)
-        changes.setdefault("active_params", None)
-    if "params" in changes and "model" not in changes:
-        changes["model"] = None
-        changes.setdefault("active_params", None)
-    if "nodes" in changes and "gpu_count" not in changes:
-        per_node = previous.gpus_per_node
-        if per_node is None and previous.gpu_count and previous.nodes:
-            per_node = previous.gpu_count // previous.nodes
-        if per_node is None and previous.gpu_count and not previous.site_profile:
-            per_node = previous.gpu_count
-        changes.setdefault("gpus_per_node", per_node)
-        changes["gpu_count"] = None
-    if "gpu_count" in changes and "nodes" not in changes:
-        changes["nodes"] = None
-    task = changes.get("task", previous.task)
-    if changes.get("precision") == "int4" and task == "finetune" and "method" not in changes:
-        changes["method"] = "qlora"
-    scenario = replace(previous, **changes)  # type: ignore[arg-type]
-    changed = tuple(k for k in found if getattr(previous, k, None) != found[k])
-    return scenario, changed
+def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:
+    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost."""
+    if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
+        asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
+    return asks

@@ -242,10 +242,12 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
     return (int(tp.group(1)) if tp else None, int(pp.group(1)) if pp else None)
 
 
+# Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
+_SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 _PRICE = re.compile(
-    r"(\$|¥|￥|usd|rmb|cny)\s*(\d+(?:\.\d+)?)\s*(?:/|per|每)\s*(?:gpu|卡)?[ -]?(?:hour|hr|h|小时)"
-    r"|(\d+(?:\.\d+)?)\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
-    r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*(\d+(?:\.\d+)?)\s*(元|美元)"
+    r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡)?[ -]?(?:hour|hr|h|小时)"
+    r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*" + _SIGNED + r"\s*(元|美元)"
 )
 _CURRENCY = {
     "$": "USD",
@@ -267,7 +269,7 @@ def read_price(text: str) -> tuple[float | None, str | None]:
     if match is None:
         return None, None
     if match.group(2):
-        return float(match.group(2)), _CURRENCY.get(match.group(1), "USD")
+        return to_float(match.group(2)), _CURRENCY.get(match.group(1), "USD")
     if match.group(3):
-        return float(match.group(3)), _CURRENCY.get(match.group(4), "USD")
-    return float(match.group(5)), _CURRENCY.get(match.group(6), "CNY")
+        return to_float(match.group(3)), _CURRENCY.get(match.group(4), "USD")
+    return to_float(match.group(5)), _CURRENCY.get(match.group(6), "CNY")

@@ -1,0 +1,130 @@
+"""What a question asks for (`Query.asks`): the quantity the headline must answer.
+
+Read from the normalised, lower-cased text with catalog names masked (``⟨gpu⟩``, ``⟨model⟩``).
+Each ask is a row of the table below (a pattern per language); the order of the table is the
+priority when a question asks for several things, so "1000 tok/s 需要几张A100" asks first for a
+GPU count and then names a throughput. Yes/no wording ("能…吗", "can …") gives `feasibility`;
+a definition ("是什么", "what is") with no job in the question gives `concept`.
+
+Examples:
+    >>> read_asks("8张a100一个月内最大能训练多大的模型")
+    ('max_model',)
+    >>> read_asks("1000 tok/s 需要几张 ⟨gpu⟩")
+    ('gpu_count', 'throughput')
+    >>> read_asks("kv cache占多少显存")
+    ('kv_cache',)
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.records import Ask
+
+__all__ = ["read_asks"]
+
+_G = r"(?:⟨gpu⟩|gpus?|cards?|nodes?|servers?|accelerators?|machines?)"
+_ASKS: tuple[tuple[Ask, str], ...] = (
+    (
+        "compare",
+        r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
+        r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison",
+    ),
+    (
+        "max_model",
+        r"最大(?:能|可以)?(?:训练?|微调|跑|部署|推理|放|装|支持)?(?:多大|多少参数|什么规模)|"
+        r"(?:能|可以)(?:训练?|微调|跑|部署|推理|放下|装下)多大|多大的模型|最大的模型|"
+        r"(?:largest|biggest) model|how (?:big|large) (?:a |of a )?model|"
+        r"max(?:imum)? model size",
+    ),
+    (
+        "max_concurrency",
+        r"最多(?:能|可以)?(?:支持|扛|承载|跑|服务)?(?:多少|几)(?:个|路)?(?:并发|用户|请求|序列)|"
+        r"最大并发|(?:能|可以)(?:支持|扛|承载|服务)多少(?:个|路)?(?:并发|用户|请求)|多少并发|"
+        r"how many (?:concurrent|simultaneous|parallel) (?:users|requests|sequences|sessions)|"
+        r"max(?:imum)? (?:number of )?concurren|"
+        r"how many (?:users|requests|sequences) (?:can|could)",
+    ),
+    (
+        "gpu_count",
+        r"多少(?:张|块|台|个|片)|几张|几块|几台|几个节点|几卡|多少(?:卡|gpu|显卡|节点)|"
+        r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)",
+    ),
+    (
+        "duration",
+        r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|"
+        r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)",
+    ),
+    (
+        "kv_cache",
+        r"kv ?cache|kv ?缓存|键值缓存",
+    ),
+    (
+        "weights",
+        r"权重(?:文件)?(?:有|占|是)?(?:多大|多少)|模型文件(?:有)?多大|"
+        r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"
+        r"how (?:big|large) (?:are|is|would) the (?:model )?weights|weight size",
+    ),
+    (
+        "memory",
+        r"多少显存|多大显存|显存(?:占用|需求|要求|需要|要多少|够|够不够|放得下|装得下)|"
+        r"内存(?:需要|要多少)|how much (?:gpu |v)?(?:memory|vram)|"
+        r"memory (?:requirement|needed|usage)|"
+        r"vram (?:needed|requirement)|(?:fit|fits) in (?:memory|vram)",
+    ),
+    (
+        "energy_cost",
+        r"电费|电价.{0,12}(?:多少|花|钱)|electricity (?:cost|bill)|energy (?:cost|bill)|"
+        r"power bill|cost of (?:the )?(?:electricity|power|energy)",
+    ),
+    (
+        "cost",
+        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        r"how much (?:will|would|does) it (?:cost|run)|spend",
+    ),
+    (
+        "power",
+        r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
+        r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b",
+    ),
+    (
+        "throughput",
+        r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
+        r"requests? per second",
+    ),
+    (
+        "feasibility",
+        r"能(?:否|不能)?.{0,40}[吗么嘛]|可以.{0,40}[吗么嘛]|可否|是否|行不行|够不够|够吗|"
+        r"^(?:can|could|is|are|will|would|does|do)\b|\bfeasible|\bpossible|\benough\b|"
+        r"\bwill it (?:fit|work|run)|\bfit\b",
+    ),
+    (
+        "concept",
+        r"是什么|什么是|什么叫|解释|原理|区别|为什么|what is|what's|what are|explain|"
+        r"difference between|how does|why ",
+    ),
+)
+_COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
+# Of "how much memory" and its parts, the most specific wins.
+_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_cache", "weights", "memory")
+
+
+def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
+    """Every ask the text words, main one first; `has_job` (a model or size named) rules out
+    `concept` ("what is the KV cache of a 70B model" asks for the KV cache)."""
+    text = re.sub(r"\s+", " ", text)
+    found = [ask for ask, pattern in _COMPILED if pattern.search(text)]
+    for specific in _MEMORY_FAMILY:
+        if specific in found:
+            found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]
+            break
+    if "energy_cost" in found and "cost" in found:
+        found.remove("cost")
+    if "kv_cache" in found and not re.search(r"多少|多大|how (?:much|big|large)|size|占", text):
+        found.remove("kv_cache")  # "KV cache 是什么": a concept, not a size
+    if "concept" in found and (has_job or len(found) > 1):
+        found.remove("concept")
+    if "feasibility" in found and len(found) > 1:
+        found.remove("feasibility")
+        found.append("feasibility")
+    return tuple(found)

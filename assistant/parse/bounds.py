@@ -1,0 +1,63 @@
+"""Numbers no question can mean: refused with a clear message (exit 2), never a traceback.
+
+Counts out of range ("-8 张卡", "1e30 nodes") stay slots for the calculator to refuse by name;
+what is refused here cannot even become a slot: a number that overflows to infinity
+("1e999 GPUs"), a Chinese numeral beyond any count ("一亿亿亿参数") and a price, budget or
+electricity price that is not positive ("$-2 per GPU-hour").
+
+Examples:
+    >>> refuse_nonsense("8 h100 train 7b", "8 h100 train 7b", {"price_per_gpu_hour": 2.0})
+    >>> refuse_nonsense("1e999 gpus", "1e999 gpus", {})
+    Traceback (most recent call last):
+    ...
+    calculators.errors.CalculatorInputError: number='1e999': is too large to be read as a number
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+from assistant.parse.numbers import NUMBER, cn_value, to_float
+from calculators.errors import CalculatorInputError
+
+__all__ = ["refuse_nonsense"]
+
+_CN = "零〇一二两三四五六七八九十百千万亿"
+_CN_RUN = re.compile(f"[{_CN}]*亿[{_CN}]*")
+#: Chinese numerals name at most 亿亿 (1e16) in practice; "一亿亿亿" is not a quantity.
+_CN_LIMIT = 1e17
+_MONEY = ("price_per_gpu_hour", "budget", "price_per_kwh")
+
+
+def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) -> None:
+    """Raise :class:`CalculatorInputError` for an unreadable number or a non-positive price.
+
+    Args:
+        cleaned: The question, cleaned and lower-cased (Chinese numerals as typed).
+        normalized: The same text with numbers rewritten as digits.
+        found: The slots read so far (prices are read with their sign).
+    """
+    for match in _CN_RUN.finditer(cleaned):
+        if match.group(0).count("亿") >= 3 or cn_value(match.group(0)) >= _CN_LIMIT:
+            field = "number"
+            raise CalculatorInputError(
+                field,
+                match.group(0),
+                "is not a quantity (Chinese numerals stop at 亿亿)",
+                reason_zh="不是一个可用的数量（中文数字最大到亿亿）",
+            )
+    for match in re.finditer(NUMBER, normalized):
+        if not math.isfinite(to_float(match.group(1))):
+            field = "number"
+            raise CalculatorInputError(
+                field,
+                match.group(1),
+                "is too large to be read as a number",
+                reason_zh="太大，无法作为数字读取",
+            )
+    for name in _MONEY:
+        value = found.get(name)
+        if isinstance(value, (int, float)) and not value > 0:
+            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")

@@ -1,0 +1,205 @@
+"""Serving load, targets, money and host memory stated in a question.
+
+Readers take the normalised text (numbers as digits, catalog names masked) and return a value
+or None; prices keep their sign so that a negative one is refused, never dropped.
+
+Examples:
+    >>> read_concurrency("20 个并发"), read_concurrency("8个并发用户")
+    (20, 8)
+    >>> read_concurrency("20 concurrent users")
+    20
+    >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
+    (1000.0, 5.0)
+    >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
+    (1.0, 0.5)
+    >>> read_budget("预算200000元"), read_price_per_kwh("电价0.6元/度")
+    ((200000.0, 'CNY'), (0.6, 'CNY'))
+    >>> read_price_per_kwh("$0.12 per kwh"), read_host_ram("512gb 内存")
+    ((0.12, 'USD'), 512000000000.0)
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import NUMBER, to_float
+
+__all__ = [
+    "read_budget",
+    "read_load_slots",
+    "read_concurrency",
+    "read_first_token_seconds",
+    "read_host_ram",
+    "read_price_per_kwh",
+    "read_qps",
+    "read_tokens_per_second",
+]
+
+_CURRENCY = {
+    "$": "USD", "usd": "USD", "美元": "USD", "dollar": "USD", "dollars": "USD",
+    "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "yuan": "CNY",
+}  # fmt: skip
+_CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
+_K = r"\s*(k|w|万)?"
+_VERB = r"\s*(?:of|=|:|为|是|达到|要|有)?\s*"
+
+
+def _plain(text: str) -> str:
+    """Thousands separators out ("$50,000" → "$50000")."""
+    return re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+
+
+def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        match = pattern.search(_plain(text))
+        if match is not None:
+            return match
+    return None
+
+
+_CONCURRENCY = (
+    re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
+    re.compile(r"(?:并发(?:数|量|用户数?)?|concurrency)" + _VERB + NUMBER),
+    re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
+)
+
+
+def read_concurrency(text: str) -> int | None:
+    """Concurrent users or requests in flight ("20 个并发", "concurrency of 32")."""
+    match = _first(_CONCURRENCY, text)
+    return int(to_float(match.group(1))) if match else None
+
+
+_TOKS = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens? (?:per|a|/) ?sec(?:ond)?|tokens?每秒|token/秒)"
+_TPS = (
+    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS),
+    re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
+    re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
+)
+_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
+
+
+def read_tokens_per_second(text: str) -> float | None:
+    """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token")."""
+    match = _first(_TPS, text)
+    return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
+
+
+_QPS = (
+    re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
+    re.compile(
+        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s\b|requests? per second|个?请求每秒)"
+    ),
+    re.compile(r"每秒\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
+)
+
+
+def read_qps(text: str) -> float | None:
+    """A requests-per-second target ("QPS 5", "10 requests per second")."""
+    match = _first(_QPS, text)
+    return to_float(match.group(1)) if match else None
+
+
+_TTFT = re.compile(
+    r"(?:first[- ]token|首字|首token|首 token|首词|\bttft\b|time to first token)"
+    r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s\b|秒|sec(?:onds?)?\b)"
+)
+
+
+def read_first_token_seconds(text: str) -> float | None:
+    """A time-to-first-token bound in seconds ("first token under 1 s", "首字 500ms")."""
+    match = _TTFT.search(text)
+    if match is None:
+        return None
+    value = to_float(match.group(1))
+    return value / 1000 if match.group(2) in ("ms", "毫秒") else value
+
+
+_BUDGET = (
+    re.compile(
+        r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under)?\s*"
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
+    ),
+    re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
+)
+
+
+def read_budget(text: str) -> tuple[float | None, str | None]:
+    """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k")."""
+    match = _first(_BUDGET, text)
+    if match is None:
+        return None, None
+    groups = match.groups()
+    if len(groups) == 4:  # the "$50k budget" form
+        currency, number, scale, after = groups[0], groups[1], groups[2], None
+    else:
+        currency, number, scale, after = groups
+    symbol = currency or after
+    if symbol is None and not re.search(r"[\u4e00-\u9fff]", text):
+        symbol = "$"
+    return to_float(number) * _SCALE[scale], _CURRENCY.get(symbol or "元", "CNY")
+
+
+_KWH = r"(?:度电?|kwh|千瓦时|kw·h|kw-h)"
+_ENERGY = (
+    re.compile(
+        r"(?:电价|电费)\s*(?:为|是|:|按)?\s*"
+        + NUMBER
+        + r"\s*"
+        + _CUR
+        + r"?\s*(?:/|每|per)\s*"
+        + _KWH
+    ),
+    re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
+    re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每)\s*" + _KWH),
+    re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
+    re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
+)
+
+
+def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
+    """An electricity price per kWh and its currency ("电价0.6元/度", "$0.12 per kWh")."""
+    match = _first(_ENERGY, text)
+    if match is None:
+        return None, None
+    groups = [g for g in match.groups() if g is not None]
+    numbers = [g for g in groups if re.fullmatch(r"[-−]?\d+(?:\.\d+)?(?:e[+-]?\d+)?", g)]
+    symbols = [g for g in groups if g not in numbers]
+    value = to_float(numbers[0])
+    if symbols and symbols[0].startswith("cent"):
+        return value / 100, "USD"
+    return value, _CURRENCY.get(symbols[0] if symbols else "元", "CNY")
+
+
+_HOST_RAM = (
+    re.compile(
+        NUMBER + r"\s*(tb|t|gb|g|gib)\s*(?:的)?\s*(?:主机|系统|cpu|host|system)?\s*"
+        r"(?:内存|ram\b|dram\b|ddr\d?\b|memory on the host|host memory|cpu memory|system memory)"
+    ),
+    re.compile(
+        r"(?:内存|host (?:ram|memory)|cpu (?:ram|memory)|system memory|\bram)\s*"
+        r"(?:为|是|有|:|of|=)?\s*" + NUMBER + r"\s*(tb|t|gb|g|gib)"
+    ),
+)
+_RAM_UNIT = {"tb": 1e12, "t": 1e12, "gb": 1e9, "g": 1e9, "gib": 2**30}
+
+
+def read_host_ram(text: str) -> float | None:
+    """Host (CPU) memory in bytes when stated ("512GB 内存", "1TB RAM", "host RAM 256 GB")."""
+    match = _first(_HOST_RAM, text)
+    return to_float(match.group(1)) * _RAM_UNIT[match.group(2)] if match else None
+
+
+def read_load_slots(text: str) -> dict[str, object]:
+    """Every load, target, money and host-memory slot the text states (Scenario field names)."""
+    out: dict[str, object] = {
+        "concurrency": read_concurrency(text),
+        "target_tokens_per_second": read_tokens_per_second(text),
+        "target_qps": read_qps(text),
+        "target_first_token_seconds": read_first_token_seconds(text),
+        "host_ram_bytes": read_host_ram(text),
+    }
+    budget, budget_currency = read_budget(text)
+    kwh, kwh_currency = read_price_per_kwh(text)
+    out.update(budget=budget, price_per_kwh=kwh, currency=budget_currency or kwh_currency)
+    return {k: v for k, v in out.items() if v is not None}

@@ -1,0 +1,77 @@
+"""Names that look like a GPU or a model but are not in the catalog, and catalog look-alikes.
+
+A name the catalog does not hold is never replaced by a neighbour: it goes to
+`Query.unknown_names`, with the closest catalog entries for the answer to offer. A catalog alias
+that only matches because separators are optional ("Qwen2-57B" against "Qwen2.5-7B", key
+``qwen257b``) is refused when the digit groups differ from every spelling of that entry.
+
+Examples:
+    >>> unknown_names("train llama-5-400b on 8 ⟨gpu⟩")
+    ('llama-5-400b',)
+    >>> unknown_names("serve ⟨model⟩ on 8 mi355x and a b300")
+    ('mi355x', 'b300')
+    >>> digit_groups_fit("qwen2-57b", ("Qwen2.5-7B", "qwen-7b"))
+    False
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+__all__ = ["closest_names", "digit_groups_fit", "unknown_gpu_spans", "unknown_names"]
+
+_FAMILIES = (
+    r"llama|qwen|mistral|mixtral|deepseek|gemma|phi|falcon|baichuan|chatglm|glm|internlm|"
+    r"yi|gpt|bloom|olmo|grok|command-r|minimax|kimi|ernie|hunyuan|codellama|starcoder"
+)
+_GPU_LINES = (
+    r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
+    r"[abhlv](?=\d{2})|[bgh](?=\d{3})"
+)
+_MODEL_NAME = r"(?:" + _FAMILIES + r")[-_. ]?(?:\d[\w.]*|[a-z]+[-_.]?\d[\w.]*)(?:[-_][\w.]+)*"
+_GPU_NAME = r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\b(?:[- ](?:pro|ultra|max|plus))?"
+_NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
+_GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
+
+
+def unknown_names(masked: str) -> tuple[str, ...]:
+    """Product-like names left in `masked` text after catalog names were replaced by marks."""
+    out: list[str] = []
+    for match in _NAME.finditer(masked):
+        name = match.group(0).strip(" -_.")
+        if re.fullmatch(r"[abhlv]\d{2,4}", name) and _looks_like_size(masked, match.end()):
+            continue
+        if name and name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def unknown_gpu_spans(masked: str) -> list[tuple[int, int]]:
+    """Spans of GPU-like unknown names, to be masked like catalog GPUs ("8 MI355X" is 8 GPUs)."""
+    return [
+        m.span()
+        for m in _GPU_ONLY.finditer(masked)
+        if not re.fullmatch(r"[abhlv]\d{2,4}", m.group(0)) or not _looks_like_size(masked, m.end())
+    ]
+
+
+def _looks_like_size(text: str, end: int) -> bool:
+    return bool(re.match(r"\s*(?:tokens?|params?|parameters?|参数)", text[end:]))
+
+
+def digit_groups_fit(matched: str, spellings: Iterable[str]) -> bool:
+    """True when each digit group typed in `matched` is a digit group of some spelling."""
+    typed = re.findall(r"\d+", matched)
+    known: set[str] = set()
+    for spelling in spellings:
+        known.update(re.findall(r"\d+", spelling))
+    return all(group in known for group in typed)
+
+
+def closest_names(name: str, candidates: Iterable[str], n: int = 3) -> tuple[str, ...]:
+    """Up to `n` catalog names close to `name` (difflib, case-insensitive)."""
+    pool = {c.lower(): c for c in candidates}
+    hits = difflib.get_close_matches(name.lower(), list(pool), n=n, cutoff=0.4)
+    return tuple(pool[h] for h in hits)

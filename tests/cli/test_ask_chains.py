@@ -1,0 +1,84 @@
+"""New question or follow-up through the real `ask` CLI: stdin, --continue, --independent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.__main__ import cli
+
+pytestmark = pytest.mark.e2e
+
+JILIN_CHAIN = (
+    "吉林GPU服务器能训练千亿模型吗\n那用H100呢\n如果有16台呢\nLlama-3-8B 推理需要多少显存?\n"
+)
+
+
+def run(args: list[str], stdin: str | None = None) -> list[dict[str, object]]:
+    result = CliRunner().invoke(cli, ["ask", "--json", *args], input=stdin)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.output.splitlines()]
+
+
+def scenario(answer: dict[str, object]) -> dict[str, object]:
+    value = answer["scenario"]
+    assert isinstance(value, dict)
+    return value
+
+
+def test_stdin_batch_chains_follow_ups_but_not_new_questions(kb_home: Path) -> None:
+    first, h100, sixteen, llama = run([], JILIN_CHAIN)
+    assert scenario(h100)["site_profile"] == scenario(first)["site_profile"]
+    assert scenario(sixteen)["nodes"] == 16
+    # the fourth line names its own model and task: nothing of the Jilin thread carries over
+    assert scenario(llama)["site_profile"] is None
+    assert scenario(llama)["nodes"] in (None, 1)
+    assert scenario(llama)["task"] == "inference"
+    assert scenario(llama)["precision"] != "int4"
+
+
+def test_a_new_question_after_a_huge_job_does_not_inherit_it(kb_home: Path) -> None:
+    stdin = "1T model on 1024 H100, how long to pretrain?\nLlama-2-70B 4-bit权重有多大？\n"
+    _, weights = run([], stdin)
+    assert scenario(weights)["gpu_count"] != 1024
+    assert scenario(weights)["task"] != "pretrain"
+
+
+def test_independent_never_chains(kb_home: Path) -> None:
+    _, follow = run(["--independent"], "两台8卡A100训练70B模型\n那用H100呢\n")
+    assert scenario(follow)["params"] is None
+    assert scenario(follow)["gpu_count"] is None
+
+
+def test_continue_uses_the_same_rule(kb_home: Path) -> None:
+    run([], "两台8卡A100训练70B模型\n")
+    (follow,) = run(["--continue", "如果用25G以太网呢"])
+    assert scenario(follow)["gpu_count"] == 16
+    assert "在上一问的基础上改了" in str(follow["answer"])
+    (fresh,) = run(["--continue", "Qwen2.5-7B 推理需要几张卡"])
+    assert scenario(fresh)["gpu"] != "A100 SXM 80GB"
+    assert scenario(fresh)["nodes"] in (None, 1)  # the evaluated layout, not the 2 nodes
+
+
+def test_continue_and_independent_together_is_a_usage_error(kb_home: Path) -> None:
+    result = CliRunner().invoke(cli, ["ask", "--continue", "--independent", "8卡训练7B"])
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("1e999 GPUs train 7B", "number"),
+        ("一亿亿亿参数的模型训练要多久", "中文数字"),
+        ("train 7B on 8 H100 at $-2 per GPU-hour", "price_per_gpu_hour"),
+    ],
+)
+def test_nonsense_numbers_exit_2_with_a_message(kb_home: Path, question: str, words: str) -> None:
+    result = CliRunner().invoke(cli, ["ask", question])
+    assert result.exit_code == 2
+    assert words in result.output
+    assert "Traceback" not in result.output
+    assert "internal error" not in result.output

@@ -1,0 +1,204 @@
+"""Question → expected slots for issue 10 (facts, asks, names), written before running the parser.
+
+`TUNE` rows were used while developing; `HELD_OUT` rows were written at the same time and never
+used to adjust the parser (report both pass counts). Each row: (question, expected), where
+expected maps Scenario fields, plus "asks" (the first ask, or a tuple prefix), "unknown" (names
+that must be listed) and "options" (the GPU of each compared option).
+"""
+
+from __future__ import annotations
+
+DAY = 86400.0
+
+Row = tuple[str, dict[str, object]]
+
+TUNE: list[Row] = [
+    # -- hardware counts and nodes
+    (
+        "4 nodes of 8x H100 train a 70B model",
+        {"gpu": "H100 SXM 80GB", "nodes": 4, "gpus_per_node": 8, "gpu_count": 32},
+    ),
+    (
+        "2 nodes of 8x H800, pretrain 13B",
+        {"gpu": "H800 SXM 80GB", "nodes": 2, "gpus_per_node": 8, "gpu_count": 16},
+    ),
+    (
+        "two servers with 8x A100 each, fine-tune 70B",
+        {"gpu": "A100 SXM 80GB", "nodes": 2, "gpus_per_node": 8, "gpu_count": 16},
+    ),
+    (
+        "4x8 H100 train 70B",
+        {"gpu": "H100 SXM 80GB", "nodes": 4, "gpus_per_node": 8, "gpu_count": 32},
+    ),
+    ("8xH100 serve Llama-2-70B", {"gpu": "H100 SXM 80GB", "gpu_count": 8, "model": "Llama-2-70B"}),
+    (
+        "2×8卡 A800 训练70B",
+        {"gpu": "A800 SXM 80GB", "nodes": 2, "gpus_per_node": 8, "gpu_count": 16},
+    ),
+    (
+        "两台每台8张H100训练千亿模型",
+        {"nodes": 2, "gpus_per_node": 8, "gpu_count": 16, "params": 1e11},
+    ),
+    ("H200 x8 推理 70B", {"gpu": "H200 SXM 141GB", "gpu_count": 8, "task": "inference"}),
+    # -- links
+    ("16 H100 on 2 nodes over 25GbE, train 13B", {"inter_link": "25GbE TCP", "nodes": 2}),
+    ("2 nodes of 8 A100 connected by 10GbE", {"inter_link": "10GbE TCP", "gpu_count": 16}),
+    ("两台8卡A100，万兆网络，训练7B", {"inter_link": "10GbE TCP", "gpu_count": 16}),
+    ("4台8卡A800用25G以太网互联训练70B", {"inter_link": "25GbE TCP", "nodes": 4}),
+    ("4 nodes with 100G RoCE, 8 H800 each", {"inter_link": "100GbE RoCE", "gpu_count": 32}),
+    ("8 nodes of 8 H100 over 200Gb IB", {"inter_link": "InfiniBand HDR", "gpu_count": 64}),
+    ("8 H100 PCIe-only, fine-tune 13B", {"gpu": "H100 PCIe 80GB", "intra_link": "PCIe Gen5 x16"}),
+    ("8 A100 without NVLink serve 70B", {"gpu": "A100 PCIe 80GB", "intra_link": "PCIe Gen4 x16"}),
+    # -- load and targets
+    ("Qwen2.5-72B 推理，20 个并发，8卡H100够吗", {"concurrency": 20, "model": "Qwen2.5-72B"}),
+    ("部署70B模型，8个并发用户，需要几张A100", {"concurrency": 8, "asks": "gpu_count"}),
+    ("serve Llama-2-70B to 20 concurrent users on 4 H100", {"concurrency": 20, "gpu_count": 4}),
+    ("QPS 5, Llama-2-13B inference, how many L40S?", {"target_qps": 5.0, "asks": "gpu_count"}),
+    (
+        "1000 tok/s 需要几张A100跑Llama-2-70B",
+        {"target_tokens_per_second": 1000.0, "asks": ("gpu_count", "throughput")},
+    ),
+    (
+        "QPS 10 with the first token under 1 s for a 70B model on H100",
+        {"target_qps": 10.0, "target_first_token_seconds": 1.0},
+    ),
+    ("首字延迟500ms以内，部署Qwen2.5-7B", {"target_first_token_seconds": 0.5}),
+    # -- money, energy, host RAM
+    (
+        "预算20万元，每卡时15元，能训练7B吗",
+        {"budget": 200000.0, "price_per_gpu_hour": 15.0, "currency": "CNY"},
+    ),
+    (
+        "电价0.6元/度，8卡H100训练7B要多少电费",
+        {"price_per_kwh": 0.6, "currency": "CNY", "asks": "energy_cost"},
+    ),
+    (
+        "at $0.12 per kWh what is the electricity cost of training 7B on 8 H100?",
+        {"price_per_kwh": 0.12, "currency": "USD", "asks": "energy_cost"},
+    ),
+    ("budget of $50,000 to fine-tune 70B on rented H100", {"budget": 50000.0, "currency": "USD"}),
+    (
+        "单机8卡4090，512GB内存，ZeRO-offload微调70B",
+        {"host_ram_bytes": 512e9, "gpu_memory_bytes": None},
+    ),
+    ("one node with 1TB RAM and 8 A100 for QLoRA on 70B", {"host_ram_bytes": 1e12}),
+    # -- names
+    ("Qwen2-7B 推理需要多少显存", {"model": None, "unknown": ("qwen2-7b",)}),
+    ("Qwen2-57B-A14B on 4 A100", {"model": None, "unknown": ("qwen2-57b-a14b",)}),
+    ("Can a 24GB card run a 7B model at 4-bit?", {"gpu": None, "gpu_memory_bytes": 24e9}),
+    ("Llama-5-400B on 64 H100", {"model": None, "unknown": ("llama-5-400b",), "gpu_count": 64}),
+    ("8 MI355X serve 70B", {"gpu": None, "unknown": ("mi355x",), "gpu_count": 8}),
+    ("Llama-2-70B inference on 8 A100", {"model": "Llama-2-70B", "unknown": ()}),
+    # -- asks
+    ("8张H100训练7B大概要多久能训完", {"asks": "duration"}),
+    ("训练70B模型需要几张H100", {"asks": "gpu_count"}),
+    ("Llama-2-70B 4-bit 权重有多大", {"asks": "weights", "precision": "int4"}),
+    ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
+    ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
+    ("8张H100训练一个月多少电费", {"asks": "energy_cost"}),
+    ("8卡H100满载功耗多少", {"asks": "power"}),
+    (
+        "8卡H100跑Llama-2-70B，32k上下文最多支持多少并发",
+        {"asks": "max_concurrency", "context_length": 32768},
+    ),
+    (
+        "8张A100一个月内最大能训练多大的模型",
+        {"asks": "max_model", "gpu_count": 8, "deadline_seconds": 30 * DAY},
+    ),
+    (
+        "8×H20 vs 8×910B for 70B inference",
+        {"asks": "compare", "options": ("H20 96GB", "Ascend 910B 64GB"), "params": 70e9},
+    ),
+    (
+        "H100 和 A100 哪个训练70B更快",
+        {"asks": "compare", "options": ("H100 SXM 80GB", "A100 SXM 80GB")},
+    ),
+    ("What is ZeRO-3?", {"asks": "concept"}),
+    ("KV cache是什么", {"asks": "concept"}),
+    ("Can 8 H100 train a 70B model in a month?", {"asks": "feasibility"}),
+    ("How long does it take to pretrain 7B on 64 A100?", {"asks": "duration", "gpu_count": 64}),
+    ("How much memory does Llama-2-13B need for inference?", {"asks": "memory"}),
+    (
+        "how many concurrent users can 4 H100 serve Llama-2-70B at 8k context",
+        {"asks": "max_concurrency"},
+    ),
+    ("What's the largest model 8 A100 can fine-tune with LoRA?", {"asks": "max_model"}),
+]
+
+HELD_OUT: list[Row] = [
+    (
+        "3 nodes of 8x A800 pretrain 30B",
+        {"gpu": "A800 SXM 80GB", "nodes": 3, "gpus_per_node": 8, "gpu_count": 24},
+    ),
+    (
+        "16xH100 fine-tune Llama-2-70B",
+        {"gpu": "H100 SXM 80GB", "gpu_count": 16, "model": "Llama-2-70B"},
+    ),
+    (
+        "2x8 A100 over 100G RoCE",
+        {"nodes": 2, "gpus_per_node": 8, "gpu_count": 16, "inter_link": "100GbE RoCE"},
+    ),
+    ("三台服务器每台8张A800，千兆网，训练13B", {"nodes": 3, "gpus_per_node": 8, "gpu_count": 24}),
+    (
+        "4台每台8张4090推理70B",
+        {"nodes": 4, "gpus_per_node": 8, "gpu_count": 32, "task": "inference"},
+    ),
+    (
+        "four servers with 8x H100 each and 400G InfiniBand",
+        {"nodes": 4, "gpu_count": 32, "inter_link": "InfiniBand NDR"},
+    ),
+    ("8 H800 no NVLink, 70B inference", {"intra_link": "PCIe Gen5 x16"}),
+    ("16 V100 PCIe-only train 7B", {"gpu": "V100 PCIe 32GB", "gpu_count": 16}),
+    ("两台8卡H100，25GbE，训练70B", {"inter_link": "25GbE TCP", "gpu_count": 16}),
+    ("50个并发，部署Qwen2.5-14B需要几张L40S", {"concurrency": 50, "asks": "gpu_count"}),
+    (
+        "100 concurrent users on Llama-2-13B, how many A10?",
+        {"concurrency": 100, "asks": "gpu_count"},
+    ),
+    (
+        "serve 70B at 2000 tokens per second, how many H100 do I need",
+        {"target_tokens_per_second": 2000.0, "asks": "gpu_count"},
+    ),
+    (
+        "QPS 20, 首token 1秒以内, Qwen2.5-72B 需要多少张H20",
+        {"target_qps": 20.0, "target_first_token_seconds": 1.0, "asks": "gpu_count"},
+    ),
+    (
+        "预算100万元，H100每卡时20元，预训练13B要多久",
+        {"budget": 1e6, "price_per_gpu_hour": 20.0, "asks": "duration"},
+    ),
+    (
+        "electricity at $0.10 per kWh, how much to train 13B on 64 H100 for 2 weeks",
+        {"price_per_kwh": 0.10, "asks": "energy_cost"},
+    ),
+    ("每度电0.8元，8卡A100训练一个月电费多少", {"price_per_kwh": 0.8, "asks": "energy_cost"}),
+    ("host RAM 256 GB, fine-tune 13B with ZeRO-3 offload on 2 4090", {"host_ram_bytes": 256e9}),
+    (
+        "a 48GB card for Llama-2-13B inference in fp16?",
+        {"gpu": None, "gpu_memory_bytes": 48e9, "task": "inference"},
+    ),
+    ("Gaudi3 8 cards train 70B", {"gpu": None, "unknown": ("gaudi3",)}),
+    ("DeepSeek-V3 inference on 16 H20", {"model": "DeepSeek-V3", "unknown": ()}),
+    ("Mixtral-8x22B 推理需要几张H100", {"asks": "gpu_count"}),
+    ("70B模型FP16推理权重占多少显存", {"asks": ("weights",)}),
+    (
+        "Llama-2-70B with 4k context and batch 16: how big is the KV cache?",
+        {"asks": "kv_cache", "batch_size": 16},
+    ),
+    (
+        "64张A100训练70B一共要花多少钱，每卡时2美元",
+        {"asks": "cost", "price_per_gpu_hour": 2.0, "currency": "USD"},
+    ),
+    ("how much power do 64 H100 draw", {"asks": "power", "gpu_count": 64}),
+    ("4卡L40S最大能部署多大的模型", {"asks": "max_model", "gpu_count": 4}),
+    (
+        "8x A100 vs 4x H100 vs 8x 910B for fine-tuning 13B",
+        {"asks": "compare", "options": ("A100 SXM 80GB", "H100 SXM 80GB", "Ascend 910B 64GB")},
+    ),
+    (
+        "用8张4090还是2张A100微调7B更划算",
+        {"asks": "compare", "options": ("RTX 4090 24GB", "A100 SXM 80GB")},
+    ),
+    ("什么是张量并行？", {"asks": "concept"}),
+    ("8卡A800能全参微调70B吗", {"asks": "feasibility", "method": "full"}),
+]

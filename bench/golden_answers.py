@@ -15,9 +15,9 @@ key figures with a relative tolerance, and groups of document ids of which at le
 cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes per parameter, KV
 bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
 regular expressions the rendered text must / must not match (the verdict sentence states the
-shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite` groups (off-topic, bad input)
-must cite nothing; conceptual questions are `unknown` too but must cite the passages that explain
-them.
+shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite`
+groups (off-topic, bad input) must cite nothing; conceptual questions are `unknown` too but must
+cite the passages that explain them.
 """
 
 from __future__ import annotations

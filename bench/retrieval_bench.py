@@ -5,16 +5,18 @@ Measures, with the real USE-m encoder, faiss and jieba:
 - build time of the index of the shipped `knowledge/` (and its passages/s);
 - ingestion throughput on a synthetic 1k-passage corpus (sentences of the shipped knowledge
   recombined into new documents), end to end through `ensure_index`;
-- query latency p50/p95 of `HybridRetriever.search` at 1k passages (real index) and at
-  100k passages (vectors: the 1k real ones tiled with noise; BM25: token lists resampled
-  from the real ones; embedding 100k passages would take longer than it tells us);
+- query latency p50/p95 of `HybridRetriever.search` (with the no-answer decision) at 1k
+  passages (real index) and at 20k and 100k passages (vectors: the 1k real ones tiled with
+  noise; BM25: token lists, bigram field included, resampled from the real ones; embedding
+  100k passages would take longer than it tells us);
 - resident memory added by loading the index (1k from disk; 100k in memory);
 - cold start of `gpu-advisor kb search` as a subprocess (index already built).
 - `--startup`: only the start-up figures on the shipped knowledge: `kb search` and `ask` as
   subprocesses (index built), and in-process load times of the USE-m tokenizer, model and jieba.
 
 Usage:
-    .venv/bin/python bench/retrieval_bench.py [--large 100000] [--queries 40] [--startup]
+    .venv/bin/python bench/retrieval_bench.py [--large 20000,100000] [--queries 40]
+        [--startup | --latency]
 """
 
 from __future__ import annotations
@@ -148,13 +150,13 @@ def large_corpus(home: Path, knowledge: Path, size: int, queries: int) -> None:
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.engine import HybridRetriever, ensure_index
     from assistant.retrieval.keyword import KeywordIndex
-    from assistant.retrieval.tokenize import tokenize
+    from assistant.retrieval.tokenize import index_tokens
 
     settings = Settings(home=home, knowledge_dir=knowledge, encoder_threads=THREADS)
     encoder = make_encoder(settings)
     small, _ = ensure_index(settings, encoder)
     base = small.vectors.reconstruct_n(0, small.vectors.ntotal)
-    tokens = [tokenize(embedding_text(p)) for p in small.passages]
+    tokens = [index_tokens(embedding_text(p)) for p in small.passages]
     rng = np.random.default_rng(7)
     before = rss_bytes()
     picks = rng.integers(0, len(base), size)
@@ -284,7 +286,14 @@ def faiss_threads(size: int, dim: int = 512) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--large", type=int, default=100_000, help="passages in the large run")
+    parser.add_argument(
+        "--large", default="20000,100000",
+        help="passages in the large runs, comma-separated (0: none)",
+    )
+    parser.add_argument(
+        "--latency", action="store_true",
+        help="only query latency: the 1k synthetic index and the large runs",
+    )
     parser.add_argument("--queries", type=int, default=40, help="queries per latency run")
     parser.add_argument("--threads", type=int, default=2, help="encoder threads for batches")
     parser.add_argument("--startup", action="store_true", help="only the start-up figures")
@@ -296,15 +305,20 @@ def main() -> None:
     if args.startup:
         startup()
         return
-    shipped_build()
+    sizes = [int(size) for size in str(args.large).split(",") if int(size) > 0]
+    if not args.latency:
+        shipped_build()
     sentences = sentences_of_shipped()
-    encoder_threads(sentences)
+    if not args.latency:
+        encoder_threads(sentences)
     with tempfile.TemporaryDirectory() as work:
         home, knowledge = small_corpus(sentences, args.queries, Path(work))
-        cold_start(home, knowledge)
-        if args.large:
-            large_corpus(home, knowledge, args.large, args.queries)
-            faiss_threads(args.large)
+        if not args.latency:
+            cold_start(home, knowledge)
+        for size in sizes:
+            large_corpus(home, knowledge, size, args.queries)
+        if sizes and not args.latency:
+            faiss_threads(max(sizes))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import click
 from assistant.cli.edge import error_boundary
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from assistant.retrieval.calibration import SweepPoint
     from assistant.retrieval.evaluation import EvaluationReport
 
@@ -78,6 +80,7 @@ def _print_report(report: EvaluationReport, show_misses: bool) -> None:
         )
     console = Console()
     console.print(table)
+    _print_breakdown(console, report)
     alone = ", ".join(f"{name} > {value:.3f}" for name, value in report.lane_thresholds.items())
     console.print(
         f"Lanes alone answer only above the best find-nothing score in that lane ({alone}); "
@@ -93,6 +96,24 @@ def _print_report(report: EvaluationReport, show_misses: bool) -> None:
                     markup=True,
                     highlight=False,
                 )
+
+
+def _print_breakdown(console: Console, report: EvaluationReport) -> None:
+    from assistant.config import Settings
+    from assistant.i18n import text
+    from calculators.messages import Msg
+
+    settings = Settings()
+    language = settings.language if settings.language != "auto" else settings.ui_language
+    lang = "zh" if language == "zh" else "en"
+    console.print(text(Msg("retrieval.eval.breakdown_title"), lang), highlight=False)
+    for b in report.breakdown:
+        row = Msg(
+            "retrieval.eval.breakdown_row", part=b.part, lang=b.lang, recall=b.recall3,
+            answerable=b.answerable, silent=b.silent, answered=b.answered,
+            unanswerable=b.unanswerable,
+        )
+        console.print("  " + text(row, lang), highlight=False)
 
 
 def _print_sweep(points: Sequence[SweepPoint], as_json: bool) -> None:

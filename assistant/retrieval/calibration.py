@@ -24,6 +24,7 @@ from assistant.retrieval.evaluation import (
     _label,
     score_system,
 )
+from assistant.retrieval.gate import FITTED_FOR, GateFeatures, answerable, query_features
 
 __all__ = ["SWEEP_GRID", "DirectLanes", "SweepPoint", "sweep"]
 
@@ -76,13 +77,25 @@ class DirectLanes:
             self._memo[key] = self._keyword.search(query, CANDIDATES)
         return self._memo[key][:k]
 
+    def gate_features(self, query: str) -> GateFeatures:
+        """The no-answer decision's features for `query`."""
+        return query_features(
+            query, self.dense_hits(query, CANDIDATES), self.keyword_hits(query, CANDIDATES),
+            index=self._keyword, section=self.section,
+        )
+
     def search(self, query: str, k: int = 5) -> list[Passage]:
+        options = dict(self.fuse_options)
+        if "min_score" not in options and getattr(self._encoder, "name", None) == FITTED_FOR:
+            if not answerable(self.gate_features(query)):
+                return []
+            options["min_score"] = 0.0
         fused = fusion.fuse(
             self.dense_hits(query, CANDIDATES),
             self.keyword_hits(query, CANDIDATES),
             k=CANDIDATES,
             group=self.section,
-            **self.fuse_options,
+            **options,
         )
         return [self._passages[row] for row, _ in self._definitions.rerank(query, fused)[:k]]
 

@@ -96,6 +96,7 @@ class DefinitionPrior:
     passages: Sequence[Passage]
     prior: float = DEFINITION_PRIOR
     _fields: dict[int, list[str]] | None = None
+    _first: dict[int, int] | None = None
 
     def _heading_fields(self) -> dict[int, list[str]]:
         """Row → heading tokens, for the first passage of each section only."""
@@ -111,6 +112,24 @@ class DefinitionPrior:
                     fields[row] = tokenize(p.heading if p.heading else p.title)
             self._fields = fields
         return self._fields
+
+    def _section_fields(self, hits: list[tuple[int, float]]) -> dict[int, list[str]]:
+        """Heading tokens of the hits that stand for a section: its first passage, or the
+        one passage search kept of it (search returns one passage per section)."""
+        fields = self._heading_fields()
+        if self._first is None:
+            first: dict[tuple[str, str, str], int] = {}
+            self._first = {
+                row: first.setdefault((p.doc_id, p.lang, p.anchor or p.id), row)
+                for row, p in enumerate(self.passages)
+            }
+        rows = {row for row, _ in hits}
+        found = dict(fields)
+        for row in rows - fields.keys():
+            head = self._first.get(row)
+            if head is not None and head not in rows:
+                found[row] = fields[head]
+        return found
 
     def _match(
         self, term_tokens: list[str], row: int, fields: dict[int, list[str]]
@@ -131,12 +150,14 @@ class DefinitionPrior:
         term_tokens = tokenize(term)
         if not term_tokens:
             return hits
-        fields = self._heading_fields()
+        fields = self._section_fields(hits)
         matches = {row: self._match(term_tokens, row, fields) for row, _ in hits if row in fields}
         best = max(matches.values(), default=(0.0, False))
         boosted = []
         for order, (row, score) in enumerate(hits):
             bonus = self.prior * best[0] if best[0] and matches.get(row) == best else 0.0
+            if bonus and self._first is not None:
+                row = self._first.get(row, row)  # the definition opens the section
             boosted.append((round(score + bonus, 6), -order, row))
         boosted.sort(reverse=True)
         return [(row, score) for score, _, row in boosted]

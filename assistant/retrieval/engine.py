@@ -103,15 +103,31 @@ class HybridRetriever:
         return self.data.keyword.search(query, n)
 
     def fused_hits(self, query: str, k: int) -> list[tuple[int, float]]:
-        """`(row, fused score)` after the relevance threshold, best first (with the
-        definitional-question prior of :mod:`assistant.retrieval.definitions`)."""
+        """`(row, fused score)` best first, one row per section (with the definitional-question
+        prior of :mod:`assistant.retrieval.definitions`); empty when the no-answer decision
+        of :mod:`assistant.retrieval.gate` says nothing relevant exists (or, with an explicit
+        `min_score` or an encoder the gate was not fitted for, when the fused evidence of
+        :mod:`assistant.retrieval.fusion` is below the threshold)."""
         from assistant.retrieval.fusion import fuse
+        from assistant.retrieval.gate import FITTED_FOR, answerable, query_features
 
         n = max(k * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
+        dense, keyword = self.dense_hits(query, n), self.keyword_hits(query, n)
+        gated = self.min_score is None and getattr(self.encoder, "name", None) == FITTED_FOR
+        if gated and not answerable(query_features(
+            query, dense, keyword, index=self.data.keyword, section=self.section
+        )):
+            return []
         hits = fuse(
-            self.dense_hits(query, n), self.keyword_hits(query, n), k=n, min_score=self.min_score
+            dense, keyword, k=n, group=self.section, min_score=0.0 if gated else self.min_score
         )
         return self._demote_templates(query, self._definitions.rerank(query, hits))
+
+    def section(self, row: int) -> tuple[str, str]:
+        """The evidence a row stands for: its section, in either language (a passage
+        without an anchor is its own section). Fusion and :meth:`search` return one row
+        per section, so three hits are three different pieces of evidence."""
+        return section_key(self.data.passages[row])
 
     def _demote_templates(
         self, query: str, hits: list[tuple[int, float]]
@@ -139,16 +155,15 @@ class HybridRetriever:
         and a passage and its translation are never both returned.
         """
         results: list[Passage] = []
-        seen: set[str] = set()
+        seen: set[tuple[str, str]] = set()
         for row, score in self.fused_hits(query, k):
             passage = self.data.passages[row]
             twin_id = passage.translation_id
             if lang and passage.lang != lang and twin_id is not None and twin_id in self._by_id:
                 passage = self._by_id[twin_id]
-            twin = passage.translation_id
-            if passage.id in seen or (twin is not None and twin in seen):
+            if section_key(passage) in seen:
                 continue
-            seen.add(passage.id)
+            seen.add(section_key(passage))
             results.append(replace(passage, score=score))
             if len(results) >= k:
                 break
@@ -168,6 +183,11 @@ class HybridRetriever:
     def documents(self) -> list[dict[str, Any]]:
         """One entry per indexed document (key, source, doc_id, lang, title, kind, user, …)."""
         return list(self.data.documents)
+
+
+def section_key(passage: Passage) -> tuple[str, str]:
+    """`(doc_id, anchor)`: the same for every chunk of a section and for its translation."""
+    return passage.doc_id, passage.anchor or passage.id
 
 
 def _single_threaded_faiss() -> None:

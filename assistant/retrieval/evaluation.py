@@ -20,6 +20,7 @@ when the system returns nothing ("no-passage accuracy").
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,10 +33,12 @@ from assistant.records import Passage
 __all__ = [
     "CANDIDATES",
     "CUTOFFS",
+    "Breakdown",
     "EvaluationReport",
     "GoldenQuery",
     "LaneMetrics",
     "Lanes",
+    "breakdown",
     "default_golden_dir",
     "evaluate",
     "load_golden",
@@ -47,7 +50,7 @@ __all__ = [
 CUTOFFS = (1, 3, 5)
 #: Candidates each lane hands to the fusion.
 CANDIDATES = 20
-_KINDS = frozenset({"zh", "en", "cross", "paraphrase", "typo", "none"})
+_KINDS = frozenset({"zh", "en", "cross", "paraphrase", "typo", "colloquial", "none"})
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,19 @@ class GoldenQuery:
     expected_anchor: str | None = None
     origin: str = ""
     """`file:line` the question came from."""
+
+    @property
+    def part(self) -> str:
+        """`tune` or `test`: which part of the evaluation data the question belongs to.
+
+        A file named `test.jsonl` or `tune.jsonl` says so itself; any other question goes to
+        `test` when the first byte of the SHA-256 of its text is below 86 (about a third),
+        so the split never depends on file order and never changes when questions are added.
+        """
+        name = self.origin.split(":", 1)[0]
+        if name in ("test.jsonl", "tune.jsonl"):
+            return name.removesuffix(".jsonl")
+        return "test" if hashlib.sha256(self.query.encode()).digest()[0] < 86 else "tune"
 
 
 @dataclass(frozen=True)
@@ -89,12 +105,53 @@ class LaneMetrics:
 
 
 @dataclass(frozen=True)
+class Breakdown:
+    """The hybrid system on one part (`tune`/`test`) and language of the questions."""
+
+    part: str
+    lang: str
+    answerable: int
+    recall3: float
+    silent: int
+    """Answerable questions that got no passage at all."""
+    unanswerable: int
+    answered: int
+    """Find-nothing questions that got passages (false positives)."""
+
+
+def breakdown(golden: Sequence[GoldenQuery], results: Sequence[Sequence[str]]) -> list[Breakdown]:
+    """Recall@3 and silent / false-positive counts of one system's `results`, per part of
+    the data (tuning, test) and per language, then per part over both languages."""
+    rows = []
+    for part in ("tune", "test"):
+        for lang in ("zh", "en", "all"):
+            chosen = [
+                (q, r) for q, r in zip(golden, results, strict=True)
+                if q.part == part and lang in ("all", q.lang)
+            ]
+            if not chosen:
+                continue
+            answerable = [(q, r) for q, r in chosen if q.expected_doc]
+            hits = sum(q.expected_doc in [x.split("#", 1)[0] for x in r[:3]] for q, r in answerable)
+            rows.append(Breakdown(
+                part=part, lang=lang, answerable=len(answerable),
+                recall3=hits / len(answerable) if answerable else 0.0,
+                silent=sum(not r for _, r in answerable),
+                unanswerable=len(chosen) - len(answerable),
+                answered=sum(bool(r) for q, r in chosen if not q.expected_doc),
+            ))
+    return rows
+
+
+@dataclass(frozen=True)
 class EvaluationReport:
     """All systems' scores for one golden set."""
 
     queries: int
     passages: int
     systems: tuple[LaneMetrics, ...]
+    breakdown: tuple[Breakdown, ...] = ()
+    """The hybrid system by part and language."""
     by_kind: dict[str, int] = field(default_factory=dict)
     lane_thresholds: dict[str, float] = field(default_factory=dict)
     """The threshold each lane alone was given (best find-nothing score in that lane)."""
@@ -110,6 +167,9 @@ class EvaluationReport:
             "passages": self.passages,
             "by_kind": self.by_kind,
             "lane_thresholds": {k: round(v, 4) for k, v in self.lane_thresholds.items()},
+            "hybrid_by_part": [
+                vars(b) | {"recall3": round(b.recall3, 4)} for b in self.breakdown
+            ],
             "systems": {
                 m.name: {
                     **{f"recall@{k}": round(v, 4) for k, v in m.recall.items()},
@@ -282,6 +342,7 @@ def evaluate(
         queries=len(golden),
         passages=len(passages),
         systems=tuple(metrics),
+        breakdown=tuple(breakdown(golden, hybrid)),
         by_kind=dict(sorted(kinds.items())),
         lane_thresholds=thresholds,
     )

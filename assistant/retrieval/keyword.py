@@ -29,19 +29,28 @@ from typing import Any
 
 import numpy as np
 
+from assistant.retrieval.aliases import alias_terms, cjk_bigrams, fix_typos, has_alias
 from assistant.retrieval.tokenize import (
     SYNONYM_WEIGHT,
     TOKENIZER_VERSION,
     expand_query,
+    index_tokens,
     tokenize,
 )
 
-__all__ = ["B", "FUZZY_WEIGHT", "K1", "KeywordIndex"]
+__all__ = ["ALIAS_WEIGHT", "B", "BIGRAM_WEIGHT", "FUZZY_WEIGHT", "K1", "KeywordIndex"]
 
 K1 = 1.5
 B = 0.75
 #: Weight of the index word a misspelt query word is corrected to ("memery" → "memory").
 FUZZY_WEIGHT = 0.8
+#: Weight of a query's CJK character bigram: a partial match for a differently segmented or
+#: out-of-dictionary word, worth less than a synonym and not part of the normalising ceiling.
+BIGRAM_WEIGHT = 0.3
+#: Weight of an alias's expansion ("ib" → "infiniband"): nearly what was typed. Aliases are
+#: alternatives, so they stay out of the normalising ceiling, and so does a typed word the
+#: index does not know when it has an alias (the user's "oom" is matched by its expansion).
+ALIAS_WEIGHT = 0.9
 _FORMAT = 1
 _FUZZY_MIN_LENGTH = 5
 
@@ -84,7 +93,7 @@ class KeywordIndex:
 
     def add(self, texts: Iterable[str]) -> None:
         """Append passages; their rows follow the existing ones."""
-        self.add_tokens(tokenize(text) for text in texts)
+        self.add_tokens(index_tokens(text) for text in texts)
 
     def add_tokens(self, documents: Iterable[Sequence[str]]) -> None:
         """Append already tokenized passages."""
@@ -130,15 +139,25 @@ class KeywordIndex:
     def query_terms(self, query: str) -> list[tuple[str, float]]:
         """The weighted terms a query string is searched with.
 
-        Tokens at 1.0; a Latin word absent from the index replaced by the closest index word
-        within edit distance 1 (2 from 8 letters) at `FUZZY_WEIGHT`; then synonyms of all
-        of them at `SYNONYM_WEIGHT`.
+        Listed typos fixed first (`typos.tsv`); tokens and their aliases at 1.0; a Latin
+        word absent from the index replaced by the closest index word within edit distance
+        1 (2 from 8 letters) at `FUZZY_WEIGHT`; synonyms of all of them at
+        `SYNONYM_WEIGHT`; CJK character bigrams at `BIGRAM_WEIGHT`.
         """
-        tokens = tokenize(query)
+        text = fix_typos(query)
+        tokens = tokenize(text)
+        aliases = alias_terms(tokens)
+        tokens += aliases
         corrected = {t: fix for t in tokens if (fix := self._correction(t)) is not None}
         terms = expand_query([corrected.get(t, t) for t in tokens])
         fixes = set(corrected.values()) - set(tokens)
-        return [(t, FUZZY_WEIGHT if t in fixes else w) for t, w in terms]
+        weighted = {
+            t: FUZZY_WEIGHT if t in fixes else ALIAS_WEIGHT if t in aliases and w == 1.0 else w
+            for t, w in terms
+        }
+        for gram in cjk_bigrams(text):
+            weighted.setdefault(gram, BIGRAM_WEIGHT)
+        return list(weighted.items())
 
     def _correction(self, token: str) -> str | None:
         """The index word a misspelt Latin token most likely meant, if any."""
@@ -175,7 +194,9 @@ class KeywordIndex:
         `query` is a string, or weighted terms as :meth:`query_terms` makes them.
         """
         terms = self.query_terms(query) if isinstance(query, str) else list(query)
-        ceiling = sum(w * self.idf(t) for t, w in terms if w > SYNONYM_WEIGHT)
+        ceiling = sum(w * self.idf(t) for t, w in terms if self._in_ceiling(t, w))
+        if isinstance(query, str):
+            ceiling += self._alias_ceiling(query)
         if not terms or ceiling <= 0.0 or not self._lengths:
             return []
         raw = self.scores(terms)
@@ -184,6 +205,37 @@ class KeywordIndex:
             return []
         top = hits[np.argsort(-raw[hits], kind="stable")][:k]
         return [(int(row), float(raw[row] / ceiling)) for row in top]
+
+    def _in_ceiling(self, term: str, weight: float) -> bool:
+        """Whether a query term counts towards the normalising ceiling: typed words and
+        corrections, except an unknown word that has an alias."""
+        if weight <= SYNONYM_WEIGHT or weight == ALIAS_WEIGHT:
+            return False
+        return term in self._postings or not has_alias(term)
+
+    def _alias_ceiling(self, query: str) -> float:
+        """What the typed words left out of the ceiling (unknown, with an alias) add back:
+        each its best known expansion, at `ALIAS_WEIGHT`."""
+        total = 0.0
+        for token in dict.fromkeys(tokenize(fix_typos(query))):
+            if token in self._postings or not has_alias(token):
+                continue
+            known = [self.idf(t) for t in alias_terms([token]) if t in self._postings]
+            total += ALIAS_WEIGHT * max(known, default=0.0)
+        return total
+
+    def known_share(self, query: str) -> float:
+        """Share of the query's words (after typo fixes, before expansion) the index knows,
+        directly or through an alias: low for a question about something else entirely."""
+        tokens = tokenize(fix_typos(query))
+        if not tokens:
+            return 0.0
+        known = [
+            t in self._postings or any(a in self._postings for a in alias_terms([t]))
+            or self._correction(t) is not None
+            for t in tokens
+        ]
+        return sum(known) / len(known)
 
     def _postings_np(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         cached = self._arrays.get(term)

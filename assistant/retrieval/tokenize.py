@@ -9,8 +9,9 @@ without the HMM word guesser (unknown runs fall back to single characters instea
 invented words; on the golden set BM25 MRR went 0.890 → 0.907) → a light English plural
 fold → stopwords (both languages, including question words) dropped.
 
-Queries are further expanded with a zh↔en synonym map (`expand_query`); synonyms carry a
-lower weight than the words the user typed.
+Queries are further expanded with a zh↔en synonym map (`expand_query`): the hand-written
+`synonyms.tsv` and `synonyms_derived.tsv`, derived from the knowledge base's translation
+pairs (:mod:`assistant.retrieval.pairs`); synonyms carry a lower weight than typed words.
 
 jieba is imported and its dictionary loaded lazily, once per process, under a lock; its
 cache file goes to :func:`assistant.locations.cache_dir` instead of the temp dir.
@@ -33,18 +34,29 @@ if TYPE_CHECKING:
     from jieba import Tokenizer
 
 __all__ = [
+    "DERIVED_WEIGHT",
     "SYNONYM_WEIGHT",
     "TOKENIZER_VERSION",
+    "data_lines",
     "expand_query",
+    "index_tokens",
     "jieba_tokenizer",
+    "normalize",
+    "stopwords",
     "tokenize",
 ]
 
-_DATA_FILES = ("userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv")
+_DATA_FILES = (
+    "userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv", "aliases.tsv",
+    "typos.tsv", "synonyms_derived.tsv",
+)
 
 #: Weight of a synonym added by :func:`expand_query` (an exact query token weighs 1.0).
 #: Lower, so a passage that uses the user's own word outranks one that only uses its translation.
 SYNONYM_WEIGHT = 0.6
+#: Weight of a synonym derived from the translation pairs (`synonyms_derived.tsv`): lower
+#: than a hand-written one, as about one in four derived pairs is only topically related.
+DERIVED_WEIGHT = 0.4
 
 # A number with a unit, possibly written with a space ("400 Gbps", "80 GB"): joined into one token.
 _UNITS = (
@@ -71,13 +83,18 @@ def _data_text(name: str) -> str:
     return (_DATA_DIR / name).read_text(encoding="utf-8")
 
 
+def data_lines(name: str) -> list[str]:
+    """The non-empty, non-comment lines of a file in `assistant/data/`."""
+    return _data_lines(name)
+
+
 def _data_lines(name: str) -> list[str]:
     lines = (line.strip() for line in _data_text(name).splitlines())
     return [line for line in lines if line and not line.startswith("#")]
 
 
 #: Bump when a rule in this module changes how text is tokenized (the data files are hashed).
-_RULES_REVISION = "2"
+_RULES_REVISION = "3"
 
 
 def _version() -> str:
@@ -144,14 +161,23 @@ def _add_word(tokenizer: Any, fields: list[str]) -> None:
     tokenizer.add_word(word, freq, tag)
 
 
+def stopwords() -> frozenset[str]:
+    """Both languages' stopwords, normalised."""
+    return _stopwords()
+
+
 @lru_cache(maxsize=1)
 def _stopwords() -> frozenset[str]:
     words = _data_lines("stopwords_zh.txt") + _data_lines("stopwords_en.txt")
     return frozenset(_normalize(word) for word in words)
 
 
-def _normalize(text: str) -> str:
+def normalize(text: str) -> str:
+    """NFKC (full-width → half-width) and lowercase."""
     return unicodedata.normalize("NFKC", text).lower()
+
+
+_normalize = normalize
 
 
 _NOT_PLURAL = frozenset(
@@ -202,11 +228,29 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def index_tokens(text: str) -> list[str]:
+    """What the keyword index stores for a passage: its words, then its CJK character
+    bigrams (a second field, see :mod:`assistant.retrieval.aliases`)."""
+    from assistant.retrieval.aliases import cjk_bigrams
+
+    return tokenize(text) + cjk_bigrams(text)
+
+
 @lru_cache(maxsize=1)
 def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
-    """Each group as a tuple of members, each member as its token sequence."""
+    """Each hand-written group as a tuple of members, each member as its token sequence."""
+    return _groups_of("synonyms.tsv")
+
+
+@lru_cache(maxsize=1)
+def _derived_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The groups derived from translation pairs (:mod:`assistant.retrieval.pairs`)."""
+    return _groups_of("synonyms_derived.tsv")
+
+
+def _groups_of(name: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     groups = []
-    for line in _data_lines("synonyms.tsv"):
+    for line in _data_lines(name):
         members = []
         for member in line.split("\t"):
             tokens = tuple(t for t in _member_tokens(member) if t)
@@ -251,10 +295,12 @@ def expand_query(tokens: Sequence[str]) -> list[tuple[str, float]]:
     weights: dict[str, float] = {}
     for token in tokens:
         weights[token] = 1.0
-    for group in _synonym_groups():
-        if not any(_contains(tokens, member) for member in group):
-            continue
-        for member in group:
-            for token in member:
-                weights.setdefault(token, SYNONYM_WEIGHT)
+    tables = ((_synonym_groups(), SYNONYM_WEIGHT), (_derived_groups(), DERIVED_WEIGHT))
+    for groups, weight in tables:
+        for group in groups:
+            if not any(_contains(tokens, member) for member in group):
+                continue
+            for member in group:
+                for token in member:
+                    weights.setdefault(token, weight)
     return list(weights.items())

@@ -181,3 +181,16 @@ def test_search_as_a_subprocess_is_quiet_when_piped(kb_home: Path) -> None:
     assert len(json.loads(out.stdout)) == 1
     assert "━" not in out.stderr  # no progress bar when piped
     assert "\r" not in out.stderr
+
+
+def test_eval_prints_recall_by_part_and_language(kb_home: Path) -> None:
+    heldout = Path(__file__).parents[1] / "retrieval" / "heldout"
+    result = run("eval", "--golden", str(heldout / "test.jsonl"))
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())  # rich wraps long lines
+    for lang in ("zh", "en", "all"):
+        assert re.search(rf"test {lang}: recall@3 [\d.]+ on \d+ answerable \(\d+ silent\)", text)
+    assert "of 5 find-nothing questions answered" in text
+    data = json.loads(run("eval", "--golden", str(heldout / "test.jsonl"), "--json").stdout)
+    parts = {(row["part"], row["lang"]) for row in data["hybrid_by_part"]}
+    assert parts == {("test", "zh"), ("test", "en"), ("test", "all")}

@@ -122,3 +122,15 @@ def test_site_profiles(small: HybridRetriever) -> None:
 def test_embedding_text_carries_title_and_heading(small: HybridRetriever) -> None:
     passage = next(p for p in small.passages if p.anchor == "ib" and p.lang == "en")
     assert embedding_text(passage).startswith("Network > InfiniBand\n")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["显存不够怎么办", "How much memory does the KV cache take?", "InfiniBand 带宽", "ZeRO-3"],
+)
+def test_one_passage_per_section(shipped: HybridRetriever, query: str) -> None:
+    for lang in (None, "zh", "en"):
+        hits = shipped.search(query, 5, lang=lang)  # type: ignore[arg-type]
+        sections = [(p.doc_id, p.anchor or p.id) for p in hits]
+        assert hits
+        assert len(sections) == len(set(sections)), sections

@@ -86,7 +86,13 @@ def test_hybrid_meets_the_targets_and_beats_each_lane(report: EvaluationReport) 
     misses = [(m.query, m.returned) for m in hybrid.misses]
     assert hybrid.recall[3] >= 0.95, misses
     assert hybrid.mrr >= 0.85, misses
-    assert hybrid.no_passage_accuracy == 1.0, misses
+    # The golden set now holds GPU-adjacent find-nothing questions (hard.jsonl) that share
+    # words with the documents: the bar is the issue's (at most 1 in 10 answered, at most
+    # 2 in 50 answerable ones silent), not perfection.
+    answered = round((1 - hybrid.no_passage_accuracy) * hybrid.unanswerable)
+    silent = sum(1 for m in hybrid.misses if m.expected_doc and not m.returned)
+    assert answered <= hybrid.unanswerable / 10, misses
+    assert silent <= hybrid.answerable * 2 / 50, misses
     for lane in (dense, bm25):
         assert hybrid.recall[3] >= lane.recall[3]
         assert hybrid.mrr > lane.mrr
@@ -118,3 +124,23 @@ def test_kb_eval_reports_a_missing_golden_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(kb_eval, ["--golden", str(tmp_path / "none.jsonl")])
     assert result.exit_code == 2
     assert "not found" in result.output
+
+
+@pytest.mark.e2e
+def test_held_out_style_set_meets_the_issue_targets(kb_home: Path) -> None:
+    """The held-out-style set (tests/retrieval/heldout/), both parts, real engine. The
+    targets are those of issue 11 for a held-out set, scaled to each part's size."""
+    from assistant.config import Settings
+    from assistant.retrieval.evaluation import breakdown
+
+    lanes = open_lanes(Settings())
+    golden = load_golden(Path(__file__).parent / "heldout")
+    results = [[f"{p.doc_id}#{p.anchor}" for p in lanes.search(q.query, 5)] for q in golden]
+    rows = {(b.part, b.lang): b for b in breakdown(golden, results)}
+    for part in ("tune", "test"):
+        every, zh = rows[(part, "all")], rows[(part, "zh")]
+        assert (every.answerable, every.unanswerable) == (25, 5)
+        assert every.recall3 >= 0.8, (part, every)
+        assert zh.recall3 >= 0.8, (part, zh)
+        assert every.silent <= 1, (part, every)  # ≤ 2 in 50
+        assert every.answered <= 1, (part, every)  # ≤ 1 in 10

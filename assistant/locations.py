@@ -21,7 +21,15 @@ def home_dir() -> Path:
         from platformdirs import user_data_path
 
         path = user_data_path("gpu-advisor", appauthor=False)
-    path.mkdir(parents=True, exist_ok=True)
+    private_dir(path)
+    return path
+
+
+def private_dir(path: Path) -> Path:
+    """Create `path` (and missing parents) readable by the user only (0700)."""
+    if not path.is_dir():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.chmod(0o700)  # mkdir's mode is masked by the umask; parents made here stay 0700 too
     return path
 
 
@@ -35,9 +43,7 @@ def shipped_knowledge_dir() -> Path:
 
 def user_documents_dir() -> Path:
     """Documents the user added with `gpu-advisor kb add` (copies, so the index can rebuild)."""
-    path = home_dir() / "documents"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_dir(home_dir() / "documents")
 
 
 def index_dir() -> Path:
@@ -47,9 +53,7 @@ def index_dir() -> Path:
 
 def cache_dir() -> Path:
     """Caches we control (jieba's dictionary cache goes here, not to the temp dir)."""
-    path = home_dir() / "cache"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return private_dir(home_dir() / "cache")
 
 
 def conversations_db() -> Path:

@@ -21,7 +21,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from calculators import compute_time, gpu_memory, network, planner, power
+from calculators import (
+    compute_time,
+    gpu_memory,
+    network,
+    planner,
+    power,
+    serving,
+    serving_layout,
+    serving_solvers,
+    sizing,
+)
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.planner import compare
@@ -111,6 +121,13 @@ REGISTRY: Mapping[str, Calculator] = _register(
     power.energy_cost,
     compare.compare_gpus,
     planner.evaluate,
+    serving.serving_speed,
+    serving_layout.serving_layout,
+    serving_solvers.max_concurrency,
+    serving_solvers.gpus_for_target,
+    sizing.largest_model,
+    sizing.budget_compute,
+    sizing.job_energy_cost,
 )
 
 

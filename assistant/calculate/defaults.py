@@ -7,9 +7,13 @@ language. Site profiles fill hardware the question names only by place ("吉林G
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from assistant.records import Language, Scenario, SiteProfile
 from assistant.render import fmt_count
+
+if TYPE_CHECKING:
+    from calculators.catalog.hardware import GPU
 
 __all__ = [
     "DEFAULT_CONTEXT",
@@ -313,6 +317,7 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     if s.precision is not None:
         return s
     if s.task == "inference":
+        precision = _serving_precision(s, gpu, lang, notes) or precision
         notes.append(
             say(
                 lang,
@@ -342,8 +347,24 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     return replace(s, precision=precision)
 
 
+def _serving_precision(
+    s: Scenario, gpu: GPU | None, lang: Language, notes: list[str]
+) -> str | None:
+    """A catalog model is served in its released format where the GPU runs it (DeepSeek-V3:
+    FP8 on Hopper), else the nearest format the GPU has; None for a bare size."""
+    from assistant.i18n import text
+    from calculators.catalog.models import lookup_model
+    from calculators.serving_layout import serving_dtype, serving_precision_message
+
+    if s.model is None or gpu is None:
+        return None
+    model = lookup_model(s.model)
+    notes.append(text(serving_precision_message(model=model, gpu=gpu), lang) + say(lang, "。", "."))
+    return serving_dtype(model=model, gpu=gpu)
+
+
 def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
-    if (s.nodes or 1) <= 1 or s.task == "inference":
+    if (s.nodes or 1) <= 1:
         return s
     if s.inter_link is None:
         notes.append(

@@ -45,7 +45,7 @@ def _memory(f: Figures, lang: Language, gpu: str) -> str:
         parts.append(
             say(lang, f"其中权重 {fmt_bytes(weights)}", f"of which weights {fmt_bytes(weights)}")
         )
-    kv = _num(f, "kv_cache_bytes")
+    kv = _num(f, "kv_cache_bytes_per_gpu") or _num(f, "kv_cache_bytes")
     if kv:
         parts.append(say(lang, f"KV cache {fmt_bytes(kv)}", f"KV cache {fmt_bytes(kv)}"))
     if min_gpus is not None:
@@ -122,6 +122,16 @@ def _compute(f: Figures, lang: Language, gpu: str) -> str:
 
 def _network(f: Figures, lang: Language, gpu: str) -> str:
     parts: list[str] = []
+    serving = _num(f, "comm_seconds_per_token")
+    if serving is not None:  # a serving replica: TP all-reduces and pipeline hops per token
+        from assistant.i18n import text
+        from calculators.messages import Msg
+
+        return _join([text(Msg("serving.network", comm_seconds=serving,
+                                share=_num(f, "comm_share_of_token_time"),
+                                nodes=_num(f, "nodes_per_replica"),
+                                tp=_num(f, "tensor_parallel"), pp=_num(f, "pipeline_parallel")),
+                           lang)], lang)
     comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
     if comm == 0 and comp is not None:
         parts.append(

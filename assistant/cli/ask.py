@@ -84,21 +84,23 @@ def _save(
 def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None:
     if as_json:
         from assistant.render.serialize import answer_to_json
+        from assistant.sanitize import json_text
 
-        click.echo(json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False))
+        dumped = json.dumps(answer_to_json(answer), ensure_ascii=False, allow_nan=False)
+        click.echo(json_text(dumped))
         return
     if index:
         click.echo("\n" + "─" * 60 + "\n")
     if sys.stdout is not None and sys.stdout.isatty():
-        from rich.console import Console
-
         from assistant.render import answer_renderable
+        from assistant.sanitize import SafeConsole
 
-        Console().print(answer_renderable(answer, full=full))
+        SafeConsole().print(answer_renderable(answer, full=full))
         return
     from assistant.render.brief import brief_markdown
+    from assistant.sanitize import clean
 
-    click.echo((answer.text if full else brief_markdown(answer.text)).rstrip())
+    click.echo(clean((answer.text if full else brief_markdown(answer.text)).rstrip()))
 
 
 @click.command()

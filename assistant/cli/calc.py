@@ -5,6 +5,11 @@ Examples:
   gpu-advisor calc finetune --model llama-2-70b --method qlora --gpu 4090 --gpus 8
   gpu-advisor calc infer --model llama-2-70b --gpu H100 --gpus 2 --batch 8 --context 4096
   gpu-advisor calc network --model gpt-3 --gpu A100 --gpus 1024 --tp 8 --pp 16 --inter-link HDR
+  gpu-advisor calc serve --model deepseek-v3 --gpu H20 --nodes 4 --price-kwh 0.6
+  gpu-advisor calc max-concurrency --model llama-2-70b --gpu "A100 80GB" --gpus 8
+  gpu-advisor calc gpus-for --model llama-2-70b --gpu H100 --tokens-per-s 10000 --tpot-ms 50
+  gpu-advisor calc largest-model --gpu 4090 --gpus 8 --task finetune --method qlora
+  gpu-advisor calc budget --budget 1e6 --price 2.5 --gpu H100 --gpus 1024
   gpu-advisor calc gpus 4090    gpu-advisor calc models    gpu-advisor calc links
 """
 
@@ -24,13 +29,14 @@ from assistant.cli.calc_options import (
     plan_options,
     resolve_model,
 )
+from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
 
 
 def _console() -> Any:
-    from rich.console import Console
+    from assistant.sanitize import SafeConsole
 
-    return Console(soft_wrap=False)
+    return SafeConsole(soft_wrap=False)
 
 
 def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
@@ -44,7 +50,9 @@ def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
             data = record_json(payload)
         else:
             data = jsonable(payload)
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        from assistant.sanitize import json_text
+
+        click.echo(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
         render(payload)
 
@@ -62,7 +70,10 @@ def _evaluate_command(task: str, options: dict[str, Any]) -> None:
     with error_boundary(language):
         evaluation = evaluate(build_plan(task, options))
         if options["as_json"]:
-            click.echo(json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2))
+            from assistant.sanitize import json_text
+
+            dumped = json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2)
+            click.echo(json_text(dumped))
         else:
             render_evaluation(_console(), evaluation, language)
 
@@ -90,8 +101,14 @@ def finetune(**options: Any) -> None:
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
-    """Inference: weights + KV cache per GPU, prefill and decode speed."""
+    """Serving (also `calc serve`): memory, decode speed over the real links, time to first
+    token, network, power and, with --price-kwh, the energy bill; served as deployed by
+    default (released precision, TP inside a node, PP across nodes)."""
     _evaluate_command("inference", options)
+
+
+calc.add_command(infer, "serve")
+register_solvers(calc)
 
 
 @calc.command()

@@ -12,6 +12,7 @@ import click
 from calculators.catalog.hardware import GPU, lookup_gpu, lookup_link
 from calculators.catalog.models import ModelSpec, generic_model, lookup_model
 from calculators.planner.plan import DAY, Plan
+from calculators.serving_layout import serving_dtype, serving_layout
 from calculators.validate import fail
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,14 +62,18 @@ def plan_options(func: F) -> F:
         click.option("--inter-link", default=None, help="Inter-node link, e.g. '400G IB', 25GbE."),
         click.option("--nics-per-node", type=int, default=1, show_default=True),
         click.option("--precision", default=None,
-                     help="bf16 (default where supported), fp16, fp8 (GPUs with FP8), fp32."),
+                     help="bf16 (default where supported), fp16, fp8 (GPUs with FP8), fp32; "
+                     "serving: the model's released format where the GPU runs it."),
         click.option("--tokens", type=NUMBER, default=None,
                      help="Training tokens [default: Chinchilla 20/param; finetune 1e8]."),
         click.option("--deadline-days", type=float, default=90.0, show_default=True),
         click.option("--zero", "zero_stage", type=int, default=0, show_default=True,
                      help="ZeRO stage 0-3 (3 = FSDP full shard)."),
-        click.option("--tp", "tensor_parallel", type=int, default=1, show_default=True),
-        click.option("--pp", "pipeline_parallel", type=int, default=1, show_default=True),
+        click.option("--tp", "tensor_parallel", type=int, default=None,
+                     help="Tensor parallel [default: 1; serving: the deployment layout, TP "
+                     "inside a node]."),
+        click.option("--pp", "pipeline_parallel", type=int, default=None,
+                     help="Pipeline stages [default: 1; serving: one per node if needed]."),
         click.option("--recompute", type=click.Choice(["none", "selective", "full"]),
                      default=None, help="[default: selective; full for fine-tuning]"),
         click.option("--micro-batch", "micro_batch_size", type=int, default=1, show_default=True),
@@ -84,6 +89,8 @@ def plan_options(func: F) -> F:
         click.option("--price", "price_per_gpu_hour", type=float, default=None,
                      help="Your price per GPU-hour (no price is ever invented)."),
         click.option("--currency", default=None),
+        click.option("--price-kwh", "price_per_kwh", type=float, default=None,
+                     help="Your electricity price per kWh: prices the energy (with PUE)."),
         click.option("--pue", type=float, default=None, help="Facility PUE [default: 1.58]."),
         click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True),
         click.option("--json", "as_json", is_flag=True, help="Print SI numbers as JSON."),
@@ -135,18 +142,25 @@ def build_plan(task: str, options: dict[str, Any]) -> Plan:
             extra[key] = options[key]
     if options.get("pue") is not None:
         extra["pue"] = options["pue"]
+    model = resolve_model(options.get("model"), options.get("params"))
+    gpus = _gpu_count(options)
+    precision = options.get("precision") or gpu.default_training_precision()
+    tp, pp = options["tensor_parallel"], options["pipeline_parallel"]
+    if task == "inference":
+        precision = options.get("precision") or serving_dtype(model=model, gpu=gpu)
+        if tp is None and pp is None:
+            tp, pp = _deployment(model, gpu, gpus, options, precision)
     return Plan(
         task=task,  # type: ignore[arg-type]
-        model=resolve_model(options.get("model"), options.get("params")),
-        gpu=gpu, gpus=_gpu_count(options), gpus_per_node=options["gpus_per_node"],
+        model=model, gpu=gpu, gpus=gpus, gpus_per_node=options["gpus_per_node"],
         intra_link=lookup_link(options["intra_link"]) if options.get("intra_link") else None,
         inter_link=lookup_link(options["inter_link"]) if options.get("inter_link") else None,
         nics_per_node=options["nics_per_node"],
-        precision=options.get("precision") or gpu.default_training_precision(),
+        precision=precision,
         tokens=options.get("tokens"),
         deadline_seconds=deadline * DAY if deadline and deadline > 0 else deadline,
-        zero_stage=options["zero_stage"], tensor_parallel=options["tensor_parallel"],
-        pipeline_parallel=options["pipeline_parallel"], recompute=options["recompute"],
+        zero_stage=options["zero_stage"], tensor_parallel=tp or 1, pipeline_parallel=pp or 1,
+        recompute=options["recompute"], price_per_kwh=options.get("price_per_kwh"),
         micro_batch_size=options["micro_batch_size"],
         global_batch_tokens=options.get("global_batch_tokens"),
         sequence_length=options["sequence_length"], offload=options["offload"],
@@ -154,3 +168,15 @@ def build_plan(task: str, options: dict[str, Any]) -> Plan:
         price_per_gpu_hour=options.get("price_per_gpu_hour"), currency=options.get("currency"),
         **extra,
     )
+
+
+def _deployment(model: ModelSpec, gpu: GPU, gpus: int, options: dict[str, Any],
+                precision: str) -> tuple[int, int]:
+    """Serving layout as deployed (TP inside a node, PP across nodes); (1, 1) when nothing
+    fits, so the memory check says so and suggests the fix."""
+    weight = options.get("weight_dtype") or precision
+    layout = serving_layout(model=model, gpu=gpu, gpus=gpus, gpus_per_node=min(
+        gpus, options["gpus_per_node"]), weight_dtype=weight,
+        kv_dtype=options.get("kv_dtype") or weight, context_length=options["sequence_length"],
+        batch_size=max(1, options.get("batch_size") or 1))
+    return (layout.tensor_parallel, layout.pipeline_parallel) if layout else (1, 1)

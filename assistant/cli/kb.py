@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assistant.cli.edge import error_boundary
+from assistant.i18n import Language, t
+from assistant.sanitize import clean, json_text, one_line
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -45,15 +47,21 @@ class KbGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-def _language(ctx: click.Context, text: str = "") -> str:
+def _language(ctx: click.Context, text: str = "") -> Language:
     chosen = (ctx.find_object(dict) or {}).get("lang", "auto")
     if chosen in ("zh", "en"):
-        return str(chosen)
+        return "zh" if chosen == "zh" else "en"
     return "zh" if _CJK.search(text) else "en"
 
 
-def _say(ctx: click.Context, english: str, chinese: str, *, err: bool = False) -> None:
-    click.echo(chinese if _language(ctx) == "zh" else english, err=err)
+def _say(ctx: click.Context, key: str, *, err: bool = False, **params: Any) -> None:
+    """Echo catalog message `key`; string parameters are untrusted and shown on one line."""
+    safe = {k: one_line(v) if isinstance(v, str) else v for k, v in params.items()}
+    click.echo(t(key, _language(ctx), **safe), err=err)
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 @contextlib.contextmanager
@@ -65,7 +73,7 @@ def _progress(ctx: click.Context) -> Iterator[Progress | None]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    label = "嵌入段落" if _language(ctx) == "zh" else "Embedding passages"
+    label = t("kb.progress", _language(ctx))
     with Progress(
         TextColumn(label), BarColumn(), MofNCompleteColumn(),
         console=Console(stderr=True), transient=True,
@@ -85,7 +93,7 @@ def _settings() -> Settings:
 
 
 def _notice(ctx: click.Context) -> Any:
-    return lambda message: click.echo(message, err=True)
+    return lambda message: click.echo(clean(message), err=True)
 
 
 @click.group(cls=KbGroup)
@@ -102,42 +110,44 @@ def kb(ctx: click.Context, lang: str) -> None:
 def _report_build(ctx: click.Context, report: BuildReport | None) -> None:
     if report is None:
         return
-    reused = report.passages - report.embedded
-    _say(
-        ctx,
-        f"index: {report.documents} documents, {report.passages} passages "
-        f"({report.embedded} embedded, {reused} reused) in {report.seconds:.1f} s",
-        f"索引：{report.documents} 篇文档，{report.passages} 个段落"
-        f"（新嵌入 {report.embedded}，复用 {reused}），用时 {report.seconds:.1f} 秒",
-    )
+    _say(ctx, "kb.report", documents=report.documents, passages=report.passages,
+         embedded=report.embedded, reused=report.passages - report.embedded,
+         seconds=round(report.seconds, 1))
     for skipped in report.skipped:
-        _say(ctx, f"skipped {skipped.source}: {skipped.reason}",
-             f"已跳过 {skipped.source}：{skipped.reason_zh}", err=True)
+        _skipped(ctx, skipped.source, skipped.reason, skipped.reason_zh, err=True)
+
+
+def _skipped(ctx: click.Context, source: str, reason: str, reason_zh: str, *,
+             err: bool = False) -> None:
+    _say(ctx, "kb.skipped", err=err, source=source,
+         reason=reason_zh if _language(ctx) == "zh" else reason)
 
 
 @kb.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--recursive", "-r", is_flag=True, help="Also add files in sub-folders.")
+@click.option("--replace-alias", is_flag=True,
+              help="Add a site profile even when it claims a name another profile has.")
 @click.pass_context
-def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool) -> None:
+def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool,
+        replace_alias: bool) -> None:
     """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.library import add_documents
 
-    labels = {"added": "已添加", "updated": "已更新", "unchanged": "未变化",
-              "duplicate": "重复", "skipped": "已跳过"}
     with error_boundary(_language(ctx)), _progress(ctx) as progress:
         settings = _settings()
         results, report = add_documents(
-            settings, make_encoder(settings), list(paths), recursive=recursive, progress=progress
+            settings, make_encoder(settings), list(paths), recursive=recursive,
+            progress=progress, replace_alias=replace_alias,
         )
+    language = _language(ctx)
     for r in results:
-        zh = _language(ctx) == "zh"
-        status = labels[r.status] if zh else r.status
-        detail = r.detail_zh if zh else r.detail
-        click.echo(f"{status:10} {r.path}" + (f"  ({detail})" if detail else ""))
+        status = t(f"kb.status.{r.status}", language)
+        detail = one_line(r.detail_zh if language == "zh" else r.detail)
+        click.echo(f"{status:10} {one_line(r.path)}" + (f"  ({detail})" if detail else ""))
     _report_build(ctx, report)
-    if any(r.status == "skipped" for r in results):
+    if any(r.status in ("skipped", "refused") for r in results):
         ctx.exit(2)
 
 
@@ -153,17 +163,17 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     documents = retriever.documents()
     if as_json:
         skipped = [asdict(s) for s in retriever.data.skipped]
-        click.echo(json.dumps({"documents": documents, "skipped": skipped}, ensure_ascii=False,
-                              indent=2))
+        _echo_json({"documents": documents, "skipped": skipped})
         return
     if not documents:
-        _say(ctx, "The knowledge base is empty.", "知识库为空。")
+        _say(ctx, "kb.empty")
+    language = _language(ctx)
     for d in documents:
-        origin = "user" if d["user"] else "shipped"
-        click.echo(f"{d['doc_id']:28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
-                   f"{origin:7}  {d['source']}  {d['title']}")
+        origin = t("kb.origin.user" if d["user"] else "kb.origin.shipped", language)
+        click.echo(f"{one_line(d['doc_id']):28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
+                   f"{origin:7}  {one_line(d['source'])}  {one_line(d['title'])}")
     for s in retriever.data.skipped:
-        _say(ctx, f"skipped {s.source}: {s.reason}", f"已跳过 {s.source}：{s.reason_zh}")
+        _skipped(ctx, s.source, s.reason, s.reason_zh)
 
 
 @kb.command()
@@ -180,7 +190,7 @@ def remove(ctx: click.Context, target: str) -> None:
             settings, make_encoder(settings), target, progress=progress
         )
     for name in names:
-        _say(ctx, f"removed {name}", f"已删除 {name}")
+        _say(ctx, "kb.removed", name=name)
     _report_build(ctx, report)
 
 
@@ -215,11 +225,10 @@ def verify(ctx: click.Context) -> None:
         data = None if problems else load_index(paths.index_dir)
     if problems:
         for problem in problems:
-            click.echo(problem, err=True)
+            click.echo(one_line(problem), err=True)
         ctx.exit(1)
     assert data is not None
-    _say(ctx, f"ok: {len(data.passages)} passages from {len(data.documents)} documents",
-         f"正常：{len(data.documents)} 篇文档，{len(data.passages)} 个段落")
+    _say(ctx, "kb.verify_ok", passages=len(data.passages), documents=len(data.documents))
 
 
 @kb.command()
@@ -239,18 +248,16 @@ def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | 
         if not query.strip():
             from assistant.errors import UsageError
 
-            msg = "the query is empty"
-            raise UsageError(msg, message_zh="查询为空")
+            raise UsageError(t("kb.query_empty", "en"), message_zh=t("kb.query_empty", "zh"))
         retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
         passages = retriever.search(query, k, lang=prefer)  # type: ignore[arg-type]
     if as_json:
-        rows = [asdict(p) for p in passages]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        _echo_json([asdict(p) for p in passages])
         return
     if not passages:
-        click.echo("没有找到相关段落。" if language == "zh" else "No relevant passage found.")
+        click.echo(t("kb.no_results", language))
     for rank, p in enumerate(passages, 1):
         where = f"{p.title} > {p.heading}" if p.heading else p.title
-        click.echo(f"{rank}. [{p.score:.3f}] ({p.lang}) {where}")
-        click.echo(f"   {p.source}#{p.anchor}  id={p.id}")
-        click.echo("   " + p.text.replace("\n", "\n   ") + "\n")
+        click.echo(f"{rank}. [{p.score:.3f}] ({p.lang}) {one_line(where)}")
+        click.echo(f"   {one_line(p.source)}#{one_line(p.anchor)}  id={p.id}")
+        click.echo("   " + clean(p.text).replace("\n", "\n   ") + "\n")

@@ -26,6 +26,7 @@ from assistant.render.labels import (
     localize_units,
     word,
 )
+from assistant.sanitize import markup
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.planner.plan import CheckResult, Evaluation, Figure, Plan
@@ -99,7 +100,8 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
 
 #: Fractions shown as percentages (the TUI's side panel uses the same set).
 PERCENT_FIGURES = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
-                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction"})
+                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction",
+                             "comm_share_of_token_time"})
 _RATES = {"kwh_per_hour": "kWh per hour", "kwh_per_million_tokens": "kWh per 1M tokens",
           "joules_per_token": "J/token"}
 _COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),
@@ -168,15 +170,18 @@ def render_evaluation(console: Console, evaluation: Evaluation, language: str = 
         kind = CHECK_TITLES[evaluation.binding][1 if zh else 0]
         binding = f"（{word('binding', language)}：{kind}）" if zh else f" (binding: {kind})"
     where = (f"{plan.gpus} 张 {plan.gpu.name}" if zh else f"{plan.gpus} x {plan.gpu.name}")
-    console.print(f"[bold]{task}[/] {plan.model.name}" + ("，" if zh else " on ") + where
+    console.print(f"[bold]{task}[/] {markup(plan.model.name)}" + ("，" if zh else " on ")
+                  + markup(where)
                   + ("：" if zh else ": ") + _verdict(evaluation.verdict, language) + binding)
     for check in evaluation.checks:
         _render_check(console, check, language)
     _render_suggestions(console, evaluation, language)
     for remark in evaluation.remarks:
-        console.print(f"  {_colon('note', language)}{remark.text(language)}", soft_wrap=True)
+        console.print(f"  {_colon('note', language)}{markup(remark.text(language))}",
+                      soft_wrap=True)
     for line in _plan_assumptions(evaluation, language):
-        console.print(f"  [dim]{_colon('assumption', language)}{line}[/]", soft_wrap=True)
+        console.print(f"  [dim]{_colon('assumption', language)}{markup(line)}[/]",
+                      soft_wrap=True)
 
 
 def zh_or_en(language: str) -> Language:
@@ -200,13 +205,14 @@ def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
 
 #: Memory components left out of the table when they are zero (e.g. gradients for inference).
 _HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
-                             "kv_cache_bytes", "overhead_bytes", "offloaded_bytes"})
+                             "kv_cache_bytes", "kv_cache_bytes_per_gpu", "overhead_bytes",
+                             "offloaded_bytes"})
 
 
 def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:
     if value is None and "inter_node" in key and check.figures.get("nodes") == 1:
         return word("n/a (single node)", language)
-    return figure_text(key, value, language)
+    return markup(figure_text(key, value, language))
 
 
 def _render_check(console: Console, check: CheckResult, language: str = "en") -> None:
@@ -231,18 +237,18 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
     if check.limiting:
         console.print(prefix("limiting") + figure_label(check.limiting, language))
     if check.flags:
-        console.print(prefix("flags") + ", ".join(check.flags))
+        console.print(prefix("flags") + markup(", ".join(check.flags)))
     if check.formula:  # "×" for multiplication; Chinese prose around the math in zh
         console.print(prefix("formula") + local_formula(check.formula, zh_or_en(language)),
                       soft_wrap=True)
     if check.inputs:
         inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
-        console.print(prefix("inputs") + inputs, soft_wrap=True)
+        console.print(prefix("inputs") + markup(inputs), soft_wrap=True)
     for line in check.assumptions:
         text = to_chinese(line) if zh else line
-        console.print(f"[dim]{prefix('assumption')}{text}[/]", soft_wrap=True)
+        console.print(f"[dim]{prefix('assumption')}{markup(text)}[/]", soft_wrap=True)
     for line in check.sources:
-        console.print(f"[dim]{prefix('source')}{line}[/]", soft_wrap=True)
+        console.print(f"[dim]{prefix('source')}{markup(line)}[/]", soft_wrap=True)
 
 
 def _render_suggestions(console: Console, evaluation: Evaluation, language: str) -> None:
@@ -257,7 +263,7 @@ def _render_suggestions(console: Console, evaluation: Evaluation, language: str)
                                               for k in after.failing)
         status = (word("works", language) if after.works
                   else word("still fails", language) + ("：" if zh else ": ") + failing)
-        console.print(f"  {rank}. {text} -> {status}", soft_wrap=True)
+        console.print(f"  {rank}. {markup(text)} -> {status}", soft_wrap=True)
 
 
 def catalog_table(title: str, columns: list[str], rows: list[list[str]],
@@ -267,7 +273,7 @@ def catalog_table(title: str, columns: list[str], rows: list[list[str]],
     for column in columns:
         table.add_column(catalog_word(column, language))
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(markup(cell) for cell in row))
     return table
 
 

@@ -9,6 +9,7 @@ passages lives in :mod:`assistant.retrieval.chunking`.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import sys
 import unicodedata
@@ -177,7 +178,27 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
         raise DocumentError(
             path, f"invalid TOML front matter: {exc}", reason_zh=f"前置元数据 TOML 无效：{exc}"
         ) from exc
+    _refuse_controls(meta, path)
     return meta, first_newline + 1 + closing.end()
+
+
+def _refuse_controls(value: Any, path: str, field: str = "") -> None:
+    """TOML escapes (`\\u001b`) can put an escape sequence in a title or alias: refuse it."""
+    from assistant.i18n import t
+    from assistant.sanitize import has_controls, one_line
+
+    if isinstance(value, dict):
+        for name, item in value.items():
+            _refuse_controls(item, path, f"{field}.{name}" if field else str(name))
+        return
+    if isinstance(value, list):
+        for item in value:
+            _refuse_controls(item, path, field)
+        return
+    if isinstance(value, str) and has_controls(value) or has_controls(field):
+        shown = one_line(field)
+        raise DocumentError(path, t("kb.controls_in_front_matter", "en", field=shown),
+                            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown))
 
 
 def slugify(text: str) -> str:
@@ -317,15 +338,37 @@ def read_document(path: Path, *, source: str, key: str) -> Document:
     return parse_document(raw, path=path, source=source, key=key)
 
 
-def discover(root: Path, *, recursive: bool = True) -> list[Path]:
-    """Document files under `root`, sorted, hidden files and folders skipped."""
+def discover(root: Path, *, recursive: bool = True, links: list[Path] | None = None) -> list[Path]:
+    """Document files under `root`, sorted, hidden files and folders skipped.
+
+    A symbolic link (to a file or a folder) is never followed: it could lead out of `root`
+    (`notes.md -> /etc/shadow`). Links that look like documents are appended to `links`.
+    """
     pattern = "**/*" if recursive else "*"
-    found = [
-        p for p in root.glob(pattern)
-        if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    ]
+    found = []
+    for p in root.glob(pattern):
+        relative = p.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if p.suffix.lower() not in SUPPORTED_SUFFIXES:
+            continue
+        if _through_link(root, relative):
+            if links is not None and p.is_symlink():
+                links.append(p)
+            continue
+        if p.is_file():
+            found.append(p)
     return sorted(found)
+
+
+def _through_link(root: Path, relative: Path) -> bool:
+    """True when `root/relative` or a folder between them is a symbolic link."""
+    path = root
+    for part in relative.parts:
+        path = path / part
+        if path.is_symlink():
+            return True
+    return False
 
 
 def site_profile(doc: Document) -> SiteProfile | None:
@@ -361,7 +404,8 @@ def _optional_str(site: Mapping[str, Any], name: str) -> str | None:
 
 def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> Any:
     value = site.get(name)
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+          and math.isfinite(value))
     if not ok or (kind is int and not isinstance(value, int)):
         what = "integer" if kind is int else "number"
         raise DocumentError(

@@ -17,14 +17,21 @@ from typing import TYPE_CHECKING, Any
 from assistant.errors import KnowledgeBaseError
 from assistant.records import Language, Passage, SiteProfile
 from assistant.retrieval.definitions import DefinitionPrior
-from assistant.retrieval.index import BuildReport, LoadedIndex, Progress, build_index, load_index
+from assistant.retrieval.index import (
+    BuildReport,
+    LoadedIndex,
+    Progress,
+    build_index,
+    load_checked,
+    load_index,
+)
+from assistant.retrieval.integrity import CorruptIndexError
 from assistant.retrieval.manifest import (
     chunk_cap,
     collect_sources,
     expected_identity,
     stale_reasons,
 )
-from assistant.retrieval.storage import current_generation
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -219,10 +226,10 @@ def ensure_index(
     """Load the index, (re)building it first when forced, missing or stale."""
     paths = KnowledgePaths.from_settings(settings)
     sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
-    data = None if force else load_index(paths.index_dir)
+    data, problem = (None, None) if force else _load(paths.index_dir)
     reasons = ["forced"] if force else (["no index yet"] if data is None else [])
-    if data is None and not force and current_generation(paths.index_dir) is not None:
-        reasons = ["the stored index is unreadable"]
+    if problem is not None:
+        reasons = [f"the stored index is unreadable: {problem}"]
     identity = expected_identity(encoder, chunk_cap(encoder))
     if data is not None:
         reasons = stale_reasons(data.manifest, identity, sources)
@@ -235,8 +242,9 @@ def ensure_index(
                 f"正在重建知识库索引（{why}）…",
             ))
         try:
-            report = build_index(
-                paths.index_dir, sources, encoder, lock_path=paths.lock_path,
+            report = build_index(  # the document list is taken again under the lock
+                paths.index_dir, lambda: collect_sources(paths.knowledge_dir, paths.documents_dir),
+                encoder, lock_path=paths.lock_path,
                 progress=progress, force=force,
             )
         except KnowledgeBaseError as exc:
@@ -252,6 +260,14 @@ def ensure_index(
         msg = f"the index in {paths.index_dir} could not be built or read"
         raise KnowledgeBaseError(msg, message_zh=f"无法构建或读取索引：{paths.index_dir}")
     return data, report
+
+
+def _load(index_dir: Path) -> tuple[LoadedIndex | None, str | None]:
+    """The live index, or why it cannot be used (a corrupt index is rebuilt like a missing one)."""
+    try:
+        return load_checked(index_dir), None
+    except CorruptIndexError as exc:
+        return None, str(exc)
 
 
 def _still_usable(data: LoadedIndex | None, identity: dict[str, Any]) -> bool:

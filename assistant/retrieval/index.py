@@ -30,6 +30,14 @@ from assistant.retrieval.documents import (
     site_profile,
     unique_documents,
 )
+from assistant.retrieval.integrity import (
+    CorruptIndexError,
+    check_checksum,
+    check_counts,
+    check_shapes,
+    checksums,
+    require,
+)
 from assistant.retrieval.manifest import (
     SourceFile,
     chunk_cap,
@@ -155,13 +163,13 @@ def writer_lock(lock_path: Path) -> Any:
     key = str(lock_path)
     if key not in _LOCKS:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
-        _LOCKS[key] = FileLock(key, timeout=LOCK_TIMEOUT_S)
+        _LOCKS[key] = FileLock(key, timeout=LOCK_TIMEOUT_S, mode=0o600)
     return _LOCKS[key]
 
 
 def build_index(
     index_dir: Path,
-    sources: list[SourceFile],
+    sources: list[SourceFile] | Callable[[], list[SourceFile]],
     encoder: Encoder,
     *,
     lock_path: Path,
@@ -172,7 +180,9 @@ def build_index(
 
     With `force=False` nothing is built when, once the lock is held, the live index turns
     out to match already (another process rebuilt it meanwhile), and the vectors of
-    unchanged passages are reused; `force=True` re-embeds everything.
+    unchanged passages are reused; `force=True` re-embeds everything. Pass `sources` as a
+    function to list the documents only once the lock is held: a list taken before waiting
+    for the lock may miss a document another process added meanwhile (a lost update).
     """
     from filelock import Timeout
 
@@ -180,7 +190,8 @@ def build_index(
     try:
         with writer_lock(lock_path):
             locked_from = time.time()
-            report = _build_locked(index_dir, sources, encoder, progress, force)
+            current = sources() if callable(sources) else sources
+            report = _build_locked(index_dir, current, encoder, progress, force)
             locked_until = time.time()
     except Timeout as exc:
         msg = f"another process has been rebuilding the index for {LOCK_TIMEOUT_S:.0f} s"
@@ -273,7 +284,7 @@ def _write_generation(
         storage.write_bytes(temp / "vectors.faiss", faiss.serialize_index(vectors).tobytes())
         storage.write_json(temp / "passages.json", metadata)
         storage.write_json(temp / "keyword.json", keyword.to_json())
-        storage.write_json(temp / "manifest.json", manifest)
+        storage.write_json(temp / "manifest.json", {**manifest, "checksums": checksums(temp)})
 
 
 def _document_entry(src: SourceFile, doc: Document, count: int) -> dict[str, Any]:
@@ -285,31 +296,66 @@ def _document_entry(src: SourceFile, doc: Document, count: int) -> dict[str, Any
 
 
 def load_index(index_dir: Path) -> LoadedIndex | None:
-    """The live generation, or None when there is none (or it is unreadable)."""
+    """The live generation, or None when there is none (or it is unreadable or corrupt)."""
+    try:
+        return load_checked(index_dir)
+    except CorruptIndexError:
+        return None
+
+
+def index_problem(index_dir: Path) -> str | None:
+    """Why the live generation cannot be used (None when it can, or when there is none)."""
+    try:
+        load_checked(index_dir)
+    except CorruptIndexError as exc:
+        return str(exc)
+    return None
+
+
+def load_checked(index_dir: Path) -> LoadedIndex | None:
+    """The live generation; None when there is none; :class:`CorruptIndexError` when a part is
+    unreadable, of the wrong shape or fails its checksum, or the pointer is bad."""
     for _ in range(3):  # a writer may prune the generation between pointer and read
         path = storage.current_generation(index_dir)
         if path is None:
+            if storage.pointer_exists(index_dir):
+                msg = f"{storage.POINTER}: not a readable generation name"
+                raise CorruptIndexError(msg)
             return None
         try:
             return _load_generation(path)
         except FileNotFoundError:
             continue
-        except (ValueError, KeyError, TypeError, RuntimeError):
-            return None
+        except CorruptIndexError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RuntimeError) as exc:
+            msg = f"{path.name}: {type(exc).__name__}: {exc}"
+            raise CorruptIndexError(msg) from exc
     return None
 
 
+def _read_part(path: Path, manifest: dict[str, Any]) -> bytes:
+    data = path.read_bytes()
+    check_checksum(manifest, path.name, data)
+    return data
+
+
 def _load_generation(path: Path) -> LoadedIndex:
+    import json
+
     import faiss
     import numpy as np
 
     from assistant.retrieval.keyword import KeywordIndex
 
     manifest = storage.read_json(path / "manifest.json")
-    meta = storage.read_json(path / "passages.json")
-    raw = np.frombuffer((path / "vectors.faiss").read_bytes(), dtype=np.uint8)
+    require(isinstance(manifest, dict), "manifest.json is not a JSON object")
+    meta = json.loads(_read_part(path / "passages.json", manifest))
+    check_shapes(manifest, meta)
+    raw = np.frombuffer(_read_part(path / "vectors.faiss", manifest), dtype=np.uint8)
     vectors = faiss.deserialize_index(raw)
-    keyword = KeywordIndex.from_json(storage.read_json(path / "keyword.json"))
+    keyword = KeywordIndex.from_json(json.loads(_read_part(path / "keyword.json", manifest)))
+    check_counts(manifest, vectors, len(keyword))
     fields = set(Passage.__dataclass_fields__)
     entries = meta["passages"]
     passages = [Passage(**{k: v for k, v in e.items() if k in fields}) for e in entries]
@@ -329,7 +375,10 @@ def verify_index(
     """Problems with the live index (empty when it is sound): counts, ids, file hashes."""
     from assistant.retrieval.chunking import passage_id
 
-    data = load_index(index_dir)
+    try:
+        data = load_checked(index_dir)
+    except CorruptIndexError as exc:
+        return [f"the index in {index_dir} is unusable: {exc} (any command rebuilds it)"]
     if data is None:
         return [f"no readable index in {index_dir}"]
     problems = [

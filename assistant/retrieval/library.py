@@ -3,28 +3,39 @@ them; both then update the index incrementally (only new passages are embedded).
 
 Re-adding identical content is a no-op that says so; the same content under another name
 is reported as a duplicate; a changed file re-added from the same place replaces its copy.
-Where each copy came from is recorded in `documents/.origins.json`.
+Where each copy came from is recorded in `documents/.origins.json`; how a change is made
+all-or-nothing is described in :mod:`assistant.retrieval.transaction`.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from assistant.errors import DocumentError, UsageError
+from assistant.errors import DocumentError, KnowledgeBaseError, UsageError
+from assistant.i18n import t
+from assistant.locations import private_dir
 from assistant.retrieval import storage
 from assistant.retrieval.documents import SUPPORTED_SUFFIXES, discover, read_document
 from assistant.retrieval.engine import KnowledgePaths, ensure_index
-from assistant.retrieval.index import BuildReport, writer_lock
+from assistant.retrieval.index import BuildReport, load_index, writer_lock
+from assistant.retrieval.transaction import (
+    Copy,
+    add_copies,
+    read_origins,
+    recover,
+    remove_copies,
+)
+from assistant.retrieval.validation import alias_clash, validate
 
 if TYPE_CHECKING:
     from assistant.config import Settings
     from assistant.retrieval.encoder import Encoder
     from assistant.retrieval.index import LoadedIndex, Progress
 
-Status = Literal["added", "updated", "unchanged", "duplicate", "skipped"]
-ORIGINS = ".origins.json"
+Status = Literal["added", "updated", "unchanged", "duplicate", "skipped", "refused"]
 
 
 @dataclass(frozen=True)
@@ -43,8 +54,13 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
     files: list[Path] = []
     problems: list[AddResult] = []
     for path in paths:
-        if path.is_dir():
-            found = discover(path, recursive=recursive)
+        if path.is_symlink():
+            problems.append(_symlink(path))
+        elif path.is_dir():
+            links: list[Path] = []
+            found = discover(path, recursive=recursive, links=links)
+            problems += [AddResult(str(p), "skipped", t("kb.links_in_folder", "en"),
+                                   t("kb.links_in_folder", "zh")) for p in links]
             if not found:
                 problems.append(AddResult(
                     str(path), "skipped", f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
@@ -62,21 +78,19 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
     return files, problems
 
 
-def _origins(documents_dir: Path) -> dict[str, str]:
-    try:
-        data = storage.read_json(documents_dir / ORIGINS)
-    except (FileNotFoundError, ValueError):
-        return {}
-    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+def _symlink(path: Path) -> AddResult:
+    target = os.readlink(path)
+    return AddResult(str(path), "refused", t("kb.symlink", "en", target=target),
+                     t("kb.symlink", "zh", target=target))
 
 
-def _free_name(documents_dir: Path, name: str) -> str:
+def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
     """`name`, or `notes-2.zh.md`, `notes-3.zh.md`, … when taken (the language tag stays last)."""
     path = Path(name)
     lang = path.with_suffix("").suffix if path.with_suffix("").suffix in (".zh", ".en") else ""
     base = name[: len(name) - len(lang) - len(path.suffix)]
     candidate, n = name, 2
-    while (documents_dir / candidate).exists():
+    while (documents_dir / candidate).exists() or candidate in reserved:
         candidate, n = f"{base}-{n}{lang}{path.suffix}", n + 1
     return candidate
 
@@ -89,14 +103,16 @@ def _unchanged(path: Path, doc_id: str) -> AddResult:
 
 
 class _Adder:
-    """Decides, file by file, whether to copy it in; holds the state of one `kb add` batch."""
+    """Decides, file by file, whether to copy it in; stages the copies of one `kb add` batch."""
 
-    def __init__(self, paths: KnowledgePaths, data: LoadedIndex) -> None:
+    def __init__(self, paths: KnowledgePaths, data: LoadedIndex, replace_alias: bool) -> None:
         self.dir = paths.documents_dir
-        self.origins = _origins(self.dir)
+        self.origins = read_origins(self.dir)
         self.by_hash = {d["content_hash"]: (d["source"], d["key"]) for d in data.documents}
         self.by_id = {(d["doc_id"], d["lang"]): d for d in data.documents}
-        self.changed = False
+        self.profiles = list(data.profiles)
+        self.replace_alias = replace_alias
+        self.copies: list[Copy] = []
 
     def add(self, path: Path) -> AddResult:
         origin = str(path.resolve())
@@ -104,6 +120,13 @@ class _Adder:
             doc = read_document(path, source=str(path), key="documents/" + path.name)
         except DocumentError as exc:
             return AddResult(str(path), "skipped", exc.reason, exc.reason_zh)
+        try:
+            validate(doc)
+            clash = None if self.replace_alias else alias_clash(doc, self.profiles)
+        except DocumentError as exc:
+            return AddResult(str(path), "refused", exc.reason, exc.reason_zh)
+        if clash is not None:
+            return AddResult(str(path), "refused", clash.reason, clash.reason_zh, doc.doc_id)
         copy_name = next((n for n, o in self.origins.items() if o == origin), None)
         if copy_name is not None and (self.dir / copy_name).is_file():
             return self._update(path, copy_name, doc.content_hash, doc.doc_id)
@@ -122,7 +145,7 @@ class _Adder:
                 f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner['source']}",
                 f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用", doc.doc_id,
             )
-        name = _free_name(self.dir, path.name)
+        name = _free_name(self.dir, path.name, {c.name for c in self.copies})
         self._copy(path, name, origin)
         self.by_hash[doc.content_hash] = (str(path), "documents/" + name)
         self.by_id[(doc.doc_id, doc.lang)] = {"source": str(path)}
@@ -135,60 +158,73 @@ class _Adder:
         return AddResult(str(path), "updated", name, name, doc_id)
 
     def _copy(self, path: Path, name: str, origin: str) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        temp = self.dir / f".{name}.tmp"
-        storage.write_bytes(temp, path.read_bytes())
-        temp.replace(self.dir / name)
-        self.origins[name] = origin
-        self.changed = True
+        self.copies.append(Copy(name, path.read_bytes(), origin))
 
-    def save(self) -> None:
-        storage.write_json(self.dir / f".{ORIGINS}.tmp", self.origins)
-        (self.dir / f".{ORIGINS}.tmp").replace(self.dir / ORIGINS)
+
+def _failed(exc: Exception) -> KnowledgeBaseError:
+    reason = exc.message if isinstance(exc, KnowledgeBaseError) else str(exc)
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc)
+    reason_zh = exc.message_zh if isinstance(exc, KnowledgeBaseError) else reason
+    return KnowledgeBaseError(t("kb.failed", "en", reason=reason),
+                              message_zh=t("kb.failed", "zh", reason=reason_zh))
 
 
 def add_documents(
     settings: Settings, encoder: Encoder, paths: list[Path], *, recursive: bool = False,
-    progress: Progress | None = None,
+    progress: Progress | None = None, replace_alias: bool = False,
 ) -> tuple[list[AddResult], BuildReport | None]:
-    """Copy documents into the user's folder and update the index (only new text embedded)."""
+    """Copy documents into the user's folder and update the index (only new text embedded).
+
+    All or nothing: when copying or re-indexing fails (a full disk included), the documents
+    folder and the index are left as they were and KnowledgeBaseError says why.
+    """
     kp = KnowledgePaths.from_settings(settings)
     files, results = expand_paths(paths, recursive=recursive)
     with writer_lock(kp.lock_path):
+        recover(kp.documents_dir)
         data, _ = ensure_index(settings, encoder, progress=progress)
-        adder = _Adder(kp, data)
+        adder = _Adder(kp, data, replace_alias)
         results = [adder.add(f) for f in files] + results
         report = None
-        if adder.changed:
-            adder.save()
-            _, report = ensure_index(settings, encoder, progress=progress)
+        if adder.copies:
+            private_dir(kp.documents_dir)
+            try:
+                _, report = add_copies(kp.documents_dir, adder.copies,
+                                       lambda: ensure_index(settings, encoder, progress=progress))
+            except (OSError, KnowledgeBaseError) as exc:
+                raise _failed(exc) from exc
     return results, report
 
 
 def remove_document(
     settings: Settings, encoder: Encoder, target: str, *, progress: Progress | None = None
 ) -> tuple[list[str], BuildReport | None]:
-    """Remove a user document by id, copy name, path or original path; returns removed names."""
+    """Remove a user document by id, copy name, path or original path; returns removed names.
+
+    Needs no rebuild before removing (so it works on a full disk: the old generations are
+    pruned first to make room); on failure nothing is removed.
+    """
     kp = KnowledgePaths.from_settings(settings)
     with writer_lock(kp.lock_path):
-        data, _ = ensure_index(settings, encoder, progress=progress)
-        origins = _origins(kp.documents_dir)
-        names = _match(kp, data, origins, target)
-        for name in names:
-            (kp.documents_dir / name).unlink(missing_ok=True)
-            origins.pop(name, None)
-        storage.write_json(kp.documents_dir / f".{ORIGINS}.tmp", origins)
-        (kp.documents_dir / f".{ORIGINS}.tmp").replace(kp.documents_dir / ORIGINS)
-        _, report = ensure_index(settings, encoder, progress=progress)
+        recover(kp.documents_dir)
+        data = load_index(kp.index_dir)
+        names = _match(kp, data, read_origins(kp.documents_dir), target)
+        storage.prune(kp.index_dir, keep=1)
+        try:
+            _, report = remove_copies(kp.documents_dir, names,
+                                      lambda: ensure_index(settings, encoder, progress=progress))
+        except (OSError, KnowledgeBaseError) as exc:
+            raise _failed(exc) from exc
     return names, report
 
 
 def _match(
-    kp: KnowledgePaths, data: LoadedIndex, origins: dict[str, str], target: str
+    kp: KnowledgePaths, data: LoadedIndex | None, origins: dict[str, str], target: str
 ) -> list[str]:
     resolved = str(Path(target).expanduser().resolve()) if target else ""
-    names: list[str] = []
-    for doc in data.documents:
+    names = [name for name, origin in origins.items() if target == origin or resolved == origin]
+    for doc in data.documents if data is not None else []:
         name = doc["key"].split("/", 1)[1]
         hits = (doc["doc_id"], name, doc["source"], origins.get(name))
         if target in hits or resolved in hits:

@@ -39,8 +39,9 @@ def fsync_dir(path: Path) -> None:
 
 
 def write_bytes(path: Path, data: bytes) -> None:
-    """Write and fsync one file."""
-    with open(path, "wb") as handle:
+    """Write and fsync one file, readable by the user only (0600)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
@@ -67,12 +68,17 @@ def current_generation(index_dir: Path) -> Path | None:
     """The live generation folder, or None when there is no index yet."""
     try:
         name = (index_dir / POINTER).read_text(encoding="utf-8").strip()
-    except (FileNotFoundError, NotADirectoryError):
+    except (OSError, UnicodeDecodeError):  # missing, a directory, unreadable, not UTF-8
         return None
-    if not name or "/" in name or "\\" in name or name.startswith("."):
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         return None
     path = index_dir / name
-    return path if path.is_dir() else None
+    return path if path.is_dir() and not path.is_symlink() else None
+
+
+def pointer_exists(index_dir: Path) -> bool:
+    """True when there is something (file, folder, link) where the pointer belongs."""
+    return os.path.lexists(index_dir / POINTER)
 
 
 @contextlib.contextmanager
@@ -82,10 +88,10 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
     Must be used while holding the writers' lock. On an exception the folder is removed
     and the previous generation stays live.
     """
-    index_dir.mkdir(parents=True, exist_ok=True)
+    index_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = f"{time.time_ns()}-{os.getpid()}"
     temp = index_dir / f"tmp-{stamp}"
-    temp.mkdir()
+    temp.mkdir(mode=0o700)
     try:
         yield temp
         for child in temp.iterdir():
@@ -94,7 +100,10 @@ def new_generation(index_dir: Path) -> Iterator[Path]:
         final = index_dir / f"gen-{stamp}"
         os.rename(temp, final)
         fsync_dir(index_dir)
-        atomic_write_text(index_dir / POINTER, final.name + "\n")
+        pointer = index_dir / POINTER
+        if pointer.is_dir() and not pointer.is_symlink():  # a corrupt pointer: replace it
+            shutil.rmtree(pointer)
+        atomic_write_text(pointer, final.name + "\n")
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
@@ -106,17 +115,17 @@ def _fsync_file(path: Path) -> None:
         os.fsync(handle.fileno())
 
 
-def prune(index_dir: Path) -> None:
+def prune(index_dir: Path, keep: int = KEEP_GENERATIONS) -> None:
     """Remove stale temporary folders and all but the newest generations (writers only)."""
     live = current_generation(index_dir)
     generations = sorted(
         (p for p in index_dir.glob("gen-*") if p.is_dir()), key=_generation_order, reverse=True
     )
-    keep = set(generations[:KEEP_GENERATIONS])
+    kept = set(generations[:keep])
     if live is not None:
-        keep.add(live)
+        kept.add(live)
     for path in generations:
-        if path not in keep:
+        if path not in kept:
             shutil.rmtree(path, ignore_errors=True)
     for path in index_dir.glob("tmp-*"):
         shutil.rmtree(path, ignore_errors=True)

@@ -77,6 +77,10 @@ class ModelSpec:
     kv_lora_rank: int = 0
     qk_rope_head_dim: int = 0
     v_head_dim: int = 0
+    release_dtype: str = "bf16"
+    """The format the weights are released in (config.json torch_dtype / quantization_config):
+    "bf16", "fp16" or "fp8"; serving defaults to it where the GPU supports it."""
+    release_dtype_source: str = ""
     params_published: float = 0.0
     active_params_published: float = 0.0
     aliases: tuple[str, ...] = ()

@@ -21,7 +21,7 @@ from calculators.planner.plan import (
     Plan,
 )
 from calculators.power import SOURCES as POWER_SOURCES
-from calculators.power import EnergyEstimate, cost, energy
+from calculators.power import EnergyEstimate, cost, energy, energy_cost
 
 __all__ = [
     "NETWORK_OK_RATIO",
@@ -89,8 +89,9 @@ def network_check(
 ) -> CheckResult:
     """The data/tensor/pipeline traffic of one training step against its compute."""
     if plan.task == "inference":
-        return _network_na(plan, "Inference: no gradient traffic; tensor-parallel serving "
-                                 "traffic is not modelled here.")
+        from calculators.planner.serving import serving_network_check  # imports this module
+
+        return serving_network_check(plan)
     if plan.gpus == 1:
         return _network_na(plan, "One GPU: no communication.")
     est = training_step_network(
@@ -208,6 +209,10 @@ def power_check(
         assumptions = (*assumptions, "Serving at full load (the given concurrent sequences "
                        "decoding all the time); decode is memory-bound and usually draws less "
                        "than TDP, so these are upper bounds. Prefill tokens are not counted.")
+    if plan.price_per_kwh is not None:  # the period's energy at the user's price
+        figures.update(price_per_kwh=plan.price_per_kwh,
+                       energy_cost=energy_cost(kwh=est.kwh, price_per_kwh=plan.price_per_kwh))
+        formula += "; energy cost = kWh x price per kWh"
     return CheckResult(
         kind="power", verdict="ok", figures=figures, formula=formula,
         inputs=dict(est.inputs), assumptions=assumptions, sources=POWER_SOURCES,

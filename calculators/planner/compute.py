@@ -8,7 +8,6 @@ from calculators.compute_time import (
     chinchilla_tokens,
     default_mfu_basis,
     gpus_for_deadline,
-    inference_speed,
     training_flops,
     training_time,
 )
@@ -112,13 +111,10 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
 
 
 def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:
+    from calculators.planner.serving import plan_serving_speed  # imports plan_checks
+
     per_replica = plan.batch_per_replica
-    speed = inference_speed(
-        model=plan.model, gpu=plan.gpu, gpus=plan.tensor_parallel,
-        weight_dtype=plan.weight_dtype or plan.precision,
-        kv_dtype=plan.kv_dtype or plan.precision, batch_size=per_replica,
-        context_length=plan.sequence_length, prompt_tokens=min(1024, plan.sequence_length),
-    )
+    speed = plan_serving_speed(plan)
     # batch_size counts the sequences of the whole deployment: each decode step of a replica
     # emits one token per sequence it holds, so the deployment emits batch_size tokens per step
     # time (the step time of the fullest replica). Replicas left without a sequence are idle.
@@ -128,6 +124,11 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         "decode_tokens_per_s": speed.decode_tokens_per_s,
         "seconds_per_token": speed.decode_seconds_per_token,
         "prefill_seconds": speed.prefill_seconds,
+        "first_token_seconds": speed.first_token_seconds,
+        "roofline_seconds_per_token": speed.roofline_seconds_per_token,
+        "hbm_seconds_per_token": speed.hbm_seconds,
+        "allreduce_seconds_per_token": speed.allreduce_seconds,
+        "overhead_seconds_per_token": speed.overhead_seconds,
         "decode_bound": speed.decode_bound,
         "replicas": plan.replicas,
         "concurrent_sequences": plan.batch_size,

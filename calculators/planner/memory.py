@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-from calculators.catalog.hardware import GPU
-from calculators.catalog.models import ModelSpec
+from calculators.catalog.hardware import DTYPE_BYTES, GPU
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.gpu_memory import (
     USABLE_FRACTION,
     FitPlan,
@@ -31,6 +31,8 @@ __all__ = [
     "trainable_params",
 ]
 
+#: GPUs per server when a one-card serving plan scales out (an 8-GPU HGX or 4U chassis).
+SERVING_SCALE_OUT_NODE_GPUS = 8
 #: LoRA rank when none is given (the QLoRA paper's Guanaco runs used r = 64; 16 is the common
 #: default of PEFT recipes). Adapters add well under 1% of the base either way.
 LORA_RANK = 16
@@ -102,7 +104,12 @@ def recompute_options(plan: Plan) -> tuple[str | None, ...]:
 def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
     """The smallest fitting layout of the plan with the given recompute (None: its default)."""
     weight = plan.weight_dtype or plan.precision
-    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, plan.gpus_per_node,
+    # Serving more GPUs than a single card means standard 8-GPU servers with TP inside each
+    # (as suggest_scale.SCALE_OUT_NODE_GPUS), not a 16-stage pipeline of single cards.
+    per_node = plan.gpus_per_node
+    if plan.task == "inference" and per_node == 1:
+        per_node = SERVING_SCALE_OUT_NODE_GPUS
+    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, per_node,
                     plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
                     recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
                     plan.offload)
@@ -174,6 +181,12 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     else:
         figures["concurrent_sequences"] = plan.batch_size
         figures["batch_per_replica"] = plan.batch_per_replica
+        # kv_cache_bytes: every concurrent sequence of the deployment; the per-GPU share (the
+        # part of required_bytes_per_gpu) is kv_cache_bytes_per_gpu.
+        figures["kv_cache_bytes_per_gpu"] = b.kv_cache_bytes
+        figures["kv_cache_bytes"] = plan.batch_size * plan.sequence_length * (
+            kv_cache_bytes_per_token(plan.model,
+                                     dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]))
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)

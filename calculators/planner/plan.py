@@ -105,6 +105,8 @@ class Plan:
     price_per_gpu_hour: float | None = None
     currency: str | None = None
     pue: float = DEFAULT_PUE
+    price_per_kwh: float | None = None
+    """Electricity price per kWh at the socket (None: energy is not priced; none is invented)."""
 
     def replace(self, **changes: object) -> Plan:
         """A copy with some fields changed."""

@@ -112,7 +112,8 @@ def test_batch_size_is_split_over_replicas_not_multiplied() -> None:
     memory, compute = run_checks(plan)[:2]
     per_token = kv_cache_bytes_per_token(LLAMA2_70B, dtype_bytes=2)
     assert per_token == 327_680
-    assert memory.figures["kv_cache_bytes"] == pytest.approx(50 * 4096 * per_token / 2)
+    assert memory.figures["kv_cache_bytes_per_gpu"] == pytest.approx(50 * 4096 * per_token / 2)
+    assert memory.figures["kv_cache_bytes"] == pytest.approx(100 * 4096 * per_token)  # all
     # The same per-GPU memory as one replica serving 50.
     single = run_checks(_serve(2, 2, 50))[0]
     assert memory.figures["required_bytes_per_gpu"] == single.figures["required_bytes_per_gpu"]

@@ -18,6 +18,11 @@ MODULES = [
     "calculators.planner.suggestions",
     "calculators.planner.fabrics",
     "calculators.planner.compare",
+    "calculators.serving",
+    "calculators.planner.serving",
+    "calculators.serving_layout",
+    "calculators.serving_solvers",
+    "calculators.sizing",
 ]
 
 

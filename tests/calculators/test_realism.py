@@ -308,3 +308,48 @@ def test_founding_100b_on_one_pcie_node_over_25gbe_is_infeasible_for_years() -> 
     assert e.verdict == "infeasible"
     assert e.check("memory").verdict == "fail"
     assert e.check("compute").figures["days"] > 3 * 365
+
+
+@dataclass(frozen=True)
+class ServeRow:
+    """A published serving speed: tokens/s per sequence (batch 1) or in total, and tolerance."""
+
+    name: str
+    source: str
+    plan: Callable[[], Plan]
+    tokens_per_s: float
+    total: bool = False
+    tolerance: float = 0.5
+
+
+SERVE_ROWS = [
+    # Before issue 14 the decode step was a pure HBM roofline: 647 tok/s per sequence here.
+    ServeRow("DeepSeek-V3 FP8 on 8 x H20, batch 1", "vllm-project/vllm issue #30832: "
+             "DeepSeek-V3.2, TP=8 on 8 x H20, 30 output tokens/s at one request",
+             lambda: _serve("DeepSeek-V3", "H20", 8, "fp8", context=2048), 30),
+    ServeRow("DeepSeek-V3 FP8 on 8 x H200, batch 1", "vllm-project/vllm issue #11539 "
+             "(2025-01-10): SGLang bench_serving --max-concurrency 1, about 26 tokens/s",
+             lambda: _serve("DeepSeek-V3", "H200", 8, "fp8", context=2048), 26),
+    ServeRow("Llama-2-7B FP16 on 1 x H100, batch 1", "NVIDIA NeMo Framework docs, Llama-2 "
+             "inference performance (TensorRT-LLM): 153.8 ms for 128 in / 20 out = ~7.3 ms "
+             "per token", lambda: _serve("Llama-2-7B", "H100", 1, "fp16", context=148), 137,
+             tolerance=0.3),
+    ServeRow("Llama-2-7B FP16 on 8 x A100 80GB (TP=8), batch 1", "NeMo docs as above: "
+             "136.5 ms for 128 in / 20 out (~6.3 ms per token): TP=8 all-reduces, not HBM",
+             lambda: _serve("Llama-2-7B", "A100 80GB", 8, "fp16", context=148), 160,
+             tolerance=0.3),
+    ServeRow("Llama-2-70B FP8 on 8 x H100, offline", "MLPerf Inference v4.0 datacenter, "
+             "Llama-2-70B offline, NVIDIA 8 x H100 SXM (TensorRT-LLM): 21,806 tokens/s",
+             lambda: Plan(task="inference", model=_m("Llama-2-70B"), gpu=lookup_gpu("H100"),
+                          gpus=8, tensor_parallel=2, weight_dtype="fp8", kv_dtype="fp8",
+                          sequence_length=1024, batch_size=512), 21_806, total=True,
+             tolerance=0.25),
+]
+
+
+@pytest.mark.parametrize("row", SERVE_ROWS, ids=lambda r: r.name)
+def test_serving_speed_matches_published(row: ServeRow) -> None:
+    compute = run_checks(row.plan(), with_min_gpus=False)[1].figures
+    key = "decode_tokens_per_s_all_replicas" if row.total else "seconds_per_token"
+    value = float(compute[key]) if row.total else 1 / float(compute[key])  # type: ignore[arg-type]
+    assert value == pytest.approx(row.tokens_per_s, rel=row.tolerance), row.source

@@ -59,7 +59,9 @@ def test_infer_json_has_kv_cache_and_speed() -> None:
     assert result.exit_code == 0, result.output
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     # 327,680 bytes per token (FP16, GQA 8 KV heads) x 4 x 4096 tokens, split over TP = 2
-    assert checks["memory"]["figures"]["kv_cache_bytes"] == pytest.approx(327_680 * 4 * 4096 / 2)
+    memory = checks["memory"]["figures"]
+    assert memory["kv_cache_bytes_per_gpu"] == pytest.approx(327_680 * 4 * 4096 / 2)
+    assert memory["kv_cache_bytes"] == pytest.approx(327_680 * 4 * 4096)  # all sequences
     assert checks["compute"]["figures"]["decode_tokens_per_s"] > 0
 
 
@@ -195,8 +197,14 @@ def test_chinese_catalog_headings() -> None:
 
 def test_infer_on_two_a100_suggests_tensor_parallel_first() -> None:
     # Llama-2-70B BF16 is served on 2 x A100 80GB with TP=2 (vLLM/TGI practice).
-    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2")
+    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2",
+                "--tp", "1")
     assert "1. Split each layer over 2 GPUs" in text.output
+    # Without --tp/--pp, serving is laid out as deployed: TP=2 inside the node from the start.
+    default = json.loads(_run("calc", "serve", "--model", "llama-2-70b", "--gpu", "A100 80GB",
+                              "--gpus", "2", "--json").output)
+    assert default["plan"]["tensor_parallel"] == 2
+    assert default["plan"]["precision"] == "fp16"  # released float16 (config.json)
     with_tp = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus",
                    "2", "--tp", "2", "--json")
     assert json.loads(with_tp.output)["verdict"] == "feasible"
@@ -211,7 +219,8 @@ def test_infer_batch_is_the_whole_deployment_and_power_is_a_rate() -> None:
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     memory, compute, power = (checks[k]["figures"] for k in ("memory", "compute", "power"))
     assert memory["batch_per_replica"] == compute["batch_per_replica"] == 50
-    assert memory["kv_cache_bytes"] == pytest.approx(50 * 1024 * 327_680 / 4)
+    assert memory["kv_cache_bytes_per_gpu"] == pytest.approx(50 * 1024 * 327_680 / 4)
+    assert memory["kv_cache_bytes"] == pytest.approx(100 * 1024 * 327_680)
     assert compute["decode_tokens_per_s_all_replicas"] == pytest.approx(
         100 / compute["seconds_per_token"])
     assert power["kwh_per_hour"] == pytest.approx(power["power_watts"] / 1000)
@@ -256,3 +265,35 @@ def test_formulas_use_the_multiplication_sign_and_chinese_output_is_localized() 
     suggestions = chinese.split("怎样才能做到", 1)[1]
     assert "InfiniBand XDR" not in suggestions.split("改用", 1)[0]
     assert "仍不满足" not in suggestions
+
+
+def test_serve_defaults_to_release_precision_and_prices_energy() -> None:
+    # DeepSeek-V3 is released in FP8 (config.json quantization_config); 4 nodes of 8 H20 serve
+    # it with TP=8 inside each node and no 32-stage pipeline.
+    out = _run("calc", "serve", "--model", "deepseek-v3", "--gpu", "H20", "--nodes", "4",
+               "--price-kwh", "0.5", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert (data["plan"]["precision"], data["plan"]["tensor_parallel"]) == ("fp8", 8)
+    power = {c["kind"]: c for c in data["checks"]}["power"]["figures"]
+    assert power["energy_cost"] == pytest.approx(power["kwh"] * 0.5)
+
+
+@pytest.mark.parametrize(
+    ("args", "key"),
+    [
+        (("max-concurrency", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "8"),
+         "sequences"),
+        (("gpus-for", "--model", "llama-2-70b", "--gpu", "H100", "--tokens-per-s", "10000"),
+         "gpus"),
+        (("largest-model", "--gpu", "4090", "--gpus", "2"), "params"),
+        (("budget", "--budget", "1e5", "--price", "2", "--gpu", "H100", "--gpus", "8"),
+         "gpu_hours"),
+    ],
+)
+def test_solver_commands_answer_in_json(args: tuple[str, ...], key: str) -> None:
+    out = _run("calc", *args, "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data[key] > 0
+    assert data["message"]

@@ -304,7 +304,7 @@ class ChatScreen(Screen[None]):
         stamp = self.advisor.clock().strftime("%Y%m%d-%H%M%S")
         try:
             directory = exports_dir(self.advisor.settings.home)
-            path = write_atomic(unique_path(directory, safe_stem(name), stamp), text)
+            path = write_atomic(unique_path(directory, safe_stem(name), stamp), clean(text))
         except OSError as exc:
             self.notify(str(exc), title=t("error.title.export", language), severity="error")
             return
@@ -317,5 +317,5 @@ class ChatScreen(Screen[None]):
         if answer is None:
             self.notify(t("note.nothing", self._language()), severity="warning")
             return
-        self.app.copy_to_clipboard(answer.text)
+        self.app.copy_to_clipboard(clean(answer.text))  # never an escape sequence
         self.notify(t("note.copied", self._language(), n=len(answer.text)))

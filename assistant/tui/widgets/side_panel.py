@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 CHECK_STYLES = {"ok": "bold green", "tight": "bold yellow", "fail": "bold red", "n/a": "dim"}
 #: Memory components left out when they are zero (gradients in inference, …), as `calc` does.
 HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
-                            "kv_cache_bytes", "overhead_bytes", "offloaded_bytes"})
+                            "kv_cache_bytes", "kv_cache_bytes_per_gpu", "overhead_bytes",
+                            "offloaded_bytes"})
 
 
 def figure_rows(figures: Mapping[str, Figure], language: str) -> list[Row]:

@@ -171,24 +171,6 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
                currency=scenario.currency or "", price=scenario.price_per_kwh)
 
 
-def _max_concurrency(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """Sequences that fit beside the weights: the memory left on each GPU of a replica over
-    one sequence's share of the KV cache, times the replicas."""
-    available = figure(checks, "memory", "available_bytes_per_gpu")
-    required = figure(checks, "memory", "required_bytes_per_gpu")
-    kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
-    per_replica = figure(checks, "memory", "batch_per_replica")
-    kv_total = figure(checks, "memory", "kv_cache_bytes")
-    if available is None or required is None or not kv_per_gpu or not per_replica or not kv_total:
-        return None
-    split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
-    replicas = max(1, (scenario.gpu_count or 1) // split)
-    free = available - (required - kv_per_gpu)
-    fits = max(0, int(free // (kv_per_gpu / per_replica))) * replicas
-    return Msg("answer.max_concurrency", count=fits, context=scenario.context_length or 0,
-               replicas=replicas, per_sequence=kv_total / (scenario.batch_size or 1))
-
-
 def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     per_gpu = figure(checks, "memory", "required_bytes_per_gpu")
     if per_gpu is None:
@@ -204,7 +186,6 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 _ANSWERS = {
     "memory": _memory,
-    "max_concurrency": _max_concurrency,
     "duration": _duration,
     "gpu_count": _count,
     "kv_cache": _kv_cache,

@@ -36,6 +36,7 @@ from assistant.calculate.largest import PROBE_PARAMS, largest_model
 from assistant.calculate.layouts import evaluate_best, to_plan
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.solvers import solved
 from assistant.calculate.summaries import summarize
 from assistant.calculate.translate import to_chinese
 from assistant.calculate.validate import validate
@@ -426,7 +427,8 @@ def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
     # Chinese sentences follow each other without a space; English ones take one
     gap = say(query.language, "", " ")
-    focus = outcome.focus or focus_sentence(ask, outcome.checks, scenario, query.language)
+    focus = outcome.focus or solved(ask, scenario, query.language) or focus_sentence(
+        ask, outcome.checks, scenario, query.language)
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):

@@ -1,4 +1,5 @@
-"""Planner speed: evaluate (with suggestions) on the founding scenarios; target < 50 ms typical.
+"""Planner speed: evaluate (with suggestions) on the founding scenarios (target < 50 ms), and
+calculate() per question over the golden set (target: median < 5 ms).
 
 Run: .venv/bin/python bench/planner_speed.py
 """
@@ -30,8 +31,24 @@ SCENARIOS = {
 }
 
 
+def golden_calculate_ms() -> list[float]:
+    """Milliseconds of calculate() per golden question (parsing not timed), warm caches off."""
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+    from bench.golden_answers import load_golden
+
+    times = []
+    for row in load_golden():
+        query = parse(row["question"])
+        started = time.perf_counter()
+        calculate(query)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
 def main() -> int:
-    """Print the first (cold) and the median of 5 further evaluations per scenario."""
+    """Print the first (cold) and the median of 5 further evaluations per scenario, then
+    calculate() per golden question."""
     print(f"{'scenario':<40} {'verdict':<12} {'first ms':>9} {'median ms':>10} suggestions")
     for name, plan in SCENARIOS.items():
         started = time.perf_counter()
@@ -44,6 +61,10 @@ def main() -> int:
             times.append((time.perf_counter() - started) * 1000)
         print(f"{name:<40} {result.verdict:<12} {first:>9.1f} {statistics.median(times):>10.1f} "
               f"{len(result.suggestions)}")
+    times = golden_calculate_ms()
+    print(f"calculate() over {len(times)} golden questions: median "
+          f"{statistics.median(times):.1f} ms, p90 {sorted(times)[int(0.9 * len(times))]:.1f} ms,"
+          f" total {sum(times) / 1000:.2f} s")
     return 0
 
 

@@ -73,6 +73,8 @@ class Stage:
     layers: int
     in_flight_micro_batches: int
     holds_output_layer: bool
+    expert_params: float = 0.0
+    """Routed-expert parameters among ``params`` (what expert parallelism splits)."""
 
 
 def layer_param_list(model: ModelSpec) -> list[int]:
@@ -98,7 +100,8 @@ def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
     inputs = model.embedding_params - (0 if model.tied_embeddings else out_table)
     if pipeline_parallel == 1:
         linear = _linear(model, per_layer)
-        whole = Stage(float(model.params), float(linear), model.layers, 1, True)
+        whole = Stage(float(model.params), float(linear), model.layers, 1, True,
+                      _routed(model, 0, model.layers))
         return (whole,)
     size = math.ceil(model.layers / pipeline_parallel)
     last_n = max(model.layers - size * (pipeline_parallel - 1), 1)
@@ -107,11 +110,22 @@ def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
         layers = per_layer[i * size:(i + 1) * size]
         extra = inputs if i == 0 else 0
         stages.append(Stage(float(extra + sum(layers)), float(_linear(model, layers)),
-                            len(layers), pipeline_parallel - i, False))
+                            len(layers), pipeline_parallel - i, False,
+                            _routed(model, i * size, i * size + len(layers))))
     last_layers = per_layer[-last_n:]
     stages.append(Stage(float(out_table + final_norm + sum(last_layers)),
-                        float(_linear(model, last_layers)), last_n, 1, True))
+                        float(_linear(model, last_layers)), last_n, 1, True,
+                        _routed(model, model.layers - last_n, model.layers)))
     return tuple(dict.fromkeys(stages))
+
+
+def _routed(model: ModelSpec, first: int, end: int) -> float:
+    """Routed-expert parameters of layers [first, end) (the first dense_layers are dense)."""
+    if not model.is_moe:
+        return 0.0
+    moe_layers = max(0, end - max(first, model.dense_layers))
+    return float(moe_layers * model.experts * model.ffn_matrices * model.hidden
+                 * model.moe_ffn_hidden)
 
 
 def _linear(model: ModelSpec, layers: list[int]) -> int:
@@ -159,6 +173,18 @@ def check_parallelism(
         field = "gpus"
         raise CalculatorInputError(field, gpus, reason, reason_zh=reason_zh)
     return gpus // (tensor_parallel * pipeline_parallel)
+
+
+def check_expert_parallel(model: ModelSpec, expert_parallel: int, data_parallel: int) -> int:
+    """An expert-parallel degree that divides the data-parallel degree and the experts."""
+    check_count("expert_parallel", expert_parallel, maximum=max(1, model.experts))
+    if expert_parallel > 1 and (data_parallel % expert_parallel or model.experts % expert_parallel):
+        field = "expert_parallel"
+        raise CalculatorInputError(
+            field, expert_parallel,
+            f"must divide the data-parallel degree {data_parallel} and the {model.experts} "
+            "experts", reason_zh=f"必须整除数据并行规模 {data_parallel} 和 {model.experts} 个专家")
+    return expert_parallel
 
 
 def check_zero_stage(zero_stage: int | str) -> int:

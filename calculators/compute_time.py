@@ -16,6 +16,7 @@ from types import MappingProxyType
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+from calculators.errors import CalculatorInputError
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
 __all__ = [
@@ -25,12 +26,16 @@ __all__ = [
     "MFU_TABLE",
     "InferenceSpeed",
     "MfuDefault",
+    "TrainingFlops",
     "TrainingTime",
     "chinchilla_tokens",
     "default_mfu",
     "default_mfu_basis",
+    "default_pretrain_tokens",
     "gpus_for_deadline",
     "inference_speed",
+    "model_and_hardware_flops",
+    "pipeline_bubble_fraction",
     "training_flops",
     "training_time",
 ]
@@ -177,6 +182,81 @@ def chinchilla_tokens(*, params: float) -> float:
     return CHINCHILLA_TOKENS_PER_PARAM * check_positive("params", params, maximum=MAX_PARAMS)
 
 
+#: Why MoE models get 20 tokens per ACTIVE parameter (one rule for `ask` and `calc`).
+MOE_TOKENS_RULE = (
+    "MoE: 20 tokens per ACTIVE parameter. Chinchilla's 20/param is the compute-optimal split "
+    "of C = 6·N·D (Hoffmann et al. 2022, arXiv:2203.15556 §3), where N is the parameters a "
+    "token passes through; an MoE token costs 6·N_active. Joint MoE scaling laws "
+    "(Ludziejewski et al. 2025, arXiv:2502.05172) model loss in (N_active, D, experts) and "
+    "put the optimum at more tokens as experts grow, so this is a lower bound")
+
+
+def default_pretrain_tokens(model: ModelSpec) -> tuple[float, str]:
+    """Pre-training tokens when none are given, and why: the model's own published run
+    (``training_tokens`` in the catalog), else Chinchilla's 20 per active parameter.
+
+    Examples:
+        >>> from calculators.catalog.models import generic_model, lookup_model
+        >>> default_pretrain_tokens(lookup_model("GPT-3"))[0]  # Brown et al. 2020: 300B
+        300000000000.0
+        >>> round(default_pretrain_tokens(generic_model(params=70e9))[0] / 1e12, 2)  # 20 x 70B
+        1.4
+    """
+    if model.training_tokens:
+        return model.training_tokens, (f"{model.name}'s published training run: "
+                                       f"{model.training_tokens_source}")
+    tokens = chinchilla_tokens(params=float(model.active_params))
+    if model.is_moe:
+        return tokens, MOE_TOKENS_RULE
+    return tokens, "Chinchilla: 20 tokens per parameter (Hoffmann et al. 2022)"
+
+
+@dataclass(frozen=True)
+class TrainingFlops:
+    """Model FLOPs (what MFU is measured against) and hardware FLOPs (what the GPUs execute)."""
+
+    model_flops: float
+    """6·N·D + 3 attention passes (PaLM, arXiv:2204.02311 App. B): recomputation not counted."""
+    hardware_flops: float
+    """8·N·D + 4 attention passes with full recompute (Narayanan et al. 2021 eq. 4), else the
+    model FLOPs."""
+
+
+def model_and_hardware_flops(
+    *, active_params: float, tokens: float, recompute: str = "selective",
+    model: ModelSpec | None = None, sequence_length: int = 0,
+) -> TrainingFlops:
+    """Model and hardware FLOPs of a training run; they differ only with full recompute.
+
+    Examples:
+        >>> f = model_and_hardware_flops(active_params=174.6e9, tokens=300e9, recompute="full")
+        >>> f"{f.model_flops:.3g}", f"{f.hardware_flops:.3g}"  # GPT-3: 6ND vs 8ND
+        ('3.14e+23', '4.19e+23')
+    """
+    common = {"active_params": active_params, "tokens": tokens, "model": model,
+              "sequence_length": sequence_length}
+    model_flops = training_flops(recompute="selective", **common)  # type: ignore[arg-type]
+    hardware = training_flops(recompute=recompute, **common)  # type: ignore[arg-type]
+    return TrainingFlops(model_flops=model_flops, hardware_flops=hardware)
+
+
+def pipeline_bubble_fraction(*, pipeline_parallel: int, micro_batches: int) -> float:
+    """Idle share of a 1F1B pipeline step: (p − 1) / (m + p − 1).
+
+    Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: the bubble takes (p − 1) micro-batch
+    slots of forward and backward out of (m + p − 1); 0 without pipeline parallelism.
+
+    Examples:
+        >>> pipeline_bubble_fraction(pipeline_parallel=16, micro_batches=192)  # GPT-3 §5.1
+        0.07246376811594203
+        >>> pipeline_bubble_fraction(pipeline_parallel=1, micro_batches=1)
+        0.0
+    """
+    p = check_count("pipeline_parallel", pipeline_parallel, maximum=10**6)
+    m = check_count("micro_batches", micro_batches, maximum=10**9)
+    return (p - 1) / (m + p - 1)
+
+
 @dataclass(frozen=True)
 class TrainingTime:
     """Wall-clock time and GPU-hours of a training job at a given MFU."""
@@ -190,6 +270,10 @@ class TrainingTime:
     formula: str
     assumptions: tuple[str, ...]
     sources: tuple[str, ...]
+    compute_seconds: float = 0.0
+    """C / (n · peak · MFU): the time with no pipeline bubble and no exposed communication."""
+    pipeline_bubble: float = 0.0
+    network_efficiency: float = 1.0
 
     @property
     def days(self) -> float:
@@ -203,29 +287,49 @@ def _check_rate(peak_flops_per_s: float, mfu: float) -> None:
 
 
 def training_time(
-    *, total_flops: float, gpus: int, peak_flops_per_s: float, mfu: float
+    *, total_flops: float, gpus: int, peak_flops_per_s: float, mfu: float,
+    pipeline_bubble: float = 0.0, network_efficiency: float = 1.0,
 ) -> TrainingTime:
-    """T = C / (n · peak · MFU); GPU-hours = n · T / 3600.
+    """T = C / (n · peak · MFU) / ((1 − bubble) · η_network); GPU-hours = n · T / 3600.
 
-    ``peak_flops_per_s`` is ONE GPU's dense peak at the training precision.
+    ``peak_flops_per_s`` is ONE GPU's dense peak at the training precision; ``mfu`` applies
+    to the FLOPs given (model FLOPs for an MFU). ``pipeline_bubble`` is the idle share of a
+    pipeline step (`pipeline_bubble_fraction`), ``network_efficiency`` the share of a step
+    left after communication that does not overlap with compute.
 
     Examples:
         >>> t = training_time(total_flops=8 * 175e9 * 300e9, gpus=1024,
         ...                   peak_flops_per_s=312e12, mfu=140 / 312)
         >>> round(t.days, 1)  # Narayanan et al. 2021 eq. (4): about 34 days
         33.9
+        >>> t = training_time(total_flops=6 * 175e9 * 300e9, gpus=1024, peak_flops_per_s=312e12,
+        ...                   mfu=0.4, pipeline_bubble=0.5, network_efficiency=0.5)
+        >>> round(t.days / (t.compute_seconds / 86400), 2)  # each factor divides the time
+        4.0
     """
     check_positive("total_flops", total_flops, maximum=_MAX_FLOPS)
     check_count("gpus", gpus, maximum=10**12)
     _check_rate(peak_flops_per_s, mfu)
-    seconds = total_flops / (gpus * peak_flops_per_s * mfu)
+    if not 0.0 <= pipeline_bubble < 1.0:
+        field, reason = "pipeline_bubble", "must be in [0, 1)"
+        raise CalculatorInputError(field, pipeline_bubble, reason, reason_zh="必须在 [0, 1) 之间")
+    check_fraction("network_efficiency", network_efficiency)
+    compute = total_flops / (gpus * peak_flops_per_s * mfu)
+    seconds = compute / ((1.0 - pipeline_bubble) * network_efficiency)
+    notes = [f"MFU {mfu:.0%} of the dense peak while computing, for the whole run (no restarts, "
+             "no evaluation pauses)"]
+    if pipeline_bubble or network_efficiency < 1.0:
+        notes.append(f"pipeline bubble {pipeline_bubble:.1%} and communication left exposed "
+                     f"after overlap ({network_efficiency:.0%} efficiency) lengthen the run")
     return TrainingTime(
         total_flops=total_flops, seconds=seconds, gpu_hours=gpus * seconds / 3600, gpus=gpus,
         peak_flops_per_s=peak_flops_per_s, mfu=mfu,
-        formula="T = C / (n × peak × MFU)",
-        assumptions=(f"MFU {mfu:.0%} of the dense peak for the whole run (no restarts, no "
-                     "evaluation pauses)",),
-        sources=(_PAPER_6ND, "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU"),
+        formula="T = C / (n × peak × MFU) / ((1 − bubble) × η_network)",
+        assumptions=tuple(notes),
+        sources=(_PAPER_6ND, "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
+                 "Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: 1F1B bubble (p-1)/(m+p-1)"),
+        compute_seconds=compute, pipeline_bubble=pipeline_bubble,
+        network_efficiency=network_efficiency,
     )
 
 

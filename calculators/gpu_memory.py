@@ -10,6 +10,7 @@ overhead fraction. All results are bytes (SI); GB = 1e9 bytes.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,12 +104,15 @@ def training_memory(
     *, model: ModelSpec, gpus: int, zero_stage: int | str = 0, tensor_parallel: int = 1,
     pipeline_parallel: int = 1, micro_batch_size: int = 1, sequence_length: int = 2048,
     precision: str = "bf16", optimizer: str = "adam", recompute: str = "selective",
-    flash_attention: bool = True, offload_optimizer: bool = False,
+    flash_attention: bool = True, offload_optimizer: bool = False, expert_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory for (pre-)training with data, tensor and pipeline parallelism and ZeRO.
 
     ``zero_stage`` is 0-3 or "fsdp" (= 3). ``recompute`` is "none", "selective" or "full".
     Tensor parallelism is assumed to come with sequence parallelism (activations / t).
+    ``expert_parallel`` (MoE) splits the routed experts over e of the d data-parallel ranks
+    (GShard, Lepikhin et al. 2020, arXiv:2006.16668 §2.2; DeepSpeed-MoE): each GPU keeps E/e
+    experts, and ZeRO shards their states over the d/e ranks that hold the same experts.
 
     Examples:
         >>> from calculators.catalog.models import lookup_model
@@ -120,17 +124,51 @@ def training_memory(
     zero = parts.check_zero_stage(zero_stage)
     _check_shape(micro_batch_size, sequence_length)
     recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
+    parts.check_expert_parallel(model, expert_parallel, d)
+    candidates = _stage_memories(
+        model=model, gpus=gpus, d=d, zero=zero, tensor_parallel=tensor_parallel,
+        expert_parallel=expert_parallel,
+        pipeline_parallel=pipeline_parallel, micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length, precision=precision, optimizer=optimizer,
+        recompute=recompute, flash_attention=flash_attention, offload=offload_optimizer)
+    worst = max(candidates, key=lambda b: b.total_bytes)
+    return dataclasses.replace(
+        worst, formula=parts.training_formula(parts.state_bytes_per_param(precision, optimizer),
+                                              zero),
+        inputs=_inputs(model=model.name, gpus=gpus, zero_stage=zero,
+                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
+                       micro_batch_size=micro_batch_size, sequence_length=sequence_length,
+                       precision=precision, optimizer=optimizer, recompute=recompute,
+                       flash_attention=flash_attention, offload_optimizer=offload_optimizer,
+                       expert_parallel=expert_parallel),
+        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero,
+                                               precision),
+        sources=_SOURCES_TRAIN,
+    )
+
+
+def _stage_memories(
+    *, model: ModelSpec, gpus: int, d: int, zero: int, tensor_parallel: int,
+    expert_parallel: int = 1,
+    pipeline_parallel: int, micro_batch_size: int, sequence_length: int, precision: str,
+    optimizer: str, recompute: str, flash_attention: bool, offload: bool,
+) -> list[MemoryBreakdown]:
+    """Per-GPU memory of each distinct pipeline stage (first stage first)."""
     per_param = parts.state_bytes_per_param(precision, optimizer)
     act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
     options = {"micro_batch_size": micro_batch_size, "sequence_length": sequence_length,
                "tensor_parallel": tensor_parallel}
     candidates = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        shard = stage.params / tensor_parallel
+        # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
+        # once sharded both are /(t·d), unsharded the experts stay /(t·e).
+        dense = (stage.params - stage.expert_params) / tensor_parallel
+        experts = stage.expert_params / tensor_parallel
+        kept = dense + experts / expert_parallel
         weights, grads, opt = (
-            per_param[0] * shard / (d if zero >= 3 else 1),
-            per_param[1] * shard / (d if zero >= 2 or offload_optimizer else 1),
-            per_param[2] * shard / (d if zero >= 1 or offload_optimizer else 1),
+            per_param[0] * (dense + experts) / d if zero >= 3 else per_param[0] * kept,
+            per_param[1] * (dense + experts) / d if zero >= 2 or offload else per_param[1] * kept,
+            per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
         )
         layer = parts.activation_bytes_per_layer(
             model, recompute=recompute, flash_attention=flash_attention, **options)
@@ -142,25 +180,14 @@ def training_memory(
             acts += parts.logits_bytes(model, **options) / act_scale
         candidates.append(_make(
             "training", gpus=gpus, weights_bytes=weights,
-            gradients_bytes=0.0 if offload_optimizer else grads,
-            optimizer_bytes=0.0 if offload_optimizer else opt,
-            offloaded_bytes=grads + opt if offload_optimizer else 0.0,
+            gradients_bytes=0.0 if offload else grads,
+            optimizer_bytes=0.0 if offload else opt,
+            offloaded_bytes=grads + opt if offload else 0.0,
             activations_bytes=acts * act_scale,
             tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
             data_parallel=d, zero_stage=zero,
         ))
-    worst = max(candidates, key=lambda b: b.total_bytes)
-    return dataclasses.replace(
-        worst, formula=parts.training_formula(per_param, zero),
-        inputs=_inputs(model=model.name, gpus=gpus, zero_stage=zero,
-                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
-                       micro_batch_size=micro_batch_size, sequence_length=sequence_length,
-                       precision=precision, optimizer=optimizer, recompute=recompute,
-                       flash_attention=flash_attention, offload_optimizer=offload_optimizer),
-        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero,
-                                               precision),
-        sources=_SOURCES_TRAIN,
-    )
+    return candidates
 
 
 def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
@@ -369,7 +396,12 @@ def min_gpus_to_fit(
     budget = usable_fraction * gpu.memory_bytes
     search = _FitSearch(kind, model, budget, max_gpus, options)
     best: FitPlan | None = None
-    for tp, pp, zero in parts.fit_layouts(kind, model, gpus_per_node, options):
+    layouts = parts.fit_layouts(kind, model, gpus_per_node, options)
+    if layouts:  # validate the options once (the closed form skips the checks)
+        search.evaluate(*layouts[0], int(options.get("expert_parallel", 1)))
+    for tp, pp, zero in layouts:
+        if best is not None and _rank_floor(tp, pp, zero) > _rank(best):
+            continue  # even d = 1 cannot beat the best layout found
         found = search.smallest(tp, pp, zero)
         if found is None:
             continue
@@ -387,8 +419,19 @@ def _rank(plan: FitPlan) -> tuple[int, int, int, int]:
     return plan.gpus, plan.pipeline_parallel, plan.tensor_parallel, plan.zero_stage
 
 
+def _rank_floor(tp: int, pp: int, zero: int) -> tuple[int, int, int, int]:
+    return tp * pp, pp, tp, zero
+
+
 class _FitSearch:
-    """Evaluates one (t, p, ZeRO, d) layout of ``kind``; binary search over d."""
+    """The smallest data-parallel degree d of one (t, p, ZeRO) layout, in closed form.
+
+    ZeRO divides only the weights, gradients and optimizer states by d (Rajbhandari et al.
+    2020, arXiv:1910.02054 §5); activations, logits and workspaces do not depend on d. So each
+    pipeline stage needs fixed + sharded / d bytes, and the smallest d that fits is
+    d_min = max over stages of ceil(sharded / (budget − fixed)), none when fixed ≥ budget.
+    fixed and sharded come from two evaluations of each stage, at d = 1 and d = 2.
+    """
 
     def __init__(self, kind: str, model: ModelSpec, budget: float, max_gpus: int,
                  options: dict[str, Any]) -> None:
@@ -406,11 +449,59 @@ class _FitSearch:
         return training_memory(model=self.model, gpus=tp * pp * d, zero_stage=zero,
                                tensor_parallel=tp, pipeline_parallel=pp, **self.options)
 
+    def _stage_totals(self, tp: int, pp: int, zero: int, d: int) -> list[float]:
+        if self.kind != "training":
+            return [self.evaluate(tp, pp, zero, d).total_bytes]
+        opts = {"micro_batch_size": 1, "sequence_length": 2048, "precision": "bf16",
+                "optimizer": "adam", "recompute": "selective", "flash_attention": True,
+                **self.options}
+        offload = bool(opts.pop("offload_optimizer", False))
+        return [b.total_bytes for b in _stage_memories(
+            model=self.model, gpus=tp * pp * d, d=d, zero=zero, tensor_parallel=tp,
+            pipeline_parallel=pp, offload=offload, **opts)]
+
+    def d_min(self, tp: int, pp: int, zero: int) -> int | None:
+        """max over stages of ceil(sharded / (budget − fixed)); None when fixed ≥ budget."""
+        need = 1
+        for one, two in zip(self._stage_totals(tp, pp, zero, 1),
+                            self._stage_totals(tp, pp, zero, 2), strict=True):
+            sharded = 2.0 * (one - two)  # S(d) = fixed + sharded / d
+            fixed = one - sharded
+            if one <= self.budget:
+                continue
+            if fixed >= self.budget:
+                return None
+            need = max(need, math.ceil(sharded / (self.budget - fixed) * (1 - 1e-12)))
+        return need
+
+    def _capped(self, zero: int) -> bool:
+        return (self.kind == "finetune" and zero == 3 and self.options.get("method") != "full"
+                and bool(self.options.get("offload_optimizer")))
+
     def smallest(self, tp: int, pp: int, zero: int) -> MemoryBreakdown | None:
-        # Only ZeRO shards over data parallelism; inference replicas do not share memory.
-        top = 1 if self.kind == "inference" or zero == 0 else self.max_gpus // (tp * pp)
         if tp * pp > self.max_gpus:
             return None
-        d = parts.smallest_passing(lambda n: self.evaluate(tp, pp, zero, n).total_bytes
-                                   <= self.budget, top)
-        return None if d is None else self.evaluate(tp, pp, zero, d)
+        # Only ZeRO shards over data parallelism; inference replicas do not share memory.
+        # Expert parallelism needs at least e data-parallel ranks, in multiples of e.
+        ep = int(self.options.get("expert_parallel", 1))
+        if self.kind == "inference" or zero == 0:
+            fit = self.evaluate(tp, pp, zero, ep)
+            return fit if fit.total_bytes <= self.budget else None
+        top = self.max_gpus // (tp * pp)
+        if self._capped(zero):
+            # Not of the form fixed + sharded / d: LoRA with ZeRO-3 and CPU offload caps the
+            # gathered base at two layers (parts.frozen_base_on_gpu). Bisect that one case.
+            found = parts.smallest_passing(
+                lambda n: self.evaluate(tp, pp, zero, n).total_bytes <= self.budget, top)
+            return None if found is None else self.evaluate(tp, pp, zero, found)
+        d = self.d_min(tp, pp, zero)
+        if d is None:
+            return None
+        d = -(-d // ep) * ep
+        if d > top:
+            return None
+        for n in range(d, min(d + ep, top) + 1, ep):  # d + e only if rounding left d short
+            fit = self.evaluate(tp, pp, zero, n)
+            if fit.total_bytes <= self.budget:
+                return fit
+        return None

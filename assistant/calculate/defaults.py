@@ -6,6 +6,7 @@ language. Site profiles fill hardware the question names only by place ("吉林G
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ __all__ = [
     "DEFAULT_INTER_LINK",
     "TYPICAL_INFERENCE_SETUPS",
     "TYPICAL_SETUPS",
+    "names_own_run",
     "Resolved",
     "resolve",
     "say",
@@ -191,7 +193,9 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     return replace(s, gpu_count=count, gpus_per_node=per_node, nodes=nodes)
 
 
-def _workload(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
+def _workload(
+    s: Scenario, lang: Language, notes: list[str], *, own_run: bool = False
+) -> Scenario:
     changes: dict[str, object] = {}
     if s.task is None:
         task = "pretrain" if (s.tokens or s.deadline_seconds) else "inference"
@@ -221,20 +225,57 @@ def _workload(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
             say(lang, f"上下文/序列长度按 {context} 计。", f"Context (sequence) length {context}.")
         )
     if task != "inference":
-        changes.update(_training_defaults(s, str(task), lang, notes))
+        changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
     elif s.batch_size is None:
         changes["batch_size"] = 1
         notes.append(say(lang, "推理按 1 路并发计算。", "Inference with one concurrent sequence."))
     return replace(s, **changes)  # type: ignore[arg-type]
 
 
+#: "GPT-3量级" / "a GPT-3-scale model" name a size, not the model's own training run.
+_SCALE_WORDS = re.compile(r"量级|规模|级别|级的|同级|那么大|scale|class|sized|size of|like",
+                          re.IGNORECASE)
+
+
+def names_own_run(question: str) -> bool:
+    """True when a question names a catalog model's own training run ("训练GPT-3要多久"),
+    False when it only borrows the model as a size ("GPT-3量级的模型")."""
+    return not _SCALE_WORDS.search(question)
+
+
+def _published_tokens(model: str | None) -> float | None:
+    """The named catalog model's own published training tokens (GPT-3: 300B), if any."""
+    if model is None:
+        return None
+    from calculators.catalog.models import lookup_model
+    from calculators.errors import CalculatorInputError
+
+    try:
+        return lookup_model(model).training_tokens
+    except (CalculatorInputError, KeyError, LookupError):
+        return None
+
+
 def _training_defaults(
-    s: Scenario, task: str, lang: Language, notes: list[str]
+    s: Scenario, task: str, lang: Language, notes: list[str], *, own_run: bool = False
 ) -> dict[str, object]:
     out: dict[str, object] = {}
     params = s.active_params or s.params or 0.0
     if s.tokens is None:
-        if task == "pretrain":
+        published = _published_tokens(s.model) if task == "pretrain" and own_run else None
+        if published is not None:
+            out["tokens"] = published
+            notes.append(
+                say(
+                    lang,
+                    f"训练数据按 {s.model} 公开的训练量：{fmt_count(published, lang)} token。",
+                    f"Training tokens: {s.model}'s published run, "
+                    f"{fmt_count(published, lang)}.",
+                )
+            )
+        elif task == "pretrain":
+            # One rule with `calc`: 20 per ACTIVE parameter, MoE too
+            # (calculators.compute_time.MOE_TOKENS_RULE).
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params
             out["tokens"] = tokens
             notes.append(
@@ -397,8 +438,13 @@ def _model(s: Scenario) -> Scenario:
     return s
 
 
-def resolve(scenario: Scenario, site: SiteProfile | None, language: Language) -> Resolved:
+def resolve(
+    scenario: Scenario, site: SiteProfile | None, language: Language, *, own_run: bool = False
+) -> Resolved:
     """Fill every open slot of `scenario`; hardware must be present (directly or via `site`).
+
+    `own_run`: the question names the model's own training run ("训练GPT-3要多久"), so an
+    open token count is that model's published one (see `names_own_run`).
 
     Raises:
         CalculatorInputError: a catalog name is unknown (UnknownNameError suggests the closest).
@@ -406,7 +452,7 @@ def resolve(scenario: Scenario, site: SiteProfile | None, language: Language) ->
     notes: list[str] = []
     s = _model(scenario)
     s = _with_site(s, site, language, notes)
-    s = _workload(s, language, notes)
+    s = _workload(s, language, notes, own_run=own_run)
     s = _counts(s, language, notes)
     s = _precision(s, language, notes)
     s = _links(s, language, notes)

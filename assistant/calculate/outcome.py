@@ -19,6 +19,7 @@ from assistant.calculate.defaults import (
     TYPICAL_INFERENCE_SETUPS,
     TYPICAL_SETUPS,
     Resolved,
+    names_own_run,
     resolve,
     say,
 )
@@ -33,7 +34,7 @@ from assistant.calculate.followup import changed_note
 from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS, largest_model
-from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.solvers import solved
@@ -140,7 +141,10 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 figures=figures,
                 formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
-                assumptions=tuple(local(a) for a in result.assumptions),
+                assumptions=(
+                    *(text(m, lang) for m in result.messages),
+                    *(local(a) for a in result.assumptions),
+                ),
                 sources=tuple(local(x) for x in result.sources),
             )
         )
@@ -355,11 +359,12 @@ def _resolve(
     answer is the duration, and past a year it is called impractical), not on a default."""
     s = scenario or query.scenario
     lang = query.language
+    own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
-        return _one_replica(resolve(s, site, lang))
+        return one_replica(resolve(s, site, lang, own_run=own))
     if ask != "duration" or s.deadline_seconds is not None or not _training(s):
-        return resolve(s, site, lang)
-    resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang)
+        return resolve(s, site, lang, own_run=own)
+    resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
 
@@ -372,17 +377,6 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
         return _evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run
-
-
-def _one_replica(resolved: Resolved) -> Resolved:
-    """For "how many concurrent sequences": one replica over the node (tensor parallel across
-    its GPUs) leaves the most memory for the KV cache; a stated split is kept."""
-    s = resolved.scenario
-    if s.tensor_parallel or s.pipeline_parallel:
-        return resolved
-    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
-    split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
-    return replace(resolved, scenario=replace(s, tensor_parallel=split))
 
 
 def _evaluator(query: Query, ask: Ask) -> Evaluator:

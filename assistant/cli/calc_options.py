@@ -77,6 +77,14 @@ def plan_options(func: F) -> F:
         click.option("--recompute", type=click.Choice(["none", "selective", "full"]),
                      default=None, help="[default: selective; full for fine-tuning]"),
         click.option("--micro-batch", "micro_batch_size", type=int, default=1, show_default=True),
+        click.option("--pp-microbatches", type=int, default=None,
+                     help="Micro-batches per pipeline step (1F1B bubble (p-1)/(m+p-1)) "
+                          "[default: global batch / (DP x micro-batch), >= 4 x PP]."),
+        click.option("--ep", "expert_parallel", type=int, default=1, show_default=True,
+                     help="MoE expert-parallel degree: experts split over EP of the DP ranks."),
+        click.option("--host-ram", "host_ram_bytes", type=NUMBER, default=None,
+                     help="Host RAM per node in bytes, e.g. 1T, 512G, for CPU offload "
+                          "[default: by server class, e.g. 1 TB for DGX A100]."),
         click.option("--batch-tokens", "global_batch_tokens", type=NUMBER, default=None,
                      help="Global batch in tokens [default: 4M pretrain, 64 seq finetune]."),
         click.option("--seq-len", "--context", "sequence_length", type=int, default=4096,
@@ -137,7 +145,8 @@ def build_plan(task: str, options: dict[str, Any]) -> Plan:
     gpu = lookup_gpu(options["gpu_name"])
     deadline = options["deadline_days"]
     extra: dict[str, Any] = {}
-    for key in ("method", "batch_size", "weight_dtype", "kv_dtype"):
+    for key in ("method", "batch_size", "weight_dtype", "kv_dtype", "pp_microbatches",
+                "expert_parallel", "host_ram_bytes"):
         if options.get(key) is not None:
             extra[key] = options[key]
     if options.get("pue") is not None:

@@ -83,6 +83,9 @@ class ModelSpec:
     release_dtype_source: str = ""
     params_published: float = 0.0
     active_params_published: float = 0.0
+    training_tokens: float | None = None
+    """Tokens of the model's own published pre-training run (None: not published)."""
+    training_tokens_source: str = ""
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default=())
 

@@ -32,6 +32,7 @@ __all__ = [
     "limit_verdict",
     "network_check",
     "power_check",
+    "step_estimate",
 ]
 
 #: Network "ok" when communication is at most 25% of compute per step.
@@ -83,28 +84,40 @@ def _network_na(plan: Plan, reason: str) -> CheckResult:
     )
 
 
-def network_check(
+def step_estimate(
     plan: Plan, *, peak_flops_per_s: float, mfu: float, total_tokens: float | None,
-    trainable_params: float | None = None,
-) -> CheckResult:
-    """The data/tensor/pipeline traffic of one training step against its compute."""
-    if plan.task == "inference":
-        from calculators.planner.serving import serving_network_check  # imports this module
-
-        return serving_network_check(plan)
-    if plan.gpus == 1:
-        return _network_na(plan, "One GPU: no communication.")
-    est = training_step_network(
+    trainable_params: float | None = None, flops_per_token: float | None = None,
+) -> NetworkEstimate | None:
+    """Compute and communication of one training step (None: serving or a single GPU)."""
+    if plan.task == "inference" or plan.gpus == 1:
+        return None
+    return training_step_network(
         model=plan.model, gpus=plan.gpus, gpus_per_node=plan.gpus_per_node,
         intra_link=intra_link(plan), inter_link=plan.inter_link,
         global_batch_tokens=batch_tokens(plan), peak_flops_per_s=peak_flops_per_s, mfu=mfu,
         tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
         zero_stage=plan.zero_stage, nics_per_node=plan.nics_per_node,
         sequence_length=plan.sequence_length, micro_batch_size=plan.micro_batch_size,
-        full_recompute=_full_recompute(plan),
-        total_tokens=total_tokens,
-        trainable_params=trainable_params,
+        full_recompute=_full_recompute(plan), expert_parallel=plan.expert_parallel_degree,
+        total_tokens=total_tokens, trainable_params=trainable_params,
+        flops_per_token=flops_per_token,
     )
+
+
+def network_check(
+    plan: Plan, *, peak_flops_per_s: float, mfu: float, total_tokens: float | None,
+    trainable_params: float | None = None, flops_per_token: float | None = None,
+) -> CheckResult:
+    """The data/tensor/pipeline/expert traffic of one training step against its compute."""
+    if plan.task == "inference":
+        from calculators.planner.serving import serving_network_check  # imports this module
+
+        return serving_network_check(plan)
+    est = step_estimate(plan, peak_flops_per_s=peak_flops_per_s, mfu=mfu,
+                        total_tokens=total_tokens, trainable_params=trainable_params,
+                        flops_per_token=flops_per_token)
+    if est is None:
+        return _network_na(plan, "One GPU: no communication.")
     return _network_result(plan, est)
 
 
@@ -165,6 +178,7 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
             "nics_per_node": plan.nics_per_node, "global_batch_tokens": batch_tokens(plan),
             "tensor_parallel": plan.tensor_parallel,
             "pipeline_parallel": plan.pipeline_parallel, "zero_stage": plan.zero_stage,
+            "expert_parallel": plan.expert_parallel_degree,
         },
         assumptions=(*est.assumptions, "Verdict: ok when comm <= 25% of compute per step, "
                      "tight up to 100%, fail above (communication-bound).",

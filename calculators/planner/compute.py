@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators.compute_time import (
-    chinchilla_tokens,
     default_mfu_basis,
+    default_pretrain_tokens,
     gpus_for_deadline,
-    training_flops,
+    model_and_hardware_flops,
+    pipeline_bubble_fraction,
     training_time,
 )
-from calculators.planner.checks import limit_verdict
+from calculators.messages import Msg
+from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
+from calculators.planner.memory import trainable_params
 from calculators.planner.plan import FINETUNE_TOKENS, CheckResult, Figure, Plan
 
-__all__ = ["ComputeFacts", "compute_check", "compute_facts", "gpus_needed_for_deadline"]
+__all__ = ["ComputeFacts", "compute_check", "compute_facts", "gpus_needed_for_deadline",
+           "pipeline_microbatches"]
 
 _LORA_NOTE = ("LoRA/QLoRA: the frozen base gets no weight gradients, so 2·N·D of the 6·N·D "
               "backward-and-forward FLOPs are skipped (Hu et al. 2021, arXiv:2106.09685)")
@@ -26,13 +30,22 @@ class ComputeFacts:
 
     peak_flops_per_s: float
     mfu: float
+    """Model FLOPs utilisation: applied to model_flops (PaLM's definition)."""
     mfu_basis: str
     mfu_sources: tuple[str, ...]
     tokens: float | None = None
     tokens_source: str = ""
     total_flops: float | None = None
+    """Model FLOPs (6·N·D + attention), what MFU divides."""
     seconds: float | None = None
+    """Wall clock: compute_seconds / ((1 − pipeline_bubble) × network_efficiency)."""
     gpu_hours: float | None = None
+    hardware_flops: float | None = None
+    """FLOPs the GPUs execute (8·N·D + attention with full recompute)."""
+    compute_seconds: float | None = None
+    pipeline_microbatches: int = 1
+    pipeline_bubble: float = 0.0
+    network_efficiency: float = 1.0
 
 
 def _recompute(plan: Plan) -> str:
@@ -44,36 +57,106 @@ def _tokens(plan: Plan) -> tuple[float, str]:
         return plan.tokens, "given"
     if plan.task == "finetune":
         return FINETUNE_TOKENS, "fine-tuning default 1e8 tokens (about 50k examples x 2k tokens)"
-    return chinchilla_tokens(params=float(plan.model.params)), (
-        "Chinchilla: 20 tokens per parameter (Hoffmann et al. 2022)")
+    return default_pretrain_tokens(plan.model)
+
+
+#: Smallest default micro-batch count per pipeline stage: m >= 4p keeps the 1F1B bubble
+#: (p-1)/(m+p-1) under 20%. Large runs grow the global batch with the cluster to get there
+#: (Llama 3 trained 405B with 16M-token batches on 16K GPUs, arXiv:2407.21783 §3.4.1;
+#: Narayanan et al. 2021, arXiv:2104.04473 §3.3, want m >> p).
+MIN_MICROBATCHES_PER_STAGE = 4
+
+
+def pipeline_microbatches(plan: Plan) -> int:
+    """Micro-batches per 1F1B pipeline step: the plan's; else global batch sequences /
+    (data-parallel degree x micro-batch size), and, when the global batch is the default, at
+    least MIN_MICROBATCHES_PER_STAGE x p (the batch grows with the cluster)."""
+    if plan.pp_microbatches:
+        return plan.pp_microbatches
+    data_parallel = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
+    sequences = batch_tokens(plan) / plan.sequence_length
+    derived = max(1, round(sequences / (data_parallel * plan.micro_batch_size)))
+    if plan.global_batch_tokens or plan.pipeline_parallel == 1:
+        return derived
+    return max(derived, MIN_MICROBATCHES_PER_STAGE * plan.pipeline_parallel)
+
+
+def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, str]:
+    """The MFU applied to model FLOPs. The class defaults are hardware utilisations of runs
+    that execute what they count: with full recompute the GPU also runs the extra forward at
+    that rate, so its MFU is the default x model / hardware FLOPs (Narayanan et al. 2021
+    Table 1: 140 TFLOP/s counted with recompute = 45% of 312, i.e. 34% MFU)."""
+    basis = default_mfu_basis(plan.gpu, plan.precision)  # fp8: MFU against the FP8 peak
+    if plan.mfu:
+        return plan.mfu, basis.basis
+    return basis.value * model_flops / hardware_flops, basis.basis
 
 
 def compute_facts(plan: Plan) -> ComputeFacts:
-    """Peak, MFU, tokens, FLOPs and wall-clock time of the plan (no verdict)."""
+    """Peak, MFU, tokens, model and hardware FLOPs and the wall-clock time of the plan."""
     peak = plan.gpu.dense_flops_per_s(plan.precision)
     if plan.task == "inference":
         basis = default_mfu_basis(plan.gpu)
         return ComputeFacts(peak, plan.mfu or basis.value, basis.basis, basis.sources)
-    basis = default_mfu_basis(plan.gpu, plan.precision)  # fp8: MFU against the FP8 peak
-    mfu = plan.mfu or basis.value
+    sources = default_mfu_basis(plan.gpu, plan.precision).sources
     tokens, source = _tokens(plan)
     active = float(plan.model.active_params)
-    flops = training_flops(active_params=active, tokens=tokens, recompute=_recompute(plan),
-                           model=plan.model, sequence_length=plan.sequence_length)
+    flops = model_and_hardware_flops(active_params=active, tokens=tokens,
+                                     recompute=_recompute(plan), model=plan.model,
+                                     sequence_length=plan.sequence_length)
+    model_flops, hardware = flops.model_flops, flops.hardware_flops
     if plan.task == "finetune" and plan.effective_method != "full":
-        flops -= 2.0 * active * tokens
-    run = training_time(total_flops=flops, gpus=plan.gpus, peak_flops_per_s=peak, mfu=mfu)
-    return ComputeFacts(peak, mfu, basis.basis, basis.sources, tokens, source, flops,
-                        run.seconds, run.gpu_hours)
+        model_flops -= 2.0 * active * tokens
+        hardware -= 2.0 * active * tokens
+    mfu, mfu_basis = _mfu(plan, model_flops, hardware)
+    micro = pipeline_microbatches(plan)
+    bubble = pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel,
+                                      micro_batches=micro)
+    network = _network_efficiency(plan, peak=peak, mfu=mfu, tokens=tokens,
+                                  flops_per_token=model_flops / tokens)
+    run = training_time(total_flops=model_flops, gpus=plan.gpus, peak_flops_per_s=peak, mfu=mfu,
+                        pipeline_bubble=bubble, network_efficiency=network)
+    return ComputeFacts(peak, mfu, mfu_basis, sources, tokens, source, model_flops, run.seconds,
+                        run.gpu_hours, hardware, run.compute_seconds, micro, bubble, network)
+
+
+def _network_efficiency(plan: Plan, *, peak: float, mfu: float, tokens: float,
+                        flops_per_token: float) -> float:
+    """Share of a step left after the communication that compute does not hide:
+    compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all).
+
+    Gradient sync and pipeline sends overlap with compute (bucketed all-reduce); the MoE
+    all-to-all sits on the critical path. Tensor-parallel collectives are left out here: the
+    MFU defaults are measured on tensor-parallel runs (Megatron-LM, Llama), so they already
+    pay them (the PCIe and consumer defaults are lower for that reason); the network check
+    still shows them. 1 for a layout that is not whole yet (a re-laid-out plan before its GPU
+    count is rounded) or has no inter-node link yet: those are estimates only, and
+    `validate_plan` refuses them as plans.
+    """
+    model_parallel = plan.tensor_parallel * plan.pipeline_parallel
+    data_parallel = plan.gpus // model_parallel
+    if (plan.gpus % model_parallel or data_parallel % plan.expert_parallel_degree
+            or (plan.nodes > 1 and plan.inter_link is None)):
+        return 1.0
+    step = step_estimate(plan, peak_flops_per_s=peak, mfu=mfu, total_tokens=tokens,
+                         trainable_params=trainable_params(plan),
+                         flops_per_token=flops_per_token)
+    if step is None:
+        return 1.0
+    compute = step.compute_seconds_per_step
+    hidden = step.allreduce_seconds_per_step + step.pp_seconds_per_step
+    return compute / (max(compute, hidden) + step.moe_seconds_per_step)
 
 
 def gpus_needed_for_deadline(plan: Plan) -> int | None:
-    """Fewest GPUs of the plan's type that finish before the deadline (training only)."""
+    """Fewest GPUs of the plan's type that finish before the deadline (training only), at
+    this plan's pipeline and network efficiency."""
     facts = compute_facts(plan)
     if facts.total_flops is None:
         return None
+    rate = facts.mfu * (1.0 - facts.pipeline_bubble) * facts.network_efficiency
     return gpus_for_deadline(total_flops=facts.total_flops, deadline_seconds=plan.deadline_seconds,
-                             peak_flops_per_s=facts.peak_flops_per_s, mfu=facts.mfu)
+                             peak_flops_per_s=facts.peak_flops_per_s, mfu=rate)
 
 
 def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:
@@ -82,32 +165,67 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         return _inference_check(plan, facts, memory_fits=memory_fits)
     assert facts.seconds is not None  # training facts always carry a time
     verdict = limit_verdict(facts.seconds, plan.deadline_seconds)
-    figures = {
-        "total_flops": facts.total_flops, "tokens": facts.tokens, "mfu": facts.mfu,
-        "peak_flops_per_s": facts.peak_flops_per_s, "seconds": facts.seconds,
-        "days": facts.seconds / 86_400, "gpu_hours": facts.gpu_hours,
+    figures: dict[str, Figure] = {
+        "total_flops": facts.total_flops, "model_flops": facts.total_flops,
+        "hardware_flops": facts.hardware_flops, "tokens": facts.tokens, "mfu": facts.mfu,
+        "hfu": _hfu(facts), "peak_flops_per_s": facts.peak_flops_per_s,
+        "compute_seconds": facts.compute_seconds,
+        "pipeline_microbatches": facts.pipeline_microbatches,
+        "pipeline_bubble": facts.pipeline_bubble,
+        "network_efficiency": facts.network_efficiency,
+        "seconds": facts.seconds, "days": facts.seconds / 86_400, "gpu_hours": facts.gpu_hours,
         "gpus_for_deadline": gpus_needed_for_deadline(plan),
         "deadline_seconds": plan.deadline_seconds,
     }
     notes = [f"tokens: {facts.tokens_source}", f"MFU {facts.mfu:.0%}: {facts.mfu_basis}",
              f"recompute={_recompute(plan)}: 8·N·D with full recompute, else 6·N·D, plus "
-             "attention-score FLOPs", "tight = within 10% of the deadline"]
+             "attention-score FLOPs",
+             "tight = within 10% of the deadline"]
     if plan.task == "finetune" and plan.effective_method != "full":
         notes.append(_LORA_NOTE)
     return CheckResult(
         kind="compute", verdict=verdict, figures=figures,
-        formula="C = 6·N_active·D (8 with full recompute) + attention; T = C / (n × peak × MFU)",
+        formula=("C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
+                 "((1 − bubble) × η_network), bubble = (p − 1) / (m + p − 1)"),
         inputs={"gpus": plan.gpus, "gpu": plan.gpu.name, "precision": plan.precision,
                 "active_params": plan.model.active_params, "tokens": facts.tokens,
-                "mfu": facts.mfu, "deadline_seconds": plan.deadline_seconds},
+                "mfu": facts.mfu, "pipeline_parallel": plan.pipeline_parallel,
+                "pp_microbatches": facts.pipeline_microbatches,
+                "deadline_seconds": plan.deadline_seconds},
         assumptions=tuple(notes),
         sources=("Kaplan et al. 2020 (arXiv:2001.08361) §2.1: C = 6ND",
-                 "Narayanan et al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4)",
+                 "Narayanan et al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4); §2.2.1 1F1B bubble",
                  "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
                  *facts.mfu_sources),
         limiting="deadline" if verdict != "ok" else None,
         shortfall=facts.seconds / plan.deadline_seconds if verdict == "fail" else None,
+        messages=_duration_messages(plan, facts),
     )
+
+
+def _hfu(facts: ComputeFacts) -> float | None:
+    if facts.hardware_flops is None or not facts.total_flops:
+        return None
+    return facts.mfu * facts.hardware_flops / facts.total_flops
+
+
+def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
+    """Each factor of the duration, as facts for the answer's language."""
+    assert facts.compute_seconds is not None
+    assert facts.seconds is not None
+    out = [Msg("training.duration_factors", compute_seconds=facts.compute_seconds,
+               bubble=facts.pipeline_bubble, network_efficiency=facts.network_efficiency,
+               seconds=facts.seconds)]
+    if plan.pipeline_parallel > 1:
+        key = "training.pipeline_bubble" if plan.pp_microbatches else (
+            "training.pipeline_bubble_assumed")
+        out.append(Msg(key, stages=plan.pipeline_parallel,
+                       micro_batches=facts.pipeline_microbatches, bubble=facts.pipeline_bubble))
+    if facts.hardware_flops and facts.total_flops and facts.hardware_flops > facts.total_flops:
+        out.append(Msg("training.flops_split", model_flops=facts.total_flops,
+                       hardware_flops=facts.hardware_flops, mfu=facts.mfu,
+                       hfu=_hfu(facts)))
+    return tuple(out)
 
 
 def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:

@@ -18,6 +18,7 @@ from calculators.gpu_memory import (
     training_memory,
 )
 from calculators.planner.checks import limit_verdict
+from calculators.planner.host import HostRam, host_ram
 from calculators.planner.plan import CheckResult, Figure, Plan
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "min_fit",
     "min_fit_with",
     "min_gpus",
+    "offload_host_ram",
     "recompute_options",
     "trainable_params",
 ]
@@ -62,6 +64,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
         micro_batch_size=plan.micro_batch_size, sequence_length=plan.sequence_length,
         precision=plan.precision, optimizer=plan.optimizer,
         recompute=plan.recompute or default_recompute, offload_optimizer=plan.offload,
+        expert_parallel=plan.expert_parallel_degree if plan.task == "pretrain" else 1,
     )
 
 
@@ -112,13 +115,13 @@ def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
     return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, per_node,
                     plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
                     recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
-                    plan.offload)
+                    plan.offload, plan.expert_parallel if plan.task == "pretrain" else 1)
 
 
 @functools.lru_cache(maxsize=256)
 def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, seq: int,
              micro: int, precision: str, optimizer: str, recompute: str | None, weight: str,
-             kv: str, batch: int, offload: bool) -> FitPlan | None:
+             kv: str, batch: int, offload: bool, ep: int = 1) -> FitPlan | None:
     if task == "inference":
         return min_gpus_to_fit(gpu=gpu, model=model, kind="inference", gpus_per_node=per_node,
                                weight_dtype=weight, kv_dtype=kv, batch_size=batch,
@@ -133,7 +136,8 @@ def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, 
     else:
         fit = min_gpus_to_fit(gpu=gpu, model=model, kind="training", gpus_per_node=per_node,
                               sequence_length=seq, micro_batch_size=micro, precision=precision,
-                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload)
+                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload,
+                              **({"expert_parallel": ep} if ep > 1 else {}))
     if fit is None or task == "inference":
         return fit
     return dataclasses.replace(fit, recompute=chosen)
@@ -157,11 +161,28 @@ def _serving_note(plan: Plan) -> tuple[str, ...]:
             "them",)
 
 
+def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | None:
+    """Host RAM per node the plan's CPU offload needs (None when nothing is offloaded)."""
+    b = b or memory_breakdown(plan)
+    if not plan.offload or plan.task == "inference" or not b.offloaded_bytes:
+        return None
+    return host_ram(gpu=plan.gpu, offloaded_bytes_per_gpu=b.offloaded_bytes,
+                    gpus_on_node=min(plan.gpus, plan.gpus_per_node),
+                    host_ram_bytes=plan.host_ram_bytes)
+
+
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
-    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?"""
+    """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?
+    With CPU offload, do the offloaded states also fit the node's host RAM?"""
     b = memory_breakdown(plan)
     available = USABLE_FRACTION * plan.gpu.memory_bytes
     verdict = limit_verdict(b.total_bytes, available)
+    host = offload_host_ram(plan, b)
+    limiting = _largest_part(b) if verdict != "ok" else None
+    shortfall = b.total_bytes / available if verdict == "fail" else None
+    if host is not None and not host.fits:
+        verdict, limiting = "fail", "host_ram"
+        shortfall = max(shortfall or 0.0, host.needed_bytes_per_node / host.usable_bytes_per_node)
     figures = {
         "required_bytes_per_gpu": b.total_bytes,
         "available_bytes_per_gpu": available,
@@ -187,6 +208,10 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         figures["kv_cache_bytes"] = plan.batch_size * plan.sequence_length * (
             kv_cache_bytes_per_token(plan.model,
                                      dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]))
+    if host is not None:
+        figures.update(host_ram_needed_bytes_per_node=host.needed_bytes_per_node,
+                       host_ram_bytes_per_node=host.available_bytes_per_node,
+                       cpu_optimizer_seconds_per_step=host.cpu_step_seconds)
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)
@@ -197,6 +222,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
                      f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
                      "context, fragmentation); tight = within 10% of it"),
         sources=b.sources,
-        limiting=_largest_part(b) if verdict != "ok" else None,
-        shortfall=b.total_bytes / available if verdict == "fail" else None,
+        limiting=limiting,
+        shortfall=shortfall,
+        messages=(host.message,) if host is not None else (),
     )

@@ -7,12 +7,14 @@ These are the contract between the calculators and the answer pipeline: fields m
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE
 
 __all__ = [
@@ -82,6 +84,13 @@ class Plan:
     pipeline_parallel: int = 1
     recompute: Recompute | None = None
     """None: the calculator default (selective for training, full for fine-tuning)."""
+    pp_microbatches: int | None = None
+    """Micro-batches per pipeline step (1F1B); None: global batch / (data parallel x
+    micro-batch size), stated as an assumption."""
+    expert_parallel: int = 1
+    """MoE: GPUs the routed experts are split over (divides the data-parallel degree)."""
+    host_ram_bytes: float | None = None
+    """Host (CPU) memory per node; None: the default for the server class (see plan_host)."""
     micro_batch_size: int = 1
     global_batch_tokens: float | None = None
     """None: 4M tokens (pretrain) or 64 sequences (finetune)."""
@@ -128,6 +137,14 @@ class Plan:
         return -(-self.batch_size // self.replicas)
 
     @property
+    def expert_parallel_degree(self) -> int:
+        """The expert-parallel degree in force: the plan's, reduced to what its layout allows
+        (a common divisor of the data-parallel degree and the expert count), so a re-laid-out
+        candidate keeps the largest EP it can."""
+        data_parallel = max(1, self.gpus // (self.tensor_parallel * self.pipeline_parallel))
+        return math.gcd(self.expert_parallel, data_parallel, max(1, self.model.experts))
+
+    @property
     def effective_method(self) -> Method:
         """The fine-tuning method in force ("full" unless LoRA or QLoRA)."""
         return self.method or "full"
@@ -150,6 +167,8 @@ class CheckResult:
     shortfall: float | None = None
     """need / limit (> 1 when failing): how far the plan is from passing."""
     flags: tuple[str, ...] = ()
+    messages: tuple[Msg, ...] = ()
+    """Facts about the result as message keys (words in assistant/i18n/catalog/)."""
 
 
 @dataclass(frozen=True)

@@ -131,6 +131,8 @@ def _pipelined(plan: Plan, need: int) -> Plan | None:
             plan.zero_stage, 1)), need)
         if memory_check(layout, with_min_gpus=False).verdict == "fail":
             continue
+        # The stages add a bubble: grow to the count the deadline needs at this layout.
+        layout = _scaled(layout, max(need, gpus_needed_for_deadline(layout) or 0))
         if _cheapest_fabric(layout) is not None:
             return layout
     return None

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_parallel
 from calculators.planner.compute import compute_facts
+from calculators.planner.memory import offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan, Remark
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
@@ -70,9 +71,12 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
                         "反向传播时重新计算激活（完全重计算，约多 33% 计算量）",
                         plan.replace(recompute="full"), 1, size=0.5)
     if not plan.offload:
+        offloaded = plan.replace(offload=True)
+        en, zh = _host_need(offloaded)
         yield Candidate("offload", "Offload gradients and optimizer states to CPU memory "
-                        "(ZeRO-Offload)", "把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload）",
-                        plan.replace(offload=True), 1, size=0.5)
+                        f"(ZeRO-Offload{en})",
+                        f"把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload{zh}）",
+                        offloaded, 1, size=0.5)
     yield from _combined(plan)
 
 
@@ -103,9 +107,20 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
         yield Candidate("combined", f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full "
                         "recompute", f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重计算",
                         changed, 2, 3)
-    yield Candidate("combined", "ZeRO-3 + full recompute + ZeRO-Offload to CPU",
-                    "ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU",
-                    changed.replace(offload=True), 2, 4)
+    offloaded = changed.replace(offload=True)
+    en, zh = _host_need(offloaded)
+    yield Candidate("combined", f"ZeRO-3 + full recompute + ZeRO-Offload to CPU{en}",
+                    f"ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU{zh}", offloaded, 2, 4)
+
+
+def _host_need(plan: Plan) -> tuple[str, str]:
+    """"; needs 980 GB of host RAM per node (has 1,000 GB)" in both languages."""
+    host = offload_host_ram(plan)
+    if host is None:
+        return "", ""
+    need, has = host.needed_bytes_per_node / 1e9, host.available_bytes_per_node / 1e9
+    return (f"; needs {need:,.0f} GB of host RAM per node, has {has:,.0f} GB",
+            f"；每节点需 {need:,.0f} GB 主机内存，现有 {has:,.0f} GB")
 
 
 def _methods(plan: Plan) -> Iterator[Candidate]:

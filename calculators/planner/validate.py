@@ -38,6 +38,9 @@ def validate_plan(plan: Plan) -> None:
     check_count("micro_batch_size", plan.micro_batch_size, maximum=10**6)
     check_count("sequence_length", plan.sequence_length, maximum=10**8)
     check_count("batch_size", plan.batch_size, maximum=10**7)
+    if plan.pp_microbatches is not None:
+        check_count("pp_microbatches", plan.pp_microbatches, maximum=10**6)
+    check_count("expert_parallel", plan.expert_parallel, maximum=max(1, plan.model.experts))
     _check_layout(plan)
     _check_amounts(plan)
     if plan.method is not None:
@@ -64,6 +67,15 @@ def _check_layout(plan: Plan) -> None:
             f"must be a multiple of tensor_parallel × pipeline_parallel = {model_parallel}",
             f"必须是张量并行 × 流水线并行 = {model_parallel} 的整数倍",
         )
+    data_parallel = plan.gpus // model_parallel
+    if plan.expert_parallel > 1 and (data_parallel % plan.expert_parallel
+                                     or plan.model.experts % plan.expert_parallel):
+        fail(
+            "expert_parallel", plan.expert_parallel,
+            f"must divide the data-parallel degree {data_parallel} and the "
+            f"{plan.model.experts} experts",
+            f"必须整除数据并行规模 {data_parallel} 和 {plan.model.experts} 个专家",
+        )
 
 
 def _check_amounts(plan: Plan) -> None:
@@ -76,6 +88,8 @@ def _check_amounts(plan: Plan) -> None:
         check_positive("global_batch_tokens", plan.global_batch_tokens, maximum=1e10)
     if plan.mfu is not None:
         check_fraction("mfu", plan.mfu)
+    if plan.host_ram_bytes is not None:
+        check_positive("host_ram_bytes", plan.host_ram_bytes, maximum=1e15)
     if plan.price_per_gpu_hour is not None:
         check_positive("price_per_gpu_hour", plan.price_per_gpu_hour, maximum=1e6)
     if not 1.0 <= plan.pue <= 5.0:

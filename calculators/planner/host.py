@@ -1,0 +1,132 @@
+"""Host (CPU) memory and the CPU optimizer step of ZeRO-Offload: what offloading needs.
+
+ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840 §4) keeps the gradients and the optimizer
+states in host memory and runs the Adam step on the CPU. Host RAM is per node; a plan gives
+it (``Plan.host_ram_bytes``, from the site profile) or gets the default of its server class
+below, stated as an assumption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from calculators.catalog.hardware import GPU
+from calculators.messages import Msg
+
+__all__ = [
+    "CPU_ADAM_BYTES_PER_PARAM",
+    "HOST_BANDWIDTH_BYTES_PER_S",
+    "HOST_RAM_DEFAULTS",
+    "HOST_USABLE_FRACTION",
+    "HostRam",
+    "host_ram",
+    "host_ram_default",
+]
+
+
+@dataclass(frozen=True)
+class HostRamDefault:
+    """Host RAM per node assumed for a server class, with its source."""
+
+    bytes_per_node: float
+    server: str
+    source: str
+
+
+#: Host RAM per node by server class (used when the site gives none).
+HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType({
+    "hopper": HostRamDefault(2e12, "DGX/HGX H100-class", "NVIDIA DGX H100 datasheet: 2 TB "
+                             "system memory"),
+    "blackwell": HostRamDefault(2e12, "DGX/HGX B200-class", "NVIDIA DGX B200 datasheet: 2 TB "
+                                "system memory (up to 4 TB)"),
+    "ampere": HostRamDefault(1e12, "DGX/HGX A100-class", "NVIDIA DGX A100 datasheet: 1 TB "
+                             "system memory (2 TB option)"),
+    "volta": HostRamDefault(512e9, "DGX-1-class V100", "NVIDIA DGX-1 datasheet: 512 GB "
+                            "system memory"),
+    "pcie": HostRamDefault(512e9, "2-socket PCIe GPU server", "planning assumption: 16 x 32 GB "
+                           "DIMMs in a 2-socket PCIe server"),
+    "consumer": HostRamDefault(128e9, "desktop/workstation board", "planning assumption: 4 x "
+                               "32 GB DDR5 DIMMs, the usual ceiling of a desktop board"),
+})
+#: Share of host RAM the offloaded states may take (OS, data loader, pinned buffers).
+HOST_USABLE_FRACTION = 0.8
+#: Bytes the CPU Adam step moves per parameter: read fp32 master, momentum, variance (12) and
+#: the gradient (2), write the three back (12) and the 16-bit copy (2). It is bound by host
+#: memory bandwidth (ZeRO-Offload §4.2: CPU-Adam is vectorised; the step is memory-bound).
+CPU_ADAM_BYTES_PER_PARAM = 28.0
+#: Achievable host memory bandwidth per node: planning assumption, about half of a 2-socket
+#: DDR5 server's 16 channels x 38.4 GB/s (614 GB/s peak); desktops get far less.
+HOST_BANDWIDTH_BYTES_PER_S = 300e9
+_DESKTOP_BANDWIDTH_BYTES_PER_S = 60e9  # 2 DDR5 channels (~77 GB/s peak), planning figure
+
+
+def host_ram_default(gpu: GPU) -> HostRamDefault:
+    """The host RAM assumed per node for ``gpu``'s server class.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> host_ram_default(lookup_gpu("H100")).bytes_per_node
+        2000000000000.0
+        >>> host_ram_default(lookup_gpu("RTX 4090")).bytes_per_node
+        128000000000.0
+    """
+    if gpu.gpu_class == "consumer":
+        return HOST_RAM_DEFAULTS["consumer"]
+    if gpu.intra_link.startswith("PCIe"):
+        return HOST_RAM_DEFAULTS["pcie"]
+    return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
+
+
+@dataclass(frozen=True)
+class HostRam:
+    """What offloading puts in one node's host memory, against what it has."""
+
+    needed_bytes_per_node: float
+    available_bytes_per_node: float
+    usable_bytes_per_node: float
+    cpu_step_seconds: float
+    """One CPU Adam step over the node's offloaded parameters (memory-bound)."""
+    given: bool
+    message: Msg
+
+    @property
+    def fits(self) -> bool:
+        """True when the offloaded states fit the usable host RAM."""
+        return self.needed_bytes_per_node <= self.usable_bytes_per_node
+
+
+def host_ram(
+    *, gpu: GPU, offloaded_bytes_per_gpu: float, gpus_on_node: int,
+    host_ram_bytes: float | None = None, optimizer_state_bytes_per_param: float = 14.0,
+) -> HostRam:
+    """Host RAM offloading needs per node and the CPU optimizer step time.
+
+    ``offloaded_bytes_per_gpu`` is the gradients + optimizer states one GPU moved to the host;
+    the node holds ``gpus_on_node`` of them. The CPU step reads and writes
+    CPU_ADAM_BYTES_PER_PARAM per parameter at the node's host memory bandwidth.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> h = host_ram(gpu=lookup_gpu("A100 80GB"), offloaded_bytes_per_gpu=14 * 70e9 / 8,
+        ...              gpus_on_node=8)  # Llama-2-70B full fine-tune on one node
+        >>> round(h.needed_bytes_per_node / 1e9), h.fits  # 980 GB > 80% of 1 TB
+        (980, False)
+    """
+    default = host_ram_default(gpu)
+    available = host_ram_bytes or default.bytes_per_node
+    needed = offloaded_bytes_per_gpu * gpus_on_node
+    params = needed / optimizer_state_bytes_per_param
+    bandwidth = (_DESKTOP_BANDWIDTH_BYTES_PER_S if gpu.gpu_class == "consumer"
+                 else HOST_BANDWIDTH_BYTES_PER_S)
+    step = params * CPU_ADAM_BYTES_PER_PARAM / bandwidth
+    usable = HOST_USABLE_FRACTION * available
+    if host_ram_bytes:
+        message = Msg("training.host_ram_given", needed_bytes=needed, available_bytes=available,
+                      usable_bytes=usable, cpu_step_seconds=step)
+    else:
+        message = Msg("training.host_ram_assumed", needed_bytes=needed,
+                      available_bytes=available, usable_bytes=usable, cpu_step_seconds=step,
+                      server=default.server, source=default.source)
+    return HostRam(needed, available, usable, step, host_ram_bytes is not None, message)

@@ -1,7 +1,13 @@
-"""Golden answers: run every question of tests/golden/*.jsonl and report pass/fail.
+"""Golden answers: run every question of every tests/golden/*.jsonl and report pass/fail.
 
 Usage:
-    .venv/bin/python bench/golden_answers.py
+    .venv/bin/python bench/golden_answers.py [--split tune|test] [--file answers_more]
+
+Rows carry `"split": "tune"` (used while developing) or `"test"` (held out: never tuned
+against); a row without one is `tune`. The pass rate is reported per split and per file. A row
+with `"chain"` (or `"previous"`), a list of earlier questions, is answered after them, each turn
+a follow-up of the one before (as in `ask --continue`); only its own `question` is checked.
+Rows that check only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
 
 Every `tests/golden/*.jsonl` file is read (answers, parse facts, chains). Each line gives a
 question, the scenario slots it must yield (as in the `ask --json` object), the acceptable verdicts,
@@ -9,10 +15,9 @@ key figures with a relative tolerance, and groups of document ids of which at le
 cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes per parameter, KV
 bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
 regular expressions the rendered text must / must not match (the verdict sentence states the
-shortfall; a Chinese answer carries no untranslated labels). An optional `previous` lists earlier
-turns of a conversation, asked first. An `unknown` row with no `cite` groups (off-topic, bad input)
-must cite nothing; conceptual questions are `unknown` too but must cite the passages that explain
-them.
+shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite`
+groups (off-topic, bad input) must cite nothing; conceptual questions are `unknown` too but must
+cite the passages that explain them.
 """
 
 from __future__ import annotations
@@ -31,13 +36,16 @@ GOLDEN = GOLDEN_DIR / "answers.jsonl"
 
 
 def load_golden(path: Path | None = None) -> list[dict[str, Any]]:
-    """The golden rows, one dict per non-empty line: of `path`, or of every
-    `tests/golden/*.jsonl` (answers, parse facts, chains) when None."""
+    """The golden rows of `path`, or of every `tests/golden/*.jsonl`; each row gets `file`."""
     paths = [path] if path is not None else sorted(GOLDEN_DIR.glob("*.jsonl"))
-    rows: list[dict[str, Any]] = []
+    rows = []
     for one in paths:
-        lines = one.read_text(encoding="utf-8").splitlines()
-        rows += [json.loads(line) for line in lines if line.strip()]
+        for line in one.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                row.setdefault("file", one.stem)
+                row.setdefault("split", "tune")
+                rows.append(row)
     return rows
 
 
@@ -54,27 +62,27 @@ def _close(got: Any, want: Any, rel: float = 1e-6) -> bool:
 def check_row(row: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
     """Reasons the answer `data` (the public JSON object) fails the golden `row`; empty = pass."""
     problems: list[str] = []
-    if data["language"] != row["lang"]:
+    if "lang" in row and data["language"] != row["lang"]:
         problems.append(f"language {data['language']} != {row['lang']}")
-    for slot, want in row["slots"].items():
+    for slot, want in row.get("slots", {}).items():
         got = data["scenario"].get(slot)
         if not _close(got, want, 0.02):
             problems.append(f"slot {slot}={got!r}, want {want!r}")
-    if data["verdict"] not in row["verdict"]:
+    if "verdict" in row and data["verdict"] not in row["verdict"]:
         problems.append(f"verdict {data['verdict']} not in {row['verdict']}")
     if "binding" in row and data["binding_constraint"] not in row["binding"]:
         problems.append(f"binding {data['binding_constraint']} not in {row['binding']}")
     checks = {c["kind"]: c for c in data["checks"]}
-    for figure in row["figures"]:
+    for figure in row.get("figures", ()):
         got = checks.get(figure["check"], {}).get("figures", {}).get(figure["key"])
         if not _close(got, figure["value"], figure["rel"]):
             problems.append(f"{figure['check']}.{figure['key']}={got!r}, want {figure['value']:g}")
     cited = {c["id"]: c for c in data["citations"]}
     cited_docs = {_doc_of(c) for c in cited.values()}
-    for group in row["cite"]:
+    for group in row.get("cite", ()):
         if not cited_docs & set(group):
             problems.append(f"none of {group} cited (cited: {sorted(cited_docs)})")
-    if row["verdict"] == ["unknown"] and not row["cite"] and data["citations"]:
+    if row.get("verdict") == ["unknown"] and not row.get("cite") and data["citations"]:
         problems.append("an unknown answer with nothing to cite (off-topic, bad input) cites")
     for pattern in row.get("answer_matches", ()):
         if not re.search(pattern, data["answer"]):
@@ -91,26 +99,34 @@ def _doc_of(citation: Mapping[str, Any]) -> str:
     return name.split(".")[0]
 
 
+Answerer = Callable[[str, Any], tuple[Mapping[str, Any], Any]]
+"""`(question, previous query or None) -> (public JSON, this turn's query)`."""
+
+
+def _answer_row(answer: Answerer, row: Mapping[str, Any]) -> Mapping[str, Any]:
+    previous = None
+    for earlier in row.get("chain") or row.get("previous") or ():
+        _, previous = answer(earlier, previous)
+    data, _ = answer(row["question"], previous)
+    return data
+
+
 def run_golden(
-    answer_json: Callable[[str], Mapping[str, Any]], rows: list[dict[str, Any]] | None = None
+    answer: Answerer, rows: list[dict[str, Any]] | None = None
 ) -> list[tuple[dict[str, Any], list[str]]]:
-    """(row, problems) for every golden row, answering with `answer_json`."""
+    """(row, problems) for every golden row, answering with `answer`."""
     results = []
     for row in rows if rows is not None else load_golden():
         try:
-            if row.get("previous"):  # a chain: the earlier turns are asked first, in order
-                data = answer_json(row["question"], tuple(row["previous"]))  # type: ignore[call-arg]
-            else:
-                data = answer_json(row["question"])
-            problems = check_row(row, data)
+            problems = check_row(row, _answer_row(answer, row))
         except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported, not fatal
             problems = [f"raised {type(exc).__name__}: {exc}"]
         results.append((row, problems))
     return results
 
 
-def make_answerer() -> Callable[[str], Mapping[str, Any]]:
-    """`question -> public JSON` through the real pipeline and retriever."""
+def make_answerer() -> Answerer:
+    """`(question, previous) -> (public JSON, query)` through the real pipeline and retriever."""
     from assistant.config import Settings
     from assistant.pipeline import answer, default_retriever
     from assistant.render.serialize import answer_to_json
@@ -118,34 +134,47 @@ def make_answerer() -> Callable[[str], Mapping[str, Any]]:
     settings = Settings()
     retriever = default_retriever(settings)
 
-    def answer_json(question: str, previous: tuple[str, ...] = ()) -> Mapping[str, Any]:
-        query = None
-        for earlier in previous:
-            query = answer(earlier, settings=settings, retriever=retriever, previous=query).query
-        result = answer(question, settings=settings, retriever=retriever, previous=query)
-        return answer_to_json(result)
+    def run(question: str, previous: Any) -> tuple[Mapping[str, Any], Any]:
+        result = answer(question, settings=settings, retriever=retriever, previous=previous)
+        return answer_to_json(result), result.query
 
-    return answer_json
+    return run
+
+
+Results = list[tuple[dict[str, Any], list[str]]]
+
+
+def rates(results: Results, field: str) -> dict[str, tuple[int, int]]:
+    """(passed, total) per value of the row field `field` ("split" or "file")."""
+    out: dict[str, tuple[int, int]] = {}
+    for row, problems in results:
+        passed, total = out.get(str(row.get(field)), (0, 0))
+        out[str(row.get(field))] = (passed + (not problems), total + 1)
+    return out
 
 
 def main(argv: list[str]) -> int:
-    """Print pass/fail per question, each failure's reasons, and the total."""
-    del argv
+    """Print pass/fail per question, each failure's reasons, and the rates per split and file."""
     started = time.perf_counter()
-    answerer = make_answerer()
-    results = run_golden(answerer)
-    passed = 0
+    rows = load_golden()
+    if "--split" in argv:
+        rows = [r for r in rows if r["split"] == argv[argv.index("--split") + 1]]
+    if "--file" in argv:
+        rows = [r for r in rows if r["file"] == argv[argv.index("--file") + 1]]
+    results = run_golden(make_answerer(), rows)
     for row, problems in results:
-        passed += not problems
         mark = "PASS" if not problems else "FAIL"
-        print(f"{mark}  {row['question'][:70]}")
-        if problems:
-            for problem in problems:
-                print(f"        - {problem}")
+        print(f"{mark}  [{row['split']}] {row['question'][:70]}")
+        for problem in problems:
+            print(f"        - {problem}")
+    print()
+    for field in ("file", "split"):
+        for name, (passed, total) in sorted(rates(results, field).items()):
+            print(f"{field} {name}: {passed}/{total} passed ({passed / total:.0%})")
+    passed = sum(not p for _, p in results)
     total = len(results)
-    print(
-        f"\n{passed}/{total} passed ({passed / total:.0%}) in {time.perf_counter() - started:.1f} s"
-    )
+    print(f"\n{passed}/{total} passed ({passed / max(total, 1):.0%}) in "
+          f"{time.perf_counter() - started:.1f} s")
     return 0
 
 

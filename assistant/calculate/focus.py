@@ -1,33 +1,82 @@
-"""Questions that ask for a number ("需要几张", "how many GPUs", "要多久", "how long").
+"""What the question asks for, and the sentence that answers exactly that, first.
 
-The verdict answers "can it be done"; these helpers add the direct answer to what was asked,
-from the figures the calculators produced, and size the cluster when the count was the question.
+"需要几张" is answered with a count, "要多久" with a duration, "权重多大" with the weight size,
+"KV cache占多少显存" with the total KV cache (and per GPU when split), "要花多少钱" with the
+cost, "多少电费" with the energy cost. Parse may fill `Query.asks`; when it does not, the
+question's words decide here.
 """
 
 from __future__ import annotations
 
 import re
 
-from assistant.calculate.defaults import say
-from assistant.records import Check, Figure, Language, Scenario
-from assistant.render import fmt_seconds
+from assistant.i18n import text
+from assistant.records import Ask, Check, Figure, Language, Query, Scenario
+from calculators.messages import Msg
 
 __all__ = [
+    "asked",
     "asks_count",
     "asks_duration",
+    "figure",
     "focus_sentence",
+    "main_ask",
     "needed_gpus",
     "topic_sentences",
 ]
 
 _COUNT = re.compile(
     r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?|多少(?:卡|gpu|显卡)|几张|几块|几台|"
-    r"how many (?:gpus?|cards?|nodes?|servers?|h100s?|a100s?)|number of gpus",
+    r"how many (?:gpus?|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(
     r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)", re.IGNORECASE
 )
+#: Asks recognised from the question's words, checked in this order (the first match is main).
+_ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
+    ("energy_cost", re.compile(r"电费|electricity (?:cost|bill)|energy cost|per kwh", re.I)),
+    (
+        "max_concurrency",
+        re.compile(r"最多(?:能)?(?:支持|承载|服务)?(?:多少|几)(?:路|个)?(?:并发|用户|请求)|"
+                   r"多少路并发|最大并发|how many concurrent|max(?:imum)? concurrency", re.I),
+    ),
+    (
+        "max_model",
+        re.compile(r"最大(?:能|可以)?(?:训练|微调|跑|推理|部署|支持)?多大|多大的模型|"
+                   r"(?:largest|biggest) model", re.I),
+    ),
+    ("duration", _DURATION),
+    ("gpu_count", _COUNT),
+    ("kv_cache", re.compile(r"kv ?cache|kv ?缓存", re.I)),
+    (
+        "weights",
+        re.compile(r"权重(?:有)?多大|权重(?:占|要)?多少|how (?:big|large) (?:are )?the weights|"
+                   r"weights? (?:size|take)", re.I),
+    ),
+    ("cost", re.compile(r"多少钱|花多少|成本多少|费用|how much (?:does it|will it|would it) cost|"
+                        r"what (?:does|would) it cost|\bcost\b", re.I)),
+    ("power", re.compile(r"多少电|耗电|功耗|power draw|how much power", re.I)),
+    ("memory", re.compile(r"多少显存|显存(?:需求|占用)|how much (?:gpu )?memory|vram", re.I)),
+)
+
+
+def asked(query: Query) -> str:
+    """What the user asked: a follow-up ("那用H100呢?") keeps its thread's ask ("需要几张")."""
+    return f"{query.context} {query.question}" if query.followup else query.question
+
+
+def main_ask(query: Query) -> Ask:
+    """The main thing asked for; "feasibility" for a yes/no question."""
+    if query.asks:
+        return query.asks[0]
+    words = asked(query)
+    for ask, pattern in _ASK_WORDS:
+        if pattern.search(words):
+            if ask == "gpu_count" and _DURATION.search(words):
+                continue
+            return ask
+    return "feasibility"
 
 
 def asks_count(question: str) -> bool:
@@ -40,7 +89,8 @@ def asks_duration(question: str) -> bool:
     return bool(_DURATION.search(question))
 
 
-def _figure(checks: tuple[Check, ...], kind: str, key: str) -> float | None:
+def figure(checks: tuple[Check, ...], kind: str, key: str) -> float | None:
+    """A numeric figure of the check of `kind`, or None."""
     for check in checks:
         if check.kind == kind:
             value: Figure = check.figures.get(key)
@@ -51,14 +101,8 @@ def _figure(checks: tuple[Check, ...], kind: str, key: str) -> float | None:
 
 def needed_gpus(checks: tuple[Check, ...], per_node: int) -> int | None:
     """GPUs that fit memory and (for training) meet the deadline, rounded up to whole nodes."""
-    wanted = [
-        v
-        for v in (
-            _figure(checks, "memory", "min_gpus"),
-            _figure(checks, "compute", "gpus_for_deadline"),
-        )
-        if v
-    ]
+    memory = figure(checks, "memory", "min_gpus")
+    wanted = [v for v in (memory, figure(checks, "compute", "gpus_for_deadline")) if v]
     if not wanted:
         return None
     count = int(max(wanted))
@@ -67,29 +111,97 @@ def needed_gpus(checks: tuple[Check, ...], per_node: int) -> int | None:
     return count
 
 
+def _hardware(scenario: Scenario) -> Msg:
+    return Msg("common.gpus", count=scenario.gpu_count or 1, gpu=scenario.gpu or "GPU")
+
+
+def _duration(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    seconds = figure(checks, "compute", "seconds")
+    if seconds is None:
+        return None
+    from assistant.calculate.verdict import PRACTICAL_SECONDS
+
+    key = "answer.duration_impractical" if seconds > PRACTICAL_SECONDS else "answer.duration"
+    return Msg(key, seconds=seconds, hardware=_hardware(scenario))
+
+
+def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    count = needed_gpus(checks, scenario.gpus_per_node or 8)
+    if count is None:
+        return None
+    return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=scenario.gpu or "GPU"))
+
+
+def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    total = figure(checks, "memory", "kv_cache_bytes")
+    per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
+    if total is None:
+        return None
+    sequences = scenario.batch_size or 1
+    context = scenario.context_length or 0
+    if per_gpu is not None and (scenario.gpu_count or 1) > 1:
+        return Msg("answer.kv_cache_split", total=total, per_gpu=per_gpu,
+                   sequences=sequences, context=context)
+    return Msg("answer.kv_cache", total=total, sequences=sequences, context=context)
+
+
+def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    per_gpu = figure(checks, "memory", "weights_bytes")
+    if per_gpu is None:
+        return None
+    total = figure(checks, "memory", "weights_bytes_total") or per_gpu
+    return Msg("answer.weights", total=total, precision=scenario.precision or "bf16")
+
+
+def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    cost = figure(checks, "cost", "cost")
+    hours = figure(checks, "cost", "gpu_hours")
+    if cost is None:
+        return Msg("answer.cost_hours", hours=hours) if hours else None
+    return Msg("answer.cost", cost=cost, currency=scenario.currency or "", hours=hours or 0)
+
+
+def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    kwh = figure(checks, "power", "kwh") or figure(checks, "power", "kwh_per_hour")
+    if kwh is None:
+        return None
+    if scenario.price_per_kwh is None:
+        return Msg("answer.energy", kwh=kwh)
+    return Msg("answer.energy_cost", kwh=kwh, cost=kwh * scenario.price_per_kwh,
+               currency=scenario.currency or "", price=scenario.price_per_kwh)
+
+
+def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    per_gpu = figure(checks, "memory", "required_bytes_per_gpu")
+    if per_gpu is None:
+        return None
+    gpus = scenario.gpu_count or 1
+    weights = figure(checks, "memory", "weights_bytes_total")
+    kv = figure(checks, "memory", "kv_cache_bytes")
+    if scenario.task == "inference" and weights is not None and kv is not None:
+        return Msg("answer.memory_serving", total=per_gpu * gpus, weights=weights, kv=kv,
+                   per_gpu=per_gpu, gpus=gpus)
+    return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
+
+
+_ANSWERS = {
+    "memory": _memory,
+    "duration": _duration,
+    "gpu_count": _count,
+    "kv_cache": _kv_cache,
+    "weights": _weights,
+    "cost": _cost,
+    "energy_cost": _energy_cost,
+}
+
+
 def focus_sentence(
-    question: str, checks: tuple[Check, ...], scenario: Scenario, language: Language
+    ask: Ask, checks: tuple[Check, ...], scenario: Scenario, language: Language
 ) -> str:
-    """The direct answer to a "how many" or "how long" question, or "" for other questions."""
-    if asks_duration(question):
-        seconds = _figure(checks, "compute", "seconds")
-        if seconds is None:
-            return ""
-        return say(
-            language,
-            f"回答：在这套硬件上约需 {fmt_seconds(seconds, language)}。",
-            f"Answer: about {fmt_seconds(seconds, language)} on this hardware.",
-        )
-    if asks_count(question):
-        count = needed_gpus(checks, scenario.gpus_per_node or 8)
-        if count is None:
-            return ""
-        return say(
-            language,
-            f"回答：至少需要 {count:,} 张 {scenario.gpu}。",
-            f"Answer: at least {count:,} × {scenario.gpu}.",
-        )
-    return ""
+    """The direct answer to what was asked ("" for a yes/no question or a missing figure)."""
+    reader = _ANSWERS.get(ask)
+    message = reader(checks, scenario) if reader else None
+    return text(message, language) if message is not None else ""
 
 
 def topic_sentences(
@@ -109,5 +221,5 @@ def topic_sentences(
     for check in checks:
         if check.kind in kinds and check.kind in topics and check.verdict != "n/a":
             label = CHECK_LABELS[check.kind][language]
-            out.append(say(language, f"{label}：{check.summary}", f"{label}: {check.summary}"))
+            out.append(text(Msg("answer.topic", label=label, summary=check.summary), language))
     return " ".join(out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from assistant.calculate.defaults import say
+from assistant.i18n import t
 from assistant.records import Check, Figure, Language
 from assistant.render import CHECK_LABELS, fmt_seconds
 from calculators.units import format_bytes
@@ -141,11 +142,20 @@ def headline(
     fix: str | None,
     lang: Language,
     gpu: str,
+    *,
+    beyond: str | None = None,
+    beyond_key: str = "answer.beyond_stated",
+    skip: tuple[str, ...] = (),
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
-    `fix` is the first suggested change that makes the plan feasible, or None.
+    `fix` is the first suggested change that makes the plan work and keeps what the user
+    stated, or None; `beyond` the first working change that does not (shown as a suggestion
+    under an infeasible verdict, never as the fix; `beyond_key` words it as new hardware or as
+    undoing a stated choice). Checks of `skip` kinds are left out when
+    they pass (a how-long answer states the duration itself).
     """
+    checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
     tight = [c for c in checks if c.verdict == "tight"]
@@ -166,6 +176,11 @@ def headline(
     text = text[0].upper() + text[1:]
     if failing and fix is not None:
         text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {fix[0].lower()}{fix[1:]}")
+    elif failing and beyond is not None:
+        text += say(lang, "。", ". ") + t(
+            beyond_key, lang, change=beyond if lang == "zh" else beyond[0].lower()
+            + beyond[1:]
+        ).rstrip("。.")
     elif failing and verdict == "infeasible":
         text += say(
             lang,

@@ -8,16 +8,17 @@ is stated in the answer.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.defaults import say
+from assistant.calculate.defaults import Resolved, say
 from assistant.records import Language, Scenario
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, Plan
 
-__all__ = ["evaluate_best", "to_plan"]
+__all__ = ["evaluate_best", "one_replica", "to_plan"]
 
 #: Training layouts tried in order when the question leaves them open: (ZeRO stage, recompute,
 #: tensor parallel inside the node?). The first that passes every check is used; failing that,
@@ -201,3 +202,14 @@ def evaluate_best(
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
     given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
     return evaluation, [] if given else [_layout_note(evaluation.plan, lang)]
+
+
+def one_replica(resolved: Resolved) -> Resolved:
+    """For "how many concurrent sequences": one replica over the node (tensor parallel across
+    its GPUs) leaves the most memory for the KV cache; a stated split is kept."""
+    s = resolved.scenario
+    if s.tensor_parallel or s.pipeline_parallel:
+        return resolved
+    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
+    split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
+    return replace(resolved, scenario=replace(s, tensor_parallel=split))

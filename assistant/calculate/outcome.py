@@ -9,10 +9,11 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import (
     TYPICAL_INFERENCE_SETUPS,
@@ -23,20 +24,35 @@ from assistant.calculate.defaults import (
     say,
 )
 from assistant.calculate.focus import (
-    asks_count,
+    figure,
     focus_sentence,
+    main_ask,
     needed_gpus,
     topic_sentences,
 )
+from assistant.calculate.followup import changed_note
 from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
-from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.calculate.largest import PROBE_PARAMS, largest_model
+from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
+from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.solvers import solved
 from assistant.calculate.summaries import summarize
 from assistant.calculate.translate import to_chinese
+from assistant.calculate.validate import validate
+from assistant.calculate.verdict import (
+    PRACTICAL_SECONDS,
+    budget_note,
+    first_fix,
+    respecting_verdict,
+)
 from assistant.i18n import text
 from assistant.records import (
+    Ask,
     Check,
     CheckKind,
+    Figure,
     Language,
     Query,
     Scenario,
@@ -46,6 +62,7 @@ from assistant.records import (
 )
 from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, PlanChange
@@ -76,6 +93,8 @@ class Outcome:
     """What to add to the question for a computed verdict (concept answers)."""
     remarks: tuple[str, ...] = ()
     """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
+    focus: str = ""
+    """The direct answer to what was asked, when sizing already wrote it (else derived)."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -87,17 +106,39 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
+def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Figure]:
+    """Deployment totals beside the per-GPU memory figures: `kv_cache_bytes` becomes the total
+    for every concurrent sequence (`kv_cache_bytes_per_gpu` keeps the most-loaded GPU's share),
+    and `weights_bytes_total` is one full copy of the weights."""
+    plan = evaluation.plan
+    split = plan.tensor_parallel * plan.pipeline_parallel
+    kv = figures.get("kv_cache_bytes")
+    if plan.task == "inference" and isinstance(kv, (int, float)):
+        per_replica = plan.batch_per_replica or 1
+        figures["kv_cache_bytes_per_gpu"] = kv
+        figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
+    weights = figures.get("weights_bytes")
+    if isinstance(weights, (int, float)):
+        shards = split * (plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3
+                          else 1)
+        figures["weights_bytes_total"] = weights * shards
+    return figures
+
+
 def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
         local = to_chinese if lang == "zh" else str
+        figures = dict(result.figures)
+        if result.kind == "memory":
+            figures = _totals(evaluation, figures)
         out.append(
             Check(
                 kind=result.kind,
                 verdict=result.verdict,
                 summary=summary,
-                figures=dict(result.figures),
+                figures=figures,
                 formula=local_formula(result.formula, lang),
                 inputs=dict(result.inputs),
                 assumptions=(
@@ -165,7 +206,10 @@ def _describe(s: Scenario, lang: Language) -> str:
     return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
 
 
-def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
+def _evaluate_scenario(
+    resolved: Resolved, lang: Language, stated: Scenario, ask: Ask = "feasibility"
+) -> Outcome:
+    """Evaluate the effective scenario; the verdict respects what `stated` fixed."""
     scenario = resolved.scenario
     pue = resolved.site.pue if resolved.site else None
     evaluation, notes = evaluate_best(scenario, lang, pue)
@@ -177,18 +221,44 @@ def _evaluate_scenario(resolved: Resolved, lang: Language) -> Outcome:
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
-    suggestions, fix = _suggestions(evaluation, lang)
-    verdict: Verdict = evaluation.verdict
+    suggestions, _ = _suggestions(evaluation, lang)
+    verdict = respecting_verdict(evaluation, stated)
+    keeping, other = first_fix(evaluation, stated)
     binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
     checks = _checks(evaluation, lang, scenario.gpu or "")
+    fix = (
+        suggestions[keeping].change
+        if keeping is not None and keeping < len(suggestions)
+        else None
+    )
+    beyond = (
+        suggestions[other].change
+        if fix is None and other is not None and other < len(suggestions)
+        else None
+    )
+    hardware = other is not None and evaluation.suggestions[other].hardware
     top = headline(
         verdict,
         checks,
         binding,
-        fix.change if fix else None,
+        fix,
         lang,
         scenario.gpu or "GPU",
+        beyond=beyond,
+        beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
+        skip=("compute",) if ask == "duration" else (),
     )
+    budget = budget_note(checks, stated)
+    if budget is not None:
+        top = text(budget, lang) + (say(lang, "", " ") + top if top else "")
+        if budget.key == "answer.over_budget":
+            verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+        seconds = figure(checks, "compute", "seconds")
+        if seconds is not None:
+            top += say(lang, "", " ") + text(
+                Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds), lang
+            )
     where = say(
         lang,
         f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
@@ -249,18 +319,29 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     s = query.scenario
     if not query.in_domain:
         return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+    if main_ask(query) == "max_model" and s.model is None and s.params is None:
+        query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
+        s = query.scenario
+    if query.unknown_names:
+        lead = unknown_names_lead(query.unknown_names, lang)
+        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
         return _concept(query)
     site = _site(query, sites)
+    ask = main_ask(query)
     try:
-        _validate(s)
+        validate(s)
+        if query.options:
+            return _with_focus(query, compare_options(query, _option_runner(query, site)), ask)
         if s.gpu is None and site is None:
-            return _with_focus(query, _typical(query))
-        own = names_own_run(query.question)
-        outcome = _evaluate_scenario(resolve(s, site, lang, own_run=own), lang)
-        if site is None and s.gpu_count is None and s.nodes is None and asks_count(_asked(query)):
+            return _with_focus(query, _typical(query, ask), ask)
+        open_count = site is None and s.gpu_count is None and s.nodes is None
+        if ask == "duration" and open_count and _training(s):
+            return _with_focus(query, how_long(query, _evaluator(query, ask)), ask)
+        outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        if open_count and ask == "gpu_count":
             outcome = _sized(query, outcome)
-        return _with_focus(query, outcome)
+        return _with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _unknown(
             "invalid",
@@ -271,6 +352,46 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         )
 
 
+def _resolve(
+    query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
+) -> Resolved:
+    """Fill the open slots; a how-long question with no deadline is judged on a year (the
+    answer is the duration, and past a year it is called impractical), not on a default."""
+    s = scenario or query.scenario
+    lang = query.language
+    own = names_own_run(query.question)
+    if ask == "max_concurrency" and not _training(s):
+        return one_replica(resolve(s, site, lang, own_run=own))
+    if ask != "duration" or s.deadline_seconds is not None or not _training(s):
+        return resolve(s, site, lang, own_run=own)
+    resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
+    note = text(Msg("answer.open_horizon"), lang)
+    return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
+    """Evaluate one comparison option as its own question (its stated slots fixed)."""
+
+    def run(scenario: Scenario) -> Outcome:
+        resolved = _resolve(query, site, "compare", scenario)
+        return _evaluate_scenario(resolved, query.language, scenario, "compare")
+
+    return run
+
+
+def _evaluator(query: Query, ask: Ask) -> Evaluator:
+    """Evaluate the question's scenario at another GPU count (for sizing)."""
+
+    def run(count: int, note: str) -> Outcome:
+        scenario = replace(query.scenario, gpu_count=count)
+        resolved = _resolve(query, None, ask, scenario)
+        if note:
+            resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
+        return _evaluate_scenario(resolved, query.language, query.scenario, ask)
+
+    return run
+
+
 def _sized(query: Query, outcome: Outcome) -> Outcome:
     """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
     if outcome.scenario is None:
@@ -279,109 +400,42 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     if count is None or count == outcome.scenario.gpu_count:
         return outcome
     lang = query.language
-    resolved = resolve(replace(query.scenario, gpu_count=count), None, lang,
-                       own_run=names_own_run(query.question))
     note = say(
         lang,
         f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
         f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
         "and the deadline.",
     )
-    return _evaluate_scenario(replace(resolved, assumptions=(note, *resolved.assumptions)), lang)
+    return _evaluator(query, "gpu_count")(count, note)
 
 
-_SLOT_NAMES = {
-    "gpu": ("GPU 型号", "GPU model"),
-    "gpu_count": ("GPU 数量", "GPU count"),
-    "nodes": ("节点数", "node count"),
-    "model": ("模型", "model"),
-    "params": ("模型规模", "model size"),
-    "precision": ("精度/量化", "precision"),
-    "method": ("微调方式", "fine-tuning method"),
-    "task": ("任务", "task"),
-    "inter_link": ("机间网络", "inter-node network"),
-    "intra_link": ("机内互联", "intra-node link"),
-    "deadline_seconds": ("期限", "deadline"),
-    "tokens": ("数据量", "token budget"),
-    "context_length": ("上下文长度", "context length"),
-    "batch_size": ("批大小/并发", "batch size"),
-}
-
-
-def _changed(query: Query) -> str:
-    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
-    names = [_SLOT_NAMES[k] for k in query.changed_slots if k in _SLOT_NAMES]
-    if not query.followup or not names:
-        return ""
-    lang = query.language
-    listed = say(lang, "、", ", ").join(say(lang, zh, en) for zh, en in names)
-    return say(
-        lang, f"在上一问的基础上改了：{listed}。", f"Changed from the previous question: {listed}."
-    )
-
-
-def _asked(query: Query) -> str:
-    """What the user asked: a follow-up ("那用H100呢?") keeps its thread's ask ("需要几张")."""
-    return f"{query.context} {query.question}" if query.followup else query.question
-
-
-def _with_focus(query: Query, outcome: Outcome) -> Outcome:
+def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
+    """Put the direct answer to what was asked first, then the verdict's reasons."""
     scenario = outcome.scenario
     if scenario is None or not outcome.checks:
         return outcome
+    if ask == "max_model":
+        found = largest_model(outcome.checks, scenario)
+        biggest = text(found, query.language) if found else ""
+        probe = replace(scenario, params=None, active_params=None, tokens=None)
+        return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
     # Chinese sentences follow each other without a space; English ones take one
     gap = say(query.language, "", " ")
-    changed = _changed(query)
-    if changed:
-        outcome = replace(outcome, lead=f"{outcome.lead}{gap}{changed}")
-    focus = focus_sentence(_asked(query), outcome.checks, scenario, query.language)
+    focus = outcome.focus or solved(ask, scenario, query.language) or focus_sentence(
+        ask, outcome.checks, scenario, query.language)
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
         kinds += ("network",)
     if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
         kinds = ("memory", "compute", "network", "power", "cost")
+    if ask in ("energy_cost", "cost"):
+        kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
-    focus = gap.join(x for x in (focus, extra) if x)
-    return replace(outcome, lead=f"{outcome.lead}{gap}{focus}") if focus else outcome
-
-
-#: The largest count (GPUs, nodes, batch, context tokens) worth evaluating; larger is a typo.
-_MAX_COUNT = 10_000_000
-
-
-def _validate(s: Scenario) -> None:
-    """Refuse impossible counts before defaults could paper over them."""
-    for name in (
-        "gpu_count",
-        "nodes",
-        "gpus_per_node",
-        "tensor_parallel",
-        "pipeline_parallel",
-        "batch_size",
-        "context_length",
-    ):
-        value = getattr(s, name)
-        if value is not None and value < 1:
-            raise CalculatorInputError(
-                name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
-            )
-        if value is not None and value > _MAX_COUNT:
-            raise CalculatorInputError(
-                name, value, f"must be at most {_MAX_COUNT:,}", reason_zh=f"最多为 {_MAX_COUNT:,}"
-            )
-    for name in ("params", "tokens", "deadline_seconds"):
-        value = getattr(s, name)
-        if value is not None and not value > 0:
-            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
-    if s.deadline_seconds is not None and s.deadline_seconds < 60:
-        field = "deadline_seconds"
-        raise CalculatorInputError(
-            field,
-            s.deadline_seconds,
-            "must be at least one minute",
-            reason_zh="至少为 1 分钟",
-        )
+    if ask == "power" and not focus:  # "要多少电": the power check is the answer
+        focus, extra = extra, ""
+    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
+    return replace(outcome, lead=lead)
 
 
 def _training(s: Scenario) -> bool:
@@ -391,7 +445,7 @@ def _training(s: Scenario) -> bool:
     return bool(s.tokens or s.deadline_seconds)
 
 
-def _typical(query: Query) -> Outcome:
+def _typical(query: Query, ask: Ask) -> Outcome:
     lang = query.language
     results: list[Outcome] = []
     s = query.scenario
@@ -409,8 +463,9 @@ def _typical(query: Query) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        own = names_own_run(query.question)
-        results.append(_evaluate_scenario(resolve(scenario, None, lang, own_run=own), lang))
+        results.append(
+            _evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask)
+        )
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
     chosen = next(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from assistant.calculate.defaults import say
+from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.records import Figure, Language
 from assistant.render import fmt_bytes, fmt_count, fmt_flops, fmt_percent, fmt_rate, fmt_seconds
 
@@ -84,7 +85,8 @@ def _compute(f: Figures, lang: Language, gpu: str) -> str:
         )
     deadline = _num(f, "deadline_seconds")
     needed = _num(f, "gpus_for_deadline")
-    if needed is not None:
+    # a how-long question is judged on a year, not on a deadline: no count "for" that year
+    if needed is not None and deadline != PRACTICAL_SECONDS:
         limit = fmt_seconds(deadline, lang) if deadline else say(lang, "期限", "the deadline")
         parts.append(
             say(

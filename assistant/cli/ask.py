@@ -82,7 +82,7 @@ def _save(
     return conversation_id
 
 
-def _emit(answer: Answer, as_json: bool, index: int) -> None:
+def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None:
     if as_json:
         from assistant.render.serialize import answer_to_json
         from assistant.sanitize import json_text
@@ -96,11 +96,12 @@ def _emit(answer: Answer, as_json: bool, index: int) -> None:
         from assistant.render import answer_renderable
         from assistant.sanitize import SafeConsole
 
-        SafeConsole().print(answer_renderable(answer))
+        SafeConsole().print(answer_renderable(answer, full=full))
         return
+    from assistant.render.brief import brief_markdown
     from assistant.sanitize import clean
 
-    click.echo(clean(answer.text.rstrip()))
+    click.echo(clean((answer.text if full else brief_markdown(answer.text)).rstrip()))
 
 
 @click.command()
@@ -123,8 +124,16 @@ def _emit(answer: Answer, as_json: bool, index: int) -> None:
     default=None,
     help="Answer language (default: the question's).",
 )
+@click.option(
+    "--full", is_flag=True, help="Show every formula and assumption (default: fits a screen)."
+)
 def ask(
-    question: str | None, as_json: bool, follow: bool, independent: bool, lang: str | None
+    question: str | None,
+    as_json: bool,
+    follow: bool,
+    independent: bool,
+    lang: str | None,
+    full: bool,
 ) -> None:
     """Ask whether a GPU setup can do a large-model job; with no QUESTION, read stdin lines.
 
@@ -141,11 +150,19 @@ def ask(
             msg = "--continue and --independent cannot be used together"
             raise UsageError(msg, message_zh="--continue 与 --independent 不能同时使用")
         questions = _questions(question)
-        _answer_all(questions, as_json=as_json, follow=follow, chain=not independent, lang=lang)
+        _answer_all(
+            questions, as_json=as_json, follow=follow, chain=not independent, lang=lang, full=full
+        )
 
 
 def _answer_all(
-    questions: list[str], *, as_json: bool, follow: bool, chain: bool, lang: str | None
+    questions: list[str],
+    *,
+    as_json: bool,
+    follow: bool,
+    chain: bool,
+    lang: str | None,
+    full: bool = False,
 ) -> None:
     from assistant.config import Settings
     from assistant.pipeline import answer, default_retriever
@@ -177,7 +194,7 @@ def _answer_all(
         # next line follows up on the line before. The parser decides which lines inherit
         # (assistant.parse.followup); --independent passes no previous turn at all.
         previous = result.query if chain else None
-        _emit(result, as_json, index - refused)
+        _emit(result, as_json, index - refused, full)
     if refused:
         raise click.exceptions.Exit(2)
 

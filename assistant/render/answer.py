@@ -215,11 +215,14 @@ def render_markdown(
     return "\n".join(lines) + "\n"
 
 
-def answer_renderable(answer: Answer) -> RenderableType:
-    """A Rich renderable for the terminal: a verdict banner over the Markdown body."""
+def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
+    """A Rich renderable for the terminal: a verdict banner over the Markdown body, shortened
+    to a screen (:func:`~assistant.render.brief.brief_markdown`) unless `full`."""
     from rich.console import Group
     from rich.markdown import Markdown
     from rich.text import Text
+
+    from assistant.render.brief import brief_markdown
 
     styles = {
         "feasible": "bold green",
@@ -228,4 +231,4 @@ def answer_renderable(answer: Answer) -> RenderableType:
         "unknown": "bold blue",
     }
     banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
-    return Group(banner, Markdown(answer.text))
+    return Group(banner, Markdown(answer.text if full else brief_markdown(answer.text)))

@@ -187,7 +187,7 @@ def test_how_many_question_is_sized_and_answered() -> None:
 def test_how_long_question_gets_the_duration() -> None:
     outcome = run("100张H800训练一个650亿参数的模型，1.4万亿token，要多久")
     assert outcome.verdict != "unknown"  # 100 is not a multiple of 8: layouts adapt
-    assert "回答：在这套硬件上约需" in outcome.lead
+    assert outcome.lead.startswith("在 100 张 H800 SXM 80GB 上约需")
     assert "天" in outcome.lead
 
 

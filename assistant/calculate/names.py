@@ -1,0 +1,48 @@
+"""Names the question gives that are not in the catalog: said, never silently replaced.
+
+Examples:
+    >>> unknown_names_lead(("RTX 5090",), "en").split(".")[0]
+    'RTX 5090 is not in the catalog'
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.i18n import text
+from assistant.records import Language
+from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
+
+__all__ = ["unknown_names_lead"]
+
+#: A name that reads as a model ("Qwen2-7B", "GLM-4", "Yi-34B"), not a GPU.
+_MODEL_NAME = re.compile(
+    r"\d+(?:\.\d+)?\s*[bm]\b|llama|qwen|mistral|mixtral|deepseek|gpt|glm|baichuan|\byi\b|gemma|phi",
+    re.IGNORECASE,
+)
+
+
+def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
+    """"<name> is not in the catalog": never replaced; the closest entries and how to add one."""
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.catalog.models import lookup_model
+    from calculators.errors import UnknownNameError
+
+    sentences = []
+    for name in names:
+        closest: tuple[str, ...] = ()
+        table = "gpus"
+        tables = ((lookup_gpu, "gpus"), (lookup_model, "models"))
+        for lookup, kind in tables[::-1] if _MODEL_NAME.search(name) else tables:
+            try:
+                lookup(name)
+            except UnknownNameError as exc:
+                if exc.suggestions and not closest:
+                    closest, table = exc.suggestions[:3], kind
+            except CalculatorInputError:
+                continue
+        listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
+        message = Msg("answer.unknown_name", name=name, closest=listed, table=table)
+        sentences.append(text(message, lang))
+    return ("" if lang == "zh" else " ").join(sentences)

@@ -1,0 +1,85 @@
+"""How long, when the question names a GPU but no count: the smallest layout that fits, and the
+count that would make the run practical, instead of a verdict on an arbitrary eight GPUs.
+
+Examples:
+    >>> smallest_layout(3.2, 8), smallest_layout(19.0, 8), smallest_layout(None, 8)
+    (4, 24, 1)
+    >>> practical_count(8, 180 * 86400.0, 8)
+    16
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
+from assistant.calculate.focus import figure
+from assistant.calculate.verdict import PRACTICAL_SECONDS
+from assistant.i18n import text
+from assistant.records import Query
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from assistant.calculate import Outcome
+
+__all__ = ["Evaluator", "how_long", "practical_count", "smallest_layout"]
+
+Evaluator = Callable[[int, str], "Outcome"]
+"""Evaluate the question at a GPU count, with an assumption note ("" for none)."""
+
+
+def smallest_layout(min_gpus: float | None, per_node: int) -> int:
+    """The smallest sensible GPU count holding `min_gpus`: a power of two inside one node,
+    whole nodes beyond it."""
+    need = max(1, math.ceil(min_gpus or 1))
+    if need <= per_node:
+        return next((p for p in (1, 2, 4, 8, 16) if p >= need and p <= per_node), per_node)
+    return math.ceil(need / per_node) * per_node
+
+
+def practical_count(gpus: int, seconds: float, per_node: int) -> int:
+    """Whole nodes that bring `seconds` on `gpus` down to the default horizon (linear scaling,
+    an optimistic first estimate: the evaluation at that count includes the network)."""
+    scaled = gpus * seconds / DEFAULT_DEADLINE_SECONDS
+    return max(per_node, math.ceil(scaled / per_node) * per_node)
+
+
+def how_long(query: Query, run: Evaluator) -> Outcome:
+    """Evaluate at the smallest layout; when that takes longer than the default horizon, also
+    at the count that would finish in it (the main evaluation when the first is impractical)."""
+    lang = query.language
+    probe = run(8, "")
+    scenario = probe.scenario
+    if scenario is None:
+        return probe
+    per_node = scenario.gpus_per_node or 8
+    gpu = scenario.gpu or "GPU"
+    count = smallest_layout(figure(probe.checks, "memory", "min_gpus"), per_node)
+    note = text(Msg("answer.smallest_layout", hardware=Msg("common.gpus", count=count, gpu=gpu)),
+                lang)
+    first = run(count, note)
+    seconds = figure(first.checks, "compute", "seconds")
+    if first.scenario is None or seconds is None:
+        return first
+    hardware = Msg("common.gpus", count=count, gpu=gpu)
+    key = "answer.duration_impractical" if seconds > PRACTICAL_SECONDS else "answer.duration"
+    focus = text(Msg(key, seconds=seconds, hardware=hardware), lang)
+    if seconds <= DEFAULT_DEADLINE_SECONDS:
+        return replace(first, focus=focus)
+    more = practical_count(count, seconds, per_node)
+    second = run(more, "")
+    faster = figure(second.checks, "compute", "seconds")
+    if faster is not None:
+        bigger = Msg("common.gpus", count=more, gpu=gpu)
+        focus += say_gap(lang) + text(Msg("answer.practical_count", hardware=bigger,
+                                          seconds=faster), lang)
+    main = first if seconds <= PRACTICAL_SECONDS else second
+    return replace(main, focus=focus)
+
+
+def say_gap(lang: str) -> str:
+    """The space between two sentences: none in Chinese, one in English."""
+    return "" if lang == "zh" else " "

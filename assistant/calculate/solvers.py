@@ -1,0 +1,67 @@
+"""The inverse questions answered by the calculators' solvers, on the evaluated scenario.
+
+"最多支持多少并发" → `calculators.max_concurrency` (memory: KV cache of each sequence beside the
+weights of a replica). The scenario is the one evaluated (defaults filled, the layout chosen),
+so the figure agrees with the checks shown under it.
+"""
+
+from __future__ import annotations
+
+from assistant.i18n import text
+from assistant.records import Ask, Language, Scenario
+from calculators.messages import Msg
+
+__all__ = ["concurrency", "model_and_gpu", "solved", "weight_dtype"]
+
+_DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
+
+
+def model_and_gpu(scenario: Scenario) -> tuple[object, object] | None:
+    """The catalog (or generic) model and the GPU of a resolved scenario, or None."""
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.catalog.models import generic_model, lookup_model
+    from calculators.errors import CalculatorInputError
+
+    try:
+        gpu = lookup_gpu(scenario.gpu or "")
+        if scenario.model:
+            return lookup_model(scenario.model), gpu
+        if scenario.params:
+            return generic_model(params=scenario.params), gpu
+    except (CalculatorInputError, KeyError, ValueError):
+        return None
+    return None
+
+
+def weight_dtype(scenario: Scenario) -> str | None:
+    """The stated weight format in the calculators' names (None: as released)."""
+    return _DTYPES.get(scenario.precision or "")
+
+
+def concurrency(scenario: Scenario) -> Msg | None:
+    """Most concurrent sequences at the scenario's context on its GPUs and layout."""
+    from calculators import max_concurrency
+    from calculators.errors import CalculatorInputError
+
+    found = model_and_gpu(scenario)
+    if found is None or scenario.task != "inference":
+        return None
+    model, gpu = found
+    try:
+        result = max_concurrency(
+            model=model, gpu=gpu, gpus=scenario.gpu_count or 1,  # type: ignore[arg-type]
+            context_length=scenario.context_length or 4096,
+            gpus_per_node=scenario.gpus_per_node or 8, weight_dtype=weight_dtype(scenario),
+            tensor_parallel=scenario.tensor_parallel, pipeline_parallel=scenario.pipeline_parallel)
+    except (CalculatorInputError, ValueError):
+        return None
+    split = result.tensor_parallel * result.pipeline_parallel
+    return Msg("answer.max_concurrency", count=result.sequences, context=result.context_length,
+               replicas=result.replicas,
+               per_sequence=result.kv_bytes_per_sequence_per_gpu * split)
+
+
+def solved(ask: Ask, scenario: Scenario, lang: Language) -> str:
+    """The direct answer from a calculator solver ("" when none applies)."""
+    found = concurrency(scenario) if ask == "max_concurrency" else None
+    return text(found, lang) if found is not None else ""

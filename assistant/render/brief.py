@@ -1,0 +1,62 @@
+"""The answer shortened to a screen: verdict headline, key figures, top fixes, one line per
+source. Formulas and every assumption stay in `ask --full` (and in JSON, which keeps all).
+
+Examples:
+    >>> text = "**Feasible**: ok.\\n\\n### Key figures\\n- ✅ **Memory**: 1 GB\\n"
+    >>> brief_markdown(text + "  - Formula: `x`\\n") == text
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.i18n import Language, t
+
+__all__ = ["brief_markdown"]
+
+#: How many items each section keeps on a screen; other sections keep everything.
+_KEEP = {
+    "What would make it work": 3,
+    "怎样才能做到": 3,
+    "Assumptions": 4,
+    "假设": 4,
+}
+_FORMULA = re.compile(r"^\s+- (?:Formula|公式)[:：]")
+_SOURCE = re.compile(r"^(\d+\. .*?) \(`([^`]+)`, id `[^`]+`\): .*$")
+
+
+def _section(line: str) -> str | None:
+    return line[4:].strip() if line.startswith("### ") else None
+
+
+def brief_markdown(text: str) -> str:
+    """`text` (the full Markdown answer) without formulas, with long lists cut and each source
+    on one line (title and document id)."""
+    lang: Language = "zh" if re.search(r"[\u4e00-\u9fff]", text.split("\n", 1)[0]) else "en"
+    out: list[str] = []
+    section: str | None = None
+    items = dropped = 0
+
+    def close() -> None:
+        if dropped:
+            at = len(out) - 1 if out and not out[-1] else len(out)
+            out.insert(at, "- " + t("answer.more", lang, n=dropped))
+
+    for line in text.splitlines():
+        heading = _section(line)
+        if heading is not None:
+            close()
+            section, items, dropped = heading, 0, 0
+        elif _FORMULA.match(line):
+            continue
+        elif section in _KEEP and line.startswith("- "):
+            items += 1
+            if items > _KEEP[section]:
+                dropped += 1
+                continue
+        elif section in ("Sources", "依据"):
+            line = _SOURCE.sub(r"\1 (`\2`)", line)
+        out.append(line)
+    close()
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")

@@ -1,0 +1,91 @@
+"""The answer side of the new question kinds, on Query values built by hand (parse fills them
+from words): comparisons, max concurrency, budgets, names not in the catalog, how long."""
+
+from __future__ import annotations
+
+from assistant.calculate import calculate
+from assistant.records import Query, Scenario
+
+
+def _ask(question: str, lang: str = "en", **kwargs: object) -> Query:
+    scenario = kwargs.pop("scenario", Scenario())
+    return Query(question=question, language=lang, scenario=scenario, **kwargs)  # type: ignore[arg-type]
+
+
+def test_comparison_gives_one_line_per_option_and_the_winner() -> None:
+    query = _ask(
+        "H100 vs A100 for pretraining 7B, 8 each",
+        scenario=Scenario(params=7e9, task="pretrain", gpu_count=8),
+        options=(Scenario(gpu="H100 SXM 80GB"), Scenario(gpu="A100 SXM 80GB")),
+        asks=("compare",),
+    )
+    lead = calculate(query).lead
+    assert lead.index("8 × H100 SXM 80GB:") < lead.index("8 × A100 SXM 80GB:")
+    assert "8 × H100 SXM 80GB is faster" in lead
+
+
+def test_max_concurrency_uses_one_replica_over_the_node() -> None:
+    # 8 x 72 GB usable - 141 GB of weights = ~435 GB / 10.7 GB per 32k sequence = ~40
+    query = _ask(
+        "8卡H100跑Llama-3.1-70B，32k上下文最多支持多少并发",
+        "zh",
+        scenario=Scenario(model="Llama-3.1-70B", gpu="H100 SXM 80GB", gpu_count=8,
+                          context_length=32768, task="inference"),
+    )
+    lead = calculate(query).lead
+    assert lead.startswith("32,768 token 上下文下最多约 4")
+
+
+def test_a_stated_budget_that_is_too_small_makes_it_infeasible() -> None:
+    # 5.9e21 FLOPs on 8 A100 = ~1,600 h x 8 GPUs x 15 = ~196,000 > 50,000
+    query = _ask(
+        "预算5万元，每卡时15元，8张A100预训练7B模型能完成吗",
+        "zh",
+        scenario=Scenario(params=7e9, gpu="A100 SXM 80GB", gpu_count=8, task="pretrain",
+                          budget=50000.0, price_per_gpu_hour=15.0, currency="元"),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "infeasible"
+    assert "超出预算" in outcome.lead
+
+
+def test_a_name_not_in_the_catalog_is_said_not_replaced() -> None:
+    query = _ask(
+        "Can 8 RTX 5090 fine-tune a 13B model with LoRA?",
+        scenario=Scenario(params=13e9, gpu_count=8, task="finetune", method="lora"),
+        unknown_names=("RTX 5090",),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert outcome.lead.startswith("RTX 5090 is not in the catalog. Closest entries: RTX 4090")
+
+
+def test_stated_precision_is_not_a_condition() -> None:
+    # 13B in fp16 = 26 GB > 21.6 GB usable on a 4090; int8 fits but fp16 was stated
+    stated = Scenario(model="Llama-2-13B", gpu="RTX 4090 24GB", gpu_count=1, task="inference")
+    assert calculate(_ask("q", scenario=stated)).verdict == "conditional"
+    fixed = calculate(_ask("q", scenario=Scenario(**{**stated.__dict__, "precision": "fp16"})))
+    assert fixed.verdict == "infeasible"
+
+
+def test_how_long_without_a_count_names_the_practical_count() -> None:
+    query = _ask(
+        "How long to pretrain a 70B model on A800?",
+        scenario=Scenario(params=7e10, gpu="A800 SXM 80GB", task="pretrain"),
+    )
+    lead = calculate(query).lead
+    assert "impractical" in lead
+    assert "With about" in lead
+
+
+def test_largest_model_for_hardware_and_time() -> None:
+    # 8 x 312e12 x ~0.4 x 30 days = ~2.6e21 FLOPs = 6 N (20 N) -> N = ~4.6e9
+    query = _ask(
+        "8张A100一个月内最大能训练多大的模型",
+        "zh",
+        scenario=Scenario(gpu="A100 SXM 80GB", gpu_count=8, deadline_seconds=30 * 86400.0),
+    )
+    outcome = calculate(query)
+    assert outcome.lead.startswith("8 张 A100 SXM 80GB 在 30 天内最大能训练约 4")
+    assert outcome.scenario is not None
+    assert outcome.scenario.params is None

@@ -19,6 +19,7 @@ run: setup
 
 lint: setup
 	$(BIN)/ruff check assistant calculators tests bench
+	$(BIN)/ruff format --check assistant calculators tests bench
 	$(BIN)/mypy
 
 test: setup lint

@@ -59,9 +59,7 @@ class DocumentError(KnowledgeBaseError):
     """One document could not be read or parsed (the batch goes on without it)."""
 
     def __init__(self, path: str, reason: str, *, reason_zh: str | None = None) -> None:
-        super().__init__(
-            f"{path}: {reason}", message_zh=f"{path}：{reason_zh or reason}"
-        )
+        super().__init__(f"{path}: {reason}", message_zh=f"{path}：{reason_zh or reason}")
         self.path = path
         self.reason = reason
         self.reason_zh = reason_zh or reason

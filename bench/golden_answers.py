@@ -173,8 +173,10 @@ def main(argv: list[str]) -> int:
             print(f"{field} {name}: {passed}/{total} passed ({passed / total:.0%})")
     passed = sum(not p for _, p in results)
     total = len(results)
-    print(f"\n{passed}/{total} passed ({passed / max(total, 1):.0%}) in "
-          f"{time.perf_counter() - started:.1f} s")
+    print(
+        f"\n{passed}/{total} passed ({passed / max(total, 1):.0%}) in "
+        f"{time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 

@@ -17,17 +17,33 @@ from calculators.planner.plan import Plan
 
 SCENARIOS = {
     "100B pretrain, 8 x A100 PCIe, 25GbE": Plan(
-        task="pretrain", model=generic_model(params=100e9), gpu=lookup_gpu("A100 80GB PCIe"),
-        gpus=8, inter_link=lookup_link("25GbE")),
+        task="pretrain",
+        model=generic_model(params=100e9),
+        gpu=lookup_gpu("A100 80GB PCIe"),
+        gpus=8,
+        inter_link=lookup_link("25GbE"),
+    ),
     "Llama-2-70B QLoRA, 8 x RTX 4090": Plan(
-        task="finetune", method="qlora", model=lookup_model("Llama-2-70B"),
-        gpu=lookup_gpu("RTX 4090"), gpus=8),
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=8,
+    ),
     "GPT-3 175B, 1024 x A100, HDR x 8": Plan(
-        task="pretrain", model=lookup_model("GPT-3 175B"), gpu=lookup_gpu("A100"), gpus=1024,
-        tokens=300e9, tensor_parallel=8, pipeline_parallel=16, inter_link=lookup_link("HDR"),
-        nics_per_node=8),
+        task="pretrain",
+        model=lookup_model("GPT-3 175B"),
+        gpu=lookup_gpu("A100"),
+        gpus=1024,
+        tokens=300e9,
+        tensor_parallel=8,
+        pipeline_parallel=16,
+        inter_link=lookup_link("HDR"),
+        nics_per_node=8,
+    ),
     "Llama-2-70B inference, 2 x A100": Plan(
-        task="inference", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("A100"), gpus=2),
+        task="inference", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("A100"), gpus=2
+    ),
 }
 
 
@@ -59,12 +75,16 @@ def main() -> int:
             started = time.perf_counter()
             evaluate(plan)
             times.append((time.perf_counter() - started) * 1000)
-        print(f"{name:<40} {result.verdict:<12} {first:>9.1f} {statistics.median(times):>10.1f} "
-              f"{len(result.suggestions)}")
+        print(
+            f"{name:<40} {result.verdict:<12} {first:>9.1f} {statistics.median(times):>10.1f} "
+            f"{len(result.suggestions)}"
+        )
     times = golden_calculate_ms()
-    print(f"calculate() over {len(times)} golden questions: median "
-          f"{statistics.median(times):.1f} ms, p90 {sorted(times)[int(0.9 * len(times))]:.1f} ms,"
-          f" total {sum(times) / 1000:.2f} s")
+    print(
+        f"calculate() over {len(times)} golden questions: median "
+        f"{statistics.median(times):.1f} ms, p90 {sorted(times)[int(0.9 * len(times))]:.1f} ms,"
+        f" total {sum(times) / 1000:.2f} s"
+    )
     return 0
 
 

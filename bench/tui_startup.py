@@ -68,8 +68,12 @@ def run_once(home: Path, question: str) -> dict[str, float | str]:
     env = dict(os.environ, GPU_ADVISOR_HOME=str(home))
     began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, question], env=env, capture_output=True, text=True,
-        check=False, cwd=Path(__file__).resolve().parent.parent,
+        [sys.executable, "-c", CHILD, question],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parent.parent,
     )
     if done.returncode != 0:
         sys.exit(f"run failed:\n{done.stderr[-2000:]}")
@@ -80,12 +84,15 @@ def run_once(home: Path, question: str) -> dict[str, float | str]:
 
 def show(label: str, runs: list[dict[str, float | str]]) -> None:
     """Print the median of each figure over `runs`."""
+
     def median(key: str) -> float:
         return statistics.median(float(r[key]) for r in runs)
 
-    print(f"{label:<6} import {median('import'):6.2f} s   first paint {median('paint'):6.2f} s   "
-          f"knowledge ready {median('ready'):6.2f} s   first answer {median('answer'):6.2f} s   "
-          f"(verdict {runs[-1]['verdict']}, {len(runs)} run(s))")
+    print(
+        f"{label:<6} import {median('import'):6.2f} s   first paint {median('paint'):6.2f} s   "
+        f"knowledge ready {median('ready'):6.2f} s   first answer {median('answer'):6.2f} s   "
+        f"(verdict {runs[-1]['verdict']}, {len(runs)} run(s))"
+    )
 
 
 def main() -> None:

@@ -33,16 +33,24 @@ FP8_TRAINING_NOTE = (
     " 2 (bf16 weights) + 2 (gradients) + 12 (fp32 master + Adam moments) = 16 bytes/param "
     "(Transformer Engine keeps high-precision parameters and casts per GEMM; DeepSeek-V3 "
     "arXiv:2412.19437 §3.3 keeps FP32 master weights and gradients, BF16 moments: ~14); "
-    "activations counted at 16 bits (DeepSeek-V3 caches some in FP8: a saving not counted)")
+    "activations counted at 16 bits (DeepSeek-V3 caches some in FP8: a saving not counted)"
+)
 RECOMPUTE = ("none", "selective", "full")
 
 # Stored bytes per weight for inference/frozen bases, scales included. int4: one fp16 scale per
 # group of 128 (GPTQ/AWQ default group size); nf4: QLoRA (arXiv:2305.14314) §3 double
 # quantization, 4 + 0.127 bits per parameter.
-WEIGHT_STORAGE_BYTES: Mapping[str, float] = MappingProxyType({
-    "fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0,
-    "int4": 0.5 + 2.0 / 128, "nf4": 4.127 / 8,
-})
+WEIGHT_STORAGE_BYTES: Mapping[str, float] = MappingProxyType(
+    {
+        "fp32": 4.0,
+        "bf16": 2.0,
+        "fp16": 2.0,
+        "fp8": 1.0,
+        "int8": 1.0,
+        "int4": 0.5 + 2.0 / 128,
+        "nf4": 4.127 / 8,
+    }
+)
 
 
 SOURCES_TRAIN = (
@@ -100,22 +108,42 @@ def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
     inputs = model.embedding_params - (0 if model.tied_embeddings else out_table)
     if pipeline_parallel == 1:
         linear = _linear(model, per_layer)
-        whole = Stage(float(model.params), float(linear), model.layers, 1, True,
-                      _routed(model, 0, model.layers))
+        whole = Stage(
+            float(model.params),
+            float(linear),
+            model.layers,
+            1,
+            True,
+            _routed(model, 0, model.layers),
+        )
         return (whole,)
     size = math.ceil(model.layers / pipeline_parallel)
     last_n = max(model.layers - size * (pipeline_parallel - 1), 1)
     stages = []
     for i in range(pipeline_parallel - 1):
-        layers = per_layer[i * size:(i + 1) * size]
+        layers = per_layer[i * size : (i + 1) * size]
         extra = inputs if i == 0 else 0
-        stages.append(Stage(float(extra + sum(layers)), float(_linear(model, layers)),
-                            len(layers), pipeline_parallel - i, False,
-                            _routed(model, i * size, i * size + len(layers))))
+        stages.append(
+            Stage(
+                float(extra + sum(layers)),
+                float(_linear(model, layers)),
+                len(layers),
+                pipeline_parallel - i,
+                False,
+                _routed(model, i * size, i * size + len(layers)),
+            )
+        )
     last_layers = per_layer[-last_n:]
-    stages.append(Stage(float(out_table + final_norm + sum(last_layers)),
-                        float(_linear(model, last_layers)), last_n, 1, True,
-                        _routed(model, model.layers - last_n, model.layers)))
+    stages.append(
+        Stage(
+            float(out_table + final_norm + sum(last_layers)),
+            float(_linear(model, last_layers)),
+            last_n,
+            1,
+            True,
+            _routed(model, model.layers - last_n, model.layers),
+        )
+    )
     return tuple(dict.fromkeys(stages))
 
 
@@ -124,8 +152,9 @@ def _routed(model: ModelSpec, first: int, end: int) -> float:
     if not model.is_moe:
         return 0.0
     moe_layers = max(0, end - max(first, model.dense_layers))
-    return float(moe_layers * model.experts * model.ffn_matrices * model.hidden
-                 * model.moe_ffn_hidden)
+    return float(
+        moe_layers * model.experts * model.ffn_matrices * model.hidden * model.moe_ffn_hidden
+    )
 
 
 def _linear(model: ModelSpec, layers: list[int]) -> int:
@@ -134,8 +163,13 @@ def _linear(model: ModelSpec, layers: list[int]) -> int:
 
 
 def activation_bytes_per_layer(
-    model: ModelSpec, *, micro_batch_size: int, sequence_length: int, tensor_parallel: int,
-    recompute: str, flash_attention: bool,
+    model: ModelSpec,
+    *,
+    micro_batch_size: int,
+    sequence_length: int,
+    tensor_parallel: int,
+    recompute: str,
+    flash_attention: bool,
 ) -> float:
     """Korthikanti et al. 2022 (arXiv:2205.05198) Table 2, 16-bit activations of one layer.
 
@@ -153,8 +187,9 @@ def activation_bytes_per_layer(
     return s * b * h * coefficient / tensor_parallel
 
 
-def logits_bytes(model: ModelSpec, *, micro_batch_size: int, sequence_length: int,
-                 tensor_parallel: int) -> float:
+def logits_bytes(
+    model: ModelSpec, *, micro_batch_size: int, sequence_length: int, tensor_parallel: int
+) -> float:
     """fp32 logits kept for the cross-entropy loss: 4sbv/t (Korthikanti et al. 2022 §4.3)."""
     return 4.0 * sequence_length * micro_batch_size * model.vocab / tensor_parallel
 
@@ -167,8 +202,10 @@ def check_parallelism(
     check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
     check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
     if gpus % (tensor_parallel * pipeline_parallel):
-        reason = (f"must be a multiple of tensor_parallel × pipeline_parallel = "
-                  f"{tensor_parallel * pipeline_parallel}")
+        reason = (
+            f"must be a multiple of tensor_parallel × pipeline_parallel = "
+            f"{tensor_parallel * pipeline_parallel}"
+        )
         reason_zh = f"必须是张量并行 × 流水线并行 = {tensor_parallel * pipeline_parallel} 的整数倍"
         field = "gpus"
         raise CalculatorInputError(field, gpus, reason, reason_zh=reason_zh)
@@ -181,9 +218,11 @@ def check_expert_parallel(model: ModelSpec, expert_parallel: int, data_parallel:
     if expert_parallel > 1 and (data_parallel % expert_parallel or model.experts % expert_parallel):
         field = "expert_parallel"
         raise CalculatorInputError(
-            field, expert_parallel,
-            f"must divide the data-parallel degree {data_parallel} and the {model.experts} "
-            "experts", reason_zh=f"必须整除数据并行规模 {data_parallel} 和 {model.experts} 个专家")
+            field,
+            expert_parallel,
+            f"must divide the data-parallel degree {data_parallel} and the {model.experts} experts",
+            reason_zh=f"必须整除数据并行规模 {data_parallel} 和 {model.experts} 个专家",
+        )
     return expert_parallel
 
 
@@ -213,9 +252,11 @@ def state_bytes_per_param(precision: str, optimizer: str) -> tuple[float, float,
 def training_formula(per_param: tuple[float, float, float], zero: int) -> str:
     w, g, o = (f"{x:g}" for x in per_param)
     shard = {0: ("", "", ""), 1: ("", "", "/d"), 2: ("", "/d", "/d"), 3: ("/d", "/d", "/d")}[zero]
-    return (f"per GPU = {w}Ψ{shard[0]} + {g}Ψ{shard[1]} + {o}Ψ{shard[2]} with Ψ = params/(t·p) "
-            f"on the most-loaded stage, + activations (layers × in-flight micro-batches × "
-            f"sbh·c/t, c = 34 + 5as/h | 34 | 2) + fp32 logits 4sbv/t")
+    return (
+        f"per GPU = {w}Ψ{shard[0]} + {g}Ψ{shard[1]} + {o}Ψ{shard[2]} with Ψ = params/(t·p) "
+        f"on the most-loaded stage, + activations (layers × in-flight micro-batches × "
+        f"sbh·c/t, c = 34 + 5as/h | 34 | 2) + fp32 logits 4sbv/t"
+    )
 
 
 def training_assumptions(
@@ -231,15 +272,21 @@ def training_assumptions(
     if str(precision).lower() == "fp8":
         notes.append(FP8_TRAINING_NOTE)
     if recompute == "full":
-        notes.append("full recompute: 2sbh per layer kept, plus one layer's full activations "
-                     "while it is recomputed")
+        notes.append(
+            "full recompute: 2sbh per layer kept, plus one layer's full activations "
+            "while it is recomputed"
+        )
     if zero == 3:
-        notes.append("ZeRO-3/FSDP all-gather/prefetch buffers (about two layers of 16-bit "
-                     "weights) are not counted: they come out of the unused memory reserve")
+        notes.append(
+            "ZeRO-3/FSDP all-gather/prefetch buffers (about two layers of 16-bit "
+            "weights) are not counted: they come out of the unused memory reserve"
+        )
     if offload:
-        notes.append("ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840 §4): gradients and "
-                     "optimizer states live in host memory (offloaded_bytes, split over the "
-                     "data-parallel GPUs); the GPU keeps the 16-bit weights and activations")
+        notes.append(
+            "ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840 §4): gradients and "
+            "optimizer states live in host memory (offloaded_bytes, split over the "
+            "data-parallel GPUs); the GPU keeps the 16-bit weights and activations"
+        )
     return tuple(notes)
 
 
@@ -255,19 +302,24 @@ def lora_trainable_params(model: ModelSpec, *, rank: int) -> int:
     h = model.hidden
     if model.attention == "mla":
         qk = model.head_dim + model.qk_rope_head_dim
-        attention = ((h + model.q_lora_rank) + (model.q_lora_rank + model.heads * qk)
-                     + (h + model.kv_lora_rank + model.qk_rope_head_dim)
-                     + (model.kv_lora_rank + model.heads * (model.head_dim + model.v_head_dim))
-                     + (model.heads * model.v_head_dim + h))
+        attention = (
+            (h + model.q_lora_rank)
+            + (model.q_lora_rank + model.heads * qk)
+            + (h + model.kv_lora_rank + model.qk_rope_head_dim)
+            + (model.kv_lora_rank + model.heads * (model.head_dim + model.v_head_dim))
+            + (model.heads * model.v_head_dim + h)
+        )
     else:
         q, kv = model.heads * model.head_dim, model.kv_heads * model.head_dim
         attention = (h + q) + 2 * (h + kv) + (q + h)
     dense_mlp = model.ffn_matrices * (h + model.ffn_hidden)
-    moe_mlp = (model.experts + model.shared_experts) * model.ffn_matrices * (
-        h + model.moe_ffn_hidden)
+    moe_mlp = (
+        (model.experts + model.shared_experts) * model.ffn_matrices * (h + model.moe_ffn_hidden)
+    )
     moe_layers = model.layers - model.dense_layers if model.is_moe else 0
-    per_rank = (model.layers * attention + (model.layers - moe_layers) * dense_mlp
-                + moe_layers * moe_mlp)
+    per_rank = (
+        model.layers * attention + (model.layers - moe_layers) * dense_mlp + moe_layers * moe_mlp
+    )
     return rank * per_rank
 
 
@@ -327,8 +379,11 @@ def tensor_parallel_degrees(model: ModelSpec, gpus_per_node: int) -> list[int]:
         >>> tensor_parallel_degrees(lookup_model("GPT-3 175B"), 3)
         [1]
     """
-    return [t for t in SEARCHED_TENSOR_PARALLEL
-            if gpus_per_node % t == 0 and valid_tensor_parallel(model, t)]
+    return [
+        t
+        for t in SEARCHED_TENSOR_PARALLEL
+        if gpus_per_node % t == 0 and valid_tensor_parallel(model, t)
+    ]
 
 
 #: Prompt tokens processed at once in a prefill chunk when serving (vLLM's chunked prefill
@@ -392,14 +447,20 @@ def lora_notes(method: str, zero: int, offload: bool) -> tuple[str, ...]:
     """Assumption lines of a LoRA/QLoRA breakdown (dequantization, sharding, offload)."""
     notes = []
     if method == "qlora":
-        notes.append("QLoRA dequantizes one weight matrix at a time to bf16 (the largest one is "
-                     "counted as workspace)")
+        notes.append(
+            "QLoRA dequantizes one weight matrix at a time to bf16 (the largest one is "
+            "counted as workspace)"
+        )
     if zero == 3:
-        notes.append("ZeRO-3/FSDP shards the frozen (quantized) base over the data-parallel GPUs"
-                     " (FSDP-QLoRA, Answer.AI 2024)")
+        notes.append(
+            "ZeRO-3/FSDP shards the frozen (quantized) base over the data-parallel GPUs"
+            " (FSDP-QLoRA, Answer.AI 2024)"
+        )
         if offload:
-            notes.append("CPU offload (FSDP CPUOffload): the base shards live in host memory; "
-                         "the GPU holds the gathered current and next layer")
+            notes.append(
+                "CPU offload (FSDP CPUOffload): the base shards live in host memory; "
+                "the GPU holds the gathered current and next layer"
+            )
     return tuple(notes)
 
 

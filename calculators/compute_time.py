@@ -46,8 +46,10 @@ CHINCHILLA_TOKENS_PER_PARAM = 20.0
 DECODE_BANDWIDTH_EFFICIENCY = 0.8
 _MAX_TOKENS = 1e16
 _MAX_FLOPS = 1e32
-_PAPER_6ND = ("Kaplan et al. 2020, Scaling Laws (arXiv:2001.08361) §2.1: C ≈ 6ND; Narayanan et "
-              "al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4): 8ND with full recomputation")
+_PAPER_6ND = (
+    "Kaplan et al. 2020, Scaling Laws (arXiv:2001.08361) §2.1: C ≈ 6ND; Narayanan et "
+    "al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4): 8ND with full recomputation"
+)
 
 
 @dataclass(frozen=True)
@@ -59,34 +61,71 @@ class MfuDefault:
     sources: tuple[str, ...]
 
 
-_AMPERE = MfuDefault(0.40, "A100-class GPUs with NVLink", (
-    "Narayanan et al. 2021 (arXiv:2104.04473) Table 1: GPT-3 175B at 140 TFLOP/s per A100 "
-    "(45% of 312), 1T at 163 TFLOP/s (52%)",
-    "Zhang et al. 2022, OPT (arXiv:2205.01068) §2.5: 147 TFLOP/s per A100 80GB (47%)",
-    "Touvron et al. 2023, Llama 2 (arXiv:2307.09288) Table 2: GPU-hours imply 38-43% for 7B-70B",
-    "Korthikanti et al. 2022 (arXiv:2205.05198): 530B at 54.2% MFU on 2,240 A100",
-    "0.40 is a planning default below the best tuned runs",
-))
-MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType({
-    "ampere": _AMPERE,
-    "hopper": MfuDefault(0.38, "H100-class GPUs with NVLink", (
-        "Llama Team 2024, Llama 3 (arXiv:2407.21783) Table 4: 38-43% BF16 MFU on 8K-16K H100",)),
-    "blackwell": MfuDefault(0.38, "B200 (no large published run; Hopper figure assumed)", (
-        "Assumed equal to Hopper (Llama 3, arXiv:2407.21783 Table 4); low confidence",)),
-    "volta": MfuDefault(0.30, "V100 with NVLink", (
-        "Shoeybi et al. 2019, Megatron-LM (arXiv:1909.08053) §5.1: 39 TFLOP/s on one V100, 30% "
-        "of peak; 15.1 PFLOP/s on 512 V100 (76% scaling)",)),
-    "cdna3": MfuDefault(0.30, "AMD MI300X (ROCm; few published large runs)", (
-        "Planning assumption: published MI300X training throughput trails H100 despite a higher "
-        "peak; low confidence",)),
-    "davinci": MfuDefault(0.30, "Huawei Ascend (few published figures)", (
-        "Planning assumption for Ascend 910/910B clusters; low confidence",)),
-    "pcie": MfuDefault(0.30, "data-centre cards without NVLink (PCIe only)", (
-        "Planning assumption: tensor and data parallel traffic over PCIe lowers utilization "
-        "relative to NVLink systems",)),
-    "consumer": MfuDefault(0.25, "GeForce cards (PCIe, no peer-to-peer on RTX 4090)", (
-        "Planning assumption: consumer cards over PCIe without NVLink or P2P",)),
-})
+_AMPERE = MfuDefault(
+    0.40,
+    "A100-class GPUs with NVLink",
+    (
+        "Narayanan et al. 2021 (arXiv:2104.04473) Table 1: GPT-3 175B at 140 TFLOP/s per A100 "
+        "(45% of 312), 1T at 163 TFLOP/s (52%)",
+        "Zhang et al. 2022, OPT (arXiv:2205.01068) §2.5: 147 TFLOP/s per A100 80GB (47%)",
+        "Touvron et al. 2023, Llama 2 (arXiv:2307.09288) Table 2: "
+        "GPU-hours imply 38-43% for 7B-70B",
+        "Korthikanti et al. 2022 (arXiv:2205.05198): 530B at 54.2% MFU on 2,240 A100",
+        "0.40 is a planning default below the best tuned runs",
+    ),
+)
+MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
+    {
+        "ampere": _AMPERE,
+        "hopper": MfuDefault(
+            0.38,
+            "H100-class GPUs with NVLink",
+            (
+                "Llama Team 2024, Llama 3 (arXiv:2407.21783) Table 4: "
+                "38-43% BF16 MFU on 8K-16K H100",
+            ),
+        ),
+        "blackwell": MfuDefault(
+            0.38,
+            "B200 (no large published run; Hopper figure assumed)",
+            ("Assumed equal to Hopper (Llama 3, arXiv:2407.21783 Table 4); low confidence",),
+        ),
+        "volta": MfuDefault(
+            0.30,
+            "V100 with NVLink",
+            (
+                "Shoeybi et al. 2019, Megatron-LM (arXiv:1909.08053) §5.1: "
+                "39 TFLOP/s on one V100, 30% of peak; 15.1 PFLOP/s on 512 V100 (76% scaling)",
+            ),
+        ),
+        "cdna3": MfuDefault(
+            0.30,
+            "AMD MI300X (ROCm; few published large runs)",
+            (
+                "Planning assumption: published MI300X training throughput trails H100 "
+                "despite a higher peak; low confidence",
+            ),
+        ),
+        "davinci": MfuDefault(
+            0.30,
+            "Huawei Ascend (few published figures)",
+            ("Planning assumption for Ascend 910/910B clusters; low confidence",),
+        ),
+        "pcie": MfuDefault(
+            0.30,
+            "data-centre cards without NVLink (PCIe only)",
+            (
+                "Planning assumption: tensor and data parallel traffic over PCIe lowers "
+                "utilization relative to NVLink systems",
+            ),
+        ),
+        "consumer": MfuDefault(
+            0.25,
+            "GeForce cards (PCIe, no peer-to-peer on RTX 4090)",
+            ("Planning assumption: consumer cards over PCIe without NVLink or P2P",),
+        ),
+    }
+)
 
 
 #: End-to-end speed-up of FP8 over BF16 training assumed for planning: FP8 doubles the GEMM
@@ -144,8 +183,12 @@ def default_mfu(gpu: GPU, precision: str = "bf16") -> float:
 
 
 def training_flops(
-    *, active_params: float, tokens: float, recompute: str = "selective",
-    model: ModelSpec | None = None, sequence_length: int = 0,
+    *,
+    active_params: float,
+    tokens: float,
+    recompute: str = "selective",
+    model: ModelSpec | None = None,
+    sequence_length: int = 0,
 ) -> float:
     """Training FLOPs: 6·N·D, or 8·N·D with full recomputation.
 
@@ -188,7 +231,8 @@ MOE_TOKENS_RULE = (
     "of C = 6·N·D (Hoffmann et al. 2022, arXiv:2203.15556 §3), where N is the parameters a "
     "token passes through; an MoE token costs 6·N_active. Joint MoE scaling laws "
     "(Ludziejewski et al. 2025, arXiv:2502.05172) model loss in (N_active, D, experts) and "
-    "put the optimum at more tokens as experts grow, so this is a lower bound")
+    "put the optimum at more tokens as experts grow, so this is a lower bound"
+)
 
 
 def default_pretrain_tokens(model: ModelSpec) -> tuple[float, str]:
@@ -203,8 +247,9 @@ def default_pretrain_tokens(model: ModelSpec) -> tuple[float, str]:
         1.4
     """
     if model.training_tokens:
-        return model.training_tokens, (f"{model.name}'s published training run: "
-                                       f"{model.training_tokens_source}")
+        return model.training_tokens, (
+            f"{model.name}'s published training run: {model.training_tokens_source}"
+        )
     tokens = chinchilla_tokens(params=float(model.active_params))
     if model.is_moe:
         return tokens, MOE_TOKENS_RULE
@@ -223,8 +268,12 @@ class TrainingFlops:
 
 
 def model_and_hardware_flops(
-    *, active_params: float, tokens: float, recompute: str = "selective",
-    model: ModelSpec | None = None, sequence_length: int = 0,
+    *,
+    active_params: float,
+    tokens: float,
+    recompute: str = "selective",
+    model: ModelSpec | None = None,
+    sequence_length: int = 0,
 ) -> TrainingFlops:
     """Model and hardware FLOPs of a training run; they differ only with full recompute.
 
@@ -233,8 +282,12 @@ def model_and_hardware_flops(
         >>> f"{f.model_flops:.3g}", f"{f.hardware_flops:.3g}"  # GPT-3: 6ND vs 8ND
         ('3.14e+23', '4.19e+23')
     """
-    common = {"active_params": active_params, "tokens": tokens, "model": model,
-              "sequence_length": sequence_length}
+    common = {
+        "active_params": active_params,
+        "tokens": tokens,
+        "model": model,
+        "sequence_length": sequence_length,
+    }
     model_flops = training_flops(recompute="selective", **common)  # type: ignore[arg-type]
     hardware = training_flops(recompute=recompute, **common)  # type: ignore[arg-type]
     return TrainingFlops(model_flops=model_flops, hardware_flops=hardware)
@@ -287,8 +340,13 @@ def _check_rate(peak_flops_per_s: float, mfu: float) -> None:
 
 
 def training_time(
-    *, total_flops: float, gpus: int, peak_flops_per_s: float, mfu: float,
-    pipeline_bubble: float = 0.0, network_efficiency: float = 1.0,
+    *,
+    total_flops: float,
+    gpus: int,
+    peak_flops_per_s: float,
+    mfu: float,
+    pipeline_bubble: float = 0.0,
+    network_efficiency: float = 1.0,
 ) -> TrainingTime:
     """T = C / (n · peak · MFU) / ((1 − bubble) · η_network); GPU-hours = n · T / 3600.
 
@@ -316,19 +374,31 @@ def training_time(
     check_fraction("network_efficiency", network_efficiency)
     compute = total_flops / (gpus * peak_flops_per_s * mfu)
     seconds = compute / ((1.0 - pipeline_bubble) * network_efficiency)
-    notes = [f"MFU {mfu:.0%} of the dense peak while computing, for the whole run (no restarts, "
-             "no evaluation pauses)"]
+    notes = [
+        f"MFU {mfu:.0%} of the dense peak while computing, for the whole run (no restarts, "
+        "no evaluation pauses)"
+    ]
     if pipeline_bubble or network_efficiency < 1.0:
-        notes.append(f"pipeline bubble {pipeline_bubble:.1%} and communication left exposed "
-                     f"after overlap ({network_efficiency:.0%} efficiency) lengthen the run")
+        notes.append(
+            f"pipeline bubble {pipeline_bubble:.1%} and communication left exposed "
+            f"after overlap ({network_efficiency:.0%} efficiency) lengthen the run"
+        )
     return TrainingTime(
-        total_flops=total_flops, seconds=seconds, gpu_hours=gpus * seconds / 3600, gpus=gpus,
-        peak_flops_per_s=peak_flops_per_s, mfu=mfu,
+        total_flops=total_flops,
+        seconds=seconds,
+        gpu_hours=gpus * seconds / 3600,
+        gpus=gpus,
+        peak_flops_per_s=peak_flops_per_s,
+        mfu=mfu,
         formula="T = C / (n × peak × MFU) / ((1 − bubble) × η_network)",
         assumptions=tuple(notes),
-        sources=(_PAPER_6ND, "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
-                 "Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: 1F1B bubble (p-1)/(m+p-1)"),
-        compute_seconds=compute, pipeline_bubble=pipeline_bubble,
+        sources=(
+            _PAPER_6ND,
+            "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
+            "Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: 1F1B bubble (p-1)/(m+p-1)",
+        ),
+        compute_seconds=compute,
+        pipeline_bubble=pipeline_bubble,
         network_efficiency=network_efficiency,
     )
 
@@ -379,20 +449,33 @@ def _weights_read_per_step(model: ModelSpec, weight_dtype: str, batch_size: int)
     stage = parts.stage_layout(model, 1)[0]
     linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
     total = stage.linear_params * linear_bytes + (stage.params - stage.linear_params) * max(
-        linear_bytes, 2.0)
+        linear_bytes, 2.0
+    )
     if not model.is_moe:
         return total
-    routed = ((model.layers - model.dense_layers) * model.experts * model.ffn_matrices
-              * model.hidden * model.moe_ffn_hidden)
+    routed = (
+        (model.layers - model.dense_layers)
+        * model.experts
+        * model.ffn_matrices
+        * model.hidden
+        * model.moe_ffn_hidden
+    )
     # Expected share of experts hit by batch_size tokens choosing active_experts each.
     touched = 1.0 - (1.0 - model.active_experts / model.experts) ** batch_size
     return total - routed * linear_bytes * (1.0 - touched)
 
 
 def inference_speed(
-    *, model: ModelSpec, gpu: GPU, gpus: int = 1, weight_dtype: str = "bf16",
-    kv_dtype: str = "bf16", batch_size: int = 1, context_length: int = 4096,
-    prompt_tokens: int = 1024, prefill_mfu: float | None = None,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    gpus: int = 1,
+    weight_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    batch_size: int = 1,
+    context_length: int = 4096,
+    prompt_tokens: int = 1024,
+    prefill_mfu: float | None = None,
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
 ) -> InferenceSpeed:
     """Roofline estimate of serving speed on ``gpus`` GPUs (tensor parallel, no network cost).
@@ -418,34 +501,50 @@ def inference_speed(
     check_count("context_length", context_length, maximum=10**8)
     check_count("prompt_tokens", prompt_tokens, maximum=10**8)
     check_fraction("bandwidth_efficiency", bandwidth_efficiency)
-    mfu = check_fraction("prefill_mfu", prefill_mfu) if prefill_mfu is not None else (
-        default_mfu(gpu))
-    precision = "fp8" if weight_dtype == "fp8" and gpu.supports("fp8") else (
-        gpu.default_training_precision())
+    mfu = (
+        check_fraction("prefill_mfu", prefill_mfu)
+        if prefill_mfu is not None
+        else (default_mfu(gpu))
+    )
+    precision = (
+        "fp8"
+        if weight_dtype == "fp8" and gpu.supports("fp8")
+        else (gpu.default_training_precision())
+    )
     peak = gpus * gpu.dense_flops_per_s(precision)
     attention_width = model.heads * model.head_dim
     n_active = float(model.active_params)
-    prefill_flops = batch_size * (2.0 * n_active * prompt_tokens
-                                  + 2.0 * model.layers * prompt_tokens**2 * attention_width)
+    prefill_flops = batch_size * (
+        2.0 * n_active * prompt_tokens + 2.0 * model.layers * prompt_tokens**2 * attention_width
+    )
     prefill_seconds = prefill_flops / (peak * mfu)
-    kv_bytes = batch_size * context_length * kv_cache_bytes_per_token(
-        model, dtype_bytes=DTYPE_BYTES[kv_dtype])
+    kv_bytes = (
+        batch_size
+        * context_length
+        * kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
+    )
     step_bytes = _weights_read_per_step(model, weight_dtype, batch_size) + kv_bytes
-    step_flops = batch_size * (2.0 * n_active + 4.0 * model.layers * context_length
-                               * attention_width)
+    step_flops = batch_size * (
+        2.0 * n_active + 4.0 * model.layers * context_length * attention_width
+    )
     memory_time = step_bytes / (gpus * gpu.memory_bandwidth_bytes_per_s * bandwidth_efficiency)
     compute_time = step_flops / (peak * mfu)
     step = max(memory_time, compute_time)
     return InferenceSpeed(
         prefill_seconds=prefill_seconds,
         prefill_tokens_per_s=batch_size * prompt_tokens / prefill_seconds,
-        decode_seconds_per_token=step, decode_tokens_per_s=batch_size / step,
+        decode_seconds_per_token=step,
+        decode_tokens_per_s=batch_size / step,
         decode_bound="memory" if memory_time >= compute_time else "compute",
-        bytes_per_decode_step=step_bytes, flops_per_decode_step=step_flops,
-        compute_precision=precision, gpus=gpus,
-        formula=("prefill = batch·(2·N_active·p + 2·L·p²·d) / (n·peak·MFU); decode step = "
-                 "max((weights + batch·context·kv_bytes) / (n·bandwidth·eff), "
-                 "batch·2·N_active / (n·peak·MFU))"),
+        bytes_per_decode_step=step_bytes,
+        flops_per_decode_step=step_flops,
+        compute_precision=precision,
+        gpus=gpus,
+        formula=(
+            "prefill = batch·(2·N_active·p + 2·L·p²·d) / (n·peak·MFU); decode step = "
+            "max((weights + batch·context·kv_bytes) / (n·bandwidth·eff), "
+            "batch·2·N_active / (n·peak·MFU))"
+        ),
         assumptions=(
             f"prefill at {mfu:.0%} of the {precision} peak; decode at "
             f"{bandwidth_efficiency:.0%} of HBM bandwidth (planning assumption)",

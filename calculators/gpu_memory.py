@@ -37,7 +37,10 @@ __all__ = [
 USABLE_FRACTION = 0.9
 
 _SOURCES_TRAIN, _SOURCES_INFER, _SOURCES_LORA = (
-    parts.SOURCES_TRAIN, parts.SOURCES_INFER, parts.SOURCES_LORA)
+    parts.SOURCES_TRAIN,
+    parts.SOURCES_INFER,
+    parts.SOURCES_LORA,
+)
 
 
 @dataclass(frozen=True)
@@ -82,16 +85,36 @@ class MemoryBreakdown:
 
 
 def _make(
-    kind: str, *, gpus: int, weights_bytes: float = 0.0, gradients_bytes: float = 0.0,
-    optimizer_bytes: float = 0.0, activations_bytes: float = 0.0, kv_cache_bytes: float = 0.0,
-    overhead_bytes: float = 0.0, **layout: Any,
+    kind: str,
+    *,
+    gpus: int,
+    weights_bytes: float = 0.0,
+    gradients_bytes: float = 0.0,
+    optimizer_bytes: float = 0.0,
+    activations_bytes: float = 0.0,
+    kv_cache_bytes: float = 0.0,
+    overhead_bytes: float = 0.0,
+    **layout: Any,
 ) -> MemoryBreakdown:
-    total = (weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes
-             + kv_cache_bytes + overhead_bytes)
+    total = (
+        weights_bytes
+        + gradients_bytes
+        + optimizer_bytes
+        + activations_bytes
+        + kv_cache_bytes
+        + overhead_bytes
+    )
     return MemoryBreakdown(
-        kind=kind, gpus=gpus, weights_bytes=weights_bytes, gradients_bytes=gradients_bytes,
-        optimizer_bytes=optimizer_bytes, activations_bytes=activations_bytes,
-        kv_cache_bytes=kv_cache_bytes, overhead_bytes=overhead_bytes, total_bytes=total, **layout,
+        kind=kind,
+        gpus=gpus,
+        weights_bytes=weights_bytes,
+        gradients_bytes=gradients_bytes,
+        optimizer_bytes=optimizer_bytes,
+        activations_bytes=activations_bytes,
+        kv_cache_bytes=kv_cache_bytes,
+        overhead_bytes=overhead_bytes,
+        total_bytes=total,
+        **layout,
     )
 
 
@@ -101,10 +124,20 @@ def _check_shape(micro_batch_size: int, sequence_length: int) -> None:
 
 
 def training_memory(
-    *, model: ModelSpec, gpus: int, zero_stage: int | str = 0, tensor_parallel: int = 1,
-    pipeline_parallel: int = 1, micro_batch_size: int = 1, sequence_length: int = 2048,
-    precision: str = "bf16", optimizer: str = "adam", recompute: str = "selective",
-    flash_attention: bool = True, offload_optimizer: bool = False, expert_parallel: int = 1,
+    *,
+    model: ModelSpec,
+    gpus: int,
+    zero_stage: int | str = 0,
+    tensor_parallel: int = 1,
+    pipeline_parallel: int = 1,
+    micro_batch_size: int = 1,
+    sequence_length: int = 2048,
+    precision: str = "bf16",
+    optimizer: str = "adam",
+    recompute: str = "selective",
+    flash_attention: bool = True,
+    offload_optimizer: bool = False,
+    expert_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory for (pre-)training with data, tensor and pipeline parallelism and ZeRO.
 
@@ -126,38 +159,72 @@ def training_memory(
     recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
     parts.check_expert_parallel(model, expert_parallel, d)
     candidates = _stage_memories(
-        model=model, gpus=gpus, d=d, zero=zero, tensor_parallel=tensor_parallel,
+        model=model,
+        gpus=gpus,
+        d=d,
+        zero=zero,
+        tensor_parallel=tensor_parallel,
         expert_parallel=expert_parallel,
-        pipeline_parallel=pipeline_parallel, micro_batch_size=micro_batch_size,
-        sequence_length=sequence_length, precision=precision, optimizer=optimizer,
-        recompute=recompute, flash_attention=flash_attention, offload=offload_optimizer)
+        pipeline_parallel=pipeline_parallel,
+        micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length,
+        precision=precision,
+        optimizer=optimizer,
+        recompute=recompute,
+        flash_attention=flash_attention,
+        offload=offload_optimizer,
+    )
     worst = max(candidates, key=lambda b: b.total_bytes)
     return dataclasses.replace(
-        worst, formula=parts.training_formula(parts.state_bytes_per_param(precision, optimizer),
-                                              zero),
-        inputs=_inputs(model=model.name, gpus=gpus, zero_stage=zero,
-                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
-                       micro_batch_size=micro_batch_size, sequence_length=sequence_length,
-                       precision=precision, optimizer=optimizer, recompute=recompute,
-                       flash_attention=flash_attention, offload_optimizer=offload_optimizer,
-                       expert_parallel=expert_parallel),
-        assumptions=parts.training_assumptions(recompute, flash_attention, offload_optimizer, zero,
-                                               precision),
+        worst,
+        formula=parts.training_formula(parts.state_bytes_per_param(precision, optimizer), zero),
+        inputs=_inputs(
+            model=model.name,
+            gpus=gpus,
+            zero_stage=zero,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length,
+            precision=precision,
+            optimizer=optimizer,
+            recompute=recompute,
+            flash_attention=flash_attention,
+            offload_optimizer=offload_optimizer,
+            expert_parallel=expert_parallel,
+        ),
+        assumptions=parts.training_assumptions(
+            recompute, flash_attention, offload_optimizer, zero, precision
+        ),
         sources=_SOURCES_TRAIN,
     )
 
 
 def _stage_memories(
-    *, model: ModelSpec, gpus: int, d: int, zero: int, tensor_parallel: int,
+    *,
+    model: ModelSpec,
+    gpus: int,
+    d: int,
+    zero: int,
+    tensor_parallel: int,
     expert_parallel: int = 1,
-    pipeline_parallel: int, micro_batch_size: int, sequence_length: int, precision: str,
-    optimizer: str, recompute: str, flash_attention: bool, offload: bool,
+    pipeline_parallel: int,
+    micro_batch_size: int,
+    sequence_length: int,
+    precision: str,
+    optimizer: str,
+    recompute: str,
+    flash_attention: bool,
+    offload: bool,
 ) -> list[MemoryBreakdown]:
     """Per-GPU memory of each distinct pipeline stage (first stage first)."""
     per_param = parts.state_bytes_per_param(precision, optimizer)
     act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
-    options = {"micro_batch_size": micro_batch_size, "sequence_length": sequence_length,
-               "tensor_parallel": tensor_parallel}
+    options = {
+        "micro_batch_size": micro_batch_size,
+        "sequence_length": sequence_length,
+        "tensor_parallel": tensor_parallel,
+    }
     candidates = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
         # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
@@ -171,22 +238,30 @@ def _stage_memories(
             per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
         )
         layer = parts.activation_bytes_per_layer(
-            model, recompute=recompute, flash_attention=flash_attention, **options)
+            model, recompute=recompute, flash_attention=flash_attention, **options
+        )
         acts = stage.layers * stage.in_flight_micro_batches * layer
         if recompute == "full":  # the one layer being recomputed holds its full activations
             acts += parts.activation_bytes_per_layer(
-                model, recompute="none", flash_attention=flash_attention, **options)
+                model, recompute="none", flash_attention=flash_attention, **options
+            )
         if stage.holds_output_layer:
             acts += parts.logits_bytes(model, **options) / act_scale
-        candidates.append(_make(
-            "training", gpus=gpus, weights_bytes=weights,
-            gradients_bytes=0.0 if offload else grads,
-            optimizer_bytes=0.0 if offload else opt,
-            offloaded_bytes=grads + opt if offload else 0.0,
-            activations_bytes=acts * act_scale,
-            tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
-            data_parallel=d, zero_stage=zero,
-        ))
+        candidates.append(
+            _make(
+                "training",
+                gpus=gpus,
+                weights_bytes=weights,
+                gradients_bytes=0.0 if offload else grads,
+                optimizer_bytes=0.0 if offload else opt,
+                offloaded_bytes=grads + opt if offload else 0.0,
+                activations_bytes=acts * act_scale,
+                tensor_parallel=tensor_parallel,
+                pipeline_parallel=pipeline_parallel,
+                data_parallel=d,
+                zero_stage=zero,
+            )
+        )
     return candidates
 
 
@@ -195,8 +270,14 @@ def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
 
 
 def inference_memory(
-    *, model: ModelSpec, weight_dtype: str = "bf16", kv_dtype: str = "bf16", batch_size: int = 1,
-    context_length: int = 4096, tensor_parallel: int = 1, pipeline_parallel: int = 1,
+    *,
+    model: ModelSpec,
+    weight_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    batch_size: int = 1,
+    context_length: int = 4096,
+    tensor_parallel: int = 1,
+    pipeline_parallel: int = 1,
     runtime_overhead_fraction: float = 0.0,
 ) -> MemoryBreakdown:
     """Per-GPU memory to serve ``model``: weights + KV cache + activation workspace.
@@ -228,39 +309,59 @@ def inference_memory(
     gpus = tensor_parallel * pipeline_parallel
     if not 0 <= runtime_overhead_fraction <= 1:
         field, reason = "runtime_overhead_fraction", "must be between 0 and 1"
-        raise CalculatorInputError(field, runtime_overhead_fraction, reason,
-                                   reason_zh="必须在 0 到 1 之间")
+        raise CalculatorInputError(
+            field, runtime_overhead_fraction, reason, reason_zh="必须在 0 到 1 之间"
+        )
     linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
     other_bytes = max(linear_bytes, 2.0)
     kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
     per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
-    workspace = parts.inference_workspace_bytes(model, batch_size=batch_size,
-                                                tensor_parallel=tensor_parallel)
+    workspace = parts.inference_workspace_bytes(
+        model, batch_size=batch_size, tensor_parallel=tensor_parallel
+    )
     candidates = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        weights = (stage.linear_params * linear_bytes
-                   + (stage.params - stage.linear_params) * other_bytes) / tensor_parallel
+        weights = (
+            stage.linear_params * linear_bytes + (stage.params - stage.linear_params) * other_bytes
+        ) / tensor_parallel
         kv = batch_size * context_length * per_token * stage.layers / model.layers / kv_split
-        candidates.append(_make(
-            "inference", gpus=gpus, weights_bytes=weights, kv_cache_bytes=kv,
-            overhead_bytes=runtime_overhead_fraction * (weights + kv) + workspace,
-            tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
-        ))
+        candidates.append(
+            _make(
+                "inference",
+                gpus=gpus,
+                weights_bytes=weights,
+                kv_cache_bytes=kv,
+                overhead_bytes=runtime_overhead_fraction * (weights + kv) + workspace,
+                tensor_parallel=tensor_parallel,
+                pipeline_parallel=pipeline_parallel,
+            )
+        )
     return dataclasses.replace(
         max(candidates, key=lambda b: b.total_bytes),
-        formula=("per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
-                 "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + workspace "
-                 "(2,048-token prefill chunk × (4h + m·ffn) × 2 bytes / t)"),
-        inputs=_inputs(model=model.name, weight_dtype=weight_dtype, kv_dtype=kv_dtype,
-                       batch_size=batch_size, context_length=context_length,
-                       tensor_parallel=tensor_parallel, pipeline_parallel=pipeline_parallel,
-                       runtime_overhead_fraction=runtime_overhead_fraction),
+        formula=(
+            "per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
+            "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + workspace "
+            "(2,048-token prefill chunk × (4h + m·ffn) × 2 bytes / t)"
+        ),
+        inputs=_inputs(
+            model=model.name,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch_size=batch_size,
+            context_length=context_length,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            runtime_overhead_fraction=runtime_overhead_fraction,
+        ),
         assumptions=(
             "runtime overhead counted once: activation workspace of a 2,048-token prefill "
             "chunk here; CUDA context, CUDA graphs, NCCL buffers and fragmentation in the 10% "
             "reserve of the usable-memory fraction"
-            + (f"; plus {runtime_overhead_fraction:.0%} of weights + KV cache"
-               if runtime_overhead_fraction else ""),
+            + (
+                f"; plus {runtime_overhead_fraction:.0%} of weights + KV cache"
+                if runtime_overhead_fraction
+                else ""
+            ),
             "every sequence is filled to context_length (worst case for the KV cache)",
             "MoE: all experts resident; embeddings and output layer kept in 16-bit when quantized",
         ),
@@ -269,10 +370,20 @@ def inference_memory(
 
 
 def finetune_memory(
-    *, model: ModelSpec, method: str = "lora", gpus: int = 1, lora_rank: int = 16,
-    zero_stage: int | str = 0, micro_batch_size: int = 1, sequence_length: int = 2048,
-    precision: str = "bf16", optimizer: str = "adam", recompute: str = "full",
-    flash_attention: bool = True, offload_optimizer: bool = False, tensor_parallel: int = 1,
+    *,
+    model: ModelSpec,
+    method: str = "lora",
+    gpus: int = 1,
+    lora_rank: int = 16,
+    zero_stage: int | str = 0,
+    micro_batch_size: int = 1,
+    sequence_length: int = 2048,
+    precision: str = "bf16",
+    optimizer: str = "adam",
+    recompute: str = "full",
+    flash_attention: bool = True,
+    offload_optimizer: bool = False,
+    tensor_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora" on ``gpus`` GPUs.
 
@@ -291,16 +402,31 @@ def finetune_memory(
     method = check_choice("method", method, ("full", "lora", "qlora"))
     if method == "full":
         full = training_memory(
-            model=model, gpus=gpus, zero_stage=zero_stage, micro_batch_size=micro_batch_size,
-            sequence_length=sequence_length, precision=precision, optimizer=optimizer,
-            recompute=recompute, flash_attention=flash_attention,
-            offload_optimizer=offload_optimizer, tensor_parallel=tensor_parallel)
+            model=model,
+            gpus=gpus,
+            zero_stage=zero_stage,
+            micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length,
+            precision=precision,
+            optimizer=optimizer,
+            recompute=recompute,
+            flash_attention=flash_attention,
+            offload_optimizer=offload_optimizer,
+            tensor_parallel=tensor_parallel,
+        )
         return dataclasses.replace(full, kind="finetune", inputs=(("method", "full"), *full.inputs))
     # Activations and logits as in training.
     base = training_memory(
-        model=model, gpus=gpus, micro_batch_size=micro_batch_size, sequence_length=sequence_length,
-        precision=precision, optimizer="sgd", recompute=recompute, flash_attention=flash_attention,
-        tensor_parallel=tensor_parallel)
+        model=model,
+        gpus=gpus,
+        micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length,
+        precision=precision,
+        optimizer="sgd",
+        recompute=recompute,
+        flash_attention=flash_attention,
+        tensor_parallel=tensor_parallel,
+    )
     zero = parts.check_zero_stage(zero_stage)
     t, d = tensor_parallel, base.data_parallel
     trainable = parts.lora_trainable_params(model, rank=lora_rank) / t
@@ -312,30 +438,50 @@ def finetune_memory(
     # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
     # Linear4bit: dequantize, multiply, free); the largest matrix bounds that buffer.
     dequant = 2.0 * parts.largest_matrix_params(model) / t if method == "qlora" else 0.0
-    on_gpu, host = parts.frozen_base_on_gpu(frozen, layers=model.layers, t=t, d=d, zero=zero,
-                                            offload=offload_optimizer)
+    on_gpu, host = parts.frozen_base_on_gpu(
+        frozen, layers=model.layers, t=t, d=d, zero=zero, offload=offload_optimizer
+    )
     result = _make(
-        "finetune", gpus=gpus, data_parallel=d, zero_stage=zero, tensor_parallel=t,
+        "finetune",
+        gpus=gpus,
+        data_parallel=d,
+        zero_stage=zero,
+        tensor_parallel=t,
         weights_bytes=on_gpu + w * trainable,
         gradients_bytes=g * trainable / (d if zero >= 2 else 1),
         optimizer_bytes=0.0 if offload_optimizer else opt,
         offloaded_bytes=(opt if offload_optimizer else 0.0) + host,
-        activations_bytes=base.activations_bytes, overhead_bytes=dequant,
+        activations_bytes=base.activations_bytes,
+        overhead_bytes=dequant,
     )
     return dataclasses.replace(
         result,
-        formula=(f"per GPU = frozen base ({parts.frozen_base_text(frozen_linear)}) + LoRA params "
-                 f"r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
-                 "+ activations (Korthikanti et al. 2022)"),
-        inputs=_inputs(model=model.name, method=method, gpus=gpus, lora_rank=lora_rank,
-                       zero_stage=zero, micro_batch_size=micro_batch_size,
-                       sequence_length=sequence_length, precision=precision, optimizer=optimizer,
-                       recompute=recompute, tensor_parallel=t,
-                       trainable_params=parts.lora_trainable_params(model, rank=lora_rank)),
-        assumptions=(f"adapters on every linear layer, rank {lora_rank}: "
-                     f"{parts.lora_trainable_params(model, rank=lora_rank):,} trainable",
-                     *base.assumptions[:2], f"recompute={recompute}",
-                     *parts.lora_notes(method, zero, offload_optimizer)),
+        formula=(
+            f"per GPU = frozen base ({parts.frozen_base_text(frozen_linear)}) + LoRA params "
+            f"r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
+            "+ activations (Korthikanti et al. 2022)"
+        ),
+        inputs=_inputs(
+            model=model.name,
+            method=method,
+            gpus=gpus,
+            lora_rank=lora_rank,
+            zero_stage=zero,
+            micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length,
+            precision=precision,
+            optimizer=optimizer,
+            recompute=recompute,
+            tensor_parallel=t,
+            trainable_params=parts.lora_trainable_params(model, rank=lora_rank),
+        ),
+        assumptions=(
+            f"adapters on every linear layer, rank {lora_rank}: "
+            f"{parts.lora_trainable_params(model, rank=lora_rank):,} trainable",
+            *base.assumptions[:2],
+            f"recompute={recompute}",
+            *parts.lora_notes(method, zero, offload_optimizer),
+        ),
         sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
     )
 
@@ -358,13 +504,21 @@ class FitPlan:
     """Activation recomputation of the layout (None: not searched, the caller's own)."""
 
 
-_MEMORY_FUNCTIONS = {"training": training_memory, "finetune": finetune_memory,
-                     "inference": inference_memory}
+_MEMORY_FUNCTIONS = {
+    "training": training_memory,
+    "finetune": finetune_memory,
+    "inference": inference_memory,
+}
 
 
 def min_gpus_to_fit(
-    *, gpu: GPU, model: ModelSpec, kind: str = "training",
-    usable_fraction: float = USABLE_FRACTION, max_gpus: int = 100_000, gpus_per_node: int = 8,
+    *,
+    gpu: GPU,
+    model: ModelSpec,
+    kind: str = "training",
+    usable_fraction: float = USABLE_FRACTION,
+    max_gpus: int = 100_000,
+    gpus_per_node: int = 8,
     **options: Any,
 ) -> FitPlan | None:
     """Fewest GPUs of type ``gpu`` (and how to shard) so the most-loaded one fits; None if none.
@@ -391,8 +545,12 @@ def min_gpus_to_fit(
     check_count("gpus_per_node", gpus_per_node, maximum=1024)
     if "gpus" in options:
         field, reason = "gpus", "is what min_gpus_to_fit computes; leave it out"
-        raise CalculatorInputError(field, options["gpus"], reason,
-                                   reason_zh="这正是 min_gpus_to_fit 要计算的量，请不要传入")
+        raise CalculatorInputError(
+            field,
+            options["gpus"],
+            reason,
+            reason_zh="这正是 min_gpus_to_fit 要计算的量，请不要传入",
+        )
     budget = usable_fraction * gpu.memory_bytes
     search = _FitSearch(kind, model, budget, max_gpus, options)
     best: FitPlan | None = None
@@ -405,11 +563,21 @@ def min_gpus_to_fit(
         found = search.smallest(tp, pp, zero)
         if found is None:
             continue
-        plan = FitPlan(kind=kind, gpu=gpu.name, gpus=found.gpus, tensor_parallel=tp,
-                       pipeline_parallel=pp, data_parallel=found.data_parallel, zero_stage=zero,
-                       usable_bytes_per_gpu=budget, breakdown=found,
-                       assumptions=(f"usable memory {usable_fraction:.0%} of the datasheet "
-                                    f"{gpu.memory_bytes / 1e9:g} GB per GPU",))
+        plan = FitPlan(
+            kind=kind,
+            gpu=gpu.name,
+            gpus=found.gpus,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            data_parallel=found.data_parallel,
+            zero_stage=zero,
+            usable_bytes_per_gpu=budget,
+            breakdown=found,
+            assumptions=(
+                f"usable memory {usable_fraction:.0%} of the datasheet "
+                f"{gpu.memory_bytes / 1e9:g} GB per GPU",
+            ),
+        )
         if best is None or _rank(plan) < _rank(best):
             best = plan
     return best
@@ -433,38 +601,67 @@ class _FitSearch:
     fixed and sharded come from two evaluations of each stage, at d = 1 and d = 2.
     """
 
-    def __init__(self, kind: str, model: ModelSpec, budget: float, max_gpus: int,
-                 options: dict[str, Any]) -> None:
+    def __init__(
+        self, kind: str, model: ModelSpec, budget: float, max_gpus: int, options: dict[str, Any]
+    ) -> None:
         self.kind, self.model, self.budget, self.max_gpus = kind, model, budget, max_gpus
-        self.options = {k: v for k, v in options.items()
-                        if k not in {"tensor_parallel", "pipeline_parallel", "zero_stage"}}
+        self.options = {
+            k: v
+            for k, v in options.items()
+            if k not in {"tensor_parallel", "pipeline_parallel", "zero_stage"}
+        }
 
     def evaluate(self, tp: int, pp: int, zero: int, d: int) -> MemoryBreakdown:
         if self.kind == "inference":
-            return inference_memory(model=self.model, tensor_parallel=tp, pipeline_parallel=pp,
-                                    **self.options)
+            return inference_memory(
+                model=self.model, tensor_parallel=tp, pipeline_parallel=pp, **self.options
+            )
         if self.kind == "finetune":
-            return finetune_memory(model=self.model, gpus=tp * d, zero_stage=zero,
-                                   tensor_parallel=tp, **self.options)
-        return training_memory(model=self.model, gpus=tp * pp * d, zero_stage=zero,
-                               tensor_parallel=tp, pipeline_parallel=pp, **self.options)
+            return finetune_memory(
+                model=self.model, gpus=tp * d, zero_stage=zero, tensor_parallel=tp, **self.options
+            )
+        return training_memory(
+            model=self.model,
+            gpus=tp * pp * d,
+            zero_stage=zero,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            **self.options,
+        )
 
     def _stage_totals(self, tp: int, pp: int, zero: int, d: int) -> list[float]:
         if self.kind != "training":
             return [self.evaluate(tp, pp, zero, d).total_bytes]
-        opts = {"micro_batch_size": 1, "sequence_length": 2048, "precision": "bf16",
-                "optimizer": "adam", "recompute": "selective", "flash_attention": True,
-                **self.options}
+        opts = {
+            "micro_batch_size": 1,
+            "sequence_length": 2048,
+            "precision": "bf16",
+            "optimizer": "adam",
+            "recompute": "selective",
+            "flash_attention": True,
+            **self.options,
+        }
         offload = bool(opts.pop("offload_optimizer", False))
-        return [b.total_bytes for b in _stage_memories(
-            model=self.model, gpus=tp * pp * d, d=d, zero=zero, tensor_parallel=tp,
-            pipeline_parallel=pp, offload=offload, **opts)]
+        return [
+            b.total_bytes
+            for b in _stage_memories(
+                model=self.model,
+                gpus=tp * pp * d,
+                d=d,
+                zero=zero,
+                tensor_parallel=tp,
+                pipeline_parallel=pp,
+                offload=offload,
+                **opts,
+            )
+        ]
 
     def d_min(self, tp: int, pp: int, zero: int) -> int | None:
         """max over stages of ceil(sharded / (budget − fixed)); None when fixed ≥ budget."""
         need = 1
-        for one, two in zip(self._stage_totals(tp, pp, zero, 1),
-                            self._stage_totals(tp, pp, zero, 2), strict=True):
+        for one, two in zip(
+            self._stage_totals(tp, pp, zero, 1), self._stage_totals(tp, pp, zero, 2), strict=True
+        ):
             sharded = 2.0 * (one - two)  # S(d) = fixed + sharded / d
             fixed = one - sharded
             if one <= self.budget:
@@ -475,8 +672,12 @@ class _FitSearch:
         return need
 
     def _capped(self, zero: int) -> bool:
-        return (self.kind == "finetune" and zero == 3 and self.options.get("method") != "full"
-                and bool(self.options.get("offload_optimizer")))
+        return (
+            self.kind == "finetune"
+            and zero == 3
+            and self.options.get("method") != "full"
+            and bool(self.options.get("offload_optimizer"))
+        )
 
     def smallest(self, tp: int, pp: int, zero: int) -> MemoryBreakdown | None:
         if tp * pp > self.max_gpus:
@@ -492,7 +693,8 @@ class _FitSearch:
             # Not of the form fixed + sharded / d: LoRA with ZeRO-3 and CPU offload caps the
             # gathered base at two layers (parts.frozen_base_on_gpu). Bisect that one case.
             found = parts.smallest_passing(
-                lambda n: self.evaluate(tp, pp, zero, n).total_bytes <= self.budget, top)
+                lambda n: self.evaluate(tp, pp, zero, n).total_bytes <= self.budget, top
+            )
             return None if found is None else self.evaluate(tp, pp, zero, found)
         d = self.d_min(tp, pp, zero)
         if d is None:

@@ -63,11 +63,18 @@ class Calculator:
         extra = {k: v for k, v in kwargs.items() if k not in names}
         if extra and not self.accepts_extra:
             field = sorted(extra)[0]
-            fail(field, extra[field], f"is not an input of {self.name} (inputs: "
-                 f"{', '.join(sorted(names))})", f"不是 {self.name} 的输入")
+            fail(
+                field,
+                extra[field],
+                f"is not an input of {self.name} (inputs: {', '.join(sorted(names))})",
+                f"不是 {self.name} 的输入",
+            )
         known = {k: v for k, v in kwargs.items() if k in names}
-        missing = [f.name for f in dataclasses.fields(self.inputs)
-                   if f.name not in known and f.default is dataclasses.MISSING]
+        missing = [
+            f.name
+            for f in dataclasses.fields(self.inputs)
+            if f.name not in known and f.default is dataclasses.MISSING
+        ]
         if missing:
             fail(missing[0], None, f"is required by {self.name}", f"是 {self.name} 的必填输入")
         values = self.inputs(**known)

@@ -138,8 +138,9 @@ def _weights_read(model: ModelSpec, weight_dtype: str, batch_size: int) -> tuple
     total = stage.linear_params * linear + (stage.params - stage.linear_params) * max(linear, 2.0)
     if not model.is_moe:
         return total, 0.0
-    touched = experts_touched(experts=model.experts, active_experts=model.active_experts,
-                              batch_size=batch_size)
+    touched = experts_touched(
+        experts=model.experts, active_experts=model.active_experts, batch_size=batch_size
+    )
     per_expert = model.ffn_matrices * model.hidden * model.moe_ffn_hidden * linear
     unread = (model.layers - model.dense_layers) * (model.experts - touched) * per_expert
     return total - unread, touched
@@ -158,13 +159,22 @@ def _allreduce_seconds(size: float, tp: int, links: _Links) -> tuple[float, floa
     if tp == 1:
         return 0.0, 0.0
     if tp <= links.gpus_per_node:
-        return allreduce_time(size_bytes=size, ranks=tp,
-                              bandwidth_bytes_per_s=links.intra.bytes_per_s,
-                              latency_s=links.intra.latency_s), 0.0
-    fabric = fabric_from_links(intra_link=links.intra, inter_link=links.inter,
-                               nics_per_node=links.nics_per_node)
-    traffic = hierarchical_allreduce(size_bytes=size, ranks=tp, ranks_per_node=links.gpus_per_node,
-                                     groups_per_node=1, fabric=fabric)
+        return allreduce_time(
+            size_bytes=size,
+            ranks=tp,
+            bandwidth_bytes_per_s=links.intra.bytes_per_s,
+            latency_s=links.intra.latency_s,
+        ), 0.0
+    fabric = fabric_from_links(
+        intra_link=links.intra, inter_link=links.inter, nics_per_node=links.nics_per_node
+    )
+    traffic = hierarchical_allreduce(
+        size_bytes=size,
+        ranks=tp,
+        ranks_per_node=links.gpus_per_node,
+        groups_per_node=1,
+        fabric=fabric,
+    )
     return traffic.seconds(fabric.inter_bytes_per_s), traffic.inter_bytes_per_node
 
 
@@ -175,13 +185,17 @@ def _hops(size: float, tp: int, pp: int, links: _Links) -> tuple[float, float]:
     stages_per_node = max(1, links.gpus_per_node // tp)
     crossings = (pp - 1) // stages_per_node if tp * pp > links.gpus_per_node else 0
     inside = pp - 1 - crossings
-    seconds = inside * transfer_time(size_bytes=size, bandwidth_bytes_per_s=links.intra.bytes_per_s,
-                                     latency_s=links.intra.latency_s)
+    seconds = inside * transfer_time(
+        size_bytes=size,
+        bandwidth_bytes_per_s=links.intra.bytes_per_s,
+        latency_s=links.intra.latency_s,
+    )
     if crossings:
         link = links.inter or links.intra
         bandwidth = link.bytes_per_s * (links.nics_per_node if links.inter else 1)
-        seconds += crossings * transfer_time(size_bytes=size, bandwidth_bytes_per_s=bandwidth,
-                                             latency_s=link.latency_s)
+        seconds += crossings * transfer_time(
+            size_bytes=size, bandwidth_bytes_per_s=bandwidth, latency_s=link.latency_s
+        )
     return seconds, crossings * size
 
 
@@ -190,8 +204,9 @@ def _hops(size: float, tp: int, pp: int, links: _Links) -> tuple[float, float]:
 DEFAULT_INTER_LINK = "InfiniBand NDR"
 
 
-def _links(intra: Link | None, inter: Link | None, gpu: GPU, nics: int,
-           per_node: int) -> tuple[_Links, tuple[str, ...]]:
+def _links(
+    intra: Link | None, inter: Link | None, gpu: GPU, nics: int, per_node: int
+) -> tuple[_Links, tuple[str, ...]]:
     note: tuple[str, ...] = ()
     if inter is None:
         inter = LINKS[DEFAULT_INTER_LINK]
@@ -234,30 +249,51 @@ def _decode(s: _Shape, batch: int, context: int, efficiency: float) -> dict[str,
     moe_layers = m.layers - m.dense_layers if m.is_moe else 0
     overhead = m.layers * KERNEL_SECONDS_PER_LAYER + moe_layers * MOE_SECONDS_PER_LAYER
     volume = 2.0 * (s.tp - 1) / s.tp * size * reduces if s.tp > 1 else 0.0
-    return {"hbm": hbm, "compute": compute, "allreduce": one * reduces, "pipeline": hops,
-            "overhead": overhead, "bytes": weights + kv, "flops": flops, "experts": experts,
-            "allreduce_bytes": volume, "inter_bytes": inter * reduces + hop_bytes}
+    return {
+        "hbm": hbm,
+        "compute": compute,
+        "allreduce": one * reduces,
+        "pipeline": hops,
+        "overhead": overhead,
+        "bytes": weights + kv,
+        "flops": flops,
+        "experts": experts,
+        "allreduce_bytes": volume,
+        "inter_bytes": inter * reduces + hop_bytes,
+    }
 
 
 def _prefill(s: _Shape, prompts: int, prompt_tokens: int) -> float:
     """Seconds to prefill ``prompts`` prompts of ``prompt_tokens`` (compute-bound)."""
     m = s.model
     tokens = prompts * prompt_tokens
-    flops = prompts * (2.0 * m.active_params * prompt_tokens
-                       + 2.0 * m.layers * prompt_tokens**2 * m.heads * m.head_dim)
+    flops = prompts * (
+        2.0 * m.active_params * prompt_tokens
+        + 2.0 * m.layers * prompt_tokens**2 * m.heads * m.head_dim
+    )
     one, _ = _allreduce_seconds(tokens * m.hidden * ACTIVATION_BYTES, s.tp, s.links)
     hops, _ = _hops(tokens * m.hidden * ACTIVATION_BYTES, s.tp, s.pp, s.links)
     overhead = m.layers * KERNEL_SECONDS_PER_LAYER
-    return (flops / (s.tp * s.peak * s.mfu) + ALLREDUCES_PER_LAYER * m.layers * one + hops
-            + overhead)
+    return flops / (s.tp * s.peak * s.mfu) + ALLREDUCES_PER_LAYER * m.layers * one + hops + overhead
 
 
 def serving_speed(
-    *, model: ModelSpec, gpu: GPU, tensor_parallel: int = 1, pipeline_parallel: int = 1,
-    gpus_per_node: int = 8, intra_link: Link | None = None, inter_link: Link | None = None,
-    nics_per_node: int = 1, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-    batch_size: int = 1, context_length: int = 4096, prompt_tokens: int = 1024,
-    prefill_mfu: float | None = None, bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    tensor_parallel: int = 1,
+    pipeline_parallel: int = 1,
+    gpus_per_node: int = 8,
+    intra_link: Link | None = None,
+    inter_link: Link | None = None,
+    nics_per_node: int = 1,
+    weight_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    batch_size: int = 1,
+    context_length: int = 4096,
+    prompt_tokens: int = 1024,
+    prefill_mfu: float | None = None,
+    bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
 ) -> ServingSpeed:
     """Decode and prefill speed of one replica (TP x PP GPUs) holding ``batch_size`` sequences.
 
@@ -276,53 +312,96 @@ def serving_speed(
     """
     weight_dtype = check_choice("weight_dtype", weight_dtype, parts.WEIGHT_STORAGE_BYTES)
     kv_dtype = check_choice("kv_dtype", kv_dtype, DTYPE_BYTES)
-    tp, pp = (check_count("tensor_parallel", tensor_parallel, maximum=model.heads),
-              check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers))
+    tp, pp = (
+        check_count("tensor_parallel", tensor_parallel, maximum=model.heads),
+        check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers),
+    )
     check_count("gpus_per_node", gpus_per_node, maximum=1024)
     check_count("nics_per_node", nics_per_node, maximum=1024)
     batch = check_count("batch_size", batch_size, maximum=10**7)
     context = check_count("context_length", context_length, maximum=10**8)
     prompt = check_count("prompt_tokens", prompt_tokens, maximum=10**8)
     efficiency = check_fraction("bandwidth_efficiency", bandwidth_efficiency)
-    mfu = check_fraction("prefill_mfu", prefill_mfu) if prefill_mfu is not None else (
-        default_mfu(gpu))
+    mfu = (
+        check_fraction("prefill_mfu", prefill_mfu)
+        if prefill_mfu is not None
+        else (default_mfu(gpu))
+    )
     spans = tp * pp > gpus_per_node
     links, link_note = _links(intra_link, inter_link, gpu, nics_per_node, gpus_per_node)
-    precision = "fp8" if weight_dtype == "fp8" and gpu.supports("fp8") else (
-        gpu.default_training_precision())
-    shape = _Shape(model, gpu, tp, pp, weight_dtype, kv_dtype, gpu.dense_flops_per_s(precision),
-                   mfu, links)
+    precision = (
+        "fp8"
+        if weight_dtype == "fp8" and gpu.supports("fp8")
+        else (gpu.default_training_precision())
+    )
+    shape = _Shape(
+        model, gpu, tp, pp, weight_dtype, kv_dtype, gpu.dense_flops_per_s(precision), mfu, links
+    )
     t = _decode(shape, batch, context, efficiency)
-    return _result(shape, t, batch=batch, context=context, prompt=prompt, precision=precision,
-                   notes=link_note if spans else ())
+    return _result(
+        shape,
+        t,
+        batch=batch,
+        context=context,
+        prompt=prompt,
+        precision=precision,
+        notes=link_note if spans else (),
+    )
 
 
 def _bound(t: dict[str, float]) -> str:
-    terms = {"memory": t["hbm"], "compute": t["compute"],
-             "communication": t["allreduce"] + t["pipeline"], "overhead": t["overhead"]}
+    terms = {
+        "memory": t["hbm"],
+        "compute": t["compute"],
+        "communication": t["allreduce"] + t["pipeline"],
+        "overhead": t["overhead"],
+    }
     return max(terms, key=lambda k: terms[k])
 
 
-def _result(s: _Shape, t: dict[str, float], *, batch: int, context: int, prompt: int,
-            precision: str, notes: tuple[str, ...]) -> ServingSpeed:
+def _result(
+    s: _Shape,
+    t: dict[str, float],
+    *,
+    batch: int,
+    context: int,
+    prompt: int,
+    precision: str,
+    notes: tuple[str, ...],
+) -> ServingSpeed:
     roofline = max(t["hbm"], t["compute"])
     step = roofline + t["allreduce"] + t["pipeline"] + t["overhead"]
     prefill = _prefill(s, batch, prompt)
     nodes = -(-s.tp * s.pp // s.links.gpus_per_node)
     return ServingSpeed(
-        decode_seconds_per_token=step, decode_tokens_per_s=batch / step,
-        first_token_seconds=_prefill(s, 1, prompt), prefill_seconds=prefill,
-        prefill_tokens_per_s=batch * prompt / prefill, roofline_seconds_per_token=roofline,
-        hbm_seconds=t["hbm"], compute_seconds=t["compute"], allreduce_seconds=t["allreduce"],
-        pipeline_seconds=t["pipeline"], overhead_seconds=t["overhead"], decode_bound=_bound(t),
-        bytes_per_decode_step=t["bytes"], flops_per_decode_step=t["flops"],
-        allreduce_bytes_per_step=t["allreduce_bytes"], inter_node_bytes_per_step=t["inter_bytes"],
-        experts_read=t["experts"], batch_size=batch, tensor_parallel=s.tp,
-        pipeline_parallel=s.pp, nodes=nodes, compute_precision=precision,
-        formula=("t_token = max((W_read/TP + KV/TP_kv) / (BW·η), FLOPs / (TP·peak·MFU)) + "
-                 f"{ALLREDUCES_PER_LAYER}·L·allreduce(batch·h·2 B over TP, link) + "
-                 "(PP−1)·hop + L·t_layer + L_moe·t_moe; TTFT = 2·N_active·p (+ attention) / "
-                 "(TP·peak·MFU) + all-reduces of p·h·2 B + L·t_layer"),
+        decode_seconds_per_token=step,
+        decode_tokens_per_s=batch / step,
+        first_token_seconds=_prefill(s, 1, prompt),
+        prefill_seconds=prefill,
+        prefill_tokens_per_s=batch * prompt / prefill,
+        roofline_seconds_per_token=roofline,
+        hbm_seconds=t["hbm"],
+        compute_seconds=t["compute"],
+        allreduce_seconds=t["allreduce"],
+        pipeline_seconds=t["pipeline"],
+        overhead_seconds=t["overhead"],
+        decode_bound=_bound(t),
+        bytes_per_decode_step=t["bytes"],
+        flops_per_decode_step=t["flops"],
+        allreduce_bytes_per_step=t["allreduce_bytes"],
+        inter_node_bytes_per_step=t["inter_bytes"],
+        experts_read=t["experts"],
+        batch_size=batch,
+        tensor_parallel=s.tp,
+        pipeline_parallel=s.pp,
+        nodes=nodes,
+        compute_precision=precision,
+        formula=(
+            "t_token = max((W_read/TP + KV/TP_kv) / (BW·η), FLOPs / (TP·peak·MFU)) + "
+            f"{ALLREDUCES_PER_LAYER}·L·allreduce(batch·h·2 B over TP, link) + "
+            "(PP−1)·hop + L·t_layer + L_moe·t_moe; TTFT = 2·N_active·p (+ attention) / "
+            "(TP·peak·MFU) + all-reduces of p·h·2 B + L·t_layer"
+        ),
         assumptions=(
             f"HBM reads at {DECODE_BANDWIDTH_EFFICIENCY:.0%} of the datasheet bandwidth; "
             f"prefill at {s.mfu:.0%} of the {precision} peak",

@@ -18,8 +18,13 @@ from calculators.gpu_memory import USABLE_FRACTION, inference_memory
 from calculators.messages import Msg
 from calculators.validate import check_count
 
-__all__ = ["NEAREST_PRECISION", "ServingLayout", "serving_dtype", "serving_layout",
-           "serving_precision_message"]
+__all__ = [
+    "NEAREST_PRECISION",
+    "ServingLayout",
+    "serving_dtype",
+    "serving_layout",
+    "serving_precision_message",
+]
 
 #: When a GPU lacks the released format: the nearest format it runs, in order of preference
 #: (FP8 checkpoints are served in BF16 on A100-class GPUs, as SGLang's DeepSeek-V3 docs do).
@@ -57,8 +62,13 @@ def serving_precision_message(*, model: ModelSpec, gpu: GPU) -> Msg:
     chosen = serving_dtype(model=model, gpu=gpu)
     if chosen == model.release_dtype:
         return Msg("serving.release_precision", model=model.name, dtype=chosen, gpu=gpu.name)
-    return Msg("serving.nearest_precision", model=model.name, dtype=model.release_dtype,
-               gpu=gpu.name, chosen=chosen)
+    return Msg(
+        "serving.nearest_precision",
+        model=model.name,
+        dtype=model.release_dtype,
+        gpu=gpu.name,
+        chosen=chosen,
+    )
 
 
 @dataclass(frozen=True)
@@ -79,19 +89,30 @@ class ServingLayout:
     @property
     def message(self) -> Msg:
         """The layout as a message."""
-        return Msg("serving.layout", tp=self.tensor_parallel, pp=self.pipeline_parallel,
-                   replicas=self.replicas)
+        return Msg(
+            "serving.layout",
+            tp=self.tensor_parallel,
+            pp=self.pipeline_parallel,
+            replicas=self.replicas,
+        )
 
 
 def _fits(model: ModelSpec, gpu: GPU, tp: int, pp: int, options: dict[str, object]) -> float | None:
-    need = inference_memory(model=model, tensor_parallel=tp, pipeline_parallel=pp,
-                            **options).total_bytes  # type: ignore[arg-type]
+    need = inference_memory(
+        model=model, tensor_parallel=tp, pipeline_parallel=pp, **options
+    ).total_bytes  # type: ignore[arg-type]
     return need if need <= USABLE_FRACTION * gpu.memory_bytes else None
 
 
 def serving_layout(
-    *, model: ModelSpec, gpu: GPU, gpus: int, gpus_per_node: int = 8,
-    weight_dtype: str = "bf16", kv_dtype: str = "bf16", batch_size: int = 1,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    gpus: int,
+    gpus_per_node: int = 8,
+    weight_dtype: str = "bf16",
+    kv_dtype: str = "bf16",
+    batch_size: int = 1,
     context_length: int = 4096,
 ) -> ServingLayout | None:
     """The deployment layout: the smallest TP inside a node (1, 2, 4, 8 dividing the heads)
@@ -110,11 +131,18 @@ def serving_layout(
     """
     check_count("gpus", gpus, maximum=10**7)
     check_count("gpus_per_node", gpus_per_node, maximum=1024)
-    options: dict[str, object] = {"weight_dtype": weight_dtype, "kv_dtype": kv_dtype,
-                                  "batch_size": batch_size, "context_length": context_length}
+    options: dict[str, object] = {
+        "weight_dtype": weight_dtype,
+        "kv_dtype": kv_dtype,
+        "batch_size": batch_size,
+        "context_length": context_length,
+    }
     per_node = min(gpus, gpus_per_node)
-    degrees = [t for t in parts.SEARCHED_TENSOR_PARALLEL
-               if t <= per_node and per_node % t == 0 and parts.valid_tensor_parallel(model, t)]
+    degrees = [
+        t
+        for t in parts.SEARCHED_TENSOR_PARALLEL
+        if t <= per_node and per_node % t == 0 and parts.valid_tensor_parallel(model, t)
+    ]
     for tp in degrees:
         need = _fits(model, gpu, tp, 1, options)
         if need is not None:

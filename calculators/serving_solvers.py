@@ -24,15 +24,26 @@ from calculators.serving import ServingSpeed, serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype, serving_layout
 from calculators.validate import check_count, check_positive
 
-__all__ = ["Concurrency", "ServingTarget", "gpus_for_target", "max_concurrency",
-           "replica_batch_limit"]
+__all__ = [
+    "Concurrency",
+    "ServingTarget",
+    "gpus_for_target",
+    "max_concurrency",
+    "replica_batch_limit",
+]
 
 _MAX_BATCH = 10**7
 
 
 def replica_batch_limit(
-    *, model: ModelSpec, gpu: GPU, tensor_parallel: int, pipeline_parallel: int,
-    weight_dtype: str, kv_dtype: str, context_length: int,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    tensor_parallel: int,
+    pipeline_parallel: int,
+    weight_dtype: str,
+    kv_dtype: str,
+    context_length: int,
 ) -> tuple[int, float]:
     """(most sequences one replica holds at ``context_length``, KV bytes per sequence on the
     most-loaded GPU). 0 sequences when the weights alone do not fit.
@@ -49,10 +60,15 @@ def replica_batch_limit(
     budget = USABLE_FRACTION * gpu.memory_bytes
 
     def need(batch: int) -> float:
-        return inference_memory(model=model, weight_dtype=weight_dtype, kv_dtype=kv_dtype,
-                                batch_size=batch, context_length=context_length,
-                                tensor_parallel=tensor_parallel,
-                                pipeline_parallel=pipeline_parallel).total_bytes
+        return inference_memory(
+            model=model,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch_size=batch,
+            context_length=context_length,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+        ).total_bytes
 
     one, two = need(1), need(2)
     per_sequence = two - one
@@ -80,24 +96,52 @@ class Concurrency:
     @property
     def message(self) -> Msg:
         """The result as a message."""
-        return Msg("serving.max_concurrency", sequences=self.sequences, context=self.context_length,
-                   per_replica=self.per_replica, replicas=self.replicas,
-                   kv_bytes_per_sequence=self.kv_bytes_per_sequence_per_gpu)
+        return Msg(
+            "serving.max_concurrency",
+            sequences=self.sequences,
+            context=self.context_length,
+            per_replica=self.per_replica,
+            replicas=self.replicas,
+            kv_bytes_per_sequence=self.kv_bytes_per_sequence_per_gpu,
+        )
 
 
-def _layout(model: ModelSpec, gpu: GPU, gpus: int, gpus_per_node: int, weight: str, kv: str,
-            context: int, tp: int | None, pp: int | None) -> ServingLayout | None:
+def _layout(
+    model: ModelSpec,
+    gpu: GPU,
+    gpus: int,
+    gpus_per_node: int,
+    weight: str,
+    kv: str,
+    context: int,
+    tp: int | None,
+    pp: int | None,
+) -> ServingLayout | None:
     if tp is None and pp is None:
-        return serving_layout(model=model, gpu=gpu, gpus=gpus, gpus_per_node=gpus_per_node,
-                              weight_dtype=weight, kv_dtype=kv, context_length=context)
+        return serving_layout(
+            model=model,
+            gpu=gpu,
+            gpus=gpus,
+            gpus_per_node=gpus_per_node,
+            weight_dtype=weight,
+            kv_dtype=kv,
+            context_length=context,
+        )
     t, p = tp or 1, pp or 1
     return ServingLayout(t, p, gpus // (t * p), 0.0) if gpus >= t * p else None
 
 
 def max_concurrency(
-    *, model: ModelSpec, gpu: GPU, gpus: int, context_length: int = 4096,
-    gpus_per_node: int = 8, weight_dtype: str | None = None, kv_dtype: str | None = None,
-    tensor_parallel: int | None = None, pipeline_parallel: int | None = None,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    gpus: int,
+    context_length: int = 4096,
+    gpus_per_node: int = 8,
+    weight_dtype: str | None = None,
+    kv_dtype: str | None = None,
+    tensor_parallel: int | None = None,
+    pipeline_parallel: int | None = None,
 ) -> Concurrency:
     """Most concurrent sequences of ``context_length`` tokens the GPUs hold (all replicas).
 
@@ -116,18 +160,32 @@ def max_concurrency(
     context = check_count("context_length", context_length, maximum=10**8)
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
     kv = kv_dtype or weight
-    layout = _layout(model, gpu, gpus, gpus_per_node, weight, kv, context, tensor_parallel,
-                     pipeline_parallel)
+    layout = _layout(
+        model, gpu, gpus, gpus_per_node, weight, kv, context, tensor_parallel, pipeline_parallel
+    )
     if layout is None or layout.replicas == 0:
-        return Concurrency(0, 0, 0, tensor_parallel or 1, pipeline_parallel or 1, context,
-                           weight, 0.0)
+        return Concurrency(
+            0, 0, 0, tensor_parallel or 1, pipeline_parallel or 1, context, weight, 0.0
+        )
     per_replica, per_sequence = replica_batch_limit(
-        model=model, gpu=gpu, tensor_parallel=layout.tensor_parallel,
-        pipeline_parallel=layout.pipeline_parallel, weight_dtype=weight, kv_dtype=kv,
-        context_length=context)
-    return Concurrency(per_replica * layout.replicas, per_replica, layout.replicas,
-                       layout.tensor_parallel, layout.pipeline_parallel, context, weight,
-                       per_sequence)
+        model=model,
+        gpu=gpu,
+        tensor_parallel=layout.tensor_parallel,
+        pipeline_parallel=layout.pipeline_parallel,
+        weight_dtype=weight,
+        kv_dtype=kv,
+        context_length=context,
+    )
+    return Concurrency(
+        per_replica * layout.replicas,
+        per_replica,
+        layout.replicas,
+        layout.tensor_parallel,
+        layout.pipeline_parallel,
+        context,
+        weight,
+        per_sequence,
+    )
 
 
 @dataclass(frozen=True)
@@ -161,22 +219,45 @@ class _Load:
     output_tokens: int
 
 
-def _speed(model: ModelSpec, gpu: GPU, lay: ServingLayout, batch: int, context: int,
-           load: _Load, links: dict[str, object]) -> ServingSpeed:
-    return serving_speed(model=model, gpu=gpu, tensor_parallel=lay.tensor_parallel,
-                         pipeline_parallel=lay.pipeline_parallel, batch_size=batch,
-                         context_length=context, prompt_tokens=min(load.prompt_tokens, context),
-                         **links)  # type: ignore[arg-type]
+def _speed(
+    model: ModelSpec,
+    gpu: GPU,
+    lay: ServingLayout,
+    batch: int,
+    context: int,
+    load: _Load,
+    links: dict[str, object],
+) -> ServingSpeed:
+    return serving_speed(
+        model=model,
+        gpu=gpu,
+        tensor_parallel=lay.tensor_parallel,
+        pipeline_parallel=lay.pipeline_parallel,
+        batch_size=batch,
+        context_length=context,
+        prompt_tokens=min(load.prompt_tokens, context),
+        **links,
+    )  # type: ignore[arg-type]
 
 
-def _replica(model: ModelSpec, gpu: GPU, lay: ServingLayout, limit: int, context: int,
-             load: _Load, links: dict[str, object]) -> tuple[int, ServingSpeed] | None:
+def _replica(
+    model: ModelSpec,
+    gpu: GPU,
+    lay: ServingLayout,
+    limit: int,
+    context: int,
+    load: _Load,
+    links: dict[str, object],
+) -> tuple[int, ServingSpeed] | None:
     """The largest batch within memory and the per-token target, and its speed."""
+
     def ok(batch: int) -> bool:
         if load.seconds_per_token is None:
             return True
-        return _speed(model, gpu, lay, batch, context, load, links).decode_seconds_per_token \
+        return (
+            _speed(model, gpu, lay, batch, context, load, links).decode_seconds_per_token
             <= load.seconds_per_token
+        )
 
     if limit < 1 or not ok(1):
         return None
@@ -185,14 +266,17 @@ def _replica(model: ModelSpec, gpu: GPU, lay: ServingLayout, limit: int, context
         mid = (low + high + 1) // 2
         low, high = (mid, high) if ok(mid) else (low, mid - 1)
     speed = _speed(model, gpu, lay, low, context, load, links)
-    if load.first_token_seconds is not None and speed.first_token_seconds > \
-            load.first_token_seconds:
+    if (
+        load.first_token_seconds is not None
+        and speed.first_token_seconds > load.first_token_seconds
+    ):
         return None
     return low, speed
 
 
-def _candidates(model: ModelSpec, gpu: GPU, per_node: int, weight: str, kv: str,
-                context: int) -> list[ServingLayout]:
+def _candidates(
+    model: ModelSpec, gpu: GPU, per_node: int, weight: str, kv: str, context: int
+) -> list[ServingLayout]:
     """Deployment layouts worth trying: the smallest TP inside a node that fits and every
     larger one (faster tokens, fewer replicas), or the pipeline layout across nodes."""
     base = _layout(model, gpu, per_node * 1024, per_node, weight, kv, context, None, None)
@@ -200,18 +284,31 @@ def _candidates(model: ModelSpec, gpu: GPU, per_node: int, weight: str, kv: str,
         return []
     if base.pipeline_parallel > 1:
         return [base]
-    return [ServingLayout(tp, 1, 1, 0.0) for tp in parts.SEARCHED_TENSOR_PARALLEL
-            if base.tensor_parallel <= tp <= per_node and per_node % tp == 0
-            and parts.valid_tensor_parallel(model, tp)]
+    return [
+        ServingLayout(tp, 1, 1, 0.0)
+        for tp in parts.SEARCHED_TENSOR_PARALLEL
+        if base.tensor_parallel <= tp <= per_node
+        and per_node % tp == 0
+        and parts.valid_tensor_parallel(model, tp)
+    ]
 
 
 def gpus_for_target(
-    *, model: ModelSpec, gpu: GPU, context_length: int = 4096, prompt_tokens: int = 1024,
-    output_tokens: int = 256, target_tokens_per_second: float | None = None,
-    target_qps: float | None = None, target_seconds_per_token: float | None = None,
-    target_first_token_seconds: float | None = None, gpus_per_node: int = 8,
-    weight_dtype: str | None = None, kv_dtype: str | None = None,
-    intra_link: Link | None = None, inter_link: Link | None = None,
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    context_length: int = 4096,
+    prompt_tokens: int = 1024,
+    output_tokens: int = 256,
+    target_tokens_per_second: float | None = None,
+    target_qps: float | None = None,
+    target_seconds_per_token: float | None = None,
+    target_first_token_seconds: float | None = None,
+    gpus_per_node: int = 8,
+    weight_dtype: str | None = None,
+    kv_dtype: str | None = None,
+    intra_link: Link | None = None,
+    inter_link: Link | None = None,
 ) -> ServingTarget:
     """Fewest GPUs (replicas x TP x PP) that serve a tok/s or QPS target within latency targets.
 
@@ -229,26 +326,43 @@ def gpus_for_target(
         (16, 4, 4)
     """
     context = check_count("context_length", context_length, maximum=10**8)
-    for name, value in (("target_tokens_per_second", target_tokens_per_second),
-                        ("target_qps", target_qps),
-                        ("target_seconds_per_token", target_seconds_per_token),
-                        ("target_first_token_seconds", target_first_token_seconds)):
+    for name, value in (
+        ("target_tokens_per_second", target_tokens_per_second),
+        ("target_qps", target_qps),
+        ("target_seconds_per_token", target_seconds_per_token),
+        ("target_first_token_seconds", target_first_token_seconds),
+    ):
         if value is not None:
             check_positive(name, value, maximum=1e12)
-    load = _Load(target_tokens_per_second, target_qps, target_seconds_per_token,
-                 target_first_token_seconds, check_count("prompt_tokens", prompt_tokens),
-                 check_count("output_tokens", output_tokens))
+    load = _Load(
+        target_tokens_per_second,
+        target_qps,
+        target_seconds_per_token,
+        target_first_token_seconds,
+        check_count("prompt_tokens", prompt_tokens),
+        check_count("output_tokens", output_tokens),
+    )
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
     kv = kv_dtype or weight
     per_node = check_count("gpus_per_node", gpus_per_node, maximum=1024)
-    links: dict[str, object] = {"gpus_per_node": per_node, "intra_link": intra_link,
-                                "inter_link": inter_link, "weight_dtype": weight,
-                                "kv_dtype": kv}
+    links: dict[str, object] = {
+        "gpus_per_node": per_node,
+        "intra_link": intra_link,
+        "inter_link": inter_link,
+        "weight_dtype": weight,
+        "kv_dtype": kv,
+    }
     best: ServingTarget | None = None
     for lay in _candidates(model, gpu, per_node, weight, kv, context):
-        limit, _ = replica_batch_limit(model=model, gpu=gpu, tensor_parallel=lay.tensor_parallel,
-                                       pipeline_parallel=lay.pipeline_parallel,
-                                       weight_dtype=weight, kv_dtype=kv, context_length=context)
+        limit, _ = replica_batch_limit(
+            model=model,
+            gpu=gpu,
+            tensor_parallel=lay.tensor_parallel,
+            pipeline_parallel=lay.pipeline_parallel,
+            weight_dtype=weight,
+            kv_dtype=kv,
+            context_length=context,
+        )
         found = _replica(model, gpu, lay, limit, context, load, links)
         if found is not None:
             option = _target(lay, *found, load)
@@ -264,26 +378,60 @@ def _key(t: ServingTarget) -> tuple[int, float]:
 def _target(lay: ServingLayout, batch: int, speed: ServingSpeed, load: _Load) -> ServingTarget:
     request = speed.first_token_seconds + load.output_tokens * speed.decode_seconds_per_token
     tokens, requests = speed.decode_tokens_per_s, batch / request
-    replicas = max(1, math.ceil(max(
-        (load.tokens_per_second or 0.0) / tokens, (load.requests_per_second or 0.0) / requests)
-        - 1e-9))
+    replicas = max(
+        1,
+        math.ceil(
+            max(
+                (load.tokens_per_second or 0.0) / tokens,
+                (load.requests_per_second or 0.0) / requests,
+            )
+            - 1e-9
+        ),
+    )
     gpus = replicas * lay.gpus_per_replica
     return ServingTarget(
-        gpus=gpus, replicas=replicas, tensor_parallel=lay.tensor_parallel,
-        pipeline_parallel=lay.pipeline_parallel, sequences_per_replica=batch,
-        tokens_per_second_per_replica=tokens, requests_per_second_per_replica=requests,
+        gpus=gpus,
+        replicas=replicas,
+        tensor_parallel=lay.tensor_parallel,
+        pipeline_parallel=lay.pipeline_parallel,
+        sequences_per_replica=batch,
+        tokens_per_second_per_replica=tokens,
+        requests_per_second_per_replica=requests,
         seconds_per_token=speed.decode_seconds_per_token,
-        first_token_seconds=speed.first_token_seconds, request_seconds=request,
-        message=Msg("serving.gpus_for_target", gpus=gpus, replicas=replicas,
-                    gpus_per_replica=lay.gpus_per_replica, sequences_per_replica=batch,
-                    tokens_per_second=tokens, requests_per_second=requests),
+        first_token_seconds=speed.first_token_seconds,
+        request_seconds=request,
+        message=Msg(
+            "serving.gpus_for_target",
+            gpus=gpus,
+            replicas=replicas,
+            gpus_per_replica=lay.gpus_per_replica,
+            sequences_per_replica=batch,
+            tokens_per_second=tokens,
+            requests_per_second=requests,
+        ),
     )
 
 
 def _unreachable(gpu: GPU, load: _Load) -> ServingTarget:
-    asked = tuple(f"{name} {value:g}" for name, value in (
-        ("seconds per token", load.seconds_per_token),
-        ("seconds to first token", load.first_token_seconds)) if value is not None)
+    asked = tuple(
+        f"{name} {value:g}"
+        for name, value in (
+            ("seconds per token", load.seconds_per_token),
+            ("seconds to first token", load.first_token_seconds),
+        )
+        if value is not None
+    )
     reason = ", ".join(asked) or "the model does not fit any layout"
-    return ServingTarget(None, 0, 0, 0, 0, 0.0, 0.0, math.inf, math.inf, math.inf,
-                         Msg("serving.target_unreachable", gpu=gpu.name, reason=reason))
+    return ServingTarget(
+        None,
+        0,
+        0,
+        0,
+        0,
+        0.0,
+        0.0,
+        math.inf,
+        math.inf,
+        math.inf,
+        Msg("serving.target_unreachable", gpu=gpu.name, reason=reason),
+    )

@@ -27,8 +27,14 @@ from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
 from calculators.serving_layout import serving_layout
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
-__all__ = ["Budget", "EnergyCost", "LargestModel", "budget_compute", "job_energy_cost",
-           "largest_model"]
+__all__ = [
+    "Budget",
+    "EnergyCost",
+    "LargestModel",
+    "budget_compute",
+    "job_energy_cost",
+    "largest_model",
+]
 
 Task = Literal["serve", "pretrain", "finetune"]
 _SMALLEST, _LARGEST = 1e8, 1e14
@@ -52,33 +58,63 @@ class LargestModel:
         return Msg("serving.largest_model", params=self.params, limit=self.limit)
 
 
-def _memory_ok(task: Task, method: str, gpu: GPU, gpus: int, per_node: int, dtype: str,
-               context: int) -> Callable[[ModelSpec], bool]:
+def _memory_ok(
+    task: Task, method: str, gpu: GPU, gpus: int, per_node: int, dtype: str, context: int
+) -> Callable[[ModelSpec], bool]:
     budget = USABLE_FRACTION * gpu.memory_bytes
     tp = max(t for t in (1, 2, 4, 8) if t <= min(per_node, gpus) and gpus % t == 0)
     precision = gpu.default_training_precision()
 
     def ok(model: ModelSpec) -> bool:
         if task == "serve":
-            return serving_layout(model=model, gpu=gpu, gpus=gpus, gpus_per_node=per_node,
-                                  weight_dtype=dtype, kv_dtype=dtype,
-                                  context_length=context) is not None
+            return (
+                serving_layout(
+                    model=model,
+                    gpu=gpu,
+                    gpus=gpus,
+                    gpus_per_node=per_node,
+                    weight_dtype=dtype,
+                    kv_dtype=dtype,
+                    context_length=context,
+                )
+                is not None
+            )
         t = tp if model.heads % tp == 0 else 1
         if task == "finetune" and method != "full":
-            need = finetune_memory(model=model, method=method, gpus=gpus, zero_stage=3,
-                                   sequence_length=context, precision=precision,
-                                   recompute="full", tensor_parallel=t).total_bytes
+            need = finetune_memory(
+                model=model,
+                method=method,
+                gpus=gpus,
+                zero_stage=3,
+                sequence_length=context,
+                precision=precision,
+                recompute="full",
+                tensor_parallel=t,
+            ).total_bytes
         else:
-            need = training_memory(model=model, gpus=gpus, zero_stage=3, tensor_parallel=t,
-                                   sequence_length=context, precision=precision,
-                                   recompute="full").total_bytes
+            need = training_memory(
+                model=model,
+                gpus=gpus,
+                zero_stage=3,
+                tensor_parallel=t,
+                sequence_length=context,
+                precision=precision,
+                recompute="full",
+            ).total_bytes
         return need <= budget
 
     return ok
 
 
-def _time_ok(task: Task, method: str, gpu: GPU, gpus: int, deadline: float | None,
-             tokens: float | None, mfu: float | None) -> Callable[[ModelSpec], bool]:
+def _time_ok(
+    task: Task,
+    method: str,
+    gpu: GPU,
+    gpus: int,
+    deadline: float | None,
+    tokens: float | None,
+    mfu: float | None,
+) -> Callable[[ModelSpec], bool]:
     def ok(model: ModelSpec) -> bool:
         if task == "serve" or deadline is None:
             return True
@@ -87,18 +123,29 @@ def _time_ok(task: Task, method: str, gpu: GPU, gpus: int, deadline: float | Non
         flops = training_flops(active_params=n, tokens=d)
         if task == "finetune" and method != "full":
             flops -= 2.0 * n * d  # the frozen base gets no weight gradients (LoRA)
-        run = training_time(total_flops=flops, gpus=gpus,
-                            peak_flops_per_s=gpu.dense_flops_per_s(gpu.default_training_precision()),
-                            mfu=mfu or default_mfu(gpu))
+        run = training_time(
+            total_flops=flops,
+            gpus=gpus,
+            peak_flops_per_s=gpu.dense_flops_per_s(gpu.default_training_precision()),
+            mfu=mfu or default_mfu(gpu),
+        )
         return run.seconds <= deadline
 
     return ok
 
 
 def largest_model(
-    *, gpu: GPU, gpus: int, task: Task = "serve", method: str = "full", gpus_per_node: int = 8,
-    weight_dtype: str = "bf16", context_length: int = 4096, deadline_seconds: float | None = None,
-    tokens: float | None = None, mfu: float | None = None,
+    *,
+    gpu: GPU,
+    gpus: int,
+    task: Task = "serve",
+    method: str = "full",
+    gpus_per_node: int = 8,
+    weight_dtype: str = "bf16",
+    context_length: int = 4096,
+    deadline_seconds: float | None = None,
+    tokens: float | None = None,
+    mfu: float | None = None,
 ) -> LargestModel:
     """The largest generic (Llama-like) model the GPUs can serve, fine-tune or pretrain.
 
@@ -163,12 +210,22 @@ class Budget:
 
     def message(self, *, budget: float, gpus: int | None) -> Msg:
         """The result as a message."""
-        return Msg("serving.budget", budget=budget, gpu_hours=self.gpu_hours,
-                   seconds=self.seconds, gpus=gpus, flops=self.flops)
+        return Msg(
+            "serving.budget",
+            budget=budget,
+            gpu_hours=self.gpu_hours,
+            seconds=self.seconds,
+            gpus=gpus,
+            flops=self.flops,
+        )
 
 
 def budget_compute(
-    *, budget: float, price_per_gpu_hour: float, peak_flops_per_s: float, mfu: float,
+    *,
+    budget: float,
+    price_per_gpu_hour: float,
+    peak_flops_per_s: float,
+    mfu: float,
     gpus: int | None = None,
 ) -> Budget:
     """GPU-hours, wall-clock time and training compute a total ``budget`` buys.
@@ -202,12 +259,21 @@ class EnergyCost:
     @property
     def message(self) -> Msg:
         """The result as a message."""
-        return Msg("serving.energy_cost", kwh=self.kwh, pue=self.pue,
-                   price_per_kwh=self.price_per_kwh, cost=self.cost)
+        return Msg(
+            "serving.energy_cost",
+            kwh=self.kwh,
+            pue=self.pue,
+            price_per_kwh=self.price_per_kwh,
+            cost=self.cost,
+        )
 
 
 def job_energy_cost(
-    *, gpus: int, tdp_watts: float, seconds: float, price_per_kwh: float,
+    *,
+    gpus: int,
+    tdp_watts: float,
+    seconds: float,
+    price_per_kwh: float,
     pue: float = DEFAULT_PUE,
 ) -> EnergyCost:
     """Electricity cost of ``gpus`` GPUs for ``seconds``: GPUs at TDP + host, times PUE.

@@ -35,7 +35,9 @@ def check_positive(field: str, value: float, *, maximum: float = math.inf) -> fl
         raise CalculatorInputError(field, value, reason, reason_zh="必须大于零")
     if value > maximum:
         raise CalculatorInputError(
-            field, value, f"is implausibly large (at most {maximum:g})",
+            field,
+            value,
+            f"is implausibly large (at most {maximum:g})",
             reason_zh=f"数值过大（最多 {maximum:g}）",
         )
     return float(value)

@@ -57,7 +57,8 @@ def shared_index_home(
 
     cache = getattr(request.config, "cache", None)
     build_home = (
-        cache.mkdir("gpu-advisor-shared-index") if cache is not None
+        cache.mkdir("gpu-advisor-shared-index")
+        if cache is not None
         else tmp_path_factory.mktemp("shared-index-build")
     )
     settings = Settings(home=build_home, encoder_threads=1)  # 1 BLAS thread: faster on a busy box
@@ -112,20 +113,40 @@ _SITE_TABLE = (
 
 _CORPUS: dict[str, tuple[str, str]] = {
     # name -> (encoding, text): a small bilingual knowledge folder in several encodings
-    "guides/net.zh.md": ("utf-8", _front("net", "zh", "网络") + (
-        "## InfiniBand {#ib}\n\n多机训练依赖 InfiniBand 网络，单端口带宽可达 400 Gbps。\n\n"
-        "## 供电 {#power}\n\n每台八卡服务器满载功耗约 10 千瓦。\n")),
-    "guides/net.en.md": ("utf-8-sig", _front("net", "en", "Network") + (
-        "## InfiniBand {#ib}\n\nMulti-node training relies on InfiniBand; one port carries "
-        "up to 400 Gbps.\n\n## Power {#power}\n\nAn eight-GPU server draws about 10 kW at "
-        "full load.\n")),
-    "guides/memory.zh.md": ("gbk", _front("memory", "zh", "显存") + (
-        "## 优化器状态 {#optimizer}\n\n混合精度训练中 Adam 优化器每个参数占用 12 字节显存。\n")),
-    "guides/pipeline.en.md": ("utf-16", _front("pipeline", "en", "Pipeline") + (
-        "## Bubbles {#bubble}\n\nPipeline parallelism idles GPUs in a bubble while "
-        "micro-batches fill the stages.\n")),
-    "sites/demo.zh.md": ("utf-8", _front("demo-site", "zh", "演示集群", "site", _SITE_TABLE)
-                         + "演示集群有两台八卡服务器。\n"),
+    "guides/net.zh.md": (
+        "utf-8",
+        _front("net", "zh", "网络")
+        + (
+            "## InfiniBand {#ib}\n\n多机训练依赖 InfiniBand 网络，单端口带宽可达 400 Gbps。\n\n"
+            "## 供电 {#power}\n\n每台八卡服务器满载功耗约 10 千瓦。\n"
+        ),
+    ),
+    "guides/net.en.md": (
+        "utf-8-sig",
+        _front("net", "en", "Network")
+        + (
+            "## InfiniBand {#ib}\n\nMulti-node training relies on InfiniBand; one port carries "
+            "up to 400 Gbps.\n\n## Power {#power}\n\nAn eight-GPU server draws about 10 kW at "
+            "full load.\n"
+        ),
+    ),
+    "guides/memory.zh.md": (
+        "gbk",
+        _front("memory", "zh", "显存")
+        + ("## 优化器状态 {#optimizer}\n\n混合精度训练中 Adam 优化器每个参数占用 12 字节显存。\n"),
+    ),
+    "guides/pipeline.en.md": (
+        "utf-16",
+        _front("pipeline", "en", "Pipeline")
+        + (
+            "## Bubbles {#bubble}\n\nPipeline parallelism idles GPUs in a bubble while "
+            "micro-batches fill the stages.\n"
+        ),
+    ),
+    "sites/demo.zh.md": (
+        "utf-8",
+        _front("demo-site", "zh", "演示集群", "site", _SITE_TABLE) + "演示集群有两台八卡服务器。\n",
+    ),
 }
 
 

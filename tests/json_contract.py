@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
-KEYS = frozenset({
-    "question", "language", "verdict", "binding_constraint", "answer", "assumptions",
-    "scenario", "checks", "citations", "suggestions",
-})
-SCENARIO_KEYS = frozenset({
-    "task", "method", "params", "active_params", "model", "gpu", "gpu_count", "nodes",
-    "precision", "tokens", "deadline_seconds", "zero_stage", "context_length", "batch_size",
-    "site_profile",
-})
+KEYS = frozenset(
+    {
+        "question",
+        "language",
+        "verdict",
+        "binding_constraint",
+        "answer",
+        "assumptions",
+        "scenario",
+        "checks",
+        "citations",
+        "suggestions",
+    }
+)
+SCENARIO_KEYS = frozenset(
+    {
+        "task",
+        "method",
+        "params",
+        "active_params",
+        "model",
+        "gpu",
+        "gpu_count",
+        "nodes",
+        "precision",
+        "tokens",
+        "deadline_seconds",
+        "zero_stage",
+        "context_length",
+        "batch_size",
+        "site_profile",
+    }
+)
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})
 CITATION_KEYS = frozenset({"id", "source", "title", "text", "score"})
 SUGGESTION_KEYS = frozenset({"change", "effect"})

@@ -40,16 +40,23 @@ def _line(outcome: Outcome) -> tuple[Msg, float | None]:
     verdict = Msg(f"common.verdict.{outcome.verdict}")
     seconds = figure(outcome.checks, "compute", "seconds")
     if s.task != "inference" and seconds is not None:
-        msg = Msg("answer.compare_training", hardware=_hardware(s), verdict=verdict,
-                  seconds=seconds)
+        msg = Msg(
+            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=seconds
+        )
         return msg, seconds
     rate = figure(outcome.checks, "compute", "decode_tokens_per_s_all_replicas") or figure(
-        outcome.checks, "compute", "decode_tokens_per_s")
+        outcome.checks, "compute", "decode_tokens_per_s"
+    )
     need = figure(outcome.checks, "memory", "required_bytes_per_gpu")
     have = figure(outcome.checks, "memory", "available_bytes_per_gpu")
     if rate is not None and need is not None and have:
-        msg = Msg("answer.compare_serving", hardware=_hardware(s), verdict=verdict, rate=rate,
-                  share=need / have)
+        msg = Msg(
+            "answer.compare_serving",
+            hardware=_hardware(s),
+            verdict=verdict,
+            rate=rate,
+            share=need / have,
+        )
         return msg, -rate
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict), None
 

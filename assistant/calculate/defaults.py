@@ -135,8 +135,11 @@ def _fit_gpu_to_site(
     if lookup_link(gpu.intra_link).kind == "pcie":
         return {}
     family = gpu.name.split()[0]
-    pcie = [g for g in GPUS.values() if g.name.split()[0] == family
-            and lookup_link(g.intra_link).kind == "pcie"]
+    pcie = [
+        g
+        for g in GPUS.values()
+        if g.name.split()[0] == family and lookup_link(g.intra_link).kind == "pcie"
+    ]
     if not pcie:
         notes.append(
             say(
@@ -193,9 +196,7 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     return replace(s, gpu_count=count, gpus_per_node=per_node, nodes=nodes)
 
 
-def _workload(
-    s: Scenario, lang: Language, notes: list[str], *, own_run: bool = False
-) -> Scenario:
+def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = False) -> Scenario:
     changes: dict[str, object] = {}
     if s.task is None:
         task = "pretrain" if (s.tokens or s.deadline_seconds) else "inference"
@@ -233,8 +234,9 @@ def _workload(
 
 
 #: "GPT-3量级" / "a GPT-3-scale model" name a size, not the model's own training run.
-_SCALE_WORDS = re.compile(r"量级|规模|级别|级的|同级|那么大|scale|class|sized|size of|like",
-                          re.IGNORECASE)
+_SCALE_WORDS = re.compile(
+    r"量级|规模|级别|级的|同级|那么大|scale|class|sized|size of|like", re.IGNORECASE
+)
 
 
 def names_own_run(question: str) -> bool:
@@ -269,8 +271,7 @@ def _training_defaults(
                 say(
                     lang,
                     f"训练数据按 {s.model} 公开的训练量：{fmt_count(published, lang)} token。",
-                    f"Training tokens: {s.model}'s published run, "
-                    f"{fmt_count(published, lang)}.",
+                    f"Training tokens: {s.model}'s published run, {fmt_count(published, lang)}.",
                 )
             )
         elif task == "pretrain":

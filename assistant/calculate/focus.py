@@ -38,24 +38,39 @@ _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
     ("energy_cost", re.compile(r"电费|electricity (?:cost|bill)|energy cost|per kwh", re.I)),
     (
         "max_concurrency",
-        re.compile(r"最多(?:能)?(?:支持|承载|服务)?(?:多少|几)(?:路|个)?(?:并发|用户|请求)|"
-                   r"多少路并发|最大并发|how many concurrent|max(?:imum)? concurrency", re.I),
+        re.compile(
+            r"最多(?:能)?(?:支持|承载|服务)?(?:多少|几)(?:路|个)?(?:并发|用户|请求)|"
+            r"多少路并发|最大并发|how many concurrent|max(?:imum)? concurrency",
+            re.I,
+        ),
     ),
     (
         "max_model",
-        re.compile(r"最大(?:能|可以)?(?:训练|微调|跑|推理|部署|支持)?多大|多大的模型|"
-                   r"(?:largest|biggest) model", re.I),
+        re.compile(
+            r"最大(?:能|可以)?(?:训练|微调|跑|推理|部署|支持)?多大|多大的模型|"
+            r"(?:largest|biggest) model",
+            re.I,
+        ),
     ),
     ("duration", _DURATION),
     ("gpu_count", _COUNT),
     ("kv_cache", re.compile(r"kv ?cache|kv ?缓存", re.I)),
     (
         "weights",
-        re.compile(r"权重(?:有)?多大|权重(?:占|要)?多少|how (?:big|large) (?:are )?the weights|"
-                   r"weights? (?:size|take)", re.I),
+        re.compile(
+            r"权重(?:有)?多大|权重(?:占|要)?多少|how (?:big|large) (?:are )?the weights|"
+            r"weights? (?:size|take)",
+            re.I,
+        ),
     ),
-    ("cost", re.compile(r"多少钱|花多少|成本多少|费用|how much (?:does it|will it|would it) cost|"
-                        r"what (?:does|would) it cost|\bcost\b", re.I)),
+    (
+        "cost",
+        re.compile(
+            r"多少钱|花多少|成本多少|费用|how much (?:does it|will it|would it) cost|"
+            r"what (?:does|would) it cost|\bcost\b",
+            re.I,
+        ),
+    ),
     ("power", re.compile(r"多少电|耗电|功耗|power draw|how much power", re.I)),
     ("memory", re.compile(r"多少显存|显存(?:需求|占用)|how much (?:gpu )?memory|vram", re.I)),
 )
@@ -140,8 +155,13 @@ def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     sequences = scenario.batch_size or 1
     context = scenario.context_length or 0
     if per_gpu is not None and (scenario.gpu_count or 1) > 1:
-        return Msg("answer.kv_cache_split", total=total, per_gpu=per_gpu,
-                   sequences=sequences, context=context)
+        return Msg(
+            "answer.kv_cache_split",
+            total=total,
+            per_gpu=per_gpu,
+            sequences=sequences,
+            context=context,
+        )
     return Msg("answer.kv_cache", total=total, sequences=sequences, context=context)
 
 
@@ -167,8 +187,13 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         return None
     if scenario.price_per_kwh is None:
         return Msg("answer.energy", kwh=kwh)
-    return Msg("answer.energy_cost", kwh=kwh, cost=kwh * scenario.price_per_kwh,
-               currency=scenario.currency or "", price=scenario.price_per_kwh)
+    return Msg(
+        "answer.energy_cost",
+        kwh=kwh,
+        cost=kwh * scenario.price_per_kwh,
+        currency=scenario.currency or "",
+        price=scenario.price_per_kwh,
+    )
 
 
 def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -179,8 +204,14 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     weights = figure(checks, "memory", "weights_bytes_total")
     kv = figure(checks, "memory", "kv_cache_bytes")
     if scenario.task == "inference" and weights is not None and kv is not None:
-        return Msg("answer.memory_serving", total=per_gpu * gpus, weights=weights, kv=kv,
-                   per_gpu=per_gpu, gpus=gpus)
+        return Msg(
+            "answer.memory_serving",
+            total=per_gpu * gpus,
+            weights=weights,
+            kv=kv,
+            per_gpu=per_gpu,
+            gpus=gpus,
+        )
     return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
 
 

@@ -178,8 +178,7 @@ def headline(
         text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {fix[0].lower()}{fix[1:]}")
     elif failing and beyond is not None:
         text += say(lang, "。", ". ") + t(
-            beyond_key, lang, change=beyond if lang == "zh" else beyond[0].lower()
-            + beyond[1:]
+            beyond_key, lang, change=beyond if lang == "zh" else beyond[0].lower() + beyond[1:]
         ).rstrip("。.")
     elif failing and verdict == "infeasible":
         text += say(

@@ -45,8 +45,12 @@ def largest_model(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         weights = figure(checks, "memory", "weights_bytes") or 0.0
         free = (usable - (need - weights)) * gpus
         per_weight = _WEIGHT_BYTES.get(scenario.precision or "", 2.0)
-        return Msg("answer.max_model_serving", hardware=hardware, params=free / per_weight,
-                   precision=scenario.precision or "bf16")
+        return Msg(
+            "answer.max_model_serving",
+            hardware=hardware,
+            params=free / per_weight,
+            precision=scenario.precision or "bf16",
+        )
     flops = figure(checks, "compute", "total_flops")
     seconds = figure(checks, "compute", "seconds")
     horizon = scenario.deadline_seconds
@@ -54,6 +58,11 @@ def largest_model(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         return None
     params = chinchilla_params(flops / seconds * horizon)
     memory_params = usable * gpus / _STATE_BYTES
-    return Msg("answer.max_model_training", hardware=hardware, seconds=horizon,
-               params=min(params, memory_params), tokens=_TOKENS_PER_PARAM * params,
-               memory_params=memory_params)
+    return Msg(
+        "answer.max_model_training",
+        hardware=hardware,
+        seconds=horizon,
+        params=min(params, memory_params),
+        tokens=_TOKENS_PER_PARAM * params,
+        memory_params=memory_params,
+    )

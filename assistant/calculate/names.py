@@ -24,7 +24,7 @@ _MODEL_NAME = re.compile(
 
 
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
-    """"<name> is not in the catalog": never replaced; the closest entries and how to add one."""
+    """ "<name> is not in the catalog": never replaced; the closest entries and how to add one."""
     from calculators.catalog.hardware import lookup_gpu
     from calculators.catalog.models import lookup_model
     from calculators.errors import UnknownNameError

@@ -119,8 +119,9 @@ def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Fig
         figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
     weights = figures.get("weights_bytes")
     if isinstance(weights, (int, float)):
-        shards = split * (plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3
-                          else 1)
+        shards = split * (
+            plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3 else 1
+        )
         figures["weights_bytes_total"] = weights * shards
     return figures
 
@@ -227,9 +228,7 @@ def _evaluate_scenario(
     binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
     checks = _checks(evaluation, lang, scenario.gpu or "")
     fix = (
-        suggestions[keeping].change
-        if keeping is not None and keeping < len(suggestions)
-        else None
+        suggestions[keeping].change if keeping is not None and keeping < len(suggestions) else None
     )
     beyond = (
         suggestions[other].change
@@ -421,8 +420,11 @@ def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
     # Chinese sentences follow each other without a space; English ones take one
     gap = say(query.language, "", " ")
-    focus = outcome.focus or solved(ask, scenario, query.language) or focus_sentence(
-        ask, outcome.checks, scenario, query.language)
+    focus = (
+        outcome.focus
+        or solved(ask, scenario, query.language)
+        or focus_sentence(ask, outcome.checks, scenario, query.language)
+    )
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
@@ -463,9 +465,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        results.append(
-            _evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask)
-        )
+        results.append(_evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask))
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
     chosen = next(

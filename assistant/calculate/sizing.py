@@ -58,8 +58,9 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     per_node = scenario.gpus_per_node or 8
     gpu = scenario.gpu or "GPU"
     count = smallest_layout(figure(probe.checks, "memory", "min_gpus"), per_node)
-    note = text(Msg("answer.smallest_layout", hardware=Msg("common.gpus", count=count, gpu=gpu)),
-                lang)
+    note = text(
+        Msg("answer.smallest_layout", hardware=Msg("common.gpus", count=count, gpu=gpu)), lang
+    )
     first = run(count, note)
     seconds = figure(first.checks, "compute", "seconds")
     if first.scenario is None or seconds is None:
@@ -74,8 +75,9 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     faster = figure(second.checks, "compute", "seconds")
     if faster is not None:
         bigger = Msg("common.gpus", count=more, gpu=gpu)
-        focus += say_gap(lang) + text(Msg("answer.practical_count", hardware=bigger,
-                                          seconds=faster), lang)
+        focus += say_gap(lang) + text(
+            Msg("answer.practical_count", hardware=bigger, seconds=faster), lang
+        )
     main = first if seconds <= PRACTICAL_SECONDS else second
     return replace(main, focus=focus)
 

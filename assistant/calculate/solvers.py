@@ -49,16 +49,25 @@ def concurrency(scenario: Scenario) -> Msg | None:
     model, gpu = found
     try:
         result = max_concurrency(
-            model=model, gpu=gpu, gpus=scenario.gpu_count or 1,  # type: ignore[arg-type]
+            model=model,
+            gpu=gpu,
+            gpus=scenario.gpu_count or 1,  # type: ignore[arg-type]
             context_length=scenario.context_length or 4096,
-            gpus_per_node=scenario.gpus_per_node or 8, weight_dtype=weight_dtype(scenario),
-            tensor_parallel=scenario.tensor_parallel, pipeline_parallel=scenario.pipeline_parallel)
+            gpus_per_node=scenario.gpus_per_node or 8,
+            weight_dtype=weight_dtype(scenario),
+            tensor_parallel=scenario.tensor_parallel,
+            pipeline_parallel=scenario.pipeline_parallel,
+        )
     except (CalculatorInputError, ValueError):
         return None
     split = result.tensor_parallel * result.pipeline_parallel
-    return Msg("answer.max_concurrency", count=result.sequences, context=result.context_length,
-               replicas=result.replicas,
-               per_sequence=result.kv_bytes_per_sequence_per_gpu * split)
+    return Msg(
+        "answer.max_concurrency",
+        count=result.sequences,
+        context=result.context_length,
+        replicas=result.replicas,
+        per_sequence=result.kv_bytes_per_sequence_per_gpu * split,
+    )
 
 
 def solved(ask: Ask, scenario: Scenario, lang: Language) -> str:

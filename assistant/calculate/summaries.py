@@ -127,11 +127,22 @@ def _network(f: Figures, lang: Language, gpu: str) -> str:
         from assistant.i18n import text
         from calculators.messages import Msg
 
-        return _join([text(Msg("serving.network", comm_seconds=serving,
-                                share=_num(f, "comm_share_of_token_time"),
-                                nodes=_num(f, "nodes_per_replica"),
-                                tp=_num(f, "tensor_parallel"), pp=_num(f, "pipeline_parallel")),
-                           lang)], lang)
+        return _join(
+            [
+                text(
+                    Msg(
+                        "serving.network",
+                        comm_seconds=serving,
+                        share=_num(f, "comm_share_of_token_time"),
+                        nodes=_num(f, "nodes_per_replica"),
+                        tp=_num(f, "tensor_parallel"),
+                        pp=_num(f, "pipeline_parallel"),
+                    ),
+                    lang,
+                )
+            ],
+            lang,
+        )
     comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
     if comm == 0 and comp is not None:
         parts.append(

@@ -251,4 +251,3 @@ def to_chinese(text: str) -> str:
 def untranslated(text: str) -> bool:
     """True when no whole-sentence row matches (the string keeps most of its English)."""
     return not any(re.fullmatch(pattern, text) for pattern, _ in _SENTENCES)
-

@@ -87,8 +87,13 @@ def train(**options: Any) -> None:
 
 @calc.command()
 @plan_options
-@click.option("--method", type=click.Choice(["full", "lora", "qlora"]), default="full",
-              show_default=True, help="Fine-tuning method.")
+@click.option(
+    "--method",
+    type=click.Choice(["full", "lora", "qlora"]),
+    default="full",
+    show_default=True,
+    help="Fine-tuning method.",
+)
 def finetune(**options: Any) -> None:
     """Fine-tuning (full, LoRA or QLoRA): memory, time, network, energy and cost."""
     _evaluate_command("finetune", options)
@@ -96,8 +101,14 @@ def finetune(**options: Any) -> None:
 
 @calc.command()
 @plan_options
-@click.option("--batch", "batch_size", type=int, default=1, show_default=True,
-              help="Concurrent sequences across the whole deployment (split over replicas).")
+@click.option(
+    "--batch",
+    "batch_size",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Concurrent sequences across the whole deployment (split over replicas).",
+)
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
@@ -141,11 +152,21 @@ def gpus(name: str | None, as_json: bool, lang: str) -> None:
             gpu = lookup_gpu_field(name, "gpu")
             _emit(gpu, as_json, lambda g: _show_record(g, lang=lang))
             return
-        columns = ["GPU", "memory", "HBM bandwidth", "BF16/FP16 dense", "FP8 dense",
-                   "intra-node link", "TDP"]
+        columns = [
+            "GPU",
+            "memory",
+            "HBM bandwidth",
+            "BF16/FP16 dense",
+            "FP8 dense",
+            "intra-node link",
+            "TDP",
+        ]
         rows = [gpu_row(g) for g in GPUS.values()]
-        _emit(list(GPUS.values()), as_json,
-              lambda _: _console().print(catalog_table("GPU catalog", columns, rows, lang)))
+        _emit(
+            list(GPUS.values()),
+            as_json,
+            lambda _: _console().print(catalog_table("GPU catalog", columns, rows, lang)),
+        )
 
 
 @calc.command()
@@ -158,15 +179,31 @@ def models(name: str | None, as_json: bool, lang: str) -> None:
     with error_boundary(lang):
         if name:
             model = resolve_model(name, None)
-            _emit(model, as_json, lambda m: _show_record(m, extra={
-                "params": m.params, "active_params": m.active_params}, lang=lang))
+            _emit(
+                model,
+                as_json,
+                lambda m: _show_record(
+                    m, extra={"params": m.params, "active_params": m.active_params}, lang=lang
+                ),
+            )
             return
-        rows = [[m.name, f"{m.params / 1e9:.2f}B", f"{m.active_params / 1e9:.2f}B",
-                 str(m.layers), str(m.hidden), f"{m.heads}/{m.kv_heads}"]
-                for m in MODELS.values()]
+        rows = [
+            [
+                m.name,
+                f"{m.params / 1e9:.2f}B",
+                f"{m.active_params / 1e9:.2f}B",
+                str(m.layers),
+                str(m.hidden),
+                f"{m.heads}/{m.kv_heads}",
+            ]
+            for m in MODELS.values()
+        ]
         columns = ["model", "params", "active", "layers", "hidden", "heads/KV heads"]
-        _emit(list(MODELS.values()), as_json,
-              lambda _: _console().print(catalog_table("Model catalog", columns, rows, lang)))
+        _emit(
+            list(MODELS.values()),
+            as_json,
+            lambda _: _console().print(catalog_table("Model catalog", columns, rows, lang)),
+        )
 
 
 @calc.command()
@@ -180,12 +217,22 @@ def links(name: str | None, as_json: bool, lang: str) -> None:
         if name:
             _emit(lookup_link(name), as_json, lambda k: _show_record(k, lang=lang))
             return
-        rows = [[k.name, k.kind, figure_text("link_bytes_per_s", k.bytes_per_s),
-                 f"{k.latency_s * 1e6:.0f} µs", figure_text("rdma", k.rdma, lang)]
-                for k in LINKS.values()]
+        rows = [
+            [
+                k.name,
+                k.kind,
+                figure_text("link_bytes_per_s", k.bytes_per_s),
+                f"{k.latency_s * 1e6:.0f} µs",
+                figure_text("rdma", k.rdma, lang),
+            ]
+            for k in LINKS.values()
+        ]
         columns = ["link", "kind", "per direction", "latency", "RDMA"]
-        _emit(list(LINKS.values()), as_json,
-              lambda _: _console().print(catalog_table("Interconnects", columns, rows, lang)))
+        _emit(
+            list(LINKS.values()),
+            as_json,
+            lambda _: _console().print(catalog_table("Interconnects", columns, rows, lang)),
+        )
 
 
 def _show_record(record: Any, extra: dict[str, Any] | None = None, lang: str = "en") -> None:
@@ -196,8 +243,11 @@ def _show_record(record: Any, extra: dict[str, Any] | None = None, lang: str = "
         value = getattr(record, field.name)
         if isinstance(value, tuple):
             value = "; ".join(map(str, value))
-        text = figure_text(field.name, value, lang) if isinstance(value, (int, float)) else (
-            str(value))
+        text = (
+            figure_text(field.name, value, lang)
+            if isinstance(value, (int, float))
+            else (str(value))
+        )
         rows.append([field.name, text])
     for key, value in (extra or {}).items():
         rows.append([key, f"{value:,}"])

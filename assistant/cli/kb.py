@@ -75,8 +75,11 @@ def _progress(ctx: click.Context) -> Iterator[Progress | None]:
 
     label = t("kb.progress", _language(ctx))
     with Progress(
-        TextColumn(label), BarColumn(), MofNCompleteColumn(),
-        console=Console(stderr=True), transient=True,
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
     ) as bar:
         task = bar.add_task(label, total=None)
 
@@ -98,7 +101,10 @@ def _notice(ctx: click.Context) -> Any:
 
 @click.group(cls=KbGroup)
 @click.option(
-    "--lang", type=click.Choice(["auto", "zh", "en"]), default="auto", show_default=True,
+    "--lang",
+    type=click.Choice(["auto", "zh", "en"]),
+    default="auto",
+    show_default=True,
     help="Language of messages (auto: follow the query, else English).",
 )
 @click.pass_context
@@ -110,27 +116,41 @@ def kb(ctx: click.Context, lang: str) -> None:
 def _report_build(ctx: click.Context, report: BuildReport | None) -> None:
     if report is None:
         return
-    _say(ctx, "kb.report", documents=report.documents, passages=report.passages,
-         embedded=report.embedded, reused=report.passages - report.embedded,
-         seconds=round(report.seconds, 1))
+    _say(
+        ctx,
+        "kb.report",
+        documents=report.documents,
+        passages=report.passages,
+        embedded=report.embedded,
+        reused=report.passages - report.embedded,
+        seconds=round(report.seconds, 1),
+    )
     for skipped in report.skipped:
         _skipped(ctx, skipped.source, skipped.reason, skipped.reason_zh, err=True)
 
 
-def _skipped(ctx: click.Context, source: str, reason: str, reason_zh: str, *,
-             err: bool = False) -> None:
-    _say(ctx, "kb.skipped", err=err, source=source,
-         reason=reason_zh if _language(ctx) == "zh" else reason)
+def _skipped(
+    ctx: click.Context, source: str, reason: str, reason_zh: str, *, err: bool = False
+) -> None:
+    _say(
+        ctx,
+        "kb.skipped",
+        err=err,
+        source=source,
+        reason=reason_zh if _language(ctx) == "zh" else reason,
+    )
 
 
 @kb.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--recursive", "-r", is_flag=True, help="Also add files in sub-folders.")
-@click.option("--replace-alias", is_flag=True,
-              help="Add a site profile even when it claims a name another profile has.")
+@click.option(
+    "--replace-alias",
+    is_flag=True,
+    help="Add a site profile even when it claims a name another profile has.",
+)
 @click.pass_context
-def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool,
-        replace_alias: bool) -> None:
+def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_alias: bool) -> None:
     """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.library import add_documents
@@ -138,8 +158,12 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool,
     with error_boundary(_language(ctx)), _progress(ctx) as progress:
         settings = _settings()
         results, report = add_documents(
-            settings, make_encoder(settings), list(paths), recursive=recursive,
-            progress=progress, replace_alias=replace_alias,
+            settings,
+            make_encoder(settings),
+            list(paths),
+            recursive=recursive,
+            progress=progress,
+            replace_alias=replace_alias,
         )
     language = _language(ctx)
     for r in results:
@@ -170,8 +194,10 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     language = _language(ctx)
     for d in documents:
         origin = t("kb.origin.user" if d["user"] else "kb.origin.shipped", language)
-        click.echo(f"{one_line(d['doc_id']):28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
-                   f"{origin:7}  {one_line(d['source'])}  {one_line(d['title'])}")
+        click.echo(
+            f"{one_line(d['doc_id']):28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
+            f"{origin:7}  {one_line(d['source'])}  {one_line(d['title'])}"
+        )
     for s in retriever.data.skipped:
         _skipped(ctx, s.source, s.reason, s.reason_zh)
 
@@ -186,9 +212,7 @@ def remove(ctx: click.Context, target: str) -> None:
 
     with error_boundary(_language(ctx, target)), _progress(ctx) as progress:
         settings = _settings()
-        names, report = remove_document(
-            settings, make_encoder(settings), target, progress=progress
-        )
+        names, report = remove_document(settings, make_encoder(settings), target, progress=progress)
     for name in names:
         _say(ctx, "kb.removed", name=name)
     _report_build(ctx, report)
@@ -233,11 +257,16 @@ def verify(ctx: click.Context) -> None:
 
 @kb.command()
 @click.argument("query")
-@click.option("-k", "k", type=click.IntRange(1, 50), default=5, show_default=True,
-              help="How many passages.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, 50), default=5, show_default=True, help="How many passages."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
-@click.option("--prefer", type=click.Choice(["zh", "en"]), default=None,
-              help="Prefer passages in this language (translations are swapped in).")
+@click.option(
+    "--prefer",
+    type=click.Choice(["zh", "en"]),
+    default=None,
+    help="Prefer passages in this language (translations are swapped in).",
+)
 @click.pass_context
 def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | None) -> None:
     """Search the knowledge base (dense + keyword, fused)."""

@@ -62,6 +62,7 @@ def _print_report(report: EvaluationReport, show_misses: bool) -> None:
     from rich.table import Table
 
     from assistant.retrieval.evaluation import CUTOFFS
+
     kinds = ", ".join(f"{kind} {count}" for kind, count in report.by_kind.items())
     table = Table(title=f"{report.queries} questions ({kinds}) over {report.passages} passages")
     table.add_column("system")
@@ -109,8 +110,13 @@ def _print_breakdown(console: Console, report: EvaluationReport) -> None:
     console.print(text(Msg("retrieval.eval.breakdown_title"), lang), highlight=False)
     for b in report.breakdown:
         row = Msg(
-            "retrieval.eval.breakdown_row", part=b.part, lang=b.lang, recall=b.recall3,
-            answerable=b.answerable, silent=b.silent, answered=b.answered,
+            "retrieval.eval.breakdown_row",
+            part=b.part,
+            lang=b.lang,
+            recall=b.recall3,
+            answerable=b.answerable,
+            silent=b.silent,
+            answered=b.answered,
             unanswerable=b.unanswerable,
         )
         console.print("  " + text(row, lang), highlight=False)
@@ -119,8 +125,13 @@ def _print_breakdown(console: Console, report: EvaluationReport) -> None:
 def _print_sweep(points: Sequence[SweepPoint], as_json: bool) -> None:
     if as_json:
         rows = [
-            {**p.options, "recall@3": p.metrics.recall[3], "mrr": p.metrics.mrr,
-             "no_passage_accuracy": p.metrics.no_passage_accuracy, "margin": p.margin}
+            {
+                **p.options,
+                "recall@3": p.metrics.recall[3],
+                "mrr": p.metrics.mrr,
+                "no_passage_accuracy": p.metrics.no_passage_accuracy,
+                "margin": p.margin,
+            }
             for p in points
         ]
         click.echo(json.dumps(rows, indent=2))

@@ -52,7 +52,7 @@ def number_text(value: float, digits: int = 3) -> str:
     """
     if not math.isfinite(value):
         return "∞" if value > 0 else ("-∞" if value < 0 else "NaN")
-    if abs(value) >= 10 ** digits:
+    if abs(value) >= 10**digits:
         return f"{value:,.0f}"
     return _trim(f"{value:.{digits}g}") if abs(value) >= 1e-4 or value == 0 else f"{value:.2e}"
 

@@ -39,8 +39,13 @@ from calculators.units import (
 )
 
 _VERDICT_STYLE = {
-    "ok": "green", "tight": "yellow", "fail": "bold red", "n/a": "dim",
-    "feasible": "bold green", "conditional": "bold yellow", "infeasible": "bold red",
+    "ok": "green",
+    "tight": "yellow",
+    "fail": "bold red",
+    "n/a": "dim",
+    "feasible": "bold green",
+    "conditional": "bold yellow",
+    "infeasible": "bold red",
 }
 
 
@@ -99,13 +104,31 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
 
 
 #: Fractions shown as percentages (the TUI's side panel uses the same set).
-PERCENT_FIGURES = frozenset({"mfu", "scaling_efficiency", "scaling_efficiency_overlap",
-                             "comm_compute_ratio", "utilization", "runtime_overhead_fraction",
-                             "comm_share_of_token_time"})
-_RATES = {"kwh_per_hour": "kWh per hour", "kwh_per_million_tokens": "kWh per 1M tokens",
-          "joules_per_token": "J/token"}
-_COUNTS = (("kwh", "kWh"), ("days", "days"), ("gpu_hours", "GPU-hours"), ("tokens", "tokens"),
-           ("_params", "params"), ("params_published", "params"), ("steps", "steps"))
+PERCENT_FIGURES = frozenset(
+    {
+        "mfu",
+        "scaling_efficiency",
+        "scaling_efficiency_overlap",
+        "comm_compute_ratio",
+        "utilization",
+        "runtime_overhead_fraction",
+        "comm_share_of_token_time",
+    }
+)
+_RATES = {
+    "kwh_per_hour": "kWh per hour",
+    "kwh_per_million_tokens": "kWh per 1M tokens",
+    "joules_per_token": "J/token",
+}
+_COUNTS = (
+    ("kwh", "kWh"),
+    ("days", "days"),
+    ("gpu_hours", "GPU-hours"),
+    ("tokens", "tokens"),
+    ("_params", "params"),
+    ("params_published", "params"),
+    ("steps", "steps"),
+)
 
 
 def jsonable(value: Any) -> Any:
@@ -169,19 +192,24 @@ def render_evaluation(console: Console, evaluation: Evaluation, language: str = 
     if evaluation.binding:
         kind = CHECK_TITLES[evaluation.binding][1 if zh else 0]
         binding = f"（{word('binding', language)}：{kind}）" if zh else f" (binding: {kind})"
-    where = (f"{plan.gpus} 张 {plan.gpu.name}" if zh else f"{plan.gpus} x {plan.gpu.name}")
-    console.print(f"[bold]{task}[/] {markup(plan.model.name)}" + ("，" if zh else " on ")
-                  + markup(where)
-                  + ("：" if zh else ": ") + _verdict(evaluation.verdict, language) + binding)
+    where = f"{plan.gpus} 张 {plan.gpu.name}" if zh else f"{plan.gpus} x {plan.gpu.name}"
+    console.print(
+        f"[bold]{task}[/] {markup(plan.model.name)}"
+        + ("，" if zh else " on ")
+        + markup(where)
+        + ("：" if zh else ": ")
+        + _verdict(evaluation.verdict, language)
+        + binding
+    )
     for check in evaluation.checks:
         _render_check(console, check, language)
     _render_suggestions(console, evaluation, language)
     for remark in evaluation.remarks:
-        console.print(f"  {_colon('note', language)}{markup(remark.text(language))}",
-                      soft_wrap=True)
+        console.print(
+            f"  {_colon('note', language)}{markup(remark.text(language))}", soft_wrap=True
+        )
     for line in _plan_assumptions(evaluation, language):
-        console.print(f"  [dim]{_colon('assumption', language)}{markup(line)}[/]",
-                      soft_wrap=True)
+        console.print(f"  [dim]{_colon('assumption', language)}{markup(line)}[/]", soft_wrap=True)
 
 
 def zh_or_en(language: str) -> Language:
@@ -204,9 +232,17 @@ def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
 
 
 #: Memory components left out of the table when they are zero (e.g. gradients for inference).
-_HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
-                             "kv_cache_bytes", "kv_cache_bytes_per_gpu", "overhead_bytes",
-                             "offloaded_bytes"})
+_HIDE_WHEN_ZERO = frozenset(
+    {
+        "gradients_bytes",
+        "optimizer_bytes",
+        "activations_bytes",
+        "kv_cache_bytes",
+        "kv_cache_bytes_per_gpu",
+        "overhead_bytes",
+        "offloaded_bytes",
+    }
+)
 
 
 def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:
@@ -218,13 +254,13 @@ def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:
 def _render_check(console: Console, check: CheckResult, language: str = "en") -> None:
     zh = language == "zh"
     title = CHECK_TITLES[check.kind][1 if zh else 0]
-    rows = [(k, v) for k, v in check.figures.items()
-            if not (k in _HIDE_WHEN_ZERO and v == 0)]
+    rows = [(k, v) for k, v in check.figures.items() if not (k in _HIDE_WHEN_ZERO and v == 0)]
     if all(value is None for _, value in rows):  # n/a check: no table, just the reason
         console.print(f"[bold]{_colon(title, language)}[/]{_verdict(check.verdict, language)}")
     else:
-        table = Table(title=_colon(title, language) + _verdict(check.verdict, language),
-                      title_justify="left")
+        table = Table(
+            title=_colon(title, language) + _verdict(check.verdict, language), title_justify="left"
+        )
         table.add_column(word("figure", language))
         table.add_column(word("value", language), justify="right")
         for key, value in rows:
@@ -239,8 +275,9 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
     if check.flags:
         console.print(prefix("flags") + markup(", ".join(check.flags)))
     if check.formula:  # "×" for multiplication; Chinese prose around the math in zh
-        console.print(prefix("formula") + local_formula(check.formula, zh_or_en(language)),
-                      soft_wrap=True)
+        console.print(
+            prefix("formula") + local_formula(check.formula, zh_or_en(language)), soft_wrap=True
+        )
     if check.inputs:
         inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
         console.print(prefix("inputs") + markup(inputs), soft_wrap=True)
@@ -259,15 +296,20 @@ def _render_suggestions(console: Console, evaluation: Evaluation, language: str)
     for rank, change in enumerate(evaluation.suggestions, 1):
         text = change.description_zh if zh else change.description_en
         after = change.evaluation_after
-        failing = ("、" if zh else ", ").join(CHECK_TITLES[k][1 if zh else 0]
-                                              for k in after.failing)
-        status = (word("works", language) if after.works
-                  else word("still fails", language) + ("：" if zh else ": ") + failing)
+        failing = ("、" if zh else ", ").join(
+            CHECK_TITLES[k][1 if zh else 0] for k in after.failing
+        )
+        status = (
+            word("works", language)
+            if after.works
+            else word("still fails", language) + ("：" if zh else ": ") + failing
+        )
         console.print(f"  {rank}. {markup(text)} -> {status}", soft_wrap=True)
 
 
-def catalog_table(title: str, columns: list[str], rows: list[list[str]],
-                  language: str = "en") -> Table:
+def catalog_table(
+    title: str, columns: list[str], rows: list[list[str]], language: str = "en"
+) -> Table:
     """A plain table for the catalog listings (titles and headings in ``language``)."""
     table = Table(title=catalog_word(title, language), title_justify="left")
     for column in columns:
@@ -294,7 +336,12 @@ def gpu_row(gpu: GPU) -> list[str]:
 def plan_summary(plan: Plan) -> dict[str, Figure]:
     """The plan's main inputs as figures (for the human header and tests)."""
     return {
-        "task": plan.task, "model": plan.model.name, "gpu": plan.gpu.name, "gpus": plan.gpus,
-        "gpus_per_node": plan.gpus_per_node, "zero_stage": plan.zero_stage,
-        "tensor_parallel": plan.tensor_parallel, "pipeline_parallel": plan.pipeline_parallel,
+        "task": plan.task,
+        "model": plan.model.name,
+        "gpu": plan.gpu.name,
+        "gpus": plan.gpus,
+        "gpus_per_node": plan.gpus_per_node,
+        "zero_stage": plan.zero_stage,
+        "tensor_parallel": plan.tensor_parallel,
+        "pipeline_parallel": plan.pipeline_parallel,
     }

@@ -47,8 +47,10 @@ FIGURE_LABELS: dict[str, tuple[str, str]] = {
     "pipeline_seconds_per_token": ("pipeline hops per token", "每 token 流水线传递"),
     "comm_seconds_per_token": ("communication per token", "每 token 通信"),
     "comm_share_of_token_time": ("communication share of a token", "通信占每 token 时间"),
-    "allreduce_bytes_per_token": ("all-reduce bytes per GPU per token",
-                                  "每卡每 token all-reduce 字节"),
+    "allreduce_bytes_per_token": (
+        "all-reduce bytes per GPU per token",
+        "每卡每 token all-reduce 字节",
+    ),
     "inter_node_bytes_per_token": ("inter-node bytes per token", "每 token 跨节点流量"),
     "nodes_per_replica": ("nodes per replica", "每副本节点数"),
     "pipeline_parallel": ("pipeline parallel", "流水线并行"),
@@ -71,7 +73,9 @@ FIGURE_LABELS: dict[str, tuple[str, str]] = {
     "inter_node_bytes_per_second": ("inter-node bandwidth per node", "每节点跨节点带宽"),
     "inter_node_bytes_per_step": ("inter-node traffic per step", "每步跨节点流量"),
     "required_inter_node_bytes_per_second_for_90pct": (
-        "inter-node bandwidth for 90% efficiency", "达到 90% 效率所需跨节点带宽"),
+        "inter-node bandwidth for 90% efficiency",
+        "达到 90% 效率所需跨节点带宽",
+    ),
     "nodes": ("nodes", "节点数"),
     "steps": ("optimizer steps", "优化步数"),
     "energy_joules": ("energy", "能耗"),
@@ -98,29 +102,67 @@ FIGURE_LABELS: dict[str, tuple[str, str]] = {
     "moe_all_to_all": ("MoE all-to-all", "MoE all-to-all"),
 }
 
-CHECK_TITLES = {"memory": ("memory", "显存"), "compute": ("compute", "计算"),
-                "network": ("network", "网络"), "power": ("power", "能耗"),
-                "cost": ("cost", "费用")}
-VERDICTS = {"ok": "通过", "tight": "偏紧", "fail": "不满足", "n/a": "不适用",
-            "feasible": "可行", "conditional": "有条件可行", "infeasible": "不可行"}
-TASKS = {"pretrain": ("pretrain", "预训练"), "finetune": ("fine-tune", "微调"),
-         "inference": ("inference", "推理")}
+CHECK_TITLES = {
+    "memory": ("memory", "显存"),
+    "compute": ("compute", "计算"),
+    "network": ("network", "网络"),
+    "power": ("power", "能耗"),
+    "cost": ("cost", "费用"),
+}
+VERDICTS = {
+    "ok": "通过",
+    "tight": "偏紧",
+    "fail": "不满足",
+    "n/a": "不适用",
+    "feasible": "可行",
+    "conditional": "有条件可行",
+    "infeasible": "不可行",
+}
+TASKS = {
+    "pretrain": ("pretrain", "预训练"),
+    "finetune": ("fine-tune", "微调"),
+    "inference": ("inference", "推理"),
+}
 #: Line prefixes and headings.
 WORDS = {
-    "figure": "指标", "value": "数值", "limiting": "限制因素", "flags": "标记",
-    "formula": "公式", "inputs": "输入", "assumption": "假设", "source": "来源",
-    "binding": "瓶颈", "what would it take": "怎样才能做到", "works": "可行",
-    "still fails": "仍不满足", "note": "说明", "n/a (single node)": "不适用（单节点）",
-    "yes": "是", "no": "否",
+    "figure": "指标",
+    "value": "数值",
+    "limiting": "限制因素",
+    "flags": "标记",
+    "formula": "公式",
+    "inputs": "输入",
+    "assumption": "假设",
+    "source": "来源",
+    "binding": "瓶颈",
+    "what would it take": "怎样才能做到",
+    "works": "可行",
+    "still fails": "仍不满足",
+    "note": "说明",
+    "n/a (single node)": "不适用（单节点）",
+    "yes": "是",
+    "no": "否",
 }
 #: Text values of figures.
-VALUES = {"memory": "显存带宽", "compute": "算力", "whole run": "整个训练",
-          "one hour of serving": "一小时推理服务"}
+VALUES = {
+    "memory": "显存带宽",
+    "compute": "算力",
+    "whole run": "整个训练",
+    "one hour of serving": "一小时推理服务",
+}
 
-_UNITS_ZH = (("GPU-hours", "GPU 时"), ("tokens/s", "token/s"), ("tokens", "token"),
-             ("params", "参数"), ("years", "年"), ("days", "天"), ("min", "分钟"), ("steps", "步"))
-_UNIT_PATTERN = re.compile(r"(?<![\w-])(" + "|".join(re.escape(u) for u, _ in _UNITS_ZH)
-                           + r")(?![\w-])")
+_UNITS_ZH = (
+    ("GPU-hours", "GPU 时"),
+    ("tokens/s", "token/s"),
+    ("tokens", "token"),
+    ("params", "参数"),
+    ("years", "年"),
+    ("days", "天"),
+    ("min", "分钟"),
+    ("steps", "步"),
+)
+_UNIT_PATTERN = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(u) for u, _ in _UNITS_ZH) + r")(?![\w-])"
+)
 
 
 def word(text: str, language: str) -> str:
@@ -151,12 +193,26 @@ def localize_units(text: str, language: str) -> str:
 
 #: Titles and column headings of the catalog listings.
 CATALOG_ZH = {
-    "GPU catalog": "GPU 目录", "Model catalog": "模型目录", "Interconnects": "互连目录",
-    "memory": "显存", "HBM bandwidth": "显存带宽", "BF16/FP16 dense": "BF16/FP16 稠密算力",
-    "FP8 dense": "FP8 稠密算力", "intra-node link": "节点内互连", "model": "模型",
-    "params": "参数量", "active": "激活参数", "layers": "层数", "hidden": "隐藏维度",
-    "heads/KV heads": "注意力头/KV 头", "link": "互连", "kind": "类型",
-    "per direction": "单向带宽", "latency": "延迟", "field": "字段", "value": "数值",
+    "GPU catalog": "GPU 目录",
+    "Model catalog": "模型目录",
+    "Interconnects": "互连目录",
+    "memory": "显存",
+    "HBM bandwidth": "显存带宽",
+    "BF16/FP16 dense": "BF16/FP16 稠密算力",
+    "FP8 dense": "FP8 稠密算力",
+    "intra-node link": "节点内互连",
+    "model": "模型",
+    "params": "参数量",
+    "active": "激活参数",
+    "layers": "层数",
+    "hidden": "隐藏维度",
+    "heads/KV heads": "注意力头/KV 头",
+    "link": "互连",
+    "kind": "类型",
+    "per direction": "单向带宽",
+    "latency": "延迟",
+    "field": "字段",
+    "value": "数值",
 }
 
 

@@ -96,8 +96,12 @@ def segments(text: str, block: Span) -> list[Segment]:
             _add_row(current, text, (line_start, line_end))
         elif (marker := _ITEM_RE.match(line)) is not None:
             indent = _indent(marker.group(1))
-            if current is not None and current.kind == "item" and base_indent is not None \
-                    and indent > base_indent:
+            if (
+                current is not None
+                and current.kind == "item"
+                and base_indent is not None
+                and indent > base_indent
+            ):
                 current.parts.append((line_start, line_end))  # a nested item
             else:
                 base_indent = indent if current is None or current.kind != "item" else base_indent

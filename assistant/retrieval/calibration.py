@@ -80,8 +80,11 @@ class DirectLanes:
     def gate_features(self, query: str) -> GateFeatures:
         """The no-answer decision's features for `query`."""
         return query_features(
-            query, self.dense_hits(query, CANDIDATES), self.keyword_hits(query, CANDIDATES),
-            index=self._keyword, section=self.section,
+            query,
+            self.dense_hits(query, CANDIDATES),
+            self.keyword_hits(query, CANDIDATES),
+            index=self._keyword,
+            section=self.section,
         )
 
     def search(self, query: str, k: int = 5) -> list[Passage]:
@@ -157,9 +160,14 @@ def sweep(golden: Sequence[GoldenQuery], lanes: Lanes, *, top: int = 10) -> list
             continue
         points.append(_sweep_point(golden, lanes.passages, hits, options, group))
     # MRR to two decimals: a difference of one question's rank matters less than margin.
-    points.sort(key=lambda p: (
-        -p.metrics.no_passage_accuracy, -p.metrics.recall[3], -round(p.metrics.mrr, 2), -p.margin
-    ))
+    points.sort(
+        key=lambda p: (
+            -p.metrics.no_passage_accuracy,
+            -p.metrics.recall[3],
+            -round(p.metrics.mrr, 2),
+            -p.margin,
+        )
+    )
     return points[:top]
 
 
@@ -176,9 +184,14 @@ def _sweep_point(
         sure = fusion.evidence(dense, keyword, capped=False, **options) - fusion.MIN_SCORE
         margin = min(margin, sure if question.expected_doc else -sure)
         fused = fusion.fuse(
-            dense, keyword, k=max(CUTOFFS), group=group,
-            dense_floor=options["dense_floor"], dense_accept=options["dense_accept"],
-            keyword_floor=options["keyword_floor"], keyword_accept=options["keyword_accept"],
+            dense,
+            keyword,
+            k=max(CUTOFFS),
+            group=group,
+            dense_floor=options["dense_floor"],
+            dense_accept=options["dense_accept"],
+            keyword_floor=options["keyword_floor"],
+            keyword_accept=options["keyword_accept"],
         )
         results.append([_label(passages[row]) for row, _ in fused])
     return SweepPoint(options, score_system("hybrid", golden, results), margin)

@@ -143,7 +143,8 @@ def _table_pieces(text: str, table: Segment, cap: int, intro: Piece | None) -> l
         fitted
         for piece in pieces
         for fitted in (
-            [piece] if _tokens(text, piece) <= cap
+            [piece]
+            if _tokens(text, piece) <= cap
             else [Piece(*s, "table") for s in _fit(text, (piece.start, piece.end), cap)]
         )
     ]
@@ -267,16 +268,21 @@ def chunk_with_spans(doc: Document, cap: int = DEFAULT_CHUNK_TOKENS) -> list[tup
     for section in doc.sections:
         for (start, end), prefix in section_chunks(doc.text, section, cap):
             body = chunk_text(doc.text, (start, end), prefix)
-            passages.append((Passage(
-                id=passage_id(doc.key, start, end, body),
-                doc_id=doc.doc_id,
-                source=doc.source,
-                title=doc.title,
-                heading=section.heading,
-                text=body,
-                lang=doc.lang,
-                anchor=section.anchor,
-            ), (start, end)))
+            passages.append(
+                (
+                    Passage(
+                        id=passage_id(doc.key, start, end, body),
+                        doc_id=doc.doc_id,
+                        source=doc.source,
+                        title=doc.title,
+                        heading=section.heading,
+                        text=body,
+                        lang=doc.lang,
+                        anchor=section.anchor,
+                    ),
+                    (start, end),
+                )
+            )
     return passages
 
 

@@ -39,13 +39,19 @@ MIN_COVERAGE = 0.5
 
 _END = r"[\s?？.。!！呢吗啊]*$"
 _PATTERNS = (
-    re.compile(r"^\s*(?:what\s+(?:is|are)|what's|whats|define|explain)\s+(?:an?\s+|the\s+)?"
-               r"(?P<term>.+?)" + _END, re.IGNORECASE),
-    re.compile(r"^\s*what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s+mean" + _END,
-               re.IGNORECASE),
+    re.compile(
+        r"^\s*(?:what\s+(?:is|are)|what's|whats|define|explain)\s+(?:an?\s+|the\s+)?"
+        r"(?P<term>.+?)" + _END,
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s+mean" + _END, re.IGNORECASE
+    ),
     re.compile(r"^\s*(?:什么是|什么叫|何为|何谓|请解释一下|请解释|解释一下)(?P<term>.+?)" + _END),
-    re.compile(r"^\s*(?P<term>.+?)\s*(?:到底)?(?:是什么意思|是什么|是啥|指什么|是指什么|"
-               r"的定义是什么|的含义是什么)" + _END),
+    re.compile(
+        r"^\s*(?P<term>.+?)\s*(?:到底)?(?:是什么意思|是什么|是啥|指什么|是指什么|"
+        r"的定义是什么|的含义是什么)" + _END
+    ),
 )
 
 

@@ -40,11 +40,27 @@ _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LANG_SUFFIX_RE = re.compile(r"\.(zh|en)$")
 #: Multi-byte East Asian codecs charset-normalizer may pick for what is really GBK.
-_CJK_CODECS = frozenset({
-    "gb2312", "gbk", "gb18030", "hz", "big5", "big5hkscs", "cp950", "cp949", "euc_kr",
-    "johab", "iso2022_kr", "shift_jis", "cp932", "euc_jp", "euc_jis_2004", "shift_jis_2004",
-    "iso2022_jp",
-})
+_CJK_CODECS = frozenset(
+    {
+        "gb2312",
+        "gbk",
+        "gb18030",
+        "hz",
+        "big5",
+        "big5hkscs",
+        "cp950",
+        "cp949",
+        "euc_kr",
+        "johab",
+        "iso2022_kr",
+        "shift_jis",
+        "cp932",
+        "euc_jp",
+        "euc_jis_2004",
+        "shift_jis_2004",
+        "iso2022_jp",
+    }
+)
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8-sig"),
     (b"\xff\xfe", "utf-16"),
@@ -155,9 +171,7 @@ def _binary(path: str) -> DocumentError:
 
 
 def _unreadable(path: str, encoding: str) -> DocumentError:
-    return DocumentError(
-        path, f"cannot decode as {encoding}", reason_zh=f"无法按 {encoding} 解码"
-    )
+    return DocumentError(path, f"cannot decode as {encoding}", reason_zh=f"无法按 {encoding} 解码")
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
@@ -168,7 +182,8 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
     closing = re.search(r"^\+\+\+[ \t]*$", text[first_newline + 1 :], flags=re.MULTILINE)
     if first_newline < 0 or closing is None:
         raise DocumentError(
-            path, "front matter opened with +++ but never closed",
+            path,
+            "front matter opened with +++ but never closed",
             reason_zh="前置元数据缺少结束的 +++",
         )
     toml_text = text[first_newline + 1 : first_newline + 1 + closing.start()]
@@ -197,8 +212,11 @@ def _refuse_controls(value: Any, path: str, field: str = "") -> None:
         return
     if isinstance(value, str) and has_controls(value) or has_controls(field):
         shown = one_line(field)
-        raise DocumentError(path, t("kb.controls_in_front_matter", "en", field=shown),
-                            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown))
+        raise DocumentError(
+            path,
+            t("kb.controls_in_front_matter", "en", field=shown),
+            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown),
+        )
 
 
 def slugify(text: str) -> str:
@@ -250,7 +268,8 @@ def _meta_str(meta: Mapping[str, Any], name: str, path: str, default: str) -> st
     value = meta.get(name, default)
     if not isinstance(value, str) or not value.strip():
         raise DocumentError(
-            path, f"front matter field {name!r} must be a non-empty string",
+            path,
+            f"front matter field {name!r} must be a non-empty string",
             reason_zh=f"前置元数据字段 {name!r} 必须是非空字符串",
         )
     return value.strip()
@@ -260,7 +279,8 @@ def _meta_list(meta: Mapping[str, Any], name: str, path: str) -> tuple[str, ...]
     value = meta.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise DocumentError(
-            path, f"front matter field {name!r} must be a list of strings",
+            path,
+            f"front matter field {name!r} must be a list of strings",
             reason_zh=f"前置元数据字段 {name!r} 必须是字符串列表",
         )
     return tuple(value)
@@ -270,13 +290,15 @@ def _lang_and_kind(meta: Mapping[str, Any], shown: str, guessed: Language) -> tu
     lang = _meta_str(meta, "lang", shown, guessed)
     if lang not in ("zh", "en"):
         raise DocumentError(
-            shown, f"front matter field 'lang' must be \"zh\" or \"en\", not {lang!r}",
-            reason_zh=f"前置元数据字段 'lang' 必须是 \"zh\" 或 \"en\"，而不是 {lang!r}",
+            shown,
+            f'front matter field \'lang\' must be "zh" or "en", not {lang!r}',
+            reason_zh=f'前置元数据字段 \'lang\' 必须是 "zh" 或 "en"，而不是 {lang!r}',
         )
     kind = _meta_str(meta, "kind", shown, "note")
     if kind not in KINDS:
         raise DocumentError(
-            shown, f"front matter field 'kind' must be one of {', '.join(KINDS)}",
+            shown,
+            f"front matter field 'kind' must be one of {', '.join(KINDS)}",
             reason_zh=f"前置元数据字段 'kind' 必须是 {', '.join(KINDS)} 之一",
         )
     return lang, kind
@@ -319,20 +341,23 @@ def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         raise DocumentError(
-            str(path), f"unsupported file type {path.suffix or '(none)'}; use .md or .txt",
+            str(path),
+            f"unsupported file type {path.suffix or '(none)'}; use .md or .txt",
             reason_zh=f"不支持的文件类型 {path.suffix or '（无）'}；请使用 .md 或 .txt",
         )
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise DocumentError(
-                str(path), f"file too large ({size} bytes; limit {MAX_FILE_BYTES})",
+                str(path),
+                f"file too large ({size} bytes; limit {MAX_FILE_BYTES})",
                 reason_zh=f"文件过大（{size} 字节，上限 {MAX_FILE_BYTES}）",
             )
         raw = path.read_bytes()
     except OSError as exc:
         raise DocumentError(
-            str(path), f"cannot read: {exc.strerror or exc}",
+            str(path),
+            f"cannot read: {exc.strerror or exc}",
             reason_zh=f"无法读取：{exc.strerror or exc}",
         ) from exc
     return parse_document(raw, path=path, source=source, key=key)
@@ -404,12 +429,17 @@ def _optional_str(site: Mapping[str, Any], name: str) -> str | None:
 
 def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> Any:
     value = site.get(name)
-    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
-          and math.isfinite(value))
+    ok = (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and value > 0
+        and math.isfinite(value)
+    )
     if not ok or (kind is int and not isinstance(value, int)):
         what = "integer" if kind is int else "number"
         raise DocumentError(
-            path, f"[site] field {name!r} must be a positive {what}",
+            path,
+            f"[site] field {name!r} must be a positive {what}",
             reason_zh=f"[site] 字段 {name!r} 必须是正{'整数' if kind is int else '数'}",
         )
     return kind(value)
@@ -423,10 +453,13 @@ def unique_documents(docs: Iterable[Document]) -> tuple[list[Document], list[Doc
     for doc in docs:
         owner = seen.get((doc.doc_id, doc.lang))
         if owner is not None:
-            errors.append(DocumentError(
-                doc.source, f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner}",
-                reason_zh=f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner} 使用",
-            ))
+            errors.append(
+                DocumentError(
+                    doc.source,
+                    f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner}",
+                    reason_zh=f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner} 使用",
+                )
+            )
             continue
         seen[(doc.doc_id, doc.lang)] = doc.source
         kept.append(doc)

@@ -121,9 +121,9 @@ class HybridRetriever:
         n = max(k * CANDIDATES_PER_RESULT, MIN_CANDIDATES)
         dense, keyword = self.dense_hits(query, n), self.keyword_hits(query, n)
         gated = self.min_score is None and getattr(self.encoder, "name", None) == FITTED_FOR
-        if gated and not answerable(query_features(
-            query, dense, keyword, index=self.data.keyword, section=self.section
-        )):
+        if gated and not answerable(
+            query_features(query, dense, keyword, index=self.data.keyword, section=self.section)
+        ):
             return []
         hits = fuse(
             dense, keyword, k=n, group=self.section, min_score=0.0 if gated else self.min_score
@@ -237,23 +237,32 @@ def ensure_index(
     if reasons:
         if notify is not None and not force:
             why = "; ".join(reasons)
-            notify(_message(
-                settings, f"Rebuilding the knowledge-base index ({why})…",
-                f"正在重建知识库索引（{why}）…",
-            ))
+            notify(
+                _message(
+                    settings,
+                    f"Rebuilding the knowledge-base index ({why})…",
+                    f"正在重建知识库索引（{why}）…",
+                )
+            )
         try:
             report = build_index(  # the document list is taken again under the lock
-                paths.index_dir, lambda: collect_sources(paths.knowledge_dir, paths.documents_dir),
-                encoder, lock_path=paths.lock_path,
-                progress=progress, force=force,
+                paths.index_dir,
+                lambda: collect_sources(paths.knowledge_dir, paths.documents_dir),
+                encoder,
+                lock_path=paths.lock_path,
+                progress=progress,
+                force=force,
             )
         except KnowledgeBaseError as exc:
             if not _still_usable(data, identity) or notify is None or data is None:
                 raise
-            notify(_message(
-                settings, f"{exc.message} — searching the previous index meanwhile",
-                f"{exc.message_zh}——暂时使用之前的索引",
-            ))
+            notify(
+                _message(
+                    settings,
+                    f"{exc.message} — searching the previous index meanwhile",
+                    f"{exc.message_zh}——暂时使用之前的索引",
+                )
+            )
             return data, None
         data = load_index(paths.index_dir)
     if data is None:
@@ -313,6 +322,7 @@ def _warm_up(encoder: Encoder) -> list[threading.Thread]:
                 load()
             except Exception:  # noqa: BLE001, S110 -- reported by the real call later
                 pass
+
         return run
 
     threads = [

@@ -126,20 +126,25 @@ def breakdown(golden: Sequence[GoldenQuery], results: Sequence[Sequence[str]]) -
     for part in ("tune", "test"):
         for lang in ("zh", "en", "all"):
             chosen = [
-                (q, r) for q, r in zip(golden, results, strict=True)
+                (q, r)
+                for q, r in zip(golden, results, strict=True)
                 if q.part == part and lang in ("all", q.lang)
             ]
             if not chosen:
                 continue
             answerable = [(q, r) for q, r in chosen if q.expected_doc]
             hits = sum(q.expected_doc in [x.split("#", 1)[0] for x in r[:3]] for q, r in answerable)
-            rows.append(Breakdown(
-                part=part, lang=lang, answerable=len(answerable),
-                recall3=hits / len(answerable) if answerable else 0.0,
-                silent=sum(not r for _, r in answerable),
-                unanswerable=len(chosen) - len(answerable),
-                answered=sum(bool(r) for q, r in chosen if not q.expected_doc),
-            ))
+            rows.append(
+                Breakdown(
+                    part=part,
+                    lang=lang,
+                    answerable=len(answerable),
+                    recall3=hits / len(answerable) if answerable else 0.0,
+                    silent=sum(not r for _, r in answerable),
+                    unanswerable=len(chosen) - len(answerable),
+                    answered=sum(bool(r) for q, r in chosen if not q.expected_doc),
+                )
+            )
     return rows
 
 
@@ -167,9 +172,7 @@ class EvaluationReport:
             "passages": self.passages,
             "by_kind": self.by_kind,
             "lane_thresholds": {k: round(v, 4) for k, v in self.lane_thresholds.items()},
-            "hybrid_by_part": [
-                vars(b) | {"recall3": round(b.recall3, 4)} for b in self.breakdown
-            ],
+            "hybrid_by_part": [vars(b) | {"recall3": round(b.recall3, 4)} for b in self.breakdown],
             "systems": {
                 m.name: {
                     **{f"recall@{k}": round(v, 4) for k, v in m.recall.items()},

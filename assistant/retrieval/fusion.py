@@ -74,9 +74,7 @@ def _confidence(score: float, floor: float, accept: float, cap: float = 1.0) -> 
     return min(cap, (score - floor) / (accept - floor))
 
 
-def _lane(
-    hits: Ranking, floor: float, accept: float, rrf_k: int
-) -> tuple[dict[int, float], float]:
+def _lane(hits: Ranking, floor: float, accept: float, rrf_k: int) -> tuple[dict[int, float], float]:
     """Row → contribution of one lane (ranks counted among hits above the floor only),
     and the lane's best confidence."""
     contributions: dict[int, float] = {}
@@ -93,8 +91,13 @@ def _lane(
 
 
 def _lanes(
-    dense: Ranking, keyword: Ranking, rrf_k: int, dense_floor: float, dense_accept: float,
-    keyword_floor: float, keyword_accept: float,
+    dense: Ranking,
+    keyword: Ranking,
+    rrf_k: int,
+    dense_floor: float,
+    dense_accept: float,
+    keyword_floor: float,
+    keyword_accept: float,
 ) -> tuple[tuple[dict[int, float], float], tuple[dict[int, float], float]]:
     return (
         _lane(dense, dense_floor, dense_accept, rrf_k),

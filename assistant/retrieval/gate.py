@@ -142,9 +142,7 @@ def _domain_words() -> frozenset[str]:
     return frozenset(words)
 
 
-def probability(
-    x: GateFeatures, weights: Sequence[float] = WEIGHTS, bias: float = BIAS
-) -> float:
+def probability(x: GateFeatures, weights: Sequence[float] = WEIGHTS, bias: float = BIAS) -> float:
     """σ(w · x + b): how likely the knowledge base answers the question."""
     z = bias + sum(w * v for w, v in zip(weights, x.vector(), strict=True))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
@@ -203,6 +201,9 @@ def query_features(
 
     tokens = tokenize(fix_typos(query))
     return features(
-        dense, keyword, section=section, known=index.known_share(query),
+        dense,
+        keyword,
+        section=section,
+        known=index.known_share(query),
         tokens=tokens + alias_terms(tokens),
     )

@@ -119,7 +119,10 @@ def read_documents(sources: list[SourceFile]) -> tuple[Parsed, list[Skipped]]:
 
 
 def _embed(
-    encoder: Encoder, texts: list[str], keys: list[str], reuse: dict[str, np.ndarray],
+    encoder: Encoder,
+    texts: list[str],
+    keys: list[str],
+    reuse: dict[str, np.ndarray],
     progress: Progress | None,
 ) -> tuple[np.ndarray, int]:
     import numpy as np
@@ -203,13 +206,22 @@ def build_index(
         msg = f"cannot write the index in {index_dir}: {why}"
         raise KnowledgeBaseError(msg, message_zh=f"无法写入索引 {index_dir}：{why}") from exc
     return BuildReport(
-        report.documents, report.passages, report.embedded, report.skipped,
-        time.perf_counter() - started, locked_from, locked_until, report.path,
+        report.documents,
+        report.passages,
+        report.embedded,
+        report.skipped,
+        time.perf_counter() - started,
+        locked_from,
+        locked_until,
+        report.path,
     )
 
 
 def _build_locked(
-    index_dir: Path, sources: list[SourceFile], encoder: Encoder, progress: Progress | None,
+    index_dir: Path,
+    sources: list[SourceFile],
+    encoder: Encoder,
+    progress: Progress | None,
     force: bool,
 ) -> BuildReport:
     import faiss
@@ -218,11 +230,17 @@ def _build_locked(
 
     previous = load_index(index_dir)
     identity = expected_identity(encoder, chunk_cap(encoder))
-    if not force and previous is not None and not stale_reasons(
-        previous.manifest, identity, sources
+    if (
+        not force
+        and previous is not None
+        and not stale_reasons(previous.manifest, identity, sources)
     ):
         return BuildReport(
-            len(previous.documents), len(previous.passages), 0, tuple(previous.skipped), 0.0,
+            len(previous.documents),
+            len(previous.passages),
+            0,
+            tuple(previous.skipped),
+            0.0,
             path=previous.path,
         )
     # Hashes first: a file edited during the build then looks stale next time, not current.
@@ -233,14 +251,19 @@ def _build_locked(
     for row, text in zip(rows, texts):
         row["embed_key"] = hashlib.sha256(f"{encoder.name}\0{text}".encode()).hexdigest()[:24]
     matrix, embedded = _embed(
-        encoder, texts, [r["embed_key"] for r in rows],
-        {} if force else _reusable(previous, identity), progress,
+        encoder,
+        texts,
+        [r["embed_key"] for r in rows],
+        {} if force else _reusable(previous, identity),
+        progress,
     )
     vectors = faiss.IndexFlatIP(encoder.dim)
     if len(matrix):
         vectors.add(matrix)
     manifest = {
-        **identity, "dim": encoder.dim, "passages": len(passages),
+        **identity,
+        "dim": encoder.dim,
+        "passages": len(passages),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "files": files,
         "skipped": [asdict(s) for s in skipped],
@@ -252,10 +275,13 @@ def _build_locked(
     }
     _write_generation(index_dir, vectors, KeywordIndex.build(texts), metadata, manifest)
     return BuildReport(
-        len(parsed), len(passages), embedded, tuple(skipped), 0.0,
+        len(parsed),
+        len(passages),
+        embedded,
+        tuple(skipped),
+        0.0,
         path=storage.current_generation(index_dir),
     )
-
 
 
 def _passages(
@@ -274,7 +300,10 @@ def _passages(
 
 
 def _write_generation(
-    index_dir: Path, vectors: Any, keyword: KeywordIndex, metadata: dict[str, Any],
+    index_dir: Path,
+    vectors: Any,
+    keyword: KeywordIndex,
+    metadata: dict[str, Any],
     manifest: dict[str, Any],
 ) -> None:
     """Write a complete generation and make it live (manifest last)."""
@@ -289,8 +318,14 @@ def _write_generation(
 
 def _document_entry(src: SourceFile, doc: Document, count: int) -> dict[str, Any]:
     return {
-        "key": src.key, "source": src.source, "doc_id": doc.doc_id, "lang": doc.lang,
-        "title": doc.title, "kind": doc.kind, "user": src.user, "passages": count,
+        "key": src.key,
+        "source": src.source,
+        "doc_id": doc.doc_id,
+        "lang": doc.lang,
+        "title": doc.title,
+        "kind": doc.kind,
+        "user": src.user,
+        "passages": count,
         "content_hash": doc.content_hash,
     }
 
@@ -360,18 +395,14 @@ def _load_generation(path: Path) -> LoadedIndex:
     entries = meta["passages"]
     passages = [Passage(**{k: v for k, v in e.items() if k in fields}) for e in entries]
     rows = [{k: e[k] for k in ("key", "start", "end", "embed_key")} for e in entries]
-    profiles = [
-        SiteProfile(**{**p, "aliases": tuple(p["aliases"])}) for p in meta["site_profiles"]
-    ]
+    profiles = [SiteProfile(**{**p, "aliases": tuple(p["aliases"])}) for p in meta["site_profiles"]]
     skipped = [Skipped(**s) for s in manifest.get("skipped", [])]
     return LoadedIndex(
         path, manifest, passages, rows, meta["documents"], profiles, skipped, vectors, keyword
     )
 
 
-def verify_index(
-    index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]
-) -> list[str]:
+def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]) -> list[str]:
     """Problems with the live index (empty when it is sound): counts, ids, file hashes."""
     from assistant.retrieval.chunking import passage_id
 

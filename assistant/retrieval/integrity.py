@@ -52,14 +52,18 @@ def check_shapes(manifest: Any, meta: Any) -> None:
     require(isinstance(meta, dict), "passages.json is not a JSON object")
     for name in ("passages", "documents", "site_profiles"):
         value = meta.get(name)
-        require(isinstance(value, list) and all(isinstance(v, dict) for v in value),
-                f"passages.json '{name}' is not a list of objects")
+        require(
+            isinstance(value, list) and all(isinstance(v, dict) for v in value),
+            f"passages.json '{name}' is not a list of objects",
+        )
     require(isinstance(manifest.get("files", {}), dict), "manifest 'files' is not a table")
     require(isinstance(manifest.get("skipped", []), list), "manifest 'skipped' is not a list")
     dim, count = manifest.get("dim"), manifest.get("passages")
     require(isinstance(dim, int) and dim > 0, "manifest 'dim' is not a positive integer")
-    require(isinstance(count, int) and count == len(meta["passages"]),
-            "manifest 'passages' does not match the passages stored")
+    require(
+        isinstance(count, int) and count == len(meta["passages"]),
+        "manifest 'passages' does not match the passages stored",
+    )
 
 
 def check_counts(manifest: dict[str, Any], vectors: Any, keyword_rows: int) -> None:

@@ -231,7 +231,8 @@ class KeywordIndex:
         if not tokens:
             return 0.0
         known = [
-            t in self._postings or any(a in self._postings for a in alias_terms([t]))
+            t in self._postings
+            or any(a in self._postings for a in alias_terms([t]))
             or self._correction(t) is not None
             for t in tokens
         ]

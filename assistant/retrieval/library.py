@@ -60,15 +60,23 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
         elif path.is_dir():
             links: list[Path] = []
             found = discover(path, recursive=recursive, links=links)
-            problems += [AddResult(str(p), "skipped", t("kb.links_in_folder", "en"),
-                                   t("kb.links_in_folder", "zh")) for p in links]
+            problems += [
+                AddResult(
+                    str(p), "skipped", t("kb.links_in_folder", "en"), t("kb.links_in_folder", "zh")
+                )
+                for p in links
+            ]
             if not found:
-                problems.append(AddResult(
-                    str(path), "skipped", f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
-                    + ("" if recursive else " (use --recursive for sub-folders)"),
-                    f"该文件夹中没有 {'/'.join(SUPPORTED_SUFFIXES)} 文件"
-                    + ("" if recursive else "（子文件夹请用 --recursive）"),
-                ))
+                problems.append(
+                    AddResult(
+                        str(path),
+                        "skipped",
+                        f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
+                        + ("" if recursive else " (use --recursive for sub-folders)"),
+                        f"该文件夹中没有 {'/'.join(SUPPORTED_SUFFIXES)} 文件"
+                        + ("" if recursive else "（子文件夹请用 --recursive）"),
+                    )
+                )
             files += found
         elif path.is_file():
             files.append(path)
@@ -81,8 +89,12 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
 
 def _symlink(path: Path) -> AddResult:
     target = os.readlink(path)
-    return AddResult(str(path), "refused", t("kb.symlink", "en", target=target),
-                     t("kb.symlink", "zh", target=target))
+    return AddResult(
+        str(path),
+        "refused",
+        t("kb.symlink", "en", target=target),
+        t("kb.symlink", "zh", target=target),
+    )
 
 
 def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
@@ -98,8 +110,11 @@ def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
 
 def _unchanged(path: Path, doc_id: str) -> AddResult:
     return AddResult(
-        str(path), "unchanged", "already in the knowledge base; nothing to do",
-        "已在知识库中，无需操作", doc_id,
+        str(path),
+        "unchanged",
+        "already in the knowledge base; nothing to do",
+        "已在知识库中，无需操作",
+        doc_id,
     )
 
 
@@ -136,15 +151,20 @@ class _Adder:
             return _unchanged(path, doc.doc_id)
         if same is not None:
             return AddResult(
-                str(path), "duplicate", f"same content as {same[0]}", f"内容与 {same[0]} 相同",
+                str(path),
+                "duplicate",
+                f"same content as {same[0]}",
+                f"内容与 {same[0]} 相同",
                 doc.doc_id,
             )
         owner = self.by_id.get((doc.doc_id, doc.lang))
         if owner is not None:
             return AddResult(
-                str(path), "skipped",
+                str(path),
+                "skipped",
                 f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner['source']}",
-                f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用", doc.doc_id,
+                f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用",
+                doc.doc_id,
             )
         name = _free_name(self.dir, path.name, {c.name for c in self.copies})
         self._copy(path, name, origin)
@@ -167,13 +187,19 @@ def _failed(exc: Exception) -> KnowledgeBaseError:
     if isinstance(exc, OSError):
         reason = exc.strerror or str(exc)
     reason_zh = exc.message_zh if isinstance(exc, KnowledgeBaseError) else reason
-    return KnowledgeBaseError(t("kb.failed", "en", reason=reason),
-                              message_zh=t("kb.failed", "zh", reason=reason_zh))
+    return KnowledgeBaseError(
+        t("kb.failed", "en", reason=reason), message_zh=t("kb.failed", "zh", reason=reason_zh)
+    )
 
 
 def add_documents(
-    settings: Settings, encoder: Encoder, paths: list[Path], *, recursive: bool = False,
-    progress: Progress | None = None, replace_alias: bool = False,
+    settings: Settings,
+    encoder: Encoder,
+    paths: list[Path],
+    *,
+    recursive: bool = False,
+    progress: Progress | None = None,
+    replace_alias: bool = False,
 ) -> tuple[list[AddResult], BuildReport | None]:
     """Copy documents into the user's folder and update the index (only new text embedded).
 
@@ -191,8 +217,11 @@ def add_documents(
         if adder.copies:
             private_dir(kp.documents_dir)
             try:
-                _, report = add_copies(kp.documents_dir, adder.copies,
-                                       lambda: ensure_index(settings, encoder, progress=progress))
+                _, report = add_copies(
+                    kp.documents_dir,
+                    adder.copies,
+                    lambda: ensure_index(settings, encoder, progress=progress),
+                )
             except (OSError, KnowledgeBaseError) as exc:
                 raise _failed(exc) from exc
     return results, report
@@ -273,4 +302,3 @@ def _match(
         zh = f"没有与 {target!r} 匹配的用户文档（见 `gpu-advisor kb list`）"
         raise UsageError(msg, message_zh=zh)
     return sorted(set(names))
-

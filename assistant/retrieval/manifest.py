@@ -40,8 +40,12 @@ def file_hash(path: Path) -> str:
 def collect_sources(knowledge_dir: Path, documents_dir: Path) -> list[SourceFile]:
     """The shipped documents, then the user's."""
     shipped = [
-        SourceFile(p, p.relative_to(knowledge_dir).as_posix(),
-                   "knowledge/" + p.relative_to(knowledge_dir).as_posix(), False)
+        SourceFile(
+            p,
+            p.relative_to(knowledge_dir).as_posix(),
+            "knowledge/" + p.relative_to(knowledge_dir).as_posix(),
+            False,
+        )
         for p in (discover(knowledge_dir) if knowledge_dir.is_dir() else [])
     ]
     user = [

@@ -61,7 +61,8 @@ def derive(passages: Sequence[Passage]) -> list[tuple[str, str, float]]:
         zh_words = {t for t in tokenize(zh.heading + " " + zh.text) if _CJK_WORD.match(t)}
         zh_latin = set(tokenize(zh.text))
         en_words = {
-            t for t in tokenize(en.heading + " " + en.text)
+            t
+            for t in tokenize(en.heading + " " + en.text)
             if _EN_WORD.match(t) and t not in zh_latin
         }
         zh_count.update(zh_words)
@@ -73,8 +74,11 @@ def derive(passages: Sequence[Passage]) -> list[tuple[str, str, float]]:
     best_zh = _unique_best((z, e, v) for (z, e), v in dice.items())
     best_en = _unique_best((e, z, v) for (z, e), v in dice.items())
     found = [
-        (z, e, round(value, 3)) for (z, e), value in dice.items()
-        if value >= MIN_DICE and best_zh.get(z) == e and best_en.get(e) == z
+        (z, e, round(value, 3))
+        for (z, e), value in dice.items()
+        if value >= MIN_DICE
+        and best_zh.get(z) == e
+        and best_en.get(e) == z
         and not any({z, e} <= group for group in known)
     ]
     return sorted(found, key=lambda row: (-row[2], row[0], row[1]))

@@ -48,8 +48,13 @@ __all__ = [
 ]
 
 _DATA_FILES = (
-    "userdict.txt", "stopwords_zh.txt", "stopwords_en.txt", "synonyms.tsv", "aliases.tsv",
-    "typos.tsv", "synonyms_derived.tsv",
+    "userdict.txt",
+    "stopwords_zh.txt",
+    "stopwords_en.txt",
+    "synonyms.tsv",
+    "aliases.tsv",
+    "typos.tsv",
+    "synonyms_derived.tsv",
 )
 
 #: Weight of a synonym added by :func:`expand_query` (an exact query token weighs 1.0).

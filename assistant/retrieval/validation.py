@@ -47,6 +47,9 @@ def alias_clash(doc: Document, profiles: Iterable[SiteProfile]) -> DocumentError
         shared = sorted(_names(mine) & _names(other))
         if shared:
             params = {"name": shared[0], "other": other.source}
-            return DocumentError(doc.source, t("kb.alias_clash", "en", **params),
-                                 reason_zh=t("kb.alias_clash", "zh", **params))
+            return DocumentError(
+                doc.source,
+                t("kb.alias_clash", "en", **params),
+                reason_zh=t("kb.alias_clash", "zh", **params),
+            )
     return None

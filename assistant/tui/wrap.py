@@ -37,7 +37,7 @@ def _is_wide(char: str) -> bool:
 
 def _long_sides(text: str, index: int) -> bool:
     """At least three letters or digits on both sides of a break inside a word."""
-    left, right = text[max(0, index - 4):index - 1], text[index:index + 3]
+    left, right = text[max(0, index - 4) : index - 1], text[index : index + 3]
     return len(left) == len(right) == 3 and (left + right).replace(".", "").isalnum()
 
 
@@ -107,7 +107,7 @@ def line_starts(text: str, width: int, *, cjk: bool = True) -> list[int]:
         if cell_len(piece.rstrip()) > width:
             extra = _hard_split(text, previous, point, width)
             starts += extra
-            used = cell_len(text[extra[-1] if extra else previous:point])
+            used = cell_len(text[extra[-1] if extra else previous : point])
         else:
             used += cells
         previous = point

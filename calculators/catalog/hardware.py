@@ -33,10 +33,18 @@ __all__ = [
 ]
 
 #: Bytes per element of each number format (int4/nf4 are half a byte; scales are extra).
-DTYPE_BYTES: Mapping[str, float] = MappingProxyType({
-    "fp32": 4.0, "tf32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0,
-    "int4": 0.5, "nf4": 0.5,
-})
+DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
+    {
+        "fp32": 4.0,
+        "tf32": 4.0,
+        "bf16": 2.0,
+        "fp16": 2.0,
+        "fp8": 1.0,
+        "int8": 1.0,
+        "int4": 0.5,
+        "nf4": 0.5,
+    }
+)
 
 #: Precisions a GPU can be asked for in ``GPU.dense_flops_per_s``.
 PRECISIONS = ("bf16", "fp16", "fp8", "int8", "fp32")
@@ -110,14 +118,17 @@ class GPU:
         key, field = str(precision).strip().lower(), "precision"
         if key not in PRECISIONS:
             raise CalculatorInputError(
-                field, precision, f"must be one of: {', '.join(PRECISIONS)}",
+                field,
+                precision,
+                f"must be one of: {', '.join(PRECISIONS)}",
                 reason_zh=f"必须是以下之一：{', '.join(PRECISIONS)}",
             )
         value = self._peaks()[key]
         if value is None:
             hint = self.default_training_precision()
             raise CalculatorInputError(
-                field, precision,
+                field,
+                precision,
                 f"{self.name} has no {key.upper()} tensor mode; use precision={hint!r}",
                 reason_zh=f"{self.name} 不支持 {key.upper()}；请改用 {hint}",
             )
@@ -128,13 +139,16 @@ class GPU:
         return self._peaks().get(str(precision).lower()) is not None
 
     def default_training_precision(self) -> str:
-        """"bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910)."""
+        """ "bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910)."""
         return "bf16" if self.bf16_flops_per_s is not None else "fp16"
 
     def _peaks(self) -> dict[str, float | None]:
         return {
-            "bf16": self.bf16_flops_per_s, "fp16": self.fp16_flops_per_s,
-            "fp8": self.fp8_flops_per_s, "int8": self.int8_ops_per_s, "fp32": self.fp32_flops_per_s,
+            "bf16": self.bf16_flops_per_s,
+            "fp16": self.fp16_flops_per_s,
+            "fp8": self.fp8_flops_per_s,
+            "int8": self.int8_ops_per_s,
+            "fp32": self.fp32_flops_per_s,
         }
 
 
@@ -151,17 +165,22 @@ def _scaled(value: float | None, factor: float) -> float | None:
 
 def _link_from_row(row: Mapping[str, Any]) -> Link:
     return Link(
-        name=row["name"], kind=row["kind"],
+        name=row["name"],
+        kind=row["kind"],
         bytes_per_s=float(row["bandwidth_GBps_per_direction"]) * 1e9,
-        latency_s=float(row["latency_us"]) * 1e-6, rdma=bool(row["rdma"]),
-        aliases=tuple(row["aliases"]), sources=tuple(row["sources"]),
+        latency_s=float(row["latency_us"]) * 1e-6,
+        rdma=bool(row["rdma"]),
+        aliases=tuple(row["aliases"]),
+        sources=tuple(row["sources"]),
     )
 
 
 def _gpu_from_row(row: Mapping[str, Any], links: Mapping[str, Link]) -> GPU:
     sources = tuple(f"{group}: {text}" for group, text in row["sources"].items())
     return GPU(
-        name=row["name"], vendor=row["vendor"], gpu_class=row["gpu_class"],
+        name=row["name"],
+        vendor=row["vendor"],
+        gpu_class=row["gpu_class"],
         architecture=row["architecture"],
         memory_bytes=float(row["memory_GB"]) * 1e9,
         memory_bandwidth_bytes_per_s=float(row["memory_bandwidth_TBps"]) * 1e12,
@@ -170,15 +189,19 @@ def _gpu_from_row(row: Mapping[str, Any], links: Mapping[str, Link]) -> GPU:
         fp8_flops_per_s=_scaled(row["fp8_dense_TFLOPS"], 1e12),
         int8_ops_per_s=_scaled(row["int8_dense_TOPS"], 1e12),
         fp32_flops_per_s=_scaled(row["fp32_TFLOPS"], 1e12),
-        intra_link=row["intra_link"], intra_link_bytes_per_s=links[row["intra_link"]].bytes_per_s,
-        pcie_gen=int(row["pcie_gen"]), tdp_watts=float(row["tdp_W"]),
-        aliases=tuple(row["aliases"]), sources=sources, notes=row["notes"],
+        intra_link=row["intra_link"],
+        intra_link_bytes_per_s=links[row["intra_link"]].bytes_per_s,
+        pcie_gen=int(row["pcie_gen"]),
+        tdp_watts=float(row["tdp_W"]),
+        aliases=tuple(row["aliases"]),
+        sources=sources,
+        notes=row["notes"],
         confidence=row["confidence"],
     )
 
 
 def _name_permutations(name: str) -> list[str]:
-    """"A100 SXM 80GB" -> also "A100 80GB SXM": the family first, the rest in any order."""
+    """ "A100 SXM 80GB" -> also "A100 80GB SXM": the family first, the rest in any order."""
     family, *rest = name.split()
     if family in {"RTX", "Ascend"} and rest:
         family, rest = f"{family} {rest[0]}", rest[1:]
@@ -191,9 +214,11 @@ LINKS: Mapping[str, Link] = MappingProxyType(
 GPUS: Mapping[str, GPU] = MappingProxyType(
     {gpu.name: gpu for gpu in (_gpu_from_row(r, LINKS) for r in _load("gpus.json")["gpus"])}
 )
-_GPU_INDEX: Mapping[str, str] = MappingProxyType(build_alias_index(
-    ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
-))
+_GPU_INDEX: Mapping[str, str] = MappingProxyType(
+    build_alias_index(
+        ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
+    )
+)
 _LINK_INDEX: Mapping[str, str] = MappingProxyType(
     build_alias_index(((k.name, k.aliases) for k in LINKS.values()), "link")
 )

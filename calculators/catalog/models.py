@@ -159,8 +159,11 @@ class ModelSpec:
         qk_dim = self.head_dim + self.qk_rope_head_dim
         q_rank = self.q_lora_rank
         q = self.hidden * q_rank + q_rank + q_rank * self.heads * qk_dim
-        kv = (self.hidden * (self.kv_lora_rank + self.qk_rope_head_dim) + self.kv_lora_rank
-              + self.kv_lora_rank * self.heads * (self.head_dim + self.v_head_dim))
+        kv = (
+            self.hidden * (self.kv_lora_rank + self.qk_rope_head_dim)
+            + self.kv_lora_rank
+            + self.kv_lora_rank * self.heads * (self.head_dim + self.v_head_dim)
+        )
         return q + kv + self.heads * self.v_head_dim * self.hidden
 
 
@@ -185,8 +188,16 @@ def kv_cache_bytes_per_token(model: ModelSpec, *, dtype_bytes: float) -> float:
 # Layers of known Llama-like models by size (Llama 2/3 papers, GPT-3 Table 2.1); a generic model
 # takes its depth from this table, interpolated in log(params).
 _DEPTH_TABLE = (
-    (1e8, 12), (1e9, 22), (7e9, 32), (13e9, 40), (34e9, 48), (70e9, 80), (175e9, 96),
-    (405e9, 126), (1e12, 160), (1e14, 400),
+    (1e8, 12),
+    (1e9, 22),
+    (7e9, 32),
+    (13e9, 40),
+    (34e9, 48),
+    (70e9, 80),
+    (175e9, 96),
+    (405e9, 126),
+    (1e12, 160),
+    (1e14, 400),
 )
 _GENERIC_VOCAB = 32000
 
@@ -228,13 +239,24 @@ def generic_model(*, params: float) -> ModelSpec:
     heads = hidden // 128
     kv_heads = 8 if gqa else heads
     shape = ModelSpec(
-        name=f"generic {_size_label(target)}", family="generic", layers=layers, hidden=hidden,
-        heads=heads, kv_heads=kv_heads, head_dim=128, ffn_hidden=128, ffn_matrices=3,
-        vocab=_GENERIC_VOCAB, tied_embeddings=False, params_published=target,
+        name=f"generic {_size_label(target)}",
+        family="generic",
+        layers=layers,
+        hidden=hidden,
+        heads=heads,
+        kv_heads=kv_heads,
+        head_dim=128,
+        ffn_hidden=128,
+        ffn_matrices=3,
+        vocab=_GENERIC_VOCAB,
+        tied_embeddings=False,
+        params_published=target,
         active_params_published=target,
-        sources=("Generic Llama-like shape (calculators.catalog.models.generic_model): depth from "
-                 "Llama 2 (arXiv:2307.09288) / Llama 3 (arXiv:2407.21783) / GPT-3 "
-                 "(arXiv:2005.14165) sizes; SwiGLU FFN solved to match the requested size",),
+        sources=(
+            "Generic Llama-like shape (calculators.catalog.models.generic_model): depth from "
+            "Llama 2 (arXiv:2307.09288) / Llama 3 (arXiv:2407.21783) / GPT-3 "
+            "(arXiv:2005.14165) sizes; SwiGLU FFN solved to match the requested size",
+        ),
     )
     fixed = shape.params - layers * shape.ffn_matrices * hidden * shape.ffn_hidden
     ffn = max(128, round((target - fixed) / (3 * layers * hidden) / 128) * 128)
@@ -298,7 +320,7 @@ _SUFFIXES = re.compile(r"([-_ ]?(hf|chat|instruct|base|it|v0\.1|fp16|bf16))+$", 
 
 
 def _strip_checkpoint_suffixes(name: str) -> str:
-    """"meta-llama/Llama-2-70b-chat-hf" -> "Llama-2-70b": drop the org and variant suffixes."""
+    """ "meta-llama/Llama-2-70b-chat-hf" -> "Llama-2-70b": drop the org and variant suffixes."""
     return _SUFFIXES.sub("", name.strip().rsplit("/", 1)[-1])
 
 

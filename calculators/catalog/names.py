@@ -16,8 +16,23 @@ _PUNCTUATION = re.compile(r"[\s\-_./·()（）,，:：'\"]+")
 _BARE_G = re.compile(r"(\d)g(?!b)")
 # Vendor words, product-line words and "card" suffixes that do not change which product is meant.
 _FILLERS = (
-    "nvidia", "英伟达", "辉达", "geforce", "tesla", "amd", "huawei", "华为", "instinct", "ascend",
-    "昇腾", "显卡", "gpu", "加速卡", "卡", "型号", "的",
+    "nvidia",
+    "英伟达",
+    "辉达",
+    "geforce",
+    "tesla",
+    "amd",
+    "huawei",
+    "华为",
+    "instinct",
+    "ascend",
+    "昇腾",
+    "显卡",
+    "gpu",
+    "加速卡",
+    "卡",
+    "型号",
+    "的",
 )
 
 

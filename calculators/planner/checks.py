@@ -79,43 +79,72 @@ def _network_na(plan: Plan, reason: str) -> CheckResult:
         )
     )
     return CheckResult(
-        kind="network", verdict="n/a", figures=figures, formula="", inputs={"gpus": plan.gpus},
+        kind="network",
+        verdict="n/a",
+        figures=figures,
+        formula="",
+        inputs={"gpus": plan.gpus},
         assumptions=(reason,),
     )
 
 
 def step_estimate(
-    plan: Plan, *, peak_flops_per_s: float, mfu: float, total_tokens: float | None,
-    trainable_params: float | None = None, flops_per_token: float | None = None,
+    plan: Plan,
+    *,
+    peak_flops_per_s: float,
+    mfu: float,
+    total_tokens: float | None,
+    trainable_params: float | None = None,
+    flops_per_token: float | None = None,
 ) -> NetworkEstimate | None:
     """Compute and communication of one training step (None: serving or a single GPU)."""
     if plan.task == "inference" or plan.gpus == 1:
         return None
     return training_step_network(
-        model=plan.model, gpus=plan.gpus, gpus_per_node=plan.gpus_per_node,
-        intra_link=intra_link(plan), inter_link=plan.inter_link,
-        global_batch_tokens=batch_tokens(plan), peak_flops_per_s=peak_flops_per_s, mfu=mfu,
-        tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
-        zero_stage=plan.zero_stage, nics_per_node=plan.nics_per_node,
-        sequence_length=plan.sequence_length, micro_batch_size=plan.micro_batch_size,
-        full_recompute=_full_recompute(plan), expert_parallel=plan.expert_parallel_degree,
-        total_tokens=total_tokens, trainable_params=trainable_params,
+        model=plan.model,
+        gpus=plan.gpus,
+        gpus_per_node=plan.gpus_per_node,
+        intra_link=intra_link(plan),
+        inter_link=plan.inter_link,
+        global_batch_tokens=batch_tokens(plan),
+        peak_flops_per_s=peak_flops_per_s,
+        mfu=mfu,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+        zero_stage=plan.zero_stage,
+        nics_per_node=plan.nics_per_node,
+        sequence_length=plan.sequence_length,
+        micro_batch_size=plan.micro_batch_size,
+        full_recompute=_full_recompute(plan),
+        expert_parallel=plan.expert_parallel_degree,
+        total_tokens=total_tokens,
+        trainable_params=trainable_params,
         flops_per_token=flops_per_token,
     )
 
 
 def network_check(
-    plan: Plan, *, peak_flops_per_s: float, mfu: float, total_tokens: float | None,
-    trainable_params: float | None = None, flops_per_token: float | None = None,
+    plan: Plan,
+    *,
+    peak_flops_per_s: float,
+    mfu: float,
+    total_tokens: float | None,
+    trainable_params: float | None = None,
+    flops_per_token: float | None = None,
 ) -> CheckResult:
     """The data/tensor/pipeline/expert traffic of one training step against its compute."""
     if plan.task == "inference":
         from calculators.planner.serving import serving_network_check  # imports this module
 
         return serving_network_check(plan)
-    est = step_estimate(plan, peak_flops_per_s=peak_flops_per_s, mfu=mfu,
-                        total_tokens=total_tokens, trainable_params=trainable_params,
-                        flops_per_token=flops_per_token)
+    est = step_estimate(
+        plan,
+        peak_flops_per_s=peak_flops_per_s,
+        mfu=mfu,
+        total_tokens=total_tokens,
+        trainable_params=trainable_params,
+        flops_per_token=flops_per_token,
+    )
     if est is None:
         return _network_na(plan, "One GPU: no communication.")
     return _network_result(plan, est)
@@ -164,25 +193,36 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
         "inter_node_bytes_per_second": est.inter_node_bytes_per_s if multi_node else None,
         "inter_node_bytes_per_step": est.inter_node_bytes_per_step if multi_node else None,
         "required_inter_node_bytes_per_second_for_90pct": (
-            est.inter_node_bytes_per_s_for_90pct if multi_node else None),
+            est.inter_node_bytes_per_s_for_90pct if multi_node else None
+        ),
         "data_parallel": est.data_parallel,
         "nodes": est.nodes,
         "steps": est.steps,
     }
     inter = plan.inter_link.name if plan.inter_link else None
     return CheckResult(
-        kind="network", verdict=verdict, figures=figures, formula=est.formula,
+        kind="network",
+        verdict=verdict,
+        figures=figures,
+        formula=est.formula,
         inputs={
-            "gpus": plan.gpus, "gpus_per_node": plan.gpus_per_node,
-            "intra_link": intra_link(plan).name, "inter_link": inter,
-            "nics_per_node": plan.nics_per_node, "global_batch_tokens": batch_tokens(plan),
+            "gpus": plan.gpus,
+            "gpus_per_node": plan.gpus_per_node,
+            "intra_link": intra_link(plan).name,
+            "inter_link": inter,
+            "nics_per_node": plan.nics_per_node,
+            "global_batch_tokens": batch_tokens(plan),
             "tensor_parallel": plan.tensor_parallel,
-            "pipeline_parallel": plan.pipeline_parallel, "zero_stage": plan.zero_stage,
+            "pipeline_parallel": plan.pipeline_parallel,
+            "zero_stage": plan.zero_stage,
             "expert_parallel": plan.expert_parallel_degree,
         },
-        assumptions=(*est.assumptions, "Verdict: ok when comm <= 25% of compute per step, "
-                     "tight up to 100%, fail above (communication-bound).",
-                     *(() if multi_node else (SINGLE_NODE_NOTE,))),
+        assumptions=(
+            *est.assumptions,
+            "Verdict: ok when comm <= 25% of compute per step, "
+            "tight up to 100%, fail above (communication-bound).",
+            *(() if multi_node else (SINGLE_NODE_NOTE,)),
+        ),
         sources=est.sources,
         limiting=_network_limiting(est) if verdict != "ok" else None,
         shortfall=est.comm_compute_ratio if verdict == "fail" else None,
@@ -191,7 +231,11 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
 
 
 def power_check(
-    plan: Plan, *, seconds: float | None, label: str, tokens_per_s: float | None = None,
+    plan: Plan,
+    *,
+    seconds: float | None,
+    label: str,
+    tokens_per_s: float | None = None,
 ) -> CheckResult:
     """Power draw and energy of the job: the whole run for training; for serving, the draw
     (W), one hour of energy and, given the deployment's decode rate, energy per output token.
@@ -201,35 +245,54 @@ def power_check(
     kwh_per_million_tokens; energy_joules / kwh are kept (one hour of serving, see "period").
     """
     if seconds is None:
-        return CheckResult(kind="power", verdict="n/a", figures={"energy_joules": None,
-                           "kwh": None, "power_watts": None}, formula="", inputs={})
+        return CheckResult(
+            kind="power",
+            verdict="n/a",
+            figures={"energy_joules": None, "kwh": None, "power_watts": None},
+            formula="",
+            inputs={},
+        )
     est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
     rate = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=1.0, pue=plan.pue)
     # Training keeps its whole-run energy as the headline; only serving reports power_watts.
     figures: dict[str, Figure] = {
-        "energy_joules": est.energy_joules, "kwh": est.kwh,
+        "energy_joules": est.energy_joules,
+        "kwh": est.kwh,
         "average_power_watts": est.average_power_watts,
         "gpu_energy_joules": est.gpu_energy_joules,
         "host_energy_joules": est.host_energy_joules,
         "facility_overhead_joules": est.facility_overhead_joules,
-        "seconds": seconds, "period": label,
+        "seconds": seconds,
+        "period": label,
     }
     formula = est.formula
     assumptions = est.assumptions
     if plan.task == "inference":
         figures.update(_serving_energy(rate, tokens_per_s))
-        formula += ("; serving: P = n_gpus x (TDP + P_host) x PUE, kWh per hour = P / 1000, "
-                    "energy per token = P / deployment decode tokens/s")
-        assumptions = (*assumptions, "Serving at full load (the given concurrent sequences "
-                       "decoding all the time); decode is memory-bound and usually draws less "
-                       "than TDP, so these are upper bounds. Prefill tokens are not counted.")
+        formula += (
+            "; serving: P = n_gpus x (TDP + P_host) x PUE, kWh per hour = P / 1000, "
+            "energy per token = P / deployment decode tokens/s"
+        )
+        assumptions = (
+            *assumptions,
+            "Serving at full load (the given concurrent sequences "
+            "decoding all the time); decode is memory-bound and usually draws less "
+            "than TDP, so these are upper bounds. Prefill tokens are not counted.",
+        )
     if plan.price_per_kwh is not None:  # the period's energy at the user's price
-        figures.update(price_per_kwh=plan.price_per_kwh,
-                       energy_cost=energy_cost(kwh=est.kwh, price_per_kwh=plan.price_per_kwh))
+        figures.update(
+            price_per_kwh=plan.price_per_kwh,
+            energy_cost=energy_cost(kwh=est.kwh, price_per_kwh=plan.price_per_kwh),
+        )
         formula += "; energy cost = kWh x price per kWh"
     return CheckResult(
-        kind="power", verdict="ok", figures=figures, formula=formula,
-        inputs=dict(est.inputs), assumptions=assumptions, sources=POWER_SOURCES,
+        kind="power",
+        verdict="ok",
+        figures=figures,
+        formula=formula,
+        inputs=dict(est.inputs),
+        assumptions=assumptions,
+        sources=POWER_SOURCES,
     )
 
 
@@ -252,15 +315,18 @@ def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResul
     """Cost at the user's price per GPU-hour; "n/a" when no price was given (none is invented)."""
     if plan.price_per_gpu_hour is None or gpu_hours is None:
         return CheckResult(
-            kind="cost", verdict="n/a", figures={"cost": None, "gpu_hours": gpu_hours},
-            formula="cost = GPU-hours x price per GPU-hour", inputs={},
+            kind="cost",
+            verdict="n/a",
+            figures={"cost": None, "gpu_hours": gpu_hours},
+            formula="cost = GPU-hours x price per GPU-hour",
+            inputs={},
             assumptions=("No price given: gpu-advisor never invents prices.",),
         )
     value = cost(gpu_hours=gpu_hours, price_per_gpu_hour=plan.price_per_gpu_hour)
     return CheckResult(
-        kind="cost", verdict="ok",
-        figures={"cost": value, "gpu_hours": gpu_hours, "currency": plan.currency,
-                 "period": label},
+        kind="cost",
+        verdict="ok",
+        figures={"cost": value, "gpu_hours": gpu_hours, "currency": plan.currency, "period": label},
         formula="cost = GPU-hours x price per GPU-hour",
         inputs={"price_per_gpu_hour": plan.price_per_gpu_hour, "gpu_hours": gpu_hours},
         assumptions=("Price as given by the user; energy is not priced separately.",),

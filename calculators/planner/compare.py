@@ -55,18 +55,25 @@ def compare_gpus(
     prices = prices_per_gpu_hour or {}
     rows = []
     for gpu in (plan.gpu, *others):
-        precision = plan.precision if gpu.supports(plan.precision) else (
-            gpu.default_training_precision())
+        precision = (
+            plan.precision if gpu.supports(plan.precision) else (gpu.default_training_precision())
+        )
         variant = plan.replace(gpu=gpu, precision=precision, intra_link=None)
         seconds = compute_facts(variant).seconds
-        est = energy(gpus=plan.gpus, tdp_watts=gpu.tdp_watts, seconds=seconds or 3600.0,
-                     pue=plan.pue)
+        est = energy(
+            gpus=plan.gpus, tdp_watts=gpu.tdp_watts, seconds=seconds or 3600.0, pue=plan.pue
+        )
         price = prices.get(gpu.name)
         hours = (seconds or 3600.0) * plan.gpus / 3600
-        rows.append(GpuComparison(
-            gpu=gpu.name, gpus=plan.gpus,
-            memory_fits=memory_check(variant, with_min_gpus=False).verdict != "fail",
-            seconds=seconds, energy_joules=est.energy_joules, kwh=est.kwh,
-            cost=cost(gpu_hours=hours, price_per_gpu_hour=price) if price else None,
-        ))
+        rows.append(
+            GpuComparison(
+                gpu=gpu.name,
+                gpus=plan.gpus,
+                memory_fits=memory_check(variant, with_min_gpus=False).verdict != "fail",
+                seconds=seconds,
+                energy_joules=est.energy_joules,
+                kwh=est.kwh,
+                cost=cost(gpu_hours=hours, price_per_gpu_hour=price) if price else None,
+            )
+        )
     return tuple(rows)

@@ -17,11 +17,18 @@ from calculators.planner.checks import batch_tokens, limit_verdict, step_estimat
 from calculators.planner.memory import trainable_params
 from calculators.planner.plan import FINETUNE_TOKENS, CheckResult, Figure, Plan
 
-__all__ = ["ComputeFacts", "compute_check", "compute_facts", "gpus_needed_for_deadline",
-           "pipeline_microbatches"]
+__all__ = [
+    "ComputeFacts",
+    "compute_check",
+    "compute_facts",
+    "gpus_needed_for_deadline",
+    "pipeline_microbatches",
+]
 
-_LORA_NOTE = ("LoRA/QLoRA: the frozen base gets no weight gradients, so 2·N·D of the 6·N·D "
-              "backward-and-forward FLOPs are skipped (Hu et al. 2021, arXiv:2106.09685)")
+_LORA_NOTE = (
+    "LoRA/QLoRA: the frozen base gets no weight gradients, so 2·N·D of the 6·N·D "
+    "backward-and-forward FLOPs are skipped (Hu et al. 2021, arXiv:2106.09685)"
+)
 
 
 @dataclass(frozen=True)
@@ -101,27 +108,52 @@ def compute_facts(plan: Plan) -> ComputeFacts:
     sources = default_mfu_basis(plan.gpu, plan.precision).sources
     tokens, source = _tokens(plan)
     active = float(plan.model.active_params)
-    flops = model_and_hardware_flops(active_params=active, tokens=tokens,
-                                     recompute=_recompute(plan), model=plan.model,
-                                     sequence_length=plan.sequence_length)
+    flops = model_and_hardware_flops(
+        active_params=active,
+        tokens=tokens,
+        recompute=_recompute(plan),
+        model=plan.model,
+        sequence_length=plan.sequence_length,
+    )
     model_flops, hardware = flops.model_flops, flops.hardware_flops
     if plan.task == "finetune" and plan.effective_method != "full":
         model_flops -= 2.0 * active * tokens
         hardware -= 2.0 * active * tokens
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
-    bubble = pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel,
-                                      micro_batches=micro)
-    network = _network_efficiency(plan, peak=peak, mfu=mfu, tokens=tokens,
-                                  flops_per_token=model_flops / tokens)
-    run = training_time(total_flops=model_flops, gpus=plan.gpus, peak_flops_per_s=peak, mfu=mfu,
-                        pipeline_bubble=bubble, network_efficiency=network)
-    return ComputeFacts(peak, mfu, mfu_basis, sources, tokens, source, model_flops, run.seconds,
-                        run.gpu_hours, hardware, run.compute_seconds, micro, bubble, network)
+    bubble = pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel, micro_batches=micro)
+    network = _network_efficiency(
+        plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
+    )
+    run = training_time(
+        total_flops=model_flops,
+        gpus=plan.gpus,
+        peak_flops_per_s=peak,
+        mfu=mfu,
+        pipeline_bubble=bubble,
+        network_efficiency=network,
+    )
+    return ComputeFacts(
+        peak,
+        mfu,
+        mfu_basis,
+        sources,
+        tokens,
+        source,
+        model_flops,
+        run.seconds,
+        run.gpu_hours,
+        hardware,
+        run.compute_seconds,
+        micro,
+        bubble,
+        network,
+    )
 
 
-def _network_efficiency(plan: Plan, *, peak: float, mfu: float, tokens: float,
-                        flops_per_token: float) -> float:
+def _network_efficiency(
+    plan: Plan, *, peak: float, mfu: float, tokens: float, flops_per_token: float
+) -> float:
     """Share of a step left after the communication that compute does not hide:
     compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all).
 
@@ -135,12 +167,20 @@ def _network_efficiency(plan: Plan, *, peak: float, mfu: float, tokens: float,
     """
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     data_parallel = plan.gpus // model_parallel
-    if (plan.gpus % model_parallel or data_parallel % plan.expert_parallel_degree
-            or (plan.nodes > 1 and plan.inter_link is None)):
+    if (
+        plan.gpus % model_parallel
+        or data_parallel % plan.expert_parallel_degree
+        or (plan.nodes > 1 and plan.inter_link is None)
+    ):
         return 1.0
-    step = step_estimate(plan, peak_flops_per_s=peak, mfu=mfu, total_tokens=tokens,
-                         trainable_params=trainable_params(plan),
-                         flops_per_token=flops_per_token)
+    step = step_estimate(
+        plan,
+        peak_flops_per_s=peak,
+        mfu=mfu,
+        total_tokens=tokens,
+        trainable_params=trainable_params(plan),
+        flops_per_token=flops_per_token,
+    )
     if step is None:
         return 1.0
     compute = step.compute_seconds_per_step
@@ -155,8 +195,12 @@ def gpus_needed_for_deadline(plan: Plan) -> int | None:
     if facts.total_flops is None:
         return None
     rate = facts.mfu * (1.0 - facts.pipeline_bubble) * facts.network_efficiency
-    return gpus_for_deadline(total_flops=facts.total_flops, deadline_seconds=plan.deadline_seconds,
-                             peak_flops_per_s=facts.peak_flops_per_s, mfu=rate)
+    return gpus_for_deadline(
+        total_flops=facts.total_flops,
+        deadline_seconds=plan.deadline_seconds,
+        peak_flops_per_s=facts.peak_flops_per_s,
+        mfu=rate,
+    )
 
 
 def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:
@@ -166,37 +210,58 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
     assert facts.seconds is not None  # training facts always carry a time
     verdict = limit_verdict(facts.seconds, plan.deadline_seconds)
     figures: dict[str, Figure] = {
-        "total_flops": facts.total_flops, "model_flops": facts.total_flops,
-        "hardware_flops": facts.hardware_flops, "tokens": facts.tokens, "mfu": facts.mfu,
-        "hfu": _hfu(facts), "peak_flops_per_s": facts.peak_flops_per_s,
+        "total_flops": facts.total_flops,
+        "model_flops": facts.total_flops,
+        "hardware_flops": facts.hardware_flops,
+        "tokens": facts.tokens,
+        "mfu": facts.mfu,
+        "hfu": _hfu(facts),
+        "peak_flops_per_s": facts.peak_flops_per_s,
         "compute_seconds": facts.compute_seconds,
         "pipeline_microbatches": facts.pipeline_microbatches,
         "pipeline_bubble": facts.pipeline_bubble,
         "network_efficiency": facts.network_efficiency,
-        "seconds": facts.seconds, "days": facts.seconds / 86_400, "gpu_hours": facts.gpu_hours,
+        "seconds": facts.seconds,
+        "days": facts.seconds / 86_400,
+        "gpu_hours": facts.gpu_hours,
         "gpus_for_deadline": gpus_needed_for_deadline(plan),
         "deadline_seconds": plan.deadline_seconds,
     }
-    notes = [f"tokens: {facts.tokens_source}", f"MFU {facts.mfu:.0%}: {facts.mfu_basis}",
-             f"recompute={_recompute(plan)}: 8·N·D with full recompute, else 6·N·D, plus "
-             "attention-score FLOPs",
-             "tight = within 10% of the deadline"]
+    notes = [
+        f"tokens: {facts.tokens_source}",
+        f"MFU {facts.mfu:.0%}: {facts.mfu_basis}",
+        f"recompute={_recompute(plan)}: 8·N·D with full recompute, else 6·N·D, plus "
+        "attention-score FLOPs",
+        "tight = within 10% of the deadline",
+    ]
     if plan.task == "finetune" and plan.effective_method != "full":
         notes.append(_LORA_NOTE)
     return CheckResult(
-        kind="compute", verdict=verdict, figures=figures,
-        formula=("C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
-                 "((1 − bubble) × η_network), bubble = (p − 1) / (m + p − 1)"),
-        inputs={"gpus": plan.gpus, "gpu": plan.gpu.name, "precision": plan.precision,
-                "active_params": plan.model.active_params, "tokens": facts.tokens,
-                "mfu": facts.mfu, "pipeline_parallel": plan.pipeline_parallel,
-                "pp_microbatches": facts.pipeline_microbatches,
-                "deadline_seconds": plan.deadline_seconds},
+        kind="compute",
+        verdict=verdict,
+        figures=figures,
+        formula=(
+            "C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
+            "((1 − bubble) × η_network), bubble = (p − 1) / (m + p − 1)"
+        ),
+        inputs={
+            "gpus": plan.gpus,
+            "gpu": plan.gpu.name,
+            "precision": plan.precision,
+            "active_params": plan.model.active_params,
+            "tokens": facts.tokens,
+            "mfu": facts.mfu,
+            "pipeline_parallel": plan.pipeline_parallel,
+            "pp_microbatches": facts.pipeline_microbatches,
+            "deadline_seconds": plan.deadline_seconds,
+        },
         assumptions=tuple(notes),
-        sources=("Kaplan et al. 2020 (arXiv:2001.08361) §2.1: C = 6ND",
-                 "Narayanan et al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4); §2.2.1 1F1B bubble",
-                 "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
-                 *facts.mfu_sources),
+        sources=(
+            "Kaplan et al. 2020 (arXiv:2001.08361) §2.1: C = 6ND",
+            "Narayanan et al. 2021 (arXiv:2104.04473) §5.1 eq. (3)-(4); §2.2.1 1F1B bubble",
+            "Chowdhery et al. 2022, PaLM (arXiv:2204.02311) Appendix B: MFU",
+            *facts.mfu_sources,
+        ),
         limiting="deadline" if verdict != "ok" else None,
         shortfall=facts.seconds / plan.deadline_seconds if verdict == "fail" else None,
         messages=_duration_messages(plan, facts),
@@ -213,18 +278,39 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
     """Each factor of the duration, as facts for the answer's language."""
     assert facts.compute_seconds is not None
     assert facts.seconds is not None
-    out = [Msg("training.duration_factors", compute_seconds=facts.compute_seconds,
-               bubble=facts.pipeline_bubble, network_efficiency=facts.network_efficiency,
-               seconds=facts.seconds)]
+    out = [
+        Msg(
+            "training.duration_factors",
+            compute_seconds=facts.compute_seconds,
+            bubble=facts.pipeline_bubble,
+            network_efficiency=facts.network_efficiency,
+            seconds=facts.seconds,
+        )
+    ]
     if plan.pipeline_parallel > 1:
-        key = "training.pipeline_bubble" if plan.pp_microbatches else (
-            "training.pipeline_bubble_assumed")
-        out.append(Msg(key, stages=plan.pipeline_parallel,
-                       micro_batches=facts.pipeline_microbatches, bubble=facts.pipeline_bubble))
+        key = (
+            "training.pipeline_bubble"
+            if plan.pp_microbatches
+            else ("training.pipeline_bubble_assumed")
+        )
+        out.append(
+            Msg(
+                key,
+                stages=plan.pipeline_parallel,
+                micro_batches=facts.pipeline_microbatches,
+                bubble=facts.pipeline_bubble,
+            )
+        )
     if facts.hardware_flops and facts.total_flops and facts.hardware_flops > facts.total_flops:
-        out.append(Msg("training.flops_split", model_flops=facts.total_flops,
-                       hardware_flops=facts.hardware_flops, mfu=facts.mfu,
-                       hfu=_hfu(facts)))
+        out.append(
+            Msg(
+                "training.flops_split",
+                model_flops=facts.total_flops,
+                hardware_flops=facts.hardware_flops,
+                mfu=facts.mfu,
+                hfu=_hfu(facts),
+            )
+        )
     return tuple(out)
 
 
@@ -256,17 +342,27 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         "peak_flops_per_s": facts.peak_flops_per_s,
     }
     return CheckResult(
-        kind="compute", verdict="ok" if memory_fits else "n/a", figures=figures,
-        formula=(f"{speed.formula}; deployment decode = concurrent sequences / step time of a "
-                 "replica holding ceil(sequences / replicas)"),
-        inputs={"gpus_per_replica": plan.tensor_parallel * plan.pipeline_parallel,
-                "batch_size": plan.batch_size, "batch_per_replica": per_replica,
-                "replicas": plan.replicas, "context_length": plan.sequence_length},
-        assumptions=(*speed.assumptions,
-                     f"batch_size = {plan.batch_size:,} concurrent sequences across the whole "
-                     f"deployment, split over {plan.replicas:,} replica(s): "
-                     f"{per_replica:,} per replica",
-                     "Speed is informative: no latency target is given; "
-                     "n/a when the model does not fit in memory."),
+        kind="compute",
+        verdict="ok" if memory_fits else "n/a",
+        figures=figures,
+        formula=(
+            f"{speed.formula}; deployment decode = concurrent sequences / step time of a "
+            "replica holding ceil(sequences / replicas)"
+        ),
+        inputs={
+            "gpus_per_replica": plan.tensor_parallel * plan.pipeline_parallel,
+            "batch_size": plan.batch_size,
+            "batch_per_replica": per_replica,
+            "replicas": plan.replicas,
+            "context_length": plan.sequence_length,
+        },
+        assumptions=(
+            *speed.assumptions,
+            f"batch_size = {plan.batch_size:,} concurrent sequences across the whole "
+            f"deployment, split over {plan.replicas:,} replica(s): "
+            f"{per_replica:,} per replica",
+            "Speed is informative: no latency target is given; "
+            "n/a when the model does not fit in memory.",
+        ),
         sources=speed.sources,
     )

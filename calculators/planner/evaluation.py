@@ -66,8 +66,11 @@ def run_checks(plan: Plan, *, with_min_gpus: bool = True) -> tuple[CheckResult, 
 
 def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
     return network_check(
-        plan, peak_flops_per_s=facts.peak_flops_per_s, mfu=facts.mfu,
-        total_tokens=facts.tokens, trainable_params=trainable_params(plan),
+        plan,
+        peak_flops_per_s=facts.peak_flops_per_s,
+        mfu=facts.mfu,
+        total_tokens=facts.tokens,
+        trainable_params=trainable_params(plan),
     )
 
 
@@ -76,14 +79,18 @@ def _power_and_cost(
 ) -> tuple[CheckResult, CheckResult]:
     if plan.task == "inference":
         rate = compute.figures.get("decode_tokens_per_s_all_replicas")
-        served = float(rate) if compute.verdict != "n/a" and isinstance(rate, (int, float)) \
-            else None
-        return (power_check(plan, seconds=3600.0, label="one hour of serving",
-                            tokens_per_s=served),
-                cost_check(plan, gpu_hours=float(plan.gpus), label="one hour of serving"))
+        served = (
+            float(rate) if compute.verdict != "n/a" and isinstance(rate, (int, float)) else None
+        )
+        return (
+            power_check(plan, seconds=3600.0, label="one hour of serving", tokens_per_s=served),
+            cost_check(plan, gpu_hours=float(plan.gpus), label="one hour of serving"),
+        )
     hours = facts.seconds * plan.gpus / 3600 if facts.seconds is not None else None
-    return (power_check(plan, seconds=facts.seconds, label="whole run"),
-            cost_check(plan, gpu_hours=hours, label="whole run"))
+    return (
+        power_check(plan, seconds=facts.seconds, label="whole run"),
+        cost_check(plan, gpu_hours=hours, label="whole run"),
+    )
 
 
 def network_only(plan: Plan) -> CheckResult:
@@ -138,21 +145,30 @@ def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
         conditional = any(_is_condition(c, plan) for c in changes)
         verdict = "conditional" if conditional else "infeasible"
     assumptions: tuple[str, ...] = (
-        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",)
+        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",
+    )
     if plan.task != "inference":
         assumptions += (f"Deadline {plan.deadline_seconds / DAY:g} days.",)
-    return Evaluation(plan=plan, checks=checks, verdict=verdict, binding=_binding(checks),
-                      suggestions=changes, assumptions=assumptions,
-                      remarks=_remarks(plan, checks, changes))
+    return Evaluation(
+        plan=plan,
+        checks=checks,
+        verdict=verdict,
+        binding=_binding(checks),
+        suggestions=changes,
+        assumptions=assumptions,
+        remarks=_remarks(plan, checks, changes),
+    )
 
 
-def _remarks(plan: Plan, checks: tuple[CheckResult, ...],
-             changes: tuple[PlanChange, ...] = ()) -> tuple[Remark, ...]:
+def _remarks(
+    plan: Plan, checks: tuple[CheckResult, ...], changes: tuple[PlanChange, ...] = ()
+) -> tuple[Remark, ...]:
     compute = next(c for c in checks if c.kind == "compute")
     remark = deadline_remark(plan) if compute.verdict == "fail" else None
     remarks: tuple[Remark, ...] = (remark,) if remark is not None else ()
-    fabrics = [c.new_plan.gpu for c in changes
-               if c.new_plan.inter_link not in (None, plan.inter_link)]
+    fabrics = [
+        c.new_plan.gpu for c in changes if c.new_plan.inter_link not in (None, plan.inter_link)
+    ]
     if fabrics:
         remarks += (fabric_remark(fabrics),)
     return remarks
@@ -219,7 +235,10 @@ def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]
 def _verify(candidate: Candidate) -> PlanChange:
     after = outcome(candidate.plan)
     return PlanChange(
-        kind=candidate.kind, description_en=candidate.description_en,
-        description_zh=candidate.description_zh, new_plan=candidate.plan,
-        evaluation_after=after, hardware=candidate.hardware,
+        kind=candidate.kind,
+        description_en=candidate.description_en,
+        description_zh=candidate.description_zh,
+        new_plan=candidate.plan,
+        evaluation_after=after,
+        hardware=candidate.hardware,
     )

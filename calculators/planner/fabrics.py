@@ -51,8 +51,11 @@ def fabric_links(gpu: GPU) -> tuple[Link, ...]:
     """The inter-node links realistic for ``gpu``'s generation (see the module docstring)."""
     names = _BY_NAME.get(gpu.name)
     if names is None:
-        names = _CONSUMER if gpu.gpu_class == "consumer" else _BY_PCIE_GEN.get(
-            gpu.pcie_gen, _BY_PCIE_GEN[5])
+        names = (
+            _CONSUMER
+            if gpu.gpu_class == "consumer"
+            else _BY_PCIE_GEN.get(gpu.pcie_gen, _BY_PCIE_GEN[5])
+        )
     return tuple(LINKS[name] for name in names)
 
 
@@ -84,8 +87,12 @@ def fabric_remark(gpus: list[GPU]) -> Remark:
         en.append(f"{gpu.name}: {' / '.join(names)}{note_en}")
         zh.append(f"{gpu.name}：{' / '.join(names)}{note_zh}")
     return Remark(
-        en=("Fabrics in the suggestions follow what clusters of that GPU generation use "
-            f"(planning assumption; at most one port per GPU): {'; '.join(en)}."),
-        zh=("建议中的节点间网络按该代 GPU 集群的常见配置（规划假设；每张 GPU 至多一个端口）："
-            f"{'；'.join(zh)}。"),
+        en=(
+            "Fabrics in the suggestions follow what clusters of that GPU generation use "
+            f"(planning assumption; at most one port per GPU): {'; '.join(en)}."
+        ),
+        zh=(
+            "建议中的节点间网络按该代 GPU 集群的常见配置（规划假设；每张 GPU 至多一个端口）："
+            f"{'；'.join(zh)}。"
+        ),
     )

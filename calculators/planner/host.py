@@ -36,20 +36,34 @@ class HostRamDefault:
 
 
 #: Host RAM per node by server class (used when the site gives none).
-HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType({
-    "hopper": HostRamDefault(2e12, "DGX/HGX H100-class", "NVIDIA DGX H100 datasheet: 2 TB "
-                             "system memory"),
-    "blackwell": HostRamDefault(2e12, "DGX/HGX B200-class", "NVIDIA DGX B200 datasheet: 2 TB "
-                                "system memory (up to 4 TB)"),
-    "ampere": HostRamDefault(1e12, "DGX/HGX A100-class", "NVIDIA DGX A100 datasheet: 1 TB "
-                             "system memory (2 TB option)"),
-    "volta": HostRamDefault(512e9, "DGX-1-class V100", "NVIDIA DGX-1 datasheet: 512 GB "
-                            "system memory"),
-    "pcie": HostRamDefault(512e9, "2-socket PCIe GPU server", "planning assumption: 16 x 32 GB "
-                           "DIMMs in a 2-socket PCIe server"),
-    "consumer": HostRamDefault(128e9, "desktop/workstation board", "planning assumption: 4 x "
-                               "32 GB DDR5 DIMMs, the usual ceiling of a desktop board"),
-})
+HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType(
+    {
+        "hopper": HostRamDefault(
+            2e12, "DGX/HGX H100-class", "NVIDIA DGX H100 datasheet: 2 TB system memory"
+        ),
+        "blackwell": HostRamDefault(
+            2e12, "DGX/HGX B200-class", "NVIDIA DGX B200 datasheet: 2 TB system memory (up to 4 TB)"
+        ),
+        "ampere": HostRamDefault(
+            1e12,
+            "DGX/HGX A100-class",
+            "NVIDIA DGX A100 datasheet: 1 TB system memory (2 TB option)",
+        ),
+        "volta": HostRamDefault(
+            512e9, "DGX-1-class V100", "NVIDIA DGX-1 datasheet: 512 GB system memory"
+        ),
+        "pcie": HostRamDefault(
+            512e9,
+            "2-socket PCIe GPU server",
+            "planning assumption: 16 x 32 GB DIMMs in a 2-socket PCIe server",
+        ),
+        "consumer": HostRamDefault(
+            128e9,
+            "desktop/workstation board",
+            "planning assumption: 4 x 32 GB DDR5 DIMMs, the usual ceiling of a desktop board",
+        ),
+    }
+)
 #: Share of host RAM the offloaded states may take (OS, data loader, pinned buffers).
 HOST_USABLE_FRACTION = 0.8
 #: Bytes the CPU Adam step moves per parameter: read fp32 master, momentum, variance (12) and
@@ -98,8 +112,12 @@ class HostRam:
 
 
 def host_ram(
-    *, gpu: GPU, offloaded_bytes_per_gpu: float, gpus_on_node: int,
-    host_ram_bytes: float | None = None, optimizer_state_bytes_per_param: float = 14.0,
+    *,
+    gpu: GPU,
+    offloaded_bytes_per_gpu: float,
+    gpus_on_node: int,
+    host_ram_bytes: float | None = None,
+    optimizer_state_bytes_per_param: float = 14.0,
 ) -> HostRam:
     """Host RAM offloading needs per node and the CPU optimizer step time.
 
@@ -118,15 +136,29 @@ def host_ram(
     available = host_ram_bytes or default.bytes_per_node
     needed = offloaded_bytes_per_gpu * gpus_on_node
     params = needed / optimizer_state_bytes_per_param
-    bandwidth = (_DESKTOP_BANDWIDTH_BYTES_PER_S if gpu.gpu_class == "consumer"
-                 else HOST_BANDWIDTH_BYTES_PER_S)
+    bandwidth = (
+        _DESKTOP_BANDWIDTH_BYTES_PER_S
+        if gpu.gpu_class == "consumer"
+        else HOST_BANDWIDTH_BYTES_PER_S
+    )
     step = params * CPU_ADAM_BYTES_PER_PARAM / bandwidth
     usable = HOST_USABLE_FRACTION * available
     if host_ram_bytes:
-        message = Msg("training.host_ram_given", needed_bytes=needed, available_bytes=available,
-                      usable_bytes=usable, cpu_step_seconds=step)
+        message = Msg(
+            "training.host_ram_given",
+            needed_bytes=needed,
+            available_bytes=available,
+            usable_bytes=usable,
+            cpu_step_seconds=step,
+        )
     else:
-        message = Msg("training.host_ram_assumed", needed_bytes=needed,
-                      available_bytes=available, usable_bytes=usable, cpu_step_seconds=step,
-                      server=default.server, source=default.source)
+        message = Msg(
+            "training.host_ram_assumed",
+            needed_bytes=needed,
+            available_bytes=available,
+            usable_bytes=usable,
+            cpu_step_seconds=step,
+            server=default.server,
+            source=default.source,
+        )
     return HostRam(needed, available, usable, step, host_ram_bytes is not None, message)

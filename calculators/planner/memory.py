@@ -44,26 +44,42 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
     """Per-GPU memory of the plan as given (its own ZeRO stage, TP, PP and recompute)."""
     if plan.task == "inference":
         return inference_memory(
-            model=plan.model, weight_dtype=plan.weight_dtype or plan.precision,
-            kv_dtype=plan.kv_dtype or plan.precision, batch_size=plan.batch_per_replica,
-            context_length=plan.sequence_length, tensor_parallel=plan.tensor_parallel,
+            model=plan.model,
+            weight_dtype=plan.weight_dtype or plan.precision,
+            kv_dtype=plan.kv_dtype or plan.precision,
+            batch_size=plan.batch_per_replica,
+            context_length=plan.sequence_length,
+            tensor_parallel=plan.tensor_parallel,
             pipeline_parallel=plan.pipeline_parallel,
         )
     if plan.task == "finetune" and plan.effective_method != "full":
         return finetune_memory(
-            model=plan.model, method=plan.effective_method, gpus=plan.gpus, lora_rank=LORA_RANK,
-            zero_stage=plan.zero_stage, micro_batch_size=plan.micro_batch_size,
-            sequence_length=plan.sequence_length, precision=plan.precision,
-            optimizer=plan.optimizer, recompute=plan.recompute or "full",
-            offload_optimizer=plan.offload, tensor_parallel=plan.tensor_parallel,
+            model=plan.model,
+            method=plan.effective_method,
+            gpus=plan.gpus,
+            lora_rank=LORA_RANK,
+            zero_stage=plan.zero_stage,
+            micro_batch_size=plan.micro_batch_size,
+            sequence_length=plan.sequence_length,
+            precision=plan.precision,
+            optimizer=plan.optimizer,
+            recompute=plan.recompute or "full",
+            offload_optimizer=plan.offload,
+            tensor_parallel=plan.tensor_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
     return training_memory(
-        model=plan.model, gpus=plan.gpus, zero_stage=plan.zero_stage,
-        tensor_parallel=plan.tensor_parallel, pipeline_parallel=plan.pipeline_parallel,
-        micro_batch_size=plan.micro_batch_size, sequence_length=plan.sequence_length,
-        precision=plan.precision, optimizer=plan.optimizer,
-        recompute=plan.recompute or default_recompute, offload_optimizer=plan.offload,
+        model=plan.model,
+        gpus=plan.gpus,
+        zero_stage=plan.zero_stage,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+        micro_batch_size=plan.micro_batch_size,
+        sequence_length=plan.sequence_length,
+        precision=plan.precision,
+        optimizer=plan.optimizer,
+        recompute=plan.recompute or default_recompute,
+        offload_optimizer=plan.offload,
         expert_parallel=plan.expert_parallel_degree if plan.task == "pretrain" else 1,
     )
 
@@ -112,32 +128,84 @@ def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
     per_node = plan.gpus_per_node
     if plan.task == "inference" and per_node == 1:
         per_node = SERVING_SCALE_OUT_NODE_GPUS
-    return _min_fit(plan.task, plan.effective_method, plan.model, plan.gpu, per_node,
-                    plan.sequence_length, plan.micro_batch_size, plan.precision, plan.optimizer,
-                    recompute, weight, plan.kv_dtype or plan.precision, plan.batch_size,
-                    plan.offload, plan.expert_parallel if plan.task == "pretrain" else 1)
+    return _min_fit(
+        plan.task,
+        plan.effective_method,
+        plan.model,
+        plan.gpu,
+        per_node,
+        plan.sequence_length,
+        plan.micro_batch_size,
+        plan.precision,
+        plan.optimizer,
+        recompute,
+        weight,
+        plan.kv_dtype or plan.precision,
+        plan.batch_size,
+        plan.offload,
+        plan.expert_parallel if plan.task == "pretrain" else 1,
+    )
 
 
 @functools.lru_cache(maxsize=256)
-def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, seq: int,
-             micro: int, precision: str, optimizer: str, recompute: str | None, weight: str,
-             kv: str, batch: int, offload: bool, ep: int = 1) -> FitPlan | None:
+def _min_fit(
+    task: str,
+    method: str,
+    model: ModelSpec,
+    gpu: GPU,
+    per_node: int,
+    seq: int,
+    micro: int,
+    precision: str,
+    optimizer: str,
+    recompute: str | None,
+    weight: str,
+    kv: str,
+    batch: int,
+    offload: bool,
+    ep: int = 1,
+) -> FitPlan | None:
     if task == "inference":
-        return min_gpus_to_fit(gpu=gpu, model=model, kind="inference", gpus_per_node=per_node,
-                               weight_dtype=weight, kv_dtype=kv, batch_size=batch,
-                               context_length=seq)
+        return min_gpus_to_fit(
+            gpu=gpu,
+            model=model,
+            kind="inference",
+            gpus_per_node=per_node,
+            weight_dtype=weight,
+            kv_dtype=kv,
+            batch_size=batch,
+            context_length=seq,
+        )
     default = "full" if task == "finetune" else "selective"
     chosen = recompute or default
     if task == "finetune" and method != "full":
-        fit = min_gpus_to_fit(gpu=gpu, model=model, kind="finetune", gpus_per_node=per_node,
-                              method=method, sequence_length=seq, micro_batch_size=micro,
-                              precision=precision, lora_rank=LORA_RANK, recompute=chosen,
-                              offload_optimizer=offload)
+        fit = min_gpus_to_fit(
+            gpu=gpu,
+            model=model,
+            kind="finetune",
+            gpus_per_node=per_node,
+            method=method,
+            sequence_length=seq,
+            micro_batch_size=micro,
+            precision=precision,
+            lora_rank=LORA_RANK,
+            recompute=chosen,
+            offload_optimizer=offload,
+        )
     else:
-        fit = min_gpus_to_fit(gpu=gpu, model=model, kind="training", gpus_per_node=per_node,
-                              sequence_length=seq, micro_batch_size=micro, precision=precision,
-                              optimizer=optimizer, recompute=chosen, offload_optimizer=offload,
-                              **({"expert_parallel": ep} if ep > 1 else {}))
+        fit = min_gpus_to_fit(
+            gpu=gpu,
+            model=model,
+            kind="training",
+            gpus_per_node=per_node,
+            sequence_length=seq,
+            micro_batch_size=micro,
+            precision=precision,
+            optimizer=optimizer,
+            recompute=chosen,
+            offload_optimizer=offload,
+            **({"expert_parallel": ep} if ep > 1 else {}),
+        )
     if fit is None or task == "inference":
         return fit
     return dataclasses.replace(fit, recompute=chosen)
@@ -145,9 +213,12 @@ def _min_fit(task: str, method: str, model: ModelSpec, gpu: GPU, per_node: int, 
 
 def _largest_part(b: MemoryBreakdown) -> str:
     parts = {
-        "weights_bytes": b.weights_bytes, "gradients_bytes": b.gradients_bytes,
-        "optimizer_bytes": b.optimizer_bytes, "activations_bytes": b.activations_bytes,
-        "kv_cache_bytes": b.kv_cache_bytes, "overhead_bytes": b.overhead_bytes,
+        "weights_bytes": b.weights_bytes,
+        "gradients_bytes": b.gradients_bytes,
+        "optimizer_bytes": b.optimizer_bytes,
+        "activations_bytes": b.activations_bytes,
+        "kv_cache_bytes": b.kv_cache_bytes,
+        "overhead_bytes": b.overhead_bytes,
     }
     return max(parts, key=lambda k: parts[k])
 
@@ -155,10 +226,12 @@ def _largest_part(b: MemoryBreakdown) -> str:
 def _serving_note(plan: Plan) -> tuple[str, ...]:
     if plan.task != "inference":
         return ()
-    return (f"KV cache per replica: batch_size {plan.batch_size:,} concurrent sequences across "
-            f"the deployment / {plan.replicas:,} replica(s) = {plan.batch_per_replica:,} "
-            "sequences per replica; min_gpus is the smallest single replica holding all of "
-            "them",)
+    return (
+        f"KV cache per replica: batch_size {plan.batch_size:,} concurrent sequences across "
+        f"the deployment / {plan.replicas:,} replica(s) = {plan.batch_per_replica:,} "
+        "sequences per replica; min_gpus is the smallest single replica holding all of "
+        "them",
+    )
 
 
 def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | None:
@@ -166,9 +239,12 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     b = b or memory_breakdown(plan)
     if not plan.offload or plan.task == "inference" or not b.offloaded_bytes:
         return None
-    return host_ram(gpu=plan.gpu, offloaded_bytes_per_gpu=b.offloaded_bytes,
-                    gpus_on_node=min(plan.gpus, plan.gpus_per_node),
-                    host_ram_bytes=plan.host_ram_bytes)
+    return host_ram(
+        gpu=plan.gpu,
+        offloaded_bytes_per_gpu=b.offloaded_bytes,
+        gpus_on_node=min(plan.gpus, plan.gpus_per_node),
+        host_ram_bytes=plan.host_ram_bytes,
+    )
 
 
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
@@ -205,22 +281,36 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         # kv_cache_bytes: every concurrent sequence of the deployment; the per-GPU share (the
         # part of required_bytes_per_gpu) is kv_cache_bytes_per_gpu.
         figures["kv_cache_bytes_per_gpu"] = b.kv_cache_bytes
-        figures["kv_cache_bytes"] = plan.batch_size * plan.sequence_length * (
-            kv_cache_bytes_per_token(plan.model,
-                                     dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]))
+        figures["kv_cache_bytes"] = (
+            plan.batch_size
+            * plan.sequence_length
+            * (
+                kv_cache_bytes_per_token(
+                    plan.model, dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]
+                )
+            )
+        )
     if host is not None:
-        figures.update(host_ram_needed_bytes_per_node=host.needed_bytes_per_node,
-                       host_ram_bytes_per_node=host.available_bytes_per_node,
-                       cpu_optimizer_seconds_per_step=host.cpu_step_seconds)
+        figures.update(
+            host_ram_needed_bytes_per_node=host.needed_bytes_per_node,
+            host_ram_bytes_per_node=host.available_bytes_per_node,
+            cpu_optimizer_seconds_per_step=host.cpu_step_seconds,
+        )
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)
     return CheckResult(
-        kind="memory", verdict=verdict, figures=figures, formula=b.formula,
+        kind="memory",
+        verdict=verdict,
+        figures=figures,
+        formula=b.formula,
         inputs=inputs,
-        assumptions=(*b.assumptions, *_serving_note(plan),
-                     f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
-                     "context, fragmentation); tight = within 10% of it"),
+        assumptions=(
+            *b.assumptions,
+            *_serving_note(plan),
+            f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
+            "context, fragmentation); tight = within 10% of it",
+        ),
         sources=b.sources,
         limiting=limiting,
         shortfall=shortfall,

@@ -26,12 +26,19 @@ def plan_serving_speed(plan: Plan) -> ServingSpeed:
         True
     """
     return serving_speed(
-        model=plan.model, gpu=plan.gpu, tensor_parallel=plan.tensor_parallel,
-        pipeline_parallel=plan.pipeline_parallel, gpus_per_node=plan.gpus_per_node,
-        intra_link=intra_link(plan), inter_link=plan.inter_link,
-        nics_per_node=plan.nics_per_node, weight_dtype=plan.weight_dtype or plan.precision,
-        kv_dtype=plan.kv_dtype or plan.precision, batch_size=plan.batch_per_replica,
-        context_length=plan.sequence_length, prompt_tokens=min(1024, plan.sequence_length),
+        model=plan.model,
+        gpu=plan.gpu,
+        tensor_parallel=plan.tensor_parallel,
+        pipeline_parallel=plan.pipeline_parallel,
+        gpus_per_node=plan.gpus_per_node,
+        intra_link=intra_link(plan),
+        inter_link=plan.inter_link,
+        nics_per_node=plan.nics_per_node,
+        weight_dtype=plan.weight_dtype or plan.precision,
+        kv_dtype=plan.kv_dtype or plan.precision,
+        batch_size=plan.batch_per_replica,
+        context_length=plan.sequence_length,
+        prompt_tokens=min(1024, plan.sequence_length),
         prefill_mfu=plan.mfu,
     )
 
@@ -64,14 +71,23 @@ def serving_network_check(plan: Plan) -> CheckResult:
     }
     inter = plan.inter_link.name if plan.inter_link else None
     return CheckResult(
-        kind="network", verdict=verdict, figures=figures,
-        formula=("t_comm = 2·L·allreduce(batch·h·2 B over TP ranks, link) + (PP−1)·(latency + "
-                 "batch·h·2 B / link); ok when t_comm <= 25% of the time per token"),
-        inputs={"tensor_parallel": plan.tensor_parallel,
-                "pipeline_parallel": plan.pipeline_parallel, "gpus_per_node": plan.gpus_per_node,
-                "intra_link": intra_link(plan).name, "inter_link": inter,
-                "batch_per_replica": plan.batch_per_replica},
-        assumptions=speed.assumptions, sources=speed.sources,
+        kind="network",
+        verdict=verdict,
+        figures=figures,
+        formula=(
+            "t_comm = 2·L·allreduce(batch·h·2 B over TP ranks, link) + (PP−1)·(latency + "
+            "batch·h·2 B / link); ok when t_comm <= 25% of the time per token"
+        ),
+        inputs={
+            "tensor_parallel": plan.tensor_parallel,
+            "pipeline_parallel": plan.pipeline_parallel,
+            "gpus_per_node": plan.gpus_per_node,
+            "intra_link": intra_link(plan).name,
+            "inter_link": inter,
+            "batch_per_replica": plan.batch_per_replica,
+        },
+        assumptions=speed.assumptions,
+        sources=speed.sources,
         limiting="tensor_parallel" if verdict == "tight" else None,
         flags=_flags(plan, speed),
     )
@@ -86,4 +102,3 @@ def _flags(plan: Plan, speed: ServingSpeed) -> tuple[str, ...]:
     if speed.nodes > 1:
         flags.append("multi_node_replica")
     return tuple(flags)
-

@@ -44,11 +44,15 @@ def fabric(plan: Plan, checks: tuple[CheckResult, ...]) -> Iterator[Candidate]:
     target = float(need) if isinstance(need, (int, float)) else 0.0
     for bandwidth, link, nics in fabric_options(plan.gpu, plan.gpus_per_node):
         if bandwidth >= target:
-            yield Candidate("inter_link", f"Connect nodes with {nics} × {link.name} per node "
-                            f"({bandwidth / 1e9:g} GB/s per direction)",
-                            f"节点间改用每节点 {nics} 条 {link.name}"
-                            f"（单向 {bandwidth / 1e9:g} GB/s）",
-                            plan.replace(inter_link=link, nics_per_node=nics), 4, hardware=True)
+            yield Candidate(
+                "inter_link",
+                f"Connect nodes with {nics} × {link.name} per node "
+                f"({bandwidth / 1e9:g} GB/s per direction)",
+                f"节点间改用每节点 {nics} 条 {link.name}（单向 {bandwidth / 1e9:g} GB/s）",
+                plan.replace(inter_link=link, nics_per_node=nics),
+                4,
+                hardware=True,
+            )
             return
 
 
@@ -56,8 +60,9 @@ def _round_up(n: int, multiple: int) -> int:
     return -(-n // multiple) * multiple
 
 
-def _fit_layout(plan: Plan, failing: set[CheckKind],
-                recomputes: tuple[str | None, ...] | None = None) -> tuple[Plan, int] | None:
+def _fit_layout(
+    plan: Plan, failing: set[CheckKind], recomputes: tuple[str | None, ...] | None = None
+) -> tuple[Plan, int] | None:
     """The plan with the smallest fitting layout, and how many GPUs the job needs (None when
     memory fails and no layout of up to 100,000 GPUs fits).
 
@@ -71,9 +76,12 @@ def _fit_layout(plan: Plan, failing: set[CheckKind],
         fit = min_fit_with(plan, recompute)
         if fit is None:
             continue
-        laid_out = plan.replace(tensor_parallel=fit.tensor_parallel,
-                                pipeline_parallel=fit.pipeline_parallel,
-                                zero_stage=fit.zero_stage, recompute=recompute)
+        laid_out = plan.replace(
+            tensor_parallel=fit.tensor_parallel,
+            pipeline_parallel=fit.pipeline_parallel,
+            zero_stage=fit.zero_stage,
+            recompute=recompute,
+        )
         need = max(fit.gpus, gpus_needed_for_deadline(laid_out) or 0)
         if best is None or need < best[1]:
             best = (laid_out, need)
@@ -81,7 +89,7 @@ def _fit_layout(plan: Plan, failing: set[CheckKind],
 
 
 def layout_text(plan: Plan, language: str = "en") -> str:
-    """"TP=8, PP=1, ZeRO-3, full recompute" (inference: TP and PP only)."""
+    """ "TP=8, PP=1, ZeRO-3, full recompute" (inference: TP and PP only)."""
     text = f"TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}"
     if plan.task == "inference":
         return text
@@ -103,9 +111,13 @@ def _scaled(plan: Plan, need: int) -> Plan:
 
 def _network_verdict(plan: Plan) -> str:
     facts = compute_facts(plan)
-    return network_check(plan, peak_flops_per_s=facts.peak_flops_per_s, mfu=facts.mfu,
-                         total_tokens=facts.tokens,
-                         trainable_params=trainable_params(plan)).verdict
+    return network_check(
+        plan,
+        peak_flops_per_s=facts.peak_flops_per_s,
+        mfu=facts.mfu,
+        total_tokens=facts.tokens,
+        trainable_params=trainable_params(plan),
+    ).verdict
 
 
 def _cheapest_fabric(plan: Plan) -> tuple[Link, int] | None:
@@ -127,8 +139,9 @@ def _pipelined(plan: Plan, need: int) -> Plan | None:
     for stages in (2, 4, 8, 16, 32, 64):
         if stages > plan.model.layers:
             break
-        layout = _scaled(plan.replace(pipeline_parallel=stages, zero_stage=min(
-            plan.zero_stage, 1)), need)
+        layout = _scaled(
+            plan.replace(pipeline_parallel=stages, zero_stage=min(plan.zero_stage, 1)), need
+        )
         if memory_check(layout, with_min_gpus=False).verdict == "fail":
             continue
         # The stages add a bubble: grow to the count the deadline needs at this layout.
@@ -144,18 +157,31 @@ def _nodes_en(plan: Plan) -> str:
     return f"{plan.nodes:,} nodes × {plan.gpus_per_node}"
 
 
-def _scale_out(plan: Plan, laid_out: Plan, need: int, *, kind: str, rank: int,
-               lead_en: str, lead_zh: str, size: float | None = None) -> Iterator[Candidate]:
+def _scale_out(
+    plan: Plan,
+    laid_out: Plan,
+    need: int,
+    *,
+    kind: str,
+    rank: int,
+    lead_en: str,
+    lead_zh: str,
+    size: float | None = None,
+) -> Iterator[Candidate]:
     """``laid_out`` grown to ``need`` GPUs; across nodes also with the fabric it needs."""
     changed = _scaled(laid_out, need)
     if changed.nodes > 1 and plan.task == "pretrain" and _cheapest_fabric(changed) is None:
         changed = _pipelined(changed, need) or changed
     instead = " instead" if kind == "gpu" else ""
-    en = (f"{lead_en} {changed.gpus:,} × {changed.gpu.name}{instead} ({_nodes_en(changed)}; "
-          f"{layout_text(changed)})")
-    zh = (f"{lead_zh} {changed.gpus:,} 张 {changed.gpu.name}（{changed.nodes:,} 个节点"
-          f"{'' if changed.nodes == 1 else f' × 每节点 {changed.gpus_per_node} 张'}；"
-          f"{layout_text(changed, 'zh')}）")
+    en = (
+        f"{lead_en} {changed.gpus:,} × {changed.gpu.name}{instead} ({_nodes_en(changed)}; "
+        f"{layout_text(changed)})"
+    )
+    zh = (
+        f"{lead_zh} {changed.gpus:,} 张 {changed.gpu.name}（{changed.nodes:,} 个节点"
+        f"{'' if changed.nodes == 1 else f' × 每节点 {changed.gpus_per_node} 张'}；"
+        f"{layout_text(changed, 'zh')}）"
+    )
     factor = changed.gpus / plan.gpus if size is None else size
     # Serving has no gradient traffic (the network check is n/a): more nodes need no fabric.
     if changed.nodes == 1 or changed.inter_link is not None or plan.task == "inference":
@@ -165,10 +191,15 @@ def _scale_out(plan: Plan, laid_out: Plan, need: int, *, kind: str, rank: int,
         if found is not None:
             link, nics = found
             yield Candidate(
-                kind, f"{en}, nodes linked by {nics} × {link.name} each",
+                kind,
+                f"{en}, nodes linked by {nics} × {link.name} each",
                 f"{zh}，节点间每节点 {nics} 条 {link.name}",
-                changed.replace(inter_link=link, nics_per_node=nics), rank, 3, hardware=True,
-                size=factor)
+                changed.replace(inter_link=link, nics_per_node=nics),
+                rank,
+                3,
+                hardware=True,
+                size=factor,
+            )
 
 
 def more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
@@ -179,12 +210,18 @@ def more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
     laid_out, need = fit
     if need <= plan.gpus:
         if laid_out != plan:
-            yield Candidate("layout", f"Shard as {layout_text(laid_out)} on the same "
-                            f"{plan.gpus} GPUs", f"在同样的 {plan.gpus} 张 GPU 上按 "
-                            f"{layout_text(laid_out, 'zh')} 切分", laid_out, 2, 2)
+            yield Candidate(
+                "layout",
+                f"Shard as {layout_text(laid_out)} on the same {plan.gpus} GPUs",
+                f"在同样的 {plan.gpus} 张 GPU 上按 {layout_text(laid_out, 'zh')} 切分",
+                laid_out,
+                2,
+                2,
+            )
         return
-    yield from _scale_out(plan, laid_out, need, kind="gpus", rank=5, lead_en="Scale to",
-                          lead_zh="扩展到")
+    yield from _scale_out(
+        plan, laid_out, need, kind="gpus", rank=5, lead_en="Scale to", lead_zh="扩展到"
+    )
 
 
 def _alternatives(plan: Plan, failing: set[CheckKind]) -> list[GPU]:
@@ -233,24 +270,27 @@ def _cost_key(need: int, gpu: GPU, failing: set[CheckKind]) -> float:
     return need * gpu.memory_bytes / 1e9 if "compute" not in failing else float(need)
 
 
-def other_gpu(plan: Plan, failing: set[CheckKind],
-              checks: tuple[CheckResult, ...] = ()) -> Iterator[Candidate]:
+def other_gpu(
+    plan: Plan, failing: set[CheckKind], checks: tuple[CheckResult, ...] = ()
+) -> Iterator[Candidate]:
     """Another catalog GPU, with the count the job needs on it: the cheapest few by
     `_cost_key`, each laid out and, across nodes, with its realistic fabric."""
     job_bytes = _job_bytes(checks)
     bases = []
     for gpu in _alternatives(plan, failing):
-        precision = plan.precision if gpu.supports(plan.precision) else (
-            gpu.default_training_precision())
+        precision = (
+            plan.precision if gpu.supports(plan.precision) else (gpu.default_training_precision())
+        )
         # Another GPU means other servers: lay it out in standard 8-GPU nodes (HGX/OAM), not
         # in the user's own box size (a 3 × RTX 4090 workstation says nothing about B200s).
-        base = plan.replace(gpu=gpu, precision=precision, intra_link=None,
-                            gpus_per_node=SCALE_OUT_NODE_GPUS)
+        base = plan.replace(
+            gpu=gpu, precision=precision, intra_link=None, gpus_per_node=SCALE_OUT_NODE_GPUS
+        )
         estimate, memory_bound = _estimate(base, job_bytes)
         bases.append((_cost_key(estimate, gpu, failing), memory_bound, gpu.name, base))
     bases.sort(key=lambda item: (item[0], item[2]))
     options: list[tuple[float, str, int, Plan, Plan]] = []
-    for _, memory_bound, name, base in bases[:ALTERNATIVE_GPUS + 1]:
+    for _, memory_bound, name, base in bases[: ALTERNATIVE_GPUS + 1]:
         # Full recompute only when memory, not the deadline, sets the count (one search).
         own = recompute_options(base)[0]
         recompute = "full" if memory_bound and base.task != "inference" else own
@@ -268,9 +308,16 @@ def other_gpu(plan: Plan, failing: set[CheckKind],
     for key, _, need, base, laid_out in options[:ALTERNATIVE_GPUS]:
         size = key / _cost_key(plan.gpus, plan.gpu, failing)
         if need <= plan.gpus and laid_out == base:
-            yield Candidate("gpu", f"Use {plan.gpus:,} × {base.gpu.name} instead",
-                            f"改用 {plan.gpus:,} 张 {base.gpu.name}", base, 6, hardware=True,
-                            size=size)
+            yield Candidate(
+                "gpu",
+                f"Use {plan.gpus:,} × {base.gpu.name} instead",
+                f"改用 {plan.gpus:,} 张 {base.gpu.name}",
+                base,
+                6,
+                hardware=True,
+                size=size,
+            )
             continue
-        yield from _scale_out(plan, laid_out, need, kind="gpu", rank=6, lead_en="Use",
-                              lead_zh="改用", size=size)
+        yield from _scale_out(
+            plan, laid_out, need, kind="gpu", rank=6, lead_en="Use", lead_zh="改用", size=size
+        )

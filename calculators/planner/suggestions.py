@@ -61,22 +61,33 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         yield from _methods(plan)
     for stage in range(plan.zero_stage + 1, 4):
         yield Candidate(
-            "zero", f"Use ZeRO stage {stage} (shard model states over the data-parallel GPUs)",
+            "zero",
+            f"Use ZeRO stage {stage} (shard model states over the data-parallel GPUs)",
             f"使用 ZeRO-{stage}（在数据并行的 GPU 间切分模型状态）",
-            plan.replace(zero_stage=stage), 1)
+            plan.replace(zero_stage=stage),
+            1,
+        )
     yield from _tensor_parallel(plan)
     if plan.recompute != "full":
-        yield Candidate("recompute", "Recompute activations in the backward pass (full "
-                        "checkpointing, ~33% more compute)",
-                        "反向传播时重新计算激活（完全重计算，约多 33% 计算量）",
-                        plan.replace(recompute="full"), 1, size=0.5)
+        yield Candidate(
+            "recompute",
+            "Recompute activations in the backward pass (full checkpointing, ~33% more compute)",
+            "反向传播时重新计算激活（完全重计算，约多 33% 计算量）",
+            plan.replace(recompute="full"),
+            1,
+            size=0.5,
+        )
     if not plan.offload:
         offloaded = plan.replace(offload=True)
         en, zh = _host_need(offloaded)
-        yield Candidate("offload", "Offload gradients and optimizer states to CPU memory "
-                        f"(ZeRO-Offload{en})",
-                        f"把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload{zh}）",
-                        offloaded, 1, size=0.5)
+        yield Candidate(
+            "offload",
+            f"Offload gradients and optimizer states to CPU memory (ZeRO-Offload{en})",
+            f"把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload{zh}）",
+            offloaded,
+            1,
+            size=0.5,
+        )
     yield from _combined(plan)
 
 
@@ -87,40 +98,61 @@ def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
         yield Candidate(
             "tensor_parallel",
             f"Split each layer over {tp} GPUs of a node (tensor parallel, TP={tp})",
-            f"在节点内用 {tp} 张 GPU 做张量并行（TP={tp}）", plan.replace(tensor_parallel=tp), 1)
+            f"在节点内用 {tp} 张 GPU 做张量并行（TP={tp}）",
+            plan.replace(tensor_parallel=tp),
+            1,
+        )
 
 
 def _tp_degrees(plan: Plan) -> list[int]:
     """Tensor-parallel degrees worth suggesting: 1, 2, 4 or 8 (no odd TP; ZeRO-3/FSDP shards
     instead), inside one node, dividing the GPUs and the attention heads."""
-    return [t for t in SEARCHED_TENSOR_PARALLEL
-            if t <= min(plan.gpus, plan.gpus_per_node) and plan.gpus_per_node % t == 0
-            and plan.gpus % (t * plan.pipeline_parallel) == 0
-            and valid_tensor_parallel(plan.model, t)]
+    return [
+        t
+        for t in SEARCHED_TENSOR_PARALLEL
+        if t <= min(plan.gpus, plan.gpus_per_node)
+        and plan.gpus_per_node % t == 0
+        and plan.gpus % (t * plan.pipeline_parallel) == 0
+        and valid_tensor_parallel(plan.model, t)
+    ]
 
 
 def _combined(plan: Plan) -> Iterator[Candidate]:
     tp = max(_tp_degrees(plan), default=1)
-    changed = plan.replace(zero_stage=3, tensor_parallel=max(tp, plan.tensor_parallel),
-                           recompute="full")
+    changed = plan.replace(
+        zero_stage=3, tensor_parallel=max(tp, plan.tensor_parallel), recompute="full"
+    )
     if changed.tensor_parallel > 1:
-        yield Candidate("combined", f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full "
-                        "recompute", f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重计算",
-                        changed, 2, 3)
+        yield Candidate(
+            "combined",
+            f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full recompute",
+            f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重计算",
+            changed,
+            2,
+            3,
+        )
     offloaded = changed.replace(offload=True)
     en, zh = _host_need(offloaded)
-    yield Candidate("combined", f"ZeRO-3 + full recompute + ZeRO-Offload to CPU{en}",
-                    f"ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU{zh}", offloaded, 2, 4)
+    yield Candidate(
+        "combined",
+        f"ZeRO-3 + full recompute + ZeRO-Offload to CPU{en}",
+        f"ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU{zh}",
+        offloaded,
+        2,
+        4,
+    )
 
 
 def _host_need(plan: Plan) -> tuple[str, str]:
-    """"; needs 980 GB of host RAM per node (has 1,000 GB)" in both languages."""
+    """ "; needs 980 GB of host RAM per node (has 1,000 GB)" in both languages."""
     host = offload_host_ram(plan)
     if host is None:
         return "", ""
     need, has = host.needed_bytes_per_node / 1e9, host.available_bytes_per_node / 1e9
-    return (f"; needs {need:,.0f} GB of host RAM per node, has {has:,.0f} GB",
-            f"；每节点需 {need:,.0f} GB 主机内存，现有 {has:,.0f} GB")
+    return (
+        f"; needs {need:,.0f} GB of host RAM per node, has {has:,.0f} GB",
+        f"；每节点需 {need:,.0f} GB 主机内存，现有 {has:,.0f} GB",
+    )
 
 
 def _methods(plan: Plan) -> Iterator[Candidate]:
@@ -134,17 +166,33 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
         label = "LoRA (16-bit frozen base)" if method == "lora" else "QLoRA (4-bit NF4 base)"
         label_zh = "LoRA（冻结 16 位底座）" if method == "lora" else "QLoRA（4 位 NF4 底座）"
         size = 1.0 if method == "lora" else 2.0
-        yield Candidate(method, f"Fine-tune with {label} instead", f"改用 {label_zh}微调",
-                        plan.replace(method=method), 1, size=size)
+        yield Candidate(
+            method,
+            f"Fine-tune with {label} instead",
+            f"改用 {label_zh}微调",
+            plan.replace(method=method),
+            1,
+            size=size,
+        )
         if plan.recompute != "full":
             yield Candidate(
-                method, f"Fine-tune with {label} and gradient checkpointing instead",
+                method,
+                f"Fine-tune with {label} and gradient checkpointing instead",
                 f"改用 {label_zh}并开启梯度检查点（完全重计算）微调",
-                plan.replace(method=method, recompute="full"), 1, 2, size=size + 0.25)
-        yield Candidate(method, f"{label} with ZeRO-3/FSDP sharding of the base",
-                        f"{label_zh}并用 ZeRO-3/FSDP 切分底座",
-                        plan.replace(method=method, zero_stage=3, recompute="full"), 2, 3,
-                        size=size)
+                plan.replace(method=method, recompute="full"),
+                1,
+                2,
+                size=size + 0.25,
+            )
+        yield Candidate(
+            method,
+            f"{label} with ZeRO-3/FSDP sharding of the base",
+            f"{label_zh}并用 ZeRO-3/FSDP 切分底座",
+            plan.replace(method=method, zero_stage=3, recompute="full"),
+            2,
+            3,
+            size=size,
+        )
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:
@@ -152,9 +200,14 @@ def _quantize(plan: Plan) -> Iterator[Candidate]:
     for dtype, label, label_zh in (("int8", "8-bit", "8 位"), ("int4", "4-bit", "4 位")):
         if current in ("int8", "int4") and dtype == "int8" or current == dtype:
             continue
-        yield Candidate("quantization", f"Quantize weights to {dtype} ({label})",
-                        f"把权重量化为 {dtype}（{label_zh}）", plan.replace(weight_dtype=dtype), 1,
-                        size=1.0 if dtype == "int8" else 2.0)
+        yield Candidate(
+            "quantization",
+            f"Quantize weights to {dtype} ({label})",
+            f"把权重量化为 {dtype}（{label_zh}）",
+            plan.replace(weight_dtype=dtype),
+            1,
+            size=1.0 if dtype == "int8" else 2.0,
+        )
 
 
 def _days_needed(plan: Plan) -> int | None:
@@ -166,10 +219,14 @@ def _deadline(plan: Plan) -> Iterator[Candidate]:
     days = _days_needed(plan)
     if days is None or days > MAX_DEADLINE_DAYS:
         return
-    yield Candidate("deadline", f"Allow {days:,} days instead of {plan.deadline_seconds / DAY:g}",
-                    f"把期限放宽到 {days:,} 天（原为 {plan.deadline_seconds / DAY:g} 天）",
-                    plan.replace(deadline_seconds=days * DAY), 3,
-                    size=days * DAY / plan.deadline_seconds)
+    yield Candidate(
+        "deadline",
+        f"Allow {days:,} days instead of {plan.deadline_seconds / DAY:g}",
+        f"把期限放宽到 {days:,} 天（原为 {plan.deadline_seconds / DAY:g} 天）",
+        plan.replace(deadline_seconds=days * DAY),
+        3,
+        size=days * DAY / plan.deadline_seconds,
+    )
 
 
 def deadline_remark(plan: Plan) -> Remark | None:
@@ -188,9 +245,13 @@ def deadline_remark(plan: Plan) -> Remark | None:
         return None
     years = days / 365.25
     return Remark(
-        en=(f"A longer deadline is impractical: this run needs about {years:,.0f} years "
+        en=(
+            f"A longer deadline is impractical: this run needs about {years:,.0f} years "
             f"({days:,} days) on {plan.gpus:,} × {plan.gpu.name}, beyond the two-year "
-            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."),
-        zh=(f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
-            f"（{days:,} 天），超过规划器考虑的最长期限（两年，{MAX_DEADLINE_DAYS} 天）。"),
+            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."
+        ),
+        zh=(
+            f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
+            f"（{days:,} 天），超过规划器考虑的最长期限（两年，{MAX_DEADLINE_DAYS} 天）。"
+        ),
     )

@@ -54,7 +54,8 @@ def _check_layout(plan: Plan) -> None:
     model = plan.model
     if not valid_tensor_parallel(model, plan.tensor_parallel):
         fail(
-            "tensor_parallel", plan.tensor_parallel,
+            "tensor_parallel",
+            plan.tensor_parallel,
             f"must split {model.name}'s {model.heads} attention heads evenly (and divide or "
             f"be a multiple of its {model.kv_heads} KV heads); try 1, 2, 4 or 8",
             f"必须能整除 {model.name} 的 {model.heads} 个注意力头（并整除或是 {model.kv_heads} "
@@ -63,15 +64,18 @@ def _check_layout(plan: Plan) -> None:
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     if plan.gpus % model_parallel:
         fail(
-            "gpus", plan.gpus,
+            "gpus",
+            plan.gpus,
             f"must be a multiple of tensor_parallel × pipeline_parallel = {model_parallel}",
             f"必须是张量并行 × 流水线并行 = {model_parallel} 的整数倍",
         )
     data_parallel = plan.gpus // model_parallel
-    if plan.expert_parallel > 1 and (data_parallel % plan.expert_parallel
-                                     or plan.model.experts % plan.expert_parallel):
+    if plan.expert_parallel > 1 and (
+        data_parallel % plan.expert_parallel or plan.model.experts % plan.expert_parallel
+    ):
         fail(
-            "expert_parallel", plan.expert_parallel,
+            "expert_parallel",
+            plan.expert_parallel,
             f"must divide the data-parallel degree {data_parallel} and the "
             f"{plan.model.experts} experts",
             f"必须整除数据并行规模 {data_parallel} 和 {plan.model.experts} 个专家",
@@ -80,8 +84,9 @@ def _check_layout(plan: Plan) -> None:
 
 def _check_amounts(plan: Plan) -> None:
     if not (plan.deadline_seconds > 0 and math.isfinite(plan.deadline_seconds)):
-        fail("deadline", plan.deadline_seconds, "must be a positive number of days",
-             "必须是正的天数")
+        fail(
+            "deadline", plan.deadline_seconds, "must be a positive number of days", "必须是正的天数"
+        )
     if plan.tokens is not None:
         check_positive("tokens", plan.tokens, maximum=MAX_TOKENS)
     if plan.global_batch_tokens is not None:

@@ -25,11 +25,21 @@ LLAMA2_70B = lookup_model("Llama-2-70B")
 
 # 1. Fine-tuning method changes -------------------------------------------------------------
 
+
 def _t4_full_finetune() -> Plan:
     # "用一张T4全参数微调7B模型", as the answer pipeline lays it out (ZeRO-3, selective).
-    return Plan(task="finetune", method="full", model=generic_model(params=7e9),
-                gpu=lookup_gpu("T4"), gpus=1, precision="fp16", tokens=1e8, zero_stage=3,
-                recompute="selective", global_batch_tokens=64 * 4096.0)
+    return Plan(
+        task="finetune",
+        method="full",
+        model=generic_model(params=7e9),
+        gpu=lookup_gpu("T4"),
+        gpus=1,
+        precision="fp16",
+        tokens=1e8,
+        zero_stage=3,
+        recompute="selective",
+        global_batch_tokens=64 * 4096.0,
+    )
 
 
 def test_full_finetune_on_one_t4_is_offered_qlora_that_fits() -> None:
@@ -53,8 +63,9 @@ def test_full_finetune_on_one_t4_is_offered_qlora_that_fits() -> None:
     assert 1 * DAY < days < 10 * DAY  # 1e8 tokens at the T4's 65 TFLOP/s
     # A method change ranks before any other GPU, and makes the verdict conditional.
     kinds = [c.kind for c in changes]
-    assert kinds.index("qlora") < min((kinds.index(k) for k in ("gpu",) if k in kinds),
-                                      default=len(kinds))
+    assert kinds.index("qlora") < min(
+        (kinds.index(k) for k in ("gpu",) if k in kinds), default=len(kinds)
+    )
     assert evaluate(plan).verdict == "conditional"
 
 
@@ -63,14 +74,17 @@ def test_method_suggestions_are_verified_like_every_other_change() -> None:
     for change in suggest(plan, max_suggestions=20):
         fresh = run_checks(change.new_plan, with_min_gpus=False)
         assert change.evaluation_after.failing == tuple(
-            c.kind for c in fresh if c.verdict == "fail")
+            c.kind for c in fresh if c.verdict == "fail"
+        )
 
 
 # 2. QLoRA of a 70B model on 24 GB cards -----------------------------------------------------
 
+
 def _qlora_70b(gpu: str, gpus: int, **extra: object) -> Plan:
-    return Plan(task="finetune", method="qlora", model=LLAMA2_70B, gpu=lookup_gpu(gpu),
-                gpus=gpus, **extra)  # type: ignore[arg-type]
+    return Plan(
+        task="finetune", method="qlora", model=LLAMA2_70B, gpu=lookup_gpu(gpu), gpus=gpus, **extra
+    )  # type: ignore[arg-type]
 
 
 def test_qlora_70b_min_gpus_on_rtx_4090_is_three_not_eight() -> None:
@@ -78,8 +92,9 @@ def test_qlora_70b_min_gpus_on_rtx_4090_is_three_not_eight() -> None:
     # tokens runs on 4 x 24 GB A5000 without CPU offload, and on 2 x 24 GB only with it.
     # 35-37 GB of 4-bit base sharded by FSDP over 3 cards leaves room for the rest.
     # The pipeline's layout (ZeRO-1, TP=8, selective recompute) used to report 8.
-    plan = _qlora_70b("RTX 4090", 8, zero_stage=1, tensor_parallel=8, recompute="selective",
-                      sequence_length=2048)
+    plan = _qlora_70b(
+        "RTX 4090", 8, zero_stage=1, tensor_parallel=8, recompute="selective", sequence_length=2048
+    )
     memory = run_checks(plan)[0]
     assert memory.figures["min_gpus"] == 3
     with_offload = run_checks(plan.replace(offload=True, zero_stage=3, tensor_parallel=1))[0]
@@ -98,9 +113,17 @@ def test_scaling_suggestion_for_qlora_70b_uses_sharding_and_checkpointing() -> N
 
 # 3. Serving batch semantics -----------------------------------------------------------------
 
+
 def _serve(gpus: int, tp: int, batch: int) -> Plan:
-    return Plan(task="inference", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"), gpus=gpus,
-                tensor_parallel=tp, batch_size=batch, sequence_length=4096)
+    return Plan(
+        task="inference",
+        model=LLAMA2_70B,
+        gpu=lookup_gpu("A100 80GB"),
+        gpus=gpus,
+        tensor_parallel=tp,
+        batch_size=batch,
+        sequence_length=4096,
+    )
 
 
 def test_batch_size_is_split_over_replicas_not_multiplied() -> None:
@@ -130,18 +153,26 @@ def test_uneven_split_rounds_up_and_idle_replicas_add_nothing() -> None:
     compute = run_checks(plan)[1]
     assert compute.figures["busy_replicas"] == 3
     assert compute.figures["decode_tokens_per_s_all_replicas"] == pytest.approx(
-        5 / compute.figures["seconds_per_token"])  # type: ignore[operator]
+        5 / compute.figures["seconds_per_token"]
+    )  # type: ignore[operator]
 
 
 # 4. FP8 training ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("gpu", ["H100", "H800", "H20", "B200", "MI300X"])
 def test_fp8_training_is_allowed_on_chips_with_fp8(gpu: str) -> None:
     # DeepSeek-V3 (arXiv:2412.19437) §3.3 trained in FP8 on H800; NVIDIA Transformer Engine
     # runs FP8 GEMMs on Hopper, Ada and Blackwell. The time uses the dense FP8 peak at an MFU
     # stated against it, 1.3x faster than the BF16 default (not 2x).
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu(gpu),
-                gpus=8, zero_stage=1, tokens=1e11)
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-7B"),
+        gpu=lookup_gpu(gpu),
+        gpus=8,
+        zero_stage=1,
+        tokens=1e11,
+    )
     bf16 = evaluate(plan, max_suggestions=0).check("compute").figures
     fp8 = evaluate(plan.replace(precision="fp8"), max_suggestions=0).check("compute").figures
     assert fp8["peak_flops_per_s"] == lookup_gpu(gpu).fp8_flops_per_s
@@ -149,11 +180,17 @@ def test_fp8_training_is_allowed_on_chips_with_fp8(gpu: str) -> None:
     assert bf16["seconds"] / fp8["seconds"] == pytest.approx(1.3, rel=0.01)  # type: ignore[operator]
 
 
-@pytest.mark.parametrize(("gpu", "hint"), [("A100", "bf16"), ("V100", "fp16"),
-                                           ("A800", "bf16"), ("Ascend 910B", "bf16")])
+@pytest.mark.parametrize(
+    ("gpu", "hint"), [("A100", "bf16"), ("V100", "fp16"), ("A800", "bf16"), ("Ascend 910B", "bf16")]
+)
 def test_fp8_training_is_refused_where_the_chip_has_no_fp8(gpu: str, hint: str) -> None:
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu(gpu),
-                gpus=8, precision="fp8")
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-7B"),
+        gpu=lookup_gpu(gpu),
+        gpus=8,
+        precision="fp8",
+    )
     with pytest.raises(CalculatorInputError) as info:
         evaluate(plan)
     assert info.value.field == "precision"
@@ -168,8 +205,7 @@ def test_fp8_training_keeps_sixteen_bytes_of_model_state_per_parameter() -> None
     model = lookup_model("Llama-2-7B")
     fp8 = training_memory(model=model, gpus=8, zero_stage=3, precision="fp8")
     bf16 = training_memory(model=model, gpus=8, zero_stage=3, precision="bf16")
-    assert fp8.model_state_bytes == bf16.model_state_bytes == pytest.approx(
-        16 * model.params / 8)
+    assert fp8.model_state_bytes == bf16.model_state_bytes == pytest.approx(16 * model.params / 8)
     assert any("fp8 training" in a for a in fp8.assumptions)
 
 
@@ -180,6 +216,7 @@ def test_deepseek_v3_fp8_mfu_basis_is_stated() -> None:
 
 
 # 5. Serving power -------------------------------------------------------------------------
+
 
 def _power(plan: Plan) -> dict[str, object]:
     return dict(evaluate(plan).check("power").figures)
@@ -203,9 +240,15 @@ def test_energy_per_token_is_in_the_measured_range_for_llama_65b() -> None:
     # Samsi et al. 2023, From Words to Watts (arXiv:2310.03003): LLaMA-65B inference on A100s
     # used about 3-4 J per decoded token (GPU energy). Ours: GPUs at TDP, roofline decode at
     # batch 16 on 8 x A100 80GB; within a factor of two of that measurement.
-    plan = Plan(task="inference", model=lookup_model("LLaMA-65B"),
-                gpu=lookup_gpu("A100 80GB"), gpus=8, tensor_parallel=8, batch_size=16,
-                sequence_length=2048)
+    plan = Plan(
+        task="inference",
+        model=lookup_model("LLaMA-65B"),
+        gpu=lookup_gpu("A100 80GB"),
+        gpus=8,
+        tensor_parallel=8,
+        batch_size=16,
+        sequence_length=2048,
+    )
     power = _power(plan)
     gpu_joules_per_token = power["gpu_power_watts"] / power["tokens_per_s"]  # type: ignore[operator]
     assert 3.0 / 2 < gpu_joules_per_token < 4.0 * 2

@@ -33,8 +33,9 @@ def test_megatron_2021_equation_4_gpt3_34_days() -> None:
     # Narayanan et al. 2021 (arXiv:2104.04473) §5.1 eq. (4): T = 8TP/(nX); GPT-3 175B on 300B
     # tokens, 1024 A100 at X = 140 TFLOP/s achieved -> about 34 days.
     flops = training_flops(active_params=175e9, tokens=300e9, recompute="full")
-    result = training_time(total_flops=flops, gpus=1024, peak_flops_per_s=A100_PEAK,
-                           mfu=140e12 / A100_PEAK)
+    result = training_time(
+        total_flops=flops, gpus=1024, peak_flops_per_s=A100_PEAK, mfu=140e12 / A100_PEAK
+    )
     assert result.days == pytest.approx(34, abs=0.5)
     assert result.gpu_hours == pytest.approx(1024 * result.seconds / 3600)
 
@@ -54,8 +55,12 @@ def test_llama2_gpu_hours(name: str, published_gpu_hours: float) -> None:
     flops = training_flops(active_params=model.params, tokens=2e12)
     implied_mfu = flops / (published_gpu_hours * 3600 * gpu.dense_flops_per_s("bf16"))
     assert 0.35 < implied_mfu < 0.45  # 6ND accounting: 39%, 38%, 43%
-    estimate = training_time(total_flops=flops, gpus=2048,
-                             peak_flops_per_s=gpu.dense_flops_per_s("bf16"), mfu=default_mfu(gpu))
+    estimate = training_time(
+        total_flops=flops,
+        gpus=2048,
+        peak_flops_per_s=gpu.dense_flops_per_s("bf16"),
+        mfu=default_mfu(gpu),
+    )
     assert estimate.gpu_hours == pytest.approx(published_gpu_hours, rel=0.10)
 
 
@@ -64,17 +69,20 @@ def test_full_recompute_is_8nd_and_selective_adds_attention() -> None:
     assert training_flops(active_params=n, tokens=d, recompute="none") == 6 * n * d
     assert training_flops(active_params=n, tokens=d, recompute="full") == 8 * n * d
     model = MODELS["GPT-3 175B"]
-    plain = training_flops(active_params=model.params, tokens=d, recompute="none", model=model,
-                           sequence_length=2048)
-    selective = training_flops(active_params=model.params, tokens=d, model=model,
-                               sequence_length=2048)
+    plain = training_flops(
+        active_params=model.params, tokens=d, recompute="none", model=model, sequence_length=2048
+    )
+    selective = training_flops(
+        active_params=model.params, tokens=d, model=model, sequence_length=2048
+    )
     # Narayanan et al. 2021 eq. (3): the attention term is s/(6h) of the dense term per pass.
     assert plain / (6 * model.params * d) == pytest.approx(1 + 2048 / (6 * 12288), rel=0.01)
     # Selective recompute re-runs attention in the backward pass, but model FLOPs (PaLM App. B)
     # do not count recomputation: the MFU defaults already absorb it.
     assert selective == plain
-    full = training_flops(active_params=model.params, tokens=d, recompute="full", model=model,
-                          sequence_length=2048)
+    full = training_flops(
+        active_params=model.params, tokens=d, recompute="full", model=model, sequence_length=2048
+    )
     assert full > 8 * model.params * d
 
 
@@ -124,11 +132,16 @@ def test_every_gpu_has_an_mfu_below_published_best() -> None:
     ],
 )
 def test_gpus_for_deadline(flops: float, days: float, expected: int) -> None:
-    found = gpus_for_deadline(total_flops=flops, deadline_seconds=days * 86400,
-                              peak_flops_per_s=A100_PEAK, mfu=140e12 / A100_PEAK)
+    found = gpus_for_deadline(
+        total_flops=flops,
+        deadline_seconds=days * 86400,
+        peak_flops_per_s=A100_PEAK,
+        mfu=140e12 / A100_PEAK,
+    )
     assert found == expected
-    enough = training_time(total_flops=flops, gpus=found, peak_flops_per_s=A100_PEAK,
-                           mfu=140e12 / A100_PEAK)
+    enough = training_time(
+        total_flops=flops, gpus=found, peak_flops_per_s=A100_PEAK, mfu=140e12 / A100_PEAK
+    )
     assert enough.seconds <= days * 86400 * (1 + 1e-9)
 
 
@@ -153,8 +166,9 @@ def test_inference_fp8_uses_fp8_peak_and_moe_reads_fewer_experts() -> None:
     h100 = lookup_gpu("H100")
     fp8 = inference_speed(model=lookup_model("Llama-3.1-8B"), gpu=h100, weight_dtype="fp8")
     assert fp8.compute_precision == "fp8"
-    a100 = inference_speed(model=lookup_model("Llama-3.1-8B"), gpu=lookup_gpu("A100"),
-                           weight_dtype="fp8")
+    a100 = inference_speed(
+        model=lookup_model("Llama-3.1-8B"), gpu=lookup_gpu("A100"), weight_dtype="fp8"
+    )
     assert a100.compute_precision == "bf16"  # no FP8 on Ampere
     mixtral = lookup_model("Mixtral-8x7B")
     one = inference_speed(model=mixtral, gpu=h100, gpus=2, batch_size=1, context_length=1)
@@ -163,8 +177,7 @@ def test_inference_fp8_uses_fp8_peak_and_moe_reads_fewer_experts() -> None:
 
 def test_prefill_is_compute_bound() -> None:
     model, gpu = lookup_model("Llama-2-7B"), lookup_gpu("A100")
-    speed = inference_speed(model=model, gpu=gpu, prompt_tokens=1000, batch_size=1,
-                            prefill_mfu=0.5)
+    speed = inference_speed(model=model, gpu=gpu, prompt_tokens=1000, batch_size=1, prefill_mfu=0.5)
     minimum = 2 * model.params * 1000 / (gpu.dense_flops_per_s("bf16") * 0.5)
     assert speed.prefill_seconds >= minimum
     assert speed.prefill_seconds == pytest.approx(minimum, rel=0.05)
@@ -184,17 +197,30 @@ def test_v100_inference_falls_back_to_fp16() -> None:
         (lambda: training_flops(active_params=1e9, tokens=-5), "tokens"),
         (lambda: training_flops(active_params=1e9, tokens=1e9, recompute="x"), "recompute"),
         (lambda: chinchilla_tokens(params=-1), "params"),
-        (lambda: training_time(total_flops=1e20, gpus=0, peak_flops_per_s=1e14, mfu=0.4),
-         "gpus"),
+        (lambda: training_time(total_flops=1e20, gpus=0, peak_flops_per_s=1e14, mfu=0.4), "gpus"),
         (lambda: training_time(total_flops=1e20, gpus=8, peak_flops_per_s=1e14, mfu=1.5), "mfu"),
-        (lambda: training_time(total_flops=1e20, gpus=8, peak_flops_per_s=-1, mfu=0.4),
-         "peak_flops_per_s"),
-        (lambda: gpus_for_deadline(total_flops=1e20, deadline_seconds=0, peak_flops_per_s=1e14,
-                                   mfu=0.4), "deadline_seconds"),
-        (lambda: inference_speed(model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100"),
-                                 batch_size=0), "batch_size"),
-        (lambda: inference_speed(model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100"),
-                                 gpus=-2), "gpus"),
+        (
+            lambda: training_time(total_flops=1e20, gpus=8, peak_flops_per_s=-1, mfu=0.4),
+            "peak_flops_per_s",
+        ),
+        (
+            lambda: gpus_for_deadline(
+                total_flops=1e20, deadline_seconds=0, peak_flops_per_s=1e14, mfu=0.4
+            ),
+            "deadline_seconds",
+        ),
+        (
+            lambda: inference_speed(
+                model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100"), batch_size=0
+            ),
+            "batch_size",
+        ),
+        (
+            lambda: inference_speed(
+                model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100"), gpus=-2
+            ),
+            "gpus",
+        ),
     ],
 )
 def test_bad_inputs_name_the_field(call: object, field: str) -> None:
@@ -209,6 +235,10 @@ def test_llama1_65b_21_days() -> None:
     params, tokens = 65.2e9, 1.4e12
     mfu = 6 * params * 380 / A100_PEAK  # 47.6%: above the 0.40 planning default
     assert mfu > default_mfu(lookup_gpu("A100 80GB"))
-    result = training_time(total_flops=training_flops(active_params=params, tokens=tokens),
-                           gpus=2048, peak_flops_per_s=A100_PEAK, mfu=mfu)
+    result = training_time(
+        total_flops=training_flops(active_params=params, tokens=tokens),
+        gpus=2048,
+        peak_flops_per_s=A100_PEAK,
+        mfu=mfu,
+    )
     assert result.days == pytest.approx(21, abs=0.5)

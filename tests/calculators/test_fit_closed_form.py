@@ -29,7 +29,8 @@ _JOBS = (
 def _bisected(search: _FitSearch, tp: int, pp: int, zero: int) -> int | None:
     top = 1 if zero == 0 else search.max_gpus // (tp * pp)
     return parts.smallest_passing(
-        lambda n: search.evaluate(tp, pp, zero, n).total_bytes <= search.budget, top)
+        lambda n: search.evaluate(tp, pp, zero, n).total_bytes <= search.budget, top
+    )
 
 
 @pytest.mark.parametrize("gpu_name", _GPUS)

@@ -76,8 +76,7 @@ def test_korthikanti_table2_coefficients_gpt3() -> None:
     # s 2048, t 8): per-layer bytes sbh(34/t + 5as/(ht)) with sequence parallelism, sbh·34/t with
     # selective recompute, 2sbh/t with full recompute (layer inputs only).
     s, b, h, a, t = 2048, 1, 12288, 96, 8
-    kwargs: dict[str, Any] = {"model": GPT3, "gpus": 8, "tensor_parallel": 8,
-                              "sequence_length": s}
+    kwargs: dict[str, Any] = {"model": GPT3, "gpus": 8, "tensor_parallel": 8, "sequence_length": s}
     logits = 4 * s * b * GPT3.vocab / t
     none = training_memory(recompute="none", flash_attention=False, **kwargs)
     selective = training_memory(recompute="selective", **kwargs)
@@ -121,14 +120,14 @@ def test_offload_moves_gradients_and_optimizer_to_host() -> None:
     assert moved.optimizer_bytes == moved.gradients_bytes == 0
     assert moved.offloaded_bytes == kept.optimizer_bytes + kept.gradients_bytes
     assert moved.total_bytes == pytest.approx(
-        kept.total_bytes - kept.optimizer_bytes - kept.gradients_bytes)
+        kept.total_bytes - kept.optimizer_bytes - kept.gradients_bytes
+    )
     assert moved.weights_bytes == kept.weights_bytes
 
 
 def test_llama2_70b_fp16_does_not_fit_one_80gb_gpu() -> None:
     # 68.98e9 params x 2 bytes = 138 GB of weights alone (issue acceptance criterion).
-    result = inference_memory(model=LLAMA2_70B, weight_dtype="fp16", batch_size=1,
-                              context_length=1)
+    result = inference_memory(model=LLAMA2_70B, weight_dtype="fp16", batch_size=1, context_length=1)
     assert result.weights_bytes == pytest.approx(137.95e9, rel=1e-3)
     assert not result.fits(memory_bytes=lookup_gpu("A100 80GB").memory_bytes)
     assert not result.fits(memory_bytes=lookup_gpu("H100").memory_bytes, usable_fraction=1.0)
@@ -144,8 +143,7 @@ def test_llama2_70b_kv_cache_per_token() -> None:
 def test_kv_cache_splits_over_tensor_parallel_up_to_kv_heads() -> None:
     base = inference_memory(model=LLAMA2_70B, context_length=4096, batch_size=4)
     tp8 = inference_memory(model=LLAMA2_70B, context_length=4096, batch_size=4, tensor_parallel=8)
-    tp16 = inference_memory(model=LLAMA2_70B, context_length=4096, batch_size=4,
-                            tensor_parallel=16)
+    tp16 = inference_memory(model=LLAMA2_70B, context_length=4096, batch_size=4, tensor_parallel=16)
     assert tp8.kv_cache_bytes == pytest.approx(base.kv_cache_bytes / 8)
     assert tp16.kv_cache_bytes == tp8.kv_cache_bytes  # only 8 KV heads to split
 
@@ -159,8 +157,9 @@ def test_weight_dtypes(dtype: str, bytes_per_linear_param: float) -> None:
     other = LLAMA2_7B.embedding_params + (2 * LLAMA2_7B.layers + 1) * LLAMA2_7B.hidden
     linear = LLAMA2_7B.params - other
     other_bytes = max(bytes_per_linear_param, 2.0)
-    assert result.weights_bytes == pytest.approx(linear * bytes_per_linear_param
-                                                 + other * other_bytes)
+    assert result.weights_bytes == pytest.approx(
+        linear * bytes_per_linear_param + other * other_bytes
+    )
 
 
 def test_moe_inference_keeps_all_experts() -> None:
@@ -186,8 +185,9 @@ def test_qlora_65b_fits_one_48gb_gpu() -> None:
 
 
 def test_finetune_methods_order() -> None:
-    sizes = [finetune_memory(model=LLAMA2_7B, method=m).total_bytes
-             for m in ("full", "lora", "qlora")]
+    sizes = [
+        finetune_memory(model=LLAMA2_7B, method=m).total_bytes for m in ("full", "lora", "qlora")
+    ]
     assert sizes == sorted(sizes, reverse=True)
     assert finetune_memory(model=LLAMA2_7B, method="full").kind == "finetune"
 
@@ -213,17 +213,35 @@ def test_min_gpus_training_is_minimal() -> None:
     assert plan is not None
     assert plan.breakdown.fits(memory_bytes=gpu.memory_bytes)
     for zero in range(4):
-        fewer = training_memory(model=LLAMA2_7B, gpus=plan.gpus - 1, zero_stage=zero,
-                                sequence_length=4096) if plan.gpus > 1 else None
+        fewer = (
+            training_memory(
+                model=LLAMA2_7B, gpus=plan.gpus - 1, zero_stage=zero, sequence_length=4096
+            )
+            if plan.gpus > 1
+            else None
+        )
         assert fewer is None or not fewer.fits(memory_bytes=gpu.memory_bytes)
 
 
 def test_min_gpus_respects_fixed_layout_and_gives_up() -> None:
     gpu = lookup_gpu("4090")
-    assert min_gpus_to_fit(gpu=gpu, model=LLAMA2_70B, kind="training", zero_stage=0,
-                           tensor_parallel=1, pipeline_parallel=1) is None
-    assert min_gpus_to_fit(gpu=GPUS["T4"], model=generic_model(params=1e14),
-                           kind="training", max_gpus=1000) is None
+    assert (
+        min_gpus_to_fit(
+            gpu=gpu,
+            model=LLAMA2_70B,
+            kind="training",
+            zero_stage=0,
+            tensor_parallel=1,
+            pipeline_parallel=1,
+        )
+        is None
+    )
+    assert (
+        min_gpus_to_fit(
+            gpu=GPUS["T4"], model=generic_model(params=1e14), kind="training", max_gpus=1000
+        )
+        is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -282,8 +300,14 @@ def test_finetune_and_fit_bad_inputs() -> None:
 
 def test_breakdown_total_is_the_sum_and_carries_provenance() -> None:
     result = training_memory(model=LLAMA2_70B, gpus=64, zero_stage=1, tensor_parallel=8)
-    parts = (result.weights_bytes + result.gradients_bytes + result.optimizer_bytes
-             + result.activations_bytes + result.kv_cache_bytes + result.overhead_bytes)
+    parts = (
+        result.weights_bytes
+        + result.gradients_bytes
+        + result.optimizer_bytes
+        + result.activations_bytes
+        + result.kv_cache_bytes
+        + result.overhead_bytes
+    )
     assert result.total_bytes == pytest.approx(parts)
     assert result.formula
     assert result.sources

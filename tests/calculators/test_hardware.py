@@ -19,10 +19,28 @@ from calculators.catalog.hardware import (
 from calculators.catalog.names import normalize_name
 
 REQUIRED_GPUS = [
-    "V100 SXM2 16GB", "V100 SXM2 32GB", "T4", "A10", "A100 SXM 40GB", "A100 SXM 80GB",
-    "A100 PCIe 40GB", "A100 PCIe 80GB", "A800 SXM 80GB", "H100 SXM 80GB", "H100 PCIe 80GB",
-    "H800 SXM 80GB", "H20 96GB", "H200 SXM 141GB", "B200 180GB", "L40S 48GB", "L20 48GB",
-    "L4 24GB", "RTX 3090 24GB", "RTX 4090 24GB", "MI300X 192GB", "Ascend 910B 64GB",
+    "V100 SXM2 16GB",
+    "V100 SXM2 32GB",
+    "T4",
+    "A10",
+    "A100 SXM 40GB",
+    "A100 SXM 80GB",
+    "A100 PCIe 40GB",
+    "A100 PCIe 80GB",
+    "A800 SXM 80GB",
+    "H100 SXM 80GB",
+    "H100 PCIe 80GB",
+    "H800 SXM 80GB",
+    "H20 96GB",
+    "H200 SXM 141GB",
+    "B200 180GB",
+    "L40S 48GB",
+    "L20 48GB",
+    "L4 24GB",
+    "RTX 3090 24GB",
+    "RTX 4090 24GB",
+    "MI300X 192GB",
+    "Ascend 910B 64GB",
     "Ascend 910 32GB",
 ]
 
@@ -214,8 +232,16 @@ def test_link_alias_index_and_unknown_link() -> None:
 
 @pytest.mark.parametrize(
     ("dtype", "size"),
-    [("fp32", 4), ("tf32", 4), ("bf16", 2), ("fp16", 2), ("fp8", 1), ("int8", 1),
-     ("int4", 0.5), ("nf4", 0.5)],
+    [
+        ("fp32", 4),
+        ("tf32", 4),
+        ("bf16", 2),
+        ("fp16", 2),
+        ("fp8", 1),
+        ("int8", 1),
+        ("int4", 0.5),
+        ("nf4", 0.5),
+    ],
 )
 def test_dtype_bytes(dtype: str, size: float) -> None:
     assert DTYPE_BYTES[dtype] == size

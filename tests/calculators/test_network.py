@@ -25,15 +25,26 @@ IB_NODE = 8 * 25e9  # 8 x HDR 200 Gb/s per DGX A100 node
 
 
 def _fabric(**kw: object) -> Fabric:
-    base = Fabric(intra_bytes_per_s=NVLINK3, inter_bytes_per_s=IB_NODE, intra_latency_s=0.0,
-                  inter_latency_s=0.0)
+    base = Fabric(
+        intra_bytes_per_s=NVLINK3,
+        inter_bytes_per_s=IB_NODE,
+        intra_latency_s=0.0,
+        inter_latency_s=0.0,
+    )
     return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
 
 
 def _step(**kw: object) -> network.NetworkEstimate:
     args: dict[str, object] = {
-        "params": 7e9, "layers": 32, "hidden_size": 4096, "gpus": 16, "gpus_per_node": 8,
-        "fabric": _fabric(), "global_batch_tokens": 4e6, "peak_flops_per_s": 312e12, "mfu": 0.4,
+        "params": 7e9,
+        "layers": 32,
+        "hidden_size": 4096,
+        "gpus": 16,
+        "gpus_per_node": 8,
+        "fabric": _fabric(),
+        "global_batch_tokens": 4e6,
+        "peak_flops_per_s": 312e12,
+        "mfu": 0.4,
     }
     args.update(kw)
     return step_network(**args)  # type: ignore[arg-type]
@@ -56,8 +67,9 @@ def test_docstring_examples(module: object) -> None:
     ],
 )
 def test_allreduce_time_ring_formula(size, ranks, bandwidth, latency, expected) -> None:
-    got = allreduce_time(size_bytes=size, ranks=ranks, bandwidth_bytes_per_s=bandwidth,
-                         latency_s=latency)
+    got = allreduce_time(
+        size_bytes=size, ranks=ranks, bandwidth_bytes_per_s=bandwidth, latency_s=latency
+    )
     assert got == pytest.approx(expected)
 
 
@@ -74,8 +86,9 @@ def test_transfer_time_is_latency_plus_size_over_bandwidth() -> None:
 
 def test_hierarchical_on_one_node_equals_flat_ring() -> None:
     f = _fabric()
-    t = hierarchical_allreduce(size_bytes=1e9, ranks=8, ranks_per_node=8, groups_per_node=1,
-                               fabric=f)
+    t = hierarchical_allreduce(
+        size_bytes=1e9, ranks=8, ranks_per_node=8, groups_per_node=1, fabric=f
+    )
     flat = allreduce_time(size_bytes=1e9, ranks=8, bandwidth_bytes_per_s=NVLINK3)
     assert t.seconds(f.inter_bytes_per_s) == pytest.approx(flat)
     assert t.inter_bytes_per_node == 0
@@ -84,8 +97,9 @@ def test_hierarchical_on_one_node_equals_flat_ring() -> None:
 def test_hierarchical_two_nodes_hand_worked() -> None:
     # 16 ranks, 8 per node: intra RS+AG 2(7/8) x 1 GB over 300 GB/s; inter 2(1/2) x 1 GB per node
     f = _fabric(inter_bytes_per_s=25e9)
-    t = hierarchical_allreduce(size_bytes=1e9, ranks=16, ranks_per_node=8, groups_per_node=1,
-                               fabric=f)
+    t = hierarchical_allreduce(
+        size_bytes=1e9, ranks=16, ranks_per_node=8, groups_per_node=1, fabric=f
+    )
     assert t.inter_bytes_per_node == pytest.approx(1e9)
     assert t.seconds(25e9) == pytest.approx(2 * 7 / 8 / 300 + 1 / 25)
 
@@ -94,9 +108,11 @@ def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume() -> None:
     # Rajbhandari et al. 2020 §7.2.2: ZeRO-3 = 3 x Psi vs 2 x Psi for DP
     base = _step(zero_stage=0)
     assert _step(zero_stage=2).allreduce_seconds_per_step == pytest.approx(
-        base.allreduce_seconds_per_step)
+        base.allreduce_seconds_per_step
+    )
     assert _step(zero_stage=3).allreduce_seconds_per_step == pytest.approx(
-        1.5 * base.allreduce_seconds_per_step)
+        1.5 * base.allreduce_seconds_per_step
+    )
 
 
 def test_compute_seconds_is_6nd_over_cluster_throughput() -> None:
@@ -139,8 +155,10 @@ def test_moe_all_to_all_only_with_expert_parallelism() -> None:
     [
         ({"fabric": _fabric(inter_is_ethernet=True, inter_rdma=False)}, "ethernet_without_rdma"),
         ({"tensor_parallel": 16}, "tensor_parallel_across_nodes"),
-        ({"tensor_parallel": 8, "fabric": _fabric(intra_is_pcie=True)},
-         "tensor_parallel_over_pcie"),
+        (
+            {"tensor_parallel": 8, "fabric": _fabric(intra_is_pcie=True)},
+            "tensor_parallel_over_pcie",
+        ),
         ({"fabric": _fabric(inter_bytes_per_s=1e8)}, "communication_bound"),
     ],
 )
@@ -165,8 +183,9 @@ def test_bandwidth_for_90_percent_gives_90_percent() -> None:
     need = slow.inter_node_bytes_per_s_for_90pct
     assert need is not None
     assert need > 1e8
-    fixed = _step(fabric=_fabric(inter_bytes_per_s=need, intra_latency_s=5e-6,
-                                 inter_latency_s=1e-5))
+    fixed = _step(
+        fabric=_fabric(inter_bytes_per_s=need, intra_latency_s=5e-6, inter_latency_s=1e-5)
+    )
     assert fixed.scaling_efficiency_no_overlap == pytest.approx(0.9)
 
 

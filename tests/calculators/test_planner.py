@@ -24,14 +24,24 @@ A100_PCIE = lookup_gpu("A100 80GB PCIe")
 
 def _founding() -> Plan:
     # 吉林GPU服务器能训练千亿模型吗: a 100B dense model on one node of 8 x A100 80GB PCIe, 25 GbE
-    return Plan(task="pretrain", model=generic_model(params=100e9), gpu=A100_PCIE, gpus=8,
-                inter_link=lookup_link("25GbE"))
+    return Plan(
+        task="pretrain",
+        model=generic_model(params=100e9),
+        gpu=A100_PCIE,
+        gpus=8,
+        inter_link=lookup_link("25GbE"),
+    )
 
 
 def _gpt3_flops() -> TrainingFlops:
     model = lookup_model("GPT-3 175B")
-    return model_and_hardware_flops(active_params=model.active_params, tokens=300e9,
-                                    recompute="full", model=model, sequence_length=2048)
+    return model_and_hardware_flops(
+        active_params=model.active_params,
+        tokens=300e9,
+        recompute="full",
+        model=model,
+        sequence_length=2048,
+    )
 
 
 #: Narayanan et al. 2021 (arXiv:2104.04473) Table 1: 140 TFLOP/s per A100 counting the FLOPs
@@ -43,15 +53,32 @@ GPT3_MFU = 140 / 312 * _gpt3_flops().model_flops / _gpt3_flops().hardware_flops
 def _gpt3() -> Plan:
     # Narayanan et al. 2021 (arXiv:2104.04473) eq. (4): GPT-3 175B, 300B tokens, 1024 A100,
     # 140 TFLOP/s achieved per GPU (with full recompute) -> about 34 days
-    return Plan(task="pretrain", model=lookup_model("GPT-3 175B"), gpu=lookup_gpu("A100 80GB"),
-                gpus=1024, tokens=300e9, mfu=GPT3_MFU, recompute="full", tensor_parallel=8,
-                pipeline_parallel=16, sequence_length=2048, global_batch_tokens=1536 * 2048,
-                inter_link=lookup_link("HDR"), nics_per_node=8)
+    return Plan(
+        task="pretrain",
+        model=lookup_model("GPT-3 175B"),
+        gpu=lookup_gpu("A100 80GB"),
+        gpus=1024,
+        tokens=300e9,
+        mfu=GPT3_MFU,
+        recompute="full",
+        tensor_parallel=8,
+        pipeline_parallel=16,
+        sequence_length=2048,
+        global_batch_tokens=1536 * 2048,
+        inter_link=lookup_link("HDR"),
+        nics_per_node=8,
+    )
 
 
 def _qlora_70b(zero_stage: int) -> Plan:
-    return Plan(task="finetune", method="qlora", model=lookup_model("Llama-2-70B"),
-                gpu=lookup_gpu("RTX 4090"), gpus=8, zero_stage=zero_stage)
+    return Plan(
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=8,
+        zero_stage=zero_stage,
+    )
 
 
 @pytest.mark.parametrize("module", [planner, plan_checks, plan_validate])
@@ -131,8 +158,12 @@ def test_gpt3_on_1024_a100_takes_about_34_days() -> None:
 
 
 def test_llama2_70b_fp16_does_not_fit_one_80gb_gpu_and_int4_fixes_it() -> None:
-    plan = Plan(task="inference", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("H100"),
-                precision="fp16")
+    plan = Plan(
+        task="inference",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("H100"),
+        precision="fp16",
+    )
     e = evaluate(plan)
     assert e.check("memory").verdict == "fail"
     assert e.check("compute").verdict == "n/a"
@@ -141,13 +172,32 @@ def test_llama2_70b_fp16_does_not_fit_one_80gb_gpu_and_int4_fixes_it() -> None:
 
 
 REQUIRED_KEYS = {
-    "memory": {"required_bytes_per_gpu", "available_bytes_per_gpu", "min_gpus", "weights_bytes",
-               "gradients_bytes", "optimizer_bytes", "activations_bytes"},
-    "compute": {"total_flops", "tokens", "mfu", "seconds", "gpu_hours", "gpus_for_deadline",
-                "deadline_seconds", "peak_flops_per_s"},
-    "network": {"allreduce_seconds_per_step", "compute_seconds_per_step",
-                "inter_node_bytes_per_second", "scaling_efficiency",
-                "required_inter_node_bytes_per_second_for_90pct"},
+    "memory": {
+        "required_bytes_per_gpu",
+        "available_bytes_per_gpu",
+        "min_gpus",
+        "weights_bytes",
+        "gradients_bytes",
+        "optimizer_bytes",
+        "activations_bytes",
+    },
+    "compute": {
+        "total_flops",
+        "tokens",
+        "mfu",
+        "seconds",
+        "gpu_hours",
+        "gpus_for_deadline",
+        "deadline_seconds",
+        "peak_flops_per_s",
+    },
+    "network": {
+        "allreduce_seconds_per_step",
+        "compute_seconds_per_step",
+        "inter_node_bytes_per_second",
+        "scaling_efficiency",
+        "required_inter_node_bytes_per_second_for_90pct",
+    },
     "power": {"energy_joules", "kwh"},
     "cost": {"cost"},
 }
@@ -163,11 +213,13 @@ def test_figure_keys_training() -> None:
 
 
 def test_figure_keys_inference() -> None:
-    e = evaluate(Plan(task="inference", model=lookup_model("Llama-2-7B"),
-                      gpu=lookup_gpu("A100 80GB")))
+    e = evaluate(
+        Plan(task="inference", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("A100 80GB"))
+    )
     assert {"kv_cache_bytes", "required_bytes_per_gpu"} <= set(e.check("memory").figures)
     assert {"prefill_tokens_per_s", "decode_tokens_per_s", "seconds_per_token"} <= set(
-        e.check("compute").figures)
+        e.check("compute").figures
+    )
 
 
 def test_no_price_means_no_cost() -> None:
@@ -177,15 +229,24 @@ def test_no_price_means_no_cost() -> None:
 
 
 def test_multi_node_tcp_ethernet_is_flagged() -> None:
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("H100"),
-                gpus=64, tensor_parallel=8, zero_stage=1, inter_link=lookup_link("25GbE"),
-                tokens=1e11)
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("H100"),
+        gpus=64,
+        tensor_parallel=8,
+        zero_stage=1,
+        inter_link=lookup_link("25GbE"),
+        tokens=1e11,
+    )
     network = evaluate(plan).check("network")
     assert "ethernet_without_rdma" in network.flags
     assert network.verdict in ("tight", "fail")
     faster = evaluate(plan.replace(inter_link=lookup_link("NDR"), nics_per_node=8))
-    assert faster.check("network").figures["scaling_efficiency"] > network.figures[
-        "scaling_efficiency"]  # type: ignore[operator]
+    assert (
+        faster.check("network").figures["scaling_efficiency"]
+        > network.figures["scaling_efficiency"]
+    )  # type: ignore[operator]
 
 
 def _seconds(plan: Plan) -> float:
@@ -195,8 +256,14 @@ def _seconds(plan: Plan) -> float:
 
 
 def test_short_deadline_overrun_is_conditional_long_one_infeasible() -> None:
-    base = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
-                gpus=8, zero_stage=1, tokens=2e11)
+    base = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-7B"),
+        gpu=lookup_gpu("H100"),
+        gpus=8,
+        zero_stage=1,
+        tokens=2e11,
+    )
     seconds = _seconds(base)
     assert evaluate(base.replace(deadline_seconds=seconds / 1.5)).verdict == "conditional"
     assert evaluate(base.replace(deadline_seconds=seconds / 3)).verdict == "infeasible"
@@ -205,15 +272,26 @@ def test_short_deadline_overrun_is_conditional_long_one_infeasible() -> None:
 @settings(max_examples=15, deadline=None)
 @given(nodes=st.integers(1, 64), extra=st.integers(1, 64))
 def test_more_gpus_never_lengthen_the_time(nodes: int, extra: int) -> None:
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("A100"),
-                gpus=8 * nodes, inter_link=lookup_link("NDR"))
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-13B"),
+        gpu=lookup_gpu("A100"),
+        gpus=8 * nodes,
+        inter_link=lookup_link("NDR"),
+    )
     assert _seconds(plan.replace(gpus=8 * (nodes + extra))) <= _seconds(plan)
 
 
 @pytest.mark.parametrize(
     ("need", "limit", "verdict"),
-    [(0.5, 1.0, "ok"), (0.9, 1.0, "ok"), (0.95, 1.0, "tight"), (1.0, 1.0, "tight"),
-     (1.01, 1.0, "fail"), (1.0, 0.0, "fail")],
+    [
+        (0.5, 1.0, "ok"),
+        (0.9, 1.0, "ok"),
+        (0.95, 1.0, "tight"),
+        (1.0, 1.0, "tight"),
+        (1.01, 1.0, "fail"),
+        (1.0, 0.0, "fail"),
+    ],
 )
 def test_limit_verdict_thresholds(need: float, limit: float, verdict: str) -> None:
     assert limit_verdict(need, limit) == verdict
@@ -254,8 +332,11 @@ def test_registry_derives_inputs_from_signatures() -> None:
 
     assert doctest.testmod(registry).failed == 0
     for name, calc in REGISTRY.items():
-        params = {p.name for p in inspect.signature(calc.function).parameters.values()
-                  if p.kind is not inspect.Parameter.VAR_KEYWORD}
+        params = {
+            p.name
+            for p in inspect.signature(calc.function).parameters.values()
+            if p.kind is not inspect.Parameter.VAR_KEYWORD
+        }
         assert {f.name for f in dataclasses.fields(calc.inputs)} == params, name
         assert calc.doc, name
     assert REGISTRY["evaluate"].run(plan=_qlora_70b(3)).verdict == "feasible"
@@ -263,8 +344,10 @@ def test_registry_derives_inputs_from_signatures() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
-    [({"gpu_hours": 1, "price_per_gpu_hour": 1, "currency": "CNY"}, "currency"),
-     ({"gpu_hours": 1}, "price_per_gpu_hour")],
+    [
+        ({"gpu_hours": 1, "price_per_gpu_hour": 1, "currency": "CNY"}, "currency"),
+        ({"gpu_hours": 1}, "price_per_gpu_hour"),
+    ],
 )
 def test_registry_names_unknown_or_missing_inputs(kwargs: dict[str, object], field: str) -> None:
     from calculators.registry import REGISTRY

@@ -22,28 +22,64 @@ LLAMA2_70B = lookup_model("Llama-2-70B")
 
 
 def _founding() -> Plan:
-    return Plan(task="pretrain", model=generic_model(params=100e9),
-                gpu=lookup_gpu("A100 80GB PCIe"), gpus=8, inter_link=lookup_link("25GbE"))
+    return Plan(
+        task="pretrain",
+        model=generic_model(params=100e9),
+        gpu=lookup_gpu("A100 80GB PCIe"),
+        gpus=8,
+        inter_link=lookup_link("25GbE"),
+    )
 
 
 SCENARIOS = {
     "founding": _founding(),
-    "qlora-3x4090": Plan(task="finetune", method="qlora", model=GPT3,
-                         gpu=lookup_gpu("RTX 4090"), gpus=3, gpus_per_node=3),
-    "lora-1x4090": Plan(task="finetune", method="lora", model=LLAMA2_70B,
-                        gpu=lookup_gpu("RTX 4090"), gpus=1, gpus_per_node=1),
-    "910b-70b": Plan(task="pretrain", model=LLAMA2_70B, gpu=lookup_gpu("910B"), gpus=16,
-                     inter_link=lookup_link("25GbE")),
-    "4090-7b": Plan(task="pretrain", model=lookup_model("Llama-2-7B"),
-                    gpu=lookup_gpu("RTX 4090"), gpus=8),
-    "h100-405b": Plan(task="pretrain", model=lookup_model("Llama-3.1-405B"),
-                      gpu=lookup_gpu("H100"), gpus=64, inter_link=lookup_link("IB")),
-    "a100-70b-full-ft": Plan(task="finetune", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"),
-                             gpus=8),
-    "h20-dsv3-serve": Plan(task="inference", model=lookup_model("DeepSeek-V3"),
-                           gpu=lookup_gpu("H20"), gpus=8),
-    "v100-13b": Plan(task="pretrain", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("V100"),
-                     gpus=16, precision="fp16", inter_link=lookup_link("100GbE")),
+    "qlora-3x4090": Plan(
+        task="finetune",
+        method="qlora",
+        model=GPT3,
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=3,
+        gpus_per_node=3,
+    ),
+    "lora-1x4090": Plan(
+        task="finetune",
+        method="lora",
+        model=LLAMA2_70B,
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=1,
+        gpus_per_node=1,
+    ),
+    "910b-70b": Plan(
+        task="pretrain",
+        model=LLAMA2_70B,
+        gpu=lookup_gpu("910B"),
+        gpus=16,
+        inter_link=lookup_link("25GbE"),
+    ),
+    "4090-7b": Plan(
+        task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("RTX 4090"), gpus=8
+    ),
+    "h100-405b": Plan(
+        task="pretrain",
+        model=lookup_model("Llama-3.1-405B"),
+        gpu=lookup_gpu("H100"),
+        gpus=64,
+        inter_link=lookup_link("IB"),
+    ),
+    "a100-70b-full-ft": Plan(
+        task="finetune", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"), gpus=8
+    ),
+    "h20-dsv3-serve": Plan(
+        task="inference", model=lookup_model("DeepSeek-V3"), gpu=lookup_gpu("H20"), gpus=8
+    ),
+    "v100-13b": Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-13B"),
+        gpu=lookup_gpu("V100"),
+        gpus=16,
+        precision="fp16",
+        inter_link=lookup_link("100GbE"),
+    ),
 }
 
 
@@ -57,19 +93,19 @@ def _suggestions(evaluations: dict[str, object], name: str) -> tuple[PlanChange,
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_only_working_changes_or_one_partial_one(
-    evaluations: dict[str, object], name: str
-) -> None:
+def test_only_working_changes_or_one_partial_one(evaluations: dict[str, object], name: str) -> None:
     changes = _suggestions(evaluations, name)
     failing = [c for c in changes if not c.evaluation_after.works]
     assert not failing or len(changes) == 1
-    clusters = [(c.kind, c.new_plan.gpu.name, c.new_plan.gpus) for c in changes
-                if c.kind in ("gpus", "gpu")]
+    clusters = [
+        (c.kind, c.new_plan.gpu.name, c.new_plan.gpus) for c in changes if c.kind in ("gpus", "gpu")
+    ]
     assert len(clusters) == len(set(clusters)), "the same cluster offered twice"
     for change in changes:  # every suggestion is still its plan's fresh evaluation
         fresh = run_checks(change.new_plan, with_min_gpus=False)
         assert change.evaluation_after.failing == tuple(
-            c.kind for c in fresh if c.verdict == "fail")
+            c.kind for c in fresh if c.verdict == "fail"
+        )
 
 
 def test_founding_scale_out_is_offered_once_and_works(evaluations: dict[str, object]) -> None:
@@ -83,10 +119,13 @@ def test_founding_scale_out_is_offered_once_and_works(evaluations: dict[str, obj
 
 def _change(kind: str, gpus: int, failing: tuple[str, ...]) -> PlanChange:
     plan = _founding().replace(gpus=gpus)
-    return PlanChange(kind=kind, description_en=kind, description_zh=kind, new_plan=plan,
-                      evaluation_after=Outcome(
-                          verdict="infeasible" if failing else "feasible",
-                          failing=failing))  # type: ignore[arg-type]
+    return PlanChange(
+        kind=kind,
+        description_en=kind,
+        description_zh=kind,
+        new_plan=plan,
+        evaluation_after=Outcome(verdict="infeasible" if failing else "feasible", failing=failing),
+    )  # type: ignore[arg-type]
 
 
 def test_keep_useful_drops_partial_changes_when_one_works() -> None:
@@ -199,8 +238,13 @@ def test_big_pretraining_scale_out_uses_pipeline_stages_when_zero3_is_network_bo
 
 
 def test_no_suggestion_beyond_the_gpu_limit_crashes() -> None:
-    plan = Plan(task="pretrain", model=generic_model(params=1e13),
-                gpu=lookup_gpu("A100 80GB PCIe"), gpus=64, inter_link=lookup_link("IB"))
+    plan = Plan(
+        task="pretrain",
+        model=generic_model(params=1e13),
+        gpu=lookup_gpu("A100 80GB PCIe"),
+        gpus=64,
+        inter_link=lookup_link("IB"),
+    )
     e = evaluate(plan)  # used to raise CalculatorInputError for a 22-million-GPU candidate
     assert e.verdict == "infeasible"
 
@@ -234,23 +278,38 @@ def test_deadline_remark_wording() -> None:
 def test_frozen_base_bytes_are_said_once_when_equal() -> None:
     assert frozen_base_text(2.0) == "2 bytes/param"
     assert "on linear layers, 2 on the rest" in frozen_base_text(0.516)
-    lora = evaluate(Plan(task="finetune", method="lora", model=lookup_model("Llama-2-7B"),
-                         gpu=lookup_gpu("A100 80GB"), gpus=1))
+    lora = evaluate(
+        Plan(
+            task="finetune",
+            method="lora",
+            model=lookup_model("Llama-2-7B"),
+            gpu=lookup_gpu("A100 80GB"),
+            gpus=1,
+        )
+    )
     formula = lora.check("memory").formula
     assert "2 bytes/param on linear layers" not in formula
 
 
 def test_a_short_deadline_still_gets_a_deadline_change() -> None:
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
-                gpus=8, zero_stage=1, tokens=2e11, deadline_seconds=10 * DAY)
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-7B"),
+        gpu=lookup_gpu("H100"),
+        gpus=8,
+        zero_stage=1,
+        tokens=2e11,
+        deadline_seconds=10 * DAY,
+    )
     assert any(c.kind == "deadline" for c in evaluate(plan).suggestions)
 
 
 def test_a_gpu_as_fast_as_the_plans_is_not_offered_for_a_deadline() -> None:
     # H200 has the H100's peak: for a compute-bound 70B run it needs as many cards as simply
     # scaling the H100s, so only genuinely faster chips (B200, MI300X) are named.
-    plan = Plan(task="pretrain", model=LLAMA2_70B, gpu=lookup_gpu("H100"), gpus=8,
-                deadline_seconds=30 * DAY)
+    plan = Plan(
+        task="pretrain", model=LLAMA2_70B, gpu=lookup_gpu("H100"), gpus=8, deadline_seconds=30 * DAY
+    )
     changes = evaluate(plan).suggestions
     same = next(c for c in changes if c.kind == "gpus")
     others = [c for c in changes if c.kind == "gpu"]
@@ -261,8 +320,15 @@ def test_a_gpu_as_fast_as_the_plans_is_not_offered_for_a_deadline() -> None:
 
 def test_a_tensor_parallel_degree_that_cannot_split_the_heads_is_refused() -> None:
     # Llama-2-70B: 64 heads, 8 KV heads. TP=3 is impossible in Megatron-LM or vLLM.
-    plan = Plan(task="finetune", method="qlora", model=LLAMA2_70B, gpu=lookup_gpu("RTX 4090"),
-                gpus=3, gpus_per_node=3, tensor_parallel=3)
+    plan = Plan(
+        task="finetune",
+        method="qlora",
+        model=LLAMA2_70B,
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=3,
+        gpus_per_node=3,
+        tensor_parallel=3,
+    )
     with pytest.raises(CalculatorInputError) as info:
         evaluate(plan)
     assert info.value.field == "tensor_parallel"

@@ -17,8 +17,13 @@ LLAMA2_70B = lookup_model("Llama-2-70B")
 
 def _founding() -> Plan:
     # 吉林GPU服务器能训练千亿模型吗: 100B, one node of 8 x A100 80GB PCIe, 25 GbE (decades)
-    return Plan(task="pretrain", model=generic_model(params=100e9),
-                gpu=lookup_gpu("A100 80GB PCIe"), gpus=8, inter_link=lookup_link("25GbE"))
+    return Plan(
+        task="pretrain",
+        model=generic_model(params=100e9),
+        gpu=lookup_gpu("A100 80GB PCIe"),
+        gpus=8,
+        inter_link=lookup_link("25GbE"),
+    )
 
 
 def test_decades_long_runs_get_no_deadline_suggestion_but_a_remark() -> None:
@@ -31,8 +36,15 @@ def test_decades_long_runs_get_no_deadline_suggestion_but_a_remark() -> None:
 
 
 def test_a_modest_overrun_gets_a_deadline_suggestion_within_two_years() -> None:
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
-                gpus=8, zero_stage=1, tokens=2e11, deadline_seconds=10 * DAY)
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-7B"),
+        gpu=lookup_gpu("H100"),
+        gpus=8,
+        zero_stage=1,
+        tokens=2e11,
+        deadline_seconds=10 * DAY,
+    )
     e = evaluate(plan)
     deadline = [s for s in e.suggestions if s.kind == "deadline"]
     assert deadline
@@ -57,8 +69,13 @@ def test_lossless_tensor_parallel_ranks_before_quantization() -> None:
     [
         _founding(),
         Plan(task="inference", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"), gpus=2),
-        Plan(task="finetune", method="full", model=lookup_model("Llama-2-7B"),
-             gpu=lookup_gpu("A100 80GB"), gpus=1),
+        Plan(
+            task="finetune",
+            method="full",
+            model=lookup_model("Llama-2-7B"),
+            gpu=lookup_gpu("A100 80GB"),
+            gpus=1,
+        ),
     ],
 )
 def test_suggestions_are_verified_and_working_ones_come_first(plan: Plan) -> None:
@@ -69,15 +86,23 @@ def test_suggestions_are_verified_and_working_ones_come_first(plan: Plan) -> Non
     for change in e.suggestions:
         fresh = run_checks(change.new_plan, with_min_gpus=False)
         assert change.evaluation_after.failing == tuple(
-            c.kind for c in fresh if c.verdict == "fail")
+            c.kind for c in fresh if c.verdict == "fail"
+        )
 
 
 def test_full_finetune_suggests_zero_offload_before_lora() -> None:
     # ZeRO-Offload (arXiv:2101.06840) keeps a 7B full fine-tune on one 80 GB GPU (fp16 weights
     # on the GPU, gradients and Adam states on the host): same model, only slower. LoRA changes
     # what is trained, so it ranks after.
-    e = evaluate(Plan(task="finetune", method="full", model=lookup_model("Llama-2-7B"),
-                      gpu=lookup_gpu("A100 80GB"), gpus=1))
+    e = evaluate(
+        Plan(
+            task="finetune",
+            method="full",
+            model=lookup_model("Llama-2-7B"),
+            gpu=lookup_gpu("A100 80GB"),
+            gpus=1,
+        )
+    )
     kinds = [s.kind for s in e.suggestions if s.evaluation_after.works]
     assert kinds.index("offload") < kinds.index("lora") < kinds.index("qlora")
 
@@ -85,8 +110,11 @@ def test_full_finetune_suggests_zero_offload_before_lora() -> None:
 def test_single_node_network_reports_inter_node_as_not_applicable() -> None:
     network = evaluate(_founding()).check("network")
     assert network.figures["nodes"] == 1
-    for key in ("inter_node_bytes_per_second", "inter_node_bytes_per_step",
-                "required_inter_node_bytes_per_second_for_90pct"):
+    for key in (
+        "inter_node_bytes_per_second",
+        "inter_node_bytes_per_step",
+        "required_inter_node_bytes_per_second_for_90pct",
+    ):
         assert network.figures[key] is None, key
     assert SINGLE_NODE_NOTE in network.assumptions
     two_nodes = evaluate(_founding().replace(gpus=16)).check("network")
@@ -104,8 +132,14 @@ def test_lora_memory_splits_over_tensor_parallel_ranks() -> None:
 
 def test_lora_70b_on_a100s_can_be_fixed_by_tensor_parallel() -> None:
     # LoRA on a 138 GB BF16 base cannot sit on one 80 GB GPU; TP inside the node splits it.
-    plan = Plan(task="finetune", method="lora", model=LLAMA2_70B, gpu=lookup_gpu("A100 80GB"),
-                gpus=8, sequence_length=2048)
+    plan = Plan(
+        task="finetune",
+        method="lora",
+        model=LLAMA2_70B,
+        gpu=lookup_gpu("A100 80GB"),
+        gpus=8,
+        sequence_length=2048,
+    )
     e = evaluate(plan)
     assert e.check("memory").verdict == "fail"
     tp = [s for s in e.suggestions if s.kind == "tensor_parallel"]

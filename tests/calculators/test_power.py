@@ -82,10 +82,19 @@ def test_compare_gpus_same_job_on_other_gpus() -> None:
     from calculators.planner.compare import compare_gpus
     from calculators.planner.plan import Plan
 
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("A100"),
-                gpus=64, zero_stage=1, tokens=2e11)
-    a100, h100, v100 = compare_gpus(plan, others=[lookup_gpu("H100"), lookup_gpu("V100 32GB")],
-                                    prices_per_gpu_hour={"H100 SXM 80GB": 3.0})
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-13B"),
+        gpu=lookup_gpu("A100"),
+        gpus=64,
+        zero_stage=1,
+        tokens=2e11,
+    )
+    a100, h100, v100 = compare_gpus(
+        plan,
+        others=[lookup_gpu("H100"), lookup_gpu("V100 32GB")],
+        prices_per_gpu_hour={"H100 SXM 80GB": 3.0},
+    )
     assert (a100.gpu, h100.gpu) == ("A100 SXM 80GB", "H100 SXM 80GB")
     assert h100.seconds < a100.seconds < v100.seconds  # dense BF16/FP16 peaks 989 > 312 > 125
     assert a100.cost is None  # no price given for it: never invented

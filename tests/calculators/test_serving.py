@@ -17,9 +17,15 @@ FAST = settings(max_examples=40, deadline=None)
 
 
 def _speed(model: str, gpu: str, tp: int = 1, pp: int = 1, dtype: str = "bf16", **extra: object):
-    return serving_speed(model=lookup_model(model), gpu=lookup_gpu(gpu), tensor_parallel=tp,
-                         pipeline_parallel=pp, weight_dtype=dtype, kv_dtype=dtype,
-                         **extra)  # type: ignore[arg-type]
+    return serving_speed(
+        model=lookup_model(model),
+        gpu=lookup_gpu(gpu),
+        tensor_parallel=tp,
+        pipeline_parallel=pp,
+        weight_dtype=dtype,
+        kv_dtype=dtype,
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -40,8 +46,9 @@ def _speed(model: str, gpu: str, tp: int = 1, pp: int = 1, dtype: str = "bf16", 
         ("Llama-2-7B", "A100 80GB", 8, "bf16", 160 / 1.35, 160 * 1.35),
     ],
 )
-def test_batch_one_speed_matches_published(model: str, gpu: str, tp: int, dtype: str,
-                                           low: float, high: float) -> None:
+def test_batch_one_speed_matches_published(
+    model: str, gpu: str, tp: int, dtype: str, low: float, high: float
+) -> None:
     s = _speed(model, gpu, tp, dtype=dtype, context_length=1024)
     assert low <= 1 / s.decode_seconds_per_token <= high
     assert s.decode_seconds_per_token > s.roofline_seconds_per_token
@@ -64,8 +71,9 @@ def test_mlperf_llama2_70b_offline_throughput_on_8_h100() -> None:
     ],
 )
 def test_experts_touched(experts: int, active: int, batch: int, expected: float) -> None:
-    assert experts_touched(experts=experts, active_experts=active,
-                           batch_size=batch) == pytest.approx(expected, rel=1e-6)
+    assert experts_touched(
+        experts=experts, active_experts=active, batch_size=batch
+    ) == pytest.approx(expected, rel=1e-6)
 
 
 def test_pcie_and_cross_node_all_reduces_cost_more_than_nvlink() -> None:
@@ -104,8 +112,7 @@ def test_bigger_batch_is_slower_per_token_but_faster_in_total(batch: int, extra:
         ("Qwen2.5-7B", "V100 32GB", "fp16"),  # no BF16 on Volta (boundary)
     ],
 )
-def test_serving_dtype_is_the_release_where_supported(model: str, gpu: str,
-                                                       expected: str) -> None:
+def test_serving_dtype_is_the_release_where_supported(model: str, gpu: str, expected: str) -> None:
     assert serving_dtype(model=lookup_model(model), gpu=lookup_gpu(gpu)) == expected
 
 
@@ -119,10 +126,16 @@ def test_serving_dtype_is_the_release_where_supported(model: str, gpu: str,
         ("Llama-2-7B", "RTX 4090", 1, "bf16", 1, 1, 1),
     ],
 )
-def test_serving_layout_keeps_tp_inside_a_node(model: str, gpu: str, gpus: int, dtype: str,
-                                               tp: int, pp: int, replicas: int) -> None:
-    lay = serving_layout(model=lookup_model(model), gpu=lookup_gpu(gpu), gpus=gpus,
-                         weight_dtype=dtype, kv_dtype=dtype)
+def test_serving_layout_keeps_tp_inside_a_node(
+    model: str, gpu: str, gpus: int, dtype: str, tp: int, pp: int, replicas: int
+) -> None:
+    lay = serving_layout(
+        model=lookup_model(model),
+        gpu=lookup_gpu(gpu),
+        gpus=gpus,
+        weight_dtype=dtype,
+        kv_dtype=dtype,
+    )
     assert lay is not None
     assert (lay.tensor_parallel, lay.pipeline_parallel, lay.replicas) == (tp, pp, replicas)
 
@@ -130,28 +143,40 @@ def test_serving_layout_keeps_tp_inside_a_node(model: str, gpu: str, gpus: int, 
 def test_max_concurrency_matches_vidur_kv_capacity() -> None:
     # Vidur (Agrawal et al. 2024; Jaillet et al. 2025, arXiv:2504.07347): Llama-2-70B on
     # 2 x A100 80GB leaves a 16,492-token KV cache: four 4K-token sequences.
-    c = max_concurrency(model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("A100 80GB"),
-                        gpus=2, context_length=4096, weight_dtype="bf16")
+    c = max_concurrency(
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("A100 80GB"),
+        gpus=2,
+        context_length=4096,
+        weight_dtype="bf16",
+    )
     assert c.sequences * c.context_length == pytest.approx(16_492, rel=0.05)
 
 
 @FAST
 @given(gpus=st.integers(1, 64), more=st.integers(1, 64), context=st.integers(512, 32768))
 def test_more_gpus_never_lower_max_concurrency(gpus: int, more: int, context: int) -> None:
-    kwargs = {"model": lookup_model("Llama-3.1-8B"), "gpu": lookup_gpu("L40S"),
-              "context_length": context}
-    assert (max_concurrency(gpus=gpus + more, **kwargs).sequences  # type: ignore[arg-type]
-            >= max_concurrency(gpus=gpus, **kwargs).sequences)  # type: ignore[arg-type]
+    kwargs = {
+        "model": lookup_model("Llama-3.1-8B"),
+        "gpu": lookup_gpu("L40S"),
+        "context_length": context,
+    }
+    assert (
+        max_concurrency(gpus=gpus + more, **kwargs).sequences  # type: ignore[arg-type]
+        >= max_concurrency(gpus=gpus, **kwargs).sequences
+    )  # type: ignore[arg-type]
 
 
 @FAST
 @given(target=st.floats(100, 1e5), factor=st.floats(1.0, 10.0))
 def test_higher_target_never_needs_fewer_gpus(target: float, factor: float) -> None:
-    kwargs = {"model": lookup_model("Llama-2-70B"), "gpu": lookup_gpu("H100"),
-              "context_length": 2048}
+    kwargs = {
+        "model": lookup_model("Llama-2-70B"),
+        "gpu": lookup_gpu("H100"),
+        "context_length": 2048,
+    }
     low = gpus_for_target(target_tokens_per_second=target, **kwargs)  # type: ignore[arg-type]
-    high = gpus_for_target(target_tokens_per_second=target * factor,
-                           **kwargs)  # type: ignore[arg-type]
+    high = gpus_for_target(target_tokens_per_second=target * factor, **kwargs)  # type: ignore[arg-type]
     assert low.gpus is not None
     assert high.gpus is not None
     assert high.gpus >= low.gpus
@@ -186,8 +211,9 @@ def test_largest_model(task: str, gpu: str, gpus: int, low: float, high: float) 
 
 
 def test_budget_and_energy_cost() -> None:
-    b = budget_compute(budget=1000.0, price_per_gpu_hour=2.5, peak_flops_per_s=312e12, mfu=0.4,
-                       gpus=8)
+    b = budget_compute(
+        budget=1000.0, price_per_gpu_hour=2.5, peak_flops_per_s=312e12, mfu=0.4, gpus=8
+    )
     assert b.gpu_hours == 400
     assert b.seconds == pytest.approx(50 * 3600)
     c = job_energy_cost(gpus=8, tdp_watts=400, seconds=3600, price_per_kwh=1.0, pue=1.0)

@@ -29,13 +29,24 @@ from calculators.planner.plan import DAY, Plan
 def test_1f1b_bubble(stages: int, micro: int, expected: float) -> None:
     # Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: (p - 1) / (m + p - 1)
     assert pipeline_bubble_fraction(pipeline_parallel=stages, micro_batches=micro) == (
-        pytest.approx(expected))
+        pytest.approx(expected)
+    )
 
 
 def _gpt3(pp: int) -> Plan:
-    return Plan(task="pretrain", model=lookup_model("GPT-3 175B"), gpu=lookup_gpu("A100"),
-                gpus=1024, tokens=300e9, tensor_parallel=8, pipeline_parallel=pp, zero_stage=1,
-                inter_link=lookup_link("HDR"), nics_per_node=8, sequence_length=2048)
+    return Plan(
+        task="pretrain",
+        model=lookup_model("GPT-3 175B"),
+        gpu=lookup_gpu("A100"),
+        gpus=1024,
+        tokens=300e9,
+        tensor_parallel=8,
+        pipeline_parallel=pp,
+        zero_stage=1,
+        inter_link=lookup_link("HDR"),
+        nics_per_node=8,
+        sequence_length=2048,
+    )
 
 
 def test_pipeline_stages_cost_time() -> None:
@@ -51,27 +62,41 @@ def test_pipeline_stages_cost_time() -> None:
 def test_given_micro_batches_set_the_bubble() -> None:
     plan = _gpt3(16).replace(pp_microbatches=192)
     assert run_checks(plan, with_min_gpus=False)[1].figures["pipeline_bubble"] == (
-        pytest.approx(15 / 207))
+        pytest.approx(15 / 207)
+    )
 
 
 def test_a_network_bound_run_takes_longer_by_its_overlap_efficiency() -> None:
     # 16 nodes x 8 H100 PCIe on one 25GbE port each: the gradient sync cannot hide.
-    plan = Plan(task="pretrain", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("H100 PCIe"),
-                gpus=128, zero_stage=3, inter_link=lookup_link("25GbE"))
+    plan = Plan(
+        task="pretrain",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("H100 PCIe"),
+        gpus=128,
+        zero_stage=3,
+        inter_link=lookup_link("25GbE"),
+    )
     compute = run_checks(plan, with_min_gpus=False)[1].figures
     efficiency = float(compute["network_efficiency"])  # type: ignore[arg-type]
     assert efficiency < 0.5
     assert float(compute["seconds"]) == pytest.approx(  # type: ignore[arg-type]
-        float(compute["compute_seconds"]) / efficiency)  # type: ignore[arg-type]
+        float(compute["compute_seconds"]) / efficiency
+    )  # type: ignore[arg-type]
 
 
 def test_model_and_hardware_flops_are_reported_apart() -> None:
     model = lookup_model("Llama-2-7B")
-    flops = model_and_hardware_flops(active_params=model.active_params, tokens=1e12,
-                                     recompute="full", model=model, sequence_length=4096)
+    flops = model_and_hardware_flops(
+        active_params=model.active_params,
+        tokens=1e12,
+        recompute="full",
+        model=model,
+        sequence_length=4096,
+    )
     assert flops.hardware_flops / flops.model_flops == pytest.approx(8 / 6, rel=0.02)
-    plan = Plan(task="pretrain", model=model, gpu=lookup_gpu("A100"), gpus=8, tokens=1e12,
-                recompute="full")
+    plan = Plan(
+        task="pretrain", model=model, gpu=lookup_gpu("A100"), gpus=8, tokens=1e12, recompute="full"
+    )
     figures = run_checks(plan, with_min_gpus=False)[1].figures
     assert figures["model_flops"] == pytest.approx(flops.model_flops)
     assert figures["hardware_flops"] == pytest.approx(flops.hardware_flops)
@@ -91,8 +116,15 @@ def test_expert_parallelism_splits_the_experts_in_memory() -> None:
 
 def test_offload_checks_host_ram() -> None:
     # A 70B full fine-tune offloads ~1 TB of gradients and Adam states (ZeRO-Offload).
-    plan = Plan(task="finetune", model=lookup_model("Llama-2-70B"), gpu=lookup_gpu("A100"),
-                gpus=8, zero_stage=3, recompute="full", offload=True)
+    plan = Plan(
+        task="finetune",
+        model=lookup_model("Llama-2-70B"),
+        gpu=lookup_gpu("A100"),
+        gpus=8,
+        zero_stage=3,
+        recompute="full",
+        offload=True,
+    )
     memory = evaluate(plan).check("memory")
     need = float(memory.figures["host_ram_needed_bytes_per_node"])  # type: ignore[arg-type]
     assert need == pytest.approx(0.97e12, rel=0.05)
@@ -104,8 +136,13 @@ def test_offload_checks_host_ram() -> None:
 
 
 def test_an_offload_suggestion_says_how_much_host_ram() -> None:
-    plan = Plan(task="finetune", model=lookup_model("Llama-2-13B"), gpu=lookup_gpu("RTX 4090"),
-                gpus=1, gpus_per_node=1)
+    plan = Plan(
+        task="finetune",
+        model=lookup_model("Llama-2-13B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=1,
+        gpus_per_node=1,
+    )
     from calculators.planner.suggestions import candidates
 
     offload = [c for c in candidates(plan, {"memory"}, ()) if c.kind == "offload"]

@@ -44,8 +44,14 @@ def test_format_bytes(value: float, binary: bool, label: str) -> None:
 
 @pytest.mark.parametrize(
     ("seconds", "label"),
-    [(5e-6, "5.0 µs"), (0.25, "250.0 ms"), (59, "59.0 s"), (3600, "1.0 h"),
-     (34 * 86400, "34.0 days"), (3 * 365.25 * 86400, "3.0 years")],
+    [
+        (5e-6, "5.0 µs"),
+        (0.25, "250.0 ms"),
+        (59, "59.0 s"),
+        (3600, "1.0 h"),
+        (34 * 86400, "34.0 days"),
+        (3 * 365.25 * 86400, "3.0 years"),
+    ],
 )
 def test_format_seconds(seconds: float, label: str) -> None:
     assert format_seconds(seconds) == label

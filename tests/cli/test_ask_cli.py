@@ -21,7 +21,6 @@ from tests.json_contract import KEYS, SCENARIO_KEYS
 pytestmark = pytest.mark.e2e
 
 
-
 def run(args: list[str], stdin: bytes | str | None = None):  # noqa: ANN201
     return CliRunner().invoke(cli, ["ask", *args], input=stdin)
 

@@ -9,8 +9,18 @@ from click.testing import CliRunner, Result
 
 from assistant.__main__ import cli
 
-FOUNDING = ["calc", "train", "--params", "千亿", "--gpu", "A100 80GB PCIe", "--gpus", "8",
-            "--inter-link", "25GbE"]
+FOUNDING = [
+    "calc",
+    "train",
+    "--params",
+    "千亿",
+    "--gpu",
+    "A100 80GB PCIe",
+    "--gpus",
+    "8",
+    "--inter-link",
+    "25GbE",
+]
 
 
 def _run(*args: str) -> Result:
@@ -44,8 +54,23 @@ def test_train_json_is_si_numbers() -> None:
 
 
 def test_finetune_and_price() -> None:
-    result = _run("calc", "finetune", "--model", "llama-2-70b", "--method", "qlora", "--gpu",
-                  "4090", "--gpus", "8", "--zero", "3", "--price", "0.5", "--json")
+    result = _run(
+        "calc",
+        "finetune",
+        "--model",
+        "llama-2-70b",
+        "--method",
+        "qlora",
+        "--gpu",
+        "4090",
+        "--gpus",
+        "8",
+        "--zero",
+        "3",
+        "--price",
+        "0.5",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["verdict"] == "feasible"
@@ -54,8 +79,23 @@ def test_finetune_and_price() -> None:
 
 
 def test_infer_json_has_kv_cache_and_speed() -> None:
-    result = _run("calc", "infer", "--model", "Llama-2-70B", "--gpu", "H100", "--gpus", "2",
-                  "--tp", "2", "--batch", "4", "--context", "4096", "--json")
+    result = _run(
+        "calc",
+        "infer",
+        "--model",
+        "Llama-2-70B",
+        "--gpu",
+        "H100",
+        "--gpus",
+        "2",
+        "--tp",
+        "2",
+        "--batch",
+        "4",
+        "--context",
+        "4096",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     # 327,680 bytes per token (FP16, GQA 8 KV heads) x 4 x 4096 tokens, split over TP = 2
@@ -66,9 +106,25 @@ def test_infer_json_has_kv_cache_and_speed() -> None:
 
 
 def test_network_command() -> None:
-    result = _run("calc", "network", "--model", "gpt-3", "--gpu", "A100", "--gpus", "1024",
-                  "--tp", "8", "--pp", "16", "--inter-link", "HDR", "--nics-per-node", "8",
-                  "--json")
+    result = _run(
+        "calc",
+        "network",
+        "--model",
+        "gpt-3",
+        "--gpu",
+        "A100",
+        "--gpus",
+        "1024",
+        "--tp",
+        "8",
+        "--pp",
+        "16",
+        "--inter-link",
+        "HDR",
+        "--nics-per-node",
+        "8",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)["figures"]
     assert 0 < figures["scaling_efficiency"] <= 1
@@ -126,8 +182,9 @@ def test_absurd_parameter_count() -> None:
 
 
 def test_unknown_gpu_suggests_closest_names() -> None:
-    result = CliRunner().invoke(cli, ["calc", "train", "--model", "llama-2-7b", "--gpu",
-                                      "A100 90GB"])
+    result = CliRunner().invoke(
+        cli, ["calc", "train", "--model", "llama-2-7b", "--gpu", "A100 90GB"]
+    )
     assert result.exit_code == 2
     assert "gpu" in result.output
     assert "A100" in result.output
@@ -181,11 +238,27 @@ def test_human_output_reads_like_prose_numbers() -> None:
 
 def test_chinese_output_labels_and_messages() -> None:
     text = _run(*FOUNDING, "--lang", "zh").output
-    for needle in ("预训练", "不可行", "显存", "每卡所需显存", "不适用（单节点）", "怎样才能做到",
-                   "放宽期限不现实", "判定", "假设：", "来源：", "年"):
+    for needle in (
+        "预训练",
+        "不可行",
+        "显存",
+        "每卡所需显存",
+        "不适用（单节点）",
+        "怎样才能做到",
+        "放宽期限不现实",
+        "判定",
+        "假设：",
+        "来源：",
+        "年",
+    ):
         assert needle in text, needle
-    for leak in ("infeasible", "What would it take", "required_bytes_per_gpu", "still fails",
-                 "n/a (single node)"):
+    for leak in (
+        "infeasible",
+        "What would it take",
+        "required_bytes_per_gpu",
+        "still fails",
+        "n/a (single node)",
+    ):
         assert leak not in text, leak
 
 
@@ -197,24 +270,54 @@ def test_chinese_catalog_headings() -> None:
 
 def test_infer_on_two_a100_suggests_tensor_parallel_first() -> None:
     # Llama-2-70B BF16 is served on 2 x A100 80GB with TP=2 (vLLM/TGI practice).
-    text = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2",
-                "--tp", "1")
+    text = _run(
+        "calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2", "--tp", "1"
+    )
     assert "1. Split each layer over 2 GPUs" in text.output
     # Without --tp/--pp, serving is laid out as deployed: TP=2 inside the node from the start.
-    default = json.loads(_run("calc", "serve", "--model", "llama-2-70b", "--gpu", "A100 80GB",
-                              "--gpus", "2", "--json").output)
+    default = json.loads(
+        _run(
+            "calc", "serve", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "2", "--json"
+        ).output
+    )
     assert default["plan"]["tensor_parallel"] == 2
     assert default["plan"]["precision"] == "fp16"  # released float16 (config.json)
-    with_tp = _run("calc", "infer", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus",
-                   "2", "--tp", "2", "--json")
+    with_tp = _run(
+        "calc",
+        "infer",
+        "--model",
+        "llama-2-70b",
+        "--gpu",
+        "A100 80GB",
+        "--gpus",
+        "2",
+        "--tp",
+        "2",
+        "--json",
+    )
     assert json.loads(with_tp.output)["verdict"] == "feasible"
 
 
 def test_infer_batch_is_the_whole_deployment_and_power_is_a_rate() -> None:
     # 100 concurrent requests on 8 x A100 with TP=4: two replicas of 50 (vLLM data-parallel
     # serving: each replica holds its share of the requests in its own KV cache).
-    result = _run("calc", "infer", "--model", "Llama-2-70B", "--gpu", "A100 80GB", "--gpus", "8",
-                  "--tp", "4", "--batch", "100", "--context", "1024", "--json")
+    result = _run(
+        "calc",
+        "infer",
+        "--model",
+        "Llama-2-70B",
+        "--gpu",
+        "A100 80GB",
+        "--gpus",
+        "8",
+        "--tp",
+        "4",
+        "--batch",
+        "100",
+        "--context",
+        "1024",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     checks = {c["kind"]: c for c in json.loads(result.output)["checks"]}
     memory, compute, power = (checks[k]["figures"] for k in ("memory", "compute", "power"))
@@ -222,10 +325,12 @@ def test_infer_batch_is_the_whole_deployment_and_power_is_a_rate() -> None:
     assert memory["kv_cache_bytes_per_gpu"] == pytest.approx(50 * 1024 * 327_680 / 4)
     assert memory["kv_cache_bytes"] == pytest.approx(100 * 1024 * 327_680)
     assert compute["decode_tokens_per_s_all_replicas"] == pytest.approx(
-        100 / compute["seconds_per_token"])
+        100 / compute["seconds_per_token"]
+    )
     assert power["kwh_per_hour"] == pytest.approx(power["power_watts"] / 1000)
     assert power["joules_per_token"] == pytest.approx(
-        power["power_watts"] / compute["decode_tokens_per_s_all_replicas"])
+        power["power_watts"] / compute["decode_tokens_per_s_all_replicas"]
+    )
 
 
 def test_infer_human_output_labels_serving_power() -> None:
@@ -238,13 +343,25 @@ def test_infer_human_output_labels_serving_power() -> None:
 
 def test_fp8_training_runs_on_h100_and_is_refused_on_a100() -> None:
     # DeepSeek-V3 (arXiv:2412.19437) §3.3 trained in FP8 on H800 (Hopper); A100 has no FP8.
-    ok = _run("calc", "train", "--model", "llama-2-7b", "--gpu", "H100", "--gpus", "8",
-              "--precision", "fp8", "--json")
+    ok = _run(
+        "calc",
+        "train",
+        "--model",
+        "llama-2-7b",
+        "--gpu",
+        "H100",
+        "--gpus",
+        "8",
+        "--precision",
+        "fp8",
+        "--json",
+    )
     assert ok.exit_code == 0, ok.output
     compute = next(c for c in json.loads(ok.output)["checks"] if c["kind"] == "compute")
     assert compute["figures"]["peak_flops_per_s"] == pytest.approx(1978.9e12)
-    refused = CliRunner().invoke(cli, ["calc", "train", "--model", "llama-2-7b", "--gpu", "A100",
-                                       "--precision", "fp8"])
+    refused = CliRunner().invoke(
+        cli, ["calc", "train", "--model", "llama-2-7b", "--gpu", "A100", "--precision", "fp8"]
+    )
     assert refused.exit_code == 2
     assert "precision" in refused.output
     assert "bf16" in refused.output
@@ -270,8 +387,19 @@ def test_formulas_use_the_multiplication_sign_and_chinese_output_is_localized() 
 def test_serve_defaults_to_release_precision_and_prices_energy() -> None:
     # DeepSeek-V3 is released in FP8 (config.json quantization_config); 4 nodes of 8 H20 serve
     # it with TP=8 inside each node and no 32-stage pipeline.
-    out = _run("calc", "serve", "--model", "deepseek-v3", "--gpu", "H20", "--nodes", "4",
-               "--price-kwh", "0.5", "--json")
+    out = _run(
+        "calc",
+        "serve",
+        "--model",
+        "deepseek-v3",
+        "--gpu",
+        "H20",
+        "--nodes",
+        "4",
+        "--price-kwh",
+        "0.5",
+        "--json",
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert (data["plan"]["precision"], data["plan"]["tensor_parallel"]) == ("fp8", 8)
@@ -282,13 +410,19 @@ def test_serve_defaults_to_release_precision_and_prices_energy() -> None:
 @pytest.mark.parametrize(
     ("args", "key"),
     [
-        (("max-concurrency", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "8"),
-         "sequences"),
-        (("gpus-for", "--model", "llama-2-70b", "--gpu", "H100", "--tokens-per-s", "10000"),
-         "gpus"),
+        (
+            ("max-concurrency", "--model", "llama-2-70b", "--gpu", "A100 80GB", "--gpus", "8"),
+            "sequences",
+        ),
+        (
+            ("gpus-for", "--model", "llama-2-70b", "--gpu", "H100", "--tokens-per-s", "10000"),
+            "gpus",
+        ),
         (("largest-model", "--gpu", "4090", "--gpus", "2"), "params"),
-        (("budget", "--budget", "1e5", "--price", "2", "--gpu", "H100", "--gpus", "8"),
-         "gpu_hours"),
+        (
+            ("budget", "--budget", "1e5", "--price", "2", "--gpu", "H100", "--gpus", "8"),
+            "gpu_hours",
+        ),
     ],
 )
 def test_solver_commands_answer_in_json(args: tuple[str, ...], key: str) -> None:

@@ -132,7 +132,8 @@ def test_remove_by_id_and_errors(kb_home: Path, tmp_path: Path) -> None:
 
 
 def test_verify_fails_after_a_document_changes_and_rebuild_repairs(
-    make_corpus, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    make_corpus,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
 ) -> None:
     corpus = make_corpus(binary=False)
     monkeypatch.setenv("GPU_ADVISOR_KNOWLEDGE_DIR", str(corpus))
@@ -176,7 +177,9 @@ def test_eval_is_registered_lazily() -> None:
 def test_search_as_a_subprocess_is_quiet_when_piped(kb_home: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "assistant", "kb", "search", "NVLink 带宽", "--json", "-k", "1"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert len(json.loads(out.stdout)) == 1
     assert "━" not in out.stderr  # no progress bar when piped

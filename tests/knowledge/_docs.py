@@ -54,8 +54,12 @@ def parse_file(path: Path) -> KnowledgeFile:
     assert front, f"{path.name}: missing +++ TOML front matter"
     meta = tomllib.loads(front.group(1))
     return KnowledgeFile(
-        path=path, area=path.parent.name, key=match["key"], lang=match["lang"],
-        meta=meta, body=text[front.end():],
+        path=path,
+        area=path.parent.name,
+        key=match["key"],
+        lang=match["lang"],
+        meta=meta,
+        body=text[front.end() :],
     )
 
 

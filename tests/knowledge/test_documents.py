@@ -31,8 +31,14 @@ def _ids(files: object) -> list[str]:
 def test_knowledge_folder_has_the_documents_this_issue_ships() -> None:
     ids = set(IDS)
     expected = {
-        "jilin-gpu-server", "regional-single-node", "site-template", "gpu-memory",
-        "mixed-precision-optimizer", "zero-fsdp", "parallelism-3d", "activation-recompute",
+        "jilin-gpu-server",
+        "regional-single-node",
+        "site-template",
+        "gpu-memory",
+        "mixed-precision-optimizer",
+        "zero-fsdp",
+        "parallelism-3d",
+        "activation-recompute",
         "networking",
     }
     assert expected <= ids, f"missing documents: {sorted(expected - ids)}"
@@ -92,7 +98,8 @@ def test_each_language_version_is_in_its_language() -> None:
 
 
 @pytest.mark.parametrize(
-    "doc", [f for f in FILES if f.meta.get("kind") in {"site", "template"}],
+    "doc",
+    [f for f in FILES if f.meta.get("kind") in {"site", "template"}],
     ids=_ids([f for f in FILES if f.meta.get("kind") in {"site", "template"}]),
 )
 def test_site_documents_have_a_complete_site_table(doc) -> None:  # noqa: ANN001
@@ -112,15 +119,23 @@ def test_site_documents_have_a_complete_site_table(doc) -> None:  # noqa: ANN001
 
 def test_regional_profile_answers_to_the_founding_documents_names() -> None:
     site = by_id()["regional-single-node"]["zh"].meta["site"]
-    for name in ("吉林", "吉林GPU服务器", "吉林吉林gpu服务器", "吉林地区GPU服务器", "Jilin",
-                 "Jilin GPU server", "regional GPU server", "地方GPU服务器"):
+    for name in (
+        "吉林",
+        "吉林GPU服务器",
+        "吉林吉林gpu服务器",
+        "吉林地区GPU服务器",
+        "Jilin",
+        "Jilin GPU server",
+        "regional GPU server",
+        "地方GPU服务器",
+    ):
         assert name in site["aliases"], name
     assert (site["nodes"], site["gpus_per_node"]) == (1, 8)
 
 
 def _shingles(text: str, n: int = 8) -> set[str]:
     flat = re.sub(r"\s+", " ", re.sub(r"\A\+\+\+.*?\+\+\+", "", text, flags=re.S)).lower()
-    return {flat[i:i + n] for i in range(max(0, len(flat) - n + 1))}
+    return {flat[i : i + n] for i in range(max(0, len(flat) - n + 1))}
 
 
 def test_no_document_duplicates_another() -> None:
@@ -218,8 +233,12 @@ def test_the_template_itself_is_not_a_site() -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["吉林GPU服务器能训练千亿模型吗", "吉林吉林gpu服务器适合训练大模型吗",
-     "Can a Jilin GPU server fine-tune Llama-2-70B?", "地方GPU服务器能跑70B推理吗"],
+    [
+        "吉林GPU服务器能训练千亿模型吗",
+        "吉林吉林gpu服务器适合训练大模型吗",
+        "Can a Jilin GPU server fine-tune Llama-2-70B?",
+        "地方GPU服务器能跑70B推理吗",
+    ],
 )
 def test_founding_names_resolve_to_the_regional_profile(question: str) -> None:
     from assistant.parse import parse

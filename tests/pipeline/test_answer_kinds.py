@@ -29,8 +29,13 @@ def test_max_concurrency_uses_one_replica_over_the_node() -> None:
     query = _ask(
         "8卡H100跑Llama-3.1-70B，32k上下文最多支持多少并发",
         "zh",
-        scenario=Scenario(model="Llama-3.1-70B", gpu="H100 SXM 80GB", gpu_count=8,
-                          context_length=32768, task="inference"),
+        scenario=Scenario(
+            model="Llama-3.1-70B",
+            gpu="H100 SXM 80GB",
+            gpu_count=8,
+            context_length=32768,
+            task="inference",
+        ),
     )
     lead = calculate(query).lead
     assert lead.startswith("32,768 token 上下文下最多约 4")
@@ -41,8 +46,15 @@ def test_a_stated_budget_that_is_too_small_makes_it_infeasible() -> None:
     query = _ask(
         "预算5万元，每卡时15元，8张A100预训练7B模型能完成吗",
         "zh",
-        scenario=Scenario(params=7e9, gpu="A100 SXM 80GB", gpu_count=8, task="pretrain",
-                          budget=50000.0, price_per_gpu_hour=15.0, currency="元"),
+        scenario=Scenario(
+            params=7e9,
+            gpu="A100 SXM 80GB",
+            gpu_count=8,
+            task="pretrain",
+            budget=50000.0,
+            price_per_gpu_hour=15.0,
+            currency="元",
+        ),
     )
     outcome = calculate(query)
     assert outcome.verdict == "infeasible"

@@ -122,8 +122,13 @@ def test_power_question_gets_its_answer_up_front() -> None:
     assert "回答：至少需要" not in outcome.lead
 
 
-SERVING_POWER = {"power_watts": 5921.84, "energy_joules": 21318624.0, "kwh_per_hour": 5.92184,
-                 "kwh_per_million_tokens": 1.2644, "period": "one hour of serving"}
+SERVING_POWER = {
+    "power_watts": 5921.84,
+    "energy_joules": 21318624.0,
+    "kwh_per_hour": 5.92184,
+    "kwh_per_million_tokens": 1.2644,
+    "period": "one hour of serving",
+}
 TRAINING_POWER = {"facility_watts": 2.0e6, "energy_joules": 3.6e12, "period": "the whole run"}
 
 

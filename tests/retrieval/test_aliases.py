@@ -49,12 +49,14 @@ def test_bigrams_skip_stop_characters_and_latin() -> None:
 
 @pytest.fixture(scope="module")
 def corpus() -> KeywordIndex:
-    return KeywordIndex.build([
-        "地方算力中心的电价和机柜功耗",  # 0
-        "InfiniBand 与以太网的带宽对比：10GbE 只有 1.25 GB/s",  # 1
-        "首 token 延迟 TTFT 由 prefill 决定",  # 2
-        "模型并行的通信量",  # 3
-    ])
+    return KeywordIndex.build(
+        [
+            "地方算力中心的电价和机柜功耗",  # 0
+            "InfiniBand 与以太网的带宽对比：10GbE 只有 1.25 GB/s",  # 1
+            "首 token 延迟 TTFT 由 prefill 决定",  # 2
+            "模型并行的通信量",  # 3
+        ]
+    )
 
 
 @pytest.mark.parametrize(

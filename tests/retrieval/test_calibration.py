@@ -34,12 +34,21 @@ DOCS = {
 }
 GOLDEN = [
     {"query": "训练每个参数要多少字节显存", "lang": "zh", "kind": "zh", "expected_doc": "memory"},
-    {"query": "KV cache size at long context", "lang": "en", "kind": "en",
-     "expected_doc": "memory", "expected_anchor": "inference"},
+    {
+        "query": "KV cache size at long context",
+        "lang": "en",
+        "kind": "en",
+        "expected_doc": "memory",
+        "expected_anchor": "inference",
+    },
     {"query": "InfiniBand 带宽多少", "lang": "zh", "kind": "cross", "expected_doc": "network"},
     {"query": "红烧肉怎么做", "lang": "zh", "kind": "none", "expected_doc": None},
-    {"query": "Who won the football match last night?", "lang": "en", "kind": "none",
-     "expected_doc": None},
+    {
+        "query": "Who won the football match last night?",
+        "lang": "en",
+        "kind": "none",
+        "expected_doc": None,
+    },
 ]
 
 

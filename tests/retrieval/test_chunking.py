@@ -48,54 +48,97 @@ class Case:
     """The section has one table with this many body rows (header repeated when split)."""
 
 
-LONG_ITEM = (
-    "3. **A long item** " + "This sentence is part of one very long list item. " * 12 + "\n"
-)
+LONG_ITEM = "3. **A long item** " + "This sentence is part of one very long list item. " * 12 + "\n"
 
 CASES = [
-    Case("numbered list, split between items", "Do these steps:\n\n" + _numbered(9), 60,
-         whole=tuple(f"{i}. **Step {i}**" + " word" for i in range(1, 10)),
-         together=(("Do these steps:", "1. **Step 1**"),)),
-    Case("numbered list without blank line after the lead-in",
-         "Steps follow:\n" + _numbered(7, words=20), 70,
-         whole=tuple(f"{i}. **Step {i}**" for i in range(1, 8)),
-         together=(("Steps follow:", "1. **Step 1**"),)),
-    Case("bulleted Chinese list", "做法如下：\n\n" + _bullets(12), 80,
-         whole=tuple(f"- 第{i}项：把优化器状态切分到各个数据并行进程上，每卡只存一片。"
-                     for i in range(12)),
-         together=(("做法如下：", "- 第0项"),)),
-    Case("one item over the cap is split inside, never leaving a bare marker",
-         "1. short item.\n2. another short item.\n" + LONG_ITEM + "4. last short item.", 60,
-         whole=("1. short item.", "2. another short item.", "4. last short item.")),
-    Case("nested items stay with their parent",
-         "1. **Parent one** intro line.\n   - child a of one.\n   - child b of one.\n"
-         "2. **Parent two** intro line.\n   - child a of two.\n", 40,
-         together=(("Parent one", "child b of one"), ("Parent two", "child a of two"))),
-    Case("a short table stays with its intro sentence",
-         "Some earlier paragraph about something else entirely. " * 3
-         + "\n\nPer-GPU figures from the datasheets:\n\n" + _table(3), 70,
-         whole=("| GPU-0 | 0 GB | 0 TFLOPS |",),
-         together=(("Per-GPU figures from the datasheets:", "| name | memory | dense |"),
-                   ("Per-GPU figures from the datasheets:", "| GPU-2 |")),
-         table_rows=3),
-    Case("a table right under its intro line (no blank line)",
-         "每卡显存如下：\n" + _table(4), 200,
-         together=(("每卡显存如下：", "| GPU-3 |"),), table_rows=4),
-    Case("a long intro paragraph: its last sentence goes with the table",
-         "Checkpoints hold the fp32 master weights and both Adam moments. " * 4
-         + "Budget 16 bytes per parameter:\n\n" + _table(6), 90,
-         together=(("Budget 16 bytes per parameter:", "| name | memory | dense |"),),
-         table_rows=6),
-    Case("bullets written with •", "Bottlenecks may include:\n"
-         + "\n".join(f"• Bottleneck {i}: " + "limited bandwidth and no RDMA here. " * 3
-                     for i in range(5)), 60,
-         whole=tuple(f"• Bottleneck {i}: " + "limited bandwidth and no RDMA here. " * 2
-                     + "limited bandwidth and no RDMA here." for i in range(5)),
-         together=(("Bottlenecks may include:", "• Bottleneck 0"),)),
-    Case("a long table split by rows, header repeated",
-         "The whole catalogue:\n\n" + _table(40) + "\n\nAfter the table.", 80,
-         whole=tuple(f"| GPU-{i} | {i * 8} GB | {i * 100} TFLOPS |" for i in range(40)),
-         together=(("The whole catalogue:", "| GPU-0 |"),), table_rows=40),
+    Case(
+        "numbered list, split between items",
+        "Do these steps:\n\n" + _numbered(9),
+        60,
+        whole=tuple(f"{i}. **Step {i}**" + " word" for i in range(1, 10)),
+        together=(("Do these steps:", "1. **Step 1**"),),
+    ),
+    Case(
+        "numbered list without blank line after the lead-in",
+        "Steps follow:\n" + _numbered(7, words=20),
+        70,
+        whole=tuple(f"{i}. **Step {i}**" for i in range(1, 8)),
+        together=(("Steps follow:", "1. **Step 1**"),),
+    ),
+    Case(
+        "bulleted Chinese list",
+        "做法如下：\n\n" + _bullets(12),
+        80,
+        whole=tuple(
+            f"- 第{i}项：把优化器状态切分到各个数据并行进程上，每卡只存一片。" for i in range(12)
+        ),
+        together=(("做法如下：", "- 第0项"),),
+    ),
+    Case(
+        "one item over the cap is split inside, never leaving a bare marker",
+        "1. short item.\n2. another short item.\n" + LONG_ITEM + "4. last short item.",
+        60,
+        whole=("1. short item.", "2. another short item.", "4. last short item."),
+    ),
+    Case(
+        "nested items stay with their parent",
+        "1. **Parent one** intro line.\n   - child a of one.\n   - child b of one.\n"
+        "2. **Parent two** intro line.\n   - child a of two.\n",
+        40,
+        together=(("Parent one", "child b of one"), ("Parent two", "child a of two")),
+    ),
+    Case(
+        "a short table stays with its intro sentence",
+        "Some earlier paragraph about something else entirely. " * 3
+        + "\n\nPer-GPU figures from the datasheets:\n\n"
+        + _table(3),
+        70,
+        whole=("| GPU-0 | 0 GB | 0 TFLOPS |",),
+        together=(
+            ("Per-GPU figures from the datasheets:", "| name | memory | dense |"),
+            ("Per-GPU figures from the datasheets:", "| GPU-2 |"),
+        ),
+        table_rows=3,
+    ),
+    Case(
+        "a table right under its intro line (no blank line)",
+        "每卡显存如下：\n" + _table(4),
+        200,
+        together=(("每卡显存如下：", "| GPU-3 |"),),
+        table_rows=4,
+    ),
+    Case(
+        "a long intro paragraph: its last sentence goes with the table",
+        "Checkpoints hold the fp32 master weights and both Adam moments. " * 4
+        + "Budget 16 bytes per parameter:\n\n"
+        + _table(6),
+        90,
+        together=(("Budget 16 bytes per parameter:", "| name | memory | dense |"),),
+        table_rows=6,
+    ),
+    Case(
+        "bullets written with •",
+        "Bottlenecks may include:\n"
+        + "\n".join(
+            f"• Bottleneck {i}: " + "limited bandwidth and no RDMA here. " * 3 for i in range(5)
+        ),
+        60,
+        whole=tuple(
+            f"• Bottleneck {i}: "
+            + "limited bandwidth and no RDMA here. " * 2
+            + "limited bandwidth and no RDMA here."
+            for i in range(5)
+        ),
+        together=(("Bottlenecks may include:", "• Bottleneck 0"),),
+    ),
+    Case(
+        "a long table split by rows, header repeated",
+        "The whole catalogue:\n\n" + _table(40) + "\n\nAfter the table.",
+        80,
+        whole=tuple(f"| GPU-{i} | {i * 8} GB | {i * 100} TFLOPS |" for i in range(40)),
+        together=(("The whole catalogue:", "| GPU-0 |"),),
+        table_rows=40,
+    ),
 ]
 
 
@@ -174,8 +217,7 @@ def test_passages_are_even_rather_than_leaving_a_last_item_alone(tmp_path: Path)
 
 def test_code_inside_a_list_item_is_not_read_as_items_or_tables(tmp_path: Path) -> None:
     body = (
-        "1. Run this:\n   ```bash\n   - not an item\n   | not | a table |\n   ```\n"
-        "2. Then this.\n"
+        "1. Run this:\n   ```bash\n   - not an item\n   | not | a table |\n   ```\n2. Then this.\n"
     )
     _, chunks = _chunks(tmp_path, body, 200)
     assert len(chunks) == 1
@@ -187,8 +229,10 @@ def test_code_inside_a_list_item_is_not_read_as_items_or_tables(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("body", "kinds"),
     [
-        ("Intro line.\n1. one\n2. two\n   - nested\n| a | b |\n|---|---|\n| 1 | 2 |\nAfter.",
-         ["text", "item", "item", "table", "text"]),
+        (
+            "Intro line.\n1. one\n2. two\n   - nested\n| a | b |\n|---|---|\n| 1 | 2 |\nAfter.",
+            ["text", "item", "item", "table", "text"],
+        ),
         ("1. Run:\n   ```\n   - code\n   | code |\n   ```\n2. Next.", ["item", "item"]),
         ("```\n- code\n| code |\n```", ["text"]),
     ],

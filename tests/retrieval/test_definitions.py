@@ -48,8 +48,16 @@ def test_heading_coverage(term: str, heading: str, share: float) -> None:
 
 
 def _passage(n: int, heading: str, text: str, anchor: str) -> Passage:
-    return Passage(id=f"p{n}", doc_id="serving", source="serving.en.md", title="Serving",
-                   heading=heading, text=text, lang="en", anchor=anchor)
+    return Passage(
+        id=f"p{n}",
+        doc_id="serving",
+        source="serving.en.md",
+        title="Serving",
+        heading=heading,
+        text=text,
+        lang="en",
+        anchor=anchor,
+    )
 
 
 PASSAGES = [

@@ -223,7 +223,10 @@ def test_site_profile_is_parsed(tmp_path: Path) -> None:
     profile = site_profile(_doc(tmp_path, "demo.zh.md", SITE))
     assert profile is not None
     assert (profile.id, profile.nodes, profile.gpus_per_node, profile.gpu) == (
-        "demo-site", 4, 8, "A100-80G"
+        "demo-site",
+        4,
+        8,
+        "A100-80G",
     )
     assert profile.aliases == ("演示", "Demo")
     assert profile.pue == 1.3

@@ -37,8 +37,11 @@ def test_use_batch_equals_one_by_one(use: UseEncoder) -> None:
 
 def test_use_is_cross_lingual(use: UseEncoder) -> None:
     zh, en_same, en_other = use.encode(
-        ["训练大模型需要多少显存", "how much GPU memory does training a large model need",
-         "the recipe needs two eggs and some flour"]
+        [
+            "训练大模型需要多少显存",
+            "how much GPU memory does training a large model need",
+            "the recipe needs two eggs and some flour",
+        ]
     )
     assert float(zh @ en_same) > float(zh @ en_other) + 0.1
 
@@ -104,8 +107,9 @@ def test_sentence_transformers_backend_with_offline_minilm(tmp_path: Path) -> No
     """One test loads the bundled MiniLM once: encoder contract, then a whole index with it."""
     from assistant.retrieval.engine import open_retriever
 
-    settings = Settings(encoder="st:all-MiniLM-L6-v2", home=tmp_path / "home",
-                        knowledge_dir=tmp_path / "knowledge")
+    settings = Settings(
+        encoder="st:all-MiniLM-L6-v2", home=tmp_path / "home", knowledge_dir=tmp_path / "knowledge"
+    )
     encoder = make_encoder(settings)
     assert isinstance(encoder, SentenceTransformerEncoder)
     assert Path(encoder.model_path()).is_dir()  # the packaged files: no network needed
@@ -129,14 +133,23 @@ def test_sentence_transformers_backend_with_offline_minilm(tmp_path: Path) -> No
 
 # -- the sentencepiece tokenizer (fast start) and its guarded fallback -------------------
 
+
 def _bilingual_sample() -> list[str]:
     root = Path(__file__).resolve().parents[2] / "knowledge"
     paragraphs = [
-        block for path in sorted(root.rglob("*.md"))
+        block
+        for path in sorted(root.rglob("*.md"))
         for block in path.read_text(encoding="utf-8").split("\n\n")
     ]
-    odd = ["", "   ", "\t\n", "ＺｅＲＯ－３ 全角", "emoji 🚀 ü é ß", "〜～「」…——",
-           "2^-14 ≈ 6.1e-5"]
+    odd = [
+        "",
+        "   ",
+        "\t\n",
+        "ＺｅＲＯ－３ 全角",
+        "emoji 🚀 ü é ß",
+        "〜～「」…——",
+        "2^-14 ≈ 6.1e-5",
+    ]
     return paragraphs + odd
 
 

@@ -60,7 +60,8 @@ def test_lane_agreement() -> None:
 
 def test_fit_separates_a_separable_set() -> None:
     rows = [STRONG, GateFeatures(0.5, 0.8, 1.0, 0.9, 0.5)] * 3 + [
-        OFF_TOPIC, GateFeatures(0.3, 0.3, 0.0, 0.3, 0.5)
+        OFF_TOPIC,
+        GateFeatures(0.3, 0.3, 0.0, 0.3, 0.5),
     ] * 3
     labels = [True, True] * 3 + [False, False] * 3
     weights, bias = fit(rows, labels, steps=3000)

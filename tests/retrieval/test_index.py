@@ -55,8 +55,11 @@ def test_build_indexes_every_readable_file_and_reports_the_rest(settings: Settin
     data, report = ensure_index(settings, make_encoder(settings))
     assert report is not None
     assert {d["key"] for d in data.documents} == {
-        "knowledge/guides/net.zh.md", "knowledge/guides/net.en.md", "knowledge/guides/memory.zh.md",
-        "knowledge/guides/pipeline.en.md", "knowledge/sites/demo.zh.md",
+        "knowledge/guides/net.zh.md",
+        "knowledge/guides/net.en.md",
+        "knowledge/guides/memory.zh.md",
+        "knowledge/guides/pipeline.en.md",
+        "knowledge/sites/demo.zh.md",
     }
     assert [(s.source, s.reason) for s in data.skipped] == [
         ("guides/broken.md", "not a text document (binary content)")
@@ -201,8 +204,14 @@ def test_killing_a_rebuild_leaves_the_previous_index_loadable(settings: Settings
     paths = KnowledgePaths.from_settings(settings)
     marker = paths.index_dir.parent / "marker"
     proc = subprocess.Popen(
-        [sys.executable, "-c", _KILL_SCRIPT, str(settings.home), str(settings.knowledge_dir),
-         str(marker)],
+        [
+            sys.executable,
+            "-c",
+            _KILL_SCRIPT,
+            str(settings.home),
+            str(settings.knowledge_dir),
+            str(marker),
+        ],
         cwd=REPO,
     )
     try:

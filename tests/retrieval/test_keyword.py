@@ -108,9 +108,7 @@ def test_json_round_trip_keeps_scores(index: KeywordIndex) -> None:
     assert len(again) == len(index)
 
 
-@pytest.mark.parametrize(
-    ("field", "value"), [("tokenizer_version", "tok0-old"), ("format", 999)]
-)
+@pytest.mark.parametrize(("field", "value"), [("tokenizer_version", "tok0-old"), ("format", 999)])
 def test_json_from_another_tokenizer_is_refused(
     index: KeywordIndex, field: str, value: object
 ) -> None:
@@ -156,11 +154,13 @@ def test_edit_distance_stops_past_the_budget() -> None:
 
 @pytest.fixture(scope="module")
 def english() -> KeywordIndex:
-    return KeywordIndex.build([
-        "Training memory of large models on one server",
-        "Activation recomputation trades compute for memory",
-        "Expert parallelism for mixture-of-experts models",
-    ])
+    return KeywordIndex.build(
+        [
+            "Training memory of large models on one server",
+            "Activation recomputation trades compute for memory",
+            "Expert parallelism for mixture-of-experts models",
+        ]
+    )
 
 
 @pytest.mark.parametrize(

@@ -43,8 +43,9 @@ def _state(home: Path) -> tuple[list[str], str]:
         "",  # no [site] table
     ],
 )
-def test_bad_site_profiles_are_refused_at_add_time(kb_home: Path, tmp_path: Path,
-                                                   table: str) -> None:
+def test_bad_site_profiles_are_refused_at_add_time(
+    kb_home: Path, tmp_path: Path, table: str
+) -> None:
     before = _state(kb_home)
     path = tmp_path / "site.md"
     path.write_text(SITE.format(id="mine", title="Mine", table=table.format(alias="x")), "utf-8")
@@ -73,8 +74,9 @@ def _enospc(*_args: object, **_kwargs: object) -> None:
 
 
 @pytest.mark.parametrize("target", ["copy", "index"])
-def test_a_full_disk_changes_nothing(kb_home: Path, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch, target: str) -> None:
+def test_a_full_disk_changes_nothing(
+    kb_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
     from assistant.retrieval import storage, transaction
 
     path = tmp_path / "racks.md"
@@ -127,16 +129,22 @@ cli(sys.argv[3:], prog_name="gpu-advisor")
     [("replace", 1), ("replace", 2), ("write", 1), ("pointer", 1)],
     # first copy renamed in; second; the origins journal; the index pointer
 )
-def test_kill_9_during_add_leaves_a_consistent_state(kb_home: Path, tmp_path: Path,
-                                                    point: str, count: int) -> None:
+def test_kill_9_during_add_leaves_a_consistent_state(
+    kb_home: Path, tmp_path: Path, point: str, count: int
+) -> None:
     notes = []
     for n in range(2):
         note = tmp_path / f"n{n}.md"
         note.write_text(NOTE + f"\nVariant {n}.\n", "utf-8")
         notes.append(str(note))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GPU_ADVISOR_HOME": str(kb_home)}
-    killed = subprocess.run([sys.executable, "-c", _KILLER, point, str(count), "kb", "add",
-                             *notes], env=env, capture_output=True, text=True, check=False)
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLER, point, str(count), "kb", "add", *notes],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     again = run("add", *notes)
     assert again.exit_code == 0, again.output

@@ -24,8 +24,7 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def test_symlinks_are_never_followed_and_copies_are_private(kb_home: Path,
-                                                            tmp_path: Path) -> None:
+def test_symlinks_are_never_followed_and_copies_are_private(kb_home: Path, tmp_path: Path) -> None:
     secret = tmp_path / "secret.md"
     secret.write_text("# Secret\n\nThe root password is hunter2.\n", "utf-8")
     secret.chmod(0o600)
@@ -42,11 +41,10 @@ def test_symlinks_are_never_followed_and_copies_are_private(kb_home: Path,
     added = run("add", "--recursive", str(folder))
     assert added.exit_code == 2  # type: ignore[attr-defined]  # the link is reported, not copied
     documents = kb_home / "documents"
-    assert sorted(p.name for p in documents.iterdir() if not p.name.startswith(".")) == [
-        "real.md"
-    ]
-    assert not any("hunter2" in p.read_text("utf-8", "replace")
-                   for p in kb_home.rglob("*") if p.is_file())
+    assert sorted(p.name for p in documents.iterdir() if not p.name.startswith(".")) == ["real.md"]
+    assert not any(
+        "hunter2" in p.read_text("utf-8", "replace") for p in kb_home.rglob("*") if p.is_file()
+    )
     assert _mode(documents / "real.md") == 0o600
     from assistant.retrieval.storage import current_generation
 
@@ -69,10 +67,20 @@ def test_a_new_home_is_private(tmp_path: Path, monkeypatch: object) -> None:
 
 
 def _cli(*args: str, home: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "GPU_ADVISOR_HOME": str(home), "PYTHONPATH": str(ROOT),
-           "GPU_ADVISOR_LANGUAGE": "en"}
-    return subprocess.Popen([sys.executable, "-m", "assistant", *args], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "GPU_ADVISOR_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+        "GPU_ADVISOR_LANGUAGE": "en",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "assistant", *args],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_a_reader_waiting_on_the_lock_does_not_drop_a_document_added_meanwhile(

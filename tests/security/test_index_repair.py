@@ -28,6 +28,7 @@ def _rewrite_json(name: str, change: Callable[[object], object]) -> Callable[[Pa
     def corrupt(home: Path) -> None:
         path = _live(home) / name
         path.write_text(json.dumps(change(json.loads(path.read_text("utf-8")))), "utf-8")
+
     return corrupt
 
 

@@ -28,19 +28,35 @@ HOSTILE = (
     "bidi \u202eevil\u202c c1 \x9b2J"
 )
 #: Byte sequences that must never reach the terminal from untrusted text.
-FORBIDDEN = (b"\x1b]0;", b"\x1b]52;", b"\x1b]8;;file", b"\x1b[2J", b"\x07", b"\xc2\x9b",
-             "\u202e".encode())
+FORBIDDEN = (
+    b"\x1b]0;",
+    b"\x1b]52;",
+    b"\x1b]8;;file",
+    b"\x1b[2J",
+    b"\x07",
+    b"\xc2\x9b",
+    "\u202e".encode(),
+)
 PAD = "InfiniBand bandwidth matters for multi-node training across racks. " * 20
 
 
 def run_on_pty(args: list[str], home: Path, timeout: float = 240) -> bytes:
     """Run `gpu-advisor ARGS` with stdout and stderr on a pseudo-terminal; the raw bytes."""
     main, secondary = pty.openpty()
-    env = {**os.environ, "GPU_ADVISOR_HOME": str(home), "PYTHONPATH": str(ROOT),
-           "TERM": "xterm-256color", "COLUMNS": "100"}
+    env = {
+        **os.environ,
+        "GPU_ADVISOR_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+        "TERM": "xterm-256color",
+        "COLUMNS": "100",
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "assistant", *args], stdin=subprocess.DEVNULL,
-        stdout=secondary, stderr=secondary, env=env, cwd=ROOT,
+        [sys.executable, "-m", "assistant", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=secondary,
+        stderr=secondary,
+        env=env,
+        cwd=ROOT,
     )
     os.close(secondary)
     out = bytearray()
@@ -129,10 +145,23 @@ def test_escapes_in_toml_front_matter_are_refused(tmp_path: Path) -> None:
 
 
 def test_calc_currency_markup_is_shown_not_interpreted() -> None:
-    result = CliRunner().invoke(cli, [
-        "calc", "train", "--params", "7e9", "--gpu", "H100", "--gpus", "8", "--price", "2",
-        "--currency", "[link=file:///etc/passwd]x",
-    ])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "calc",
+            "train",
+            "--params",
+            "7e9",
+            "--gpu",
+            "H100",
+            "--gpus",
+            "8",
+            "--price",
+            "2",
+            "--currency",
+            "[link=file:///etc/passwd]x",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "[link=file:///etc/passwd]x" in result.output
 
@@ -145,8 +174,12 @@ def test_hostile_document_on_a_real_terminal(kb_home: Path, tmp_path: Path) -> N
     added = run_on_pty(["kb", "add", str(folder)], kb_home)
     assert b"added" in added, added
     assert_inert(added)
-    for args in (["kb", "search", "InfiniBand racks clip", "-k", "3"], ["kb", "list"],
-                 ["kb", "search", "InfiniBand racks", "--json"], ["kb", "list", "--json"]):
+    for args in (
+        ["kb", "search", "InfiniBand racks clip", "-k", "3"],
+        ["kb", "list"],
+        ["kb", "search", "InfiniBand racks", "--json"],
+        ["kb", "list", "--json"],
+    ):
         output = run_on_pty(args, kb_home)
         assert b"Evil" in output, (args, output[-500:])
         assert_inert(output)

@@ -33,14 +33,22 @@ def sample_answer(
 ) -> Answer:
     """A Chinese answer with one memory check and one citation."""
     scenario = Scenario(task="pretrain", params=1e11, gpu="A100-80GB", gpu_count=8)
-    query = Query(question=question, language="zh", scenario=scenario, changed_slots=changed,
-                  warnings=("把“千亿”理解为 1000 亿参数",))
+    query = Query(
+        question=question,
+        language="zh",
+        scenario=scenario,
+        changed_slots=changed,
+        warnings=("把“千亿”理解为 1000 亿参数",),
+    )
     check = Check(
         kind="memory",
         verdict="fail",
         summary="每卡需要 200 GB,只有 80 GB",
-        figures={"required_bytes_per_gpu": 2.0e11, "available_bytes_per_gpu": 8.0e10,
-                 "min_gpus": 20},
+        figures={
+            "required_bytes_per_gpu": 2.0e11,
+            "available_bytes_per_gpu": 8.0e10,
+            "min_gpus": 20,
+        },
         formula="weights + gradients + optimizer = 16 B × params",
         inputs={"params": 1e11, "gpu_count": 8},
         assumptions=("bf16 混合精度 + Adam",),
@@ -57,6 +65,12 @@ def sample_answer(
         checks=(check,),
         assumptions=("训练 token 数取 Chinchilla 最优 (20 × 参数量)",),
         citations=(Citation(passage=passage, claim="每卡需要 200 GB,只有 80 GB"),),
-        scenario=Scenario(task="pretrain", params=1e11, gpu="A100-80GB", gpu_count=8,
-                          precision="bf16", tokens=2e12),
+        scenario=Scenario(
+            task="pretrain",
+            params=1e11,
+            gpu="A100-80GB",
+            gpu_count=8,
+            precision="bf16",
+            tokens=2e12,
+        ),
     )

@@ -83,8 +83,10 @@ def test_safe_stem_keeps_chinese_and_drops_path_separators() -> None:
 
 
 def test_answers_markdown_puts_each_answer_under_its_question() -> None:
-    answers = [sample_answer(question="第一问", text="答一"),
-               sample_answer(question="第二问\n换行", text="答二")]
+    answers = [
+        sample_answer(question="第一问", text="答一"),
+        sample_answer(question="第二问\n换行", text="答二"),
+    ]
     text = answers_markdown(answers, "算力顾问")
     assert text.startswith("# 算力顾问\n")
     order = [text.index(part) for part in ("## 第一问", "答一", "## 第二问 换行", "答二")]

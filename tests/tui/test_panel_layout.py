@@ -28,19 +28,46 @@ from tests.tui.samples import sample_answer, sample_passage
 
 SLOT_NAMES = [f.name for f in fields(Scenario)]
 FULL = Scenario(
-    task="pretrain", method="lora", params=1e11, active_params=1e11, model="Llama-2-70B",
-    gpu="A100 PCIe 80GB", gpu_count=8, nodes=1, gpus_per_node=8, gpu_memory_bytes=8e10,
-    intra_link="PCIe Gen4", inter_link="25GbE", precision="bf16", tokens=2e12,
-    deadline_seconds=90 * 86400.0, zero_stage=3, tensor_parallel=1, pipeline_parallel=1,
-    context_length=4096, batch_size=977, site_profile="regional-single-node",
-    price_per_gpu_hour=2.5, currency="CNY",
+    task="pretrain",
+    method="lora",
+    params=1e11,
+    active_params=1e11,
+    model="Llama-2-70B",
+    gpu="A100 PCIe 80GB",
+    gpu_count=8,
+    nodes=1,
+    gpus_per_node=8,
+    gpu_memory_bytes=8e10,
+    intra_link="PCIe Gen4",
+    inter_link="25GbE",
+    precision="bf16",
+    tokens=2e12,
+    deadline_seconds=90 * 86400.0,
+    zero_stage=3,
+    tensor_parallel=1,
+    pipeline_parallel=1,
+    context_length=4096,
+    batch_size=977,
+    site_profile="regional-single-node",
+    price_per_gpu_hour=2.5,
+    currency="CNY",
 )
 MEMORY = Check(
-    kind="memory", verdict="fail", summary="每张 GPU 需要 310.7 GB (289.4 GiB)，可用 72.0 GB",
-    figures={"required_bytes_per_gpu": 3.107e11, "available_bytes_per_gpu": 7.2e10,
-             "memory_bytes": 8e10, "min_gpus": 32, "weights_bytes": 2.5e10,
-             "gradients_bytes": 2.5e10, "kv_cache_bytes": 0.0, "overhead_bytes": 0.0,
-             "offloaded_bytes": 0.0, "model_state_bytes_per_gpu": 2.0e11},
+    kind="memory",
+    verdict="fail",
+    summary="每张 GPU 需要 310.7 GB (289.4 GiB)，可用 72.0 GB",
+    figures={
+        "required_bytes_per_gpu": 3.107e11,
+        "available_bytes_per_gpu": 7.2e10,
+        "memory_bytes": 8e10,
+        "min_gpus": 32,
+        "weights_bytes": 2.5e10,
+        "gradients_bytes": 2.5e10,
+        "kv_cache_bytes": 0.0,
+        "overhead_bytes": 0.0,
+        "offloaded_bytes": 0.0,
+        "model_state_bytes_per_gpu": 2.0e11,
+    },
     formula="per GPU = 2Ψ/d + 2Ψ/d + 12Ψ/d + fp32 logits 4sbv/t",
     inputs={"gpus": "8", "zero_stage": "3", "micro_batch_size": "1", "flash_attention": "True"},
 )
@@ -99,16 +126,21 @@ def test_closing_punctuation_never_starts_a_line() -> None:
 
 @pytest.mark.parametrize("width", [24, 30, 37, 52])
 def test_key_value_rows_are_aligned_and_separated(width: int) -> None:
-    rows = [Row(Text(slot_label(name, "en")), Text("regional-single-node value " * 2),
-                mark="·" if index % 2 else "")
-            for index, name in enumerate(SLOT_NAMES)]
+    rows = [
+        Row(
+            Text(slot_label(name, "en")),
+            Text("regional-single-node value " * 2),
+            mark="·" if index % 2 else "",
+        )
+        for index, name in enumerate(SLOT_NAMES)
+    ]
     layout = KeyValues(rows)
     key_width = layout.key_width(width, 3)
     lines = lines_of(layout, width)
     assert len(lines) >= len(rows)
     for line in lines:
         assert cell_len(line) <= width
-        gap = line[key_width:key_width + 3] if cell_len(line[:key_width]) == key_width else None
+        gap = line[key_width : key_width + 3] if cell_len(line[:key_width]) == key_width else None
         assert gap is not None, line  # the key column is the same width on every row
         assert gap.strip() in ("", "·"), line  # key and value never touch
 
@@ -137,8 +169,8 @@ def test_scenario_rows_show_labels_not_slot_names_in_chinese(width: int) -> None
         line = next(line for line in lines if line.startswith(label))
         # Key, then at least one space (or the "·" column), then the value, on every row.
         cells = cell_len(label)
-        assert line[len(label):][: key_width - cells + 1].strip() == "", line
-        assert line[len(label):].strip(), line
+        assert line[len(label) :][: key_width - cells + 1].strip() == "", line
+        assert line[len(label) :].strip(), line
     assert "预训练" in text  # word values in the interface language
     assert "regional-single-node" in text.replace("\n", "") or "regional-" in text
 
@@ -224,8 +256,9 @@ async def test_emoji_marks_keep_transcript_rows_aligned() -> None:
 
     transcript = Transcript()
     app = Harness(transcript)
-    marks = ("- ✅ **显存**：够\n- ❌ **网络**：不够\n- ➖ **成本**：未给价格\n"
-             "- ⚠\ufe0f **算力**：偏紧")
+    marks = (
+        "- ✅ **显存**：够\n- ❌ **网络**：不够\n- ➖ **成本**：未给价格\n- ⚠\ufe0f **算力**：偏紧"
+    )
     async with app.run_test(size=(100, 32)) as pilot:
         transcript.add_answer(sample_answer(text=marks), "12:00")
         await pilot.pause()

@@ -72,9 +72,7 @@ class TestSidePanel:
         run_before = answered("tab-calculations")
         assert snap_compare(make_test_app(), run_before=run_before, terminal_size=SIZE)
 
-    def test_calculations_tab_in_english(
-        self, make_test_app: MakeApp, snap_compare: Any
-    ) -> None:
+    def test_calculations_tab_in_english(self, make_test_app: MakeApp, snap_compare: Any) -> None:
         run_before = answered("tab-calculations", "Can 8x H100 fine-tune a 70B model?")
         app = make_test_app(ui_language="en")
         assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

@@ -95,8 +95,9 @@ class ChatScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "ui_language", self._relabel)
         self.watch(self.app, "load_state", self._show_load_state)
-        self.watch(self.app, "load_detail", lambda _detail: self._show_load_state(
-            self.advisor.load_state))
+        self.watch(
+            self.app, "load_detail", lambda _detail: self._show_load_state(self.advisor.load_state)
+        )
         self._welcome()
         self.query_one(Prompt).focus_editor()
 
@@ -119,10 +120,12 @@ class ChatScreen(Screen[None]):
 
     def _relabel(self, language: str) -> None:
         title = Text.styled(f" {t('app.title', language)} ", "bold") + Text.styled(
-            t("app.subtitle", language), "dim")
+            t("app.subtitle", language), "dim"
+        )
         self.query_one("#app-title", Static).update(title)
         self.query_one(Prompt).set_placeholder(
-            t("prompt.placeholder", language), t("prompt.placeholder_multi", language))
+            t("prompt.placeholder", language), t("prompt.placeholder_multi", language)
+        )
         for welcome in self.query(".welcome").results(Static):
             welcome.update(Wrapped(Text(t("welcome", language))))
         self.transcript.relabel(language)
@@ -175,8 +178,12 @@ class ChatScreen(Screen[None]):
         try:
             from assistant.pipeline import answer
 
-            result = answer(question, settings=app.settings, retriever=app.retriever,
-                            previous=previous.query if previous is not None else None)
+            result = answer(
+                question,
+                settings=app.settings,
+                retriever=app.retriever,
+                previous=previous.query if previous is not None else None,
+            )
         except Exception as exc:  # noqa: BLE001 - shown as a notification, never a crash
             title_key, text = describe_error(exc, app.ui_language, context="answer")
             self.post_message(AnswerFailed(turn, t(title_key, app.ui_language), text))
@@ -308,8 +315,11 @@ class ChatScreen(Screen[None]):
         except OSError as exc:
             self.notify(str(exc), title=t("error.title.export", language), severity="error")
             return
-        self.notify(t("note.exported", language, path=str(path)),
-                    title=t("note.export_title", language), timeout=10)
+        self.notify(
+            t("note.exported", language, path=str(path)),
+            title=t("note.export_title", language),
+            timeout=10,
+        )
 
     def action_copy_answer(self) -> None:
         """Copy the selected answer's Markdown to the clipboard."""

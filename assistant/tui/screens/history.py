@@ -53,8 +53,9 @@ class HistoryScreen(ModalScreen["str | None"]):
             if summary.turn_count:
                 options.add_option(Option(summary_label(summary, language), id=summary.id))
         if options.option_count == 0:
-            options.add_option(Option(Text.styled(t("history.empty", language), "dim"),
-                                      disabled=True))
+            options.add_option(
+                Option(Text.styled(t("history.empty", language), "dim"), disabled=True)
+            )
         else:
             options.highlighted = 0
         options.focus()

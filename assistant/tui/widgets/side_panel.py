@@ -35,9 +35,17 @@ if TYPE_CHECKING:
 
 CHECK_STYLES = {"ok": "bold green", "tight": "bold yellow", "fail": "bold red", "n/a": "dim"}
 #: Memory components left out when they are zero (gradients in inference, …), as `calc` does.
-HIDE_WHEN_ZERO = frozenset({"gradients_bytes", "optimizer_bytes", "activations_bytes",
-                            "kv_cache_bytes", "kv_cache_bytes_per_gpu", "overhead_bytes",
-                            "offloaded_bytes"})
+HIDE_WHEN_ZERO = frozenset(
+    {
+        "gradients_bytes",
+        "optimizer_bytes",
+        "activations_bytes",
+        "kv_cache_bytes",
+        "kv_cache_bytes_per_gpu",
+        "overhead_bytes",
+        "offloaded_bytes",
+    }
+)
 
 
 def figure_rows(figures: Mapping[str, Figure], language: str) -> list[Row]:
@@ -55,9 +63,14 @@ def figure_rows(figures: Mapping[str, Figure], language: str) -> list[Row]:
 
 def input_rows(inputs: Mapping[str, Figure], language: str) -> list[Row]:
     """Rows of a check's inputs, labelled like the scenario slots."""
-    return [Row(Text.styled(clean(input_label(key, language)), "cyan"),
-                literal(show_value(key, value, language)))
-            for key, value in inputs.items() if value is not None]
+    return [
+        Row(
+            Text.styled(clean(input_label(key, language)), "cyan"),
+            literal(show_value(key, value, language)),
+        )
+        for key, value in inputs.items()
+        if value is not None
+    ]
 
 
 def scenario_rows(answer: Answer, language: str) -> tuple[list[Row], list[str]]:
@@ -117,8 +130,11 @@ def scenario_renderable(answer: Answer, language: str) -> RenderableType:
 def scenario_tooltip(answer: Answer, language: str) -> str:
     """Which raw slot name (as in `ask --json`) each label of the Scenario tab stands for."""
     evaluated = answer.scenario or answer.query.scenario
-    names = [f"{slot_label(f.name, language)} = {f.name}" for f in fields(evaluated)
-             if getattr(evaluated, f.name) is not None]
+    names = [
+        f"{slot_label(f.name, language)} = {f.name}"
+        for f in fields(evaluated)
+        if getattr(evaluated, f.name) is not None
+    ]
     return t("panel.slot_names", language) + "\n" + "\n".join(names)
 
 
@@ -184,8 +200,11 @@ def citation_detail(citation: Citation, language: str) -> RenderableType:
     path = Text.styled(f"{t('panel.path', language)}{colon}", "bold") + literal(passage.source)
     if passage.anchor:
         path.append_text(literal(f"#{passage.anchor}", "dim"))
-    parts: list[RenderableType] = [Wrapped(head), Wrapped(path),
-                                   Text.styled(f"id: {clean(passage.id)}", "dim")]
+    parts: list[RenderableType] = [
+        Wrapped(head),
+        Wrapped(path),
+        Text.styled(f"id: {clean(passage.id)}", "dim"),
+    ]
     if citation.claim:
         claim = Text.styled(f"{t('panel.claim', language)}{colon}", "bold")
         parts.append(Wrapped(claim + literal(citation.claim)))
@@ -223,9 +242,11 @@ class SidePanel(Vertical):
         """Switch tab titles and labels to another interface language."""
         self._language = language
         tabs = self.query_one(TabbedContent)
-        for pane_id, key in (("tab-scenario", "tab.scenario"),
-                             ("tab-calculations", "tab.calculations"),
-                             ("tab-sources", "tab.sources")):
+        for pane_id, key in (
+            ("tab-scenario", "tab.scenario"),
+            ("tab-calculations", "tab.calculations"),
+            ("tab-sources", "tab.sources"),
+        ):
             tabs.get_tab(pane_id).label = t(key, language)
         self._refresh_bodies()
 

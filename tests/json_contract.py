@@ -33,6 +33,21 @@ SCENARIO_KEYS = frozenset(
         "context_length",
         "batch_size",
         "site_profile",
+        "gpus_per_node",
+        "gpu_memory_bytes",
+        "intra_link",
+        "inter_link",
+        "tensor_parallel",
+        "pipeline_parallel",
+        "price_per_gpu_hour",
+        "currency",
+        "budget",
+        "price_per_kwh",
+        "concurrency",
+        "target_tokens_per_second",
+        "target_qps",
+        "target_first_token_seconds",
+        "host_ram_bytes",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

@@ -39,6 +39,7 @@ from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.solvers import solved
 from assistant.calculate.summaries import summarize
+from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.translate import to_chinese
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
@@ -113,7 +114,11 @@ def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Fig
     plan = evaluation.plan
     split = plan.tensor_parallel * plan.pipeline_parallel
     kv = figures.get("kv_cache_bytes")
-    if plan.task == "inference" and isinstance(kv, (int, float)):
+    if (
+        plan.task == "inference"
+        and isinstance(kv, (int, float))
+        and "kv_cache_bytes_per_gpu" not in figures  # the planner gives both already
+    ):
         per_replica = plan.batch_per_replica or 1
         figures["kv_cache_bytes_per_gpu"] = kv
         figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
@@ -332,9 +337,14 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         validate(s)
         if query.options:
             return _with_focus(query, compare_options(query, _option_runner(query, site)), ask)
+        open_count = site is None and s.gpu_count is None and s.nodes is None
+        if has_target(s) and not _training(s):
+            first = _typical(query, ask) if s.gpu is None and site is None else None
+            first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+            run = _rerun(query, ask)
+            return _with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
             return _with_focus(query, _typical(query, ask), ask)
-        open_count = site is None and s.gpu_count is None and s.nodes is None
         if ask == "duration" and open_count and _training(s):
             return _with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
@@ -351,6 +361,10 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         )
 
 
+#: Asks answered with a quantity of the run: no default deadline decides their verdict.
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power")
+
+
 def _resolve(
     query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
 ) -> Resolved:
@@ -361,7 +375,7 @@ def _resolve(
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return one_replica(resolve(s, site, lang, own_run=own))
-    if ask != "duration" or s.deadline_seconds is not None or not _training(s):
+    if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
@@ -378,17 +392,22 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
     return run
 
 
-def _evaluator(query: Query, ask: Ask) -> Evaluator:
-    """Evaluate the question's scenario at another GPU count (for sizing)."""
+def _rerun(query: Query, ask: Ask) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate another scenario for the question (what it stated stays fixed), with a note."""
 
-    def run(count: int, note: str) -> Outcome:
-        scenario = replace(query.scenario, gpu_count=count)
+    def run(scenario: Scenario, note: str) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, query.scenario, ask)
 
     return run
+
+
+def _evaluator(query: Query, ask: Ask) -> Evaluator:
+    """Evaluate the question's scenario at another GPU count (for sizing)."""
+    rerun = _rerun(query, ask)
+    return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
 
 
 def _sized(query: Query, outcome: Outcome) -> Outcome:

@@ -70,7 +70,10 @@ def read_concurrency(text: str) -> int | None:
     return int(to_float(match.group(1))) if match else None
 
 
-_TOKS = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens? (?:per|a|/) ?sec(?:ond)?|tokens?每秒|token/秒)"
+_TOKS = (
+    r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?![a-z])|tokens? (?:per|a|/) ?sec(?:ond)?|"
+    r"tokens?每秒|token/秒)"
+)
 _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS),
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
@@ -88,7 +91,7 @@ def read_tokens_per_second(text: str) -> float | None:
 _QPS = (
     re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
     re.compile(
-        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s\b|requests? per second|个?请求每秒)"
+        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
     ),
     re.compile(r"每秒\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
 )
@@ -102,7 +105,7 @@ def read_qps(text: str) -> float | None:
 
 _TTFT = re.compile(
     r"(?:first[- ]token|首字|首token|首 token|首词|\bttft\b|time to first token)"
-    r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s\b|秒|sec(?:onds?)?\b)"
+    r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
 )
 
 

@@ -124,6 +124,12 @@ _BUDGET = (
         r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
     ),
     re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
+    # "we have $50,000", "手头有20万元": an amount of money held, not a price
+    re.compile(
+        r"(?:(?:we|i) (?:have|'ve got|got|can spend)|(?:总共|一共|手头|手上|只)有)\s*"
+        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _K + r"\s*" + _CUR + r"?"
+        r"(?!\s*(?:/|per|每|an? ))"
+    ),
 )
 
 
@@ -133,10 +139,12 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     if match is None:
         return None, None
     groups = match.groups()
-    if len(groups) == 4:  # the "$50k budget" form
+    if len(groups) == 3:  # the "$50k budget" form
         currency, number, scale, after = groups[0], groups[1], groups[2], None
     else:
         currency, number, scale, after = groups
+    if currency is None and after is None and not match.group(0).startswith(("预算", "budget")):
+        return None, None  # "we have 8" is not money
     symbol = currency or after
     if symbol is None and not re.search(r"[\u4e00-\u9fff]", text):
         symbol = "$"

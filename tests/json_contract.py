@@ -14,6 +14,7 @@ KEYS = frozenset(
         "checks",
         "citations",
         "suggestions",
+        "options",
     }
 )
 SCENARIO_KEYS = frozenset(
@@ -53,3 +54,4 @@ SCENARIO_KEYS = frozenset(
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})
 CITATION_KEYS = frozenset({"id", "source", "title", "text", "score"})
 SUGGESTION_KEYS = frozenset({"change", "effect"})
+OPTION_KEYS = frozenset({"scenario", "verdict", "figures", "wins"})

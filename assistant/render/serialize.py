@@ -17,6 +17,7 @@ from assistant.records import (
     Answer,
     Check,
     Citation,
+    Option,
     Passage,
     Query,
     Scenario,
@@ -121,6 +122,17 @@ def answer_to_json(answer: Answer) -> dict[str, Any]:
         "checks": [_check_json(c) for c in answer.checks],
         "citations": [_citation_json(c) for c in _unique_citations(answer)],
         "suggestions": [{"change": s.change, "effect": s.effect} for s in answer.suggestions],
+        "options": [_option_json(o) for o in answer.options],
+    }
+
+
+def _option_json(option: Option) -> dict[str, Any]:
+    """One option of a comparison: its scenario, verdict, key figures and what it wins on."""
+    return {
+        "scenario": _scenario_json(option.scenario),
+        "verdict": option.verdict,
+        "figures": {k: _number(v) for k, v in option.figures.items()},
+        "wins": list(option.wins),
     }
 
 
@@ -165,6 +177,15 @@ def answer_from_record(record: Mapping[str, Any]) -> Answer:
             for c in record.get("checks") or ()
         ),
         suggestions=tuple(_build(Suggestion, s) for s in record.get("suggestions") or ()),
+        options=tuple(
+            _build(
+                Option,
+                o,
+                scenario=_build(Scenario, o.get("scenario") or {}),
+                figures=dict(o.get("figures") or {}),
+            )
+            for o in record.get("options") or ()
+        ),
         citations=tuple(
             _build(Citation, c, passage=_build(Passage, c["passage"]))
             for c in record.get("citations") or ()

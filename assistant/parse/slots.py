@@ -183,7 +183,7 @@ _CONTEXT = re.compile(
     + NUMBER
     + r"\s*(k)?|"
     + NUMBER
-    + r"\s*(k)?\s*(?:tokens?\s*)?(?:context|ctx|上下文|长度|序列|window)"
+    + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:context|ctx|上下文|长度|序列|window)"
 )
 
 

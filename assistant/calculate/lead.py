@@ -38,6 +38,9 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         or solved(ask, scenario, query.language)
         or focus_sentence(ask, outcome.checks, scenario, query.language)
     )
+    if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
+        took = focus_sentence("duration", outcome.checks, scenario, query.language)
+        focus = gap.join(x for x in (focus, took) if x)  # how much, and over how long
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):

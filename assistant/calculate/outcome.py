@@ -257,7 +257,7 @@ def _evaluate_scenario(
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
-        skip=("compute",) if ask == "duration" else () if judged else _KINDS,
+        skip=_skipped(ask, stated, judged),
     )
     budget = budget_note(checks, stated)
     if budget is not None:
@@ -368,6 +368,16 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
             f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
             s,
         )
+
+
+def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
+    """Passing checks the headline leaves out: the run time when the answer states it (how
+    long; how much with no deadline given), everything when nothing is to be judged."""
+    if not judged:
+        return _KINDS
+    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+        return ("compute",)
+    return ()
 
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.

@@ -98,6 +98,9 @@ class Scenario:
     """Requests per second asked for ("QPS 10")."""
     target_first_token_seconds: float | None = None
     """Time-to-first-token bound asked for ("first token under 1 s", "首字 500ms")."""
+    target_seconds_per_token: float | None = None
+    """Per-sequence generation speed asked for, as seconds per token ("50 tok/s per user",
+    "每路20 token/s" → 0.05)."""
     budget: float | None = None
     """A total budget, in `currency` ("预算20万元")."""
     price_per_kwh: float | None = None

@@ -48,6 +48,7 @@ SCENARIO_KEYS = frozenset(
         "target_tokens_per_second",
         "target_qps",
         "target_first_token_seconds",
+        "target_seconds_per_token",
         "host_ram_bytes",
     }
 )

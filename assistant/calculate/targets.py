@@ -33,18 +33,36 @@ def has_target(s: Scenario) -> bool:
     """True when the question states a throughput, QPS or first-token target."""
     return any(
         v is not None
-        for v in (s.target_tokens_per_second, s.target_qps, s.target_first_token_seconds)
+        for v in (
+            s.target_tokens_per_second,
+            s.target_qps,
+            s.target_first_token_seconds,
+            s.target_seconds_per_token,
+        )
     )
 
 
 def target_words(s: Scenario) -> tuple[Msg, ...]:
     """The stated targets as messages (a list in the answer's language)."""
+    users = s.concurrency or s.batch_size
+    speed = 1.0 / s.target_seconds_per_token if s.target_seconds_per_token else None
     parts = (
         ("solve.target_tps", s.target_tokens_per_second),
         ("solve.target_qps", s.target_qps),
         ("solve.target_ttft", s.target_first_token_seconds),
+        ("solve.target_users" if users and speed else "solve.target_speed", speed),
     )
-    return tuple(Msg(key, value=value) for key, value in parts if value is not None)
+    return tuple(
+        Msg(key, value=value, users=users or 1) for key, value in parts if value is not None
+    )
+
+
+def _aggregate(s: Scenario) -> float | None:
+    """The throughput asked for: stated, or users × the speed each is to get."""
+    users = s.concurrency or s.batch_size
+    if s.target_tokens_per_second is None and users and s.target_seconds_per_token:
+        return users / s.target_seconds_per_token
+    return s.target_tokens_per_second
 
 
 def serving_target(s: Scenario) -> ServingTarget | None:
@@ -64,9 +82,10 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             context_length=s.context_length or 4096,
             prompt_tokens=min(1024, s.context_length or 4096),
             output_tokens=min(256, s.context_length or 4096),
-            target_tokens_per_second=s.target_tokens_per_second,
+            target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
+            target_seconds_per_token=s.target_seconds_per_token,
             gpus_per_node=s.gpus_per_node or 8,
             weight_dtype=weight_dtype(s),
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,

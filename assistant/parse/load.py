@@ -32,6 +32,7 @@ __all__ = [
     "read_host_ram",
     "read_price_per_kwh",
     "read_qps",
+    "read_seconds_per_token",
     "read_tokens_per_second",
 ]
 
@@ -74,8 +75,13 @@ _TOKS = (
     r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?![a-z])|tokens? (?:per|a|/) ?sec(?:ond)?|"
     r"tokens?每秒|token/秒)"
 )
+#: "per user" / "每路": a per-sequence speed, not the deployment's throughput.
+_EACH_AFTER = r"\s*(?:per|for each|each|a|/)\s*(?:user|sequence|request|stream|session)\b"
+_EACH_BEFORE = (
+    r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+)
 _TPS = (
-    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS),
+    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
 )
@@ -83,9 +89,25 @@ _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
 
 
 def read_tokens_per_second(text: str) -> float | None:
-    """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token")."""
+    """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token"); a speed per
+    user or per sequence ("50 tok/s per user", "每路20 token/s") is not one."""
     match = _first(_TPS, text)
-    return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
+    if match is None or re.search(_EACH_BEFORE + r"$", _plain(text)[: match.start()]):
+        return None
+    return to_float(match.group(1)) * _SCALE[match.group(2)]
+
+
+_SPEED = (
+    re.compile(NUMBER + r"\s*(?:个)?\s*" + _TOKS + _EACH_AFTER),
+    re.compile(_EACH_BEFORE + NUMBER + r"\s*(?:个)?\s*" + _TOKS),
+)
+
+
+def read_seconds_per_token(text: str) -> float | None:
+    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02)."""
+    match = _first(_SPEED, text)
+    speed = to_float(match.group(1)) if match else 0.0
+    return 1.0 / speed if speed > 0 else None
 
 
 _QPS = (
@@ -93,7 +115,7 @@ _QPS = (
     re.compile(
         NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
     ),
-    re.compile(r"每秒\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
+    re.compile(r"每秒(?:处理|响应|服务|处理约)?\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
 )
 
 
@@ -208,6 +230,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "target_tokens_per_second": read_tokens_per_second(text),
         "target_qps": read_qps(text),
         "target_first_token_seconds": read_first_token_seconds(text),
+        "target_seconds_per_token": read_seconds_per_token(text),
         "host_ram_bytes": read_host_ram(text),
     }
     budget, budget_currency = read_budget(text)

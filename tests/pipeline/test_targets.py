@@ -86,3 +86,37 @@ def test_kv_cache_total_is_every_sequence_and_per_gpu_its_share() -> None:
     per_gpu = figures["kv_cache_bytes_per_gpu"]
     assert isinstance(per_gpu, float)
     assert per_gpu < figures["kv_cache_bytes"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("text", "aggregate", "per_token"),
+    [
+        ("i need 50 tok/s per user for 32 users", None, 0.02),
+        ("32路并发，每路20 token/s", None, 0.05),
+        ("1000 tok/s 需要几张a100", 1000.0, None),
+    ],
+)
+def test_a_speed_per_user_is_not_the_deployments_throughput(
+    text: str, aggregate: float | None, per_token: float | None
+) -> None:
+    slots = read_load_slots(text)
+    assert slots.get("target_tokens_per_second") == aggregate
+    assert slots.get("target_seconds_per_token") == per_token
+
+
+def test_users_at_a_speed_each_are_sized_for_both() -> None:
+    # 32 users x 50 tok/s = 1,600 tok/s in total, and each decode step within 20 ms: 70B in
+    # bf16 reads 141 GB per step, so at 3.35 TB/s it takes TP >= 4 (~10.5 ms of weights at
+    # TP=4, ~5.3 ms at TP=8) before the KV cache and the all-reduces are added.
+    query = _ask(
+        "50 tok/s per user for 32 users",
+        concurrency=32,
+        target_seconds_per_token=0.02,
+        **_70B,
+    )
+    outcome = calculate(query)
+    assert outcome.focus.startswith(
+        "Meeting the target (32 concurrent sequences at 50 tokens/s each) takes"
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count in (4, 8)

@@ -124,3 +124,22 @@ def test_options_are_in_the_json_and_survive_the_store() -> None:
     assert set(data["options"][0]["scenario"]) == SCENARIO_KEYS
     assert data["options"][0]["wins"] == ["speed"]
     assert answer_from_record(answer_to_record(answer)).options == (option,)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # "各8张": the count after the GPUs is each one's
+        ("H100 和 A100 哪个训练7B更快，各8张", [("H100 SXM 80GB", 8), ("A100 SXM 80GB", 8)]),
+        # the price clause names the 4090 again: not a third option
+        (
+            "8张4090和2张A100 80G，推理Qwen2.5-32B哪个更划算？每卡时4090 2元，A100 8元",
+            [("RTX 4090 24GB", 8), ("A100 SXM 80GB", 2)],
+        ),
+    ],
+)
+def test_comparison_options_as_stated(question: str, expected: list[tuple[str, int]]) -> None:
+    from assistant.parse import parse
+
+    options = parse(question).options
+    assert [(o.gpu, o.gpu_count) for o in options] == expected

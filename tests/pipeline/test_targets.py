@@ -120,3 +120,10 @@ def test_users_at_a_speed_each_are_sized_for_both() -> None:
     )
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_count in (4, 8)
+
+
+@pytest.mark.parametrize("text", ["如果有16张呢", "用16张的话", "16张？"])
+def test_a_bare_card_count_in_a_follow_up_is_a_gpu_count(text: str) -> None:
+    from assistant.parse.hardware import read_counts
+
+    assert read_counts(text).gpu_counts == (16,)

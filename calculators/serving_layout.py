@@ -99,8 +99,11 @@ class ServingLayout:
 
 def _fits(model: ModelSpec, gpu: GPU, tp: int, pp: int, options: dict[str, object]) -> float | None:
     need = inference_memory(
-        model=model, tensor_parallel=tp, pipeline_parallel=pp, **options
-    ).total_bytes  # type: ignore[arg-type]
+        model=model,
+        tensor_parallel=tp,
+        pipeline_parallel=pp,
+        **options,  # type: ignore[arg-type]
+    ).total_bytes
     return need if need <= USABLE_FRACTION * gpu.memory_bytes else None
 
 

@@ -236,8 +236,8 @@ def _speed(
         batch_size=batch,
         context_length=context,
         prompt_tokens=min(load.prompt_tokens, context),
-        **links,
-    )  # type: ignore[arg-type]
+        **links,  # type: ignore[arg-type]
+    )
 
 
 def _replica(

@@ -693,19 +693,15 @@ class _FitSearch:
             **self.options,
         }
         offload = bool(opts.pop("offload_optimizer", False))
-        return [
-            b.total_bytes
-            for b in _stage_memories(
-                model=self.model,
-                gpus=tp * pp * d,
-                d=d,
-                zero=zero,
-                tensor_parallel=tp,
-                pipeline_parallel=pp,
-                offload=offload,
-                **opts,
-            )
-        ]
+        return _stage_totals(
+            offload,
+            model=self.model,
+            d=d,
+            zero=zero,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            **opts,
+        )
 
     def d_min(self, tp: int, pp: int, zero: int) -> int | None:
         """max over stages of ceil(sharded / (budget − fixed)); None when fixed ≥ budget."""

@@ -131,7 +131,7 @@ def shortfall(check: Check, lang: Language, gpu: str) -> str:
         label = label.lower()  # mid-sentence; the sentence's first letter is raised below
     summary = check.summary.rstrip("。.")
     if lang == "en" and summary[:1].isupper() and summary[1:2].islower():
-        summary = summary[0].lower() + summary[1:]
+        summary = _lower_first(summary)
     return f"{label}{say(lang, '：', ': ')}{summary}"
 
 
@@ -182,10 +182,10 @@ def headline(
     text = say(lang, "；", "; ").join(clauses)
     text = text[0].upper() + text[1:]
     if failing and fix is not None:
-        text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {fix[0].lower()}{fix[1:]}")
+        text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {_lower_first(fix)}")
     elif failing and beyond is not None:
         text += say(lang, "。", ". ") + t(
-            beyond_key, lang, change=beyond if lang == "zh" else beyond[0].lower() + beyond[1:]
+            beyond_key, lang, change=beyond if lang == "zh" else _lower_first(beyond)
         ).rstrip("。.")
     elif failing and verdict == "infeasible":
         text += say(
@@ -194,3 +194,12 @@ def headline(
             ". No single change makes it feasible (see the suggestions)",
         )
     return text + say(lang, "。", ".")
+
+
+def _lower_first(text: str) -> str:
+    """'Use ZeRO-3' -> 'use ZeRO-3' for a sentence's middle; 'ZeRO-3 + …', 'LoRA …' and
+    'H100 …' keep their capitals (a name: another capital or a digit in its first word)."""
+    first = text.split(" ", 1)[0]
+    if any(c.isupper() or c.isdigit() for c in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]

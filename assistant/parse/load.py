@@ -206,7 +206,7 @@ def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
 
 _HOST_RAM = (
     re.compile(
-        NUMBER + r"\s*(tb|t|gb|g|gib)\s*(?:的)?\s*(?:主机|系统|cpu|host|system)?\s*"
+        NUMBER + r"\s*(tb|t|gb|g|gib)\s*(?:of\s+|的)?\s*(?:主机|系统|cpu|host|system)?\s*"
         r"(?:内存|ram\b|dram\b|ddr\d?\b|memory on the host|host memory|cpu memory|system memory)"
     ),
     re.compile(
@@ -218,7 +218,8 @@ _RAM_UNIT = {"tb": 1e12, "t": 1e12, "gb": 1e9, "g": 1e9, "gib": 2**30}
 
 
 def read_host_ram(text: str) -> float | None:
-    """Host (CPU) memory in bytes when stated ("512GB 内存", "1TB RAM", "host RAM 256 GB")."""
+    """Host (CPU) memory in bytes when stated ("512GB 内存", "1TB RAM", "1 TB of RAM",
+    "host RAM 256 GB")."""
     match = _first(_HOST_RAM, text)
     return to_float(match.group(1)) * _RAM_UNIT[match.group(2)] if match else None
 

@@ -33,6 +33,10 @@ class HostRamDefault:
     bytes_per_node: float
     server: str
     source: str
+    option_bytes_per_node: float = 0.0
+    """A larger standard configuration of the same server (0 when the datasheet names none).
+    With no host RAM given, offloading that needs more than the standard configuration is
+    planned on this option and says so: the unstated host RAM does not decide the verdict."""
 
 
 #: Host RAM per node by server class (used when the site gives none).
@@ -42,12 +46,16 @@ HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType(
             2e12, "DGX/HGX H100-class", "NVIDIA DGX H100 datasheet: 2 TB system memory"
         ),
         "blackwell": HostRamDefault(
-            2e12, "DGX/HGX B200-class", "NVIDIA DGX B200 datasheet: 2 TB system memory (up to 4 TB)"
+            2e12,
+            "DGX/HGX B200-class",
+            "NVIDIA DGX B200 datasheet: 2 TB system memory (up to 4 TB)",
+            4e12,
         ),
         "ampere": HostRamDefault(
             1e12,
             "DGX/HGX A100-class",
             "NVIDIA DGX A100 datasheet: 1 TB system memory (2 TB option)",
+            2e12,
         ),
         "volta": HostRamDefault(
             512e9, "DGX-1-class V100", "NVIDIA DGX-1 datasheet: 512 GB system memory"
@@ -129,12 +137,19 @@ def host_ram(
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> h = host_ram(gpu=lookup_gpu("A100 80GB"), offloaded_bytes_per_gpu=14 * 70e9 / 8,
         ...              gpus_on_node=8)  # Llama-2-70B full fine-tune on one node
-        >>> round(h.needed_bytes_per_node / 1e9), h.fits  # 980 GB > 80% of 1 TB
-        (980, False)
+        >>> round(h.needed_bytes_per_node / 1e9), h.fits  # 980 GB > 80% of 1 TB: 2 TB option
+        (980, True)
+        >>> h.available_bytes_per_node / 1e12
+        2.0
+        >>> host_ram(gpu=lookup_gpu("A100 80GB"), offloaded_bytes_per_gpu=14 * 70e9 / 8,
+        ...          gpus_on_node=8, host_ram_bytes=1e12).fits  # a stated 1 TB decides
+        False
     """
     default = host_ram_default(gpu)
-    available = host_ram_bytes or default.bytes_per_node
     needed = offloaded_bytes_per_gpu * gpus_on_node
+    available = host_ram_bytes or default.bytes_per_node
+    if not host_ram_bytes and needed > HOST_USABLE_FRACTION * available:
+        available = max(available, default.option_bytes_per_node)
     params = needed / optimizer_state_bytes_per_param
     bandwidth = (
         _DESKTOP_BANDWIDTH_BYTES_PER_S

@@ -144,11 +144,17 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
 
 
 def _host_need(plan: Plan) -> tuple[str, str]:
-    """ "; needs 980 GB of host RAM per node (has 1,000 GB)" in both languages."""
+    """ "; needs 980 GB of host RAM per node, has 1,000 GB" in both languages ("assumed"
+    instead of "has" when the host RAM was not given)."""
     host = offload_host_ram(plan)
     if host is None:
         return "", ""
     need, has = host.needed_bytes_per_node / 1e9, host.available_bytes_per_node / 1e9
+    if not host.given:
+        return (
+            f"; needs {need:,.0f} GB of host RAM per node, assumed {has:,.0f} GB",
+            f"；每节点需 {need:,.0f} GB 主机内存，按 {has:,.0f} GB 假设",
+        )
     return (
         f"; needs {need:,.0f} GB of host RAM per node, has {has:,.0f} GB",
         f"；每节点需 {need:,.0f} GB 主机内存，现有 {has:,.0f} GB",

@@ -152,6 +152,8 @@ _BUDGET = (
         r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _K + r"\s*" + _CUR + r"?"
         r"(?!\s*(?:/|per|每|an? ))"
     ),
+    # "有20万预算", "20万元的预算", "¥50万总预算": the amount before the word
+    re.compile(r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"),
 )
 
 
@@ -165,7 +167,9 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
         currency, number, scale, after = groups[0], groups[1], groups[2], None
     else:
         currency, number, scale, after = groups
-    if currency is None and after is None and not match.group(0).startswith(("预算", "budget")):
+    said = match.group(0)
+    named = said.startswith(("预算", "budget")) or said.endswith("预算")
+    if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money
     symbol = currency or after
     if symbol is None and not re.search(r"[\u4e00-\u9fff]", text):

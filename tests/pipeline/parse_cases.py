@@ -174,6 +174,9 @@ HELD_OUT: list[Row] = [
     ("每度电0.8元，8卡A100训练一个月电费多少", {"price_per_kwh": 0.8, "asks": "energy_cost"}),
     ("host RAM 256 GB, fine-tune 13B with ZeRO-3 offload on 2 4090", {"host_ram_bytes": 256e9}),
     ("full fine-tune of 70B on 8 A100 with 1 TB of RAM per node", {"host_ram_bytes": 1e12}),
+    ("我们有20万预算，想微调一个70B模型，租H800每卡时12元，够吗", {"budget": 200000.0}),
+    ("8张H100，20万元的预算够训练7B吗", {"budget": 200000.0, "currency": "CNY"}),
+    ("有8张卡，预算不限，能训练7B吗", {"budget": None}),
     (
         "a 48GB card for Llama-2-13B inference in fp16?",
         {"gpu": None, "gpu_memory_bytes": 48e9, "task": "inference"},

@@ -40,7 +40,9 @@ _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
         "max_concurrency",
         re.compile(
             r"最多(?:能)?(?:支持|承载|服务)?(?:多少|几)(?:路|个)?(?:并发|用户|请求)|"
-            r"多少路并发|最大并发|how many concurrent|max(?:imum)? concurrency",
+            r"多少路并发|最大并发|最大(?:的)?(?:batch|批大小|批量)|"
+            r"how many concurrent|max(?:imum)? (?:concurrency|batch(?: size)?)|"
+            r"largest batch(?: size)?|how many (?:sequences|requests|users) can",
             re.I,
         ),
     ),

@@ -49,6 +49,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds = ("memory", "compute", "network", "power", "cost")
     if ask in ("energy_cost", "cost"):
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
+    if ask == "compare":  # the comparison names each option's figures; the checks under it
+        kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     if ask == "power" and not focus:  # "要多少电": the power check is the answer
         focus, extra = extra, ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from assistant.parse import hardware as hw
+from assistant.parse.slots import PRICE, read_price
 
 __all__ = ["hardware_options"]
 
@@ -30,8 +31,9 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     `gpu_sequence` is the catalog name of every GPU mark in `text`, in order.
     """
     options: list[dict[str, object]] = []
+    starts: list[int] = []  # where each option's piece starts in `text`
     marks = 0
-    for piece in _SPLIT.split(text):
+    for start, piece in _pieces(text):
         option: dict[str, object] = {}
         count = piece.count(hw.GPU_MARK.strip())
         if count:
@@ -49,10 +51,40 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
         seen = [o.get("gpu") for o in options]
         if option and not ("gpu_count" not in option and option.get("gpu") in seen):
             options.append(option)  # a GPU named again with no count is not a new option
+            starts.append(start)
     options = _each(options)
+    _prices(text, options, starts)
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])
+
+
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """The text cut at the option separators, each piece with its start; a price's "/h"
+    ("$1.5/h", "2元/卡时") is not a separator."""
+    protected = [m.span() for m in PRICE.finditer(text)]
+    cuts = [
+        m.span() for m in _SPLIT.finditer(text) if not any(a <= m.start() < b for a, b in protected)
+    ]
+    pieces, at = [], 0
+    for a, b in cuts:
+        pieces.append((at, text[at:a]))
+        at = b
+    pieces.append((at, text[at:]))
+    return pieces
+
+
+def _prices(text: str, options: list[dict[str, object]], starts: list[int]) -> None:
+    """Two or more prices per GPU-hour ("8 A100 at $1.5/h or 8 H100 at $2.5/h"): each is the
+    option stated before it. A single price stays the question's, for every option."""
+    found = [(m.start(), read_price(m.group(0))) for m in PRICE.finditer(text)]
+    if len(found) < 2 or len(starts) != len(options):
+        return
+    for at, (price, currency) in found:
+        owners = [i for i, start in enumerate(starts) if start <= at]
+        if owners and price is not None:
+            options[owners[-1]]["price_per_gpu_hour"] = price
+            options[owners[-1]]["currency"] = currency
 
 
 def _each(options: list[dict[str, object]]) -> list[dict[str, object]]:

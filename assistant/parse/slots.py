@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
 
 __all__ = [
+    "PRICE",
     "SizeMention",
     "read_batch_size",
     "read_context_length",
@@ -244,7 +245,7 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
-_PRICE = re.compile(
+PRICE = re.compile(
     r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
     r"(?:hour|hr|h|小时)"
     r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
@@ -266,7 +267,7 @@ _CURRENCY = {
 
 def read_price(text: str) -> tuple[float | None, str | None]:
     """A price per GPU-hour the user gives, with its currency; never invented."""
-    match = _PRICE.search(text)
+    match = PRICE.search(text)
     if match is None:
         return None, None
     if match.group(2):

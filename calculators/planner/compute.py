@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from calculators.compute_time import (
     default_mfu_basis,
@@ -99,6 +100,7 @@ def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, 
     return basis.value * model_flops / hardware_flops, basis.basis
 
 
+@lru_cache(maxsize=4096)  # the suggestion search asks again for the same plans
 def compute_facts(plan: Plan) -> ComputeFacts:
     """Peak, MFU, tokens, model and hardware FLOPs and the wall-clock time of the plan."""
     peak = plan.gpu.dense_flops_per_s(plan.precision)

@@ -14,8 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.calculate.formulas import local_formula
-from assistant.calculate.translate import to_chinese
+from assistant.i18n import text
 from assistant.records import Language
 from assistant.render.labels import (
     CHECK_TITLES,
@@ -29,6 +28,7 @@ from assistant.render.labels import (
 from assistant.sanitize import markup
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.messages import Msg
 from calculators.planner.plan import CheckResult, Evaluation, Figure, Plan
 from calculators.units import (
     format_bytes,
@@ -137,6 +137,8 @@ def jsonable(value: Any) -> Any:
         return None
     if isinstance(value, (GPU, Link)):
         return value.name
+    if isinstance(value, Msg):  # machine-readable output keeps the calculators' English
+        return text(value, "en")
     if isinstance(value, ModelSpec):
         return {"name": value.name, "params": value.params, "active_params": value.active_params}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -173,7 +175,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             }
             for s in evaluation.suggestions
         ],
-        "assumptions": list(evaluation.assumptions),
+        "assumptions": jsonable(evaluation.assumptions),
         "remarks": [{"en": r.en, "zh": r.zh} for r in evaluation.remarks],
     }
 
@@ -222,13 +224,7 @@ def _colon(text: str, language: str) -> str:
 
 
 def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
-    if language != "zh":
-        return evaluation.assumptions
-    days = evaluation.plan.deadline_seconds / 86_400
-    verdicts = "判定：ok = 不超过限额的 90%；tight = 在限额的 90%-100% 之间；fail = 超过限额。"
-    if evaluation.plan.task == "inference":
-        return (verdicts,)
-    return (verdicts, f"期限 {days:g} 天。")
+    return tuple(text(a, zh_or_en(language)) for a in evaluation.assumptions)
 
 
 #: Memory components left out of the table when they are zero (e.g. gradients for inference).
@@ -274,18 +270,17 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
         console.print(prefix("limiting") + figure_label(check.limiting, language))
     if check.flags:
         console.print(prefix("flags") + markup(", ".join(check.flags)))
-    if check.formula:  # "×" for multiplication; Chinese prose around the math in zh
-        console.print(
-            prefix("formula") + local_formula(check.formula, zh_or_en(language)), soft_wrap=True
-        )
+    if check.formula is not None:
+        formula = text(check.formula, zh_or_en(language))
+        console.print(prefix("formula") + markup(formula), soft_wrap=True)
     if check.inputs:
         inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
         console.print(prefix("inputs") + markup(inputs), soft_wrap=True)
     for line in check.assumptions:
-        text = to_chinese(line) if zh else line
-        console.print(f"[dim]{prefix('assumption')}{markup(text)}[/]", soft_wrap=True)
-    for line in check.sources:
-        console.print(f"[dim]{prefix('source')}{markup(line)}[/]", soft_wrap=True)
+        said = text(line, zh_or_en(language))
+        console.print(f"[dim]{prefix('assumption')}{markup(said)}[/]", soft_wrap=True)
+    for source in check.sources:
+        console.print(f"[dim]{prefix('source')}{markup(source)}[/]", soft_wrap=True)
 
 
 def _render_suggestions(console: Console, evaluation: Evaluation, language: str) -> None:

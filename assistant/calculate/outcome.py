@@ -31,7 +31,6 @@ from assistant.calculate.focus import (
     topic_sentences,
 )
 from assistant.calculate.followup import changed_note
-from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS, largest_model
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
@@ -39,7 +38,6 @@ from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.solvers import solved
 from assistant.calculate.summaries import summarize
-from assistant.calculate.translate import to_chinese
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -130,7 +128,6 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
-        local = to_chinese if lang == "zh" else str
         figures = dict(result.figures)
         if result.kind == "memory":
             figures = _totals(evaluation, figures)
@@ -140,13 +137,13 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 verdict=result.verdict,
                 summary=summary,
                 figures=figures,
-                formula=local_formula(result.formula, lang),
+                formula=text(result.formula, lang) if result.formula is not None else "",
                 inputs=dict(result.inputs),
                 assumptions=(
                     *(text(m, lang) for m in result.messages),
-                    *(local(a) for a in result.assumptions),
+                    *(text(a, lang) for a in result.assumptions),
                 ),
-                sources=tuple(local(x) for x in result.sources),
+                sources=result.sources,
             )
         )
     return tuple(out)

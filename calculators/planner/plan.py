@@ -158,9 +158,10 @@ class CheckResult:
     verdict: CheckVerdict
     figures: Mapping[str, Figure]
     """SI numbers, keyed as in the JSON output."""
-    formula: str
+    formula: Msg | None
+    """How the figures were computed (None: nothing was)."""
     inputs: Mapping[str, Figure]
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     sources: tuple[str, ...] = ()
     limiting: str | None = None
     """What limits this check (e.g. "optimizer_bytes", "deadline", "inter_node_bandwidth")."""
@@ -224,7 +225,7 @@ class Evaluation:
     binding: str | None
     """The failing check with the largest shortfall (None when nothing fails)."""
     suggestions: tuple[PlanChange, ...] = ()
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     remarks: tuple[Remark, ...] = ()
     """Bilingual notes on the suggestions (e.g. "a longer deadline is impractical")."""
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 #: Hoffmann et al. 2022, Chinchilla (arXiv:2203.15556) §3 / Table 3: about 20 tokens per parameter.
-CHINCHILLA_TOKENS_PER_PARAM = 20.0
 #: Share of peak memory bandwidth a decode step reaches (planning assumption, not a measurement).
 DECODE_BANDWIDTH_EFFICIENCY = 0.8
 _MAX_TOKENS = 1e16

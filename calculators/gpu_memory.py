@@ -18,6 +18,7 @@ from calculators import _memory_parts as parts
 from calculators._memory_parts import lora_trainable_params
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction
@@ -276,7 +277,7 @@ def inference_memory(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
     tensor_parallel: int = 1,
     pipeline_parallel: int = 1,
     runtime_overhead_fraction: float = 0.0,

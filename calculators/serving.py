@@ -23,6 +23,7 @@ from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
 from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_INTER_LINK
 from calculators.messages import Msg
 from calculators.network import fabric_from_links
 from calculators.validate import check_choice, check_count, check_fraction
@@ -200,11 +201,6 @@ def _hops(size: float, tp: int, pp: int, links: _Links) -> tuple[float, float]:
     return seconds, crossings * size
 
 
-#: Inter-node link assumed when a replica spans nodes and none is given: one 400 Gb/s
-#: InfiniBand NDR port per GPU, as in DGX/HGX H100 clusters (NVIDIA DGX H100 user guide).
-DEFAULT_INTER_LINK = "InfiniBand NDR"
-
-
 def _links(
     intra: Link | None, inter: Link | None, gpu: GPU, nics: int, per_node: int
 ) -> tuple[_Links, tuple[Msg, ...]]:
@@ -291,7 +287,7 @@ def serving_speed(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
     prompt_tokens: int = 1024,
     prefill_mfu: float | None = None,
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,

@@ -28,7 +28,6 @@ from assistant.calculate.focus import (
     main_ask,
     needed_gpus,
 )
-from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
@@ -37,7 +36,6 @@ from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.summaries import summarize
 from assistant.calculate.targets import has_target, meet_target
-from assistant.calculate.translate import to_chinese
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -135,7 +133,6 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
-        local = to_chinese if lang == "zh" else str
         figures = dict(result.figures)
         if result.kind == "memory":
             figures = _totals(evaluation, figures)
@@ -145,13 +142,13 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 verdict=result.verdict,
                 summary=summary,
                 figures=figures,
-                formula=local_formula(result.formula, lang),
+                formula=text(result.formula, lang) if result.formula is not None else "",
                 inputs=dict(result.inputs),
                 assumptions=(
                     *(text(m, lang) for m in result.messages),
-                    *(local(a) for a in result.assumptions),
+                    *(text(a, lang) for a in result.assumptions),
                 ),
-                sources=tuple(local(x) for x in result.sources),
+                sources=result.sources,
             )
         )
     return tuple(out)

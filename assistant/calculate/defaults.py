@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant.i18n import text
 from assistant.records import Language, Scenario, SiteProfile
 from assistant.render import fmt_count
 from calculators.defaults import (
@@ -22,6 +23,7 @@ from calculators.defaults import (
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
 )
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
@@ -233,7 +235,7 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
         changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
     elif s.batch_size is None:
         changes["batch_size"] = 1
-        notes.append(say(lang, "推理按 1 路并发计算。", "Inference with one concurrent sequence."))
+        notes.append(text(Msg("answer.default_one_sequence"), lang))
     return replace(s, **changes)  # type: ignore[arg-type]
 
 

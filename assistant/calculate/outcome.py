@@ -34,6 +34,7 @@ from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.solvers import max_sequences
 from assistant.calculate.summaries import summarize
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.validate import validate
@@ -390,12 +391,25 @@ def _resolve(
     lang = query.language
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
-        return one_replica(resolve(s, site, lang, own_run=own))
+        return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
+
+
+def _at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
+    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
+    sequences that fit (memory full, speed per sequence at that batch), not for one."""
+    s = resolved.scenario
+    count = max_sequences(s) if s.concurrency is None else None
+    if count is None or s.batch_size not in (None, 1):
+        return resolved
+    one = text(Msg("answer.default_one_sequence"), lang)
+    kept = tuple(a for a in resolved.assumptions if a != one)
+    note = text(Msg("answer.at_max_concurrency", count=count), lang)
+    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
 
 
 def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:

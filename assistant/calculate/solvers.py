@@ -17,8 +17,9 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
+    from calculators.serving_solvers import Concurrency
 
-__all__ = ["concurrency", "model_and_gpu", "solved", "weight_dtype"]
+__all__ = ["concurrency", "max_sequences", "model_and_gpu", "solved", "weight_dtype"]
 
 _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
 
@@ -45,8 +46,13 @@ def weight_dtype(scenario: Scenario) -> str | None:
     return _DTYPES.get(scenario.precision or "")
 
 
-def concurrency(scenario: Scenario) -> Msg | None:
-    """Most concurrent sequences at the scenario's context on its GPUs and layout."""
+def max_sequences(scenario: Scenario) -> int | None:
+    """The most concurrent sequences of a resolved inference scenario (None: not solvable)."""
+    result = _max_concurrency(scenario)
+    return result.sequences if result is not None and result.sequences > 0 else None
+
+
+def _max_concurrency(scenario: Scenario) -> Concurrency | None:
     from calculators import max_concurrency
     from calculators.errors import CalculatorInputError
 
@@ -55,7 +61,7 @@ def concurrency(scenario: Scenario) -> Msg | None:
         return None
     model, gpu = found
     try:
-        result = max_concurrency(
+        return max_concurrency(
             model=model,
             gpu=gpu,
             gpus=scenario.gpu_count or 1,
@@ -66,6 +72,13 @@ def concurrency(scenario: Scenario) -> Msg | None:
             pipeline_parallel=scenario.pipeline_parallel,
         )
     except (CalculatorInputError, ValueError):
+        return None
+
+
+def concurrency(scenario: Scenario) -> Msg | None:
+    """Most concurrent sequences at the scenario's context on its GPUs and layout."""
+    result = _max_concurrency(scenario)
+    if result is None:
         return None
     split = result.tensor_parallel * result.pipeline_parallel
     return Msg(

@@ -143,3 +143,23 @@ def test_comparison_options_as_stated(question: str, expected: list[tuple[str, i
 
     options = parse(question).options
     assert [(o.gpu, o.gpu_count) for o in options] == expected
+
+
+def test_the_most_concurrent_sequences_are_the_figures_shown() -> None:
+    """'最多多少并发': the checks under the count are for that many sequences (memory nearly
+    full, KV cache for all of them), not for the one sequence a plain inference default uses.
+    Llama-2-13B on one A100 80GB at 2k: (72 - 26.0) GB / 1.68 GB of KV per sequence = 27."""
+    query = _ask(
+        "What's the maximum batch size for Llama-2-13B on one A100 80GB at 2k context?",
+        scenario=Scenario(
+            model="Llama-2-13B", gpu="A100 SXM 80GB", gpu_count=1, context_length=2048
+        ),
+    )
+    outcome = calculate(query)
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 27
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    kv = float(memory.figures["kv_cache_bytes"])  # type: ignore[arg-type]
+    assert kv == pytest.approx(27 * 2048 * 819_200, rel=0.01)
+    assert any("27" in a for a in outcome.assumptions)
+    assert not any("one concurrent sequence" in a for a in outcome.assumptions)

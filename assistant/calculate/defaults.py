@@ -108,14 +108,18 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
         if getattr(s, n) is not None and (n not in changes or n == "gpu")
     ]
     if overridden:
-        given = ", ".join(f"{n}={getattr(s, n)}" for n in overridden)
-        notes.append(
-            say(
+        given = say(lang, "，", ", ").join(
+            text(
+                Msg(
+                    "answer.slot_value",
+                    slot=Msg(f"parse.slot.{n}"),
+                    value=str(changes.get(n, getattr(s, n))),
+                ),
                 lang,
-                f"问题中给出的值优先于档案：{given}。",
-                f"Values from the question take precedence over the profile: {given}.",
             )
+            for n in overridden
         )
+        notes.append(text(Msg("answer.question_over_profile", given=given), lang))
     return replace(s, **changes)  # type: ignore[arg-type]
 
 

@@ -10,6 +10,8 @@ Examples:
     ('llama-5-400b',)
     >>> unknown_names("serve ⟨model⟩ on 8 mi355x and a b300")
     ('mi355x', 'b300')
+    >>> unknown_names("单卡3090能跑chatglm9-6b吗")
+    ('chatglm9-6b',)
     >>> digit_groups_fit("qwen2-57b", ("Qwen2.5-7B", "qwen-7b"))
     False
 """
@@ -30,7 +32,19 @@ _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
     r"[abhlv](?=\d{2})|[bgh](?=\d{3})"
 )
-_MODEL_NAME = r"(?:" + _FAMILIES + r")[-_. ]?(?:\d[\w.]*|[a-z]+[-_.]?\d[\w.]*)(?:[-_][\w.]+)*"
+# ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗
+_W = r"[a-z0-9_.]"
+_MODEL_NAME = (
+    r"(?:"
+    + _FAMILIES
+    + r")[-_. ]?(?:\d"
+    + _W
+    + r"*|[a-z]+[-_.]?\d"
+    + _W
+    + r"*)(?:[-_]"
+    + _W
+    + r"+)*"
+)
 _GPU_NAME = r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\b(?:[- ](?:pro|ultra|max|plus))?"
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)

@@ -328,6 +328,9 @@ def _warm_up(encoder: Encoder) -> threading.Thread:
         except Exception:  # noqa: BLE001, S110 -- reported by the real call later
             pass
 
-    thread = threading.Thread(target=run, daemon=True)
+    # Not a daemon: a process that answers without searching (bad input, off-topic) would
+    # otherwise exit while the encoder's native code runs in this thread, and the C++
+    # runtime aborts the process ("terminate called without an active exception", exit 134).
+    thread = threading.Thread(target=run, daemon=False)
     thread.start()
     return thread

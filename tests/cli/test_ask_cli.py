@@ -205,6 +205,23 @@ def test_real_subprocess(kb_home: Path) -> None:
     assert data["scenario"]["method"] == "qlora"
 
 
+def test_an_answer_without_a_search_exits_cleanly(kb_home: Path) -> None:
+    """Bad input is answered without searching, so the process ends while the encoder may
+    still be loading in its warm-up thread: it must wait for it, not abort (exit 134,
+    "terminate called without an active exception")."""
+    env = {**os.environ, "GPU_ADVISOR_HOME": str(kb_home)}
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "ask", "用-3张A100训练7B"],
+        capture_output=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"terminate" not in done.stderr
+    assert "输入有误".encode() in done.stdout
+
+
 # -- robustness sweep: random unicode (GPU_ADVISOR_FUZZ_EXAMPLES raises the count) ----------
 
 _FRAGMENTS = st.one_of(

@@ -44,7 +44,7 @@ from assistant.calculate.verdict import (
     first_fix,
     respecting_verdict,
 )
-from assistant.i18n import text
+from assistant.i18n import input_error, text
 from assistant.records import (
     Ask,
     Check,
@@ -362,8 +362,8 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
         return _unknown(
             "invalid",
             lang,
-            f"输入有误：{exc.localized('zh')}。请改正后再问。",
-            f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
+            f"输入有误：{input_error(exc, 'zh')}。请改正后再问。",
+            f"Invalid input: {input_error(exc, 'en')}. Please correct it and ask again.",
             s,
         )
 

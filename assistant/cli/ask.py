@@ -143,7 +143,7 @@ def ask(
 
     Example: gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"
     """
-    with error_boundary(lang or _question_language(question)):
+    with error_boundary(lang or _question_language(question), slots=True):
         if follow and independent:
             from assistant.errors import UsageError
 
@@ -214,10 +214,11 @@ def _last_turn(store: ConversationStore, lang: str | None) -> tuple[str | None, 
 
 
 def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:
+    from assistant.i18n import input_error
     from assistant.i18n import text as say
     from assistant.sanitize import one_line
     from calculators.messages import Msg
 
     lang: Language = "zh" if language == "zh" else "en"
-    reason = one_line(exc.localized(lang))
+    reason = one_line(input_error(exc, lang))
     click.echo(say(Msg("ask.line_refused", line=line, reason=reason), lang), err=True)

@@ -25,8 +25,11 @@ class UserFacingError(click.ClickException):
 
 
 @contextlib.contextmanager
-def error_boundary(language: str = "en") -> Iterator[None]:
-    """Run a command body; turn domain errors into messages, anything else into exit 1."""
+def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[None]:
+    """Run a command body; turn domain errors into messages, anything else into exit 1.
+
+    With `slots` (a question's values, in `ask`), a refused value is named as the question's
+    slot in the user's language; `calc` keeps the field names its options use."""
     try:
         yield
     except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -34,7 +37,14 @@ def error_boundary(language: str = "en") -> Iterator[None]:
     except UsageError as exc:
         raise UserFacingError(exc.localized(language), 2) from exc
     except CalculatorInputError as exc:
-        raise UserFacingError(exc.localized(language), 2) from exc
+        from assistant.i18n import input_error
+
+        said = (
+            input_error(exc, "zh" if language == "zh" else "en")
+            if slots
+            else exc.localized(language)
+        )
+        raise UserFacingError(said, 2) from exc
     except AssistantError as exc:
         raise UserFacingError(exc.localized(language), 1) from exc
     except KeyboardInterrupt:

@@ -37,17 +37,29 @@ import sys
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.i18n import numbers
 from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from calculators.errors import CalculatorInputError
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-__all__ = ["LANGUAGES", "Language", "Msg", "catalog", "placeholders", "t", "text"]
+__all__ = [
+    "LANGUAGES",
+    "Language",
+    "Msg",
+    "catalog",
+    "input_error",
+    "placeholders",
+    "t",
+    "text",
+]
 
 Language = Literal["zh", "en"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
@@ -129,3 +141,18 @@ def text(message: Msg | str, language: Language) -> str:
     if isinstance(message, str):
         return message
     return t(message.key, language, **message.params)
+
+
+def input_error(exc: CalculatorInputError, language: Language) -> str:
+    """A refused input in `language`, named as the question's slot when it is one ("GPU 数量
+    -3：必须是大于等于 1 的整数", "price per GPU-hour -2: must be positive"); other fields
+    keep the calculator's wording."""
+    key = f"parse.slot.{exc.field}"
+    if key not in catalog():
+        return exc.localized(language)
+    value = exc.value
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    said = text(Msg("answer.slot_value", slot=Msg(key), value=str(value)), language)
+    reason = str(exc.reason_zh if language == "zh" else exc.reason)
+    return f"{said}{'：' if language == 'zh' else ': '}{reason}"

@@ -73,7 +73,7 @@ def test_continue_and_independent_together_is_a_usage_error(kb_home: Path) -> No
     [
         ("1e999 GPUs train 7B", "number"),
         ("一亿亿亿参数的模型训练要多久", "中文数字"),
-        ("train 7B on 8 H100 at $-2 per GPU-hour", "price_per_gpu_hour"),
+        ("train 7B on 8 H100 at $-2 per GPU-hour", "price per GPU-hour -2"),
     ],
 )
 def test_nonsense_numbers_exit_2_with_a_message(kb_home: Path, question: str, words: str) -> None:

@@ -117,9 +117,9 @@ def test_no_hardware_evaluates_typical_setups_and_says_which_works() -> None:
 @pytest.mark.parametrize(
     ("question", "field", "language_word"),
     [
-        ("用-8张卡训练7B模型", "gpu_count", "必须"),
-        ("0 GPUs train a 7B model", "gpu_count", "must"),
-        ("train a 10^30 parameter model on 8 H100", "params", "Invalid input"),
+        ("用-8张卡训练7B模型", "GPU 数量 -8", "必须"),
+        ("0 GPUs train a 7B model", "GPU count 0", "must"),
+        ("train a 10^30 parameter model on 8 H100", "model size", "Invalid input"),
     ],
 )
 def test_absurd_values_become_unknown_naming_the_field(

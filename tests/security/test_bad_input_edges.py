@@ -24,7 +24,7 @@ def run(args: list[str], stdin: str | None = None) -> Result:
     [
         ("Can 1e999 H100 train a 70B model?", "1e999"),
         ("一亿亿亿参数的模型需要几张H100", "一亿亿亿"),
-        ("Can 8 H100 train a 1e300B model?", "params"),  # readable, overflows times its unit
+        ("Can 8 H100 train a 1e300B model?", "model size"),  # readable, overflows with its unit
     ],
 )
 def test_an_overflowing_number_is_bad_input(kb_home: Path, question: str, field: str) -> None:

@@ -7,7 +7,6 @@ Sub-commands live in `assistant/cli/<name>.py` and are imported only when used, 
 from __future__ import annotations
 
 import importlib
-import sys
 
 import click
 
@@ -68,4 +67,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

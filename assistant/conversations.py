@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -177,8 +178,25 @@ class ConversationStore:
                 raise
             conn.execute("COMMIT")
 
+    def _create_private(self) -> None:
+        """Create the database file 0600 before SQLite opens it (SQLite would create it 0644
+        under the usual umask) and tighten a file an older version left readable; SQLite gives
+        its -wal and -shm files the database file's mode."""
+        locations.private_dir(self.path.parent)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as exc:
+            raise self._error(exc) from exc
+        try:
+            os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(f"{self.path}{suffix}", 0o600)
+
     def _migrate(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._create_private()
         with self._connect() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
         while True:

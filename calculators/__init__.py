@@ -2,116 +2,235 @@
 
 from __future__ import annotations
 
-from calculators.catalog.hardware import (
-    DTYPE_BYTES,
-    GPU,
-    GPUS,
-    LINKS,
-    PRECISIONS,
-    Link,
-    gpu_alias_index,
-    link_alias_index,
-    lookup_gpu,
-    lookup_link,
-)
-from calculators.catalog.models import (
-    MAX_PARAMS,
-    MODELS,
-    ModelSpec,
-    generic_model,
-    kv_cache_bytes_per_token,
-    lookup_model,
-    model_alias_index,
-)
-from calculators.catalog.names import normalize_name
-from calculators.compute_time import (
-    CHINCHILLA_TOKENS_PER_PARAM,
-    DECODE_BANDWIDTH_EFFICIENCY,
-    MFU_TABLE,
-    InferenceSpeed,
-    MfuDefault,
-    TrainingTime,
-    chinchilla_tokens,
-    default_mfu,
-    default_mfu_basis,
-    gpus_for_deadline,
-    inference_speed,
-    training_flops,
-    training_time,
-)
-from calculators.errors import CalculatorInputError, UnknownNameError
-from calculators.gpu_memory import (
-    USABLE_FRACTION,
-    FitPlan,
-    MemoryBreakdown,
-    finetune_memory,
-    inference_memory,
-    lora_trainable_params,
-    min_gpus_to_fit,
-    training_memory,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
 
-# CalcB: network, power, planner and registry.
-from calculators.network import (
-    Fabric,
-    NetworkEstimate,
-    allreduce_time,
-    fabric_from_links,
-    step_network,
-    training_step_network,
-    transfer_time,
-)
-from calculators.planner import (
-    CheckResult,
-    Evaluation,
-    Outcome,
-    Plan,
-    PlanChange,
-    Remark,
-    evaluate,
-    suggest,
-)
-from calculators.planner.compare import GpuComparison, compare_gpus
-from calculators.power import (
-    DEFAULT_PUE,
-    HOST_WATTS_PER_GPU,
-    EnergyEstimate,
-    cost,
-    energy,
-    energy_cost,
-)
-from calculators.registry import (
-    REGISTRY,
-    Calculator,
-)
-from calculators.serving import ServingSpeed, experts_touched, serving_speed
-from calculators.serving_layout import ServingLayout, serving_dtype, serving_layout
-from calculators.serving_solvers import (
-    Concurrency,
-    ServingTarget,
-    gpus_for_target,
-    max_concurrency,
-    replica_batch_limit,
-)
-from calculators.sizing import (
-    Budget,
-    EnergyCost,
-    LargestModel,
-    budget_compute,
-    job_energy_cost,
-    largest_model,
-)
-from calculators.units import (
-    GB,
-    TB,
-    TFLOPS,
-    GiB,
-    format_bytes,
-    format_count,
-    format_flops,
-    format_rate,
-    format_seconds,
-)
+from calculators.errors import CalculatorInputError, UnknownNameError
+
+if TYPE_CHECKING:
+    from calculators.catalog.hardware import (
+        DTYPE_BYTES,
+        GPU,
+        GPUS,
+        LINKS,
+        PRECISIONS,
+        Link,
+        gpu_alias_index,
+        link_alias_index,
+        lookup_gpu,
+        lookup_link,
+    )
+    from calculators.catalog.models import (
+        MAX_PARAMS,
+        MODELS,
+        ModelSpec,
+        generic_model,
+        kv_cache_bytes_per_token,
+        lookup_model,
+        model_alias_index,
+    )
+    from calculators.catalog.names import normalize_name
+    from calculators.compute_time import (
+        CHINCHILLA_TOKENS_PER_PARAM,
+        DECODE_BANDWIDTH_EFFICIENCY,
+        MFU_TABLE,
+        InferenceSpeed,
+        MfuDefault,
+        TrainingTime,
+        chinchilla_tokens,
+        default_mfu,
+        default_mfu_basis,
+        gpus_for_deadline,
+        inference_speed,
+        training_flops,
+        training_time,
+    )
+    from calculators.gpu_memory import (
+        USABLE_FRACTION,
+        FitPlan,
+        MemoryBreakdown,
+        finetune_memory,
+        inference_memory,
+        lora_trainable_params,
+        min_gpus_to_fit,
+        training_memory,
+    )
+
+    # CalcB: network, power, planner and registry.
+    from calculators.network import (
+        Fabric,
+        NetworkEstimate,
+        allreduce_time,
+        fabric_from_links,
+        step_network,
+        training_step_network,
+        transfer_time,
+    )
+    from calculators.planner import (
+        CheckResult,
+        Evaluation,
+        Outcome,
+        Plan,
+        PlanChange,
+        Remark,
+        evaluate,
+        suggest,
+    )
+    from calculators.planner.compare import GpuComparison, compare_gpus
+    from calculators.power import (
+        DEFAULT_PUE,
+        HOST_WATTS_PER_GPU,
+        EnergyEstimate,
+        cost,
+        energy,
+        energy_cost,
+    )
+    from calculators.registry import (
+        REGISTRY,
+        Calculator,
+    )
+    from calculators.serving import ServingSpeed, experts_touched, serving_speed
+    from calculators.serving_layout import ServingLayout, serving_dtype
+    from calculators.serving_solvers import (
+        Concurrency,
+        ServingTarget,
+        gpus_for_target,
+        max_concurrency,
+        replica_batch_limit,
+    )
+    from calculators.sizing import (
+        Budget,
+        EnergyCost,
+        LargestModel,
+        budget_compute,
+        job_energy_cost,
+        largest_model,
+    )
+    from calculators.units import (
+        GB,
+        TB,
+        TFLOPS,
+        GiB,
+        format_bytes,
+        format_count,
+        format_flops,
+        format_rate,
+        format_seconds,
+    )
+
+#: Where each public name lives. The package imports them on first use (PEP 562), so a
+#: caller that needs one module (the CLI's error boundary imports `calculators.errors`)
+#: does not pay for loading every calculator, the catalogs and the registry (~0.1-0.3 s).
+_EXPORTS: dict[str, str] = {
+    "Budget": "calculators.sizing",
+    "CHINCHILLA_TOKENS_PER_PARAM": "calculators.compute_time",
+    "Calculator": "calculators.registry",
+    "CheckResult": "calculators.planner",
+    "Concurrency": "calculators.serving_solvers",
+    "DECODE_BANDWIDTH_EFFICIENCY": "calculators.compute_time",
+    "DEFAULT_PUE": "calculators.power",
+    "DTYPE_BYTES": "calculators.catalog.hardware",
+    "EnergyCost": "calculators.sizing",
+    "EnergyEstimate": "calculators.power",
+    "Evaluation": "calculators.planner",
+    "Fabric": "calculators.network",
+    "FitPlan": "calculators.gpu_memory",
+    "GB": "calculators.units",
+    "GPU": "calculators.catalog.hardware",
+    "GPUS": "calculators.catalog.hardware",
+    "GiB": "calculators.units",
+    "GpuComparison": "calculators.planner.compare",
+    "HOST_WATTS_PER_GPU": "calculators.power",
+    "InferenceSpeed": "calculators.compute_time",
+    "LINKS": "calculators.catalog.hardware",
+    "LargestModel": "calculators.sizing",
+    "Link": "calculators.catalog.hardware",
+    "MAX_PARAMS": "calculators.catalog.models",
+    "MFU_TABLE": "calculators.compute_time",
+    "MODELS": "calculators.catalog.models",
+    "MemoryBreakdown": "calculators.gpu_memory",
+    "MfuDefault": "calculators.compute_time",
+    "ModelSpec": "calculators.catalog.models",
+    "NetworkEstimate": "calculators.network",
+    "Outcome": "calculators.planner",
+    "PRECISIONS": "calculators.catalog.hardware",
+    "Plan": "calculators.planner",
+    "PlanChange": "calculators.planner",
+    "REGISTRY": "calculators.registry",
+    "Remark": "calculators.planner",
+    "ServingLayout": "calculators.serving_layout",
+    "ServingSpeed": "calculators.serving",
+    "ServingTarget": "calculators.serving_solvers",
+    "TB": "calculators.units",
+    "TFLOPS": "calculators.units",
+    "TrainingTime": "calculators.compute_time",
+    "USABLE_FRACTION": "calculators.gpu_memory",
+    "allreduce_time": "calculators.network",
+    "budget_compute": "calculators.sizing",
+    "chinchilla_tokens": "calculators.compute_time",
+    "compare_gpus": "calculators.planner.compare",
+    "cost": "calculators.power",
+    "default_mfu": "calculators.compute_time",
+    "default_mfu_basis": "calculators.compute_time",
+    "energy": "calculators.power",
+    "energy_cost": "calculators.power",
+    "evaluate": "calculators.planner",
+    "experts_touched": "calculators.serving",
+    "fabric_from_links": "calculators.network",
+    "finetune_memory": "calculators.gpu_memory",
+    "format_bytes": "calculators.units",
+    "format_count": "calculators.units",
+    "format_flops": "calculators.units",
+    "format_rate": "calculators.units",
+    "format_seconds": "calculators.units",
+    "generic_model": "calculators.catalog.models",
+    "gpu_alias_index": "calculators.catalog.hardware",
+    "gpus_for_deadline": "calculators.compute_time",
+    "gpus_for_target": "calculators.serving_solvers",
+    "inference_memory": "calculators.gpu_memory",
+    "inference_speed": "calculators.compute_time",
+    "job_energy_cost": "calculators.sizing",
+    "kv_cache_bytes_per_token": "calculators.catalog.models",
+    "largest_model": "calculators.sizing",
+    "link_alias_index": "calculators.catalog.hardware",
+    "lookup_gpu": "calculators.catalog.hardware",
+    "lookup_link": "calculators.catalog.hardware",
+    "lookup_model": "calculators.catalog.models",
+    "lora_trainable_params": "calculators.gpu_memory",
+    "max_concurrency": "calculators.serving_solvers",
+    "min_gpus_to_fit": "calculators.gpu_memory",
+    "model_alias_index": "calculators.catalog.models",
+    "normalize_name": "calculators.catalog.names",
+    "replica_batch_limit": "calculators.serving_solvers",
+    "serving_dtype": "calculators.serving_layout",
+    "serving_speed": "calculators.serving",
+    "step_network": "calculators.network",
+    "suggest": "calculators.planner",
+    "training_flops": "calculators.compute_time",
+    "training_memory": "calculators.gpu_memory",
+    "training_step_network": "calculators.network",
+    "training_time": "calculators.compute_time",
+    "transfer_time": "calculators.network",
+}
+
+
+# `serving_layout` is not re-exported: it would shadow its module, `calculators.serving_layout`
+# (the registry imports the module by that name).
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        msg = f"module 'calculators' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Budget",
@@ -197,7 +316,6 @@ __all__ = [
     "normalize_name",
     "replica_batch_limit",
     "serving_dtype",
-    "serving_layout",
     "serving_speed",
     "step_network",
     "suggest",

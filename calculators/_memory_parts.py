@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 from calculators.catalog.models import ModelSpec
@@ -92,6 +93,14 @@ def layer_param_list(model: ModelSpec) -> list[int]:
 
 
 def stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
+    """The distinct pipeline stages of ``model`` split ``pipeline_parallel`` ways, remembered
+    per (model, p): the layout searches of the planner ask for the same few thousands of
+    times per question (see :func:`_stage_layout`)."""
+    return _stage_layout(model, pipeline_parallel)
+
+
+@lru_cache(maxsize=1024)
+def _stage_layout(model: ModelSpec, pipeline_parallel: int) -> tuple[Stage, ...]:
     """The distinct pipeline stages, first stage first and last stage last (one stage when
     pipeline_parallel == 1).
 

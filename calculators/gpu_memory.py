@@ -218,6 +218,64 @@ def _stage_memories(
     offload: bool,
 ) -> list[MemoryBreakdown]:
     """Per-GPU memory of each distinct pipeline stage (first stage first)."""
+    return [
+        _make(
+            "training",
+            gpus=gpus,
+            weights_bytes=weights,
+            gradients_bytes=0.0 if offload else grads,
+            optimizer_bytes=0.0 if offload else opt,
+            offloaded_bytes=grads + opt if offload else 0.0,
+            activations_bytes=acts,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            data_parallel=d,
+            zero_stage=zero,
+        )
+        for weights, grads, opt, acts in _stage_parts(
+            model=model,
+            d=d,
+            zero=zero,
+            tensor_parallel=tensor_parallel,
+            expert_parallel=expert_parallel,
+            pipeline_parallel=pipeline_parallel,
+            micro_batch_size=micro_batch_size,
+            sequence_length=sequence_length,
+            precision=precision,
+            optimizer=optimizer,
+            recompute=recompute,
+            flash_attention=flash_attention,
+            offload=offload,
+        )
+    ]
+
+
+def _stage_totals(offload: bool, **options: Any) -> list[float]:
+    """``total_bytes`` of each of :func:`_stage_memories`, summed in the same order, without
+    building the records (the layout search asks for thousands per question)."""
+    if offload:
+        return [w + 0.0 + 0.0 + a for w, _, _, a in _stage_parts(offload=True, **options)]
+    return [w + g + o + a for w, g, o, a in _stage_parts(offload=False, **options)]
+
+
+def _stage_parts(
+    *,
+    model: ModelSpec,
+    d: int,
+    zero: int,
+    tensor_parallel: int,
+    expert_parallel: int = 1,
+    pipeline_parallel: int,
+    micro_batch_size: int,
+    sequence_length: int,
+    precision: str,
+    optimizer: str,
+    recompute: str,
+    flash_attention: bool,
+    offload: bool,
+) -> list[tuple[float, float, float, float]]:
+    """(weights, gradients, optimizer states, activations) bytes per GPU of each distinct
+    pipeline stage, first stage first; gradients and optimizer states before any offload."""
     per_param = parts.state_bytes_per_param(precision, optimizer)
     act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
     options = {
@@ -225,7 +283,18 @@ def _stage_memories(
         "sequence_length": sequence_length,
         "tensor_parallel": tensor_parallel,
     }
-    candidates = []
+    layer = parts.activation_bytes_per_layer(
+        model, recompute=recompute, flash_attention=flash_attention, **options
+    )
+    # the one layer being recomputed holds its full activations
+    recomputed = (
+        parts.activation_bytes_per_layer(
+            model, recompute="none", flash_attention=flash_attention, **options
+        )
+        if recompute == "full"
+        else 0.0
+    )
+    out = []
     for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
         # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
         # once sharded both are /(t·d), unsharded the experts stay /(t·e).
@@ -237,32 +306,13 @@ def _stage_memories(
             per_param[1] * (dense + experts) / d if zero >= 2 or offload else per_param[1] * kept,
             per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
         )
-        layer = parts.activation_bytes_per_layer(
-            model, recompute=recompute, flash_attention=flash_attention, **options
-        )
         acts = stage.layers * stage.in_flight_micro_batches * layer
-        if recompute == "full":  # the one layer being recomputed holds its full activations
-            acts += parts.activation_bytes_per_layer(
-                model, recompute="none", flash_attention=flash_attention, **options
-            )
+        if recompute == "full":
+            acts += recomputed
         if stage.holds_output_layer:
             acts += parts.logits_bytes(model, **options) / act_scale
-        candidates.append(
-            _make(
-                "training",
-                gpus=gpus,
-                weights_bytes=weights,
-                gradients_bytes=0.0 if offload else grads,
-                optimizer_bytes=0.0 if offload else opt,
-                offloaded_bytes=grads + opt if offload else 0.0,
-                activations_bytes=acts * act_scale,
-                tensor_parallel=tensor_parallel,
-                pipeline_parallel=pipeline_parallel,
-                data_parallel=d,
-                zero_stage=zero,
-            )
-        )
-    return candidates
+        out.append((weights, grads, opt, acts * act_scale))
+    return out
 
 
 def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
@@ -553,38 +603,39 @@ def min_gpus_to_fit(
         )
     budget = usable_fraction * gpu.memory_bytes
     search = _FitSearch(kind, model, budget, max_gpus, options)
-    best: FitPlan | None = None
+    best: tuple[int, int, int, int] | None = None  # (GPUs, p, t, ZeRO): fewest first
+    best_d = 1
     layouts = parts.fit_layouts(kind, model, gpus_per_node, options)
     if layouts:  # validate the options once (the closed form skips the checks)
         search.evaluate(*layouts[0], int(options.get("expert_parallel", 1)))
     for tp, pp, zero in layouts:
-        if best is not None and _rank_floor(tp, pp, zero) > _rank(best):
+        if best is not None and _rank_floor(tp, pp, zero) > best:
             continue  # even d = 1 cannot beat the best layout found
-        found = search.smallest(tp, pp, zero)
-        if found is None:
+        d = search.data_parallel(tp, pp, zero)
+        if d is None:
             continue
-        plan = FitPlan(
-            kind=kind,
-            gpu=gpu.name,
-            gpus=found.gpus,
-            tensor_parallel=tp,
-            pipeline_parallel=pp,
-            data_parallel=found.data_parallel,
-            zero_stage=zero,
-            usable_bytes_per_gpu=budget,
-            breakdown=found,
-            assumptions=(
-                f"usable memory {usable_fraction:.0%} of the datasheet "
-                f"{gpu.memory_bytes / 1e9:g} GB per GPU",
-            ),
-        )
-        if best is None or _rank(plan) < _rank(best):
-            best = plan
-    return best
-
-
-def _rank(plan: FitPlan) -> tuple[int, int, int, int]:
-    return plan.gpus, plan.pipeline_parallel, plan.tensor_parallel, plan.zero_stage
+        rank = (tp * pp * (1 if kind == "inference" else d), pp, tp, zero)
+        if best is None or rank < best:
+            best, best_d = rank, d
+    if best is None:
+        return None
+    _, pp, tp, zero = best
+    found = search.evaluate(tp, pp, zero, best_d)
+    return FitPlan(
+        kind=kind,
+        gpu=gpu.name,
+        gpus=found.gpus,
+        tensor_parallel=tp,
+        pipeline_parallel=pp,
+        data_parallel=found.data_parallel,
+        zero_stage=zero,
+        usable_bytes_per_gpu=budget,
+        breakdown=found,
+        assumptions=(
+            f"usable memory {usable_fraction:.0%} of the datasheet "
+            f"{gpu.memory_bytes / 1e9:g} GB per GPU",
+        ),
+    )
 
 
 def _rank_floor(tp: int, pp: int, zero: int) -> tuple[int, int, int, int]:
@@ -642,19 +693,15 @@ class _FitSearch:
             **self.options,
         }
         offload = bool(opts.pop("offload_optimizer", False))
-        return [
-            b.total_bytes
-            for b in _stage_memories(
-                model=self.model,
-                gpus=tp * pp * d,
-                d=d,
-                zero=zero,
-                tensor_parallel=tp,
-                pipeline_parallel=pp,
-                offload=offload,
-                **opts,
-            )
-        ]
+        return _stage_totals(
+            offload,
+            model=self.model,
+            d=d,
+            zero=zero,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            **opts,
+        )
 
     def d_min(self, tp: int, pp: int, zero: int) -> int | None:
         """max over stages of ceil(sharded / (budget − fixed)); None when fixed ≥ budget."""
@@ -680,22 +727,29 @@ class _FitSearch:
         )
 
     def smallest(self, tp: int, pp: int, zero: int) -> MemoryBreakdown | None:
+        """The memory of the layout at its smallest data-parallel degree; None: no fit."""
+        d = self.data_parallel(tp, pp, zero)
+        return None if d is None else self.evaluate(tp, pp, zero, d)
+
+    def _fits(self, tp: int, pp: int, zero: int, d: int) -> bool:
+        if self.kind == "training":
+            return max(self._stage_totals(tp, pp, zero, d)) <= self.budget
+        return self.evaluate(tp, pp, zero, d).total_bytes <= self.budget
+
+    def data_parallel(self, tp: int, pp: int, zero: int) -> int | None:
+        """The smallest data-parallel degree at which the layout fits; None: none does."""
         if tp * pp > self.max_gpus:
             return None
         # Only ZeRO shards over data parallelism; inference replicas do not share memory.
         # Expert parallelism needs at least e data-parallel ranks, in multiples of e.
         ep = int(self.options.get("expert_parallel", 1))
         if self.kind == "inference" or zero == 0:
-            fit = self.evaluate(tp, pp, zero, ep)
-            return fit if fit.total_bytes <= self.budget else None
+            return ep if self._fits(tp, pp, zero, ep) else None
         top = self.max_gpus // (tp * pp)
         if self._capped(zero):
             # Not of the form fixed + sharded / d: LoRA with ZeRO-3 and CPU offload caps the
             # gathered base at two layers (parts.frozen_base_on_gpu). Bisect that one case.
-            found = parts.smallest_passing(
-                lambda n: self.evaluate(tp, pp, zero, n).total_bytes <= self.budget, top
-            )
-            return None if found is None else self.evaluate(tp, pp, zero, found)
+            return parts.smallest_passing(lambda n: self._fits(tp, pp, zero, n), top)
         d = self.d_min(tp, pp, zero)
         if d is None:
             return None
@@ -703,7 +757,6 @@ class _FitSearch:
         if d > top:
             return None
         for n in range(d, min(d + ep, top) + 1, ep):  # d + e only if rounding left d short
-            fit = self.evaluate(tp, pp, zero, n)
-            if fit.total_bytes <= self.budget:
-                return fit
+            if self._fits(tp, pp, zero, n):
+                return n
         return None

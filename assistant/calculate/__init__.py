@@ -8,6 +8,22 @@ the planner's figures into the sentences of the answer.
 
 from __future__ import annotations
 
-from assistant.calculate.outcome import Outcome, calculate, to_plan
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome, calculate, to_plan
 
 __all__ = ["Outcome", "calculate", "to_plan"]
+
+
+def __getattr__(name: str) -> Any:
+    """`outcome` (and with it the planner) is imported on first use (PEP 562): the chat app
+    imports `formulas` to draw its first screen and does not need the planner for that."""
+    if name not in __all__:
+        msg = f"module 'assistant.calculate' has no attribute {name!r}"
+        raise AttributeError(msg)
+    from assistant.calculate import outcome
+
+    value = getattr(outcome, name)
+    globals()[name] = value
+    return value

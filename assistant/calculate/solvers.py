@@ -7,16 +7,22 @@ so the figure agrees with the checks shown under it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from assistant.i18n import text
 from assistant.records import Ask, Language, Scenario
 from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from calculators.catalog.hardware import GPU
+    from calculators.catalog.models import ModelSpec
 
 __all__ = ["concurrency", "model_and_gpu", "solved", "weight_dtype"]
 
 _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
 
 
-def model_and_gpu(scenario: Scenario) -> tuple[object, object] | None:
+def model_and_gpu(scenario: Scenario) -> tuple[ModelSpec, GPU] | None:
     """The catalog (or generic) model and the GPU of a resolved scenario, or None."""
     from calculators.catalog.hardware import lookup_gpu
     from calculators.catalog.models import generic_model, lookup_model
@@ -51,7 +57,7 @@ def concurrency(scenario: Scenario) -> Msg | None:
         result = max_concurrency(
             model=model,
             gpu=gpu,
-            gpus=scenario.gpu_count or 1,  # type: ignore[arg-type]
+            gpus=scenario.gpu_count or 1,
             context_length=scenario.context_length or 4096,
             gpus_per_node=scenario.gpus_per_node or 8,
             weight_dtype=weight_dtype(scenario),

@@ -10,6 +10,7 @@ arXiv number; only the words around them are translated.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["to_chinese", "untranslated"]
 
@@ -230,6 +231,7 @@ _PHRASES: tuple[_Row, ...] = (
 )
 
 
+@lru_cache(maxsize=4096)  # answers repeat the same few hundred strings; ~100 regexes each
 def to_chinese(text: str) -> str:
     """The Chinese for a calculator string: a whole-sentence row, else phrase by phrase.
 

@@ -17,7 +17,7 @@ from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
     from assistant.conversations import ConversationStore
-    from assistant.records import Answer, Query
+    from assistant.records import Answer, Language, Query
 
 _EMPTY = (
     'empty question: type a question, for example gpu-advisor ask "Can 8x H100 train a 70B model?"'
@@ -208,7 +208,7 @@ def _last_turn(store: ConversationStore, lang: str | None) -> tuple[str | None, 
     if last is None:
         return None, None
     if last.skipped:
-        language = "zh" if lang == "zh" else "en"
+        language: Language = "zh" if lang == "zh" else "en"
         click.echo(say(Msg("ask.turns_skipped", count=last.skipped), language), err=True)
     return last.id, (last.turns[-1].answer.query if last.turns else None)
 
@@ -218,6 +218,6 @@ def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:
     from assistant.sanitize import one_line
     from calculators.messages import Msg
 
-    lang = "zh" if language == "zh" else "en"
+    lang: Language = "zh" if language == "zh" else "en"
     reason = one_line(exc.localized(lang))
     click.echo(say(Msg("ask.line_refused", line=line, reason=reason), lang), err=True)

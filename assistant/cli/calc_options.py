@@ -35,7 +35,7 @@ _NUMBER = re.compile(
 )
 
 
-class Number(click.ParamType):
+class Number(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3 on; we support 8.1
     """A float that also accepts size suffixes: 70B, 2T, 1.5e12, 千亿, 3万亿."""
 
     name = "number"

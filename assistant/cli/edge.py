@@ -20,7 +20,8 @@ class UserFacingError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        # click declares exit_code a ClassVar; this class needs it per instance.
+        self.exit_code = exit_code  # type: ignore[misc]
 
 
 @contextlib.contextmanager

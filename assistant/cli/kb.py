@@ -288,5 +288,5 @@ def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | 
     for rank, p in enumerate(passages, 1):
         where = f"{p.title} > {p.heading}" if p.heading else p.title
         click.echo(f"{rank}. [{p.score:.3f}] ({p.lang}) {one_line(where)}")
-        click.echo(f"   {one_line(p.source)}#{one_line(p.anchor)}  id={p.id}")
+        click.echo(f"   {one_line(p.source)}#{one_line(p.anchor or '')}  id={p.id}")
         click.echo("   " + clean(p.text).replace("\n", "\n   ") + "\n")

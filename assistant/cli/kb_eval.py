@@ -14,6 +14,7 @@ from assistant.cli.edge import error_boundary
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from assistant.records import Language
     from assistant.retrieval.calibration import SweepPoint
     from assistant.retrieval.evaluation import EvaluationReport
 
@@ -106,7 +107,7 @@ def _print_breakdown(console: Console, report: EvaluationReport) -> None:
 
     settings = Settings()
     language = settings.language if settings.language != "auto" else settings.ui_language
-    lang = "zh" if language == "zh" else "en"
+    lang: Language = "zh" if language == "zh" else "en"
     console.print(text(Msg("retrieval.eval.breakdown_title"), lang), highlight=False)
     for b in report.breakdown:
         row = Msg(

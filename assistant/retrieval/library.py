@@ -267,12 +267,12 @@ def _disk_full(exc: BaseException | None) -> bool:
 
 def _drop_caches() -> bool:
     """Free caches that are rebuilt on demand (jieba's dictionary, about 9 MB) so a removal
-    can go through on a full disk; the tokenizer is loaded first, so this process does not
-    need it. True when something was freed."""
+    can go through on a full disk; the whole dictionary is read into memory first, so this
+    process does not need the file. True when something was freed."""
     from assistant.locations import cache_dir
-    from assistant.retrieval.tokenize import jieba_tokenizer
+    from assistant.retrieval.tokenize import load_whole_dictionary
 
-    jieba_tokenizer()
+    load_whole_dictionary()
     cache = cache_dir() / "jieba.cache"
     try:
         cache.unlink()

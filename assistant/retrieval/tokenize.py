@@ -13,15 +13,14 @@ Queries are further expanded with a zh↔en synonym map (`expand_query`): the ha
 `synonyms.tsv` and `synonyms_derived.tsv`, derived from the knowledge base's translation
 pairs (:mod:`assistant.retrieval.pairs`); synonyms carry a lower weight than typed words.
 
-jieba is imported and its dictionary loaded lazily, once per process, under a lock; its
-cache file goes to :func:`assistant.locations.cache_dir` instead of the temp dir.
+jieba is imported lazily, once per process, under a lock; its dictionary is read from our
+cache in :func:`assistant.locations.cache_dir` a first character at a time, as text needs it
+(:mod:`assistant.retrieval.dictionary`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import logging
 import re
 import threading
 import unicodedata
@@ -33,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jieba import Tokenizer
+
+    from assistant.retrieval.dictionary import Dictionary
 
 __all__ = [
     "DERIVED_WEIGHT",
@@ -79,7 +80,7 @@ _SEGMENTS = re.compile(
 _PARTS = re.compile(r"[-_./+]")
 
 _lock = threading.Lock()
-_jieba: Tokenizer | None = None
+_dictionary: Dictionary | None = None
 
 
 _DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -136,50 +137,39 @@ def import_jieba() -> Any:
 
 
 def jieba_tokenizer() -> Tokenizer:
-    """The process-wide jieba tokenizer with our user dictionary, loaded once (thread-safe).
+    """The process-wide jieba tokenizer with our user dictionary, set up once (thread-safe).
 
-    The dictionary cache is written to our cache directory and jieba's log is kept quiet.
+    Its dictionary comes from our cache in :func:`assistant.locations.cache_dir`, read shard
+    by shard as text is segmented (:mod:`assistant.retrieval.dictionary`); jieba's own cache
+    and log are not used.
     """
-    global _jieba
-    if _jieba is not None:
-        return _jieba
+    return _segmenter().tokenizer
+
+
+def _segmenter() -> Dictionary:
+    global _dictionary
+    if _dictionary is not None:
+        return _dictionary
     with _lock:
-        if _jieba is None:
-            jieba = import_jieba()
+        if _dictionary is None:
             from assistant.locations import cache_dir
+            from assistant.retrieval.dictionary import cache_key, open_dictionary
 
-            tokenizer = jieba.dt
-            if not tokenizer.initialized:
-                tokenizer.tmp_dir = str(cache_dir())
-                tokenizer.cache_file = "jieba.cache"
-            _initialize_quietly(jieba, tokenizer)
-            for line in _data_lines("userdict.txt"):
-                _add_word(tokenizer, line.split())
-            _jieba = tokenizer
-    return _jieba
+            tokenizer = import_jieba().dt
+            key = cache_key(_data_text("userdict.txt"))
+            cache = cache_dir() / "jieba.cache"
+            _dictionary = open_dictionary(tokenizer, cache, key, _add_user_words)
+    return _dictionary
 
 
-def _initialize_quietly(jieba: Any, tokenizer: Any) -> None:
-    """Load the dictionary; a cache that cannot be written (read-only or full cache folder) is
-    not an error: jieba logs a traceback and leaves its `mkstemp` file, so its log is muted
-    while it loads and the temporary file it left is removed."""
-    folder = Path(tokenizer.tmp_dir) if tokenizer.tmp_dir else None
-    before = _temp_files(folder)
-    jieba.setLogLevel(logging.CRITICAL)
-    try:
-        tokenizer.initialize()
-    finally:
-        jieba.setLogLevel(logging.WARNING)
-        for leftover in _temp_files(folder) - before:
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+def load_whole_dictionary() -> None:
+    """Read all of jieba's dictionary into memory, so its cache file may be deleted."""
+    _segmenter().load_everything()
 
 
-def _temp_files(folder: Path | None) -> set[Path]:
-    try:
-        return set(folder.glob("tmp*")) if folder is not None else set()
-    except OSError:
-        return set()
+def _add_user_words(tokenizer: Any) -> None:
+    for line in _data_lines("userdict.txt"):
+        _add_word(tokenizer, line.split())
 
 
 def _add_word(tokenizer: Any, fields: list[str]) -> None:
@@ -236,7 +226,9 @@ def _latin_tokens(word: str) -> list[str]:
 
 
 def _cjk_tokens(run: str) -> list[str]:
-    return [word for word in jieba_tokenizer().lcut(run, HMM=False) if word.strip()]
+    segmenter = _segmenter()
+    segmenter.cover(run)
+    return [word for word in segmenter.tokenizer.lcut(run, HMM=False) if word.strip()]
 
 
 def tokenize(text: str) -> list[str]:

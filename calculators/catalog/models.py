@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -96,30 +97,30 @@ class ModelSpec:
         """True for mixture-of-experts models."""
         return self.experts > 1
 
-    @property
+    @cached_property
     def params(self) -> int:
         """Total parameters (all experts), computed from the architecture."""
         return self._count(self.experts)
 
-    @property
+    @cached_property
     def active_params(self) -> int:
         """Parameters used per token (routed experts replaced by the active ones)."""
         return self._count(self.active_experts)
 
-    @property
+    @cached_property
     def embedding_params(self) -> int:
         """Input embedding + untied output layer + learned positions + embedding norm."""
         tables = self.vocab * self.hidden * (1 if self.tied_embeddings else 2)
         extra = self._norm_size() if self.embedding_norm else 0
         return tables + self.position_embeddings * self.hidden + extra
 
-    @property
+    @cached_property
     def layer_params(self) -> int:
         """Parameters of one (the largest) transformer layer."""
         moe = self.layers > self.dense_layers and self.is_moe
         return self._layer(self.experts) if moe else self._layer(0)
 
-    @property
+    @cached_property
     def dense_layer_params(self) -> int:
         """Parameters of one layer with a dense FFN of width ``ffn_hidden``."""
         return self._layer(0)

@@ -9,19 +9,22 @@ The planner sits above the formula modules (`calculators.gpu_memory`, `compute_t
 
 from __future__ import annotations
 
-from calculators.planner.evaluation import (
-    CheckResult,
-    Evaluation,
-    Outcome,
-    Plan,
-    PlanChange,
-    Remark,
-    evaluate,
-    network_only,
-    outcome,
-    run_checks,
-    suggest,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from calculators.planner.evaluation import (
+        CheckResult,
+        Evaluation,
+        Outcome,
+        Plan,
+        PlanChange,
+        Remark,
+        evaluate,
+        network_only,
+        outcome,
+        run_checks,
+        suggest,
+    )
 
 __all__ = [
     "CheckResult",
@@ -36,3 +39,16 @@ __all__ = [
     "run_checks",
     "suggest",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`evaluation` (and every check module) is imported on first use (PEP 562), so that
+    importing `calculators.planner.plan` for its records stays cheap."""
+    if name not in __all__:
+        msg = f"module 'calculators.planner' has no attribute {name!r}"
+        raise AttributeError(msg)
+    from calculators.planner import evaluation
+
+    value = getattr(evaluation, name)
+    globals()[name] = value
+    return value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import sqlite3
 from pathlib import Path
 
@@ -174,3 +175,36 @@ def test_two_writers_do_not_lose_turns(tmp_path: Path) -> None:
     assert len(store.load(second).turns) == 20
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_store_files_are_user_only(tmp_path: Path) -> None:
+    """Issue 12: the database and its -wal/-shm files hold questions and answers: 0600."""
+    path = tmp_path / "home" / "c.sqlite3"
+    old_umask = os.umask(0o022)  # the usual umask, under which SQLite would create 0644 files
+    try:
+        store = ConversationStore(path)
+        reader = sqlite3.connect(path)  # an open connection keeps -wal and -shm on disk
+        try:
+            reader.execute("SELECT COUNT(*) FROM turns").fetchone()
+            store.add_turn(store.new_conversation(), make_answer())
+            wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+            assert wal.exists()
+            assert shm.exists()
+            assert (_mode(path), _mode(wal), _mode(shm)) == (0o600, 0o600, 0o600)
+        finally:
+            reader.close()
+    finally:
+        os.umask(old_umask)
+    assert _mode(path.parent) == 0o700
+
+
+def test_store_left_readable_by_an_older_version_is_tightened(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    ConversationStore(path)
+    path.chmod(0o644)
+    ConversationStore(path).new_conversation()
+    assert _mode(path) == 0o600

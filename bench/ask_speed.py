@@ -1,0 +1,154 @@
+"""`ask` speed: one question in a fresh process (cold), and each further question of a batch.
+
+- cold: `gpu-advisor ask QUESTION` in a fresh Python process, the index already built (as after
+  the first start), median and best of `--runs`; targets: <= 1.5 s;
+- batch: `ask --independent` with the golden questions on stdin, against the same with only
+  the first of them: (time of N - time of 1) / (N - 1) per further question; target <= 15 ms;
+- per stage, in one process: parse + calculate + retrieval + compose (`pipeline.answer`),
+  and the rendering of the terminal text, per golden question (median, p90).
+
+Child processes write bytecode to a private folder (`PYTHONPYCACHEPREFIX`), warmed by a first
+run, as an installed package has its `.pyc` files: this repository's environment sets
+PYTHONDONTWRITEBYTECODE, which would otherwise add ~0.4 s of compiling to every start. The load
+average is printed: the machine is shared, and wall times under load are longer.
+
+Usage: `.venv/bin/python bench/ask_speed.py [--runs 5] [--batch 175]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+QUESTION = "8张A100能训练70B模型吗"
+
+
+def _env(home: Path, pycache: Path) -> dict[str, str]:
+    env = dict(os.environ, GPU_ADVISOR_HOME=str(home), PYTHONPYCACHEPREFIX=str(pycache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).strip(os.pathsep)
+    return env
+
+
+def _ask(env: dict[str, str], args: list[str], stdin: str | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one `ask` process."""
+    before = os.times()
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "ask", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    wall = time.perf_counter() - started
+    after = os.times()
+    if done.returncode != 0:
+        sys.exit(f"ask failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    return wall, cpu
+
+
+def _questions(limit: int) -> list[str]:
+    from bench.golden_answers import load_golden
+
+    seen: list[str] = []
+    for row in load_golden():
+        question = " ".join(row["question"].split())
+        if question and question not in seen:
+            seen.append(question)
+    return seen[:limit]
+
+
+def _summary(label: str, walls: list[float], cpus: list[float]) -> None:
+    print(
+        f"{label:<34} wall median {statistics.median(walls):6.2f} s  best {min(walls):6.2f} s"
+        f"   cpu median {statistics.median(cpus):6.2f} s"
+    )
+
+
+def cold(env: dict[str, str], runs: int) -> None:
+    """One question per fresh process."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu = _ask(env, [QUESTION])
+        walls.append(wall)
+        cpus.append(cpu)
+    _summary("ask cold, one question", walls, cpus)
+
+
+def batch(env: dict[str, str], questions: list[str], runs: int) -> None:
+    """Per further question of a stdin batch: the difference of a long and a one-line batch."""
+    per_question = []
+    for _ in range(max(1, runs // 2)):
+        one, _ = _ask(env, ["--independent"], questions[0] + "\n")
+        many, _ = _ask(env, ["--independent"], "\n".join(questions) + "\n")
+        per_question.append((many - one) / (len(questions) - 1) * 1000)
+    print(
+        f"{'ask batch, each further question':<34} median {statistics.median(per_question):6.1f} "
+        f"ms  best {min(per_question):6.1f} ms  ({len(questions)} questions)"
+    )
+
+
+def stages(home: Path, questions: list[str]) -> None:
+    """pipeline.answer and rendering per question, in this process (retriever warm)."""
+    os.environ["GPU_ADVISOR_HOME"] = str(home)
+    from assistant.config import Settings
+    from assistant.pipeline import answer, default_retriever
+    from assistant.render.brief import brief_markdown
+
+    settings = Settings()
+    retriever = default_retriever(settings)
+    answer(questions[0], settings=settings, retriever=retriever)
+    answering, rendering = [], []
+    for question in questions:
+        started = time.perf_counter()
+        result = answer(question, settings=settings, retriever=retriever)
+        middle = time.perf_counter()
+        brief_markdown(result.text)
+        answering.append((middle - started) * 1000)
+        rendering.append((time.perf_counter() - middle) * 1000)
+    for label, times in (("pipeline.answer", answering), ("brief rendering", rendering)):
+        ordered = sorted(times)
+        print(
+            f"{label:<34} median {statistics.median(ordered):6.1f} ms  p90 "
+            f"{ordered[int(0.9 * len(ordered))]:6.1f} ms  max {ordered[-1]:6.1f} ms"
+        )
+
+
+def main() -> int:
+    """Print the cold, batch and per-stage figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=175)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        home, pycache = Path(scratch) / "home", Path(scratch) / "pycache"
+        env = _env(home, pycache)
+        print("building the index and warming the bytecode cache…", flush=True)
+        _ask(env, [QUESTION])
+        _ask(env, [QUESTION])
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+        cold(env, args.runs)
+        questions = _questions(args.batch)
+        batch(env, questions, args.runs)
+        stages(home, questions)
+        print(f"load average {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

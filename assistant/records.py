@@ -98,6 +98,9 @@ class Scenario:
     """Requests per second asked for ("QPS 10")."""
     target_first_token_seconds: float | None = None
     """Time-to-first-token bound asked for ("first token under 1 s", "首字 500ms")."""
+    target_seconds_per_token: float | None = None
+    """Per-sequence generation speed asked for, as seconds per token ("50 tok/s per user",
+    "每路20 token/s" → 0.05)."""
     budget: float | None = None
     """A total budget, in `currency` ("预算20万元")."""
     price_per_kwh: float | None = None
@@ -158,6 +161,20 @@ class Suggestion:
 
 
 @dataclass(frozen=True)
+class Option:
+    """One hardware option of a comparison, evaluated as its own question."""
+
+    scenario: Scenario
+    """The option as evaluated (its stated slots on top of the question's, defaults filled)."""
+    verdict: Verdict
+    figures: Mapping[str, Figure] = field(default_factory=dict)
+    """Key figures in SI units: `seconds` (training) or `tokens_per_second` (serving),
+    `memory_share` (memory needed over usable per GPU), `cost` when priced."""
+    wins: tuple[str, ...] = ()
+    """What this option wins on among the options: "speed", "memory", "cost"."""
+
+
+@dataclass(frozen=True)
 class Citation:
     """A passage cited in an answer, with the claim it supports."""
 
@@ -187,6 +204,8 @@ class Answer:
     warnings: tuple[str, ...] = ()
     """Things the user should know about how the question was read (contradictions, cut text,
     refused values), in the answer's language."""
+    options: tuple[Option, ...] = ()
+    """For a comparison: each option's verdict, key figures and what it wins on."""
 
 
 @dataclass(frozen=True)

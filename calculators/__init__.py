@@ -1,4 +1,18 @@
-"""Deterministic calculators for gpu-advisor (standard library only, SI base units)."""
+"""Deterministic calculators for gpu-advisor (standard library only, SI base units).
+
+Three layers, each importing only the ones before it:
+
+- `catalog/`: reference data (GPUs, links, models) with a public source beside every figure;
+- formula modules: `gpu_memory` (with `_memory_parts`), `compute_time`, `collectives`,
+  `network`, `serving`, `serving_layout`, `power`, and the inverse solvers `sizing` and
+  `serving_solvers`;
+- `planner/`: one job on one cluster, its checks, the verdict and the changes that would fix it.
+
+Beside them: `defaults` (every value used when a question leaves one open), `validate` (input
+checks), `units`, `errors`, `registry`, and `messages` (`Msg`: results that need words are
+message keys with parameters, put into words by `assistant.i18n`). This package re-exports
+the public calculators, loaded on first use.
+"""
 
 from __future__ import annotations
 

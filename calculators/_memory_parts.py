@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from calculators.catalog.models import ModelSpec
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 from calculators.validate import check_choice, check_count
 
 # Bytes per parameter of the optimizer states, for 16-bit mixed precision (fp32 master weights
@@ -29,13 +30,7 @@ TRAINING_PRECISIONS = ("bf16", "fp16", "fp32", "fp8")
 #: §3.3 keeps FP32 master weights and FP32 gradients, with BF16 AdamW moments (§3.3.4), ~14
 #: bytes/param; Megatron's BF16 params + FP32 gradients take 18. We use the middle figure,
 #: 2 + 2 + 12 = 16 bytes/param, as for BF16 (ZeRO arXiv:1910.02054 §3.1).
-FP8_TRAINING_NOTE = (
-    "fp8 training: FP8 is the GEMM input format only; model states as in 16-bit mixed precision,"
-    " 2 (bf16 weights) + 2 (gradients) + 12 (fp32 master + Adam moments) = 16 bytes/param "
-    "(Transformer Engine keeps high-precision parameters and casts per GEMM; DeepSeek-V3 "
-    "arXiv:2412.19437 §3.3 keeps FP32 master weights and gradients, BF16 moments: ~14); "
-    "activations counted at 16 bits (DeepSeek-V3 caches some in FP8: a saving not counted)"
-)
+FP8_TRAINING_NOTE = Msg("assume.memory.fp8_training")
 RECOMPUTE = ("none", "selective", "full")
 
 # Stored bytes per weight for inference/frozen bases, scales included. int4: one fp16 scale per
@@ -258,45 +253,47 @@ def state_bytes_per_param(precision: str, optimizer: str) -> tuple[float, float,
     return 2.0, 2.0, OPTIMIZER_BYTES_MIXED[optimizer]  # bf16, fp16 and fp8 (FP8_TRAINING_NOTE)
 
 
-def training_formula(per_param: tuple[float, float, float], zero: int) -> str:
-    w, g, o = (f"{x:g}" for x in per_param)
+def training_formula(per_param: tuple[float, float, float], zero: int) -> Msg:
+    w, g, o = per_param
     shard = {0: ("", "", ""), 1: ("", "", "/d"), 2: ("", "/d", "/d"), 3: ("/d", "/d", "/d")}[zero]
-    return (
-        f"per GPU = {w}Ψ{shard[0]} + {g}Ψ{shard[1]} + {o}Ψ{shard[2]} with Ψ = params/(t·p) "
-        f"on the most-loaded stage, + activations (layers × in-flight micro-batches × "
-        f"sbh·c/t, c = 34 + 5as/h | 34 | 2) + fp32 logits 4sbv/t"
+    return Msg(
+        "formula.memory.training",
+        w=w,
+        g=g,
+        o=o,
+        w_shard=shard[0],
+        g_shard=shard[1],
+        o_shard=shard[2],
     )
 
 
 def training_assumptions(
     recompute: str, flash: bool, offload: bool, zero: int, precision: str = "bf16"
-) -> tuple[str, ...]:
+) -> tuple[Msg, ...]:
     notes = [
-        "16-bit activations; sequence parallelism whenever tensor_parallel > 1",
-        "activation coefficient 34 sbh per layer is the GPT-block figure of Korthikanti et al.; "
-        "SwiGLU/GQA/MoE layers differ by a few sbh",
-        "pipeline: 1F1B schedule, the first stage keeps p micro-batches in flight",
-        f"recompute={recompute}, flash_attention={flash}",
+        Msg("assume.memory.activations_16bit"),
+        Msg("assume.memory.activation_coefficient"),
+        Msg("assume.memory.pipeline_1f1b"),
+        Msg(
+            "assume.memory.recompute_flash",
+            recompute=recompute_words(recompute),
+            flash=Msg("assume.flash.on" if flash else "assume.flash.off"),
+        ),
     ]
     if str(precision).lower() == "fp8":
         notes.append(FP8_TRAINING_NOTE)
     if recompute == "full":
-        notes.append(
-            "full recompute: 2sbh per layer kept, plus one layer's full activations "
-            "while it is recomputed"
-        )
+        notes.append(Msg("assume.memory.full_recompute_kept"))
     if zero == 3:
-        notes.append(
-            "ZeRO-3/FSDP all-gather/prefetch buffers (about two layers of 16-bit "
-            "weights) are not counted: they come out of the unused memory reserve"
-        )
+        notes.append(Msg("assume.memory.zero3_buffers"))
     if offload:
-        notes.append(
-            "ZeRO-Offload (Ren et al. 2021, arXiv:2101.06840 §4): gradients and "
-            "optimizer states live in host memory (offloaded_bytes, split over the "
-            "data-parallel GPUs); the GPU keeps the 16-bit weights and activations"
-        )
+        notes.append(Msg("assume.memory.zero_offload"))
     return tuple(notes)
+
+
+def recompute_words(recompute: str) -> Msg:
+    """The words for an activation-recompute mode ("none", "selective" or "full")."""
+    return Msg(f"assume.recompute.{recompute if recompute in RECOMPUTE else 'selective'}")
 
 
 def lora_trainable_params(model: ModelSpec, *, rank: int) -> int:
@@ -452,35 +449,26 @@ def frozen_base_on_gpu(
     return sharded, 0.0
 
 
-def lora_notes(method: str, zero: int, offload: bool) -> tuple[str, ...]:
+def lora_notes(method: str, zero: int, offload: bool) -> tuple[Msg, ...]:
     """Assumption lines of a LoRA/QLoRA breakdown (dequantization, sharding, offload)."""
     notes = []
     if method == "qlora":
-        notes.append(
-            "QLoRA dequantizes one weight matrix at a time to bf16 (the largest one is "
-            "counted as workspace)"
-        )
+        notes.append(Msg("assume.memory.qlora_dequant"))
     if zero == 3:
-        notes.append(
-            "ZeRO-3/FSDP shards the frozen (quantized) base over the data-parallel GPUs"
-            " (FSDP-QLoRA, Answer.AI 2024)"
-        )
+        notes.append(Msg("assume.memory.fsdp_qlora"))
         if offload:
-            notes.append(
-                "CPU offload (FSDP CPUOffload): the base shards live in host memory; "
-                "the GPU holds the gathered current and next layer"
-            )
+            notes.append(Msg("assume.memory.fsdp_cpu_offload"))
     return tuple(notes)
 
 
-def frozen_base_text(linear_bytes: float) -> str:
+def frozen_base_text(linear_bytes: float) -> Msg:
     """Bytes per frozen parameter: "2 bytes/param" when linear layers are 16-bit like the rest,
     else "0.516 bytes/param on linear layers, 2 on the rest".
 
     Examples:
-        >>> frozen_base_text(2.0), frozen_base_text(0.516)
-        ('2 bytes/param', '0.516 bytes/param on linear layers, 2 on the rest')
+        >>> frozen_base_text(2.0).key, frozen_base_text(0.516).key
+        ('formula.memory.frozen_uniform', 'formula.memory.frozen_split')
     """
     if linear_bytes == 2.0:
-        return "2 bytes/param"
-    return f"{linear_bytes:.3g} bytes/param on linear layers, 2 on the rest"
+        return Msg("formula.memory.frozen_uniform", bytes=2.0)
+    return Msg("formula.memory.frozen_split", linear=linear_bytes, rest=2.0)

@@ -16,7 +16,9 @@ from types import MappingProxyType
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
+from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
 __all__ = [
@@ -41,7 +43,6 @@ __all__ = [
 ]
 
 #: Hoffmann et al. 2022, Chinchilla (arXiv:2203.15556) §3 / Table 3: about 20 tokens per parameter.
-CHINCHILLA_TOKENS_PER_PARAM = 20.0
 #: Share of peak memory bandwidth a decode step reaches (planning assumption, not a measurement).
 DECODE_BANDWIDTH_EFFICIENCY = 0.8
 _MAX_TOKENS = 1e16
@@ -57,13 +58,14 @@ class MfuDefault:
     """A default model-FLOPs utilization with the published runs it is taken from."""
 
     value: float
-    basis: str
+    basis: Msg
+    """What the figure is taken from, e.g. "A100-class GPUs with NVLink"."""
     sources: tuple[str, ...]
 
 
 _AMPERE = MfuDefault(
     0.40,
-    "A100-class GPUs with NVLink",
+    Msg("assume.compute.mfu_basis.ampere"),
     (
         "Narayanan et al. 2021 (arXiv:2104.04473) Table 1: GPT-3 175B at 140 TFLOP/s per A100 "
         "(45% of 312), 1T at 163 TFLOP/s (52%)",
@@ -79,7 +81,7 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
         "ampere": _AMPERE,
         "hopper": MfuDefault(
             0.38,
-            "H100-class GPUs with NVLink",
+            Msg("assume.compute.mfu_basis.hopper"),
             (
                 "Llama Team 2024, Llama 3 (arXiv:2407.21783) Table 4: "
                 "38-43% BF16 MFU on 8K-16K H100",
@@ -87,12 +89,12 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
         ),
         "blackwell": MfuDefault(
             0.38,
-            "B200 (no large published run; Hopper figure assumed)",
+            Msg("assume.compute.mfu_basis.blackwell"),
             ("Assumed equal to Hopper (Llama 3, arXiv:2407.21783 Table 4); low confidence",),
         ),
         "volta": MfuDefault(
             0.30,
-            "V100 with NVLink",
+            Msg("assume.compute.mfu_basis.volta"),
             (
                 "Shoeybi et al. 2019, Megatron-LM (arXiv:1909.08053) §5.1: "
                 "39 TFLOP/s on one V100, 30% of peak; 15.1 PFLOP/s on 512 V100 (76% scaling)",
@@ -100,7 +102,7 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
         ),
         "cdna3": MfuDefault(
             0.30,
-            "AMD MI300X (ROCm; few published large runs)",
+            Msg("assume.compute.mfu_basis.cdna3"),
             (
                 "Planning assumption: published MI300X training throughput trails H100 "
                 "despite a higher peak; low confidence",
@@ -108,12 +110,12 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
         ),
         "davinci": MfuDefault(
             0.30,
-            "Huawei Ascend (few published figures)",
+            Msg("assume.compute.mfu_basis.davinci"),
             ("Planning assumption for Ascend 910/910B clusters; low confidence",),
         ),
         "pcie": MfuDefault(
             0.30,
-            "data-centre cards without NVLink (PCIe only)",
+            Msg("assume.compute.mfu_basis.pcie"),
             (
                 "Planning assumption: tensor and data parallel traffic over PCIe lowers "
                 "utilization relative to NVLink systems",
@@ -121,7 +123,7 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
         ),
         "consumer": MfuDefault(
             0.25,
-            "GeForce cards (PCIe, no peer-to-peer on RTX 4090)",
+            Msg("assume.compute.mfu_basis.consumer"),
             ("Planning assumption: consumer cards over PCIe without NVLink or P2P",),
         ),
     }
@@ -162,9 +164,14 @@ def default_mfu_basis(gpu: GPU, precision: str = "bf16") -> MfuDefault:
     value = min(1.0, basis.value * FP8_SPEEDUP_OVER_BF16 * ratio)
     return MfuDefault(
         round(value, 4),
-        f"FP8 training on {basis.basis}: {basis.value:.0%} BF16 MFU x {FP8_SPEEDUP_OVER_BF16:g} "
-        f"FP8 speed-up x BF16/FP8 peak {ratio:.2f} = {value:.1%} of the dense FP8 peak "
-        "(planning assumption)",
+        Msg(
+            "assume.compute.mfu_basis.fp8",
+            basis=basis.basis,
+            bf16_mfu=basis.value,
+            speedup=FP8_SPEEDUP_OVER_BF16,
+            ratio=ratio,
+            mfu=value,
+        ),
         (*basis.sources, *_FP8_SOURCES),
     )
 
@@ -225,17 +232,14 @@ def chinchilla_tokens(*, params: float) -> float:
     return CHINCHILLA_TOKENS_PER_PARAM * check_positive("params", params, maximum=MAX_PARAMS)
 
 
-#: Why MoE models get 20 tokens per ACTIVE parameter (one rule for `ask` and `calc`).
-MOE_TOKENS_RULE = (
-    "MoE: 20 tokens per ACTIVE parameter. Chinchilla's 20/param is the compute-optimal split "
-    "of C = 6·N·D (Hoffmann et al. 2022, arXiv:2203.15556 §3), where N is the parameters a "
-    "token passes through; an MoE token costs 6·N_active. Joint MoE scaling laws "
-    "(Ludziejewski et al. 2025, arXiv:2502.05172) model loss in (N_active, D, experts) and "
-    "put the optimum at more tokens as experts grow, so this is a lower bound"
-)
+#: Why MoE models get 20 tokens per ACTIVE parameter (one rule for `ask` and `calc`):
+#: Chinchilla's 20/param splits C = 6·N·D (Hoffmann et al. 2022, arXiv:2203.15556 §3) with N
+#: the parameters a token passes through (6·N_active for MoE); joint MoE scaling laws
+#: (Ludziejewski et al. 2025, arXiv:2502.05172) put the optimum higher: a lower bound.
+MOE_TOKENS_RULE = Msg("assume.compute.tokens_moe")
 
 
-def default_pretrain_tokens(model: ModelSpec) -> tuple[float, str]:
+def default_pretrain_tokens(model: ModelSpec) -> tuple[float, Msg]:
     """Pre-training tokens when none are given, and why: the model's own published run
     (``training_tokens`` in the catalog), else Chinchilla's 20 per active parameter.
 
@@ -247,13 +251,15 @@ def default_pretrain_tokens(model: ModelSpec) -> tuple[float, str]:
         1.4
     """
     if model.training_tokens:
-        return model.training_tokens, (
-            f"{model.name}'s published training run: {model.training_tokens_source}"
+        return model.training_tokens, Msg(
+            "assume.compute.tokens_published",
+            model=model.name,
+            source=model.training_tokens_source,
         )
     tokens = chinchilla_tokens(params=float(model.active_params))
     if model.is_moe:
         return tokens, MOE_TOKENS_RULE
-    return tokens, "Chinchilla: 20 tokens per parameter (Hoffmann et al. 2022)"
+    return tokens, Msg("assume.compute.tokens_chinchilla")
 
 
 @dataclass(frozen=True)
@@ -320,8 +326,8 @@ class TrainingTime:
     gpus: int
     peak_flops_per_s: float
     mfu: float
-    formula: str
-    assumptions: tuple[str, ...]
+    formula: Msg
+    assumptions: tuple[Msg, ...]
     sources: tuple[str, ...]
     compute_seconds: float = 0.0
     """C / (n · peak · MFU): the time with no pipeline bubble and no exposed communication."""
@@ -374,14 +380,14 @@ def training_time(
     check_fraction("network_efficiency", network_efficiency)
     compute = total_flops / (gpus * peak_flops_per_s * mfu)
     seconds = compute / ((1.0 - pipeline_bubble) * network_efficiency)
-    notes = [
-        f"MFU {mfu:.0%} of the dense peak while computing, for the whole run (no restarts, "
-        "no evaluation pauses)"
-    ]
+    notes = [Msg("assume.compute.mfu_whole_run", mfu=mfu)]
     if pipeline_bubble or network_efficiency < 1.0:
         notes.append(
-            f"pipeline bubble {pipeline_bubble:.1%} and communication left exposed "
-            f"after overlap ({network_efficiency:.0%} efficiency) lengthen the run"
+            Msg(
+                "assume.compute.bubble_exposed",
+                bubble=pipeline_bubble,
+                efficiency=network_efficiency,
+            )
         )
     return TrainingTime(
         total_flops=total_flops,
@@ -390,7 +396,7 @@ def training_time(
         gpus=gpus,
         peak_flops_per_s=peak_flops_per_s,
         mfu=mfu,
-        formula="T = C / (n × peak × MFU) / ((1 − bubble) × η_network)",
+        formula=Msg("formula.compute.time"),
         assumptions=tuple(notes),
         sources=(
             _PAPER_6ND,
@@ -439,8 +445,8 @@ class InferenceSpeed:
     flops_per_decode_step: float
     compute_precision: str
     gpus: int
-    formula: str
-    assumptions: tuple[str, ...]
+    formula: Msg
+    assumptions: tuple[Msg, ...]
     sources: tuple[str, ...]
 
 
@@ -540,19 +546,17 @@ def inference_speed(
         flops_per_decode_step=step_flops,
         compute_precision=precision,
         gpus=gpus,
-        formula=(
-            "prefill = batch·(2·N_active·p + 2·L·p²·d) / (n·peak·MFU); decode step = "
-            "max((weights + batch·context·kv_bytes) / (n·bandwidth·eff), "
-            "batch·2·N_active / (n·peak·MFU))"
-        ),
+        formula=Msg("formula.serving.roofline"),
         assumptions=(
-            f"prefill at {mfu:.0%} of the {precision} peak; decode at "
-            f"{bandwidth_efficiency:.0%} of HBM bandwidth (planning assumption)",
-            "tensor parallel over the GPUs with no communication cost; every sequence at "
-            "context_length tokens",
-            "MoE decode reads only the experts the batch's tokens route to (uniform routing)",
-            "a roofline upper bound: kernel launches, all-reduce/all-to-all latency and "
-            "scheduling make real servers slower",
+            Msg(
+                "assume.serving.prefill_decode_efficiency",
+                mfu=mfu,
+                precision=precision,
+                bandwidth=bandwidth_efficiency,
+            ),
+            Msg("assume.serving.tp_free"),
+            Msg("assume.serving.moe_routing"),
+            Msg("assume.serving.roofline"),
         ),
         sources=(
             "Pope et al. 2022, Efficiently Scaling Transformer Inference (arXiv:2211.05102) §2: "

@@ -18,7 +18,9 @@ from calculators import _memory_parts as parts
 from calculators._memory_parts import lora_trainable_params
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction
 
 __all__ = [
@@ -69,9 +71,9 @@ class MemoryBreakdown:
     pipeline_parallel: int = 1
     data_parallel: int = 1
     zero_stage: int = 0
-    formula: str = ""
+    formula: Msg | None = None
     inputs: tuple[tuple[str, str], ...] = ()
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     sources: tuple[str, ...] = ()
 
     @property
@@ -325,7 +327,7 @@ def inference_memory(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
     tensor_parallel: int = 1,
     pipeline_parallel: int = 1,
     runtime_overhead_fraction: float = 0.0,
@@ -388,11 +390,7 @@ def inference_memory(
         )
     return dataclasses.replace(
         max(candidates, key=lambda b: b.total_bytes),
-        formula=(
-            "per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
-            "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + workspace "
-            "(2,048-token prefill chunk × (4h + m·ffn) × 2 bytes / t)"
-        ),
+        formula=Msg("formula.memory.inference", chunk=parts.PREFILL_CHUNK_TOKENS),
         inputs=_inputs(
             model=model.name,
             weight_dtype=weight_dtype,
@@ -404,16 +402,9 @@ def inference_memory(
             runtime_overhead_fraction=runtime_overhead_fraction,
         ),
         assumptions=(
-            "runtime overhead counted once: activation workspace of a 2,048-token prefill "
-            "chunk here; CUDA context, CUDA graphs, NCCL buffers and fragmentation in the 10% "
-            "reserve of the usable-memory fraction"
-            + (
-                f"; plus {runtime_overhead_fraction:.0%} of weights + KV cache"
-                if runtime_overhead_fraction
-                else ""
-            ),
-            "every sequence is filled to context_length (worst case for the KV cache)",
-            "MoE: all experts resident; embeddings and output layer kept in 16-bit when quantized",
+            _runtime_overhead_note(runtime_overhead_fraction),
+            Msg("assume.memory.full_context"),
+            Msg("assume.memory.moe_resident"),
         ),
         sources=_SOURCES_INFER,
     )
@@ -506,10 +497,8 @@ def finetune_memory(
     )
     return dataclasses.replace(
         result,
-        formula=(
-            f"per GPU = frozen base ({parts.frozen_base_text(frozen_linear)}) + LoRA params "
-            f"r·Σ(d_in+d_out) × ({w:g}+{g:g}+{o:g}) bytes "
-            "+ activations (Korthikanti et al. 2022)"
+        formula=Msg(
+            "formula.memory.lora", frozen=parts.frozen_base_text(frozen_linear), w=w, g=g, o=o
         ),
         inputs=_inputs(
             model=model.name,
@@ -526,14 +515,28 @@ def finetune_memory(
             trainable_params=parts.lora_trainable_params(model, rank=lora_rank),
         ),
         assumptions=(
-            f"adapters on every linear layer, rank {lora_rank}: "
-            f"{parts.lora_trainable_params(model, rank=lora_rank):,} trainable",
+            Msg(
+                "assume.memory.lora_adapters",
+                rank=lora_rank,
+                trainable=parts.lora_trainable_params(model, rank=lora_rank),
+            ),
             *base.assumptions[:2],
-            f"recompute={recompute}",
+            parts.recompute_words(recompute),
             *parts.lora_notes(method, zero, offload_optimizer),
         ),
         sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
     )
+
+
+def _runtime_overhead_note(fraction: float) -> Msg:
+    base = Msg(
+        "assume.memory.runtime_overhead",
+        chunk=parts.PREFILL_CHUNK_TOKENS,
+        reserve=1.0 - USABLE_FRACTION,
+    )
+    if not fraction:
+        return base
+    return Msg("assume.memory.runtime_overhead_extra", base=base, fraction=fraction)
 
 
 @dataclass(frozen=True)
@@ -549,7 +552,7 @@ class FitPlan:
     zero_stage: int
     usable_bytes_per_gpu: float
     breakdown: MemoryBreakdown
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     recompute: str | None = None
     """Activation recomputation of the layout (None: not searched, the caller's own)."""
 
@@ -632,8 +635,11 @@ def min_gpus_to_fit(
         usable_bytes_per_gpu=budget,
         breakdown=found,
         assumptions=(
-            f"usable memory {usable_fraction:.0%} of the datasheet "
-            f"{gpu.memory_bytes / 1e9:g} GB per GPU",
+            Msg(
+                "assume.memory.usable_per_gpu",
+                fraction=usable_fraction,
+                capacity=gpu.memory_bytes,
+            ),
         ),
     )
 

@@ -28,6 +28,7 @@ from calculators.collectives import (
     tp_traffic,
     transfer_time,
 )
+from calculators.messages import Msg
 from calculators.validate import count, fail, positive
 
 __all__ = [
@@ -90,8 +91,8 @@ class NetworkEstimate:
     nodes: int
     steps: float | None
     flags: tuple[str, ...]
-    formula: str
-    assumptions: tuple[str, ...]
+    formula: Msg
+    assumptions: tuple[Msg, ...]
     sources: tuple[str, ...] = SOURCES
 
 
@@ -145,28 +146,18 @@ def _required_for_target(total: Traffic, compute: float) -> float | None:
     return total.inter_bytes_per_node / budget if budget > 0 else None
 
 
-FORMULA = (
-    "t_compute = tokens_per_step x F_token / (n x peak x MFU), F_token = 6 x N_active; "
-    "t_dp = hierarchical ring all-reduce of S = P x b_grad / (TP x PP) over the DP group: "
-    "2(g-1)/g x S / B_intra + k x 2(N-1)/N x S / B_node + 2(g-1) a_intra + 2(N-1) a_inter "
-    "(x1.5 for ZeRO-3); t_tp = 4 (6 with full recompute) all-reduces of b x s x h x bytes per "
-    "layer per micro-batch; t_pp = 2 x tokens x h x bytes / TP per stage boundary; "
-    "t_moe = 4 all-to-alls of tokens x top_k x h x bytes per MoE layer; "
-    "eff_no_overlap = t_compute / (t_compute + t_comm); "
-    "eff_overlap = t_compute / (max(t_compute, t_dp + t_pp) + t_tp + t_moe)"
-)
+FORMULA = Msg("formula.network.step")
+"""Per-step compute, data-parallel (hierarchical ring), tensor-parallel, pipeline and MoE
+communication times and the scaling efficiency with and without overlap."""
 
+#: What the network figures take for granted (words in assistant/i18n/catalog/assume.toml).
 ASSUMPTIONS = (
-    "Ring collectives at full link bandwidth (NCCL bus bandwidth = link bandwidth); real busbw "
-    "is typically 70-90% of it.",
-    "Placement as Megatron-LM: tensor parallel innermost (inside a node), then pipeline, then "
-    "data parallel; DP groups on one node share its NICs.",
-    "Inter-node bandwidth is per node (sum of its NICs, one direction); each GPU gets "
-    "B_node / gpus_per_node when all talk at once (one NIC per node unless the link says more).",
-    "Overlap case: data-parallel gradient sync and pipeline sends overlap with compute "
-    "(bucketed all-reduce, PyTorch DDP); tensor-parallel and MoE collectives do not.",
-    "Compute time uses model FLOPs 6 x N_active per token at the given MFU (PaLM's definition).",
-    "The 90% target bandwidth is for no overlap: comm <= compute / 9.",
+    Msg("assume.network.ring_bandwidth"),
+    Msg("assume.network.placement"),
+    Msg("assume.network.per_node_bandwidth"),
+    Msg("assume.network.overlap"),
+    Msg("assume.network.model_flops"),
+    Msg("assume.network.target_bandwidth", target=0.9, divisor=9),
 )
 
 

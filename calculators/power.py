@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from calculators.messages import Msg
 from calculators.validate import fail, non_negative, positive
 
 __all__ = [
@@ -32,7 +33,7 @@ SOURCES = (
     "Luccioni, Viguier & Ligozat 2022, Estimating the Carbon Footprint of BLOOM (arXiv:2211.02001)"
     ": GPUs at TDP (400 W A100) 433 MWh + idle/infrastructure 257 MWh over 1.08M GPU-hours",
 )
-FORMULA = "E = n_gpus x (TDP x u + P_host_per_gpu) x t x PUE; kWh = E / 3.6e6"
+FORMULA = Msg("formula.power.energy")  # E = n_gpus × (TDP × u + P_host_per_gpu) × t × PUE
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,9 @@ class EnergyEstimate:
     """Cooling and power distribution: (PUE - 1) x IT energy."""
     seconds: float
     pue: float
-    formula: str = FORMULA
+    formula: Msg = FORMULA
     inputs: tuple[tuple[str, float], ...] = ()
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     sources: tuple[str, ...] = SOURCES
 
 
@@ -111,11 +112,9 @@ def energy(
             ("utilization", utilization),
         ),
         assumptions=(
-            f"GPUs draw {utilization:.0%} of TDP for the whole run (TDP is an upper bound; "
-            "BLOOM's estimate also used TDP).",
-            f"Host overhead {host_watts_per_gpu:.0f} W per GPU (BLOOM's measured non-GPU share, "
-            "Luccioni et al. 2022).",
-            f"PUE {pue} (Uptime Institute 2023 average 1.58 unless the site gives its own).",
+            Msg("assume.power.tdp_share", utilization=utilization),
+            Msg("assume.power.host_overhead", watts=host_watts_per_gpu),
+            Msg("assume.power.pue", pue=pue, average=DEFAULT_PUE),
         ),
     )
 

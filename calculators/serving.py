@@ -23,6 +23,8 @@ from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
 from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_INTER_LINK
+from calculators.messages import Msg
 from calculators.network import fabric_from_links
 from calculators.validate import check_choice, check_count, check_fraction
 
@@ -109,8 +111,8 @@ class ServingSpeed:
     pipeline_parallel: int
     nodes: int
     compute_precision: str
-    formula: str
-    assumptions: tuple[str, ...]
+    formula: Msg
+    assumptions: tuple[Msg, ...]
     sources: tuple[str, ...] = SOURCES
 
 
@@ -199,19 +201,14 @@ def _hops(size: float, tp: int, pp: int, links: _Links) -> tuple[float, float]:
     return seconds, crossings * size
 
 
-#: Inter-node link assumed when a replica spans nodes and none is given: one 400 Gb/s
-#: InfiniBand NDR port per GPU, as in DGX/HGX H100 clusters (NVIDIA DGX H100 user guide).
-DEFAULT_INTER_LINK = "InfiniBand NDR"
-
-
 def _links(
     intra: Link | None, inter: Link | None, gpu: GPU, nics: int, per_node: int
-) -> tuple[_Links, tuple[str, ...]]:
-    note: tuple[str, ...] = ()
+) -> tuple[_Links, tuple[Msg, ...]]:
+    note: tuple[Msg, ...] = ()
     if inter is None:
         inter = LINKS[DEFAULT_INTER_LINK]
         nics = per_node
-        note = (f"inter-node link not given: {DEFAULT_INTER_LINK}, one port per GPU",)
+        note = (Msg("assume.serving.default_inter_link", link=DEFAULT_INTER_LINK),)
     return _Links(intra or LINKS[gpu.intra_link], inter, nics, per_node), note
 
 
@@ -290,7 +287,7 @@ def serving_speed(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
     prompt_tokens: int = 1024,
     prefill_mfu: float | None = None,
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
@@ -367,7 +364,7 @@ def _result(
     context: int,
     prompt: int,
     precision: str,
-    notes: tuple[str, ...],
+    notes: tuple[Msg, ...],
 ) -> ServingSpeed:
     roofline = max(t["hbm"], t["compute"])
     step = roofline + t["allreduce"] + t["pipeline"] + t["overhead"]
@@ -396,22 +393,23 @@ def _result(
         pipeline_parallel=s.pp,
         nodes=nodes,
         compute_precision=precision,
-        formula=(
-            "t_token = max((W_read/TP + KV/TP_kv) / (BW·η), FLOPs / (TP·peak·MFU)) + "
-            f"{ALLREDUCES_PER_LAYER}·L·allreduce(batch·h·2 B over TP, link) + "
-            "(PP−1)·hop + L·t_layer + L_moe·t_moe; TTFT = 2·N_active·p (+ attention) / "
-            "(TP·peak·MFU) + all-reduces of p·h·2 B + L·t_layer"
-        ),
+        formula=Msg("formula.serving.step", allreduces=ALLREDUCES_PER_LAYER),
         assumptions=(
-            f"HBM reads at {DECODE_BANDWIDTH_EFFICIENCY:.0%} of the datasheet bandwidth; "
-            f"prefill at {s.mfu:.0%} of the {precision} peak",
-            f"per-layer kernel overhead {KERNEL_SECONDS_PER_LAYER * 1e6:.0f} µs, MoE layers "
-            f"+{MOE_SECONDS_PER_LAYER * 1e6:.0f} µs (calibrated on published batch-1 speeds)",
-            f"tensor-parallel all-reduces over {s.links.intra.name}"
-            + (f", across nodes over {s.links.inter.name}" if nodes > 1 and s.links.inter else "")
-            + "; pipeline stages run one after another for a token (no micro-batch overlap)",
-            f"every sequence at {context:,} tokens of context; MoE: uniform routing, "
-            "no expert parallelism",
+            Msg(
+                "assume.serving.hbm_prefill",
+                bandwidth=DECODE_BANDWIDTH_EFFICIENCY,
+                mfu=s.mfu,
+                precision=precision,
+            ),
+            Msg(
+                "assume.serving.kernel_overhead",
+                layer_us=KERNEL_SECONDS_PER_LAYER * 1e6,
+                moe_us=MOE_SECONDS_PER_LAYER * 1e6,
+            ),
+            Msg("assume.serving.links_nodes", intra=s.links.intra.name, inter=s.links.inter.name)
+            if nodes > 1 and s.links.inter
+            else Msg("assume.serving.links", intra=s.links.intra.name),
+            Msg("assume.serving.context_routing", context=context),
             *notes,
         ),
     )

@@ -15,6 +15,7 @@ from typing import Any
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
 from calculators.messages import Msg
 from calculators.validate import check_count
@@ -116,7 +117,7 @@ def serving_layout(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
 ) -> ServingLayout | None:
     """The deployment layout: the smallest TP inside a node (1, 2, 4, 8 dividing the heads)
     whose replica fits; failing that, TP = the node and the fewest pipeline stages (one per

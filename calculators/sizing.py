@@ -21,6 +21,7 @@ from calculators.compute_time import (
     training_flops,
     training_time,
 )
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, FINETUNE_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION, finetune_memory, training_memory
 from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
@@ -38,8 +39,6 @@ __all__ = [
 
 Task = Literal["serve", "pretrain", "finetune"]
 _SMALLEST, _LARGEST = 1e8, 1e14
-#: Fine-tuning tokens when none are given (calculators.planner.plan.FINETUNE_TOKENS: 1e8).
-_FINETUNE_TOKENS = 1e8
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ def _time_ok(
         if task == "serve" or deadline is None:
             return True
         n = float(model.active_params)
-        d = tokens or (_FINETUNE_TOKENS if task == "finetune" else chinchilla_tokens(params=n))
+        d = tokens or (FINETUNE_TOKENS if task == "finetune" else chinchilla_tokens(params=n))
         flops = training_flops(active_params=n, tokens=d)
         if task == "finetune" and method != "full":
             flops -= 2.0 * n * d  # the frozen base gets no weight gradients (LoRA)
@@ -142,7 +141,7 @@ def largest_model(
     method: str = "full",
     gpus_per_node: int = 8,
     weight_dtype: str = "bf16",
-    context_length: int = 4096,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
     deadline_seconds: float | None = None,
     tokens: float | None = None,
     mfu: float | None = None,

@@ -14,6 +14,7 @@ KEYS = frozenset(
         "checks",
         "citations",
         "suggestions",
+        "options",
     }
 )
 SCENARIO_KEYS = frozenset(
@@ -33,8 +34,25 @@ SCENARIO_KEYS = frozenset(
         "context_length",
         "batch_size",
         "site_profile",
+        "gpus_per_node",
+        "gpu_memory_bytes",
+        "intra_link",
+        "inter_link",
+        "tensor_parallel",
+        "pipeline_parallel",
+        "price_per_gpu_hour",
+        "currency",
+        "budget",
+        "price_per_kwh",
+        "concurrency",
+        "target_tokens_per_second",
+        "target_qps",
+        "target_first_token_seconds",
+        "target_seconds_per_token",
+        "host_ram_bytes",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})
 CITATION_KEYS = frozenset({"id", "source", "title", "text", "score"})
 SUGGESTION_KEYS = frozenset({"change", "effect"})
+OPTION_KEYS = frozenset({"scenario", "verdict", "figures", "wins"})

@@ -1,9 +1,13 @@
 """Calculate stage: :class:`~assistant.records.Query` → :class:`Outcome` (verdict, checks,
 suggestions, assumptions), by running the calculators' planner.
 
-`outcome` is the entry point; `defaults` fills open slots with stated defaults; `layouts`
-chooses the parallel layout; `summaries`, `headline`, `focus`, `concepts` and `formulas` turn
-the planner's figures into the sentences of the answer.
+Owns everything between a parsed question and the planner's results: `outcome` is the entry
+point; `validate` refuses impossible values; `defaults` fills open slots with stated defaults
+(the values themselves live in `calculators.defaults`); `layouts` chooses the parallel layout;
+`verdict` applies the verdict rule; `sizing`, `solvers`, `largest` and `compare` answer the
+inverse and side-by-side questions; `summaries`, `headline`, `focus`, `followup`, `names` and
+`concepts` say the figures in the answer's language. Calculator assumptions and formulas arrive
+as :class:`~calculators.messages.Msg` keys and are put into words once, through `assistant.i18n`.
 """
 
 from __future__ import annotations

@@ -1,27 +1,37 @@
-"""Two or three hardware options for the same job, side by side: one verdict and the key figure
+"""Two or three hardware options for the same job, side by side: one verdict and the key figures
 per option, then which wins on what ("8×H20 vs 8×910B for 70B inference").
 
 Parse puts each option's differing slots in `Query.options`; every option is evaluated as its
 own question (its verdict respects what it states), and the answer's checks are the best one's.
+An option wins on speed (the shortest run, or the most tokens/s), on memory (the most headroom
+per GPU) and on cost (the cheapest run, when a price per GPU-hour is given); a win needs at
+least two options with the figure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
 from assistant.i18n import text
-from assistant.records import Query, Scenario
+from assistant.records import Figure, Option, Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["compare_options", "merged"]
+__all__ = ["compare_options", "merged", "options_of"]
 
 _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
+#: What an option can win on: the figure, and True when higher is better.
+_WINS: dict[str, tuple[str, bool]] = {
+    "speed_seconds": ("seconds", False),
+    "speed_rate": ("tokens_per_second", True),
+    "memory": ("memory_share", False),
+    "cost": ("cost", False),
+}
 
 
 def merged(base: Scenario, option: Scenario) -> Scenario:
@@ -34,58 +44,105 @@ def _hardware(s: Scenario) -> Msg:
     return Msg("common.gpus", count=s.gpu_count or 1, gpu=s.gpu or "GPU")
 
 
-def _line(outcome: Outcome) -> tuple[Msg, float | None]:
-    """The option's sentence and its score (time to finish, lower wins; or -throughput)."""
-    s = outcome.scenario or Scenario()
-    verdict = Msg(f"common.verdict.{outcome.verdict}")
-    seconds = figure(outcome.checks, "compute", "seconds")
+def _figures(outcome: Outcome) -> dict[str, Figure]:
+    """The option's key figures (SI units): time or throughput, memory share, cost."""
+    checks, s = outcome.checks, outcome.scenario or Scenario()
+    out: dict[str, Figure] = {}
+    seconds = figure(checks, "compute", "seconds")
     if s.task != "inference" and seconds is not None:
-        msg = Msg(
-            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=seconds
-        )
-        return msg, seconds
-    rate = figure(outcome.checks, "compute", "decode_tokens_per_s_all_replicas") or figure(
-        outcome.checks, "compute", "decode_tokens_per_s"
+        out["seconds"] = seconds
+    rate = figure(checks, "compute", "decode_tokens_per_s_all_replicas") or figure(
+        checks, "compute", "decode_tokens_per_s"
     )
-    need = figure(outcome.checks, "memory", "required_bytes_per_gpu")
-    have = figure(outcome.checks, "memory", "available_bytes_per_gpu")
-    if rate is not None and need is not None and have:
-        msg = Msg(
+    if s.task == "inference" and rate is not None:
+        out["tokens_per_second"] = rate
+    need = figure(checks, "memory", "required_bytes_per_gpu")
+    have = figure(checks, "memory", "available_bytes_per_gpu")
+    if need is not None and have:
+        out["memory_share"] = need / have
+    cost = figure(checks, "cost", "cost")
+    if cost is not None:
+        out["cost"] = cost
+    return out
+
+
+def _wins(figures: Sequence[Mapping[str, Figure]]) -> list[tuple[str, ...]]:
+    """What each option wins on (the best value of a figure at least two options have)."""
+    won: list[list[str]] = [[] for _ in figures]
+    for name, (key, higher) in _WINS.items():
+        values = [(i, f[key]) for i, f in enumerate(figures) if isinstance(f.get(key), float)]
+        if len(values) < 2:
+            continue
+        ranked = sorted(values, key=lambda iv: float(iv[1]), reverse=higher)  # type: ignore[arg-type]
+        first, second = float(ranked[0][1]), float(ranked[1][1])  # type: ignore[arg-type]
+        if abs(first - second) > 0.01 * max(abs(first), abs(second)):  # a tie wins nothing
+            won[ranked[0][0]].append(name.split("_")[0])
+    return [tuple(w) for w in won]
+
+
+def options_of(outcomes: list[Outcome]) -> tuple[Option, ...]:
+    """The comparison's options: scenario, verdict, key figures and wins."""
+    figures = [_figures(o) for o in outcomes]
+    return tuple(
+        Option(scenario=o.scenario or Scenario(), verdict=o.verdict, figures=f, wins=w)
+        for o, f, w in zip(outcomes, figures, _wins(figures))
+    )
+
+
+def _line(option: Option) -> Msg:
+    s, f = option.scenario, option.figures
+    verdict = Msg(f"common.verdict.{option.verdict}")
+    if "seconds" in f:
+        return Msg(
+            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=f["seconds"]
+        )
+    if "tokens_per_second" in f and "memory_share" in f:
+        return Msg(
             "answer.compare_serving",
             hardware=_hardware(s),
             verdict=verdict,
-            rate=rate,
-            share=need / have,
+            rate=f["tokens_per_second"],
+            share=f["memory_share"],
         )
-        return msg, -rate
-    return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict), None
+    return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
 
 
-def _winner(outcomes: list[Outcome], scores: list[float | None]) -> Msg | None:
-    ranked = sorted(
-        (o for o, sc in zip(outcomes, scores) if sc is not None and o.verdict != "unknown"),
-        key=lambda o: scores[outcomes.index(o)] or 0.0,
-    )
-    if len(ranked) < 2 or ranked[0].scenario is None or ranked[-1].scenario is None:
-        return None
-    best, worst = scores[outcomes.index(ranked[0])], scores[outcomes.index(ranked[-1])]
-    if best is None or worst is None or not worst:
-        return None
-    winner, loser = _hardware(ranked[0].scenario), _hardware(ranked[-1].scenario)
-    if best > 0:
-        return Msg("answer.faster_training", winner=winner, loser=loser, share=best / worst)
-    return Msg("answer.faster_serving", winner=winner, loser=loser, ratio=best / worst)
+def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[float, Msg]:
+    """The winner's figure over the furthest other option's, and that option's hardware."""
+    higher = key == "tokens_per_second"
+    others = [o for o in options if o is not winner and isinstance(o.figures.get(key), float)]
+    worst = (min if higher else max)(others, key=lambda o: float(o.figures[key]))  # type: ignore[arg-type]
+    mine, theirs = float(winner.figures[key]), float(worst.figures[key])  # type: ignore[arg-type]
+    return (mine / theirs if theirs else 1.0), _hardware(worst.scenario)
+
+
+def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
+    """ "X is faster …", "Y has the most memory headroom", "Z is cheapest"."""
+    out: list[Msg] = []
+    for option in options:
+        hardware, f = _hardware(option.scenario), option.figures
+        if "speed" in option.wins:
+            key = "seconds" if "seconds" in f else "tokens_per_second"
+            value, loser = _against(options, key, option)
+            if key == "seconds":
+                out.append(Msg("answer.faster_training", winner=hardware, loser=loser, share=value))
+            else:
+                out.append(Msg("answer.faster_serving", winner=hardware, loser=loser, ratio=value))
+        if "memory" in option.wins:
+            out.append(Msg("solve.wins_memory", winner=hardware, share=f["memory_share"]))
+        if "cost" in option.wins:
+            currency = option.scenario.currency or ""
+            out.append(Msg("solve.wins_cost", winner=hardware, cost=f["cost"], currency=currency))
+    return out
 
 
 def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome:
-    """Evaluate every option; the lead lists each with its verdict and says which wins."""
+    """Evaluate every option; the lead lists each with its verdict and says which wins on what."""
     outcomes = [run(merged(query.scenario, option)) for option in query.options]
-    lines = [_line(o) for o in outcomes]
+    options = options_of(outcomes)
     lang = query.language
     gap = "" if lang == "zh" else " "
-    sentences = [text(msg, lang) for msg, _ in lines]
-    winner = _winner(outcomes, [score for _, score in lines])
-    if winner is not None:
-        sentences.append(text(winner, lang))
+    sentences = [text(_line(o), lang) for o in options]
+    sentences += [text(m, lang) for m in _verdicts(options)]
     best = min(outcomes, key=lambda o: _RANK[o.verdict])
-    return replace(best, lead="", focus=gap.join(sentences))
+    return replace(best, lead="", focus=gap.join(sentences), options=options)

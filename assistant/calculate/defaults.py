@@ -12,6 +12,16 @@ from typing import TYPE_CHECKING
 
 from assistant.records import Language, Scenario, SiteProfile
 from assistant.render import fmt_count
+from calculators.defaults import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    DAY,
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_INTER_LINK,
+    FINETUNE_BATCH_SEQUENCES,
+    FINETUNE_TOKENS,
+    PRETRAIN_BATCH_TOKENS,
+)
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
@@ -28,13 +38,7 @@ __all__ = [
     "say",
 ]
 
-DEFAULT_CONTEXT = 4096
-DEFAULT_DEADLINE_SECONDS = 90 * 86400.0
-DEFAULT_INTER_LINK = "InfiniBand NDR"
-CHINCHILLA_TOKENS_PER_PARAM = 20.0
-FINETUNE_TOKENS = 1e8
-PRETRAIN_BATCH_TOKENS = 4_000_000.0
-FINETUNE_BATCH_SEQUENCES = 64
+DEFAULT_CONTEXT = DEFAULT_CONTEXT_TOKENS
 
 #: Evaluated when the question names no hardware and no site: (GPU, nodes, GPUs per node).
 TYPICAL_SETUPS: tuple[tuple[str, int, int], ...] = (
@@ -295,8 +299,8 @@ def _training_defaults(
         notes.append(
             say(
                 lang,
-                f"期限按 {DEFAULT_DEADLINE_SECONDS / 86400:.0f} 天计。",
-                f"Deadline: {DEFAULT_DEADLINE_SECONDS / 86400:.0f} days.",
+                f"期限按 {DEFAULT_DEADLINE_SECONDS / DAY:.0f} 天计。",
+                f"Deadline: {DEFAULT_DEADLINE_SECONDS / DAY:.0f} days.",
             )
         )
     if s.batch_size is None:

@@ -163,6 +163,13 @@ def headline(
         clauses = [shortfall(c, lang, gpu) for c in failing[:2]]
     elif tight:
         clauses = [shortfall(c, lang, gpu) for c in tight[:2]]
+        # a passing run time against its deadline is what a yes/no question turns on
+        clauses += [
+            shortfall(c, lang, gpu)
+            for c in checks
+            if c.kind == "compute" and c.verdict == "ok" and _num(c.figures, "deadline_seconds")
+        ]
+        clauses = [c for c in clauses if c][:3]
     else:
         clauses = [
             shortfall(c, lang, gpu)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved, say
 from assistant.records import Language, Scenario
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_DEADLINE_SECONDS
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     if precision in ("int4", "int8"):
         weight_dtype = precision if inference else None
         precision = gpu.default_training_precision()
-    context = scenario.context_length or 4096
+    context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
     fields: dict[str, object] = {
         "task": scenario.task or "pretrain",
         "model": model,
@@ -69,7 +70,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "inter_link": lookup_link(scenario.inter_link) if scenario.inter_link else None,
         "precision": precision,
         "tokens": scenario.tokens,
-        "deadline_seconds": scenario.deadline_seconds or 90 * 86400.0,
+        "deadline_seconds": scenario.deadline_seconds or DEFAULT_DEADLINE_SECONDS,
         "zero_stage": scenario.zero_stage or 0,
         "tensor_parallel": scenario.tensor_parallel or 1,
         "pipeline_parallel": scenario.pipeline_parallel or 1,

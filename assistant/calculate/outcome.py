@@ -25,21 +25,17 @@ from assistant.calculate.defaults import (
 )
 from assistant.calculate.focus import (
     figure,
-    focus_sentence,
     main_ask,
     needed_gpus,
-    topic_sentences,
 )
-from assistant.calculate.followup import changed_note
-from assistant.calculate.formulas import local_formula
 from assistant.calculate.headline import headline
-from assistant.calculate.largest import PROBE_PARAMS, largest_model
+from assistant.calculate.largest import PROBE_PARAMS
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
+from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
-from assistant.calculate.solvers import solved
 from assistant.calculate.summaries import summarize
-from assistant.calculate.translate import to_chinese
+from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -54,6 +50,7 @@ from assistant.records import (
     CheckKind,
     Figure,
     Language,
+    Option,
     Query,
     Scenario,
     SiteProfile,
@@ -95,6 +92,8 @@ class Outcome:
     """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
     focus: str = ""
     """The direct answer to what was asked, when sizing already wrote it (else derived)."""
+    options: tuple[Option, ...] = ()
+    """For a comparison: each option's verdict, key figures and wins."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -113,7 +112,11 @@ def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Fig
     plan = evaluation.plan
     split = plan.tensor_parallel * plan.pipeline_parallel
     kv = figures.get("kv_cache_bytes")
-    if plan.task == "inference" and isinstance(kv, (int, float)):
+    if (
+        plan.task == "inference"
+        and isinstance(kv, (int, float))
+        and "kv_cache_bytes_per_gpu" not in figures  # the planner gives both already
+    ):
         per_replica = plan.batch_per_replica or 1
         figures["kv_cache_bytes_per_gpu"] = kv
         figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
@@ -130,7 +133,6 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
-        local = to_chinese if lang == "zh" else str
         figures = dict(result.figures)
         if result.kind == "memory":
             figures = _totals(evaluation, figures)
@@ -140,13 +142,13 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
                 verdict=result.verdict,
                 summary=summary,
                 figures=figures,
-                formula=local_formula(result.formula, lang),
+                formula=text(result.formula, lang) if result.formula is not None else "",
                 inputs=dict(result.inputs),
                 assumptions=(
                     *(text(m, lang) for m in result.messages),
-                    *(local(a) for a in result.assumptions),
+                    *(text(a, lang) for a in result.assumptions),
                 ),
-                sources=tuple(local(x) for x in result.sources),
+                sources=result.sources,
             )
         )
     return tuple(out)
@@ -208,9 +210,16 @@ def _describe(s: Scenario, lang: Language) -> str:
 
 
 def _evaluate_scenario(
-    resolved: Resolved, lang: Language, stated: Scenario, ask: Ask = "feasibility"
+    resolved: Resolved,
+    lang: Language,
+    stated: Scenario,
+    ask: Ask = "feasibility",
+    *,
+    judged: bool = True,
 ) -> Outcome:
-    """Evaluate the effective scenario; the verdict respects what `stated` fixed."""
+    """Evaluate the effective scenario; the verdict respects what `stated` fixed. With
+    `judged` False (a quantity asked with no hardware named) passing checks are not put in
+    the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = resolved.site.pue if resolved.site else None
     evaluation, notes = evaluate_best(scenario, lang, pue)
@@ -245,7 +254,7 @@ def _evaluate_scenario(
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
-        skip=("compute",) if ask == "duration" else (),
+        skip=_skipped(ask, stated, judged),
     )
     budget = budget_note(checks, stated)
     if budget is not None:
@@ -275,6 +284,8 @@ def _evaluate_scenario(
         remarks=tuple(r.text(lang) for r in evaluation.remarks),
     )
 
+
+_KINDS = ("memory", "compute", "network", "power", "cost")
 
 #: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
 OFFTOPIC_ZH = (
@@ -331,16 +342,21 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     try:
         validate(s)
         if query.options:
-            return _with_focus(query, compare_options(query, _option_runner(query, site)), ask)
-        if s.gpu is None and site is None:
-            return _with_focus(query, _typical(query, ask), ask)
+            return with_focus(query, compare_options(query, _option_runner(query, site)), ask)
         open_count = site is None and s.gpu_count is None and s.nodes is None
+        if has_target(s) and not _training(s):
+            first = _typical(query, ask) if s.gpu is None and site is None else None
+            first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+            run = _rerun(query, ask)
+            return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
+        if s.gpu is None and site is None:
+            return with_focus(query, _typical(query, ask), ask)
         if ask == "duration" and open_count and _training(s):
-            return _with_focus(query, how_long(query, _evaluator(query, ask)), ask)
+            return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if open_count and ask == "gpu_count":
             outcome = _sized(query, outcome)
-        return _with_focus(query, outcome, ask)
+        return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _unknown(
             "invalid",
@@ -349,6 +365,20 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
             f"Invalid input: {exc.localized('en')}. Please correct it and ask again.",
             s,
         )
+
+
+def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
+    """Passing checks the headline leaves out: the run time when the answer states it (how
+    long; how much with no deadline given), everything when nothing is to be judged."""
+    if not judged:
+        return _KINDS
+    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+        return ("compute",)
+    return ()
+
+
+#: Asks answered with a quantity of the run: no default deadline decides their verdict.
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power")
 
 
 def _resolve(
@@ -361,7 +391,7 @@ def _resolve(
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return one_replica(resolve(s, site, lang, own_run=own))
-    if ask != "duration" or s.deadline_seconds is not None or not _training(s):
+    if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
@@ -378,17 +408,22 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
     return run
 
 
-def _evaluator(query: Query, ask: Ask) -> Evaluator:
-    """Evaluate the question's scenario at another GPU count (for sizing)."""
+def _rerun(query: Query, ask: Ask) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate another scenario for the question (what it stated stays fixed), with a note."""
 
-    def run(count: int, note: str) -> Outcome:
-        scenario = replace(query.scenario, gpu_count=count)
+    def run(scenario: Scenario, note: str) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, query.scenario, ask)
 
     return run
+
+
+def _evaluator(query: Query, ask: Ask) -> Evaluator:
+    """Evaluate the question's scenario at another GPU count (for sizing)."""
+    rerun = _rerun(query, ask)
+    return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
 
 
 def _sized(query: Query, outcome: Outcome) -> Outcome:
@@ -406,38 +441,6 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
         "and the deadline.",
     )
     return _evaluator(query, "gpu_count")(count, note)
-
-
-def _with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
-    """Put the direct answer to what was asked first, then the verdict's reasons."""
-    scenario = outcome.scenario
-    if scenario is None or not outcome.checks:
-        return outcome
-    if ask == "max_model":
-        found = largest_model(outcome.checks, scenario)
-        biggest = text(found, query.language) if found else ""
-        probe = replace(scenario, params=None, active_params=None, tokens=None)
-        return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
-    # Chinese sentences follow each other without a space; English ones take one
-    gap = say(query.language, "", " ")
-    focus = (
-        outcome.focus
-        or solved(ask, scenario, query.language)
-        or focus_sentence(ask, outcome.checks, scenario, query.language)
-    )
-    # power and cost never appear in the verdict sentence; a passing network check neither
-    kinds: tuple[str, ...] = ("power", "cost")
-    if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
-        kinds += ("network",)
-    if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
-        kinds = ("memory", "compute", "network", "power", "cost")
-    if ask in ("energy_cost", "cost"):
-        kinds = tuple(k for k in kinds if k not in ("power", "cost"))
-    extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
-    if ask == "power" and not focus:  # "要多少电": the power check is the answer
-        focus, extra = extra, ""
-    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
-    return replace(outcome, lead=lead)
 
 
 def _training(s: Scenario) -> bool:
@@ -465,7 +468,9 @@ def _typical(query: Query, ask: Ask) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        results.append(_evaluate_scenario(_resolve(query, None, ask, scenario), lang, s, ask))
+        resolved = _resolve(query, None, ask, scenario)
+        judged = ask not in ("memory", "weights", "kv_cache")
+        results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
     chosen = next(

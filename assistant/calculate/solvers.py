@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from assistant.i18n import text
 from assistant.records import Ask, Language, Scenario
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def concurrency(scenario: Scenario) -> Msg | None:
             model=model,
             gpu=gpu,
             gpus=scenario.gpu_count or 1,
-            context_length=scenario.context_length or 4096,
+            context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
             gpus_per_node=scenario.gpus_per_node or 8,
             weight_dtype=weight_dtype(scenario),
             tensor_parallel=scenario.tensor_parallel,

@@ -20,6 +20,7 @@ _POSITIVE = (
     "target_tokens_per_second",
     "target_qps",
     "target_first_token_seconds",
+    "target_seconds_per_token",
     "host_ram_bytes",
 )
 

@@ -11,7 +11,8 @@ import click
 
 from calculators.catalog.hardware import GPU, lookup_gpu, lookup_link
 from calculators.catalog.models import ModelSpec, generic_model, lookup_model
-from calculators.planner.plan import DAY, Plan
+from calculators.defaults import DAY, DEFAULT_CONTEXT_TOKENS
+from calculators.planner.plan import Plan
 from calculators.serving_layout import serving_dtype, serving_layout
 from calculators.validate import fail
 
@@ -151,7 +152,7 @@ def plan_options(func: F) -> F:
             "--context",
             "sequence_length",
             type=int,
-            default=4096,
+            default=DEFAULT_CONTEXT_TOKENS,
             show_default=True,
             help="Sequence (training) or context (inference) length.",
         ),

@@ -19,6 +19,7 @@ import click
 from assistant.cli.calc_options import NUMBER, resolve_model
 from assistant.cli.edge import error_boundary
 from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = ["register"]
 
@@ -47,7 +48,7 @@ def _model_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 "--context",
                 "context_length",
                 type=int,
-                default=4096,
+                default=DEFAULT_CONTEXT_TOKENS,
                 show_default=True,
                 help="Tokens per sequence (prompt + output): sizes the KV cache.",
             ),
@@ -165,7 +166,9 @@ def gpus_for_command(**options: Any) -> None:
     help="Fine-tuning method.",
 )
 @click.option("--weight-dtype", default="bf16", show_default=True, help="Serving weights.")
-@click.option("--context", "context_length", type=int, default=4096, show_default=True)
+@click.option(
+    "--context", "context_length", type=int, default=DEFAULT_CONTEXT_TOKENS, show_default=True
+)
 @click.option(
     "--deadline-days",
     type=float,

@@ -374,6 +374,7 @@ def compose(
         citations=_dedupe(citations),
         scenario=outcome.scenario,
         warnings=tuple(query.warnings) + tuple(outcome.warnings),
+        options=outcome.options,
     )
     text = render_markdown(
         answer, lead=outcome.lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks

@@ -4,7 +4,9 @@ Stages describe results as :class:`~calculators.messages.Msg` values (a key and 
 SI units). :func:`text` turns one into words in the answer's language, using the catalog in
 ``assistant/i18n/catalog/*.toml``: one file per domain, each message a table with an ``en`` and
 a ``zh`` entry. The file's stem is the first part of the key (``memory.toml`` holds
-``memory.exceeds``). Placeholders name a parameter and, after a colon, how to format it:
+``memory.exceeds``): ``assume`` and ``formula`` hold the calculators' assumptions and formulas,
+``unit`` the unit words of figure tables, the others one stage or command each.
+Placeholders name a parameter and, after a colon, how to format it:
 
 =============  ===========================================  ==========================
 spec           parameter                                    example

@@ -131,6 +131,8 @@ _TOTAL_PATTERNS = (
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个)",
     NUMBER + r"\s*" + _CARD,
+    # "如果有16张呢", "用32块的话": the card is understood
+    NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
 )
 _PER_NODE_PATTERNS = (
     NUMBER

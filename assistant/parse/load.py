@@ -32,6 +32,7 @@ __all__ = [
     "read_host_ram",
     "read_price_per_kwh",
     "read_qps",
+    "read_seconds_per_token",
     "read_tokens_per_second",
 ]
 
@@ -70,9 +71,17 @@ def read_concurrency(text: str) -> int | None:
     return int(to_float(match.group(1))) if match else None
 
 
-_TOKS = r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|tokens? (?:per|a|/) ?sec(?:ond)?|tokens?每秒|token/秒)"
+_TOKS = (
+    r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?![a-z])|tokens? (?:per|a|/) ?sec(?:ond)?|"
+    r"tokens?每秒|token/秒)"
+)
+#: "per user" / "每路": a per-sequence speed, not the deployment's throughput.
+_EACH_AFTER = r"\s*(?:per|for each|each|a|/)\s*(?:user|sequence|request|stream|session)\b"
+_EACH_BEFORE = (
+    r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+)
 _TPS = (
-    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS),
+    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
 )
@@ -80,17 +89,33 @@ _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
 
 
 def read_tokens_per_second(text: str) -> float | None:
-    """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token")."""
+    """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token"); a speed per
+    user or per sequence ("50 tok/s per user", "每路20 token/s") is not one."""
     match = _first(_TPS, text)
-    return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
+    if match is None or re.search(_EACH_BEFORE + r"$", _plain(text)[: match.start()]):
+        return None
+    return to_float(match.group(1)) * _SCALE[match.group(2)]
+
+
+_SPEED = (
+    re.compile(NUMBER + r"\s*(?:个)?\s*" + _TOKS + _EACH_AFTER),
+    re.compile(_EACH_BEFORE + NUMBER + r"\s*(?:个)?\s*" + _TOKS),
+)
+
+
+def read_seconds_per_token(text: str) -> float | None:
+    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02)."""
+    match = _first(_SPEED, text)
+    speed = to_float(match.group(1)) if match else 0.0
+    return 1.0 / speed if speed > 0 else None
 
 
 _QPS = (
     re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
     re.compile(
-        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s\b|requests? per second|个?请求每秒)"
+        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
     ),
-    re.compile(r"每秒\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
+    re.compile(r"每秒(?:处理|响应|服务|处理约)?\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
 )
 
 
@@ -102,7 +127,7 @@ def read_qps(text: str) -> float | None:
 
 _TTFT = re.compile(
     r"(?:first[- ]token|首字|首token|首 token|首词|\bttft\b|time to first token)"
-    r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s\b|秒|sec(?:onds?)?\b)"
+    r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
 )
 
 
@@ -121,6 +146,12 @@ _BUDGET = (
         r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
     ),
     re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
+    # "we have $50,000", "手头有20万元": an amount of money held, not a price
+    re.compile(
+        r"(?:(?:we|i) (?:have|'ve got|got|can spend)|(?:总共|一共|手头|手上|只)有)\s*"
+        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _K + r"\s*" + _CUR + r"?"
+        r"(?!\s*(?:/|per|每|an? ))"
+    ),
 )
 
 
@@ -130,10 +161,12 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     if match is None:
         return None, None
     groups = match.groups()
-    if len(groups) == 4:  # the "$50k budget" form
+    if len(groups) == 3:  # the "$50k budget" form
         currency, number, scale, after = groups[0], groups[1], groups[2], None
     else:
         currency, number, scale, after = groups
+    if currency is None and after is None and not match.group(0).startswith(("预算", "budget")):
+        return None, None  # "we have 8" is not money
     symbol = currency or after
     if symbol is None and not re.search(r"[\u4e00-\u9fff]", text):
         symbol = "$"
@@ -197,6 +230,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "target_tokens_per_second": read_tokens_per_second(text),
         "target_qps": read_qps(text),
         "target_first_token_seconds": read_first_token_seconds(text),
+        "target_seconds_per_token": read_seconds_per_token(text),
         "host_ram_bytes": read_host_ram(text),
     }
     budget, budget_currency = read_budget(text)

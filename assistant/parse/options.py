@@ -46,8 +46,19 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             option["gpu_count"] = counts.nodes * counts.gpus_per_node
         if counts.nodes is not None and counts.gpus_per_node is not None:
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
-        if option:
-            options.append(option)
+        seen = [o.get("gpu") for o in options]
+        if option and not ("gpu_count" not in option and option.get("gpu") in seen):
+            options.append(option)  # a GPU named again with no count is not a new option
+    options = _each(options)
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])
+
+
+def _each(options: list[dict[str, object]]) -> list[dict[str, object]]:
+    """A count with no GPU after GPUs with none ("H100 和 A100 …，各8张") is each one's count."""
+    named = [o for o in options if "gpu" in o]
+    counts = [o for o in options if "gpu" not in o and "gpu_count" in o]
+    if named and counts and not any("gpu_count" in o for o in named):
+        return [{**o, "gpu_count": counts[0]["gpu_count"]} for o in named]
+    return options

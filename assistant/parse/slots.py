@@ -183,7 +183,7 @@ _CONTEXT = re.compile(
     + NUMBER
     + r"\s*(k)?|"
     + NUMBER
-    + r"\s*(k)?\s*(?:tokens?\s*)?(?:context|ctx|上下文|长度|序列|window)"
+    + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:context|ctx|上下文|长度|序列|window)"
 )
 
 
@@ -245,7 +245,8 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 _PRICE = re.compile(
-    r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡)?[ -]?(?:hour|hr|h|小时)"
+    r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
+    r"(?:hour|hr|h|小时)"
     r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
     r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*" + _SIGNED + r"\s*(元|美元)"
 )

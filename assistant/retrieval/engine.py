@@ -64,6 +64,10 @@ class KnowledgePaths:
         )
 
 
+#: Query vectors kept per retriever: an answer's topic queries ("显存需求 … ZeRO 切分") come
+#: back question after question in a batch or a chat session, and encoding one takes 3-7 ms.
+QUERY_VECTORS_KEPT = 512
+
 #: Score factor for template passages when the query is not about templates or profiles.
 TEMPLATE_WEIGHT = 0.5
 TEMPLATE_QUERY = re.compile(
@@ -80,6 +84,7 @@ class HybridRetriever:
         self.min_score = min_score
         self._by_id = {p.id: p for p in data.passages}
         self._lock = threading.Lock()
+        self._vectors: dict[str, Any] = {}
         self._definitions = DefinitionPrior(data.passages)
         self._templates = {d.get("doc_id") for d in data.documents if d.get("kind") == "template"}
         _single_threaded_faiss()
@@ -99,7 +104,11 @@ class HybridRetriever:
         if not query.strip() or not self.data.passages:
             return []
         with self._lock:  # USE-m and faiss calls are serialised for thread safety
-            vector = self.encoder.encode([query])
+            vector = self._vectors.get(query)
+            if vector is None:
+                if len(self._vectors) >= QUERY_VECTORS_KEPT:
+                    self._vectors.clear()
+                vector = self._vectors[query] = self.encoder.encode([query])
             scores, rows = self.data.vectors.search(vector, min(n, len(self.data.passages)))
         return [(int(r), float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
 
@@ -297,38 +306,28 @@ def open_retriever(
     from assistant.retrieval.encoder import make_encoder
 
     encoder = make_encoder(settings)
-    warming = _warm_up(encoder)
-    try:
-        data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
-    finally:
-        for thread in warming:
-            thread.join()
+    _warm_up(encoder)
+    data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
     return HybridRetriever(data, encoder, min_score=settings.min_score)
 
 
-def _warm_up(encoder: Encoder) -> list[threading.Thread]:
-    """Load the encoder's model and jieba's dictionary in two threads while the index loads.
+def _warm_up(encoder: Encoder) -> threading.Thread:
+    """Load the encoder's model in a thread while the index loads and the first question is
+    parsed and calculated; the first search waits for it (the encoder serialises its calls).
 
-    Both would otherwise load one after the other on the first search. A failure here is
-    ignored: the same load runs again on first use and reports its error there.
+    A failure here is ignored: the same load runs again on first use and reports its error
+    there. jieba's dictionary needs no warming: it is read a few characters at a time.
     """
-    from assistant.retrieval.tokenize import import_jieba, jieba_tokenizer
+    from assistant.retrieval.tokenize import import_jieba
 
     import_jieba()  # here: it changes warning filters, which is not thread-safe
 
-    def quietly(load: Callable[[], object]) -> Callable[[], None]:
-        def run() -> None:
-            try:
-                load()
-            except Exception:  # noqa: BLE001, S110 -- reported by the real call later
-                pass
+    def run() -> None:
+        try:
+            encoder.encode(["warm-up"])
+        except Exception:  # noqa: BLE001, S110 -- reported by the real call later
+            pass
 
-        return run
-
-    threads = [
-        threading.Thread(target=quietly(lambda: encoder.encode(["warm-up"])), daemon=True),
-        threading.Thread(target=quietly(jieba_tokenizer), daemon=True),
-    ]
-    for thread in threads:
-        thread.start()
-    return threads
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread

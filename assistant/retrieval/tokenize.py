@@ -296,9 +296,29 @@ def _member_tokens(member: str) -> list[str]:
     return tokens
 
 
-def _contains(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
-    n = len(phrase)
-    return any(tuple(tokens[i : i + n]) == tuple(phrase) for i in range(len(tokens) - n + 1))
+Groups = tuple[tuple[tuple[str, ...], ...], ...]
+
+
+@lru_cache(maxsize=2)
+def _by_first_token(groups: Groups) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
+    """member's first token -> (group index, member), so a query is matched against the
+    members that can start at one of its tokens instead of every member of every group."""
+    index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for number, group in enumerate(groups):
+        for member in group:
+            index.setdefault(member[0], []).append((number, member))
+    return index
+
+
+def _matching_groups(tokens: Sequence[str], groups: Groups) -> list[int]:
+    """Indices, in order, of the groups with a member that occurs in `tokens`."""
+    index = _by_first_token(groups)
+    found = set()
+    for start, token in enumerate(tokens):
+        for number, member in index.get(token, ()):
+            if tuple(tokens[start : start + len(member)]) == member:
+                found.add(number)
+    return sorted(found)
 
 
 def expand_query(tokens: Sequence[str]) -> list[tuple[str, float]]:
@@ -317,10 +337,8 @@ def expand_query(tokens: Sequence[str]) -> list[tuple[str, float]]:
         weights[token] = 1.0
     tables = ((_synonym_groups(), SYNONYM_WEIGHT), (_derived_groups(), DERIVED_WEIGHT))
     for groups, weight in tables:
-        for group in groups:
-            if not any(_contains(tokens, member) for member in group):
-                continue
-            for member in group:
+        for number in _matching_groups(tokens, groups):
+            for member in groups[number]:
                 for token in member:
                     weights.setdefault(token, weight)
     return list(weights.items())

@@ -104,9 +104,11 @@ class AssistantApp(App[None]):
             # Progress notes ("rebuilding the index…") in the interface language.
             settings = self.settings.model_copy(update={"ui_language": self.ui_language})
             retriever = open_retriever(settings, notify=self._loading_note)
-            # Warm the tokenizer, the encoder and the pipeline's imports now, not on question 1.
-            retriever.search("GPU 显存 memory", k=1)
+            # Warm the pipeline's imports (while the encoder loads in its own thread), the
+            # tokenizer and the encoder now, not on question 1.
             import assistant.pipeline  # noqa: F401
+
+            retriever.search("GPU 显存 memory", k=1)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a notification
             title_key, message = describe_error(exc, self.ui_language, context="index")
             self.post_message(RetrieverFailed(t(title_key, self.ui_language), message))

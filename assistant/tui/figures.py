@@ -11,7 +11,7 @@ import math
 import re
 
 from assistant.render.calc import PERCENT_FIGURES as _PERCENT
-from assistant.render.labels import localize_units, word
+from assistant.render.labels import value_text, word
 
 _NUMERIC = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
@@ -39,11 +39,11 @@ def show_value(key: str, value: object, language: str = "en") -> str:
     if isinstance(value, str) and _NUMERIC.fullmatch(value):
         value = float(value)
     if isinstance(value, str):
-        return localize_units(str(value), language)
+        return value_text(str(value), language)
     if not isinstance(value, (int, float)) or not math.isfinite(value):
         return str(value)
     try:
-        return localize_units(_by_key(key, float(value), language), language)
+        return _by_key(key, float(value), language)
     except (ValueError, OverflowError):
         return str(value)
 

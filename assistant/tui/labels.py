@@ -38,6 +38,7 @@ SLOT_LABELS: dict[str, tuple[str, str]] = {
     "target_tokens_per_second": ("目标吞吐", "target throughput"),
     "target_qps": ("目标 QPS", "target QPS"),
     "target_first_token_seconds": ("首 token 延迟上限", "time-to-first-token target"),
+    "target_seconds_per_token": ("每路每 token 时间上限", "time-per-token target"),
     "budget": ("预算", "budget"),
     "price_per_kwh": ("电价（每千瓦时）", "price per kWh"),
     "host_ram_bytes": ("每节点主机内存", "host RAM per node"),

@@ -10,6 +10,7 @@ efficiency without overlap), tight up to 1.0 (overlap can still hide it), fail a
 from __future__ import annotations
 
 from calculators.catalog.hardware import LINKS, Link
+from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
 from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
@@ -68,7 +69,7 @@ def batch_tokens(plan: Plan) -> float:
     return PRETRAIN_BATCH_TOKENS
 
 
-def _network_na(plan: Plan, reason: str) -> CheckResult:
+def _network_na(plan: Plan, reason: Msg) -> CheckResult:
     figures = dict.fromkeys(
         (
             "allreduce_seconds_per_step",
@@ -82,7 +83,7 @@ def _network_na(plan: Plan, reason: str) -> CheckResult:
         kind="network",
         verdict="n/a",
         figures=figures,
-        formula="",
+        formula=None,
         inputs={"gpus": plan.gpus},
         assumptions=(reason,),
     )
@@ -146,7 +147,7 @@ def network_check(
         flops_per_token=flops_per_token,
     )
     if est is None:
-        return _network_na(plan, "One GPU: no communication.")
+        return _network_na(plan, Msg("assume.network.single_gpu"))
     return _network_result(plan, est)
 
 
@@ -173,7 +174,7 @@ def _network_limiting(est: NetworkEstimate) -> str:
 
 
 #: Shown for inter-node figures of a one-node job (their value is None in the figures).
-SINGLE_NODE_NOTE = "Single node: no inter-node traffic; inter-node figures are n/a."
+SINGLE_NODE_NOTE = Msg("assume.network.single_node")
 
 
 def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
@@ -219,8 +220,7 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
         },
         assumptions=(
             *est.assumptions,
-            "Verdict: ok when comm <= 25% of compute per step, "
-            "tight up to 100%, fail above (communication-bound).",
+            Msg("assume.network.verdict_bands", ok=NETWORK_OK_RATIO, tight=1.0),
             *(() if multi_node else (SINGLE_NODE_NOTE,)),
         ),
         sources=est.sources,
@@ -249,7 +249,7 @@ def power_check(
             kind="power",
             verdict="n/a",
             figures={"energy_joules": None, "kwh": None, "power_watts": None},
-            formula="",
+            formula=None,
             inputs={},
         )
     est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
@@ -265,26 +265,18 @@ def power_check(
         "seconds": seconds,
         "period": label,
     }
-    formula = est.formula
+    formula: Msg = est.formula
     assumptions = est.assumptions
     if plan.task == "inference":
         figures.update(_serving_energy(rate, tokens_per_s))
-        formula += (
-            "; serving: P = n_gpus x (TDP + P_host) x PUE, kWh per hour = P / 1000, "
-            "energy per token = P / deployment decode tokens/s"
-        )
-        assumptions = (
-            *assumptions,
-            "Serving at full load (the given concurrent sequences "
-            "decoding all the time); decode is memory-bound and usually draws less "
-            "than TDP, so these are upper bounds. Prefill tokens are not counted.",
-        )
+        formula = Msg("formula.then", first=formula, second=Msg("formula.power.serving"))
+        assumptions = (*assumptions, Msg("assume.serving.full_load_power"))
     if plan.price_per_kwh is not None:  # the period's energy at the user's price
         figures.update(
             price_per_kwh=plan.price_per_kwh,
             energy_cost=energy_cost(kwh=est.kwh, price_per_kwh=plan.price_per_kwh),
         )
-        formula += "; energy cost = kWh x price per kWh"
+        formula = Msg("formula.then", first=formula, second=Msg("formula.power.energy_cost"))
     return CheckResult(
         kind="power",
         verdict="ok",
@@ -318,16 +310,16 @@ def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResul
             kind="cost",
             verdict="n/a",
             figures={"cost": None, "gpu_hours": gpu_hours},
-            formula="cost = GPU-hours x price per GPU-hour",
+            formula=Msg("formula.cost.gpu_hours"),
             inputs={},
-            assumptions=("No price given: gpu-advisor never invents prices.",),
+            assumptions=(Msg("assume.cost.no_price"),),
         )
     value = cost(gpu_hours=gpu_hours, price_per_gpu_hour=plan.price_per_gpu_hour)
     return CheckResult(
         kind="cost",
         verdict="ok",
         figures={"cost": value, "gpu_hours": gpu_hours, "currency": plan.currency, "period": label},
-        formula="cost = GPU-hours x price per GPU-hour",
+        formula=Msg("formula.cost.gpu_hours"),
         inputs={"price_per_gpu_hour": plan.price_per_gpu_hour, "gpu_hours": gpu_hours},
-        assumptions=("Price as given by the user; energy is not priced separately.",),
+        assumptions=(Msg("assume.cost.user_price"),),
     )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from calculators._memory_parts import recompute_words
 from calculators.compute_time import (
     default_mfu_basis,
     default_pretrain_tokens,
@@ -15,7 +17,7 @@ from calculators.compute_time import (
 from calculators.messages import Msg
 from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
 from calculators.planner.memory import trainable_params
-from calculators.planner.plan import FINETUNE_TOKENS, CheckResult, Figure, Plan
+from calculators.planner.plan import FINETUNE_TOKENS, TIGHT_MARGIN, CheckResult, Figure, Plan
 
 __all__ = [
     "ComputeFacts",
@@ -25,10 +27,9 @@ __all__ = [
     "pipeline_microbatches",
 ]
 
-_LORA_NOTE = (
-    "LoRA/QLoRA: the frozen base gets no weight gradients, so 2·N·D of the 6·N·D "
-    "backward-and-forward FLOPs are skipped (Hu et al. 2021, arXiv:2106.09685)"
-)
+#: LoRA/QLoRA: no weight gradients for the frozen base, so 2·N·D of the 6·N·D are skipped
+#: (Hu et al. 2021, arXiv:2106.09685).
+_LORA_NOTE = Msg("assume.compute.lora_flops")
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,10 @@ class ComputeFacts:
     peak_flops_per_s: float
     mfu: float
     """Model FLOPs utilisation: applied to model_flops (PaLM's definition)."""
-    mfu_basis: str
+    mfu_basis: Msg
     mfu_sources: tuple[str, ...]
     tokens: float | None = None
-    tokens_source: str = ""
+    tokens_source: Msg | None = None
     total_flops: float | None = None
     """Model FLOPs (6·N·D + attention), what MFU divides."""
     seconds: float | None = None
@@ -59,11 +60,11 @@ def _recompute(plan: Plan) -> str:
     return plan.recompute or ("full" if plan.task == "finetune" else "selective")
 
 
-def _tokens(plan: Plan) -> tuple[float, str]:
+def _tokens(plan: Plan) -> tuple[float, Msg]:
     if plan.tokens is not None:
-        return plan.tokens, "given"
+        return plan.tokens, Msg("assume.compute.tokens_given")
     if plan.task == "finetune":
-        return FINETUNE_TOKENS, "fine-tuning default 1e8 tokens (about 50k examples x 2k tokens)"
+        return FINETUNE_TOKENS, Msg("assume.compute.tokens_finetune", tokens=FINETUNE_TOKENS)
     return default_pretrain_tokens(plan.model)
 
 
@@ -88,7 +89,7 @@ def pipeline_microbatches(plan: Plan) -> int:
     return max(derived, MIN_MICROBATCHES_PER_STAGE * plan.pipeline_parallel)
 
 
-def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, str]:
+def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, Msg]:
     """The MFU applied to model FLOPs. The class defaults are hardware utilisations of runs
     that execute what they count: with full recompute the GPU also runs the extra forward at
     that rate, so its MFU is the default x model / hardware FLOPs (Narayanan et al. 2021
@@ -99,6 +100,7 @@ def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, 
     return basis.value * model_flops / hardware_flops, basis.basis
 
 
+@lru_cache(maxsize=4096)  # the suggestion search asks again for the same plans
 def compute_facts(plan: Plan) -> ComputeFacts:
     """Peak, MFU, tokens, model and hardware FLOPs and the wall-clock time of the plan."""
     peak = plan.gpu.dense_flops_per_s(plan.precision)
@@ -228,11 +230,10 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "deadline_seconds": plan.deadline_seconds,
     }
     notes = [
-        f"tokens: {facts.tokens_source}",
-        f"MFU {facts.mfu:.0%}: {facts.mfu_basis}",
-        f"recompute={_recompute(plan)}: 8·N·D with full recompute, else 6·N·D, plus "
-        "attention-score FLOPs",
-        "tight = within 10% of the deadline",
+        *((facts.tokens_source,) if facts.tokens_source is not None else ()),
+        Msg("assume.compute.mfu", mfu=facts.mfu, basis=facts.mfu_basis),
+        Msg("assume.compute.recompute_flops", recompute=recompute_words(_recompute(plan))),
+        Msg("assume.compute.tight_deadline", tight=TIGHT_MARGIN),
     ]
     if plan.task == "finetune" and plan.effective_method != "full":
         notes.append(_LORA_NOTE)
@@ -240,10 +241,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         kind="compute",
         verdict=verdict,
         figures=figures,
-        formula=(
-            "C = 6·N_active·D + attention; T = C / (n × peak × MFU) / "
-            "((1 − bubble) × η_network), bubble = (p − 1) / (m + p − 1)"
-        ),
+        formula=Msg("formula.compute.training"),
         inputs={
             "gpus": plan.gpus,
             "gpu": plan.gpu.name,
@@ -345,10 +343,7 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         kind="compute",
         verdict="ok" if memory_fits else "n/a",
         figures=figures,
-        formula=(
-            f"{speed.formula}; deployment decode = concurrent sequences / step time of a "
-            "replica holding ceil(sequences / replicas)"
-        ),
+        formula=Msg("formula.serving.deployment", speed=speed.formula),
         inputs={
             "gpus_per_replica": plan.tensor_parallel * plan.pipeline_parallel,
             "batch_size": plan.batch_size,
@@ -358,11 +353,13 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         },
         assumptions=(
             *speed.assumptions,
-            f"batch_size = {plan.batch_size:,} concurrent sequences across the whole "
-            f"deployment, split over {plan.replicas:,} replica(s): "
-            f"{per_replica:,} per replica",
-            "Speed is informative: no latency target is given; "
-            "n/a when the model does not fit in memory.",
+            Msg(
+                "assume.serving.batch_split",
+                batch=plan.batch_size,
+                replicas=plan.replicas,
+                per_replica=per_replica,
+            ),
+            Msg("assume.serving.speed_informative"),
         ),
         sources=speed.sources,
     )

@@ -20,12 +20,13 @@ Examples:
 from __future__ import annotations
 
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 from calculators.planner.checks import cost_check, network_check, power_check
 from calculators.planner.compute import ComputeFacts, compute_check, compute_facts
 from calculators.planner.fabrics import fabric_remark
 from calculators.planner.memory import memory_check, trainable_params
 from calculators.planner.plan import (
-    DAY,
+    TIGHT_MARGIN,
     CheckKind,
     CheckResult,
     Evaluation,
@@ -144,11 +145,11 @@ def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
     if failing:
         conditional = any(_is_condition(c, plan) for c in changes)
         verdict = "conditional" if conditional else "infeasible"
-    assumptions: tuple[str, ...] = (
-        "Verdicts: ok = within 90% of a limit, tight = within 10% of it, fail = over it.",
+    assumptions: tuple[Msg, ...] = (
+        Msg("assume.compute.verdict_bands", ok=1.0 - TIGHT_MARGIN, tight=TIGHT_MARGIN),
     )
     if plan.task != "inference":
-        assumptions += (f"Deadline {plan.deadline_seconds / DAY:g} days.",)
+        assumptions += (Msg("assume.compute.deadline_days", seconds=plan.deadline_seconds),)
     return Evaluation(
         plan=plan,
         checks=checks,

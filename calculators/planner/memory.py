@@ -17,9 +17,10 @@ from calculators.gpu_memory import (
     min_gpus_to_fit,
     training_memory,
 )
+from calculators.messages import Msg
 from calculators.planner.checks import limit_verdict
 from calculators.planner.host import HostRam, host_ram
-from calculators.planner.plan import CheckResult, Figure, Plan
+from calculators.planner.plan import TIGHT_MARGIN, CheckResult, Figure, Plan
 
 __all__ = [
     "LORA_RANK",
@@ -223,14 +224,16 @@ def _largest_part(b: MemoryBreakdown) -> str:
     return max(parts, key=lambda k: parts[k])
 
 
-def _serving_note(plan: Plan) -> tuple[str, ...]:
+def _serving_note(plan: Plan) -> tuple[Msg, ...]:
     if plan.task != "inference":
         return ()
     return (
-        f"KV cache per replica: batch_size {plan.batch_size:,} concurrent sequences across "
-        f"the deployment / {plan.replicas:,} replica(s) = {plan.batch_per_replica:,} "
-        "sequences per replica; min_gpus is the smallest single replica holding all of "
-        "them",
+        Msg(
+            "assume.memory.kv_per_replica",
+            batch=plan.batch_size,
+            replicas=plan.replicas,
+            per_replica=plan.batch_per_replica,
+        ),
     )
 
 
@@ -308,8 +311,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         assumptions=(
             *b.assumptions,
             *_serving_note(plan),
-            f"usable memory = {USABLE_FRACTION:.0%} of the datasheet capacity (CUDA "
-            "context, fragmentation); tight = within 10% of it",
+            Msg("assume.memory.usable_tight", fraction=USABLE_FRACTION, tight=TIGHT_MARGIN),
         ),
         sources=b.sources,
         limiting=limiting,

@@ -14,6 +14,14 @@ from typing import Literal
 
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.defaults import (
+    DAY,
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_DEADLINE_SECONDS,
+    FINETUNE_BATCH_SEQUENCES,
+    FINETUNE_TOKENS,
+    PRETRAIN_BATCH_TOKENS,
+)
 from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE
 
@@ -44,16 +52,6 @@ CheckVerdict = Literal["ok", "tight", "fail", "n/a"]
 PlanVerdict = Literal["feasible", "conditional", "infeasible"]
 Figure = float | int | str | bool | None
 
-DAY = 86_400.0
-#: Default deadline when the question gives none: 90 days (a quarter).
-DEFAULT_DEADLINE_SECONDS = 90 * DAY
-#: Pretraining global batch: 4M tokens (Llama 2, arXiv:2307.09288 §2.2; GPT-3 175B used 3.2M).
-PRETRAIN_BATCH_TOKENS = 4_000_000.0
-#: Fine-tuning global batch in sequences: 64 (Llama 2 SFT, arXiv:2307.09288 §3.1).
-FINETUNE_BATCH_SEQUENCES = 64
-#: Fine-tuning token budget when none is given: 1e8 tokens (about 50k instructions x 2k tokens;
-#: Llama 2's SFT set was 27,540 dialogues). A planning default; state it in the answer.
-FINETUNE_TOKENS = 1e8
 #: "tight" = within 10% of the limit: required/available in (0.9, 1.0].
 TIGHT_MARGIN = 0.10
 
@@ -94,7 +92,7 @@ class Plan:
     micro_batch_size: int = 1
     global_batch_tokens: float | None = None
     """None: 4M tokens (pretrain) or 64 sequences (finetune)."""
-    sequence_length: int = 4096
+    sequence_length: int = DEFAULT_CONTEXT_TOKENS
     """Training sequence length, and the inference context length (prompt + output)."""
     batch_size: int = 1
     """Inference: concurrent sequences across the WHOLE deployment, split evenly over the
@@ -158,9 +156,10 @@ class CheckResult:
     verdict: CheckVerdict
     figures: Mapping[str, Figure]
     """SI numbers, keyed as in the JSON output."""
-    formula: str
+    formula: Msg | None
+    """How the figures were computed (None: nothing was)."""
     inputs: Mapping[str, Figure]
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     sources: tuple[str, ...] = ()
     limiting: str | None = None
     """What limits this check (e.g. "optimizer_bytes", "deadline", "inter_node_bandwidth")."""
@@ -224,7 +223,7 @@ class Evaluation:
     binding: str | None
     """The failing check with the largest shortfall (None when nothing fails)."""
     suggestions: tuple[PlanChange, ...] = ()
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Msg, ...] = ()
     remarks: tuple[Remark, ...] = ()
     """Bilingual notes on the suggestions (e.g. "a longer deadline is impractical")."""
 

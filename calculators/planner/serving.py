@@ -7,6 +7,7 @@ activations over the intra-node link or across nodes (see `calculators.serving`)
 
 from __future__ import annotations
 
+from calculators.messages import Msg
 from calculators.planner.checks import NETWORK_OK_RATIO, intra_link
 from calculators.planner.plan import CheckResult, CheckVerdict, Figure, Plan
 from calculators.serving import ServingSpeed, serving_speed
@@ -74,10 +75,7 @@ def serving_network_check(plan: Plan) -> CheckResult:
         kind="network",
         verdict=verdict,
         figures=figures,
-        formula=(
-            "t_comm = 2·L·allreduce(batch·h·2 B over TP ranks, link) + (PP−1)·(latency + "
-            "batch·h·2 B / link); ok when t_comm <= 25% of the time per token"
-        ),
+        formula=Msg("formula.serving.network", ok=NETWORK_OK_RATIO),
         inputs={
             "tensor_parallel": plan.tensor_parallel,
             "pipeline_parallel": plan.pipeline_parallel,

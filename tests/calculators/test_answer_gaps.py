@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.i18n import text
 from calculators.catalog.hardware import lookup_gpu
 from calculators.catalog.models import generic_model, kv_cache_bytes_per_token, lookup_model
 from calculators.compute_time import default_mfu, default_mfu_basis
 from calculators.errors import CalculatorInputError
 from calculators.gpu_memory import training_memory
+from calculators.messages import Msg
 from calculators.planner import evaluate, run_checks, suggest
 from calculators.planner.plan import DAY, Plan
 from calculators.power import DEFAULT_PUE, HOST_WATTS_PER_GPU
@@ -206,12 +208,13 @@ def test_fp8_training_keeps_sixteen_bytes_of_model_state_per_parameter() -> None
     fp8 = training_memory(model=model, gpus=8, zero_stage=3, precision="fp8")
     bf16 = training_memory(model=model, gpus=8, zero_stage=3, precision="bf16")
     assert fp8.model_state_bytes == bf16.model_state_bytes == pytest.approx(16 * model.params / 8)
-    assert any("fp8 training" in a for a in fp8.assumptions)
+    assert Msg("assume.memory.fp8_training") in fp8.assumptions
 
 
 def test_deepseek_v3_fp8_mfu_basis_is_stated() -> None:
     basis = default_mfu_basis(lookup_gpu("H800"), "fp8")
-    assert "FP8" in basis.basis
+    assert basis.basis.key == "assume.compute.mfu_basis.fp8"
+    assert "FP8" in text(basis.basis, "en")
     assert any("DeepSeek-V3" in s and "2.664M" in s for s in basis.sources)
 
 

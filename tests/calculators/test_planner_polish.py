@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from assistant.i18n import text as in_words
 from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, frozen_base_text
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import generic_model, lookup_model
@@ -276,8 +277,8 @@ def test_deadline_remark_wording() -> None:
 
 
 def test_frozen_base_bytes_are_said_once_when_equal() -> None:
-    assert frozen_base_text(2.0) == "2 bytes/param"
-    assert "on linear layers, 2 on the rest" in frozen_base_text(0.516)
+    assert in_words(frozen_base_text(2.0), "en") == "2 bytes/param"
+    assert "on linear layers, 2 on the rest" in in_words(frozen_base_text(0.516), "en")
     lora = evaluate(
         Plan(
             task="finetune",
@@ -288,7 +289,9 @@ def test_frozen_base_bytes_are_said_once_when_equal() -> None:
         )
     )
     formula = lora.check("memory").formula
-    assert "2 bytes/param on linear layers" not in formula
+    assert formula is not None
+    assert "2 bytes/param on linear layers" not in in_words(formula, "en")
+    assert "frozen base (2 bytes/param)" in in_words(formula, "en")
 
 
 def test_a_short_deadline_still_gets_a_deadline_change() -> None:

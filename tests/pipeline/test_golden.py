@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.pipeline.conftest import answer_rows as _answer_rows
+from tests.pipeline.conftest import golden_bench as _bench
+
+if TYPE_CHECKING:
+    from tests.pipeline.conftest import GoldenResult
+
 pytestmark = pytest.mark.e2e
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "golden_answers.py"
-
-
-def _bench():  # noqa: ANN202 - the bench module
-    spec = importlib.util.spec_from_file_location("golden_answers", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _answer_rows(bench) -> list[dict]:  # noqa: ANN001 - the bench module
-    """The answer golden files (answers*.jsonl); parse's slot-only files are checked by parse."""
-    return [r for r in bench.load_golden() if str(r["file"]).startswith("answers")]
 
 
 def test_golden_file_is_large_and_bilingual() -> None:
@@ -49,12 +38,12 @@ def test_checker_can_fail() -> None:
     assert len(bench.check_row(row, data)) >= 3
 
 
-def test_pass_rates_do_not_regress(kb_home: Path) -> None:
+def test_pass_rates_do_not_regress(golden_results: list[GoldenResult]) -> None:
     """A regression floor, below today's rates: the tune split is what development checks
     against; the held-out test split includes question types still being wired (budget,
     comparison, largest model), so its floor is lower."""
     bench = _bench()
-    results = bench.run_golden(bench.make_answerer(), _answer_rows(bench))
+    results = [(r.row, r.problems) for r in golden_results]
     rates = bench.rates(results, "split")
     failed = [(row["question"], problems) for row, problems in results if problems]
     tune_passed, tune_total = rates["tune"]

@@ -1,4 +1,4 @@
-"""The verdict sentence, the Chinese for calculator strings, and the question-focus readers."""
+"""The verdict sentence, the language of calculator assumptions, and the question-focus readers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from assistant.calculate import calculate
 from assistant.calculate.focus import asks_count, topic_sentences
 from assistant.calculate.headline import headline, shortfall
 from assistant.calculate.summaries import summarize
-from assistant.calculate.translate import to_chinese, untranslated
 from assistant.parse import parse
 from assistant.records import Check
 
@@ -60,45 +59,22 @@ def test_feasible_headline_reports_headroom() -> None:
     assert "77%" in headline("feasible", (FITS,), None, None, "en", "RTX 4090")
 
 
-@pytest.mark.parametrize(
-    ("english", "chinese"),
-    [
-        ("tokens: given", "token 数：问题给出"),
-        ("MFU 38%: H100-class GPUs with NVLink", "MFU 38%：带 NVLink 的 H100 级 GPU"),
-        (
-            "PUE 1.58 (Uptime Institute 2023 average 1.58 unless the site gives its own).",
-            "PUE 1.58（未给出站点数值时取 Uptime Institute 2023 年平均 1.58）。",
-        ),
-        (
-            "adapters on every linear layer, rank 16: 62,586,880 trainable",
-            "每个线性层都加适配器，秩 16：可训练参数 62,586,880 个",
-        ),
-        ("cost = GPU-hours x price per GPU-hour", "费用 = GPU 小时数 x 每卡时价格"),
-        (
-            "MFU 30%: data-centre cards without NVLink (PCIe only)",
-            "MFU 30%：没有 NVLink 的数据中心卡（仅 PCIe）",
-        ),
-        ("20 tokens per parameter", "每参数 20 个 token"),  # not "字节/参数": these are tokens
-    ],
-)
-def test_calculator_strings_have_chinese(english: str, chinese: str) -> None:
-    assert to_chinese(english) == chinese
-
-
-def test_unknown_strings_stay_readable() -> None:
-    # a sentence with no row keeps its English (never garbled), and is reported as such
-    assert untranslated("A brand-new calculator remark.")
-    assert to_chinese("A brand-new calculator remark.") == "A brand-new calculator remark."
-
-
 def test_chinese_answer_checks_carry_chinese_assumptions() -> None:
     outcome = calculate(parse("8张H100能在30天内训练70B模型吗？"))
     for check in outcome.checks:
         for text in check.assumptions:
-            if not untranslated(text):
-                assert any("\u4e00" <= ch <= "\u9fff" for ch in to_chinese(text))
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in text), text
     compute = next(c for c in outcome.checks if c.kind == "compute")
     assert any(a.startswith("MFU") and "带 NVLink" in a for a in compute.assumptions)
+
+
+def test_english_answer_checks_carry_english_assumptions() -> None:
+    outcome = calculate(parse("Can 8x H100 train a 70B model in 30 days?"))
+    for check in outcome.checks:
+        for text in check.assumptions:
+            assert not any("\u4e00" <= ch <= "\u9fff" for ch in text), text
+    compute = next(c for c in outcome.checks if c.kind == "compute")
+    assert any(a.startswith("MFU") and "with NVLink" in a for a in compute.assumptions)
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-from assistant.calculate.formulas import local_formula
+from assistant.i18n import catalog, text
 from assistant.render import fmt_seconds
 from calculators._memory_parts import training_formula
-from calculators.network import FORMULA as NETWORK_FORMULA
 
 #: English prose words that must not be left inside a Chinese formula.
 _PROSE = re.compile(
@@ -17,44 +16,33 @@ _PROSE = re.compile(
     r"replicas?|frozen|activations|weights|bytes|decode|prefill|cost|price|stage|layer|"
     r"micro-batch|boundary|group)\b"
 )
-FORMULAS = [
-    NETWORK_FORMULA,
-    training_formula((2.0, 2.0, 12.0), 3),
-    training_formula((2.0, 2.0, 12.0), 1),
-    "per GPU = frozen base (0.516 bytes/param on linear layers, 2 on the rest) + LoRA params "
-    "r·Σ(d_in+d_out) × (2+2+12) bytes + activations (Korthikanti et al. 2022)",
-    "per GPU = params × bytes(weight_dtype)/(t·p) + batch × context × "
-    "2·layers·kv_heads·head_dim·bytes(kv_dtype)/(p·min(t, kv_heads)) + workspace "
-    "(2,048-token prefill chunk × (4h + m·ffn) × 2 bytes / t)",
-    "prefill = batch·(2·N_active·p + 2·L·p²·d) / (n·peak·MFU); decode step = "
-    "max((weights + batch·context·kv_bytes) / (n·bandwidth·eff), batch·2·N_active / "
-    "(n·peak·MFU)); deployment decode = concurrent sequences / step time of a replica holding "
-    "ceil(sequences / replicas)",
-    "E = n_gpus x (TDP x u + P_host_per_gpu) x t x PUE; kWh = E / 3.6e6; serving: P = n_gpus x "
-    "(TDP + P_host) x PUE, kWh per hour = P / 1000, energy per token = P / deployment decode "
-    "tokens/s",
-    "cost = GPU-hours x price per GPU-hour",
-    "C = 6·N_active·D (8 with full recompute) + attention; T = C / (n × peak × MFU)",
-]
+#: Every formula in the catalog, as written (placeholders unfilled).
+FORMULAS = sorted(key for key in catalog() if key.startswith("formula."))
 
 
-@pytest.mark.parametrize("formula", FORMULAS)
-def test_chinese_formulas_have_no_english_prose(formula: str) -> None:
-    zh = local_formula(formula, "zh")
+def test_the_formulas_are_in_the_catalog() -> None:
+    assert len(FORMULAS) >= 15
+
+
+@pytest.mark.parametrize("key", FORMULAS)
+def test_chinese_formulas_have_no_english_prose(key: str) -> None:
+    zh = re.sub(r"\{[^}]*\}", "", catalog()[key]["zh"])  # placeholders are not words
     assert not _PROSE.search(zh), zh
-    assert "每层 每微批" not in zh
     assert " x " not in zh
-    assert re.search(r"[\u4e00-\u9fff]", zh) or "=" in zh
 
 
-@pytest.mark.parametrize("formula", FORMULAS)
-def test_formulas_keep_their_math(formula: str) -> None:
-    en = local_formula(formula, "en")
+@pytest.mark.parametrize("key", FORMULAS)
+def test_formulas_keep_their_math(key: str) -> None:
+    en, zh = catalog()[key]["en"], catalog()[key]["zh"]
     assert " x " not in en
-    assert en.replace("×", "x") == formula.replace("×", "x")
-    zh = local_formula(formula, "zh")
-    for symbol in re.findall(r"\b[A-Za-z]+_[A-Za-z_]+\b|\d+(?:\.\d+)?Ψ", formula):
-        assert symbol in zh, (symbol, zh)
+    for symbol in re.findall(r"\b[A-Za-z]+_[A-Za-z_]+\b|Ψ\S*", en):
+        assert zh.count(symbol) == en.count(symbol), (symbol, zh)
+
+
+def test_a_formula_is_filled_in_once_in_each_language() -> None:
+    zero3 = training_formula((2.0, 2.0, 12.0), 3)
+    assert text(zero3, "en").startswith("per GPU = 2Ψ/d + 2Ψ/d + 12Ψ/d with Ψ")
+    assert text(zero3, "zh").startswith("每卡 = 2Ψ/d + 2Ψ/d + 12Ψ/d（Ψ")
 
 
 def test_whole_durations_show_no_decimal() -> None:

@@ -208,6 +208,6 @@ def test_warm_up_failures_are_left_to_the_real_call() -> None:
             msg = "model file missing"
             raise RuntimeError(msg)
 
-    for thread in _warm_up(Broken()):  # type: ignore[arg-type]
-        thread.join()
-        assert not thread.is_alive()
+    thread = _warm_up(Broken())  # type: ignore[arg-type]
+    thread.join()
+    assert not thread.is_alive()

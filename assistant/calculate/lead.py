@@ -1,0 +1,56 @@
+"""The lead of an answer: the direct answer to what was asked first ("需要几张" → a count,
+"要多久" → a duration, "最大能训练多大" → a size), then the verdict's reasons, what changed in a
+follow-up, and the checks the question named."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.defaults import say
+from assistant.calculate.focus import focus_sentence, topic_sentences
+from assistant.calculate.followup import changed_note
+from assistant.calculate.largest import largest_model
+from assistant.calculate.solvers import solved
+from assistant.i18n import text
+from assistant.records import Ask, Query
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["with_focus"]
+
+
+def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
+    """Put the direct answer to what was asked first, then the verdict's reasons."""
+    scenario = outcome.scenario
+    if scenario is None or not outcome.checks:
+        return outcome
+    if ask == "max_model":
+        found = largest_model(outcome.checks, scenario, query.scenario)
+        biggest = text(found, query.language) if found else ""
+        probe = replace(scenario, params=None, active_params=None, tokens=None)
+        return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
+    # Chinese sentences follow each other without a space; English ones take one
+    gap = say(query.language, "", " ")
+    focus = (
+        outcome.focus
+        or solved(ask, scenario, query.language)
+        or focus_sentence(ask, outcome.checks, scenario, query.language)
+    )
+    if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
+        took = focus_sentence("duration", outcome.checks, scenario, query.language)
+        focus = gap.join(x for x in (focus, took) if x)  # how much, and over how long
+    # power and cost never appear in the verdict sentence; a passing network check neither
+    kinds: tuple[str, ...] = ("power", "cost")
+    if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
+        kinds += ("network",)
+    if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
+        kinds = ("memory", "compute", "network", "power", "cost")
+    if ask in ("energy_cost", "cost"):
+        kinds = tuple(k for k in kinds if k not in ("power", "cost"))
+    extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
+    if ask == "power" and not focus:  # "要多少电": the power check is the answer
+        focus, extra = extra, ""
+    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
+    return replace(outcome, lead=lead)

@@ -1,0 +1,156 @@
+"""Serving targets: GPUs for a tok/s, QPS or first-token target ("1000 tok/s 需要几张A100",
+"QPS 10, first token under 1 s").
+
+`calculators.gpus_for_target` gives the fewest GPUs (replicas × GPUs per replica) that meet the
+targets on the evaluated GPU. With no GPU count stated, the job is re-evaluated at that count
+and layout (so the checks under the answer agree with it); with a count stated, the count is
+compared with it: fewer GPUs than the target needs is `infeasible` (more hardware), never a
+condition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.solvers import model_and_gpu, weight_dtype
+from assistant.i18n import text
+from assistant.records import Language, Scenario
+from calculators.messages import Msg, Param
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+    from calculators.serving_solvers import ServingTarget
+
+__all__ = ["has_target", "meet_target", "serving_target", "target_words"]
+
+#: Evaluate a scenario (hardware, count and layout filled in) with an assumption note.
+Rerun = Callable[[Scenario, str], "Outcome"]
+
+
+def has_target(s: Scenario) -> bool:
+    """True when the question states a throughput, QPS or first-token target."""
+    return any(
+        v is not None
+        for v in (
+            s.target_tokens_per_second,
+            s.target_qps,
+            s.target_first_token_seconds,
+            s.target_seconds_per_token,
+        )
+    )
+
+
+def target_words(s: Scenario) -> tuple[Msg, ...]:
+    """The stated targets as messages (a list in the answer's language)."""
+    users = s.concurrency or s.batch_size
+    speed = 1.0 / s.target_seconds_per_token if s.target_seconds_per_token else None
+    parts = (
+        ("solve.target_tps", s.target_tokens_per_second),
+        ("solve.target_qps", s.target_qps),
+        ("solve.target_ttft", s.target_first_token_seconds),
+        ("solve.target_users" if users and speed else "solve.target_speed", speed),
+    )
+    return tuple(
+        Msg(key, value=value, users=users or 1) for key, value in parts if value is not None
+    )
+
+
+def _aggregate(s: Scenario) -> float | None:
+    """The throughput asked for: stated, or users × the speed each is to get."""
+    users = s.concurrency or s.batch_size
+    if s.target_tokens_per_second is None and users and s.target_seconds_per_token:
+        return users / s.target_seconds_per_token
+    return s.target_tokens_per_second
+
+
+def serving_target(s: Scenario) -> ServingTarget | None:
+    """`calculators.gpus_for_target` on the scenario's model, GPU, context and format."""
+    from calculators import gpus_for_target
+    from calculators.catalog.hardware import lookup_link
+    from calculators.errors import CalculatorInputError
+
+    found = model_and_gpu(s)
+    if found is None:
+        return None
+    model, gpu = found
+    try:
+        return gpus_for_target(
+            model=model,
+            gpu=gpu,
+            context_length=s.context_length or 4096,
+            prompt_tokens=min(1024, s.context_length or 4096),
+            output_tokens=min(256, s.context_length or 4096),
+            target_tokens_per_second=_aggregate(s),
+            target_qps=s.target_qps,
+            target_first_token_seconds=s.target_first_token_seconds,
+            target_seconds_per_token=s.target_seconds_per_token,
+            gpus_per_node=s.gpus_per_node or 8,
+            weight_dtype=weight_dtype(s),
+            intra_link=lookup_link(s.intra_link) if s.intra_link else None,
+            inter_link=lookup_link(s.inter_link) if s.inter_link else None,
+        )
+    except (CalculatorInputError, KeyError, ValueError):
+        return None
+
+
+def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
+    """A sentence about what the target needs (`t.gpus` GPUs in replicas)."""
+    return Msg(
+        key,
+        hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
+        replicas=t.replicas,
+        per_replica=t.tensor_parallel * t.pipeline_parallel,
+        sequences=t.sequences_per_replica,
+        tokens_per_second=t.tokens_per_second_per_replica,
+        qps=t.requests_per_second_per_replica,
+        ttft=t.first_token_seconds,
+        **more,
+    )
+
+
+def _at_count(stated: Scenario, gpu: str, t: ServingTarget) -> Scenario:
+    """The question's scenario on the target's GPU count, layout and load (stated slots kept)."""
+    return replace(
+        stated,
+        gpu=gpu,
+        gpu_count=t.gpus,
+        tensor_parallel=stated.tensor_parallel or t.tensor_parallel,
+        pipeline_parallel=stated.pipeline_parallel or t.pipeline_parallel,
+        batch_size=stated.batch_size or t.sequences_per_replica * t.replicas,
+    )
+
+
+def meet_target(
+    stated: Scenario, outcome: Outcome, rerun: Rerun, lang: Language, *, counted: bool
+) -> Outcome:
+    """The answer to a serving target: the GPUs it needs, first.
+
+    `outcome` is the evaluation of the question as asked (hardware resolved); `counted` is True
+    when the question fixed the GPU count (then the count is judged, not changed)."""
+    evaluated = outcome.scenario
+    if evaluated is None:
+        return outcome
+    # an open count may take whole nodes of eight; a stated one keeps its nodes
+    per_node = stated.gpus_per_node or (evaluated.gpus_per_node if counted else 8)
+    target = serving_target(replace(evaluated, gpus_per_node=per_node))
+    if target is None:
+        return outcome
+    gpu = evaluated.gpu or "GPU"
+    words = target_words(stated)
+    if target.gpus is None:
+        focus = text(Msg("solve.target_unreachable", gpu=gpu, target=words), lang)
+        return replace(outcome, verdict="infeasible", focus=focus)
+    if counted:
+        have = evaluated.gpu_count or 1
+        enough = have >= target.gpus
+        stated_hw = Msg("common.gpus", count=have, gpu=gpu)
+        key = "solve.target_met" if enough else "solve.target_short"
+        focus = text(_sized(key, target, gpu, stated=stated_hw, target=words), lang)
+        return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
+    hardware = Msg("common.gpus", count=target.gpus, gpu=gpu)
+    note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
+    sized_outcome = rerun(_at_count(stated, gpu, target), note)
+    focus = text(_sized("solve.target_gpus", target, gpu, target=words), lang)
+    return replace(sized_outcome, focus=focus)

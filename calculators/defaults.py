@@ -1,0 +1,40 @@
+"""Planning defaults: the one home of every value used when a question leaves it open.
+
+The planner (`calculators.planner`), the solvers (`calculators.sizing`), the `calc` command
+options and the answer pipeline (`assistant.calculate.defaults`, which also says each one in
+the answer) all read these; none of them writes its own copy.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CHINCHILLA_TOKENS_PER_PARAM",
+    "DAY",
+    "DEFAULT_CONTEXT_TOKENS",
+    "DEFAULT_DEADLINE_SECONDS",
+    "DEFAULT_INTER_LINK",
+    "FINETUNE_BATCH_SEQUENCES",
+    "FINETUNE_TOKENS",
+    "PRETRAIN_BATCH_TOKENS",
+]
+
+DAY = 86_400.0
+"""Seconds in a day."""
+DEFAULT_DEADLINE_SECONDS = 90 * DAY
+"""Deadline when the question gives none: 90 days (a quarter)."""
+DEFAULT_CONTEXT_TOKENS = 4096
+"""Sequence length / serving context when none is given: 4,096 tokens (Llama 2's context,
+arXiv:2307.09288 §2.2); a model with a shorter context uses its own."""
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+"""Compute-optimal pre-training tokens per parameter (Hoffmann et al. 2022, arXiv:2203.15556
+§3, Table 3: 70B parameters on 1.4T tokens)."""
+FINETUNE_TOKENS = 1e8
+"""Fine-tuning token budget when none is given: about 50k instructions × 2k tokens (Llama 2's
+SFT set was 27,540 dialogues, arXiv:2307.09288 §3.1). A planning default, said in the answer."""
+PRETRAIN_BATCH_TOKENS = 4_000_000.0
+"""Pre-training global batch: 4M tokens (Llama 2, arXiv:2307.09288 §2.2; GPT-3 175B used 3.2M)."""
+FINETUNE_BATCH_SEQUENCES = 64
+"""Fine-tuning global batch in sequences: 64 (Llama 2 SFT, arXiv:2307.09288 §3.1)."""
+DEFAULT_INTER_LINK = "InfiniBand NDR"
+"""Inter-node link when a multi-node layout names none: one 400 Gb/s InfiniBand NDR port per
+GPU, as in DGX/HGX H100 clusters (NVIDIA DGX H100 user guide)."""

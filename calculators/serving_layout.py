@@ -10,6 +10,7 @@ SGLang DeepSeek-V3 docs: 2 x 8 H100 as TP=8 per node); more GPUs serve as replic
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU
@@ -99,11 +100,10 @@ class ServingLayout:
 
 
 def _fits(model: ModelSpec, gpu: GPU, tp: int, pp: int, options: dict[str, object]) -> float | None:
+    # The options are inference_memory's own keyword arguments, checked by its validation.
+    kwargs: dict[str, Any] = dict(options)
     need = inference_memory(
-        model=model,
-        tensor_parallel=tp,
-        pipeline_parallel=pp,
-        **options,  # type: ignore[arg-type]
+        model=model, tensor_parallel=tp, pipeline_parallel=pp, **kwargs
     ).total_bytes
     return need if need <= USABLE_FRACTION * gpu.memory_bytes else None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU, Link
@@ -228,6 +229,7 @@ def _speed(
     load: _Load,
     links: dict[str, object],
 ) -> ServingSpeed:
+    kwargs: dict[str, Any] = dict(links)  # serving_speed's link keyword arguments
     return serving_speed(
         model=model,
         gpu=gpu,
@@ -236,7 +238,7 @@ def _speed(
         batch_size=batch,
         context_length=context,
         prompt_tokens=min(load.prompt_tokens, context),
-        **links,  # type: ignore[arg-type]
+        **kwargs,
     )
 
 

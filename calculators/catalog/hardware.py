@@ -139,8 +139,17 @@ class GPU:
         return self._peaks().get(str(precision).lower()) is not None
 
     def default_training_precision(self) -> str:
-        """ "bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910)."""
-        return "bf16" if self.bf16_flops_per_s is not None else "fp16"
+        """ "bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910), else "fp32" where
+        FP16 runs slower than FP32 (Pascal GP102: the P40 does FP16 at 1/64 of FP32).
+
+        Examples:
+            >>> [lookup_gpu(n).default_training_precision() for n in ("A100", "V100", "P40")]
+            ['bf16', 'fp16', 'fp32']
+        """
+        if self.bf16_flops_per_s is not None:
+            return "bf16"
+        fp16, fp32 = self.fp16_flops_per_s or 0.0, self.fp32_flops_per_s or 0.0
+        return "fp16" if fp16 >= fp32 else "fp32"
 
     def _peaks(self) -> dict[str, float | None]:
         return {

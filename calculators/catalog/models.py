@@ -71,6 +71,8 @@ class ModelSpec:
     experts: int = 0
     active_experts: int = 0
     shared_experts: int = 0
+    shared_expert_gate: bool = False
+    """Qwen-MoE: a hidden -> 1 sigmoid gate on the shared expert in each MoE layer."""
     moe_ffn_hidden: int = 0
     dense_layers: int = 0
     attention: str = "standard"
@@ -135,7 +137,8 @@ class ModelSpec:
     def _layer(self, routed: int) -> int:
         if routed:
             shared = self.shared_experts * self._mlp(self.moe_ffn_hidden)
-            ffn = routed * self._mlp(self.moe_ffn_hidden) + shared + self.hidden * self.experts
+            router = self.hidden * (self.experts + (1 if self.shared_expert_gate else 0))
+            ffn = routed * self._mlp(self.moe_ffn_hidden) + shared + router
         else:
             ffn = self._mlp(self.ffn_hidden)
         return self._attention() + ffn + 2 * self._norm_size()
@@ -157,9 +160,13 @@ class ModelSpec:
     def _mla_attention(self) -> int:
         # DeepSeek-V2/V3 MLA (arXiv:2412.19437 §2.1.1): low-rank Q (q_a, norm, q_b), joint KV latent
         # (kv_a with the decoupled RoPE key, norm, kv_b to per-head keys and values), output.
+        # q_lora_rank 0 is a full-rank Q projection (DeepSeek-V2-Lite, arXiv:2405.04434 App. B).
         qk_dim = self.head_dim + self.qk_rope_head_dim
         q_rank = self.q_lora_rank
-        q = self.hidden * q_rank + q_rank + q_rank * self.heads * qk_dim
+        if q_rank:
+            q = self.hidden * q_rank + q_rank + q_rank * self.heads * qk_dim
+        else:
+            q = self.hidden * self.heads * qk_dim
         kv = (
             self.hidden * (self.kv_lora_rank + self.qk_rope_head_dim)
             + self.kv_lora_rank

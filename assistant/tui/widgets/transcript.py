@@ -115,6 +115,9 @@ class AnswerBubble(Vertical, can_focus=True):
 class Transcript(VerticalScroll):
     """The conversation so far, newest at the bottom."""
 
+    _scroll_target: Static | Vertical | None = None
+    """What the latest append wants at the top of the view (None: the end)."""
+
     def add_question(self, question: str, when: str) -> None:
         """Append the user's question."""
         self._append(QuestionBubble(question, when, _language(self)))
@@ -166,8 +169,18 @@ class Transcript(VerticalScroll):
                 bubble.remove()
 
     def _append(self, widget: Static | Vertical, *, top: Static | Vertical | None = None) -> None:
+        # One scroll intent, the latest append's: a placeholder's "scroll to the end" that is
+        # applied after its answer arrived would otherwise scroll past the answer's verdict.
+        self._scroll_target = top
         self.mount(widget)
-        if top is None:
-            self.call_after_refresh(self.scroll_end, animate=False)
+        self.call_after_refresh(self._apply_scroll)
+
+    def _apply_scroll(self, tries: int = 5) -> None:
+        target = self._scroll_target
+        if target is None:
+            self.scroll_end(animate=False, immediate=True)
+        elif not target.virtual_region.size and tries:
+            # Not laid out yet (the mount is still being processed): try after the next refresh.
+            self.call_after_refresh(self._apply_scroll, tries - 1)
         else:
-            self.call_after_refresh(self.scroll_to_widget, top, top=True, animate=False)
+            self.scroll_to_widget(target, top=True, animate=False, immediate=True)

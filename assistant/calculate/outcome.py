@@ -33,6 +33,7 @@ from assistant.calculate.largest import PROBE_PARAMS
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.solvers import max_sequences
 from assistant.calculate.summaries import summarize
@@ -53,6 +54,7 @@ from assistant.records import (
     Language,
     Option,
     Query,
+    Scaling,
     Scenario,
     SiteProfile,
     Suggestion,
@@ -95,6 +97,8 @@ class Outcome:
     """The direct answer to what was asked, when sizing already wrote it (else derived)."""
     options: tuple[Option, ...] = ()
     """For a comparison: each option's verdict, key figures and wins."""
+    scaling: Scaling | None = None
+    """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -283,6 +287,7 @@ def _evaluate_scenario(
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
         remarks=tuple(r.text(lang) for r in evaluation.remarks),
+        scaling=scaling_series(evaluation, stated),
     )
 
 

@@ -21,11 +21,17 @@ def exports_dir(home: Path) -> Path:
 
 
 def answers_markdown(answers: Sequence[Answer], title: str) -> str:
-    """A Markdown document of `answers`, each under its question."""
+    """A Markdown document of `answers`, each under its question, its charts (memory, time
+    against GPU count, options) after it as plain text in a fenced block."""
+    from assistant.render.charts import charts_markdown
+
     lines = [f"# {title}", ""]
     for answer in answers:
         question = " ".join(answer.question.split())
         lines += [f"## {question}", "", answer.text.strip(), ""]
+        charts = charts_markdown(answer)
+        if charts:
+            lines += [charts, ""]
     return "\n".join(lines)
 
 

@@ -31,7 +31,7 @@ from assistant.tui.literal import clean, literal
 from assistant.tui.wrap import KeyValues, Row, Wrapped
 
 if TYPE_CHECKING:
-    from assistant.records import Answer, Check, Citation, Figure, Scenario
+    from assistant.records import Answer, Check, Citation, Figure, Language, Scenario
 
 CHECK_STYLES = {"ok": "bold green", "tight": "bold yellow", "fail": "bold red", "n/a": "dim"}
 #: Memory components left out when they are zero (gradients in inference, …), as `calc` does.
@@ -174,6 +174,20 @@ def check_renderable(check: Check, language: str) -> RenderableType:
     return Group(*parts)
 
 
+def calculations_renderable(answer: Answer, language: str) -> RenderableType:
+    """The Calculations tab: the charts of the computed figures, then each check in full."""
+    from assistant.render.charts import answer_charts
+
+    checks = [check_renderable(c, language) for c in answer.checks]
+    lang: Language = "zh" if language == "zh" else "en"
+    charts: list[RenderableType] = []
+    for chart in answer_charts(answer, lang):
+        charts += [chart, Text("")]
+    if not checks and not charts:
+        return Text.styled(t("panel.no_checks", language), "dim")
+    return Group(*charts, *checks)
+
+
 def citation_label(index: int, citation: Citation) -> Text:
     """An entry of the Sources list: the title, and the section on a second line (several
     passages of one document must be told apart)."""
@@ -262,9 +276,7 @@ class SidePanel(Vertical):
         else:
             scenario.update(scenario_renderable(answer, language))
             scenario.tooltip = scenario_tooltip(answer, language)
-            checks = [check_renderable(c, language) for c in answer.checks]
-            no_checks = Text.styled(t("panel.no_checks", language), "dim")
-            calculations.update(Group(*checks) if checks else no_checks)
+            calculations.update(calculations_renderable(answer, language))
         self._refresh_sources()
 
     def _refresh_sources(self) -> None:

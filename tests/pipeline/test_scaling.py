@@ -1,0 +1,44 @@
+"""The time-against-GPU-count series: every point is the planner's, the user's point is the
+answer's own figure, and the deadline is the one the question states."""
+
+from __future__ import annotations
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+from assistant.records import Check
+
+
+def _figure(checks: tuple[Check, ...], kind: str, key: str) -> object:
+    return next(c.figures.get(key) for c in checks if c.kind == kind)
+
+
+def test_training_series_around_the_users_count() -> None:
+    outcome = calculate(parse("用8张H100训练7B模型，1T token，30天内能完成吗？"))
+    scaling = outcome.scaling
+    assert scaling is not None
+    assert scaling.metric == "seconds"
+    assert scaling.gpu_count == 8
+    assert scaling.deadline_seconds == 30 * 86400
+    counts = [p.gpu_count for p in scaling.points]
+    assert counts == sorted(counts)
+    assert {4, 8, 16} <= set(counts)
+    mine = next(p for p in scaling.points if p.gpu_count == 8)
+    assert mine.value == _figure(outcome.checks, "compute", "seconds")
+    assert _figure(outcome.checks, "compute", "gpus_for_deadline") in counts
+    timed = [p.value for p in scaling.points if p.value is not None]
+    assert timed == sorted(timed, reverse=True)  # more GPUs, less time
+    assert scaling.assumed_inter_link is not None  # 16 GPUs span two nodes; none was stated
+
+
+def test_serving_series_is_throughput_without_a_deadline() -> None:
+    outcome = calculate(parse("8张H100部署Llama-2-70B推理，32并发"))
+    scaling = outcome.scaling
+    assert scaling is not None
+    assert scaling.metric == "tokens_per_second"
+    assert scaling.deadline_seconds is None
+    mine = next(p for p in scaling.points if p.gpu_count == scaling.gpu_count)
+    assert mine.value == _figure(outcome.checks, "compute", "decode_tokens_per_s_all_replicas")
+
+
+def test_a_concept_question_has_no_series() -> None:
+    assert calculate(parse("ZeRO-3 是什么？")).scaling is None

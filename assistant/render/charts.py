@@ -74,7 +74,8 @@ class Chart:
         return Measurement(1, options.max_width)
 
 
-def _num(value: float) -> float:
+def _num(value: object) -> float:
+    """A figure as a float (0 for a missing or non-numeric one)."""
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 

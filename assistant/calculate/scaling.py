@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = ["scaling_series"]
 
-#: At most this many points (the user's count, half, double, fewest that fit, fewest in time).
+#: At most this many points (the user's count, fewest that fit, fewest in time, ½×, 2×, 4×).
 MAX_POINTS = 6
+#: Counts beyond this many times the user's are left out (their bars would flatten the rest).
+FARTHEST = 64
 
 
 def _figure(evaluation: Evaluation, kind: str, key: str) -> float | None:
@@ -39,19 +41,54 @@ def _round_up(count: int, step: int) -> int:
 
 
 def _counts(evaluation: Evaluation) -> list[int]:
-    """Candidate counts: half, the user's, double, four times, the fewest that fit memory and
-    the fewest that meet the deadline, each a multiple of TP × PP (whole model copies)."""
+    """Counts to chart, most telling first: the user's, the fewest that fit memory with this
+    layout, the fewest that meet the deadline (the compute check's), then half, double and four
+    times the user's; each a multiple of TP × PP (whole model copies), at most MAX_POINTS."""
     plan = evaluation.plan
     split = plan.tensor_parallel * plan.pipeline_parallel
-    wanted = [plan.gpus // 2, plan.gpus, plan.gpus * 2, plan.gpus * 4]
-    for key, kind in (("min_gpus", "memory"), ("gpus_for_deadline", "compute")):
-        value = _figure(evaluation, kind, key)
-        if value is not None and 0 < value <= plan.gpus * 64:  # a far-off count flattens the rest
-            wanted.append(int(value))
-    counts = sorted({_round_up(n, split) for n in wanted if n >= 1})
-    if len(counts) > MAX_POINTS:
-        counts = [c for c in counts if c != plan.gpus][: MAX_POINTS - 1] + [plan.gpus]
+    deadline = _figure(evaluation, "compute", "gpus_for_deadline")
+    wanted = [plan.gpus, _fewest_fitting(plan)]
+    wanted.append(int(deadline) if deadline is not None else None)
+    wanted += [plan.gpus // 2, plan.gpus * 2, plan.gpus * 4]
+    counts: list[int] = []
+    for count in wanted:
+        # a count far beyond the user's would flatten every other bar to nothing
+        if count is None or not 1 <= count <= plan.gpus * FARTHEST:
+            continue
+        rounded = _round_up(count, split)
+        if rounded not in counts and len(counts) < MAX_POINTS:
+            counts.append(rounded)
     return sorted(counts)
+
+
+def _fits(plan: Plan, count: int) -> bool:
+    from calculators.planner.memory import memory_check
+
+    try:
+        return memory_check(_at(plan, count)[0], with_min_gpus=False).verdict != "fail"
+    except CalculatorInputError:
+        return False
+
+
+def _fewest_fitting(plan: Plan) -> int | None:
+    """The fewest GPUs whose memory fits with the plan's layout, by bisection over whole model
+    copies: memory per GPU never grows with more GPUs (ZeRO shards over data parallelism; a
+    serving replica holds fewer sequences). None when none fits up to FARTHEST × the count."""
+    split = plan.tensor_parallel * plan.pipeline_parallel
+    low, high = 1, plan.gpus // split  # in model copies
+    if not _fits(plan, high * split):
+        low = high + 1
+        while not _fits(plan, high * split):
+            high *= 2
+            if high * split > plan.gpus * FARTHEST:
+                return None
+    while low < high:
+        middle = (low + high) // 2
+        if _fits(plan, middle * split):
+            high = middle
+        else:
+            low = middle + 1
+    return high * split
 
 
 def _at(plan: Plan, count: int) -> tuple[Plan, bool]:

@@ -42,3 +42,25 @@ def test_serving_series_is_throughput_without_a_deadline() -> None:
 
 def test_a_concept_question_has_no_series() -> None:
     assert calculate(parse("ZeRO-3 是什么？")).scaling is None
+
+
+def test_the_fewest_count_that_fits_is_found_with_the_answers_layout() -> None:
+    """2 × A100 cannot hold Llama-2-70B with 100 sequences at TP 2; the series finds the
+    fewest TP-2 copies that can, and one copy fewer does not fit (checked by the planner)."""
+    from assistant.calculate.layouts import evaluate_best
+    from assistant.calculate.outcome import _resolve, main_ask
+    from assistant.calculate.scaling import _fewest_fitting, _fits
+
+    query = parse("2张A100部署Llama-2-70B推理，100并发")
+    evaluation, _ = evaluate_best(_resolve(query, None, main_ask(query)).scenario, "zh", None)
+    plan = evaluation.plan
+    fewest = _fewest_fitting(plan)
+    assert fewest is not None
+    assert fewest > plan.gpus
+    assert _fits(plan, fewest)
+    assert not _fits(plan, fewest - plan.tensor_parallel)
+    scaling = calculate(query).scaling
+    assert scaling is not None
+    fitting = [p for p in scaling.points if p.memory_fits]
+    assert fitting[0].gpu_count == fewest
+    assert all(p.value is None for p in scaling.points if not p.memory_fits)

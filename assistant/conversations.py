@@ -298,10 +298,16 @@ class ConversationStore:
             conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
 
     def export_markdown(self, conversation_id: str) -> str:
-        """The whole conversation as Markdown: each question as a heading, then its answer."""
+        """The whole conversation as Markdown: each question as a heading, then its answer and
+        its charts (a fenced text block)."""
+        from assistant.render.charts import charts_markdown
+
         conversation = self.load(conversation_id)
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(conversation.created_at))
         lines = [f"# {conversation.title or conversation.id}", "", f"_{stamp}_", ""]
         for number, turn in enumerate(conversation.turns, start=1):
             lines += [f"## {number}. {turn.question}", "", turn.answer.text.strip(), ""]
+            charts = charts_markdown(turn.answer)
+            if charts:
+                lines += [charts, ""]
         return "\n".join(lines)

@@ -64,3 +64,15 @@ def test_the_fewest_count_that_fits_is_found_with_the_answers_layout() -> None:
     fitting = [p for p in scaling.points if p.memory_fits]
     assert fitting[0].gpu_count == fewest
     assert all(p.value is None for p in scaling.points if not p.memory_fits)
+
+
+def test_the_series_is_in_ask_json_and_survives_the_store() -> None:
+    from assistant.render.serialize import answer_from_record, answer_to_json, answer_to_record
+    from tests.tui.chart_samples import TRAINING_SCALING, training_answer
+
+    answer = training_answer("en")
+    data = answer_to_json(answer)["scaling"]
+    assert data["metric"] == "seconds"
+    assert [p["gpu_count"] for p in data["points"]] == [2, 4, 8, 16, 51]
+    assert data["points"][0] == {"gpu_count": 2, "value": None, "memory_fits": False}
+    assert answer_from_record(answer_to_record(answer)).scaling == TRAINING_SCALING

@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent
 
-from assistant.i18n import t
+from assistant.i18n import numbers, t
 from assistant.records import Answer
 from assistant.tui.i18n import t as tui_t
 from assistant.tui.widgets.side_panel import SidePanel
@@ -88,6 +88,37 @@ async def test_a_comparison_shows_its_options_side_by_side() -> None:
         assert tui_t("panel.no_checks", "zh") not in text
 
 
+@pytest.mark.asyncio
+@pytest.mark.e2e
+async def test_the_real_app_charts_an_answer_and_exports_the_charts(make_test_app: Any) -> None:
+    """Ask through the real pipeline, open the Calculations tab: the charts of that answer's
+    own figures are there; Ctrl+S writes them into the export as a fenced text block."""
+    from assistant.tui.widgets.transcript import AnswerBubble
+    from tests.tui.conftest import ask_and_wait
+
+    question = "用8张H100训练7B模型, 1T token, 30天内能完成吗?"  # Pilot types ASCII punctuation
+    app = make_test_app()
+    async with app.run_test(size=(120, 64)) as pilot:
+        await ask_and_wait(pilot, question)
+        answer = app.screen.query(AnswerBubble).last().answer
+        assert answer.scaling is not None
+        app.screen.query_one(TabbedContent).active = "tab-calculations"
+        await pilot.pause()
+        text = screen_text(app)
+        gpu = answer.scenario.gpu if answer.scenario else ""
+        assert t("chart.memory.title", "zh", gpu=gpu) in text
+        assert t("chart.scale.title_seconds", "zh", gpu=gpu) in text
+        assert t("chart.scale.deadline", "zh", deadline=30 * 86400) in text
+        mine = next(p for p in answer.scaling.points if p.gpu_count == answer.scaling.gpu_count)
+        assert mine.value is not None
+        assert numbers.duration_text(mine.value, "zh") in text
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        exported = next((app.settings.home / "exports").glob("*.md")).read_text(encoding="utf-8")
+        assert "```text\n" + t("chart.memory.title", "zh", gpu=gpu) in exported
+        assert "\x1b" not in exported
+
+
 def _run_before(answer: Answer) -> Any:
     async def run_before(pilot: Pilot[Any]) -> None:
         await _open_calculations(pilot, answer)
@@ -114,3 +145,13 @@ class TestChartSnapshots:
         app = _panel_app(answer, "zh", width=36)
         run_before = _run_before(answer)
         assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+def test_the_answer_export_carries_the_charts() -> None:
+    from assistant.tui.export import answers_markdown
+
+    text = answers_markdown([training_answer("en"), comparison_answer("en")], "GPU Advisor")
+    first, second = text.split("## 8x A100 or 8x H100?")
+    assert "```text\n" + t("chart.memory.title", "en", gpu="H100 SXM 80GB") in first
+    assert t("chart.scale.you", "en") in first
+    assert "```text\n" + t("chart.options.title", "en") in second

@@ -161,7 +161,7 @@ def memory_chart(check: Check, language: Language, gpu: str) -> Chart | None:
     return Chart(draw)
 
 
-def _value_text(metric: str, value: float, language: Language) -> str:
+def _value_text(*, metric: str, value: float, language: Language) -> str:
     if metric == "seconds":
         return numbers.duration_text(value, language)
     return t("chart.scale.rate", language, rate=value)
@@ -183,45 +183,67 @@ def _bar_width(width: int, labels: Iterable[Text], notes: Iterable[Text]) -> int
     return max(MIN_BAR, min(MAX_BAR, width - used - 1))
 
 
+def _point_rows(scaling: Scaling, language: Language, compact: bool) -> tuple[Lines, Lines]:
+    """Labels ("▶ 8 GPUs" for the user's count) and notes: the value, or "✗ memory does not
+    fit", and "◀ your setup" on the user's row; `compact` (a narrow panel) keeps only the ✗
+    and leaves the user's row to its ▶."""
+    labels, notes = [], []
+    for point in scaling.points:
+        mine = point.gpu_count == scaling.gpu_count
+        label = Text("▶ " if mine else "  ", "bold")
+        label.append(t("chart.scale.gpus", language, count=point.gpu_count))
+        labels.append(label)
+        if point.value is None:
+            no_fit = t("chart.scale.no_fit", language)
+            note = Text(no_fit.split()[0] if compact else no_fit, "red")
+        else:
+            note = Text(_value_text(metric=scaling.metric, value=point.value, language=language))
+        if mine and not compact:
+            note.append(" " + t("chart.scale.you", language), "bold")
+        notes.append(note)
+    return labels, notes
+
+
+def _scale_notes(scaling: Scaling, language: Language, compact: bool) -> Lines:
+    """The lines under the bars: what ✗ (when compact) and ┃ stand for, the layout kept, an
+    assumed link."""
+    lines = []
+    if compact and any(p.value is None for p in scaling.points):
+        lines.append(Text(t("chart.scale.no_fit", language), "dim"))
+    if scaling.metric == "seconds" and scaling.deadline_seconds:
+        deadline = scaling.deadline_seconds
+        lines.append(Text(t("chart.scale.deadline", language, deadline=deadline), "dim"))
+    if scaling.metric == "tokens_per_second" and scaling.target_tokens_per_second:
+        rate = scaling.target_tokens_per_second
+        lines.append(Text(t("chart.scale.target", language, rate=rate), "dim"))
+    lines.append(Text(t("chart.scale.layout", language), "dim"))
+    if scaling.assumed_inter_link:
+        link = scaling.assumed_inter_link
+        lines.append(Text(t("chart.scale.link", language, link=link), "dim"))
+    return lines
+
+
 def scaling_chart(scaling: Scaling, language: Language, gpu: str) -> Chart:
-    """One bar per GPU count: the user's row marked ▶ and "◀ your setup", the deadline (or the
-    throughput target) as a ┃ column, counts where memory does not fit marked ✗."""
-    metric = scaling.metric
-    limit = scaling.deadline_seconds if metric == "seconds" else scaling.target_tokens_per_second
-    values = [p.value for p in scaling.points if p.value is not None]
-    top = max([*values, limit or 0.0])
-    key = "chart.scale.deadline" if metric == "seconds" else "chart.scale.target"
+    """One bar per GPU count: the user's row marked ▶ (and "◀ your setup" where it fits), the
+    deadline (or the throughput target) as a ┃ column, counts where memory does not fit ✗."""
+    seconds = scaling.metric == "seconds"
+    limit = scaling.deadline_seconds if seconds else scaling.target_tokens_per_second
+    top = max([*(p.value for p in scaling.points if p.value is not None), limit or 0.0])
+    title = "chart.scale.title_seconds" if seconds else "chart.scale.title_rate"
 
     def draw(width: int) -> Lines:
-        labels, notes = [], []
-        for point in scaling.points:
-            mine = point.gpu_count == scaling.gpu_count
-            label = Text("▶ " if mine else "  ", "bold")
-            label.append(t("chart.scale.gpus", language, count=point.gpu_count))
-            labels.append(label)
-            if point.value is None:
-                note = Text(t("chart.scale.no_fit", language), "red")
-            else:
-                note = Text(_value_text(metric, point.value, language))
-            if mine:
-                note.append(" " + t("chart.scale.you", language), "bold")
-            notes.append(note)
+        labels, notes = _point_rows(scaling, language, compact=False)
+        compact = _bar_width(width, labels, notes) == MIN_BAR  # a narrow panel
+        if compact:
+            labels, notes = _point_rows(scaling, language, compact=True)
         bar_width = _bar_width(width, labels, notes)
         column = cells(limit, top, bar_width) if limit else None
         bars = [
             _marked(Text(BAR * cells(p.value or 0.0, top, bar_width), "cyan"), column, bar_width)
             for p in scaling.points
         ]
-        title = "chart.scale.title_seconds" if metric == "seconds" else "chart.scale.title_rate"
-        lines = [Text(t(title, language, gpu=gpu), "bold"), *_rows(labels, bars, notes)]
-        if limit:
-            params = {"deadline": limit} if metric == "seconds" else {"rate": limit}
-            lines.append(Text(t(key, language, **params), "dim"))
-        lines.append(Text(t("chart.scale.layout", language), "dim"))
-        if scaling.assumed_inter_link:
-            link = scaling.assumed_inter_link
-            lines.append(Text(t("chart.scale.link", language, link=link), "dim"))
-        return lines
+        head = Text(t(title, language, gpu=gpu), "bold")
+        return [head, *_rows(labels, bars, notes), *_scale_notes(scaling, language, compact)]
 
     return Chart(draw)
 

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from assistant.i18n import numbers, t
-from assistant.records import Check, Scaling
+from assistant.records import Check, ScalePoint, Scaling
 from assistant.render.charts import (
     BAR,
     MARKER,
@@ -167,3 +167,33 @@ def test_an_answer_without_figures_has_no_charts() -> None:
     bare = replace(answer, checks=(), scaling=None)
     assert answer_charts(bare) == []
     assert charts_markdown(bare) == ""
+
+
+def test_a_throughput_target_is_the_marked_column() -> None:
+    serving = Scaling(
+        metric="tokens_per_second",
+        points=(
+            ScalePoint(gpu_count=4, value=2114.0, memory_fits=True),
+            ScalePoint(gpu_count=8, value=2743.0, memory_fits=True),
+        ),
+        gpu_count=4,
+        target_tokens_per_second=1000.0,
+    )
+    lines = _plain(scaling_chart(serving, "zh", "A100"))
+    rows = lines[1:3]
+    full = max(row.count(BAR) for row in rows) + 1  # the marker sits inside both bars
+    start = rows[0].index(BAR)
+    assert {row.index(MARKER) for row in rows} == {start + round(1000 / 2743 * full)}
+    assert t("chart.scale.target", "zh", rate=1000.0) in lines
+    assert t("chart.scale.rate", "zh", rate=2743.0) in rows[1]
+    assert t("chart.scale.title_rate", "zh", gpu="A100") == lines[0]
+
+
+def test_a_narrow_chart_keeps_the_users_mark_and_drops_the_words() -> None:
+    wide = _rows(TRAINING_SCALING)
+    narrow = [line.plain for line in scaling_chart(TRAINING_SCALING, "en", "H100").lines(30)]
+    assert t("chart.scale.you", "en") in "\n".join(wide)
+    assert t("chart.scale.you", "en") not in "\n".join(narrow)
+    assert sum(row.startswith("▶ 8 GPUs") for row in narrow) == 1
+    assert any(row.startswith("  2 GPUs") and row.rstrip().endswith("✗") for row in narrow)
+    assert t("chart.scale.no_fit", "en") in narrow  # said once, under the bars

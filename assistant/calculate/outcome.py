@@ -10,7 +10,7 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.compare import compare_options
@@ -99,6 +99,8 @@ class Outcome:
     """For a comparison: each option's verdict, key figures and wins."""
     scaling: Scaling | None = None
     """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
+    evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
+    """The planner's evaluation behind `checks`; `scaling` is derived from the final one only."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -287,7 +289,7 @@ def _evaluate_scenario(
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
         remarks=tuple(r.text(lang) for r in evaluation.remarks),
-        scaling=scaling_series(evaluation, stated),
+        evaluation=evaluation,
     )
 
 
@@ -330,7 +332,18 @@ def _concept(query: Query) -> Outcome:
 
 
 def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
-    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer)."""
+    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer).
+
+    The time-against-GPU-count series is computed once, for the evaluation the answer shows
+    (not for every set-up or option tried on the way).
+    """
+    outcome = _calculate(query, sites)
+    if outcome.evaluation is None:
+        return outcome
+    return replace(outcome, scaling=scaling_series(outcome.evaluation, query.scenario))
+
+
+def _calculate(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:

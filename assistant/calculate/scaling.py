@@ -116,16 +116,27 @@ def _make(count: int, checks: Sequence[CheckResult], metric: str) -> ScalePoint:
 def _point(evaluation: Evaluation, count: int, metric: str) -> tuple[ScalePoint, bool] | None:
     """The point at `count`, and whether the default inter-node link was assumed for it. The
     user's own count comes from the evaluation itself, so it matches the answer's figures."""
-    from calculators.planner import run_checks
-
     if count == evaluation.plan.gpus:
         return _make(count, evaluation.checks, metric), False
     at, assumed = _at(evaluation.plan, count)
     try:
-        checks = run_checks(at, with_min_gpus=False)
+        checks = _memory_and_compute(at)
     except CalculatorInputError:
         return None  # a count the planner refuses for this layout
     return _make(count, checks, metric), assumed
+
+
+def _memory_and_compute(plan: Plan) -> tuple[CheckResult, CheckResult]:
+    """The first two of the planner's `run_checks`, as it runs them (the time already includes
+    the network's effect); network, power and cost are not charted, so not computed."""
+    from calculators.planner.compute import compute_check, compute_facts
+    from calculators.planner.memory import memory_check
+    from calculators.planner.validate import validate_plan
+
+    validate_plan(plan)
+    memory = memory_check(plan, with_min_gpus=False)
+    compute = compute_check(plan, compute_facts(plan), memory_fits=memory.verdict != "fail")
+    return memory, compute
 
 
 def scaling_series(evaluation: Evaluation, stated: Scenario) -> Scaling | None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
-from rich.measure import Measurement
 from rich.text import Text
 
 from assistant.i18n import numbers, t
@@ -67,11 +66,6 @@ class Chart:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield from self.draw(options.max_width)
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        # The chart fits any width it is given; without this Rich would measure the unwrapped
-        # bar rows and a narrow panel would be laid out wider than it is (rows cut off).
-        return Measurement(1, options.max_width)
 
 
 def _num(value: object) -> float:

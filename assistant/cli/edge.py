@@ -49,6 +49,8 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
         raise UserFacingError(exc.localized(language), 1) from exc
     except KeyboardInterrupt:
         raise click.Abort from None
+    except BrokenPipeError:
+        raise  # the reader went away: the group ends quietly (assistant.__main__)
     except Exception as exc:
         settings_problem = _settings_problem(exc)
         if settings_problem is not None:

@@ -201,5 +201,11 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "infeasible": "bold red",
         "unknown": "bold blue",
     }
-    banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
-    return Group(banner, Markdown(answer.text if full else brief_markdown(answer.text)))
+    label = VERDICT_LABELS[answer.verdict][answer.language]
+    body = answer.text if full else brief_markdown(answer.text)
+    # The banner says the verdict in colour; the headline below it does not repeat it.
+    for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):
+        if body.startswith(prefix):
+            body = body.removeprefix(prefix).lstrip(" ")
+            break
+    return Group(Text(label, style=styles[answer.verdict]), Markdown(body))

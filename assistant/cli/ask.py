@@ -174,7 +174,7 @@ def _answer_all(
     conversation_id: str | None = None
     previous: Query | None = None
     if follow and store is not None:
-        conversation_id, previous = _last_turn(store, lang)
+        conversation_id, previous = _last_turn(store, lang or _question_language(questions[0]))
     refused = 0
     for index, text in enumerate(questions):
         try:
@@ -199,18 +199,23 @@ def _answer_all(
         raise click.exceptions.Exit(2)
 
 
-def _last_turn(store: ConversationStore, lang: str | None) -> tuple[str | None, Query | None]:
-    """The last conversation's id and its last readable turn's query (for `--continue`)."""
+def _last_turn(store: ConversationStore, lang: str) -> tuple[str | None, Query | None]:
+    """The last conversation's id and its last readable turn's query (for `--continue`).
+
+    With no earlier conversation the question is answered as a new one, and stderr says so:
+    the user still gets an answer (a script's first `--continue` works), and is not left with
+    "cannot tell" for a follow-up ("那用H100呢?") that had nothing to follow."""
     from assistant.i18n import text as say
     from calculators.messages import Msg
 
+    language: Language = "zh" if lang == "zh" else "en"
     last = store.last_conversation()
-    if last is None:
-        return None, None
-    if last.skipped:
-        language: Language = "zh" if lang == "zh" else "en"
+    if last is not None and last.skipped:
         click.echo(say(Msg("ask.turns_skipped", count=last.skipped), language), err=True)
-    return last.id, (last.turns[-1].answer.query if last.turns else None)
+    if last is None or not last.turns:
+        click.echo(say(Msg("ask.no_earlier_conversation"), language), err=True)
+        return None, None
+    return last.id, last.turns[-1].answer.query
 
 
 def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:

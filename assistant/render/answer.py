@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from assistant.i18n import numbers
 from assistant.records import Answer, Check, Language
+from assistant.render.excerpt import excerpt
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -179,10 +180,9 @@ def render_markdown(
         lines += ["", f"### {_HEADINGS['sources'][lang]}"]
         unique = {c.passage.id: c.passage for c in answer.citations}
         for number, passage in enumerate(unique.values(), start=1):
-            excerpt = " ".join(passage.text.split())
-            excerpt = excerpt[:160] + ("…" if len(excerpt) > 160 else "")
+            said = excerpt(passage.text, 160)
             where = f"{passage.title} › {passage.heading}" if passage.heading else passage.title
-            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {excerpt}")
+            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {said}")
     return "\n".join(lines) + "\n"
 
 

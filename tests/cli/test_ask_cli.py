@@ -84,6 +84,16 @@ def test_continue_follows_up_on_the_last_conversation(kb_home: Path) -> None:
     assert data["scenario"]["site_profile"] == "regional-single-node"
 
 
+def test_full_answer_sources_show_no_table_pipes(kb_home: Path) -> None:
+    """The worked-example passages are Markdown tables; their excerpts used to show
+    "| GPUs | time | |---|---| | 8 × V100 …" in the Sources list."""
+    result = run(["--full", "吉林GPU服务器能训练千亿模型吗?"])
+    assert result.exit_code == 0, result.output
+    sources = result.stdout.split("### 依据", 1)[1]
+    assert sources.strip()
+    assert "|" not in sources
+
+
 @pytest.mark.parametrize(
     ("question", "said"),
     [

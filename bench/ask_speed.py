@@ -75,8 +75,8 @@ def _questions(limit: int) -> list[str]:
     return seen[:limit]
 
 
-def _target(value: float, target: float) -> str:
-    return f"target <= {target:g}: {'met' if value <= target else 'NOT met'}"
+def _target(value: float, target: float, unit: str) -> str:
+    return f"target <= {target:g} {unit} (wall): {'met' if value <= target else 'NOT met'}"
 
 
 def cold(env: dict[str, str], runs: int) -> None:
@@ -89,7 +89,7 @@ def cold(env: dict[str, str], runs: int) -> None:
     wall = statistics.median(walls)
     print(
         f"{'ask cold, one question':<34} wall median {wall:6.2f} s  best {min(walls):6.2f} s"
-        f"   cpu median {statistics.median(cpus):6.2f} s   {_target(wall, 1.5)} s (wall)"
+        f"   cpu median {statistics.median(cpus):6.2f} s   {_target(wall, 1.5, 's')}"
     )
 
 
@@ -106,7 +106,7 @@ def batch(env: dict[str, str], questions: list[str], runs: int) -> None:
     print(
         f"{'ask batch, each further question':<34} wall median {wall:6.1f} ms  best "
         f"{min(walls):6.1f} ms   cpu median {statistics.median(cpus):6.1f} ms   "
-        f"{_target(wall, 15)} ms (wall)  ({len(questions)} questions)"
+        f"{_target(wall, 15, 'ms')}  ({len(questions)} questions)"
     )
 
 

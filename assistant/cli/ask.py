@@ -115,7 +115,8 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
     "--continue",
     "follow",
     is_flag=True,
-    help="Follow up on the last conversation (its scenario carries over).",
+    help="Follow up on the last conversation (its scenario carries over); with none, the "
+    "question is answered as a new one.",
 )
 @click.option(
     "--independent",

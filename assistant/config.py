@@ -148,7 +148,7 @@ class Settings:
             elif variable in environment:
                 name, raw = variable, environment[variable]
             else:
-                object.__setattr__(self, field, _default(field))
+                object.__setattr__(self, field, _DEFAULTS[field]())
                 continue
             try:
                 object.__setattr__(self, field, parse(raw))
@@ -160,16 +160,14 @@ class Settings:
         return Settings(**{**dataclasses.asdict(self), **changes})
 
 
-def _default(field: str) -> object:
-    """A field's value when neither a keyword argument nor a variable gives one."""
-    defaults: dict[str, Callable[[], object]] = {
-        "encoder": lambda: "use-m",
-        "encoder_threads": lambda: 1,
-        "top_k": lambda: 5,
-        "min_score": lambda: None,
-        "language": lambda: "auto",
-        "ui_language": lambda: "auto",
-        "knowledge_dir": locations.shipped_knowledge_dir,
-        "home": locations.home_dir,
-    }
-    return defaults[field]()
+#: field -> its value when neither a keyword argument nor a variable gives one.
+_DEFAULTS: dict[str, Callable[[], object]] = {
+    "encoder": lambda: "use-m",
+    "encoder_threads": lambda: 1,
+    "top_k": lambda: 5,
+    "min_score": lambda: None,
+    "language": lambda: "auto",
+    "ui_language": lambda: "auto",
+    "knowledge_dir": locations.shipped_knowledge_dir,
+    "home": locations.home_dir,
+}

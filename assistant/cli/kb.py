@@ -192,14 +192,36 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     if not documents:
         _say(ctx, "kb.empty")
     language = _language(ctx)
+    rows = [[t(f"kb.column.{name}", language) for name in _LIST_COLUMNS]] if documents else []
     for d in documents:
         origin = t("kb.origin.user" if d["user"] else "kb.origin.shipped", language)
-        click.echo(
-            f"{one_line(d['doc_id']):28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
-            f"{origin:7}  {one_line(d['source'])}  {one_line(d['title'])}"
+        rows.append(
+            [one_line(d["doc_id"]), d["lang"], d["kind"], str(d["passages"]), origin]
+            + [one_line(d["source"]), one_line(d["title"])]
         )
+    for line in _aligned(rows):
+        click.echo(line)
     for s in retriever.data.skipped:
         _skipped(ctx, s.source, s.reason, s.reason_zh)
+
+
+_LIST_COLUMNS = ("document", "lang", "kind", "passages", "origin", "file", "title")
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Rows as lines of columns two spaces apart, padded to terminal cell width (a Chinese
+    character takes two cells); the last column is not padded."""
+    from rich.cells import cell_len
+
+    if not rows:
+        return []
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [
+        "  ".join(cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths, strict=False))
+        + "  "
+        + row[-1]
+        for row in rows
+    ]
 
 
 @kb.command()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from assistant.i18n import numbers
 from assistant.records import Answer, Check, Language
+from assistant.render.excerpt import excerpt
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -179,10 +180,9 @@ def render_markdown(
         lines += ["", f"### {_HEADINGS['sources'][lang]}"]
         unique = {c.passage.id: c.passage for c in answer.citations}
         for number, passage in enumerate(unique.values(), start=1):
-            excerpt = " ".join(passage.text.split())
-            excerpt = excerpt[:160] + ("…" if len(excerpt) > 160 else "")
+            said = excerpt(passage.text, 160)
             where = f"{passage.title} › {passage.heading}" if passage.heading else passage.title
-            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {excerpt}")
+            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {said}")
     return "\n".join(lines) + "\n"
 
 
@@ -201,5 +201,11 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "infeasible": "bold red",
         "unknown": "bold blue",
     }
-    banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
-    return Group(banner, Markdown(answer.text if full else brief_markdown(answer.text)))
+    label = VERDICT_LABELS[answer.verdict][answer.language]
+    body = answer.text if full else brief_markdown(answer.text)
+    # The banner says the verdict in colour; the headline below it does not repeat it.
+    for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):
+        if body.startswith(prefix):
+            body = body.removeprefix(prefix).lstrip(" ")
+            break
+    return Group(Text(label, style=styles[answer.verdict]), Markdown(body))

@@ -102,7 +102,7 @@ class AssistantApp(App[None]):
             from assistant.retrieval.engine import open_retriever
 
             # Progress notes ("rebuilding the index…") in the interface language.
-            settings = self.settings.model_copy(update={"ui_language": self.ui_language})
+            settings = self.settings.replace(ui_language=self.ui_language)
             retriever = open_retriever(settings, notify=self._loading_note)
             # Warm the pipeline's imports (while the encoder loads in its own thread), the
             # tokenizer and the encoder now, not on question 1.

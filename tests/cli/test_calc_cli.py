@@ -148,6 +148,23 @@ def test_catalog_listings(args: list[str], needle: str) -> None:
     assert needle in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["gpus", "H100"], "3.4 TB/s"),  # HBM3 3.35 TB/s (NVIDIA H100 datasheet)
+        (["gpus", "H100"], "450.0 GB/s"),  # NVLink 4 per direction
+        (["links"], "50.0 GB/s"),  # InfiniBand NDR 400 Gb/s per direction
+    ],
+)
+def test_a_bandwidth_is_shown_in_one_unit(args: list[str], shown: str) -> None:
+    """Before: "3.4 TB/s (26.8 Tb/s)", a bits figure beside the bytes one that read as a
+    second, different bandwidth. Now bytes per second only, as the datasheets quote them."""
+    result = _run("calc", *args)
+    assert result.exit_code == 0, result.output
+    assert shown in result.output
+    assert "b/s" not in result.output.replace("B/s", "")
+
+
 def test_catalog_json() -> None:
     data = json.loads(_run("calc", "gpus", "H100", "--json").output)
     assert data["memory_bytes"] == 80e9

@@ -297,6 +297,8 @@ class SidePanel(Vertical):
         citations = answer.citations if answer is not None else ()
         for index, citation in enumerate(citations, start=1):
             options.add_option(Option(citation_label(index, citation), id=f"c{index}"))
+        if citations:
+            options.highlighted = 0  # Enter opens the first citation straight away
         key = "panel.empty" if answer is None else "panel.pick_source"
         key = "panel.no_sources" if answer is not None and not citations else key
         self.query_one("#sources-hint", Static).update(Text.styled(t(key, language), "dim"))

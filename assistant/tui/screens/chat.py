@@ -73,7 +73,7 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+n", "new_conversation", "New chat", priority=True),
         Binding("f3", "history", "History"),
         Binding("ctrl+s", "export_conversation", "Export", priority=True),
-        Binding("f4", "copy_answer", "Copy answer"),
+        Binding("f4", "copy_answer", "Copy answer", show=False),  # in F1 help and the palette
         Binding("f5", "toggle_panel", "Panel"),
         Binding("tab", "focus_step(1)", "Next", show=False),
         Binding("shift+tab", "focus_step(-1)", "Previous", show=False),

@@ -171,7 +171,7 @@ class AssistantApp(App[None]):
         """Open the command palette, its placeholder in the interface language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(palette(self.ui_language))
 
     def action_toggle_language(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from rich.text import Text
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from assistant.tui.i18n import LANGUAGE_CHOICE, other, t
@@ -25,6 +26,10 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("action.help", "cmd.help.help", "app.help"),
     ("action.quit", "cmd.quit.help", "app.quit"),
 )
+
+
+def _nothing() -> None:
+    """What choosing "no command matches" does."""
 
 
 def palette(language: str) -> CommandPalette:
@@ -55,7 +60,13 @@ class AdvisorCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        found = False
         for title, alias, help_text, run in self._entries():
             score = max(matcher.match(title), matcher.match(alias))
             if score > 0:
+                found = True
                 yield Hit(score, matcher.highlight(title), run, help=help_text)
+        if not found:  # instead of Textual's English "No matches found"
+            language = str(getattr(self.app, "ui_language", "en"))
+            shown = Text.styled(t("palette.no_match", language), "dim")
+            yield Hit(0.0, shown, _nothing, text=shown.plain)

@@ -144,6 +144,11 @@ async def test_the_chinese_palette_offers_only_the_apps_commands_in_chinese(
         assert "Screenshot" not in text
         assert "Theme" not in text
         assert t("cmd.new.title", "zh") in text
+        await pilot.press(*"zzzq")
+        await pilot.pause(0.8)  # Textual waits 0.5 s before saying that nothing matches
+        text = screen_text(app)
+        assert t("palette.no_match", "zh") in text
+        assert "No matches found" not in text
 
 
 async def test_palette_toggles_the_panel(make_sample_app: MakeApp) -> None:

@@ -173,3 +173,20 @@ async def test_a_chinese_notice_keeps_every_character_over_the_panels_edge(
         assert note in screen_text(app)
         assert [n.message for n in app.chat.notices.shown] == [note]
         assert_rows_fit(app)
+
+
+async def test_narrowing_the_terminal_turns_the_panel_into_a_view_and_keeps_the_focus_visible(
+    make_sample_app: MakeApp,
+) -> None:
+    app = make_sample_app()
+    async with app.run_test(size=LARGE) as pilot:
+        await show_answers(pilot, founding_answer())
+        await pilot.press("tab", "tab")  # into the panel, beside the chat
+        assert app.chat.panel in app.focused.ancestors  # type: ignore[union-attr]
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        assert not app.chat.panel.display  # narrow: the chat first
+        assert in_prompt(app)  # not a hidden widget
+        await pilot.resize_terminal(*LARGE)
+        await pilot.pause()
+        assert app.chat.panel.display  # wide again: beside the chat, as before

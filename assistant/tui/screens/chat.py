@@ -1,10 +1,11 @@
-"""The main screen: transcript and prompt on the left, the evidence panel on the right."""
+"""The main screen: transcript and prompt on the left, the evidence panel on the right (F5
+hides it; below `ChatScreen.NARROW` columns it is a full-width view that F5 switches to)."""
 
 from __future__ import annotations
 
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 from textual import work
@@ -29,6 +30,8 @@ from assistant.tui.wrap import Wrapped
 if TYPE_CHECKING:
     from assistant.records import Answer
     from assistant.tui.app import AssistantApp
+
+PanelMode = Literal["narrow", "wide"]
 
 #: action -> i18n key of its footer label
 BINDING_LABELS = {
@@ -88,8 +91,8 @@ class ChatScreen(Screen[None]):
         self.conversation_id: str | None = None
         self.selected: Answer | None = None
         self.last_answer: Answer | None = None
-        self.panel_wanted = {True: False, False: True}
-        """Whether the panel is shown, for narrow (True) and wide screens: F5 toggles it."""
+        self.panel_wanted: dict[PanelMode, bool] = {"narrow": False, "wide": True}
+        """Whether the panel is shown on a narrow and on a wide screen: F5 toggles it."""
 
     @property
     def advisor(self) -> AssistantApp:
@@ -183,22 +186,25 @@ class ChatScreen(Screen[None]):
     @property
     def panel_shown(self) -> bool:
         """Whether the panel is on screen (beside the chat, or instead of it when narrow)."""
-        return self.panel_wanted[self.narrow]
+        return self.panel_wanted["narrow" if self.narrow else "wide"]
 
     def _layout_panel(self) -> None:
+        """Classes for the stylesheet, and the focus moved off whatever they hide."""
         narrow, shown = self.narrow, self.panel_shown
         self.set_class(narrow, "-narrow")
         self.set_class(shown, "-panel-shown")
         self.set_class(not shown, "-panel-hidden")
+        focused = self.focused
+        in_panel = focused is not None and self.panel in focused.ancestors
+        if in_panel and not shown:
+            self.query_one(Prompt).focus_editor()
+        elif focused is not None and not in_panel and narrow and shown:
+            self.panel.focus_tabs()
 
     def action_toggle_panel(self) -> None:
         """Show or hide the panel (F5); when narrow, switch between the chat and the panel."""
-        self.panel_wanted[self.narrow] = not self.panel_shown
+        self.panel_wanted["narrow" if self.narrow else "wide"] = not self.panel_shown
         self._layout_panel()
-        if self.panel_shown and self.narrow:
-            self.panel.focus_tabs()
-        elif not self.panel_shown and self.focused and self.panel in self.focused.ancestors:
-            self.query_one(Prompt).focus_editor()
 
     def action_focus_step(self, step: int) -> None:
         """Tab (+1) and Shift+Tab (-1): input, then the transcript (one stop), then the panel."""

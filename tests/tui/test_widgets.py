@@ -8,6 +8,7 @@ from textual.widgets import OptionList, TabbedContent
 from assistant import render
 from assistant.tui.messages import AnswerSelected
 from assistant.tui.widgets.answer_view import VerdictBadge
+from assistant.tui.widgets.notices import Notice, NoticeBar
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import AnswerBubble, Transcript
 from tests.tui.harness import Harness, assert_rows_fit, screen_text
@@ -141,3 +142,18 @@ async def test_side_panel_labels_follow_the_interface_language() -> None:
         text = screen_text(app)
         assert "计算" in text
         assert "Calculations" not in text
+
+
+async def test_notices_show_markup_and_escapes_literally_and_expire() -> None:
+    bar = NoticeBar()
+    app = Harness(bar)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not bar.display  # nothing to say: no row taken
+        bar.add(Notice(HOSTILE, title="导出失败", severity="error"), timeout=0.2)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[bold red]不是标记[/bold red]" in text  # a file name's brackets stay text
+        assert "\x1b" not in text
+        assert "导出失败" in text
+        await pilot.pause(0.4)
+        assert not bar.display

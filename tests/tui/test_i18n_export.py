@@ -16,6 +16,7 @@ from assistant.tui import i18n
 from assistant.tui.commands import ENTRIES
 from assistant.tui.export import answers_markdown, safe_stem, unique_path, write_atomic
 from assistant.tui.literal import clean
+from assistant.tui.screens.help import KEYS as HELP_KEYS
 from assistant.tui.screens.history import summary_label
 from tests.tui.samples import sample_answer
 
@@ -127,3 +128,11 @@ def test_an_export_gets_the_permissions_of_any_new_file(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not mkstemp's private 0600
+
+
+def test_the_readme_key_table_lists_every_key_of_the_help_screen() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| key | action |", 1)[1].split("\n\n", 1)[0]
+    cells = [row.split("|")[1].strip() for row in table.splitlines()[2:]]
+    for key, _what in HELP_KEYS:
+        assert any(cell.startswith(key) for cell in cells), key

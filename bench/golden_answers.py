@@ -16,8 +16,9 @@ cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes 
 bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
 regular expressions the rendered text must / must not match (the verdict sentence states the
 shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite`
-groups (off-topic, bad input) must cite nothing; conceptual questions are `unknown` too but must
-cite the passages that explain them.
+groups and no computed figures (off-topic, bad input) must cite nothing; an estimate (a quantity
+asked with no hardware named: figures but no verdict) may cite; conceptual questions are
+`unknown` too but must cite the passages that explain them.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def check_row(row: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
     for group in row.get("cite", ()):
         if not cited_docs & set(group):
             problems.append(f"none of {group} cited (cited: {sorted(cited_docs)})")
-    if row.get("verdict") == ["unknown"] and not row.get("cite") and data["citations"]:
+    nothing_to_cite = not row.get("cite") and not data["checks"]  # an estimate has figures
+    if row.get("verdict") == ["unknown"] and nothing_to_cite and data["citations"]:
         problems.append("an unknown answer with nothing to cite (off-topic, bad input) cites")
     for pattern in row.get("answer_matches", ()):
         if not re.search(pattern, data["answer"]):

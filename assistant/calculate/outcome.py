@@ -469,6 +469,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     results: list[Outcome] = []
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
+    judged = ask not in ("memory", "weights", "kv_cache")
     setups = (
         [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
         if counted  # "千卡集群": keep the count, try the usual GPUs
@@ -483,7 +484,6 @@ def _typical(query: Query, ask: Ask) -> Outcome:
             gpu_count=s.gpu_count if counted else None,
         )
         resolved = _resolve(query, None, ask, scenario)
-        judged = ask not in ("memory", "weights", "kv_cache")
         results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
@@ -507,4 +507,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         else chosen.lead
     )
     note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
-    return replace(chosen, lead=lead, assumptions=(note, *chosen.assumptions))
+    # A quantity asked with no hardware named: the figure is the answer, and no verdict is
+    # decided on a card the user never chose (the set-ups tried are listed as assumed).
+    verdict = chosen.verdict if judged else "unknown"
+    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))

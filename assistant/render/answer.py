@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.i18n import numbers
+from assistant.i18n import numbers, text
 from assistant.records import Answer, Check, Language
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -27,6 +28,7 @@ __all__ = [
     "fmt_rate",
     "fmt_seconds",
     "render_markdown",
+    "verdict_label",
 ]
 
 VERDICT_LABELS: dict[str, dict[str, str]] = {
@@ -35,6 +37,16 @@ VERDICT_LABELS: dict[str, dict[str, str]] = {
     "infeasible": {"zh": "不可行", "en": "Not feasible"},
     "unknown": {"zh": "无法判断", "en": "Cannot tell"},
 }
+
+
+def verdict_label(answer: Answer) -> str:
+    """The headline's label: the verdict, or "Estimate" for figures computed with no verdict
+    (a quantity asked with no hardware named is not judged on a card the user never chose)."""
+    if answer.verdict == "unknown" and answer.checks:
+        return text(Msg("common.verdict.estimate"), answer.language)
+    return VERDICT_LABELS[answer.verdict][answer.language]
+
+
 CHECK_LABELS: dict[str, dict[str, str]] = {
     "memory": {"zh": "显存", "en": "Memory"},
     "compute": {"zh": "算力与时间", "en": "Compute and time"},
@@ -143,7 +155,7 @@ def render_markdown(
     the passages themselves, the facts and what to add for a computed verdict instead.
     """
     lang = answer.language
-    verdict = VERDICT_LABELS[answer.verdict][lang]
+    verdict = verdict_label(answer)
     colon = "：" if lang == "zh" else ": "
     numbers: dict[str, int] = {}
     refs: dict[str, list[int]] = {}
@@ -201,5 +213,5 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "infeasible": "bold red",
         "unknown": "bold blue",
     }
-    banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
+    banner = Text(verdict_label(answer), style=styles[answer.verdict])
     return Group(banner, Markdown(answer.text if full else brief_markdown(answer.text)))

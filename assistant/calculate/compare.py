@@ -66,11 +66,18 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     return out
 
 
-def _wins(figures: Sequence[Mapping[str, Figure]]) -> list[tuple[str, ...]]:
-    """What each option wins on (the best value of a figure at least two options have)."""
+def _wins(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> list[tuple[str, ...]]:
+    """What each option wins on: the best value of a figure at least two working options have
+    (an option that cannot do the job wins nothing, and one over its memory has no headroom)."""
     won: list[list[str]] = [[] for _ in figures]
     for name, (key, higher) in _WINS.items():
-        values = [(i, f[key]) for i, f in enumerate(figures) if isinstance(f.get(key), float)]
+        values = [
+            (i, f[key])
+            for i, f in enumerate(figures)
+            if works[i]
+            and isinstance(f.get(key), float)
+            and not (key == "memory_share" and float(f[key]) > 1.0)  # type: ignore[arg-type]
+        ]
         if len(values) < 2:
             continue
         ranked = sorted(values, key=lambda iv: float(iv[1]), reverse=higher)  # type: ignore[arg-type]
@@ -83,9 +90,10 @@ def _wins(figures: Sequence[Mapping[str, Figure]]) -> list[tuple[str, ...]]:
 def options_of(outcomes: list[Outcome]) -> tuple[Option, ...]:
     """The comparison's options: scenario, verdict, key figures and wins."""
     figures = [_figures(o) for o in outcomes]
+    works = [o.verdict in ("feasible", "conditional") for o in outcomes]
     return tuple(
         Option(scenario=o.scenario or Scenario(), verdict=o.verdict, figures=f, wins=w)
-        for o, f, w in zip(outcomes, figures, _wins(figures))
+        for o, f, w in zip(outcomes, figures, _wins(figures, works))
     )
 
 

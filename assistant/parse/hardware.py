@@ -219,7 +219,9 @@ def read_counts(text: str) -> Counts:
 _MEMORY = re.compile(
     NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|(?<!host )memory|vram|hbm|"
     r"(?:graphics )?cards?\b|gpus?\b|显卡|卡)"
-    r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)",
+    r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)"
+    # "32GB的MI50", "a 48GB RTX 6000 Ada": the size typed before an (unknown) card's mark
+    r"|" + NUMBER + r"\s*(gib|gb)\s*(?:的)?\s*(?=" + GPU_MARK.strip() + ")",
     re.ASCII,
 )
 
@@ -229,8 +231,8 @@ def read_memory(text: str) -> float | None:
     match = _MEMORY.search(text)
     if match is None:
         return None
-    number = match.group(1) or match.group(3)
-    unit = match.group(2) or match.group(4)
+    number = match.group(1) or match.group(3) or match.group(5)
+    unit = match.group(2) or match.group(4) or match.group(6)
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 

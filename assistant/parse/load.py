@@ -6,8 +6,8 @@ or None; prices keep their sign so that a negative one is refused, never dropped
 Examples:
     >>> read_concurrency("20 个并发"), read_concurrency("8个并发用户")
     (20, 8)
-    >>> read_concurrency("20 concurrent users")
-    20
+    >>> read_concurrency("20 concurrent users"), read_concurrency("serving it to 32 users")
+    (20, 32)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
@@ -62,6 +62,9 @@ _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
     re.compile(r"(?:并发(?:数|量|用户数?)?|concurrency)" + _VERB + NUMBER),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
+    # "serve it to 32 users", "for 32 users": users being served are sequences in flight
+    re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
+    re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
 )
 
 

@@ -27,6 +27,7 @@ from assistant.parse.domain import classify
 from assistant.parse.followup import as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
+    as_typed,
     closest_names,
     digit_groups_fit,
     unknown_gpu_spans,
@@ -116,7 +117,7 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
     gpu_matches = hw.find_aliases(text, gpu_index)
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
-    unknown = unknown_names(text)
+    unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
     strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
     text = hw.mask(text, strangers, hw.GPU_MARK)

@@ -1,0 +1,76 @@
+"""Facts an expert's questions state that were dropped or misread (tests/golden/answers_expert)."""
+
+from __future__ import annotations
+
+from assistant.calculate.compare import options_of
+from assistant.calculate.outcome import Outcome
+from assistant.parse import parse
+from assistant.parse.hardware import read_memory
+from assistant.parse.load import read_concurrency
+from assistant.parse.names import unknown_names
+from assistant.records import Scenario
+
+
+def test_cards_each_is_every_options_count() -> None:
+    # "8 cards each" read as 8 per node only: the options were 1 × H20 against 1 × H100
+    query = parse("H20 vs H100 for serving Llama-3.1-70B to 32 users, 8 cards each")
+    assert [o.gpu_count for o in query.options] == [8, 8]
+    assert query.scenario.concurrency == 32
+
+
+def test_users_being_served_are_concurrent_sequences() -> None:
+    assert read_concurrency("serve it to 32 users") == 32
+    assert read_concurrency("for 200 users") == 200
+    assert read_concurrency("50个用户同时使用") == 50
+    assert read_concurrency("train on data from 32 users") is None
+
+
+def test_an_unknown_card_keeps_its_spelling_and_suffix() -> None:
+    query = parse("Can 4 RTX 6000 Ada serve Llama-3.1-70B in int4?")
+    assert query.unknown_names == ("RTX 6000 Ada",)
+    assert unknown_names("一张32gb的mi50能推理") == ("mi50",)  # no \b before a CJK letter
+
+
+def test_memory_typed_before_an_unknown_card() -> None:
+    assert read_memory("一张32gb的 ⟨gpu⟩ 能推理") == 32e9
+    assert parse("一张32GB的MI50能推理Qwen2.5-14B吗").scenario.gpu_memory_bytes == 32e9
+
+
+def _served(gpu: str, verdict: str, rate: float, need: float) -> Outcome:
+    from assistant.records import Check
+
+    memory = Check(
+        kind="memory",
+        verdict="ok",
+        summary="",
+        figures={"required_bytes_per_gpu": need, "available_bytes_per_gpu": 72e9},
+    )
+    compute = Check(
+        kind="compute", verdict="ok", summary="", figures={"decode_tokens_per_s_all_replicas": rate}
+    )
+    return Outcome(
+        verdict=verdict,  # type: ignore[arg-type]
+        lead="",
+        scenario=Scenario(gpu=gpu, gpu_count=1, task="inference"),
+        checks=(memory, compute),
+    )
+
+
+def test_an_option_that_cannot_do_the_job_wins_nothing() -> None:
+    options = options_of(
+        [
+            _served("H20 96GB", "conditional", 357.0, 150e9),  # over its memory: no headroom
+            _served("H100 SXM 80GB", "infeasible", 445.0, 184e9),
+        ]
+    )
+    assert [o.wins for o in options] == [(), ()]
+
+
+def test_working_options_still_win() -> None:
+    options = options_of(
+        [
+            _served("H20 96GB", "feasible", 357.0, 50e9),
+            _served("H100 SXM 80GB", "feasible", 445.0, 60e9),
+        ]
+    )
+    assert [o.wins for o in options] == [("memory",), ("speed",)]

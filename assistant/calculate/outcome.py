@@ -35,6 +35,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.sizing import Evaluator, how_long
 from assistant.calculate.solvers import max_sequences
+from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import summarize
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.validate import validate
@@ -333,12 +334,22 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     if main_ask(query) == "max_model" and s.model is None and s.params is None:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
-    if query.unknown_names:
-        lead = unknown_names_lead(query.unknown_names, lang)
-        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
+    missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
+    query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
+    if missing and (stand_in is None or (s.model is None and s.params is None)):
+        return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
         return _concept(query)
-    site = _site(query, sites)
+    if stand_in is not None:
+        found = _calculate(query, _site(query, sites))
+        lead = say(lang, "", " ").join(x for x in (missing, found.lead) if x)
+        return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
+    return _calculate(query, _site(query, sites))
+
+
+def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
+    lang = query.language
+    s = query.scenario
     ask = main_ask(query)
     try:
         validate(s)

@@ -305,7 +305,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
 
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
-    """ "<name> is not in the catalog (closest: …)" per unknown name; a generic card note."""
+    """ "<name> is not in the catalog (closest: …)" per unknown name."""
     from calculators.catalog.hardware import GPUS
 
     pool = (*GPUS, *_model_spellings())
@@ -313,9 +313,7 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
         Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
         for name in mentions.unknown
     ]
-    memory = found.get("gpu_memory_bytes")
-    if "gpu" not in found and isinstance(memory, float):
-        notes.append(Msg("parse.generic_card", memory=memory))
+    # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     return notes
 
 

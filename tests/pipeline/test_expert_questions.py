@@ -74,3 +74,25 @@ def test_working_options_still_win() -> None:
         ]
     )
     assert [o.wins for o in options] == [("memory",), ("speed",)]
+
+
+def test_a_card_known_by_its_memory_is_judged_on_that_memory() -> None:
+    from assistant.calculate import calculate
+
+    # 13.0e9 x 2 B = 26 GB of fp16 weights > 0.9 x 24 GB: it was "Feasible" on the A100 80GB
+    # that the typical set-ups tried next, a card the question ruled out by saying 24GB
+    outcome = calculate(parse("Can a 24GB card run a 13B model in fp16?"))
+    assert outcome.verdict == "infeasible"
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu == "RTX 4090 24GB"
+    assert "known only by its memory, 24.0 GB" in outcome.assumptions[0]
+
+
+def test_an_unknown_card_with_its_memory_is_evaluated_and_still_named() -> None:
+    from assistant.calculate import calculate
+
+    outcome = calculate(parse("一张32GB的MI50能推理Qwen2.5-14B吗"))
+    assert outcome.lead.startswith("MI50 不在目录中")
+    assert outcome.verdict == "conditional"  # 29.5 GB of bf16 weights > 28.8 GB; int8 fits
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_memory_bytes == 32e9

@@ -225,11 +225,17 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = resolved.site.pue if resolved.site else None
     evaluation, notes = evaluate_best(scenario, lang, pue)
+    horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
+        evaluation = replace(
+            evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
+        )
     plan = evaluation.plan
     scenario = replace(
         scenario,
         zero_stage=plan.zero_stage if scenario.task != "inference" else None,
         tokens=scenario.tokens if scenario.task != "inference" else None,
+        deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
@@ -257,6 +263,7 @@ def _evaluate_scenario(
         beyond=beyond,
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
         skip=_skipped(ask, stated, judged),
+        horizon=horizon,
     )
     budget = budget_note(checks, stated)
     if budget is not None:

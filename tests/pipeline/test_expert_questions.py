@@ -96,3 +96,17 @@ def test_an_unknown_card_with_its_memory_is_evaluated_and_still_named() -> None:
     assert outcome.verdict == "conditional"  # 29.5 GB of bf16 weights > 28.8 GB; int8 fits
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_memory_bytes == 32e9
+
+
+def test_how_long_past_a_year_invents_no_deadline() -> None:
+    from assistant.calculate import calculate
+
+    # 1.003e11 FLOPs/token x 3e12 = 3.0e23 on 64 x 312e12 x 0.40: ~437 days. No deadline was
+    # stated, so no "期限 365 天" and no "lengthen the deadline to 438 days (was 365)"
+    outcome = calculate(parse("64张A800预训练Qwen2.5-14B，3万亿token，要多久？"))
+    assert "超过一年，不现实" in outcome.lead
+    assert "要在一年内完成需要约 77 张" in outcome.lead
+    assert "期限" not in outcome.lead
+    assert all("期限" not in s.change for s in outcome.suggestions)
+    assert outcome.scenario is not None
+    assert outcome.scenario.deadline_seconds is None

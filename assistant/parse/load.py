@@ -106,11 +106,29 @@ _SPEED = (
 )
 
 
+#: A latency per generated token ("under 30 ms per token", "每个token 30毫秒", "TPOT 50ms").
+_UNIT = r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
+_PER_TOKEN = (
+    re.compile(NUMBER + _UNIT + r"\s*(?:per|a|/|each|every|每)\s*(?:output |generated )?tokens?\b"),
+    re.compile(
+        r"(?:每个?\s*(?:输出)?\s*token|\btpot\b|inter-token latency|time per output token)"
+        r"[^0-9]{0,12}?" + NUMBER + _UNIT
+    ),
+)
+
+
 def read_seconds_per_token(text: str) -> float | None:
-    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02)."""
+    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02, "under
+    30 ms per token" → 0.03)."""
     match = _first(_SPEED, text)
     speed = to_float(match.group(1)) if match else 0.0
-    return 1.0 / speed if speed > 0 else None
+    if speed > 0:
+        return 1.0 / speed
+    latency = _first(_PER_TOKEN, text)
+    if latency is None:
+        return None
+    value = to_float(latency.group(1))
+    return value / 1000 if latency.group(2) in ("ms", "毫秒") else value
 
 
 _QPS = (

@@ -110,3 +110,25 @@ def test_how_long_past_a_year_invents_no_deadline() -> None:
     assert all("期限" not in s.change for s in outcome.suggestions)
     assert outcome.scenario is not None
     assert outcome.scenario.deadline_seconds is None
+
+
+def test_a_latency_per_token_is_a_target() -> None:
+    from assistant.parse.load import read_seconds_per_token
+
+    assert read_seconds_per_token("serve it with under 30 ms per token") == 0.03
+    assert read_seconds_per_token("每个token 30毫秒") == 0.03
+    assert read_seconds_per_token("tpot 50ms") == 0.05
+    assert read_seconds_per_token("首字 500ms") is None  # a first-token bound, not per token
+
+
+def test_a_stated_count_short_of_a_target_says_what_meets_it() -> None:
+    from assistant.calculate import calculate
+
+    # 141 GB of bf16 weights: TP=2 reads 70.6 GB per GPU per token (~31 ms with overheads),
+    # TP=4 halves it; "2 H100" is the count to judge, not a node of two where nothing meets it
+    outcome = calculate(parse("Can 2 H100 serve Llama-3.1-70B with under 30 ms per token?"))
+    assert outcome.scenario is not None
+    assert outcome.scenario.target_seconds_per_token == 0.03
+    assert outcome.verdict == "infeasible"
+    assert "it takes 4 × H100 SXM 80GB" in outcome.lead
+    assert "No deployment" not in outcome.lead

@@ -8,6 +8,8 @@ against); a row without one is `tune`. The pass rate is reported per split and p
 with `"chain"` (or `"previous"`), a list of earlier questions, is answered after them, each turn
 a follow-up of the one before (as in `ask --continue`); only its own `question` is checked.
 Rows that check only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
+A row with `"refused": true` must be refused as bad input (CalculatorInputError, exit 2 in the
+CLI), its message in the row's language matching every `refusal_matches` pattern.
 
 Every `tests/golden/*.jsonl` file is read (answers, parse facts, chains). Each line gives a
 question, the scenario slots it must yield (as in the `ask --json` object), the acceptable verdicts,
@@ -121,10 +123,29 @@ def run_golden(
     for row in rows if rows is not None else load_golden():
         try:
             problems = check_row(row, _answer_row(answer, row))
+            if row.get("refused"):
+                problems.append("answered; the question was to be refused as bad input")
         except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported, not fatal
-            problems = [f"raised {type(exc).__name__}: {exc}"]
+            problems = _refusal_problems(row, exc)
         results.append((row, problems))
     return results
+
+
+def _refusal_problems(row: Mapping[str, Any], exc: Exception) -> list[str]:
+    """A `"refused": true` row (a number no question can mean, "1e999张H100") passes when the
+    pipeline refuses it (exit 2 in the CLI) with a message in the row's language matching its
+    `refusal_matches`; any other exception is a failure."""
+    from assistant.i18n import input_error
+    from calculators.errors import CalculatorInputError
+
+    if not (row.get("refused") and isinstance(exc, CalculatorInputError)):
+        return [f"raised {type(exc).__name__}: {exc}"]
+    message = input_error(exc, row.get("lang", "en"))
+    return [
+        f"refusal {message!r} does not match {pattern!r}"
+        for pattern in row.get("refusal_matches", ())
+        if not re.search(pattern, message)
+    ]
 
 
 def make_answerer() -> Answerer:

@@ -132,3 +132,17 @@ def test_a_stated_count_short_of_a_target_says_what_meets_it() -> None:
     assert outcome.verdict == "infeasible"
     assert "it takes 4 × H100 SXM 80GB" in outcome.lead
     assert "No deployment" not in outcome.lead
+
+
+def test_an_unreadable_number_is_refused_as_its_slot() -> None:
+    import pytest
+
+    from assistant.i18n import input_error
+    from calculators.errors import CalculatorInputError
+
+    with pytest.raises(CalculatorInputError) as refused:
+        parse("用1e999张H100训练7B模型")
+    assert input_error(refused.value, "zh") == "GPU 数量 1e999：太大，无法作为数字读取"
+    with pytest.raises(CalculatorInputError) as refused:
+        parse("pretrain 7B on 1e999 tokens with 8 H100")
+    assert refused.value.field == "tokens"

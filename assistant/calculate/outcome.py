@@ -459,20 +459,29 @@ def _evaluator(query: Query, ask: Ask) -> Evaluator:
 
 
 def _sized(query: Query, outcome: Outcome) -> Outcome:
-    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
-    if outcome.scenario is None:
-        return outcome
-    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
-    if count is None or count == outcome.scenario.gpu_count:
-        return outcome
-    lang = query.language
-    note = say(
+    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?"). The count read off
+    a small layout is an estimate (efficiency changes with scale), so the count is re-read at
+    each evaluated size until it holds: the answer's count is the one it was evaluated at."""
+    for _ in range(3):
+        if outcome.scenario is None:
+            return outcome
+        count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+        if count is None or count == outcome.scenario.gpu_count:
+            return outcome
+        sized = _evaluator(query, "gpu_count")(count, _sized_note(query.language, count))
+        if sized.verdict == "infeasible" and outcome.verdict != "infeasible":
+            return outcome  # fewer GPUs broke it: keep the count that works
+        outcome = sized
+    return outcome
+
+
+def _sized_note(lang: Language, count: int) -> str:
+    return say(
         lang,
         f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
         f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
         "and the deadline.",
     )
-    return _evaluator(query, "gpu_count")(count, note)
 
 
 def _training(s: Scenario) -> bool:

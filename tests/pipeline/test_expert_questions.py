@@ -146,3 +146,14 @@ def test_an_unreadable_number_is_refused_as_its_slot() -> None:
     with pytest.raises(CalculatorInputError) as refused:
         parse("pretrain 7B on 1e999 tokens with 8 H100")
     assert refused.value.field == "tokens"
+
+
+def test_how_many_is_the_count_it_was_evaluated_at() -> None:
+    from assistant.calculate import calculate
+
+    # 6 x 30e9 x 600e9 = 1.08e23 (+ attention) on 3.76e14 FLOP/s per H800 in 21 days: ~170,
+    # 22 nodes. It said "at least 176" while evaluating 232 GPUs (a count read off 8 GPUs).
+    outcome = calculate(parse("How many H800 to pretrain a 30B model on 600B tokens in 21 days?"))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 176
+    assert outcome.lead.startswith("You need at least 176 × H800 SXM 80GB")

@@ -160,6 +160,7 @@ def headline(
     beyond_key: str = "answer.beyond_stated",
     skip: tuple[str, ...] = (),
     horizon: bool = False,
+    offer_fix: bool = True,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -169,6 +170,8 @@ def headline(
     undoing a stated choice). Checks of `skip` kinds are left out when
     they pass (a how-long answer states the duration itself). `horizon`: the run was judged on
     the one-year practical horizon, not on a stated deadline (no "deadline 365 days").
+    `offer_fix` False leaves every fix out (over budget: a longer deadline or more GPUs fixes
+    the run time but never the cost).
     """
     checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
     failing = [c for c in checks if c.verdict == "fail"]
@@ -196,7 +199,9 @@ def headline(
         return ""
     text = say(lang, "；", "; ").join(clauses)
     text = text[0].upper() + text[1:]
-    if failing and fix is not None:
+    if not offer_fix:  # over a stated budget: no change of the plan lowers its GPU-hours
+        pass
+    elif failing and fix is not None:
         text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {_lower_first(fix)}")
     elif failing and beyond is not None:
         text += say(lang, "。", ". ") + t(

@@ -42,6 +42,7 @@ from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
     budget_note,
+    budget_tokens,
     first_fix,
     respecting_verdict,
 )
@@ -253,6 +254,8 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
+    budget = budget_note(checks, stated)
+    over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
         checks,
@@ -264,11 +267,16 @@ def _evaluate_scenario(
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
         skip=_skipped(ask, stated, judged),
         horizon=horizon,
+        offer_fix=not over,
     )
-    budget = budget_note(checks, stated)
     if budget is not None:
-        top = text(budget, lang) + (say(lang, "", " ") + top if top else "")
-        if budget.key == "answer.over_budget":
+        within = budget_tokens(checks, scenario, stated) if over else None
+        top = " ".join(text(m, lang) for m in (budget, within) if m is not None) + (
+            say(lang, "", " ") + top if top else ""
+        )
+        if lang == "zh":
+            top = top.replace("。 ", "。")
+        if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")

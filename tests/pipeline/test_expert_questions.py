@@ -157,3 +157,16 @@ def test_how_many_is_the_count_it_was_evaluated_at() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_count == 176
     assert outcome.lead.startswith("You need at least 176 × H800 SXM 80GB")
+
+
+def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() -> None:
+    from assistant.calculate import calculate
+
+    # 5.46e22 FLOPs / 3.76e14 per H100-second = 40,350 GPU-hours x $2.5 = $100,900; a longer
+    # deadline fixes the run time, never the cost. $30,000 buys 1e12 x 30,000 / 100,900 tokens.
+    question = "预算3万美元，每卡时2.5美元，8张H100预训练Llama-3.1-8B，1万亿token，够吗"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "infeasible"
+    assert outcome.lead.startswith("超出预算：约需 100,894 USD，预算 30,000 USD。")
+    assert "约够训练 2973亿 token" in outcome.lead
+    assert "最直接的办法" not in outcome.lead

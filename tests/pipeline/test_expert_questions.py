@@ -170,3 +170,10 @@ def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() 
     assert outcome.lead.startswith("超出预算：约需 100,894 USD，预算 30,000 USD。")
     assert "约够训练 2973亿 token" in outcome.lead
     assert "最直接的办法" not in outcome.lead
+
+
+def test_a_refused_deadline_is_said_in_days() -> None:
+    from assistant.calculate import calculate
+
+    lead = calculate(parse("Pretrain a 7B model on 8 H100 in -3 days")).lead
+    assert "deadline -3 days: must be" in lead  # it said "deadline -259200", the SI seconds

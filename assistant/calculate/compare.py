@@ -10,6 +10,7 @@ least two options with the figure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
@@ -38,6 +39,19 @@ def merged(base: Scenario, option: Scenario) -> Scenario:
     """The question's scenario with the option's stated slots on top."""
     changes = {f.name: getattr(option, f.name) for f in fields(option)}
     return replace(base, **{k: v for k, v in changes.items() if v is not None})
+
+
+#: The win a comparison question asks about, by its words: that sentence answers it, first.
+_ASKED_WIN = {
+    "solve.wins_cost": re.compile(
+        r"cheap|less expensive|lower cost|costs? less|便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+        re.I,
+    ),
+    "answer.faster_training": re.compile(r"fast|quick|sooner|更快|快|用时(?:更)?短", re.I),
+    "answer.faster_serving": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
+    "solve.wins_memory": re.compile(r"headroom|more memory|显存(?:更)?(?:大|多|余量)", re.I),
+}
+_NO_WORD = re.compile(r"(?!)")
 
 
 def _hardware(s: Scenario) -> Msg:
@@ -150,7 +164,11 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     options = options_of(outcomes)
     lang = query.language
     gap = "" if lang == "zh" else " "
-    sentences = [text(_line(o), lang) for o in options]
-    sentences += [text(m, lang) for m in _verdicts(options)]
+    wins = _verdicts(options)
+    asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
+    # "which is cheaper": the cheapest option first, then each option's line, then the rest
+    sentences = [text(m, lang) for m in asked]
+    sentences += [text(_line(o), lang) for o in options]
+    sentences += [text(m, lang) for m in wins if m not in asked]
     best = min(outcomes, key=lambda o: _RANK[o.verdict])
     return replace(best, lead="", focus=gap.join(sentences), options=options)

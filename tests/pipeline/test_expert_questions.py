@@ -177,3 +177,17 @@ def test_a_refused_deadline_is_said_in_days() -> None:
 
     lead = calculate(parse("Pretrain a 7B model on 8 H100 in -3 days")).lead
     assert "deadline -3 days: must be" in lead  # it said "deadline -259200", the SI seconds
+
+
+def test_a_comparison_answers_the_criterion_asked_first() -> None:
+    from assistant.calculate import calculate
+
+    # H100: 6.78e21 / 3.76e14 = 5,010 GPU-h x $2.5 = $12,500; A100: 15,100 GPU-h x $1.2 = $18,100
+    question = (
+        "Which is cheaper to pretrain a 7B model on 140B tokens: "
+        "64 H100 at $2.5/h or 64 A100 at $1.2/h?"
+    )
+    lead = calculate(parse(question)).lead
+    assert lead.startswith("64 × H100 SXM 80GB is the cheapest run")
+    faster = calculate(parse("H100 和 A100 哪个训练7B更快，各8张")).lead
+    assert faster.startswith("8 张 H100 SXM 80GB 更快")

@@ -191,3 +191,11 @@ def test_a_comparison_answers_the_criterion_asked_first() -> None:
     assert lead.startswith("64 × H100 SXM 80GB is the cheapest run")
     faster = calculate(parse("H100 和 A100 哪个训练7B更快，各8张")).lead
     assert faster.startswith("8 张 H100 SXM 80GB 更快")
+
+
+def test_a_new_concurrency_is_one_change() -> None:
+    from assistant.calculate.followup import changed_note
+
+    first = parse("8张H100推理Llama-3.1-70B，32k上下文")
+    second = parse("那并发64路呢", previous=first)
+    assert changed_note(second) == "在上一问的基础上改了：并发。"  # not "批大小/并发、并发"

@@ -23,20 +23,20 @@ from assistant.calculate.defaults import (
     resolve,
     say,
 )
+from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
     main_ask,
-    needed_gpus,
 )
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
-from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.sizing import Evaluator, how_long, sized
 from assistant.calculate.solvers import max_sequences
 from assistant.calculate.stand_in import with_stand_in
-from assistant.calculate.summaries import summarize
+from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
@@ -46,7 +46,7 @@ from assistant.calculate.verdict import (
     first_fix,
     respecting_verdict,
 )
-from assistant.i18n import input_error, text
+from assistant.i18n import input_error, t, text
 from assistant.records import (
     Ask,
     Check,
@@ -197,21 +197,6 @@ def _suggestions(
     return out, fix
 
 
-def _n(count: int | None) -> str:
-    """A count with thousands separators ("1,288")."""
-    return f"{count:,}" if isinstance(count, int) else str(count)
-
-
-def _describe(s: Scenario, lang: Language) -> str:
-    if lang == "zh":
-        if (s.nodes or 1) == 1:
-            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
-        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
-    if (s.nodes or 1) == 1:
-        return f"one node with {s.gpu_count} × {s.gpu}"
-    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
-
-
 def _evaluate_scenario(
     resolved: Resolved,
     lang: Language,
@@ -286,8 +271,8 @@ def _evaluate_scenario(
             )
     where = say(
         lang,
-        f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
-        f"Evaluated on {_describe(scenario, lang)}.",
+        f"按 {describe_setup(scenario, lang)} 评估。".replace("） 评估", "）评估"),
+        f"Evaluated on {describe_setup(scenario, lang)}.",
     )
     return Outcome(
         verdict=verdict,
@@ -303,21 +288,6 @@ def _evaluate_scenario(
 
 
 _KINDS = ("memory", "compute", "network", "power", "cost")
-
-#: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
-OFFTOPIC_ZH = (
-    "这个问题不在 gpu-advisor 的范围内。gpu-advisor 回答的是大模型在 GPU 上的任务："
-    "预训练、微调（全参数、LoRA、QLoRA）、推理部署与集群规划，给出显存、算力与时间、网络、"
-    "电力和成本的计算与出处；游戏帧数、挖矿、驱动安装、电脑维修和购物比价不在其中。"
-    "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”或“ZeRO-3 是什么？”"
-)
-OFFTOPIC_EN = (
-    "This question is outside what gpu-advisor covers. It answers questions about large-model "
-    "jobs on GPUs: pre-training, fine-tuning (full, LoRA, QLoRA), inference serving and cluster "
-    "planning, with computed memory, compute and time, network, power and cost figures and "
-    "their sources; game frame rates, mining, driver installation, PC repairs and shopping are "
-    'not covered. Try: "Can 8x H100 train a 70B model within 30 days?" or "What is ZeRO-3?"'
-)
 
 
 def _unknown(
@@ -345,7 +315,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:
-        return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+        return _unknown("offtopic", lang, t("answer.offtopic", "zh"), t("answer.offtopic", "en"))
     if main_ask(query) == "max_model" and s.model is None and s.params is None:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
@@ -354,7 +324,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     if missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
-        return _concept(query)
+        return energy_outcome(query) or _concept(query)
     if stand_in is not None:
         found = _calculate(query, _site(query, sites))
         lead = say(lang, "", " ").join(x for x in (missing, found.lead) if x)
@@ -382,7 +352,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if open_count and ask == "gpu_count":
-            outcome = _sized(query, outcome)
+            outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _unknown(
@@ -466,32 +436,6 @@ def _evaluator(query: Query, ask: Ask) -> Evaluator:
     return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
 
 
-def _sized(query: Query, outcome: Outcome) -> Outcome:
-    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?"). The count read off
-    a small layout is an estimate (efficiency changes with scale), so the count is re-read at
-    each evaluated size until it holds: the answer's count is the one it was evaluated at."""
-    for _ in range(3):
-        if outcome.scenario is None:
-            return outcome
-        count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
-        if count is None or count == outcome.scenario.gpu_count:
-            return outcome
-        sized = _evaluator(query, "gpu_count")(count, _sized_note(query.language, count))
-        if sized.verdict == "infeasible" and outcome.verdict != "infeasible":
-            return outcome  # fewer GPUs broke it: keep the count that works
-        outcome = sized
-    return outcome
-
-
-def _sized_note(lang: Language, count: int) -> str:
-    return say(
-        lang,
-        f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
-        f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
-        "and the deadline.",
-    )
-
-
 def _training(s: Scenario) -> bool:
     """The task the defaults will choose (see `defaults._workload`): serving unless told."""
     if s.task is not None:
@@ -527,7 +471,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
     listing = say(lang, "；", "; ").join(
-        f"{_describe(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+        f"{describe_setup(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
         for r in results
         if r.scenario
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.calculate.compare import options_of
 from assistant.calculate.outcome import Outcome
 from assistant.parse import parse
@@ -199,3 +201,14 @@ def test_a_new_concurrency_is_one_change() -> None:
     first = parse("8张H100推理Llama-3.1-70B，32k上下文")
     second = parse("那并发64路呢", previous=first)
     assert changed_note(second) == "在上一问的基础上改了：并发。"  # not "批大小/并发、并发"
+
+
+def test_electricity_of_stated_hardware_needs_no_model() -> None:
+    from assistant.calculate import calculate
+
+    # 1,024 x (700 W TDP + 237 W host) x PUE 1.58 = 1,516 kW; x 720 h = 1,091,514 kWh x 0.5
+    outcome = calculate(parse("电价0.5元/度，1024张H800跑30天电费多少"))
+    assert outcome.verdict == "unknown"  # an estimate: no job to judge
+    assert outcome.lead.startswith("电费：约 1,091,514 度 × 0.5 CNY/度 = 545,757 CNY。")
+    power = outcome.checks[0]
+    assert power.figures["kwh"] == pytest.approx(1024 * 937 * 1.58 * 720 / 1000)

@@ -14,6 +14,8 @@ Examples:
     ('chatglm9-6b',)
     >>> unknown_names("can 4 rtx 6000 ada serve ⟨model⟩"), unknown_names("一张32gb的mi50能推理")
     (('rtx 6000 ada',), ('mi50',))
+    >>> unknown_names("8张910b4推理⟨model⟩")
+    ('910b4',)
     >>> digit_groups_fit("qwen2-57b", ("Qwen2.5-7B", "qwen-7b"))
     False
 """
@@ -38,7 +40,7 @@ _FAMILIES = (
 )
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
-    r"[abhlv](?=\d{2})|[bgh](?=\d{3})"
+    r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))"  # bare Ascend "910b4"
 )
 # ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗
 _W = r"[a-z0-9_.]"
@@ -55,7 +57,7 @@ _MODEL_NAME = (
 )
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
-    r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}(?![a-z0-9])"
+    r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
     r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
 )
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")

@@ -51,10 +51,25 @@ __all__ = [
 MAX_QUESTION_CHARS = 4000
 
 
+#: English words no Chinese question uses: without any, Latin words are names and units
+#: ("Ascend 910 32GB训练7B" is Chinese: "Ascend" and "GB" are not English prose).
+_ENGLISH_PROSE = re.compile(
+    r"\b(?:the|a|an|can|could|how|what|which|is|are|do|does|on|with|for|to|of|in|and|or|"
+    r"we|i|my|our|it|be|need|want|run|serve|train|fine-tune|much|many|long)\b",
+    re.IGNORECASE,
+)
+
+
 def detect_language(text: str) -> Language:
-    """ "zh" when the question is mainly Chinese, else "en"."""
+    """ "zh" when the question is mainly Chinese, else "en".
+
+    >>> detect_language("Ascend 910 32GB训练7B"), detect_language("What is 显存?")
+    ('zh', 'en')
+    """
     han = len(re.findall(r"[\u4e00-\u9fff]", text))
     latin_words = len(re.findall(r"[A-Za-z]{2,}", text))
+    if han >= 2 and not _ENGLISH_PROSE.search(text):
+        return "zh"
     return "zh" if han and han >= 1.5 * latin_words else "en"
 
 

@@ -212,3 +212,16 @@ def test_electricity_of_stated_hardware_needs_no_model() -> None:
     assert outcome.lead.startswith("电费：约 1,091,514 度 × 0.5 CNY/度 = 545,757 CNY。")
     power = outcome.checks[0]
     assert power.figures["kwh"] == pytest.approx(1024 * 937 * 1.58 * 720 / 1000)
+
+
+def test_a_bare_ascend_variant_is_an_unknown_card_with_its_count() -> None:
+    # "910B4" matched nothing: typical set-ups on 4 H100 answered "8张910B4推理…"
+    query = parse("8张910B4推理Qwen2.5-72B可以吗")
+    assert query.unknown_names == ("910B4",)
+    assert query.scenario.gpu_count == 8
+    assert parse("8张910B推理Qwen2.5-72B").scenario.gpu == "Ascend 910B 64GB"
+
+
+def test_a_chinese_question_with_product_names_is_chinese() -> None:
+    assert parse("Ascend 910 32GB训练7B").language == "zh"
+    assert parse("Can an Ascend 910 train 7B? 训练").language == "en"

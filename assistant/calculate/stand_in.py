@@ -12,13 +12,24 @@ Examples:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import TYPICAL_INFERENCE_SETUPS, TYPICAL_SETUPS
 from assistant.i18n import text
-from assistant.records import Query
+from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
-__all__ = ["stand_in_gpu", "with_stand_in"]
+if TYPE_CHECKING:
+    from calculators.catalog.hardware import GPU
+
+__all__ = ["stand_in_gpu", "stated_gpu", "with_stand_in"]
+
+
+def lookup_memory(name: str) -> float:
+    """The catalog memory of the GPU `name`, in bytes."""
+    from calculators.catalog.hardware import lookup_gpu
+
+    return lookup_gpu(name).memory_bytes
 
 
 def stand_in_gpu(memory_bytes: float) -> str:
@@ -37,12 +48,30 @@ def stand_in_gpu(memory_bytes: float) -> str:
     return min(order, key=lambda n: GPUS[n].memory_bytes)
 
 
+def stated_gpu(scenario: Scenario) -> GPU:
+    """The scenario's catalog GPU with the memory the question stated for it, when that differs
+    from the entry ("A800 40G", "魔改48G的4090"): bandwidth and FLOP/s stay the entry's."""
+    from calculators.catalog.hardware import lookup_gpu
+
+    gpu = lookup_gpu(scenario.gpu or "")
+    memory = scenario.gpu_memory_bytes
+    if memory is None or abs(memory - gpu.memory_bytes) <= 0.02 * gpu.memory_bytes:
+        return gpu
+    return replace(gpu, memory_bytes=memory)
+
+
 def with_stand_in(query: Query) -> tuple[Query, str | None]:
-    """The query with a stand-in card when only the memory was stated, and the note saying so;
-    `(query, None)` when a card is named or no memory is stated."""
+    """The query with a stand-in card when only the memory was stated, and the note saying so
+    (or the note that a named card is evaluated with the memory stated for it); `(query, None)`
+    when the memory stated is the card's own or none is stated."""
     s = query.scenario
-    if s.gpu is not None or s.gpu_memory_bytes is None:
+    if s.gpu_memory_bytes is None:
         return query, None
+    if s.gpu is not None:
+        if stated_gpu(s).memory_bytes == lookup_memory(s.gpu):
+            return query, None
+        msg = Msg("answer.memory_as_stated", memory=s.gpu_memory_bytes, gpu=s.gpu)
+        return query, text(msg, query.language)
     gpu = stand_in_gpu(s.gpu_memory_bytes)
     note = text(Msg("answer.stand_in", memory=s.gpu_memory_bytes, gpu=gpu), query.language)
     return replace(query, scenario=replace(s, gpu=gpu)), note

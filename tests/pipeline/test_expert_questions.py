@@ -225,3 +225,30 @@ def test_a_bare_ascend_variant_is_an_unknown_card_with_its_count() -> None:
 def test_a_chinese_question_with_product_names_is_chinese() -> None:
     assert parse("Ascend 910 32GB训练7B").language == "zh"
     assert parse("Can an Ascend 910 train 7B? 训练").language == "en"
+
+
+@pytest.mark.parametrize(
+    ("question", "gpu", "count", "memory"),
+    [
+        ("4张魔改48G的4090推理Llama-3.1-70B int4", "RTX 4090 24GB", 4, 48e9),  # was 1 × 24 GB
+        ("8卡A800 40G微调Qwen2.5-14B LoRA", "A800 SXM 80GB", 8, 40e9),  # 40G was dropped
+        ("8张24G的卡推理Llama-2-13B", None, 8, 24e9),  # the count was lost
+        ("Can a 24GB card run a 7B model at 4-bit?", None, None, 24e9),  # "2" is not a count
+        ("8 H100 100G RoCE pretrain 7B", "H100 SXM 80GB", 8, None),  # a link speed, not memory
+    ],
+)
+def test_a_memory_stated_for_the_card_is_kept(
+    question: str, gpu: str | None, count: int | None, memory: float | None
+) -> None:
+    s = parse(question).scenario
+    assert (s.gpu, s.gpu_count, s.gpu_memory_bytes) == (gpu, count, memory)
+
+
+def test_a_named_card_is_evaluated_with_the_memory_stated_for_it() -> None:
+    from assistant.calculate import calculate
+
+    # int4 70B: ~41 GB on one card; a modded 48 GB 4090 has 43.2 GB usable, a stock one 21.6
+    outcome = calculate(parse("一张魔改48G的4090能推理Llama-3.1-70B int4吗"))
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    assert memory.figures["available_bytes_per_gpu"] == pytest.approx(0.9 * 48e9)
+    assert outcome.assumptions[0].startswith("RTX 4090 24GB 按问题给出的显存 48.0 GB")

@@ -31,7 +31,10 @@ _SLOT_NAMES = {
 
 def changed_note(query: Query) -> str:
     """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
-    names = [_SLOT_NAMES[k] for k in query.changed_slots if k in _SLOT_NAMES]
+    changed = query.changed_slots
+    if "concurrency" in changed:  # the batch follows the concurrency: one change, said once
+        changed = tuple(k for k in changed if k != "batch_size")
+    names = [_SLOT_NAMES[k] for k in changed if k in _SLOT_NAMES]
     if not query.followup or not names:
         return ""
     lang = query.language

@@ -42,7 +42,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
 
     `overrides` set Plan fields (layout choices such as `zero_stage`, `tensor_parallel`).
     """
-    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from assistant.calculate.stand_in import stated_gpu
+    from calculators.catalog.hardware import lookup_link
     from calculators.catalog.models import generic_model, lookup_model
     from calculators.planner.plan import Plan
 
@@ -51,7 +52,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         if scenario.model
         else generic_model(params=scenario.params or 0)
     )
-    gpu = lookup_gpu(scenario.gpu or "")
+    gpu = stated_gpu(scenario)  # the catalog card, with the memory the question gave it
     inference = scenario.task == "inference"
     precision = scenario.precision or gpu.default_training_precision()
     weight_dtype = None

@@ -9,10 +9,10 @@ from collections.abc import Callable, Mapping
 
 from assistant.calculate.defaults import say
 from assistant.calculate.verdict import PRACTICAL_SECONDS
-from assistant.records import Figure, Language
+from assistant.records import Figure, Language, Scenario
 from assistant.render import fmt_bytes, fmt_count, fmt_flops, fmt_percent, fmt_rate, fmt_seconds
 
-__all__ = ["summarize"]
+__all__ = ["describe_setup", "summarize"]
 
 Figures = Mapping[str, Figure]
 
@@ -256,3 +256,19 @@ def summarize(kind: str, verdict: str, figures: Figures, language: Language, gpu
         zh, en = _NOT_APPLICABLE[kind]
         return say(language, zh, en)
     return text
+
+
+def _n(count: int | None) -> str:
+    """A count with thousands separators ("1,288")."""
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
+def describe_setup(s: Scenario, lang: Language) -> str:
+    """The evaluated hardware in words ("1 台 8 张 H100", "2 nodes × 8 H100 (16 GPUs)")."""
+    if lang == "zh":
+        if (s.nodes or 1) == 1:
+            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
+        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
+    if (s.nodes or 1) == 1:
+        return f"one node with {s.gpu_count} × {s.gpu}"
+    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.i18n import numbers
+from assistant.i18n import numbers, text
 from assistant.records import Answer, Check, Language
 from assistant.render.excerpt import excerpt
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -28,6 +29,7 @@ __all__ = [
     "fmt_rate",
     "fmt_seconds",
     "render_markdown",
+    "verdict_label",
 ]
 
 VERDICT_LABELS: dict[str, dict[str, str]] = {
@@ -36,6 +38,16 @@ VERDICT_LABELS: dict[str, dict[str, str]] = {
     "infeasible": {"zh": "不可行", "en": "Not feasible"},
     "unknown": {"zh": "无法判断", "en": "Cannot tell"},
 }
+
+
+def verdict_label(answer: Answer) -> str:
+    """The headline's label: the verdict, or "Estimate" for figures computed with no verdict
+    (a quantity asked with no hardware named is not judged on a card the user never chose)."""
+    if answer.verdict == "unknown" and answer.checks:
+        return text(Msg("common.verdict.estimate"), answer.language)
+    return VERDICT_LABELS[answer.verdict][answer.language]
+
+
 CHECK_LABELS: dict[str, dict[str, str]] = {
     "memory": {"zh": "显存", "en": "Memory"},
     "compute": {"zh": "算力与时间", "en": "Compute and time"},
@@ -144,7 +156,7 @@ def render_markdown(
     the passages themselves, the facts and what to add for a computed verdict instead.
     """
     lang = answer.language
-    verdict = VERDICT_LABELS[answer.verdict][lang]
+    verdict = verdict_label(answer)
     colon = "：" if lang == "zh" else ": "
     numbers: dict[str, int] = {}
     refs: dict[str, list[int]] = {}
@@ -201,7 +213,7 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "infeasible": "bold red",
         "unknown": "bold blue",
     }
-    label = VERDICT_LABELS[answer.verdict][answer.language]
+    label = verdict_label(answer)
     body = answer.text if full else brief_markdown(answer.text)
     # The banner says the verdict in colour; the headline below it does not repeat it.
     for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):

@@ -323,13 +323,13 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     The time-against-GPU-count series is computed once, for the evaluation the answer shows
     (not for every set-up or option tried on the way).
     """
-    outcome = _calculate(query, sites)
+    outcome = _answer(query, sites)
     if outcome.evaluation is None:
         return outcome
     return replace(outcome, scaling=scaling_series(outcome.evaluation, query.scenario))
 
 
-def _calculate(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
+def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:

@@ -6,10 +6,11 @@ Values come from `GPU_ADVISOR_*` environment variables (for example
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from assistant import locations
@@ -46,3 +47,14 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=locations.home_dir)
     """User data: added documents, the index, conversations, caches."""
+
+    @field_validator("home")
+    @classmethod
+    def _private_home(cls, home: Path) -> Path:
+        """A home named by `GPU_ADVISOR_HOME` (or passed in) is created 0700 like the default
+        one; otherwise the first writer (the lock) made it with the umask's 0755. One that
+        cannot be created is left to the first command that needs it to report."""
+        home = home.expanduser()
+        with contextlib.suppress(OSError):
+            locations.private_dir(home)
+        return home

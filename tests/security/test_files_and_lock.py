@@ -112,19 +112,25 @@ def test_a_reader_waiting_on_the_lock_does_not_drop_a_document_added_meanwhile(
     assert "second.md" in listed.output  # type: ignore[attr-defined]
 
 
-def test_concurrent_adds_and_searches_lose_nothing(kb_home: Path, tmp_path: Path) -> None:
+def test_concurrent_adds_and_asks_lose_nothing(kb_home: Path, tmp_path: Path) -> None:
+    """The stress form of failure 3: adds, asks and searches started together (a reader that
+    sees an add's document before it is indexed rebuilds); then every document reported added
+    is in the verified index."""
     notes = []
-    for n in range(3):
+    for n in range(4):
         note = tmp_path / f"note{n}.md"
         note.write_text(NOTE.format(n=n) + f"\nVariant {n}.\n", "utf-8")
         notes.append(note)
     procs = [_cli("kb", "add", str(note), home=kb_home) for note in notes]
+    for question in ("Can 8 H100 train a 7B model?", "8张A100能微调70B模型吗?"):
+        procs.insert(2, _cli("ask", question, home=kb_home))
     procs += [_cli("kb", "search", "InfiniBand racks", home=kb_home) for _ in range(2)]
     for proc in procs:
-        _, err = proc.communicate(timeout=600)
-        assert proc.returncode == 0, err
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, (proc.args, err)
+        assert "Traceback" not in err
     verify = run("verify")
     assert verify.exit_code == 0, verify.output  # type: ignore[attr-defined]
     listed = run("list").output  # type: ignore[attr-defined]
-    for n in range(3):
+    for n in range(4):
         assert f"note{n}.md" in listed

@@ -146,8 +146,10 @@ def test_kill_9_during_add_leaves_a_consistent_state(
         check=False,
     )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    again = run("add", *notes)
+    Path(notes[0]).write_text(NOTE + "\nEdited after the kill.\n", "utf-8")
+    again = run("add", *notes)  # the edited original is taken, not refused as a duplicate
     assert again.exit_code == 0, again.output
+    assert "Edited after the kill" in run("search", "Edited after the kill").output
     verify = run("verify")
     assert verify.exit_code == 0, verify.output
     for note in notes:

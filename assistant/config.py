@@ -48,6 +48,18 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=locations.home_dir)
     """User data: added documents, the index, conversations, caches."""
 
+    @field_validator("encoder")
+    @classmethod
+    def _no_controls(cls, value: str) -> str:
+        """An escape sequence in a setting is bad input, not a name to pass on to a library
+        (whose errors and warnings would quote it raw)."""
+        from assistant.sanitize import has_controls
+
+        if has_controls(value):
+            msg = "contains control or bidi characters (an escape sequence?)"
+            raise ValueError(msg)
+        return value
+
     @field_validator("home")
     @classmethod
     def _private_home(cls, home: Path) -> Path:

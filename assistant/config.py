@@ -19,6 +19,7 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -91,16 +92,36 @@ def _path(value: object) -> Path:
     return Path(str(value)).expanduser()
 
 
+def _encoder(value: object) -> str:
+    """An escape sequence in a setting is bad input, not a name to pass on to a library
+    (whose errors and warnings would quote it raw)."""
+    from assistant.sanitize import has_controls
+
+    if has_controls(str(value)):
+        raise _Refused(Msg("settings.controls"))
+    return str(value)
+
+
+def _home(value: object) -> Path:
+    """A home named by `GPU_ADVISOR_HOME` (or passed in) is created 0700 like the default one;
+    otherwise the first writer (the lock) made it with the umask's 0755. One that cannot be
+    created is left to the first command that needs it to report."""
+    home = _path(value)
+    with contextlib.suppress(OSError):
+        locations.private_dir(home)
+    return home
+
+
 #: field -> how a value given as text (a variable) or as a keyword argument is read.
 _PARSE: dict[str, Callable[[object], Any]] = {
-    "encoder": str,
+    "encoder": _encoder,
     "encoder_threads": _whole(1, 64),
     "top_k": _whole(1, 50),
     "min_score": _score,
     "language": _choice,
     "ui_language": _choice,
     "knowledge_dir": _path,
-    "home": _path,
+    "home": _home,
 }
 
 

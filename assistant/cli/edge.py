@@ -16,10 +16,13 @@ from calculators.errors import CalculatorInputError
 
 
 class UserFacingError(click.ClickException):
-    """A ClickException with a chosen exit code."""
+    """A ClickException with a chosen exit code; its message is sanitised, since it may quote
+    untrusted text (a setting, a file name, a library's error about them)."""
 
     def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
+        from assistant.sanitize import clean
+
+        super().__init__(clean(message))
         # click declares exit_code a ClassVar; this class needs it per instance.
         self.exit_code = exit_code  # type: ignore[misc]
 

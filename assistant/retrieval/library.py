@@ -78,6 +78,8 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
                     )
                 )
             files += found
+        elif path.is_file() and path.name.startswith("."):
+            problems.append(_refused(path, "kb.hidden"))
         elif path.is_file():
             files.append(path)
         else:
@@ -88,13 +90,11 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
 
 
 def _symlink(path: Path) -> AddResult:
-    target = os.readlink(path)
-    return AddResult(
-        str(path),
-        "refused",
-        t("kb.symlink", "en", target=target),
-        t("kb.symlink", "zh", target=target),
-    )
+    return _refused(path, "kb.symlink", target=os.readlink(path))
+
+
+def _refused(path: Path, key: str, **fields: str) -> AddResult:
+    return AddResult(str(path), "refused", t(key, "en", **fields), t(key, "zh", **fields))
 
 
 def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:

@@ -14,7 +14,13 @@ from assistant import tui
 from assistant.i18n import catalog
 from assistant.tui import i18n
 from assistant.tui.commands import ENTRIES
-from assistant.tui.export import answers_markdown, safe_stem, unique_path, write_atomic
+from assistant.tui.export import (
+    answers_markdown,
+    exports_dir,
+    safe_stem,
+    unique_path,
+    write_atomic,
+)
 from assistant.tui.literal import clean
 from assistant.tui.screens.help import KEYS as HELP_KEYS
 from assistant.tui.screens.history import summary_label
@@ -121,13 +127,15 @@ def test_answers_markdown_puts_each_answer_under_its_question() -> None:
     assert order == sorted(order)
 
 
-def test_an_export_gets_the_permissions_of_any_new_file(tmp_path: Path) -> None:
+def test_an_export_is_the_users_only(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
-        target = write_atomic(tmp_path / "answer.md", "答案")
+        folder = exports_dir(tmp_path)
+        target = write_atomic(folder / "answer.md", "答案")
     finally:
         os.umask(old)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not mkstemp's private 0600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # not the umask's 0755
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # it holds the conversation
 
 
 def test_the_readme_key_table_lists_every_key_of_the_help_screen() -> None:

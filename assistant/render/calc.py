@@ -109,6 +109,9 @@ PERCENT_FIGURES = frozenset(
         "utilization",
         "runtime_overhead_fraction",
         "comm_share_of_token_time",
+        "hfu",
+        "pipeline_bubble",
+        "network_efficiency",
     }
 )
 #: Figures counted per something; their unit words are `unit.<key>` in the catalog.

@@ -431,3 +431,45 @@ def test_solver_commands_answer_in_json(args: tuple[str, ...], key: str) -> None
     data = json.loads(out.output)
     assert data[key] > 0
     assert data["message"]
+
+
+#: Plans whose checks carry every figure issue 14 added: the duration factors (PP bubble,
+#: exposed communication), model vs hardware FLOPs (full recompute), host RAM for offload.
+_LABELLED_RUNS = [
+    (
+        "train",
+        "--params",
+        "70B",
+        "--gpu",
+        "H100 PCIe",
+        "--nodes",
+        "16",
+        "--inter-link",
+        "25GbE",
+        "--pp",
+        "4",
+        "--recompute",
+        "full",
+    ),
+    ("finetune", "--model", "llama-2-70b", "--gpu", "A100", "--zero", "3", "--offload"),
+]
+
+
+@pytest.mark.parametrize("args", _LABELLED_RUNS, ids=lambda a: a[0])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_figure_shown_has_a_label_not_its_key(args: tuple[str, ...], lang: str) -> None:
+    data = json.loads(_run("calc", *args, "--json").output)
+    keys = {key for check in data["checks"] for key in check["figures"]}
+    assert {"pipeline_bubble", "hardware_flops", "host_ram_needed_bytes_per_node"} & keys
+    text = _run("calc", *args, "--lang", lang).output
+    # An English label may be the key's own word ("days"); a snake_case key never is one.
+    shown = [key for key in keys if lang == "zh" or "_" in key]
+    leaked = sorted(key for key in shown if f"│ {key} " in text)
+    assert not leaked, leaked
+
+
+def test_duration_factors_are_percentages() -> None:
+    text = _run("calc", *_LABELLED_RUNS[0]).output
+    assert "pipeline bubble" in text
+    bubble = next(line for line in text.splitlines() if "pipeline bubble" in line)
+    assert "%" in bubble, bubble

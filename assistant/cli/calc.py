@@ -60,6 +60,10 @@ def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 @click.group()
 def calc() -> None:
     """Run a calculator directly (memory, time, network, power, catalogs)."""
+    from assistant.locations import user_documents_dir
+    from assistant.retrieval.cards import load_user_cards
+
+    load_user_cards(user_documents_dir())  # GPUs and models added with `kb add`
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:

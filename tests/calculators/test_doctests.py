@@ -12,6 +12,8 @@ MODULES = [
     "calculators.units",
     "calculators.catalog.hardware",
     "calculators.catalog.models",
+    "calculators.catalog.extend",
+    "calculators.catalog.hf_config",
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.compute_time",

@@ -28,6 +28,7 @@ from assistant.cli.calc_options import (
     lookup_gpu_field,
     plan_options,
     resolve_model,
+    serving_options,
 )
 from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
@@ -104,7 +105,7 @@ def finetune(**options: Any) -> None:
 
 
 @calc.command()
-@plan_options
+@serving_options
 @click.option(
     "--batch",
     "batch_size",
@@ -116,9 +117,9 @@ def finetune(**options: Any) -> None:
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
-    """Serving (also `calc serve`): memory, decode speed over the real links, time to first
-    token, network, power and, with --price-kwh, the energy bill; served as deployed by
-    default (released precision, TP inside a node, PP across nodes)."""
+    """Serving (`calc infer` = `calc serve`): memory, decode speed over the real links, time
+    to first token, network, power and, with --price-kwh, the energy bill; served as deployed
+    by default (released precision, TP inside a node, PP across nodes)."""
     _evaluate_command("inference", options)
 
 

@@ -473,3 +473,28 @@ def test_duration_factors_are_percentages() -> None:
     assert "pipeline bubble" in text
     bubble = next(line for line in text.splitlines() if "pipeline bubble" in line)
     assert "%" in bubble, bubble
+
+
+#: Training terms that serving does not use; `calc serve` used to accept and ignore them.
+_TRAINING_ONLY = ("--zero", "--recompute", "--pp-microbatches", "--offload", "--host-ram", "--ep")
+
+
+@pytest.mark.parametrize("command", ["infer", "serve"])
+def test_serving_offers_no_training_terms(command: str) -> None:
+    shown = _run("calc", command, "--help").output
+    assert "--batch" in shown
+    assert "--kv-dtype" in shown
+    for option in _TRAINING_ONLY:
+        assert f"{option} " not in shown, option
+    refused = CliRunner().invoke(
+        cli, ["calc", command, "--model", "llama-2-7b", "--gpu", "H100", "--zero", "3"]
+    )
+    assert refused.exit_code == 2
+    assert "No such option" in refused.output
+
+
+@pytest.mark.parametrize("command", ["train", "finetune", "network"])
+def test_training_commands_offer_the_issue_14_terms(command: str) -> None:
+    shown = _run("calc", command, "--help").output
+    for option in (*_TRAINING_ONLY, "--price-kwh", "--batch-tokens"):
+        assert f"{option} " in shown, option

@@ -289,12 +289,14 @@ def _training_defaults(
             # (calculators.compute_time.MOE_TOKENS_RULE).
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params
             out["tokens"] = tokens
+            moe = bool(s.active_params and s.params and s.active_params < s.params)
             notes.append(
                 say(
                     lang,
-                    f"训练数据按 Chinchilla 最优 20 token/参数：{fmt_count(tokens, lang)} token。",
-                    "Training tokens: Chinchilla-optimal 20 per parameter = "
-                    f"{fmt_count(tokens, lang)}.",
+                    f"训练数据按 Chinchilla 最优 20 token/{'激活' if moe else ''}参数："
+                    f"{fmt_count(tokens, lang)} token。",
+                    f"Training tokens: Chinchilla-optimal 20 per {'active ' if moe else ''}"
+                    f"parameter = {fmt_count(tokens, lang)}.",
                 )
             )
         else:

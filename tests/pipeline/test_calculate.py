@@ -208,3 +208,26 @@ def test_a_gpu_named_for_a_pcie_site_fits_its_servers(
     query = parse(question, sites=[JILIN])
     resolved = resolve(query.scenario, JILIN, "zh")
     assert (resolved.scenario.gpu, resolved.scenario.intra_link) == (gpu, intra_link)
+
+
+@pytest.mark.parametrize("model", ["Mixtral-8x7B", "Qwen2-57B-A14B", "Llama-2-7B"])
+def test_ask_and_calc_use_one_default_token_rule(model: str) -> None:
+    # One rule (issue 14): a model's published run, else 20 tokens per ACTIVE parameter, MoE
+    # included (Hoffmann et al. 2022 counts the parameters a token passes through).
+    from calculators.catalog.models import lookup_model
+    from calculators.compute_time import default_pretrain_tokens
+
+    spec = lookup_model(model)
+    scenario = Scenario(
+        task="pretrain",
+        model=spec.name,
+        params=float(spec.params),
+        active_params=float(spec.active_params),
+        gpu="H100",
+        gpu_count=64,
+    )
+    # `calc train --model X` and a question naming X's training ("pretrain X on 64 H100")
+    resolved = resolve(scenario, None, "en", own_run=True)
+    assert resolved.scenario.tokens == pytest.approx(default_pretrain_tokens(spec)[0])
+    if spec.is_moe and not spec.training_tokens:
+        assert "active parameter" in " ".join(resolved.assumptions)

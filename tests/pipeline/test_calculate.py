@@ -231,3 +231,17 @@ def test_ask_and_calc_use_one_default_token_rule(model: str) -> None:
     assert resolved.scenario.tokens == pytest.approx(default_pretrain_tokens(spec)[0])
     if spec.is_moe and not spec.training_tokens:
         assert "active parameter" in " ".join(resolved.assumptions)
+
+
+def test_moe_pretraining_splits_the_experts_as_deployed() -> None:
+    # DeepSeek-V3 (arXiv:2412.19437 §3.2, Table 1): 64-way expert parallelism over 8 nodes;
+    # 2.664M H800 GPU-hours on 2,048 GPUs, about 54 days. Without EP the chosen layout was
+    # ZeRO-3 over 2,048 ranks: 1,183 days, all of it gathering the 671B weights.
+    out = run("How long to pretrain DeepSeek-V3 on 2048 H800?")
+    assert any("EP=64" in a for a in out.assumptions)
+    compute = next(c for c in out.checks if c.kind == "compute")
+    assert 54 < float(compute.figures["days"]) < 2.5 * 54  # type: ignore[arg-type]
+    network = next(c for c in out.checks if c.kind == "network")
+    assert float(network.figures["moe_seconds_per_step"]) > 0  # type: ignore[arg-type]
+    dense = run("How long to pretrain Llama-2-70B on 2048 H800?")
+    assert not any("EP=" in a for a in dense.assumptions)

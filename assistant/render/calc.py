@@ -303,7 +303,7 @@ def catalog_table(
     title: str, columns: list[str], rows: list[list[str]], language: str = "en"
 ) -> Table:
     """A plain table for the catalog listings (titles and headings in ``language``)."""
-    table = Table(title=catalog_word(title, language), title_justify="left")
+    table = Table(title=markup(catalog_word(title, language)), title_justify="left")
     for column in columns:
         table.add_column(catalog_word(column, language))
     for row in rows:

@@ -165,3 +165,19 @@ def test_a_site_names_a_gpu_card_and_states_its_host_ram(kb_home: Path, tmp_path
     answer = json.loads(run("ask", "--json", "Can the lab cluster serve Llama-2-7B?").output)
     assert answer["scenario"]["gpu"] == "Lab X1 48GB"
     assert answer["scenario"]["host_ram_bytes"] == 256e9
+
+
+def test_a_card_name_with_markup_is_shown_as_written(kb_home: Path, tmp_path: Path) -> None:
+    # A card's name is untrusted text: Rich markup in it stays literal in every calc table.
+    evil = "[bold red]Evil[/bold red] X9"
+    card = _card(
+        tmp_path,
+        "gpu",
+        ('name = "Lab X1 48GB"', f'name = "{evil}"'),
+        ('aliases = ["X1", "Lab X1"]', 'aliases = ["Evil X9"]'),
+    )
+    assert run("kb", "add", str(card)).exit_code == 0
+    shown = run("calc", "gpus", "Evil X9").output
+    assert shown.splitlines()[0].strip() == evil  # the title, not a styled "Evil X9"
+    listing = run("calc", "infer", "--model", "llama-2-7b", "--gpu", "Evil X9").output
+    assert evil in listing

@@ -9,14 +9,13 @@ from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.gpu_memory import (
     USABLE_FRACTION,
-    FitPlan,
     MemoryBreakdown,
     finetune_memory,
     inference_memory,
     lora_trainable_params,
-    min_gpus_to_fit,
     training_memory,
 )
+from calculators.layout_search import FitPlan, min_gpus_to_fit
 from calculators.messages import Msg
 from calculators.planner.checks import limit_verdict
 from calculators.planner.host import HostRam, host_ram
@@ -99,7 +98,7 @@ def min_gpus(plan: Plan) -> int | None:
 
 
 def min_fit(plan: Plan) -> FitPlan | None:
-    """The smallest layout that fits (searched by gpu_memory.min_gpus_to_fit; cached).
+    """The smallest layout that fits (searched by layout_search.min_gpus_to_fit; cached).
 
     Training and fine-tuning also try full activation recomputation (gradient checkpointing)
     when the plan does not use it: it changes speed (~33% more compute), not the model, like

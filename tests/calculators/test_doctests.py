@@ -16,6 +16,7 @@ MODULES = [
     "calculators.catalog.hf_config",
     "calculators._memory_parts",
     "calculators.gpu_memory",
+    "calculators.layout_search",
     "calculators.compute_time",
     "calculators.planner.suggestions",
     "calculators.planner.fabrics",

@@ -17,7 +17,7 @@ import pytest
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import ModelSpec, generic_model, lookup_model
 from calculators.compute_time import model_and_hardware_flops
-from calculators.gpu_memory import min_gpus_to_fit
+from calculators.layout_search import min_gpus_to_fit
 from calculators.planner import evaluate, run_checks
 from calculators.planner.plan import DAY, Plan
 

@@ -21,6 +21,7 @@ FIGURE_LABELS: dict[str, tuple[str, str]] = {
     "overhead_bytes": ("runtime workspace", "运行时工作区"),
     "offloaded_bytes": ("offloaded to host memory", "卸载到主机内存"),
     "data_parallel": ("data-parallel degree", "数据并行度"),
+    "expert_parallel": ("expert-parallel degree (MoE)", "专家并行度（MoE）"),
     "model_state_bytes_per_gpu": ("model states per GPU", "每卡模型状态"),
     "total_flops": ("total compute", "总计算量"),
     "tokens": ("training tokens", "训练 token 数"),

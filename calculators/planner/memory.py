@@ -277,6 +277,8 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     }
     if plan.task != "inference":
         figures["model_state_bytes_per_gpu"] = b.model_state_bytes
+        if plan.model.is_moe and plan.task == "pretrain":  # experts split over EP ranks
+            figures["expert_parallel"] = plan.expert_parallel_degree
     else:
         figures["concurrent_sequences"] = plan.batch_size
         figures["batch_per_replica"] = plan.batch_per_replica

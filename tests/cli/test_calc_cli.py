@@ -452,6 +452,7 @@ _LABELLED_RUNS = [
         "full",
     ),
     ("finetune", "--model", "llama-2-70b", "--gpu", "A100", "--zero", "3", "--offload"),
+    ("train", "--model", "mixtral-8x7b", "--gpu", "H100", "--zero", "1", "--ep", "8"),
 ]
 
 
@@ -460,7 +461,7 @@ _LABELLED_RUNS = [
 def test_every_figure_shown_has_a_label_not_its_key(args: tuple[str, ...], lang: str) -> None:
     data = json.loads(_run("calc", *args, "--json").output)
     keys = {key for check in data["checks"] for key in check["figures"]}
-    assert {"pipeline_bubble", "hardware_flops", "host_ram_needed_bytes_per_node"} & keys
+    assert {"pipeline_bubble", "host_ram_needed_bytes_per_node", "expert_parallel"} & keys
     text = _run("calc", *args, "--lang", lang).output
     # An English label may be the key's own word ("days"); a snake_case key never is one.
     shown = [key for key in keys if lang == "zh" or "_" in key]
@@ -498,3 +499,11 @@ def test_training_commands_offer_the_issue_14_terms(command: str) -> None:
     shown = _run("calc", command, "--help").output
     for option in (*_TRAINING_ONLY, "--price-kwh", "--batch-tokens"):
         assert f"{option} " in shown, option
+
+
+def test_moe_pretraining_reports_its_expert_parallel_degree() -> None:
+    args = ("calc", "train", "--model", "mixtral-8x7b", "--gpu", "H100", "--zero", "1")
+    memory = json.loads(_run(*args, "--ep", "8", "--json").output)["checks"][0]["figures"]
+    assert memory["expert_parallel"] == 8
+    dense = ("calc", "train", "--model", "llama-2-7b", "--gpu", "H100", "--json")
+    assert "expert_parallel" not in json.loads(_run(*dense).output)["checks"][0]["figures"]

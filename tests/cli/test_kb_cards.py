@@ -181,3 +181,13 @@ def test_a_card_name_with_markup_is_shown_as_written(kb_home: Path, tmp_path: Pa
     assert shown.splitlines()[0].strip() == evil  # the title, not a styled "Evil X9"
     listing = run("calc", "infer", "--model", "llama-2-7b", "--gpu", "Evil X9").output
     assert evil in listing
+
+
+@pytest.mark.parametrize("kind", ["gpu", "model", "site"])
+@pytest.mark.parametrize(("lang", "needle"), [("en", "template"), ("zh", "模板")])
+def test_every_template_prints_in_both_languages(kind: str, lang: str, needle: str) -> None:
+    shown = run("kb", "template", kind, "--lang", lang)
+    assert shown.exit_code == 0
+    assert shown.output.startswith("+++")
+    assert needle in shown.output
+    assert f'lang = "{lang}"' in shown.output

@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -64,7 +65,8 @@ def calc() -> None:
     from assistant.locations import user_documents_dir
     from assistant.retrieval.cards import load_user_cards
 
-    load_user_cards(user_documents_dir())  # GPUs and models added with `kb add`
+    with contextlib.suppress(OSError):  # no usable home: the shipped catalogs only
+        load_user_cards(user_documents_dir())  # GPUs and models added with `kb add`
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:

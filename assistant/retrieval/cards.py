@@ -54,8 +54,8 @@ def register(doc: Any) -> None:
 
 def load_user_cards(documents_dir: Path) -> list[DocumentError]:
     """Register the cards among the user's documents (once per file version per process);
-    the problems of cards that no longer pass (checked when added) are returned."""
-    from assistant.retrieval.documents import discover, read_document
+    the problems of cards that no longer pass (checked when added) are returned. Only files
+    whose front matter says `kind = "gpu"` / `"model"` are parsed (start-up stays fast)."""
     from calculators.catalog.extend import forget_user_cards
 
     problems: list[DocumentError] = []
@@ -63,18 +63,31 @@ def load_user_cards(documents_dir: Path) -> list[DocumentError]:
         forget_user_cards()
         _LOADED.clear()
         _LOADED_FROM[0] = documents_dir
-    if not documents_dir.is_dir():
-        return problems
-    for path in discover(documents_dir):
-        stamp = (str(path), path.stat().st_mtime)
-        if stamp in _LOADED or not _CARD_KIND.search(path.read_bytes()[:4096]):
-            continue
-        _LOADED.add(stamp)
+    for path in _card_files(documents_dir):
+        from assistant.retrieval.documents import read_document
+
         try:
             register(read_document(path, source=str(path), key="documents/" + path.name))
         except DocumentError as exc:
             problems.append(exc)
     return problems
+
+
+def _card_files(documents_dir: Path) -> list[Path]:
+    """Card files not registered yet: `kb add` keeps copies flat in the documents folder."""
+    try:
+        paths = sorted(documents_dir.iterdir()) if documents_dir.is_dir() else []
+        found = []
+        for path in paths:
+            if path.suffix != ".md" or path.name.startswith(".") or path.is_symlink():
+                continue
+            stamp = (str(path), path.stat().st_mtime)
+            if stamp not in _LOADED and _CARD_KIND.search(path.read_bytes()[:4096]):
+                _LOADED.add(stamp)
+                found.append(path)
+    except OSError:  # an unreadable folder has no cards to offer
+        return []
+    return found
 
 
 def stored_name(path: Path) -> str:

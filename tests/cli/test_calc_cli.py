@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -507,3 +508,14 @@ def test_moe_pretraining_reports_its_expert_parallel_degree() -> None:
     assert memory["expert_parallel"] == 8
     dense = ("calc", "train", "--model", "llama-2-7b", "--gpu", "H100", "--json")
     assert "expert_parallel" not in json.loads(_run(*dense).output)["checks"][0]["figures"]
+
+
+def test_calc_runs_without_a_usable_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # calc reads the user's GPU/model cards from the home; a home that cannot be created (a
+    # file in its place) leaves the shipped catalogs, never a traceback.
+    blocker = tmp_path / "home"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("GPU_ADVISOR_HOME", str(blocker / "inner"))
+    result = _run("calc", "gpus", "H100")
+    assert result.exit_code == 0
+    assert "H100 SXM 80GB" in result.output

@@ -258,3 +258,5 @@ class SiteProfile:
     lang: Language = "zh"
     pue: float | None = None
     notes: str = ""
+    host_ram_bytes: float | None = None
+    """Host (CPU) RAM per node in bytes (the profile's `host_ram_GB`), for CPU offload."""

@@ -85,7 +85,7 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
         changes["nodes"] = site.nodes
     if s.gpus_per_node is None:
         changes["gpus_per_node"] = site.gpus_per_node
-    for name in ("intra_link", "inter_link"):
+    for name in ("intra_link", "inter_link", "host_ram_bytes"):
         if getattr(s, name) is None and getattr(site, name):
             changes[name] = getattr(site, name)
     if s.gpu is not None and s.intra_link is None:
@@ -289,12 +289,14 @@ def _training_defaults(
             # (calculators.compute_time.MOE_TOKENS_RULE).
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params
             out["tokens"] = tokens
+            moe = bool(s.active_params and s.params and s.active_params < s.params)
             notes.append(
                 say(
                     lang,
-                    f"训练数据按 Chinchilla 最优 20 token/参数：{fmt_count(tokens, lang)} token。",
-                    "Training tokens: Chinchilla-optimal 20 per parameter = "
-                    f"{fmt_count(tokens, lang)}.",
+                    f"训练数据按 Chinchilla 最优 20 token/{'激活' if moe else ''}参数："
+                    f"{fmt_count(tokens, lang)} token。",
+                    f"Training tokens: Chinchilla-optimal 20 per {'active ' if moe else ''}"
+                    f"parameter = {fmt_count(tokens, lang)}.",
                 )
             )
         else:

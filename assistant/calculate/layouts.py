@@ -107,7 +107,12 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         gpus = scenario.gpu_count or 1
         node_tp = _node_tensor_parallel(min(gpus, scenario.gpus_per_node or 8), gpus)
         return [
-            {"zero_stage": z, "recompute": r, "tensor_parallel": node_tp if tp else None}
+            {
+                "zero_stage": z,
+                "recompute": r,
+                "tensor_parallel": node_tp if tp else None,
+                "expert_parallel": _expert_parallel(scenario, gpus // (node_tp if tp else 1)),
+            }
             for z, r, tp in _TRAINING_CONFIGS
             if not tp or node_tp > 1
         ]
@@ -126,6 +131,32 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if node_tp > 1 and gpus % (node_tp * p) == 0
     ]
     return layouts
+
+
+#: Largest expert-parallel degree chosen for MoE pretraining: DeepSeek-V3 trains with 64-way
+#: expert parallelism over 8 nodes (DeepSeek-AI 2024, arXiv:2412.19437 §3.2); models with fewer
+#: experts split all of them (Mixtral-8x7B: 8).
+MAX_EXPERT_PARALLEL = 64
+
+
+def _expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
+    """MoE pretraining splits the experts over the data-parallel ranks, as deployed: the
+    largest degree up to MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel
+    GPUs. None for dense models and fine-tuning (its memory model keeps every expert)."""
+    from calculators.catalog.models import lookup_model
+
+    if scenario.task != "pretrain" or not scenario.model:
+        return None
+    experts = lookup_model(scenario.model).experts
+    degree = max(
+        (
+            e
+            for e in range(1, min(experts, MAX_EXPERT_PARALLEL) + 1)
+            if experts % e == 0 and data_parallel % e == 0
+        ),
+        default=1,
+    )
+    return degree if degree > 1 else None
 
 
 def _node_tensor_parallel(per_node: int, gpus: int) -> int:
@@ -155,6 +186,10 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         if plan.tensor_parallel > 1
         else ""
     )
+    ep = plan.expert_parallel_degree if plan.model.is_moe else 1
+    if ep > 1:
+        tp_zh += f"，专家并行 EP={ep}（专家分布在 {ep} 个数据并行 rank 上）"
+        tp_en += f", expert parallel EP={ep} (experts split over {ep} data-parallel ranks)"
     return say(
         lang,
         f"并行配置：ZeRO-{plan.zero_stage}"

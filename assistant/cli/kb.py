@@ -151,7 +151,7 @@ def _skipped(
 )
 @click.pass_context
 def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_alias: bool) -> None:
-    """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
+    """Add documents (.md, .txt; GPU/model cards, a config.json): copied in and indexed."""
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.library import add_documents
 
@@ -173,6 +173,23 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_al
     _report_build(ctx, report)
     if any(r.status in ("skipped", "refused") for r in results):
         ctx.exit(2)
+
+
+@kb.command()
+@click.argument("kind", type=click.Choice(["gpu", "model", "site"]))
+@click.option("--lang", "lang", type=click.Choice(["en", "zh"]), default=None)
+@click.pass_context
+def template(ctx: click.Context, kind: str, lang: str | None) -> None:
+    """Print a copy-me card: a GPU or model for the catalogs, or a site profile."""
+    from assistant.locations import shipped_knowledge_dir
+    from assistant.retrieval.cards import template as card_template
+
+    language = lang or _language(ctx)
+    if kind == "site":
+        path = shipped_knowledge_dir() / "sites" / f"template.{language}.md"
+        click.echo(path.read_text(encoding="utf-8"), nl=False)
+    else:
+        click.echo(card_template(kind, language), nl=False)
 
 
 @kb.command("list")

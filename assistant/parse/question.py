@@ -73,8 +73,14 @@ def detect_language(text: str) -> Language:
     return "zh" if han and han >= 1.5 * latin_words else "en"
 
 
-@functools.lru_cache(maxsize=1)
 def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
+    from calculators.catalog.extend import catalog_generation
+
+    return _catalog_indexes_at(catalog_generation())  # user GPU/model cards change them
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_indexes_at(generation: int) -> tuple[Mapping[str, str], Mapping[str, str]]:
     from calculators.catalog.hardware import gpu_alias_index
 
     try:
@@ -96,8 +102,14 @@ def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:
     return index
 
 
-@functools.lru_cache(maxsize=1)
 def _model_spellings() -> Mapping[str, tuple[str, ...]]:
+    from calculators.catalog.extend import catalog_generation
+
+    return _model_spellings_at(catalog_generation())
+
+
+@functools.lru_cache(maxsize=1)
+def _model_spellings_at(generation: int) -> Mapping[str, tuple[str, ...]]:
     from calculators.catalog.models import MODELS
 
     return {m.name: (m.name, *m.aliases) for m in MODELS.values()}

@@ -113,6 +113,9 @@ PERCENT_FIGURES = frozenset(
         "utilization",
         "runtime_overhead_fraction",
         "comm_share_of_token_time",
+        "hfu",
+        "pipeline_bubble",
+        "network_efficiency",
     }
 )
 #: Figures counted per something; their unit words are `unit.<key>` in the catalog.
@@ -304,7 +307,7 @@ def catalog_table(
     title: str, columns: list[str], rows: list[list[str]], language: str = "en"
 ) -> Table:
     """A plain table for the catalog listings (titles and headings in ``language``)."""
-    table = Table(title=catalog_word(title, language), title_justify="left")
+    table = Table(title=markup(catalog_word(title, language)), title_justify="left")
     for column in columns:
         table.add_column(catalog_word(column, language))
     for row in rows:

@@ -28,7 +28,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
 MAX_FILE_BYTES = 5_000_000
-KINDS = ("founding", "guide", "site", "template", "note")
+KINDS = ("founding", "guide", "site", "template", "note", "gpu", "model")
 
 # Full-width CJK punctuation stays as written (it reads better in a cited passage);
 # everything else in NFKC's compatibility range, full-width letters and digits included,
@@ -99,6 +99,8 @@ class Document:
     topics: tuple[str, ...] = ()
     references: tuple[str, ...] = ()
     site: Mapping[str, Any] | None = None
+    card: Mapping[str, Any] | None = None
+    """The `[gpu]` or `[model]` table of a user card (`kind = "gpu"` / `"model"`)."""
 
 
 def content_hash(text: str) -> str:
@@ -321,6 +323,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
         raise DocumentError(shown, "the document has no text", reason_zh="文档没有正文")
     default_id = slugify(_LANG_SUFFIX_RE.sub("", path.stem))
     site = meta.get("site")
+    card = meta.get(kind) if kind in ("gpu", "model") else None
     return Document(
         doc_id=_meta_str(meta, "id", shown, default_id),
         lang=lang,  # type: ignore[arg-type]  # checked above
@@ -334,16 +337,17 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
         topics=_meta_list(meta, "topics", shown),
         references=_meta_list(meta, "sources", shown),
         site=site if isinstance(site, dict) else None,
+        card=card if isinstance(card, dict) else None,
     )
 
 
 def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
-    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+    if path.suffix.lower() not in (*SUPPORTED_SUFFIXES, ".json"):
         raise DocumentError(
             str(path),
-            f"unsupported file type {path.suffix or '(none)'}; use .md or .txt",
-            reason_zh=f"不支持的文件类型 {path.suffix or '（无）'}；请使用 .md 或 .txt",
+            f"unsupported file type {path.suffix or '(none)'}; use .md, .txt or a config.json",
+            reason_zh=f"不支持的文件类型 {path.suffix or '（无）'}；请用 .md、.txt 或 config.json",
         )
     try:
         size = path.stat().st_size
@@ -360,6 +364,11 @@ def read_document(path: Path, *, source: str, key: str) -> Document:
             f"cannot read: {exc.strerror or exc}",
             reason_zh=f"无法读取：{exc.strerror or exc}",
         ) from exc
+    if path.suffix.lower() == ".json":  # a Hugging Face config.json: stored as a model card
+        from assistant.retrieval.cards import card_from_hf_config
+
+        raw = card_from_hf_config(raw, path)
+        path = path.with_suffix(".md")
     return parse_document(raw, path=path, source=source, key=key)
 
 
@@ -419,6 +428,11 @@ def site_profile(doc: Document) -> SiteProfile | None:
         lang=doc.lang,
         pue=_site_number(site, "pue", doc.source, float) if "pue" in site else None,
         notes=str(site.get("notes", "")),
+        host_ram_bytes=(
+            _site_number(site, "host_ram_GB", doc.source, float) * 1e9
+            if "host_ram_GB" in site
+            else None
+        ),
     )
 
 

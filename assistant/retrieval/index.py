@@ -299,7 +299,8 @@ def _build_locked(
             path=previous.path,
         )
     # Hashes first: a file edited during the build then looks stale next time, not current.
-    files = {src.key: file_entry(src.path) for src in sources if src.path.is_file()}
+    stored = previous.manifest.get("files", {}) if previous is not None and not force else {}
+    files = {src.key: _file_entry(src, stored) for src in sources if src.path.is_file()}
     plan = plan_build(previous, identity, sources, force)
     parsed, skipped = read_documents(plan.sources)
     if plan.kept and _overlaps(plan, parsed):
@@ -365,6 +366,16 @@ def _write_generation(
         msg = f"no live generation in {index_dir} after publishing one"
         raise KnowledgeBaseError(msg)
     return path
+
+
+def _file_entry(src: SourceFile, stored: dict[str, Any]) -> dict[str, Any]:
+    """The manifest entry of a source: the stored one when size and time are unchanged."""
+    entry = stored.get(src.key)
+    if isinstance(entry, dict):
+        stat = src.path.stat()
+        if stat.st_size == entry.get("size") and stat.st_mtime_ns == entry.get("mtime_ns"):
+            return entry
+    return file_entry(src.path)
 
 
 def _passages(

@@ -4,6 +4,10 @@ Loading reads the vectors (memory-mapped, then copied into one faiss `IndexFlatI
 postings arrays and the small metadata of every segment, and opens each segment's passage
 table; no passage text is parsed. Every file's checksum, every shape and count is checked
 first: anything wrong is :class:`CorruptIndexError` ("no index"; the caller rebuilds it).
+
+A process keeps the segments of its last load: a segment whose files are the same (inode,
+size, modification time: the hard links of a newer generation are) is not read and
+checksummed again, so `kb add` reads the big segment once, not three times.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from assistant.retrieval.manifest import SourceFile, file_hash
 if TYPE_CHECKING:
     from assistant.retrieval.keyword import KeywordIndex
     from assistant.retrieval.passage_table import PassageTable
+    from assistant.retrieval.segments import Segment
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,10 @@ def index_problem(index_dir: Path) -> str | None:
     return None
 
 
-def load_checked(index_dir: Path) -> LoadedIndex | None:
+def load_checked(index_dir: Path, *, reuse: bool = True) -> LoadedIndex | None:
     """The live generation; None when there is none; :class:`CorruptIndexError` when a part is
-    unreadable, of the wrong shape or fails its checksum, or the pointer is bad."""
+    unreadable, of the wrong shape or fails its checksum, or the pointer is bad. With
+    `reuse=False` every segment is read and checked again, even one loaded before."""
     import sqlite3
 
     for _ in range(3):  # a writer may prune the generation between pointer and read
@@ -92,7 +98,7 @@ def load_checked(index_dir: Path) -> LoadedIndex | None:
                 raise CorruptIndexError(msg)
             return None
         try:
-            return _load_generation(path)
+            return _load_generation(path, reuse)
         except FileNotFoundError:
             continue
         except CorruptIndexError:
@@ -111,7 +117,7 @@ def load_checked(index_dir: Path) -> LoadedIndex | None:
     return None
 
 
-def _load_generation(path: Path) -> LoadedIndex:
+def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     import faiss
 
     from assistant.retrieval.keyword import KeywordIndex
@@ -123,8 +129,13 @@ def _load_generation(path: Path) -> LoadedIndex:
     dim = manifest["dim"]
     vectors = faiss.IndexFlatIP(dim)
     segments, entries, first = [], [], 0
+    loaded: dict[tuple[Any, ...], Segment] = {}
     for entry in manifest["segments"]:
-        segment = read_segment(path, entry["name"], entry["checksums"], dim)
+        signature = _signature(path, entry["checksums"], dim)
+        segment = (_LOADED.get(signature) if reuse else None) or read_segment(
+            path, entry["name"], entry["checksums"], dim
+        )
+        loaded[signature] = segment
         rows = len(segment.postings.lengths)
         require(rows == entry["passages"], f"{entry['name']}: {rows} rows, manifest says more")
         if rows:
@@ -135,6 +146,8 @@ def _load_generation(path: Path) -> LoadedIndex:
         )
         first += rows
     require(first == manifest["passages"], f"{first} passages for {manifest['passages']}")
+    _LOADED.clear()
+    _LOADED.update(loaded)
     keyword = KeywordIndex.from_arrays([s.postings for s in segments])
     table = PassageTable([(s.table, len(s.postings.lengths)) for s in segments])
     documents = [d for s in segments for d in s.documents]
@@ -147,10 +160,24 @@ def _load_generation(path: Path) -> LoadedIndex:
     )
 
 
+#: The segments of this process's last load, by :func:`_signature`.
+_LOADED: dict[tuple[Any, ...], Segment] = {}
+
+
+def _signature(folder: Path, checksums: dict[str, Any], dim: int) -> tuple[Any, ...]:
+    """What identifies a segment's files on disk, with the checksums they must match."""
+    stats = []
+    for name in sorted(checksums):
+        stat = (folder / name).stat()
+        stats.append((name, checksums[name], stat.st_dev, stat.st_ino, stat.st_size))
+        stats.append(stat.st_mtime_ns)
+    return (dim, *stats)
+
+
 def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]) -> list[str]:
     """Problems with the live index (empty when it is sound): counts, ids, file hashes."""
     try:
-        data = load_checked(index_dir)
+        data = load_checked(index_dir, reuse=False)
     except CorruptIndexError as exc:
         return [f"the index in {index_dir} is unusable: {exc} (any command rebuilds it)"]
     if data is None:

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-THREADS = 2  # encoder threads for batches (--threads); queries always use one
+THREADS = 1  # encoder threads for batches (--threads, default as the app's); queries use one
 sys.path.insert(0, str(REPO))
 
 QUERIES = [
@@ -376,7 +376,7 @@ def main() -> None:
     )
     parser.add_argument("--scale", action="store_true", help="only the scale runs")
     parser.add_argument("--queries", type=int, default=40, help="queries per latency run")
-    parser.add_argument("--threads", type=int, default=2, help="encoder threads for batches")
+    parser.add_argument("--threads", type=int, default=1, help="encoder threads for batches")
     parser.add_argument("--startup", action="store_true", help="only the start-up figures")
     parser.add_argument("--build-one", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -203,13 +203,17 @@ def _reusable(
         return {}
     kept = {entry.name for entry in plan.kept}
     rows = [
-        range(e.first_row, e.first_row + e.rows) for e in previous.segments if e.name not in kept
+        (e, range(e.first_row, e.first_row + e.rows))
+        for e in previous.segments
+        if e.name not in kept
     ]
     found: dict[str, np.ndarray] = {}
-    for span in rows:
-        for row, key in zip(span, previous.passages.embed_keys(span.start, span.stop)):
+    stored = dict(zip((e.name for e in previous.segments), previous.arrays))
+    for entry, span in rows:
+        keys = previous.passages.embed_keys(span.start, span.stop)
+        for local, key in enumerate(keys):
             if key in wanted and key not in found:
-                found[key] = previous.vectors.reconstruct(row)
+                found[key] = stored[entry.name][local]
     return found
 
 

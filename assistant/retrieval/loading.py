@@ -1,6 +1,6 @@
 """Load and verify the live index generation: its manifest and the segments it lists.
 
-Loading reads the vectors (memory-mapped, then copied into one faiss `IndexFlatIP`), the
+Loading maps the vectors (copied into one faiss `IndexFlatIP` on the first search), reads the
 postings arrays and the small metadata of every segment, and opens each segment's passage
 table; no passage text is parsed. Every file's checksum, every shape and count is checked
 first: anything wrong is :class:`CorruptIndexError` ("no index"; the caller rebuilds it).
@@ -12,7 +12,7 @@ checksummed again, so `kb add` reads the big segment once, not three times.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,8 @@ from assistant.retrieval.integrity import CorruptIndexError, check_manifest, req
 from assistant.retrieval.manifest import SourceFile, file_hash
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from assistant.retrieval.keyword import KeywordIndex
     from assistant.retrieval.passage_table import PassageTable
     from assistant.retrieval.segments import Segment
@@ -61,10 +63,26 @@ class LoadedIndex:
     documents: list[dict[str, Any]]
     profiles: list[SiteProfile]
     skipped: list[Skipped]
-    vectors: Any
-    """faiss.IndexFlatIP over unit vectors, row i = passages[i]."""
+    arrays: list[np.ndarray]
+    """Each segment's unit vectors (memory-mapped), in row order."""
     keyword: KeywordIndex
     segments: list[SegmentEntry]
+    dim: int
+    _flat: Any = field(default=None, repr=False)
+
+    @property
+    def vectors(self) -> Any:
+        """faiss.IndexFlatIP over unit vectors, row i = passages[i] (built on first use: a
+        `kb add` that searches nothing never copies them)."""
+        if self._flat is None:
+            import faiss
+
+            flat = faiss.IndexFlatIP(self.dim)
+            for matrix in self.arrays:
+                if len(matrix):
+                    flat.add(matrix)
+            self._flat = flat
+        return self._flat
 
 
 def load_index(index_dir: Path) -> LoadedIndex | None:
@@ -118,8 +136,6 @@ def load_checked(index_dir: Path, *, reuse: bool = True) -> LoadedIndex | None:
 
 
 def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
-    import faiss
-
     from assistant.retrieval.keyword import KeywordIndex
     from assistant.retrieval.passage_table import PassageTable
     from assistant.retrieval.segments import read_segment
@@ -127,7 +143,6 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     manifest = storage.read_json(path / "manifest.json")
     check_manifest(manifest)
     dim = manifest["dim"]
-    vectors = faiss.IndexFlatIP(dim)
     segments, entries, first = [], [], 0
     loaded: dict[tuple[Any, ...], Segment] = {}
     for entry in manifest["segments"]:
@@ -138,8 +153,6 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
         loaded[signature] = segment
         rows = len(segment.postings.lengths)
         require(rows == entry["passages"], f"{entry['name']}: {rows} rows, manifest says more")
-        if rows:
-            vectors.add(segment.vectors)
         segments.append(segment)
         entries.append(
             SegmentEntry(entry["name"], first, rows, entry["checksums"], tuple(segment.documents))
@@ -156,7 +169,16 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     ]
     skipped = [Skipped(**s) for s in manifest.get("skipped", [])]
     return LoadedIndex(
-        path, manifest, table, documents, profiles, skipped, vectors, keyword, entries
+        path,
+        manifest,
+        table,
+        documents,
+        profiles,
+        skipped,
+        [s.vectors for s in segments],
+        keyword,
+        entries,
+        dim,
     )
 
 
@@ -166,7 +188,7 @@ _LOADED: dict[tuple[Any, ...], Segment] = {}
 
 def _signature(folder: Path, checksums: dict[str, Any], dim: int) -> tuple[Any, ...]:
     """What identifies a segment's files on disk, with the checksums they must match."""
-    stats = []
+    stats: list[Any] = []
     for name in sorted(checksums):
         stat = (folder / name).stat()
         stats.append((name, checksums[name], stat.st_dev, stat.st_ino, stat.st_size))

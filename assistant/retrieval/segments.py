@@ -205,7 +205,11 @@ def read_segment(folder: Path, name: str, sums: dict[str, Any], dim: int) -> Seg
         vectors.dtype == np.float32 and vectors.shape == (count, dim),
         f"{name}: vectors of shape {vectors.shape}, expected ({count}, {dim})",
     )
-    with np.load(io.BytesIO(_read(folder / f"{name}.postings.npz", checked))) as npz:
+    postings_path = folder / f"{name}.postings.npz"
+    recorded = sums.get(postings_path.name)
+    digest = storage.file_sha256(postings_path)  # streamed: the file is not held twice
+    require(recorded is None or digest == recorded, _mismatch(postings_path))
+    with np.load(postings_path, allow_pickle=False) as npz:
         offsets, rows, tfs, lengths = (npz[k] for k in ("offsets", "rows", "tfs", "lengths"))
     require(
         offsets.shape == (len(terms) + 1,) and rows.shape == tfs.shape == (int(offsets[-1]),),

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from assistant.retrieval.keyword import KeywordIndex, PostingArrays
 
 FORMAT = 1
+_SQLITE_FULL = 13  # SQLITE_FULL: "database or disk is full"
 SUFFIXES = (".vectors.npy", ".passages.sqlite", ".postings.npz", ".meta.json")
 COLUMNS = (
     "id",
@@ -126,7 +127,8 @@ def _write_table(path: Path, content: SegmentContent) -> None:
         finally:
             table.close()
     except sqlite3.Error as exc:  # "database or disk is full", …: reported like any OSError
-        raise OSError(errno.EIO, f"{path.name}: {exc}") from exc
+        full = getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL or "full" in str(exc)
+        raise OSError(errno.ENOSPC if full else errno.EIO, f"{path.name}: {exc}") from exc
 
 
 def _npy_bytes(**arrays: np.ndarray) -> bytes:

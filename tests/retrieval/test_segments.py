@@ -108,3 +108,26 @@ def test_a_translation_of_a_kept_document_is_linked_across_the_rebuild(
     assert linked["en"].translation_id == linked["zh"].id  # the kept side links to the new
     assert linked["zh"].translation_id == linked["en"].id
     assert _verify(settings) == []
+
+
+def test_a_full_disk_while_writing_the_passage_table_is_an_oserror(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite reports a full disk as its own error; the build reports it like any full disk
+    (kb remove then frees caches and retries; the CLI says nothing was changed)."""
+    import errno
+    import sqlite3
+
+    from assistant.records import Passage
+    from assistant.retrieval import segments
+
+    def full(*_args: object, **_kwargs: object) -> sqlite3.Connection:
+        msg = "database or disk is full"
+        raise sqlite3.OperationalError(msg)
+
+    monkeypatch.setattr(segments.sqlite3, "connect", full)
+    passage = Passage("p", "d", "d.md", "T", "H", "text", "en")
+    content = segments.SegmentContent([passage], [{"key": "k", "start": 0, "end": 4}], [], [])
+    with pytest.raises(OSError, match="disk is full") as raised:
+        segments._write_table(tmp_path / "s.passages.sqlite", content)
+    assert raised.value.errno == errno.ENOSPC

@@ -310,26 +310,22 @@ def _build_locked(
     if plan.kept and _overlaps(plan, parsed):
         plan = Plan([], sources, [])
         parsed, skipped = read_documents(sources)
-    passages, rows, documents = _passages(parsed, identity["chunk_tokens"])
-    texts = [embedding_text(p) for p in passages]
-    for row, text in zip(rows, texts):
-        row["embed_key"] = hashlib.sha256(f"{encoder.name}\0{text}".encode()).hexdigest()[:24]
-    keys = [r["embed_key"] for r in rows]
-    reuse = {} if force else _reusable(previous, identity, plan, set(keys))
-    matrix, embedded = _embed(encoder, texts, keys, reuse, progress, encoder.dim)
-    content = SegmentContent(
-        passages, rows, documents, [asdict(p) for _, _, p in parsed if p is not None]
-    )
+
+    def stored_vectors(keys: set[str]) -> dict[str, np.ndarray]:
+        return {} if force else _reusable(previous, identity, plan, keys)
+
+    content, matrix, embedded = _segment(parsed, encoder, identity, progress, stored_vectors)
     skipped = plan.skipped + skipped
     manifest = {
         **identity,
         "dim": encoder.dim,
-        "passages": sum(e.rows for e in plan.kept) + len(passages),
+        "passages": sum(e.rows for e in plan.kept) + len(content.passages),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "files": files,
         "skipped": [asdict(s) for s in skipped],
     }
-    new = (content, matrix, KeywordIndex.build(texts)) if documents else None
+    texts = [embedding_text(p) for p in content.passages]
+    new = (content, matrix, KeywordIndex.build(texts)) if content.documents else None
     path = _write_generation(index_dir, previous, plan, new, manifest)
     return BuildReport(
         sum(len(e.documents) for e in plan.kept) + len(parsed),
@@ -339,6 +335,25 @@ def _build_locked(
         0.0,
         path=path,
     )
+
+
+def _segment(
+    parsed: Parsed,
+    encoder: Encoder,
+    identity: dict[str, Any],
+    progress: Progress | None,
+    stored: Callable[[set[str]], dict[str, np.ndarray]],
+) -> tuple[SegmentContent, np.ndarray, int]:
+    """The new segment's content and vectors (the `stored` vectors of unchanged passages
+    reused), and how many passages were embedded."""
+    passages, rows, documents = _passages(parsed, identity["chunk_tokens"])
+    texts = [embedding_text(p) for p in passages]
+    for row, text in zip(rows, texts):
+        row["embed_key"] = hashlib.sha256(f"{encoder.name}\0{text}".encode()).hexdigest()[:24]
+    keys = [r["embed_key"] for r in rows]
+    matrix, embedded = _embed(encoder, texts, keys, stored(set(keys)), progress, encoder.dim)
+    profiles = [asdict(p) for _, _, p in parsed if p is not None]
+    return SegmentContent(passages, rows, documents, profiles), matrix, embedded
 
 
 def _write_generation(

@@ -49,7 +49,14 @@ def _safe_name(name: Any) -> bool:
 
 def check_manifest(manifest: Any) -> None:
     """The manifest holds the tables and lists a generation needs, and a sane segment list."""
+    from assistant.retrieval.manifest import FORMAT_VERSION
+
     require(isinstance(manifest, dict), "manifest.json is not a JSON object")
+    found = manifest.get("format")
+    require(
+        found == FORMAT_VERSION,
+        f"index format {found!r} was written by another version (this one reads {FORMAT_VERSION})",
+    )
     require(isinstance(manifest.get("files", {}), dict), "manifest 'files' is not a table")
     require(isinstance(manifest.get("skipped", []), list), "manifest 'skipped' is not a list")
     dim, count = manifest.get("dim"), manifest.get("passages")

@@ -131,3 +131,18 @@ def test_a_full_disk_while_writing_the_passage_table_is_an_oserror(
     with pytest.raises(OSError, match="disk is full") as raised:
         segments._write_table(tmp_path / "s.passages.sqlite", content)
     assert raised.value.errno == errno.ENOSPC
+
+
+def test_an_index_of_the_previous_format_is_rebuilt_with_a_notice(settings: Settings) -> None:
+    """Format 1 (one passages.json, keyword.json and vectors.faiss per generation) is not read."""
+    import json
+
+    data, _ = ensure_index(settings, make_encoder(settings))
+    manifest = json.loads((data.path / "manifest.json").read_text("utf-8"))
+    del manifest["segments"]
+    (data.path / "manifest.json").write_text(json.dumps({**manifest, "format": 1}), "utf-8")
+    notices: list[str] = []
+    rebuilt, report = ensure_index(settings, make_encoder(settings), notify=notices.append)
+    assert report is not None
+    assert "index format 1 was written by another version" in notices[0]
+    assert len(rebuilt.passages) == len(data.passages)

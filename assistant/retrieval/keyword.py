@@ -255,7 +255,7 @@ class KeywordIndex:
         hits = np.flatnonzero(raw > 0.0)
         if hits.size == 0:
             return []
-        top = hits[np.argsort(-raw[hits], kind="stable")][:k]
+        top = _top_rows(raw, hits, k)
         return [(int(row), float(raw[row] / ceiling)) for row in top]
 
     def _in_ceiling(self, term: str, weight: float) -> bool:
@@ -379,6 +379,17 @@ class KeywordIndex:
         index._lengths = list(data["lengths"])
         index._postings = {term: (rows, tfs) for term, (rows, tfs) in data["postings"].items()}
         return index
+
+
+def _top_rows(raw: np.ndarray, hits: np.ndarray, k: int) -> np.ndarray:
+    """The `k` best of `hits` (ascending rows) by `raw`, ties in row order: what a stable sort
+    of all of them would give first, without sorting tens of thousands of matches."""
+    scores = raw[hits]
+    if k < hits.size:
+        kth = np.partition(scores, hits.size - k)[hits.size - k]
+        keep = scores >= kth  # every tie of the k-th score, so the stable order is kept
+        hits, scores = hits[keep], scores[keep]
+    return hits[np.argsort(-scores, kind="stable")][:k]
 
 
 def _edit_distance(a: str, b: str, budget: int) -> int:

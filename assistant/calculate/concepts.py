@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assistant.calculate.defaults import say
+from assistant.i18n.numbers import count_text as fmt_count
+from assistant.i18n.numbers import rate_text as fmt_rate
 from assistant.records import Language, Query
-from assistant.render import fmt_count, fmt_rate
 
 __all__ = ["concept_lead", "gpu_facts", "what_to_ask"]
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
+from assistant.i18n.numbers import count_text as fmt_count
 from assistant.records import Language, Scenario, SiteProfile
-from assistant.render import fmt_count
 from calculators.defaults import (
     CHINCHILLA_TOKENS_PER_PARAM,
     DAY,

@@ -248,7 +248,7 @@ def topic_sentences(
     Only checks of `kinds`: power and cost are never in the verdict sentence; a follow-up that
     only names a topic ("那网络呢?") passes every kind.
     """
-    from assistant.render import CHECK_LABELS
+    from assistant.i18n.labels import CHECK_LABELS
 
     out = []
     for check in checks:

@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from assistant.calculate.defaults import say
 from assistant.i18n import t
+from assistant.i18n.labels import CHECK_LABELS
+from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
-from assistant.render import CHECK_LABELS, fmt_seconds
 from calculators.units import format_bytes
 
 __all__ = ["headline", "shortfall"]

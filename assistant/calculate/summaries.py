@@ -1,6 +1,6 @@
 """One sentence per check, in the answer's language, from the check's SI figures.
 
-Only figures the calculators computed are quoted; formatting goes through `assistant.render`.
+Only figures the calculators computed are quoted; numbers are formatted by `assistant.i18n.numbers`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,13 @@ from collections.abc import Callable, Mapping
 
 from assistant.calculate.defaults import say
 from assistant.calculate.verdict import PRACTICAL_SECONDS
+from assistant.i18n.numbers import bytes_text as fmt_bytes
+from assistant.i18n.numbers import count_text as fmt_count
+from assistant.i18n.numbers import duration_text as fmt_seconds
+from assistant.i18n.numbers import flops_text as fmt_flops
+from assistant.i18n.numbers import percent_text as fmt_percent
+from assistant.i18n.numbers import rate_text as fmt_rate
 from assistant.records import Figure, Language
-from assistant.render import fmt_bytes, fmt_count, fmt_flops, fmt_percent, fmt_rate, fmt_seconds
 
 __all__ = ["summarize"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assistant.i18n import numbers
+from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
 from assistant.records import Answer, Check, Language
 
 if TYPE_CHECKING:
@@ -29,19 +30,6 @@ __all__ = [
     "render_markdown",
 ]
 
-VERDICT_LABELS: dict[str, dict[str, str]] = {
-    "feasible": {"zh": "可行", "en": "Feasible"},
-    "conditional": {"zh": "有条件可行", "en": "Conditionally feasible"},
-    "infeasible": {"zh": "不可行", "en": "Not feasible"},
-    "unknown": {"zh": "无法判断", "en": "Cannot tell"},
-}
-CHECK_LABELS: dict[str, dict[str, str]] = {
-    "memory": {"zh": "显存", "en": "Memory"},
-    "compute": {"zh": "算力与时间", "en": "Compute and time"},
-    "network": {"zh": "网络", "en": "Network"},
-    "power": {"zh": "电力", "en": "Power"},
-    "cost": {"zh": "成本", "en": "Cost"},
-}
 #: One mark per check verdict. Each is a single code point that is East Asian Wide and shown as
 #: an emoji by default, so terminals and Rich agree it takes two cells: no variation selector
 #: (U+FE0F, which terminals draw one cell wider than Rich counts) and no joiner sequences.
@@ -92,8 +80,8 @@ def fmt_count(value: float, language: Language = "en") -> str:
 
 
 def fmt_percent(value: float) -> str:
-    """A fraction as a percentage ("40%")."""
-    return f"{value * 100:.0f}%"
+    """A fraction as a percentage ("40%", "2.5%")."""
+    return numbers.percent_text(value)
 
 
 def _check_lines(answer: Answer, check: Check, refs: dict[str, list[int]]) -> list[str]:

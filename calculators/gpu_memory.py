@@ -18,7 +18,7 @@ from calculators import _memory_parts as parts
 from calculators._memory_parts import lora_trainable_params
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction
@@ -571,7 +571,7 @@ def min_gpus_to_fit(
     kind: str = "training",
     usable_fraction: float = USABLE_FRACTION,
     max_gpus: int = 100_000,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     **options: Any,
 ) -> FitPlan | None:
     """Fewest GPUs of type ``gpu`` (and how to shard) so the most-loaded one fits; None if none.

@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved, say
 from assistant.records import Language, Scenario
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_DEADLINE_SECONDS
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_GPUS_PER_NODE,
+)
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
@@ -64,7 +68,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "model": model,
         "gpu": gpu,
         "gpus": _count("gpu_count", scenario.gpu_count),
-        "gpus_per_node": _count("gpus_per_node", scenario.gpus_per_node or 8),
+        "gpus_per_node": _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE),
         "method": scenario.method if scenario.task == "finetune" else None,
         "intra_link": lookup_link(scenario.intra_link) if scenario.intra_link else None,
         "inter_link": lookup_link(scenario.inter_link) if scenario.inter_link else None,
@@ -104,7 +108,9 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if scenario.zero_stage is not None:
             return [{}]
         gpus = scenario.gpu_count or 1
-        node_tp = _node_tensor_parallel(min(gpus, scenario.gpus_per_node or 8), gpus)
+        node_tp = _node_tensor_parallel(
+            min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
+        )
         return [
             {"zero_stage": z, "recompute": r, "tensor_parallel": node_tp if tp else None}
             for z, r, tp in _TRAINING_CONFIGS
@@ -113,7 +119,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)
-    per_node = min(gpus, scenario.gpus_per_node or 8)
+    per_node = min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     layouts: list[dict[str, object]] = [
         {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
     ]
@@ -211,6 +217,6 @@ def one_replica(resolved: Resolved) -> Resolved:
     s = resolved.scenario
     if s.tensor_parallel or s.pipeline_parallel:
         return resolved
-    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
+    per_node = min(s.gpu_count or 1, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
     return replace(resolved, scenario=replace(s, tensor_parallel=split))

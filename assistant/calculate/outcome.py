@@ -61,6 +61,7 @@ from assistant.records import (
     Suggestion,
     Verdict,
 )
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
@@ -446,7 +447,7 @@ def _sized(query: Query, outcome: Outcome) -> Outcome:
     """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
     if outcome.scenario is None:
         return outcome
-    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     if count is None or count == outcome.scenario.gpu_count:
         return outcome
     lang = query.language

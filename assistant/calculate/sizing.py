@@ -20,6 +20,7 @@ from assistant.calculate.focus import figure
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import text
 from assistant.records import Query
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     scenario = probe.scenario
     if scenario is None:
         return probe
-    per_node = scenario.gpus_per_node or 8
+    per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
     gpu = scenario.gpu or "GPU"
     count = smallest_layout(figure(probe.checks, "memory", "min_gpus"), per_node)
     note = text(

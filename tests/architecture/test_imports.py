@@ -8,6 +8,8 @@
 - The adapters never import each other: `tui` imports no `cli` module, and `cli` imports
   the TUI only in its launcher command (`cli/tui.py` → `make_app`).
 - `calculate` (and `parse`) never import `render`: they produce facts; render words them.
+- Evaluation tooling (`assistant/evaluation/`) is off the answering path: no stage, adapter
+  display code or calculator imports it; `kb eval` does.
 - Inside `calculators/` the layers point down: the catalog imports no formula or planner
   module, and formula modules import no planner module.
 """
@@ -200,6 +202,21 @@ def test_no_import_cycles_between_packages() -> None:
     assert _cycles(package_graph()) == []
 
 
+#: What answering a question loads: the stages, the adapters' display code and their records.
+_RUNTIME = (
+    "assistant.parse",
+    "assistant.calculate",
+    "assistant.retrieval",
+    "assistant.compose",
+    "assistant.render",
+    "assistant.i18n",
+    "assistant.pipeline",
+    "assistant.tui",
+    "assistant.cli.ask",
+    "calculators",
+)
+
+
 @pytest.mark.parametrize(
     ("importer", "forbidden", "allowed"),
     [
@@ -211,6 +228,8 @@ def test_no_import_cycles_between_packages() -> None:
         ("assistant.calculate", "assistant.compose", ()),
         ("assistant.parse", "assistant.calculate", ()),
         ("calculators.catalog", "calculators.planner", ()),
+        # evaluation tooling is off the answering path: only `kb eval` and tests use it
+        *((stage, "assistant.evaluation", ()) for stage in _RUNTIME),
     ],
 )
 def test_forbidden_imports(importer: str, forbidden: str, allowed: tuple[str, ...]) -> None:

@@ -369,6 +369,6 @@ def open_lanes(settings: Any, *, direct: bool = False) -> Lanes:
     from assistant.retrieval.encoder import make_encoder
 
     roots = [Path(settings.knowledge_dir), locations.user_documents_dir()]
-    from assistant.retrieval.calibration import DirectLanes
+    from assistant.evaluation.calibration import DirectLanes
 
     return DirectLanes([r for r in roots if r.is_dir()], make_encoder(settings))

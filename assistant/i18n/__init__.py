@@ -1,5 +1,9 @@
 """The language layer: one message catalog, language applied once.
 
+Owns the catalog (``catalog/*.toml``) and :func:`text`/:func:`t` here, `numbers` (the one
+place numbers become text in either language: bytes, durations, counts, percentages) and
+`labels` (verdict and check names, read from the catalog).
+
 Stages describe results as :class:`~calculators.messages.Msg` values (a key and parameters in
 SI units). :func:`text` turns one into words in the answer's language, using the catalog in
 ``assistant/i18n/catalog/*.toml``: one file per domain, each message a table with an ``en`` and

@@ -76,8 +76,9 @@ def test_msg_is_a_value() -> None:
 
 
 def _strings_in_code() -> tuple[set[str], set[str]]:
-    """Every string constant in assistant/ and calculators/, and every f-string's literal
-    start that ends in a dot (`f"common.verdict.{v}"` → "common.verdict.")."""
+    """Every string constant in assistant/ and calculators/, and the key prefixes: every
+    f-string's literal start and every constant that ends in a dot (`f"common.verdict.{v}"`
+    → "common.verdict.")."""
     import ast
     from pathlib import Path
 
@@ -89,6 +90,8 @@ def _strings_in_code() -> tuple[set[str], set[str]]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str):
                     constants.add(node.value)
+                    if node.value.endswith("."):  # a table read by prefix: "label.figure."
+                        prefixes.add(node.value)
                 elif isinstance(node, ast.JoinedStr) and node.values:
                     first = node.values[0]
                     if isinstance(first, ast.Constant) and str(first.value).endswith("."):

@@ -153,8 +153,8 @@ def _cost(f: Figures, gpu: str) -> list[Msg]:
 def _join(parts: list[Msg], lang: Language) -> str:
     if not parts:
         return ""
-    said = t("summary.separator", lang).join(text(part, lang) for part in parts)
-    return said[0].upper() + said[1:] + t("summary.end", lang)
+    said = t("common.semicolon", lang).join(text(part, lang) for part in parts)
+    return said[0].upper() + said[1:] + t("common.period", lang)
 
 
 _SUMMARIES: dict[str, Callable[[Figures, str], list[Msg]]] = {

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
 from assistant.calculate.focus import figure
 from assistant.calculate.verdict import PRACTICAL_SECONDS
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Query
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -76,13 +76,7 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     faster = figure(second.checks, "compute", "seconds")
     if faster is not None:
         bigger = Msg("common.gpus", count=more, gpu=gpu)
-        focus += say_gap(lang) + text(
-            Msg("answer.practical_count", hardware=bigger, seconds=faster), lang
-        )
+        practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
+        focus = join_sentences((focus, text(practical, lang)), lang)
     main = first if seconds <= PRACTICAL_SECONDS else second
     return replace(main, focus=focus)
-
-
-def say_gap(lang: str) -> str:
-    """The space between two sentences: none in Chinese, one in English."""
-    return "" if lang == "zh" else " "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = [
     "AssistantError",
@@ -26,13 +27,22 @@ __all__ = [
 class AssistantError(Exception):
     """Base class of the errors a user can act on.
 
-    `message_zh` is shown to users who asked in Chinese; `str()` is the English text.
+    Raised with a catalog message (`AssistantError(Msg("error.empty_question"))`: both
+    languages from `assistant/i18n/catalog/error.toml`) or, in older code, with the English
+    text and its `message_zh`. `message_zh` is shown to users who asked in Chinese; `str()`
+    is the English text.
     """
 
-    def __init__(self, message: str, *, message_zh: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.message_zh = message_zh or message
+    def __init__(self, message: str | Msg, *, message_zh: str | None = None) -> None:
+        if isinstance(message, Msg):
+            from assistant.i18n import text
+
+            english, chinese = text(message, "en"), text(message, "zh")
+        else:
+            english, chinese = message, message_zh or message
+        super().__init__(english)
+        self.message = english
+        self.message_zh = chinese
 
     def localized(self, language: str) -> str:
         """The message in the user's language ("zh" or "en")."""

@@ -22,7 +22,7 @@ from calculators.defaults import (
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
 )
-from calculators.messages import Msg
+from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
@@ -65,7 +65,7 @@ def say(language: Language, zh: str, en: str) -> str:
     return zh if language == "zh" else en
 
 
-def _said(key: str, language: Language, **params: object) -> str:
+def _said(key: str, language: Language, **params: Param) -> str:
     """One assumption from the catalog (`default.*`), in the answer's language."""
     return text(Msg(key, **params), language)
 

@@ -43,6 +43,59 @@ LANGUAGE_BRANCHES = {
 }
 
 
+#: file -> errors still raised with an inline Chinese text (`message_zh=` / `reason_zh=`)
+#: instead of a catalog message (`AssistantError(Msg("error.…"))`). Counted everywhere.
+INLINE_ERRORS = {
+    "assistant/calculate/layouts.py": 1,
+    "assistant/calculate/validate.py": 4,
+    "assistant/cli/ask.py": 3,
+    "assistant/cli/kb.py": 1,
+    "assistant/errors.py": 1,
+    "assistant/parse/bounds.py": 4,
+    "assistant/retrieval/documents.py": 17,
+    "assistant/retrieval/encoder.py": 4,
+    "assistant/retrieval/engine.py": 1,
+    "assistant/retrieval/index.py": 2,
+    "assistant/retrieval/library.py": 3,
+    "assistant/retrieval/validation.py": 1,
+    "calculators/_memory_parts.py": 3,
+    "calculators/catalog/hardware.py": 2,
+    "calculators/compute_time.py": 1,
+    "calculators/errors.py": 1,
+    "calculators/gpu_memory.py": 2,
+    "calculators/validate.py": 10,
+}
+
+
+def _inline_errors() -> dict[str, int]:
+    found = {}
+    for package in ("assistant", "calculators"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            n = sum(
+                isinstance(node, ast.keyword) and node.arg in ("message_zh", "reason_zh")
+                for node in ast.walk(tree)
+            )
+            if n:
+                found[path.relative_to(ROOT).as_posix()] = n
+    return found
+
+
+def test_no_new_inline_error_translations() -> None:
+    found = _inline_errors()
+    assert {f: n for f, n in found.items() if n > INLINE_ERRORS.get(f, 0)} == {}
+    assert {f: n for f, n in INLINE_ERRORS.items() if found.get(f, 0) < n} == {}, "shrink the list"
+
+
+def test_an_error_from_the_catalog_speaks_both_languages() -> None:
+    from assistant.errors import UsageError
+    from calculators.messages import Msg
+
+    error = UsageError(Msg("error.no_conversation", id="'x'"))
+    assert str(error) == "no conversation 'x'"
+    assert error.localized("zh") == "没有会话 'x'"
+
+
 def _counts(source: str) -> tuple[int, int]:
     """(calls of `say`, comparisons with "zh") in `source`.
 

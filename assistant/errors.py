@@ -68,11 +68,17 @@ class IndexMismatchError(KnowledgeBaseError):
 class DocumentError(KnowledgeBaseError):
     """One document could not be read or parsed (the batch goes on without it)."""
 
-    def __init__(self, path: str, reason: str, *, reason_zh: str | None = None) -> None:
-        super().__init__(f"{path}: {reason}", message_zh=f"{path}：{reason_zh or reason}")
+    def __init__(self, path: str, reason: str | Msg, *, reason_zh: str | None = None) -> None:
+        if isinstance(reason, Msg):  # the catalog's `error.document.*`, both languages
+            from assistant.i18n import text
+
+            english, chinese = text(reason, "en"), text(reason, "zh")
+        else:
+            english, chinese = reason, reason_zh or reason
+        super().__init__(f"{path}: {english}", message_zh=f"{path}：{chinese}")
         self.path = path
-        self.reason = reason
-        self.reason_zh = reason_zh or reason
+        self.reason = english
+        self.reason_zh = chinese
 
 
 def debug_enabled() -> bool:

@@ -52,7 +52,6 @@ INLINE_ERRORS = {
     "assistant/cli/kb.py": 1,
     "assistant/errors.py": 1,
     "assistant/parse/bounds.py": 4,
-    "assistant/retrieval/documents.py": 17,
     "assistant/retrieval/encoder.py": 4,
     "assistant/retrieval/engine.py": 1,
     "assistant/retrieval/index.py": 2,
@@ -94,6 +93,12 @@ def test_an_error_from_the_catalog_speaks_both_languages() -> None:
     error = UsageError(Msg("error.no_conversation", id="'x'"))
     assert str(error) == "no conversation 'x'"
     assert error.localized("zh") == "没有会话 'x'"
+    from assistant.retrieval.documents import _binary
+
+    document = _binary("notes.md")
+    assert str(document) == "notes.md: not a text document (binary content)"
+    assert document.localized("zh") == "notes.md：不是文本文件（二进制内容）"
+    assert document.reason_zh == "不是文本文件（二进制内容）"
 
 
 def _counts(source: str) -> tuple[int, int]:

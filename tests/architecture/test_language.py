@@ -28,7 +28,6 @@ _NOT_COUNTED = (
 #: file -> inline `say(lang, zh, en)` pairs still there (to move into the catalog).
 INLINE_PAIRS = {
     "assistant/calculate/outcome.py": 13,
-    "assistant/calculate/followup.py": 3,
 }
 #: file -> `== "zh"` / `!= "zh"` branches still there.
 LANGUAGE_BRANCHES = {

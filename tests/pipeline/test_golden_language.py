@@ -133,8 +133,9 @@ def other_language_answers(
 ) -> list[tuple[str, Answer]]:
     """Every golden question answered in the language it was not asked in (`--lang`)."""
     from assistant.config import Settings
-    from assistant.pipeline import answer, default_retriever
+    from assistant.pipeline import default_retriever
     from tests.conftest import _copy_live_index
+    from tests.pipeline.conftest import answer_row
 
     home = tmp_path_factory.mktemp("golden-other-language")
     _copy_live_index(shared_index_home, home)
@@ -144,22 +145,11 @@ def other_language_answers(
         settings = Settings()
         retriever = default_retriever(settings)
         for result in golden_results:
-            if result.answer is None:
-                continue
-            other = "en" if result.answer.language == "zh" else "zh"
-            previous = None
-            for earlier in result.row.get("chain") or result.row.get("previous") or ():
-                previous = answer(
-                    earlier, settings=settings, retriever=retriever, previous=previous
-                ).query
-            got = answer(
-                result.row["question"],
-                settings=settings,
-                retriever=retriever,
-                previous=previous,
-                language=other,
-            )
-            out.append((result.row["question"], got))
+            if result.answer is not None:
+                other = "en" if result.answer.language == "zh" else "zh"
+                out.append(
+                    (result.row["question"], answer_row(result.row, settings, retriever, other))
+                )
     return out
 
 

@@ -257,11 +257,13 @@ def _training_defaults(
             # (calculators.compute_time.MOE_TOKENS_RULE).
             tokens = CHINCHILLA_TOKENS_PER_PARAM * params
             out["tokens"] = tokens
+            moe = bool(s.active_params and s.params and s.active_params < s.params)
             notes.append(
                 _said(
                     "default.chinchilla_tokens",
                     lang,
                     per_param=CHINCHILLA_TOKENS_PER_PARAM,
+                    parameter=Msg("default.active_parameter" if moe else "default.parameter"),
                     tokens=tokens,
                 )
             )

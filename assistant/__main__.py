@@ -7,6 +7,9 @@ Sub-commands live in `assistant/cli/<name>.py` and are imported only when used, 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+from typing import Any
 
 import click
 
@@ -35,6 +38,32 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(importlib.import_module(module_name), attribute)
         return command
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """Parse the arguments; `--help` into a closed pipe also ends quietly with status 0."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            _silence_stdout()
+            raise click.exceptions.Exit(0) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a reader that went away (`| head -1`) ends it quietly with status 0,
+        as other Unix tools do, instead of click's silent status 1."""
+        try:
+            result = super().invoke(ctx)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # buffered output meets a closed pipe here, not at exit
+        except BrokenPipeError:
+            _silence_stdout()
+            ctx.exit(0)
+        return result
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, help_text) for name, (_, _, help_text) in sorted(_SUBCOMMANDS.items())]
         with formatter.section("Commands"):
@@ -59,6 +88,17 @@ def cli(ctx: click.Context) -> None:
         tui_command = cli.get_command(ctx, "tui")
         if tui_command is not None:
             ctx.invoke(tui_command)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush finds no broken pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass  # no real file descriptor (a test runner's buffer): nothing is flushed at exit
+    finally:
+        os.close(devnull)
 
 
 def main() -> None:

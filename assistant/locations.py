@@ -29,7 +29,7 @@ def private_dir(path: Path) -> Path:
     """Create `path` (and missing parents) readable by the user only (0700)."""
     if not path.is_dir():
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path.chmod(0o700)  # mkdir's mode is masked by the umask; parents made here stay 0700 too
+        path.chmod(0o700)  # mkdir's mode is masked by the umask (missing parents get the umask's)
     return path
 
 

@@ -90,6 +90,9 @@ def answer(
         raise UsageError(Msg("error.empty_question"))
     if retriever is None:
         retriever = default_retriever(settings)
+    from assistant.retrieval.cards import load_user_cards
+
+    load_user_cards(settings.home / "documents")  # the user's GPU and model cards, once
     sites = retriever.site_profiles()
     query = parse(question, sites=sites, previous=previous, language=_language(settings, language))
     outcome = calculate(query, sites=sites)

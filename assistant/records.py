@@ -175,6 +175,35 @@ class Option:
 
 
 @dataclass(frozen=True)
+class ScalePoint:
+    """The job at one GPU count, as the calculators evaluate it (the chosen layout kept)."""
+
+    gpu_count: int
+    value: float | None
+    """`Scaling.metric` at this count: seconds (training) or tokens/s (serving); None when
+    the calculators give no figure (memory does not fit, so nothing runs)."""
+    memory_fits: bool
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Duration (training) or throughput (serving) against GPU count, around the user's point:
+    half and double the count, the fewest that fit memory and the fewest that meet the
+    deadline, each re-evaluated by the planner."""
+
+    metric: Literal["seconds", "tokens_per_second"]
+    points: tuple[ScalePoint, ...]
+    gpu_count: int
+    """The user's (evaluated) GPU count; one of the points."""
+    deadline_seconds: float | None = None
+    """The deadline the question states (training), to mark on the chart."""
+    target_tokens_per_second: float | None = None
+    """The throughput the question asks for (serving), to mark on the chart."""
+    assumed_inter_link: str | None = None
+    """The inter-node link assumed for points beyond the user's nodes (none was stated)."""
+
+
+@dataclass(frozen=True)
 class Citation:
     """A passage cited in an answer, with the claim it supports."""
 
@@ -206,6 +235,8 @@ class Answer:
     refused values), in the answer's language."""
     options: tuple[Option, ...] = ()
     """For a comparison: each option's verdict, key figures and what it wins on."""
+    scaling: Scaling | None = None
+    """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
 
 
 @dataclass(frozen=True)
@@ -227,3 +258,5 @@ class SiteProfile:
     lang: Language = "zh"
     pue: float | None = None
     notes: str = ""
+    host_ram_bytes: float | None = None
+    """Host (CPU) RAM per node in bytes (the profile's `host_ram_GB`), for CPU offload."""

@@ -121,6 +121,12 @@ def _console_class() -> type[Any]:
         ) -> Iterable[Segment]:
             return _segments(super().render(renderable, options))
 
+        def on_broken_pipe(self) -> None:
+            """The reader went away: let the command end quietly with status 0 (the group in
+            `assistant.__main__` does), not with Rich's `SystemExit(1)`."""
+            self.quiet = True
+            raise BrokenPipeError
+
     return _SafeConsole
 
 

@@ -8,6 +8,8 @@ against); a row without one is `tune`. The pass rate is reported per split and p
 with `"chain"` (or `"previous"`), a list of earlier questions, is answered after them, each turn
 a follow-up of the one before (as in `ask --continue`); only its own `question` is checked.
 Rows that check only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
+A row with `"refused": true` must be refused as bad input (CalculatorInputError, exit 2 in the
+CLI), its message in the row's language matching every `refusal_matches` pattern.
 
 Every `tests/golden/*.jsonl` file is read (answers, parse facts, chains). Each line gives a
 question, the scenario slots it must yield (as in the `ask --json` object), the acceptable verdicts,
@@ -16,8 +18,9 @@ cited. The figures were worked out by hand (6ND, 20 tokens per parameter, bytes 
 bytes per token), not copied from the program. Optional `answer_matches` / `answer_excludes` are
 regular expressions the rendered text must / must not match (the verdict sentence states the
 shortfall; a Chinese answer carries no untranslated labels). An `unknown` row with no `cite`
-groups (off-topic, bad input) must cite nothing; conceptual questions are `unknown` too but must
-cite the passages that explain them.
+groups and no computed figures (off-topic, bad input) must cite nothing; an estimate (a quantity
+asked with no hardware named: figures but no verdict) may cite; conceptual questions are
+`unknown` too but must cite the passages that explain them.
 """
 
 from __future__ import annotations
@@ -82,7 +85,8 @@ def check_row(row: Mapping[str, Any], data: Mapping[str, Any]) -> list[str]:
     for group in row.get("cite", ()):
         if not cited_docs & set(group):
             problems.append(f"none of {group} cited (cited: {sorted(cited_docs)})")
-    if row.get("verdict") == ["unknown"] and not row.get("cite") and data["citations"]:
+    nothing_to_cite = not row.get("cite") and not data["checks"]  # an estimate has figures
+    if row.get("verdict") == ["unknown"] and nothing_to_cite and data["citations"]:
         problems.append("an unknown answer with nothing to cite (off-topic, bad input) cites")
     for pattern in row.get("answer_matches", ()):
         if not re.search(pattern, data["answer"]):
@@ -119,10 +123,29 @@ def run_golden(
     for row in rows if rows is not None else load_golden():
         try:
             problems = check_row(row, _answer_row(answer, row))
+            if row.get("refused"):
+                problems.append("answered; the question was to be refused as bad input")
         except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported, not fatal
-            problems = [f"raised {type(exc).__name__}: {exc}"]
+            problems = _refusal_problems(row, exc)
         results.append((row, problems))
     return results
+
+
+def _refusal_problems(row: Mapping[str, Any], exc: Exception) -> list[str]:
+    """A `"refused": true` row (a number no question can mean, "1e999张H100") passes when the
+    pipeline refuses it (exit 2 in the CLI) with a message in the row's language matching its
+    `refusal_matches`; any other exception is a failure."""
+    from assistant.i18n import input_error
+    from calculators.errors import CalculatorInputError
+
+    if not (row.get("refused") and isinstance(exc, CalculatorInputError)):
+        return [f"raised {type(exc).__name__}: {exc}"]
+    message = input_error(exc, row.get("lang", "en"))
+    return [
+        f"refusal {message!r} does not match {pattern!r}"
+        for pattern in row.get("refusal_matches", ())
+        if not re.search(pattern, message)
+    ]
 
 
 def make_answerer() -> Answerer:

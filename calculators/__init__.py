@@ -61,14 +61,13 @@ if TYPE_CHECKING:
     )
     from calculators.gpu_memory import (
         USABLE_FRACTION,
-        FitPlan,
         MemoryBreakdown,
         finetune_memory,
         inference_memory,
         lora_trainable_params,
-        min_gpus_to_fit,
         training_memory,
     )
+    from calculators.layout_search import FitPlan, min_gpus_to_fit
 
     # CalcB: network, power, planner and registry.
     from calculators.network import (

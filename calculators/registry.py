@@ -24,6 +24,7 @@ from typing import Any
 from calculators import (
     compute_time,
     gpu_memory,
+    layout_search,
     network,
     planner,
     power,
@@ -114,7 +115,7 @@ REGISTRY: Mapping[str, Calculator] = _register(
     gpu_memory.training_memory,
     gpu_memory.finetune_memory,
     gpu_memory.inference_memory,
-    gpu_memory.min_gpus_to_fit,
+    layout_search.min_gpus_to_fit,
     compute_time.training_flops,
     compute_time.chinchilla_tokens,
     compute_time.training_time,

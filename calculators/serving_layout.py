@@ -9,11 +9,12 @@ SGLang DeepSeek-V3 docs: 2 x 8 H100 as TP=8 per node); more GPUs serve as replic
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
-from calculators.catalog.hardware import GPU
+from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
@@ -152,8 +153,34 @@ def serving_layout(
         if need is not None:
             return ServingLayout(tp, 1, gpus // tp, need)
     node_tp = degrees[-1] if degrees else 1
-    for stages in range(2, min(model.layers, gpus // node_tp) + 1):
-        need = _fits(model, gpu, node_tp, stages, options)
-        if need is not None:
-            return ServingLayout(node_tp, stages, gpus // (node_tp * stages), need)
-    return None
+    stages = _fewest_stages(model, gpu, node_tp, min(model.layers, gpus // node_tp), options)
+    if stages is None:
+        return None
+    need = _fits(model, gpu, node_tp, stages, options)
+    assert need is not None  # _fewest_stages checked it
+    return ServingLayout(node_tp, stages, gpus // (node_tp * stages), need)
+
+
+def _fewest_stages(
+    model: ModelSpec, gpu: GPU, tp: int, top: int, options: dict[str, object]
+) -> int | None:
+    """The fewest pipeline stages (2 .. top) whose most-loaded stage fits, without trying
+    every count: a GPU holds at least weights / (TP x stages), which bounds the count from
+    below; from there the count doubles until one fits, then bisects (memory only falls as
+    stages are added: a stage holds ceil(layers / stages) layers)."""
+    weights = model.params * DTYPE_BYTES[str(options["weight_dtype"])]
+    low = max(2, math.ceil(weights / (tp * USABLE_FRACTION * gpu.memory_bytes) - 1e-9))
+    step, failed = 1, low - 1
+    while True:
+        if low > top:
+            return None
+        if _fits(model, gpu, tp, low, options) is not None:
+            break
+        if low == top:
+            return None
+        failed, low, step = low, min(top, low + step), step * 2
+    while low - failed > 1:  # `failed` does not fit, `low` does
+        mid = (failed + low) // 2
+        fits = _fits(model, gpu, tp, mid, options) is not None
+        failed, low = (failed, mid) if fits else (mid, low)
+    return low

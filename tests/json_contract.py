@@ -15,6 +15,7 @@ KEYS = frozenset(
         "citations",
         "suggestions",
         "options",
+        "scaling",
     }
 )
 SCENARIO_KEYS = frozenset(

@@ -10,6 +10,7 @@ least two options with the figure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
@@ -40,6 +41,19 @@ def merged(base: Scenario, option: Scenario) -> Scenario:
     return replace(base, **{k: v for k, v in changes.items() if v is not None})
 
 
+#: The win a comparison question asks about, by its words: that sentence answers it, first.
+_ASKED_WIN = {
+    "solve.wins_cost": re.compile(
+        r"cheap|less expensive|lower cost|costs? less|便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+        re.I,
+    ),
+    "answer.faster_training": re.compile(r"fast|quick|sooner|更快|快|用时(?:更)?短", re.I),
+    "answer.faster_serving": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
+    "solve.wins_memory": re.compile(r"headroom|more memory|显存(?:更)?(?:大|多|余量)", re.I),
+}
+_NO_WORD = re.compile(r"(?!)")
+
+
 def _hardware(s: Scenario) -> Msg:
     return Msg("common.gpus", count=s.gpu_count or 1, gpu=s.gpu or "GPU")
 
@@ -66,11 +80,18 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     return out
 
 
-def _wins(figures: Sequence[Mapping[str, Figure]]) -> list[tuple[str, ...]]:
-    """What each option wins on (the best value of a figure at least two options have)."""
+def _wins(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> list[tuple[str, ...]]:
+    """What each option wins on: the best value of a figure at least two working options have
+    (an option that cannot do the job wins nothing, and one over its memory has no headroom)."""
     won: list[list[str]] = [[] for _ in figures]
     for name, (key, higher) in _WINS.items():
-        values = [(i, f[key]) for i, f in enumerate(figures) if isinstance(f.get(key), float)]
+        values = [
+            (i, f[key])
+            for i, f in enumerate(figures)
+            if works[i]
+            and isinstance(f.get(key), float)
+            and not (key == "memory_share" and float(f[key]) > 1.0)  # type: ignore[arg-type]
+        ]
         if len(values) < 2:
             continue
         ranked = sorted(values, key=lambda iv: float(iv[1]), reverse=higher)  # type: ignore[arg-type]
@@ -83,9 +104,10 @@ def _wins(figures: Sequence[Mapping[str, Figure]]) -> list[tuple[str, ...]]:
 def options_of(outcomes: list[Outcome]) -> tuple[Option, ...]:
     """The comparison's options: scenario, verdict, key figures and wins."""
     figures = [_figures(o) for o in outcomes]
+    works = [o.verdict in ("feasible", "conditional") for o in outcomes]
     return tuple(
         Option(scenario=o.scenario or Scenario(), verdict=o.verdict, figures=f, wins=w)
-        for o, f, w in zip(outcomes, figures, _wins(figures))
+        for o, f, w in zip(outcomes, figures, _wins(figures, works))
     )
 
 
@@ -142,7 +164,11 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     options = options_of(outcomes)
     lang = query.language
     gap = "" if lang == "zh" else " "
-    sentences = [text(_line(o), lang) for o in options]
-    sentences += [text(m, lang) for m in _verdicts(options)]
+    wins = _verdicts(options)
+    asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
+    # "which is cheaper": the cheapest option first, then each option's line, then the rest
+    sentences = [text(m, lang) for m in asked]
+    sentences += [text(_line(o), lang) for o in options]
+    sentences += [text(m, lang) for m in wins if m not in asked]
     best = min(outcomes, key=lambda o: _RANK[o.verdict])
     return replace(best, lead="", focus=gap.join(sentences), options=options)

@@ -89,7 +89,7 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
         changes["nodes"] = site.nodes
     if s.gpus_per_node is None:
         changes["gpus_per_node"] = site.gpus_per_node
-    for name in ("intra_link", "inter_link"):
+    for name in ("intra_link", "inter_link", "host_ram_bytes"):
         if getattr(s, name) is None and getattr(site, name):
             changes[name] = getattr(site, name)
     if s.gpu is not None and s.intra_link is None:

@@ -39,7 +39,10 @@ _REPORTED = frozenset(
 
 def changed_note(query: Query) -> str:
     """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
-    names = tuple(Msg(f"parse.slot.{k}") for k in query.changed_slots if k in _REPORTED)
+    changed = query.changed_slots
+    if "concurrency" in changed:  # the batch follows the concurrency: one change, said once
+        changed = tuple(k for k in changed if k != "batch_size")
+    names = tuple(Msg(f"parse.slot.{k}") for k in changed if k in _REPORTED)
     if not query.followup or not names:
         return ""
     return t("answer.changed", query.language, slots=names)

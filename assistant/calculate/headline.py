@@ -54,7 +54,9 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
     return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), times=times, extra=extra)
 
 
-def _compute(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> str:
+def _compute(
+    f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str = "", horizon: bool = False
+) -> str:
     seconds, deadline = _num(f, "seconds"), _num(f, "deadline_seconds")
     if not seconds or not deadline:
         return ""
@@ -64,6 +66,8 @@ def _compute(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) ->
     if ratio <= 1:
         return t("headline.compute.in_time", lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")
+    if horizon:  # no deadline was stated: the year is the practical horizon, not a deadline
+        return t("headline.compute.within_a_year", lang, count=needed, gpu=gpu) if needed else ""
     extra = Msg("headline.compute.for_deadline", count=needed, gpu=gpu) if needed else ""
     return t(
         "headline.compute.too_slow", lang, took=took, limit=limit, times=_times(ratio), extra=extra
@@ -81,10 +85,13 @@ def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) ->
 _SHORTFALL = {"memory": _memory, "compute": _compute, "network": _network}
 
 
-def shortfall(check: Check, lang: Language, gpu: str) -> str:
+def shortfall(check: Check, lang: Language, gpu: str, horizon: bool = False) -> str:
     """What a check says in one clause, with the ratio of need to capacity when it has one."""
     reader = _SHORTFALL.get(check.kind)
-    text = reader(check.figures, lang, gpu, check.verdict) if reader else ""
+    if check.kind == "compute":
+        text = _compute(check.figures, lang, gpu, check.verdict, horizon)
+    else:
+        text = reader(check.figures, lang, gpu, check.verdict) if reader else ""
     if text:
         return text
     # inference speed has no duration to compare: name it "speed", not "compute and time"
@@ -110,6 +117,8 @@ def headline(
     beyond: str | None = None,
     beyond_key: str = "answer.beyond_stated",
     skip: tuple[str, ...] = (),
+    horizon: bool = False,
+    offer_fix: bool = True,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -117,26 +126,29 @@ def headline(
     stated, or None; `beyond` the first working change that does not (shown as a suggestion
     under an infeasible verdict, never as the fix; `beyond_key` words it as new hardware or as
     undoing a stated choice). Checks of `skip` kinds are left out when
-    they pass (a how-long answer states the duration itself).
+    they pass (a how-long answer states the duration itself). `horizon`: the run was judged on
+    the one-year practical horizon, not on a stated deadline (no "deadline 365 days").
+    `offer_fix` False leaves every fix out (over budget: a longer deadline or more GPUs fixes
+    the run time but never the cost).
     """
     checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
     tight = [c for c in checks if c.verdict == "tight"]
     if failing:
-        clauses = [shortfall(c, lang, gpu) for c in failing[:2]]
+        clauses = [shortfall(c, lang, gpu, horizon) for c in failing[:2]]
     elif tight:
-        clauses = [shortfall(c, lang, gpu) for c in tight[:2]]
+        clauses = [shortfall(c, lang, gpu, horizon) for c in tight[:2]]
         # a passing run time against its deadline is what a yes/no question turns on
         clauses += [
-            shortfall(c, lang, gpu)
+            shortfall(c, lang, gpu, horizon)
             for c in checks
             if c.kind == "compute" and c.verdict == "ok" and _num(c.figures, "deadline_seconds")
         ]
         clauses = [c for c in clauses if c][:3]
     else:
         clauses = [
-            shortfall(c, lang, gpu)
+            shortfall(c, lang, gpu, horizon)
             for c in checks
             if c.kind in ("memory", "compute") and c.verdict == "ok" and c.kind in _SHORTFALL
         ]
@@ -145,7 +157,9 @@ def headline(
         return ""
     text = t("common.semicolon", lang).join(clauses)
     text = text[0].upper() + text[1:]
-    if failing and fix is not None:
+    if not offer_fix:  # over a stated budget: no change of the plan lowers its GPU-hours
+        pass
+    elif failing and fix is not None:
         text += t("headline.fix", lang, fix=fix if lang == "zh" else _lower_first(fix))
     elif failing and beyond is not None:
         text += t("headline.sentence_break", lang) + t(

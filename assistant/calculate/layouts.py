@@ -48,7 +48,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
 
     `overrides` set Plan fields (layout choices such as `zero_stage`, `tensor_parallel`).
     """
-    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from assistant.calculate.stand_in import stated_gpu
+    from calculators.catalog.hardware import lookup_link
     from calculators.catalog.models import generic_model, lookup_model
     from calculators.planner.plan import Plan
 
@@ -57,7 +58,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         if scenario.model
         else generic_model(params=scenario.params or 0)
     )
-    gpu = lookup_gpu(scenario.gpu or "")
+    gpu = stated_gpu(scenario)  # the catalog card, with the memory the question gave it
     inference = scenario.task == "inference"
     precision = scenario.precision or gpu.default_training_precision()
     weight_dtype = None
@@ -114,7 +115,12 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
         )
         return [
-            {"zero_stage": z, "recompute": r, "tensor_parallel": node_tp if tp else None}
+            {
+                "zero_stage": z,
+                "recompute": r,
+                "tensor_parallel": node_tp if tp else None,
+                "expert_parallel": _expert_parallel(scenario, gpus // (node_tp if tp else 1)),
+            }
             for z, r, tp in _TRAINING_CONFIGS
             if not tp or node_tp > 1
         ]
@@ -133,6 +139,32 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if node_tp > 1 and gpus % (node_tp * p) == 0
     ]
     return layouts
+
+
+#: Largest expert-parallel degree chosen for MoE pretraining: DeepSeek-V3 trains with 64-way
+#: expert parallelism over 8 nodes (DeepSeek-AI 2024, arXiv:2412.19437 §3.2); models with fewer
+#: experts split all of them (Mixtral-8x7B: 8).
+MAX_EXPERT_PARALLEL = 64
+
+
+def _expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
+    """MoE pretraining splits the experts over the data-parallel ranks, as deployed: the
+    largest degree up to MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel
+    GPUs. None for dense models and fine-tuning (its memory model keeps every expert)."""
+    from calculators.catalog.models import lookup_model
+
+    if scenario.task != "pretrain" or not scenario.model:
+        return None
+    experts = lookup_model(scenario.model).experts
+    degree = max(
+        (
+            e
+            for e in range(1, min(experts, MAX_EXPERT_PARALLEL) + 1)
+            if experts % e == 0 and data_parallel % e == 0
+        ),
+        default=1,
+    )
+    return degree if degree > 1 else None
 
 
 def _node_tensor_parallel(per_node: int, gpus: int) -> int:
@@ -156,11 +188,13 @@ def _layout_note(plan: Plan, lang: Language) -> str:
             lang,
         )
     recompute = str(plan.recompute)
+    ep = plan.expert_parallel_degree if plan.model.is_moe else 1
     note = Msg(
         "default.layout_training",
         zero=plan.zero_stage,
         fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
         tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
+        ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
         recompute=(
             Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))
             if recompute != "none"

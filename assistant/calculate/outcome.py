@@ -10,7 +10,7 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.compare import compare_options
@@ -23,28 +23,31 @@ from assistant.calculate.defaults import (
     resolve,
     say,
 )
+from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
     main_ask,
-    needed_gpus,
 )
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
-from assistant.calculate.sizing import Evaluator, how_long
+from assistant.calculate.scaling import scaling_series
+from assistant.calculate.sizing import Evaluator, how_long, sized
 from assistant.calculate.solvers import max_sequences
-from assistant.calculate.summaries import summarize
+from assistant.calculate.stand_in import with_stand_in
+from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
     budget_note,
+    budget_tokens,
     first_fix,
     respecting_verdict,
 )
-from assistant.i18n import input_error, text
+from assistant.i18n import input_error, t, text
 from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
 from assistant.i18n.numbers import bytes_text as fmt_bytes
 from assistant.i18n.numbers import duration_text as fmt_seconds
@@ -56,12 +59,12 @@ from assistant.records import (
     Language,
     Option,
     Query,
+    Scaling,
     Scenario,
     SiteProfile,
     Suggestion,
     Verdict,
 )
-from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
@@ -98,6 +101,10 @@ class Outcome:
     """The direct answer to what was asked, when sizing already wrote it (else derived)."""
     options: tuple[Option, ...] = ()
     """For a comparison: each option's verdict, key figures and wins."""
+    scaling: Scaling | None = None
+    """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
+    evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
+    """The planner's evaluation behind `checks`; `scaling` is derived from the final one only."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -198,21 +205,6 @@ def _suggestions(
     return out, fix
 
 
-def _n(count: int | None) -> str:
-    """A count with thousands separators ("1,288")."""
-    return f"{count:,}" if isinstance(count, int) else str(count)
-
-
-def _describe(s: Scenario, lang: Language) -> str:
-    if lang == "zh":
-        if (s.nodes or 1) == 1:
-            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
-        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
-    if (s.nodes or 1) == 1:
-        return f"one node with {s.gpu_count} × {s.gpu}"
-    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
-
-
 def _evaluate_scenario(
     resolved: Resolved,
     lang: Language,
@@ -227,11 +219,17 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = resolved.site.pue if resolved.site else None
     evaluation, notes = evaluate_best(scenario, lang, pue)
+    horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
+        evaluation = replace(
+            evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
+        )
     plan = evaluation.plan
     scenario = replace(
         scenario,
         zero_stage=plan.zero_stage if scenario.task != "inference" else None,
         tokens=scenario.tokens if scenario.task != "inference" else None,
+        deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
@@ -249,6 +247,8 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
+    budget = budget_note(checks, stated)
+    over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
         checks,
@@ -259,11 +259,17 @@ def _evaluate_scenario(
         beyond=beyond,
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
         skip=_skipped(ask, stated, judged),
+        horizon=horizon,
+        offer_fix=not over,
     )
-    budget = budget_note(checks, stated)
     if budget is not None:
-        top = text(budget, lang) + (say(lang, "", " ") + top if top else "")
-        if budget.key == "answer.over_budget":
+        within = budget_tokens(checks, scenario, stated) if over else None
+        top = " ".join(text(m, lang) for m in (budget, within) if m is not None) + (
+            say(lang, "", " ") + top if top else ""
+        )
+        if lang == "zh":
+            top = top.replace("。 ", "。")
+        if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
@@ -273,8 +279,8 @@ def _evaluate_scenario(
             )
     where = say(
         lang,
-        f"按 {_describe(scenario, lang)} 评估。".replace("） 评估", "）评估"),
-        f"Evaluated on {_describe(scenario, lang)}.",
+        f"按 {describe_setup(scenario, lang)} 评估。".replace("） 评估", "）评估"),
+        f"Evaluated on {describe_setup(scenario, lang)}.",
     )
     return Outcome(
         verdict=verdict,
@@ -286,25 +292,11 @@ def _evaluate_scenario(
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
         remarks=tuple(r.text(lang) for r in evaluation.remarks),
+        evaluation=evaluation,
     )
 
 
 _KINDS = ("memory", "compute", "network", "power", "cost")
-
-#: The answer to a question outside the domain: what gpu-advisor does answer, and an example.
-OFFTOPIC_ZH = (
-    "这个问题不在 gpu-advisor 的范围内。gpu-advisor 回答的是大模型在 GPU 上的任务："
-    "预训练、微调（全参数、LoRA、QLoRA）、推理部署与集群规划，给出显存、算力与时间、网络、"
-    "电力和成本的计算与出处；游戏帧数、挖矿、驱动安装、电脑维修和购物比价不在其中。"
-    "可以这样问：“8 张 H100 能在 30 天内训练 70B 模型吗？”或“ZeRO-3 是什么？”"
-)
-OFFTOPIC_EN = (
-    "This question is outside what gpu-advisor covers. It answers questions about large-model "
-    "jobs on GPUs: pre-training, fine-tuning (full, LoRA, QLoRA), inference serving and cluster "
-    "planning, with computed memory, compute and time, network, power and cost figures and "
-    "their sources; game frame rates, mining, driver installation, PC repairs and shopping are "
-    'not covered. Try: "Can 8x H100 train a 70B model within 30 days?" or "What is ZeRO-3?"'
-)
 
 
 def _unknown(
@@ -328,20 +320,41 @@ def _concept(query: Query) -> Outcome:
 
 
 def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
-    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer)."""
+    """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer).
+
+    The time-against-GPU-count series is computed once, for the evaluation the answer shows
+    (not for every set-up or option tried on the way).
+    """
+    outcome = _answer(query, sites)
+    if outcome.evaluation is None:
+        return outcome
+    return replace(outcome, scaling=scaling_series(outcome.evaluation, query.scenario))
+
+
+def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:
-        return _unknown("offtopic", lang, OFFTOPIC_ZH, OFFTOPIC_EN)
+        return _unknown("offtopic", lang, t("answer.offtopic", "zh"), t("answer.offtopic", "en"))
     if main_ask(query) == "max_model" and s.model is None and s.params is None:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
-    if query.unknown_names:
-        lead = unknown_names_lead(query.unknown_names, lang)
-        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid")
+    missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
+    query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
+    if missing and (stand_in is None or (s.model is None and s.params is None)):
+        return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
-        return _concept(query)
-    site = _site(query, sites)
+        return energy_outcome(query) or _concept(query)
+    if stand_in is not None:
+        found = _calculate(query, _site(query, sites))
+        lead = say(lang, "", " ").join(x for x in (missing, found.lead) if x)
+        return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
+    return _calculate(query, _site(query, sites))
+
+
+def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
+    lang = query.language
+    s = query.scenario
     ask = main_ask(query)
     try:
         validate(s)
@@ -359,7 +372,7 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
             return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if open_count and ask == "gpu_count":
-            outcome = _sized(query, outcome)
+            outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _unknown(
@@ -443,23 +456,6 @@ def _evaluator(query: Query, ask: Ask) -> Evaluator:
     return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
 
 
-def _sized(query: Query, outcome: Outcome) -> Outcome:
-    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?")."""
-    if outcome.scenario is None:
-        return outcome
-    count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
-    if count is None or count == outcome.scenario.gpu_count:
-        return outcome
-    lang = query.language
-    note = say(
-        lang,
-        f"问题问的是需要多少张：按满足显存与期限的最少 {count:,} 张评估。",
-        f"The question asks how many: evaluated at {count:,}, the fewest that fit memory "
-        "and the deadline.",
-    )
-    return _evaluator(query, "gpu_count")(count, note)
-
-
 def _training(s: Scenario) -> bool:
     """The task the defaults will choose (see `defaults._workload`): serving unless told."""
     if s.task is not None:
@@ -472,6 +468,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     results: list[Outcome] = []
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
+    judged = ask not in ("memory", "weights", "kv_cache")
     setups = (
         [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
         if counted  # "千卡集群": keep the count, try the usual GPUs
@@ -486,7 +483,6 @@ def _typical(query: Query, ask: Ask) -> Outcome:
             gpu_count=s.gpu_count if counted else None,
         )
         resolved = _resolve(query, None, ask, scenario)
-        judged = ask not in ("memory", "weights", "kv_cache")
         results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
@@ -495,7 +491,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
     listing = say(lang, "；", "; ").join(
-        f"{_describe(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+        f"{describe_setup(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
         for r in results
         if r.scenario
     )
@@ -510,4 +506,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         else chosen.lead
     )
     note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
-    return replace(chosen, lead=lead, assumptions=(note, *chosen.assumptions))
+    # A quantity asked with no hardware named: the figure is the answer, and no verdict is
+    # decided on a card the user never chose (the set-ups tried are listed as assumed).
+    verdict = chosen.verdict if judged else "unknown"
+    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))

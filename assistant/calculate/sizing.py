@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
-from assistant.calculate.focus import figure
+from assistant.calculate.focus import figure, needed_gpus
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, text
 from assistant.records import Query
@@ -26,7 +26,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
 
-__all__ = ["Evaluator", "how_long", "practical_count", "smallest_layout"]
+__all__ = ["Evaluator", "how_long", "practical_count", "sized", "smallest_layout"]
 
 Evaluator = Callable[[int, str], "Outcome"]
 """Evaluate the question at a GPU count, with an assumption note ("" for none)."""
@@ -80,3 +80,20 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
         focus = join_sentences((focus, text(practical, lang)), lang)
     main = first if seconds <= PRACTICAL_SECONDS else second
     return replace(main, focus=focus)
+
+
+def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
+    """Re-evaluate at the GPU count the question asks for ("需要几张 H20?"). The count read off
+    a small layout is an estimate (efficiency changes with scale), so the count is re-read at
+    each evaluated size until it holds: the answer's count is the one it was evaluated at."""
+    for _ in range(3):
+        if outcome.scenario is None:
+            return outcome
+        count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+        if count is None or count == outcome.scenario.gpu_count:
+            return outcome
+        found = evaluate(count, text(Msg("answer.sized_at", count=count), query.language))
+        if found.verdict == "infeasible" and outcome.verdict != "infeasible":
+            return outcome  # fewer GPUs broke it: keep the count that works
+        outcome = found
+    return outcome

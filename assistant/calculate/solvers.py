@@ -26,12 +26,12 @@ _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16":
 
 def model_and_gpu(scenario: Scenario) -> tuple[ModelSpec, GPU] | None:
     """The catalog (or generic) model and the GPU of a resolved scenario, or None."""
-    from calculators.catalog.hardware import lookup_gpu
+    from assistant.calculate.stand_in import stated_gpu
     from calculators.catalog.models import generic_model, lookup_model
     from calculators.errors import CalculatorInputError
 
     try:
-        gpu = lookup_gpu(scenario.gpu or "")
+        gpu = stated_gpu(scenario)
         if scenario.model:
             return lookup_model(scenario.model), gpu
         if scenario.params:

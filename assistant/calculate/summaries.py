@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import catalog, t, text
-from assistant.records import Figure, Language
+from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
 
-__all__ = ["summarize"]
+__all__ = ["describe_setup", "summarize"]
 
 Figures = Mapping[str, Figure]
 
@@ -170,3 +170,19 @@ def summarize(kind: str, verdict: str, figures: Figures, language: Language, gpu
     """The sentence for one check ("Needs 1.6 TB per GPU, 80.0 GB available; …"), in
     `language`, every word from the catalog (`summary.*`)."""
     return _join(_SUMMARIES[kind](figures, gpu), language) or t(f"summary.none.{kind}", language)
+
+
+def _n(count: int | None) -> str:
+    """A count with thousands separators ("1,288")."""
+    return f"{count:,}" if isinstance(count, int) else str(count)
+
+
+def describe_setup(s: Scenario, lang: Language) -> str:
+    """The evaluated hardware in words ("1 台 8 张 H100", "2 nodes × 8 H100 (16 GPUs)")."""
+    if lang == "zh":
+        if (s.nodes or 1) == 1:
+            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
+        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
+    if (s.nodes or 1) == 1:
+        return f"one node with {s.gpu_count} × {s.gpu}"
+    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"

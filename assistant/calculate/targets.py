@@ -138,8 +138,9 @@ def meet_target(
     evaluated = outcome.scenario
     if evaluated is None:
         return outcome
-    # an open count may take whole nodes of eight; a stated one keeps its nodes
-    per_node = stated.gpus_per_node or (evaluated.gpus_per_node if counted else 8)
+    # layouts are searched on nodes of eight unless the question says otherwise: "2 H100" is a
+    # count to judge, not a node of two (else a target 4 GPUs meet reads as unreachable)
+    per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
     target = serving_target(replace(evaluated, gpus_per_node=per_node))
     if target is None:
         return outcome

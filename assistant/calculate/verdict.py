@@ -22,7 +22,14 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, Plan, PlanChange
 
-__all__ = ["PRACTICAL_SECONDS", "budget_note", "first_fix", "keeps_stated", "respecting_verdict"]
+__all__ = [
+    "PRACTICAL_SECONDS",
+    "budget_note",
+    "budget_tokens",
+    "first_fix",
+    "keeps_stated",
+    "respecting_verdict",
+]
 
 #: Past a year a run is a research programme, not a schedule: it is called impractical.
 PRACTICAL_SECONDS = 365 * 86400.0
@@ -106,3 +113,14 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario) -> Msg | None:
         return None
     key = "answer.over_budget" if cost > stated.budget else "answer.within_budget"
     return Msg(key, cost=cost, budget=stated.budget, currency=stated.currency or "")
+
+
+def budget_tokens(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:
+    """The tokens a stated budget pays for on this set-up (the cost is GPU-hours x price, and
+    GPU-hours grow in proportion to the tokens), or None for serving or without a cost."""
+    from assistant.calculate.focus import figure
+
+    cost = figure(checks, "cost", "cost")
+    if stated.budget is None or not cost or scenario.task == "inference" or not scenario.tokens:
+        return None
+    return Msg("answer.budget_tokens", tokens=scenario.tokens * stated.budget / cost)

@@ -6,8 +6,10 @@ question, unknown flag), 1 for an internal failure (one line; traceback with GPU
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
@@ -16,8 +18,10 @@ from assistant.cli.edge import error_boundary
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
+    from assistant.config import Settings
     from assistant.conversations import ConversationStore
     from assistant.records import Answer, Language, Query
+    from assistant.retrieval import Retriever
 
 _EMPTY = (
     'empty question: type a question, for example gpu-advisor ask "Can 8x H100 train a 70B model?"'
@@ -111,7 +115,8 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
     "--continue",
     "follow",
     is_flag=True,
-    help="Follow up on the last conversation (its scenario carries over).",
+    help="Follow up on the last conversation (its scenario carries over); with none, the "
+    "question is answered as a new one.",
 )
 @click.option(
     "--independent",
@@ -155,6 +160,20 @@ def ask(
         )
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What every question of one `ask` run shares."""
+
+    settings: Settings
+    retriever: Retriever
+    store: ConversationStore | None
+    as_json: bool
+    follow: bool
+    chain: bool
+    lang: str | None
+    full: bool
+
+
 def _answer_all(
     questions: list[str],
     *,
@@ -165,52 +184,73 @@ def _answer_all(
     full: bool = False,
 ) -> None:
     from assistant.config import Settings
-    from assistant.pipeline import answer, default_retriever
+    from assistant.pipeline import default_retriever
 
     settings = Settings()
     # Building the index takes a while on first use: say so on stderr (stdout stays clean).
     retriever = default_retriever(settings, notify=lambda line: click.echo(line, err=True))
     store = _open_store()
+    run = _Run(settings, retriever, store, as_json, follow, chain, lang, full)
+    # One connection for the whole run: closing one syncs the file (30-70 ms a question).
+    with store.session() if store is not None else contextlib.nullcontext():
+        refused = _answer_lines(questions, run)
+    if refused:
+        raise click.exceptions.Exit(2)
+
+
+def _answer_lines(questions: list[str], run: _Run) -> int:
+    """Answer and print each question; returns how many were refused (bad input in a batch)."""
+    from assistant.pipeline import answer
+
     conversation_id: str | None = None
     previous: Query | None = None
-    if follow and store is not None:
-        conversation_id, previous = _last_turn(store, lang)
+    if run.follow and run.store is not None:
+        language = run.lang or _question_language(questions[0])
+        conversation_id, previous = _last_turn(run.store, language)
     refused = 0
     for index, text in enumerate(questions):
         try:
             result = answer(
-                text, settings=settings, retriever=retriever, previous=previous, language=lang
+                text,
+                settings=run.settings,
+                retriever=run.retriever,
+                previous=previous,
+                language=run.lang,
             )
         except CalculatorInputError as exc:
             if len(questions) == 1:
                 raise
             # In a batch a bad line is told on stderr and the batch goes on (exit 2 at the end).
-            _say_refused(index + 1, exc, lang or _question_language(text))
+            _say_refused(index + 1, exc, run.lang or _question_language(text))
             refused += 1
             continue
-        keep = follow or (chain and index > 0)
-        conversation_id = _save(store, conversation_id if keep else None, result)
+        keep = run.follow or (run.chain and index > 0)
+        conversation_id = _save(run.store, conversation_id if keep else None, result)
         # Lines read from stdin are one conversation, as in the chat app: "那用H100呢?" on the
         # next line follows up on the line before. The parser decides which lines inherit
         # (assistant.parse.followup); --independent passes no previous turn at all.
-        previous = result.query if chain else None
-        _emit(result, as_json, index - refused, full)
-    if refused:
-        raise click.exceptions.Exit(2)
+        previous = result.query if run.chain else None
+        _emit(result, run.as_json, index - refused, run.full)
+    return refused
 
 
-def _last_turn(store: ConversationStore, lang: str | None) -> tuple[str | None, Query | None]:
-    """The last conversation's id and its last readable turn's query (for `--continue`)."""
+def _last_turn(store: ConversationStore, lang: str) -> tuple[str | None, Query | None]:
+    """The last conversation's id and its last readable turn's query (for `--continue`).
+
+    With no earlier conversation the question is answered as a new one, and stderr says so:
+    the user still gets an answer (a script's first `--continue` works), and is not left with
+    "cannot tell" for a follow-up ("那用H100呢?") that had nothing to follow."""
     from assistant.i18n import text as say
     from calculators.messages import Msg
 
+    language: Language = "zh" if lang == "zh" else "en"
     last = store.last_conversation()
-    if last is None:
-        return None, None
-    if last.skipped:
-        language: Language = "zh" if lang == "zh" else "en"
+    if last is not None and last.skipped:
         click.echo(say(Msg("ask.turns_skipped", count=last.skipped), language), err=True)
-    return last.id, (last.turns[-1].answer.query if last.turns else None)
+    if last is None or not last.turns:
+        click.echo(say(Msg("ask.no_earlier_conversation"), language), err=True)
+        return None, None
+    return last.id, last.turns[-1].answer.query
 
 
 def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:

@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from assistant.cli.calc_options import (
     lookup_gpu_field,
     plan_options,
     resolve_model,
+    serving_options,
 )
 from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
@@ -60,6 +62,11 @@ def _emit(payload: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 @click.group()
 def calc() -> None:
     """Run a calculator directly (memory, time, network, power, catalogs)."""
+    from assistant.locations import user_documents_dir
+    from assistant.retrieval.cards import load_user_cards
+
+    with contextlib.suppress(OSError):  # no usable home: the shipped catalogs only
+        load_user_cards(user_documents_dir())  # GPUs and models added with `kb add`
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:
@@ -100,7 +107,7 @@ def finetune(**options: Any) -> None:
 
 
 @calc.command()
-@plan_options
+@serving_options
 @click.option(
     "--batch",
     "batch_size",
@@ -112,9 +119,9 @@ def finetune(**options: Any) -> None:
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
 @click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
 def infer(**options: Any) -> None:
-    """Serving (also `calc serve`): memory, decode speed over the real links, time to first
-    token, network, power and, with --price-kwh, the energy bill; served as deployed by
-    default (released precision, TP inside a node, PP across nodes)."""
+    """Serving (`calc infer` = `calc serve`): memory, decode speed over the real links, time
+    to first token, network, power and, with --price-kwh, the energy bill; served as deployed
+    by default (released precision, TP inside a node, PP across nodes)."""
     _evaluate_command("inference", options)
 
 

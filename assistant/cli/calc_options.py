@@ -58,9 +58,43 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # generic from click 8
 NUMBER = Number()
 
 
+#: Options of the training commands only; `calc infer` / `serve` does not offer them (they
+#: would be silently ignored there). Their values when absent:
+TRAINING_DEFAULTS: dict[str, Any] = {
+    "tokens": None,
+    "deadline_days": 90.0,
+    "zero_stage": 0,
+    "recompute": None,
+    "micro_batch_size": 1,
+    "pp_microbatches": None,
+    "expert_parallel": 1,
+    "host_ram_bytes": None,
+    "global_batch_tokens": None,
+    "offload": False,
+    "optimizer": "adam",
+}
+
+
 def plan_options(func: F) -> F:
-    """The options shared by train / finetune / infer / network."""
-    options = [
+    """The options of train / finetune / network: the shared ones and the training terms."""
+    return _with_options(func, training=True)
+
+
+def serving_options(func: F) -> F:
+    """The options of infer / serve: the shared ones, no training terms."""
+    return _with_options(func, training=False)
+
+
+def _with_options(func: F, *, training: bool) -> F:
+    shared = _shared_options()
+    options = shared[:-2] + (_training_options() if training else []) + shared[-2:]
+    for option in reversed(options):  # --lang and --json stay last
+        func = option(func)
+    return func
+
+
+def _shared_options() -> list[Callable[[F], F]]:
+    return [
         click.option("--model", default=None, help="Catalog model name, e.g. llama-2-70b."),
         click.option(
             "--params",
@@ -82,6 +116,53 @@ def plan_options(func: F) -> F:
             "serving: the model's released format where the GPU runs it.",
         ),
         click.option(
+            "--tp",
+            "tensor_parallel",
+            type=int,
+            default=None,
+            help="Tensor parallel [default: 1; serving: the deployment layout, TP inside a node].",
+        ),
+        click.option(
+            "--pp",
+            "pipeline_parallel",
+            type=int,
+            default=None,
+            help="Pipeline stages [default: 1; serving: one per node if needed].",
+        ),
+        click.option(
+            "--seq-len",
+            "--context",
+            "sequence_length",
+            type=int,
+            default=DEFAULT_CONTEXT_TOKENS,
+            show_default=True,
+            help="Sequence (training) or context (inference) length.",
+        ),
+        click.option("--mfu", type=float, default=None, help="Model FLOPs utilisation (0-1]."),
+        click.option(
+            "--price",
+            "price_per_gpu_hour",
+            type=float,
+            default=None,
+            help="Your price per GPU-hour (no price is ever invented).",
+        ),
+        click.option("--currency", default=None),
+        click.option(
+            "--price-kwh",
+            "price_per_kwh",
+            type=float,
+            default=None,
+            help="Your electricity price per kWh: prices the energy (with PUE).",
+        ),
+        click.option("--pue", type=float, default=None, help="Facility PUE [default: 1.58]."),
+        click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True),
+        click.option("--json", "as_json", is_flag=True, help="Print SI numbers as JSON."),
+    ]
+
+
+def _training_options() -> list[Callable[[F], F]]:
+    return [
+        click.option(
             "--tokens",
             type=NUMBER,
             default=None,
@@ -95,20 +176,6 @@ def plan_options(func: F) -> F:
             default=0,
             show_default=True,
             help="ZeRO stage 0-3 (3 = FSDP full shard).",
-        ),
-        click.option(
-            "--tp",
-            "tensor_parallel",
-            type=int,
-            default=None,
-            help="Tensor parallel [default: 1; serving: the deployment layout, TP inside a node].",
-        ),
-        click.option(
-            "--pp",
-            "pipeline_parallel",
-            type=int,
-            default=None,
-            help="Pipeline stages [default: 1; serving: one per node if needed].",
         ),
         click.option(
             "--recompute",
@@ -148,44 +215,13 @@ def plan_options(func: F) -> F:
             help="Global batch in tokens [default: 4M pretrain, 64 seq finetune].",
         ),
         click.option(
-            "--seq-len",
-            "--context",
-            "sequence_length",
-            type=int,
-            default=DEFAULT_CONTEXT_TOKENS,
-            show_default=True,
-            help="Sequence (training) or context (inference) length.",
-        ),
-        click.option(
             "--offload",
             is_flag=True,
             help="Offload optimizer states (LoRA/QLoRA with ZeRO-3: also the frozen "
             "base) to CPU memory.",
         ),
         click.option("--optimizer", default="adam", show_default=True),
-        click.option("--mfu", type=float, default=None, help="Model FLOPs utilisation (0-1]."),
-        click.option(
-            "--price",
-            "price_per_gpu_hour",
-            type=float,
-            default=None,
-            help="Your price per GPU-hour (no price is ever invented).",
-        ),
-        click.option("--currency", default=None),
-        click.option(
-            "--price-kwh",
-            "price_per_kwh",
-            type=float,
-            default=None,
-            help="Your electricity price per kWh: prices the energy (with PUE).",
-        ),
-        click.option("--pue", type=float, default=None, help="Facility PUE [default: 1.58]."),
-        click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True),
-        click.option("--json", "as_json", is_flag=True, help="Print SI numbers as JSON."),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
 
 
 def catalog_options(func: F) -> F:
@@ -227,6 +263,7 @@ def _gpu_count(options: dict[str, Any]) -> int:
 
 def build_plan(task: str, options: dict[str, Any]) -> Plan:
     """The Plan the options describe (validation of counts happens in `evaluate`)."""
+    options = {**TRAINING_DEFAULTS, **options}
     gpu = lookup_gpu(options["gpu_name"])
     deadline = options["deadline_days"]
     extra: dict[str, Any] = {}

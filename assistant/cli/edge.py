@@ -16,10 +16,13 @@ from calculators.errors import CalculatorInputError
 
 
 class UserFacingError(click.ClickException):
-    """A ClickException with a chosen exit code."""
+    """A ClickException with a chosen exit code; its message is sanitised, since it may quote
+    untrusted text (a setting, a file name, a library's error about them)."""
 
     def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
+        from assistant.sanitize import clean
+
+        super().__init__(clean(message))
         # click declares exit_code a ClassVar; this class needs it per instance.
         self.exit_code = exit_code  # type: ignore[misc]
 
@@ -49,10 +52,9 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
         raise UserFacingError(exc.localized(language), 1) from exc
     except KeyboardInterrupt:
         raise click.Abort from None
+    except BrokenPipeError:
+        raise  # the reader went away: the group ends quietly (assistant.__main__)
     except Exception as exc:
-        settings_problem = _settings_problem(exc)
-        if settings_problem is not None:
-            raise UserFacingError(settings_problem, 2) from exc
         if debug_enabled():
             raise
         what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
@@ -61,15 +63,3 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
             hint = "设置 GPU_ADVISOR_DEBUG=1 可查看完整回溯"
         msg = f"internal error: {what} ({hint})"
         raise UserFacingError(msg, 1) from exc
-
-
-def _settings_problem(exc: Exception) -> str | None:
-    """A one-line message for an invalid `GPU_ADVISOR_*` setting (pydantic's ValidationError),
-    or None for any other exception."""
-    if type(exc).__name__ != "ValidationError" or not type(exc).__module__.startswith("pydantic"):
-        return None
-    problems = []
-    for error in exc.errors():  # type: ignore[attr-defined]
-        field = ".".join(str(part) for part in error.get("loc", ())) or "settings"
-        problems.append(f"GPU_ADVISOR_{field.upper()}={error.get('input')!r}: {error.get('msg')}")
-    return "invalid setting: " + "; ".join(problems)

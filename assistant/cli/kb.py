@@ -151,7 +151,7 @@ def _skipped(
 )
 @click.pass_context
 def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_alias: bool) -> None:
-    """Add documents (.md, .txt): they are copied into your documents folder and indexed."""
+    """Add documents (.md, .txt; GPU/model cards, a config.json): copied in and indexed."""
     from assistant.retrieval.encoder import make_encoder
     from assistant.retrieval.library import add_documents
 
@@ -175,6 +175,23 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_al
         ctx.exit(2)
 
 
+@kb.command()
+@click.argument("kind", type=click.Choice(["gpu", "model", "site"]))
+@click.option("--lang", "lang", type=click.Choice(["en", "zh"]), default=None)
+@click.pass_context
+def template(ctx: click.Context, kind: str, lang: str | None) -> None:
+    """Print a copy-me card: a GPU or model for the catalogs, or a site profile."""
+    from assistant.locations import shipped_knowledge_dir
+    from assistant.retrieval.cards import template as card_template
+
+    language = lang or _language(ctx)
+    if kind == "site":
+        path = shipped_knowledge_dir() / "sites" / f"template.{language}.md"
+        click.echo(path.read_text(encoding="utf-8"), nl=False)
+    else:
+        click.echo(card_template(kind, language), nl=False)
+
+
 @kb.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
@@ -192,14 +209,36 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     if not documents:
         _say(ctx, "kb.empty")
     language = _language(ctx)
+    rows = [[t(f"kb.column.{name}", language) for name in _LIST_COLUMNS]] if documents else []
     for d in documents:
         origin = t("kb.origin.user" if d["user"] else "kb.origin.shipped", language)
-        click.echo(
-            f"{one_line(d['doc_id']):28} {d['lang']}  {d['kind']:9} {d['passages']:4}  "
-            f"{origin:7}  {one_line(d['source'])}  {one_line(d['title'])}"
+        rows.append(
+            [one_line(d["doc_id"]), d["lang"], d["kind"], str(d["passages"]), origin]
+            + [one_line(d["source"]), one_line(d["title"])]
         )
+    for line in _aligned(rows):
+        click.echo(line)
     for s in retriever.data.skipped:
         _skipped(ctx, s.source, s.reason, s.reason_zh)
+
+
+_LIST_COLUMNS = ("document", "lang", "kind", "passages", "origin", "file", "title")
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Rows as lines of columns two spaces apart, padded to terminal cell width (a Chinese
+    character takes two cells); the last column is not padded."""
+    from rich.cells import cell_len
+
+    if not rows:
+        return []
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [
+        "  ".join(cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths, strict=False))
+        + "  "
+        + row[-1]
+        for row in rows
+    ]
 
 
 @kb.command()

@@ -375,6 +375,7 @@ def compose(
         scenario=outcome.scenario,
         warnings=tuple(query.warnings) + tuple(outcome.warnings),
         options=outcome.options,
+        scaling=outcome.scaling,
     )
     text = render_markdown(
         answer, lead=outcome.lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks

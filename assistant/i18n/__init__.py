@@ -172,6 +172,11 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
     value = exc.value
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    said = text(Msg("answer.slot_value", slot=Msg(key), value=str(value)), language)
+    shown = str(value)
+    if exc.field == "deadline_seconds" and isinstance(value, (int, float)) and value:
+        from assistant.i18n.numbers import duration_text
+
+        shown = duration_text(value, language)  # "期限 -3 天", not the SI "-259200"
+    said = text(Msg("answer.slot_value", slot=Msg(key), value=shown), language)
     reason = str(exc.reason_zh if language == "zh" else exc.reason)
     return f"{said}{'：' if language == 'zh' else ': '}{reason}"

@@ -10,7 +10,7 @@ Examples:
     >>> refuse_nonsense("1e999 gpus", "1e999 gpus", {})
     Traceback (most recent call last):
     ...
-    calculators.errors.CalculatorInputError: number='1e999': is too large to be read as a number
+    calculators.errors.CalculatorInputError: gpu_count='1e999': is too large to be read as a number
 """
 
 from __future__ import annotations
@@ -29,6 +29,20 @@ _CN_RUN = re.compile(f"[{_CN}]*亿[{_CN}]*")
 #: Chinese numerals name at most 亿亿 (1e16) in practice; "一亿亿亿" is not a quantity.
 _CN_LIMIT = 1e17
 _MONEY = ("price_per_gpu_hour", "budget", "price_per_kwh")
+#: The slot a number is, from the word after it ("1e999张H100" is a GPU count), so that the
+#: refusal names it in the user's language ("GPU 数量 1e999：…"), not as "number".
+_UNIT_SLOTS = (
+    ("nodes", re.compile(r"\s*(?:台|个节点|nodes?\b|servers?\b|machines?\b)")),
+    ("gpu_count", re.compile(r"\s*(?:张|块|个|x|×)?\s*(?:卡|显卡|gpus?\b|cards?\b|⟨gpu⟩)")),
+    ("tokens", re.compile(r"\s*[kmbt]?\s*(?:个)?\s*tokens?\b")),
+    ("params", re.compile(r"\s*(?:[mbt]\b|参数|params?\b|parameters?\b)")),
+    ("deadline_seconds", re.compile(r"\s*(?:天|周|个月|days?\b|weeks?\b|months?\b)")),
+)
+
+
+def _slot_after(rest: str) -> str:
+    """The slot named by the unit after a number, or "number" when none is."""
+    return next((slot for slot, unit in _UNIT_SLOTS if unit.match(rest)), "number")
 
 
 def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) -> None:
@@ -50,7 +64,7 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
             )
     for match in re.finditer(NUMBER, normalized):
         if not math.isfinite(to_float(match.group(1))):
-            field = "number"
+            field = _slot_after(normalized[match.end() :])
             raise CalculatorInputError(
                 field,
                 match.group(1),

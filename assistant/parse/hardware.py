@@ -128,6 +128,13 @@ _CARD = (
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
 _TOTAL_PATTERNS = (
     NUMBER + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:nvidia\s*|英伟达\s*)?" + _G,
+    # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
+    NUMBER
+    + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*(?:魔改|改装|国产|二手|modded|used)?\s*(?:版)?\s*"
+    + r"\d+(?:\.\d+)?\s*(?:gib|gb|g)\s*(?:的|版|显存的)?\s*"
+    + r"(?:"
+    + _G
+    + r"|显卡|卡|gpus?\b|cards?\b)",
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个)",
     NUMBER + r"\s*" + _CARD,
@@ -219,7 +226,13 @@ def read_counts(text: str) -> Counts:
 _MEMORY = re.compile(
     NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|(?<!host )memory|vram|hbm|"
     r"(?:graphics )?cards?\b|gpus?\b|显卡|卡)"
-    r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)",
+    r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)"
+    # "32GB的MI50", "魔改48G的4090": the size typed before a card's mark
+    r"|" + NUMBER + r"\s*(gib|gb|g)\s*(?:的|版)?\s*(?=" + GPU_MARK.strip() + ")"
+    # "A800 40G" (no such catalog entry: the mark is the A800, the size is the user's), never a
+    # link speed ("H100 100G RoCE", "25G以太网")
+    r"|" + GPU_MARK.strip() + r"\s*(?:\(|（)?" + NUMBER + r"\s*(gib|gb|g)(?![a-z])"
+    r"(?!\s*(?:roce|ib\b|infiniband|ethernet|以太网|网|nic))",
     re.ASCII,
 )
 
@@ -229,8 +242,8 @@ def read_memory(text: str) -> float | None:
     match = _MEMORY.search(text)
     if match is None:
         return None
-    number = match.group(1) or match.group(3)
-    unit = match.group(2) or match.group(4)
+    number = next(g for g in match.groups()[0::2] if g is not None)
+    unit = next(g for g in match.groups()[1::2] if g is not None)
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 

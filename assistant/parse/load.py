@@ -6,8 +6,8 @@ or None; prices keep their sign so that a negative one is refused, never dropped
 Examples:
     >>> read_concurrency("20 个并发"), read_concurrency("8个并发用户")
     (20, 8)
-    >>> read_concurrency("20 concurrent users")
-    20
+    >>> read_concurrency("20 concurrent users"), read_concurrency("serving it to 32 users")
+    (20, 32)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
@@ -62,6 +62,9 @@ _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
     re.compile(r"(?:并发(?:数|量|用户数?)?|concurrency)" + _VERB + NUMBER),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
+    # "serve it to 32 users", "for 32 users": users being served are sequences in flight
+    re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
+    re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
 )
 
 
@@ -103,11 +106,29 @@ _SPEED = (
 )
 
 
+#: A latency per generated token ("under 30 ms per token", "每个token 30毫秒", "TPOT 50ms").
+_UNIT = r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
+_PER_TOKEN = (
+    re.compile(NUMBER + _UNIT + r"\s*(?:per|a|/|each|every|每)\s*(?:output |generated )?tokens?\b"),
+    re.compile(
+        r"(?:每个?\s*(?:输出)?\s*token|\btpot\b|inter-token latency|time per output token)"
+        r"[^0-9]{0,12}?" + NUMBER + _UNIT
+    ),
+)
+
+
 def read_seconds_per_token(text: str) -> float | None:
-    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02)."""
+    """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02, "under
+    30 ms per token" → 0.03)."""
     match = _first(_SPEED, text)
     speed = to_float(match.group(1)) if match else 0.0
-    return 1.0 / speed if speed > 0 else None
+    if speed > 0:
+        return 1.0 / speed
+    latency = _first(_PER_TOKEN, text)
+    if latency is None:
+        return None
+    value = to_float(latency.group(1))
+    return value / 1000 if latency.group(2) in ("ms", "毫秒") else value
 
 
 _QPS = (

@@ -12,6 +12,10 @@ Examples:
     ('mi355x', 'b300')
     >>> unknown_names("单卡3090能跑chatglm9-6b吗")
     ('chatglm9-6b',)
+    >>> unknown_names("can 4 rtx 6000 ada serve ⟨model⟩"), unknown_names("一张32gb的mi50能推理")
+    (('rtx 6000 ada',), ('mi50',))
+    >>> unknown_names("8张910b4推理⟨model⟩")
+    ('910b4',)
     >>> digit_groups_fit("qwen2-57b", ("Qwen2.5-7B", "qwen-7b"))
     False
 """
@@ -22,7 +26,13 @@ import difflib
 import re
 from collections.abc import Iterable
 
-__all__ = ["closest_names", "digit_groups_fit", "unknown_gpu_spans", "unknown_names"]
+__all__ = [
+    "as_typed",
+    "closest_names",
+    "digit_groups_fit",
+    "unknown_gpu_spans",
+    "unknown_names",
+]
 
 _FAMILIES = (
     r"llama|qwen|mistral|mixtral|deepseek|gemma|phi|falcon|baichuan|chatglm|glm|internlm|"
@@ -30,7 +40,7 @@ _FAMILIES = (
 )
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
-    r"[abhlv](?=\d{2})|[bgh](?=\d{3})"
+    r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))"  # bare Ascend "910b4"
 )
 # ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗
 _W = r"[a-z0-9_.]"
@@ -45,7 +55,11 @@ _MODEL_NAME = (
     + _W
     + r"+)*"
 )
-_GPU_NAME = r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\b(?:[- ](?:pro|ultra|max|plus))?"
+# the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
+_GPU_NAME = (
+    r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
+    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
+)
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
 
@@ -60,6 +74,16 @@ def unknown_names(masked: str) -> tuple[str, ...]:
         if name and name not in out:
             out.append(name)
     return tuple(out)
+
+
+def as_typed(name: str, question: str) -> str:
+    """`name` (found in lower-cased text) spelled as the question typed it ("RTX 6000 Ada").
+
+    >>> as_typed("rtx 6000 ada", "Can 4 RTX 6000 Ada serve it?")
+    'RTX 6000 Ada'
+    """
+    match = re.search(re.escape(name), question, re.IGNORECASE)
+    return match.group(0) if match else name
 
 
 def unknown_gpu_spans(masked: str) -> list[tuple[int, int]]:

@@ -46,6 +46,8 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             option["gpu_count"] = counts.gpu_counts[0]
         elif counts.nodes is not None and counts.gpus_per_node is not None:
             option["gpu_count"] = counts.nodes * counts.gpus_per_node
+        elif counts.gpus_per_node is not None:  # "8 cards each": each option's count
+            option["gpu_count"] = counts.gpus_per_node
         if counts.nodes is not None and counts.gpus_per_node is not None:
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
         seen = [o.get("gpu") for o in options]

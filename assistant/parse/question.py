@@ -27,6 +27,7 @@ from assistant.parse.domain import classify
 from assistant.parse.followup import as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
+    as_typed,
     closest_names,
     digit_groups_fit,
     unknown_gpu_spans,
@@ -50,15 +51,36 @@ __all__ = [
 MAX_QUESTION_CHARS = 4000
 
 
+#: English words no Chinese question uses: without any, Latin words are names and units
+#: ("Ascend 910 32GB训练7B" is Chinese: "Ascend" and "GB" are not English prose).
+_ENGLISH_PROSE = re.compile(
+    r"\b(?:the|a|an|can|could|how|what|which|is|are|do|does|on|with|for|to|of|in|and|or|"
+    r"we|i|my|our|it|be|need|want|run|serve|train|fine-tune|much|many|long)\b",
+    re.IGNORECASE,
+)
+
+
 def detect_language(text: str) -> Language:
-    """ "zh" when the question is mainly Chinese, else "en"."""
+    """ "zh" when the question is mainly Chinese, else "en".
+
+    >>> detect_language("Ascend 910 32GB训练7B"), detect_language("What is 显存?")
+    ('zh', 'en')
+    """
     han = len(re.findall(r"[\u4e00-\u9fff]", text))
     latin_words = len(re.findall(r"[A-Za-z]{2,}", text))
+    if han >= 2 and not _ENGLISH_PROSE.search(text):
+        return "zh"
     return "zh" if han and han >= 1.5 * latin_words else "en"
 
 
-@functools.lru_cache(maxsize=1)
 def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
+    from calculators.catalog.extend import catalog_generation
+
+    return _catalog_indexes_at(catalog_generation())  # user GPU/model cards change them
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_indexes_at(generation: int) -> tuple[Mapping[str, str], Mapping[str, str]]:
     from calculators.catalog.hardware import gpu_alias_index
 
     try:
@@ -80,8 +102,14 @@ def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:
     return index
 
 
-@functools.lru_cache(maxsize=1)
 def _model_spellings() -> Mapping[str, tuple[str, ...]]:
+    from calculators.catalog.extend import catalog_generation
+
+    return _model_spellings_at(catalog_generation())
+
+
+@functools.lru_cache(maxsize=1)
+def _model_spellings_at(generation: int) -> Mapping[str, tuple[str, ...]]:
     from calculators.catalog.models import MODELS
 
     return {m.name: (m.name, *m.aliases) for m in MODELS.values()}
@@ -116,7 +144,7 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
     gpu_matches = hw.find_aliases(text, gpu_index)
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
-    unknown = unknown_names(text)
+    unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
     strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
     text = hw.mask(text, strangers, hw.GPU_MARK)
@@ -304,7 +332,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
 
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
-    """ "<name> is not in the catalog (closest: …)" per unknown name; a generic card note."""
+    """ "<name> is not in the catalog (closest: …)" per unknown name."""
     from calculators.catalog.hardware import GPUS
 
     pool = (*GPUS, *_model_spellings())
@@ -312,9 +340,7 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
         Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
         for name in mentions.unknown
     ]
-    memory = found.get("gpu_memory_bytes")
-    if "gpu" not in found and isinstance(memory, float):
-        notes.append(Msg("parse.generic_card", memory=memory))
+    # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     return notes
 
 

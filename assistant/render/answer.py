@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.i18n import numbers, t
+from assistant.i18n import numbers, t, text
 from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
 from assistant.records import Answer, Check, Language
+from assistant.render.excerpt import excerpt
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -28,7 +30,17 @@ __all__ = [
     "fmt_rate",
     "fmt_seconds",
     "render_markdown",
+    "verdict_label",
 ]
+
+
+def verdict_label(answer: Answer) -> str:
+    """The headline's label: the verdict, or "Estimate" for figures computed with no verdict
+    (a quantity asked with no hardware named is not judged on a card the user never chose)."""
+    if answer.verdict == "unknown" and answer.checks:
+        return text(Msg("common.verdict.estimate"), answer.language)
+    return VERDICT_LABELS[answer.verdict][answer.language]
+
 
 #: One mark per check verdict. Each is a single code point that is East Asian Wide and shown as
 #: an emoji by default, so terminals and Rich agree it takes two cells: no variation selector
@@ -114,7 +126,7 @@ def render_markdown(
     the passages themselves, the facts and what to add for a computed verdict instead.
     """
     lang = answer.language
-    verdict = VERDICT_LABELS[answer.verdict][lang]
+    verdict = verdict_label(answer)
     colon = "：" if lang == "zh" else ": "
     numbers: dict[str, int] = {}
     refs: dict[str, list[int]] = {}
@@ -152,10 +164,9 @@ def render_markdown(
         lines += ["", f"### {t('answer.heading.sources', lang)}"]
         unique = {c.passage.id: c.passage for c in answer.citations}
         for number, passage in enumerate(unique.values(), start=1):
-            excerpt = " ".join(passage.text.split())
-            excerpt = excerpt[:160] + ("…" if len(excerpt) > 160 else "")
+            said = excerpt(passage.text, 160)
             where = f"{passage.title} › {passage.heading}" if passage.heading else passage.title
-            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {excerpt}")
+            lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {said}")
     return "\n".join(lines) + "\n"
 
 
@@ -174,5 +185,11 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "infeasible": "bold red",
         "unknown": "bold blue",
     }
-    banner = Text(VERDICT_LABELS[answer.verdict][answer.language], style=styles[answer.verdict])
-    return Group(banner, Markdown(answer.text if full else brief_markdown(answer.text)))
+    label = verdict_label(answer)
+    body = answer.text if full else brief_markdown(answer.text)
+    # The banner says the verdict in colour; the headline below it does not repeat it.
+    for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):
+        if body.startswith(prefix):
+            body = body.removeprefix(prefix).lstrip(" ")
+            break
+    return Group(Text(label, style=styles[answer.verdict]), Markdown(body))

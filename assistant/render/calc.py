@@ -54,6 +54,8 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
     Examples:
         >>> figure_text("weights_bytes", 140e9)
         '140.0 GB (130.4 GiB)'
+        >>> figure_text("memory_bandwidth_bytes_per_s", 3.35e12)
+        '3.4 TB/s'
         >>> figure_text("seconds", 86400 * 3)
         '3 days'
         >>> figure_text("tokens", 1.998e12), figure_text("tokens", 1.998e12, "zh")
@@ -72,7 +74,9 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         return format_count(int(value)) if value.isdigit() else value_text(value, language)
     number = float(value)
     if key.endswith(("_bytes_per_s", "_bytes_per_second", "_bytes_per_second_for_90pct")):
-        return f"{format_rate(number)} ({format_rate(number * 8, unit='b/s')})"
+        # One unit, bytes per second as datasheets quote HBM and NVLink ("3.35 TB/s"); a
+        # second figure in bits ("26.8 Tb/s") beside it read as a different bandwidth.
+        return format_rate(number)
     if key.endswith("bytes") or "_bytes_" in key and not key.endswith("per_s"):
         return f"{format_bytes(number)} ({format_bytes(number, binary=True)})"
     if key.endswith("flops_per_s"):
@@ -109,6 +113,9 @@ PERCENT_FIGURES = frozenset(
         "utilization",
         "runtime_overhead_fraction",
         "comm_share_of_token_time",
+        "hfu",
+        "pipeline_bubble",
+        "network_efficiency",
     }
 )
 #: Figures counted per something; their unit words are `unit.<key>` in the catalog.
@@ -301,7 +308,7 @@ def catalog_table(
     title: str, columns: list[str], rows: list[list[str]], language: str = "en"
 ) -> Table:
     """A plain table for the catalog listings (titles and headings in ``language``)."""
-    table = Table(title=catalog_word(title, language), title_justify="left")
+    table = Table(title=markup(catalog_word(title, language)), title_justify="left")
     for column in columns:
         table.add_column(catalog_word(column, language))
     for row in rows:

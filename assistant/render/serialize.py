@@ -20,6 +20,8 @@ from assistant.records import (
     Option,
     Passage,
     Query,
+    ScalePoint,
+    Scaling,
     Scenario,
     Suggestion,
 )
@@ -124,7 +126,16 @@ def answer_to_json(answer: Answer) -> dict[str, Any]:
         "citations": [_citation_json(c) for c in _unique_citations(answer)],
         "suggestions": [{"change": s.change, "effect": s.effect} for s in answer.suggestions],
         "options": [_option_json(o) for o in answer.options],
+        "scaling": _scaling_json(answer.scaling),
     }
+
+
+def _scaling_json(scaling: Scaling | None) -> dict[str, Any] | None:
+    """Duration or throughput against GPU count (None when not computed)."""
+    if scaling is None:
+        return None
+    record: dict[str, Any] = _json_safe(dataclasses.asdict(scaling))
+    return record
 
 
 def _option_json(option: Option) -> dict[str, Any]:
@@ -161,6 +172,14 @@ def _build(cls: type[Any], data: Mapping[str, Any], **overrides: Any) -> Any:
     return cls(**kwargs)
 
 
+def _scaling_from(data: Mapping[str, Any] | None) -> Scaling | None:
+    if not data:
+        return None
+    points = tuple(_build(ScalePoint, p) for p in data.get("points") or ())
+    scaling: Scaling = _build(Scaling, data, points=points)
+    return scaling
+
+
 def answer_from_record(record: Mapping[str, Any]) -> Answer:
     """Rebuild an :class:`Answer` from :func:`answer_to_record` output (unknown keys ignored)."""
     query_data = record["query"]
@@ -191,5 +210,6 @@ def answer_from_record(record: Mapping[str, Any]) -> Answer:
             _build(Citation, c, passage=_build(Passage, c["passage"]))
             for c in record.get("citations") or ()
         ),
+        scaling=_scaling_from(record.get("scaling")),
     )
     return answer

@@ -29,7 +29,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt")
 MAX_FILE_BYTES = 5_000_000
-KINDS = ("founding", "guide", "site", "template", "note")
+KINDS = ("founding", "guide", "site", "template", "note", "gpu", "model")
 
 # Full-width CJK punctuation stays as written (it reads better in a cited passage);
 # everything else in NFKC's compatibility range, full-width letters and digits included,
@@ -100,6 +100,8 @@ class Document:
     topics: tuple[str, ...] = ()
     references: tuple[str, ...] = ()
     site: Mapping[str, Any] | None = None
+    card: Mapping[str, Any] | None = None
+    """The `[gpu]` or `[model]` table of a user card (`kind = "gpu"` / `"model"`)."""
 
 
 def content_hash(text: str) -> str:
@@ -293,6 +295,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
         raise DocumentError(shown, Msg("error.document.no_text"))
     default_id = slugify(_LANG_SUFFIX_RE.sub("", path.stem))
     site = meta.get("site")
+    card = meta.get(kind) if kind in ("gpu", "model") else None
     return Document(
         doc_id=_meta_str(meta, "id", shown, default_id),
         lang=lang,  # type: ignore[arg-type]  # checked above
@@ -306,12 +309,13 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
         topics=_meta_list(meta, "topics", shown),
         references=_meta_list(meta, "sources", shown),
         site=site if isinstance(site, dict) else None,
+        card=card if isinstance(card, dict) else None,
     )
 
 
 def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
-    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+    if path.suffix.lower() not in (*SUPPORTED_SUFFIXES, ".json"):
         suffix = path.suffix or Msg("error.document.no_suffix")
         raise DocumentError(str(path), Msg("error.document.file_type", suffix=suffix))
     try:
@@ -323,6 +327,11 @@ def read_document(path: Path, *, source: str, key: str) -> Document:
     except OSError as exc:
         reason = str(exc.strerror or exc)
         raise DocumentError(str(path), Msg("error.document.unreadable", reason=reason)) from exc
+    if path.suffix.lower() == ".json":  # a Hugging Face config.json: stored as a model card
+        from assistant.retrieval.cards import card_from_hf_config
+
+        raw = card_from_hf_config(raw, path)
+        path = path.with_suffix(".md")
     return parse_document(raw, path=path, source=source, key=key)
 
 
@@ -380,6 +389,11 @@ def site_profile(doc: Document) -> SiteProfile | None:
         lang=doc.lang,
         pue=_site_number(site, "pue", doc.source, float) if "pue" in site else None,
         notes=str(site.get("notes", "")),
+        host_ram_bytes=(
+            _site_number(site, "host_ram_GB", doc.source, float) * 1e9
+            if "host_ram_GB" in site
+            else None
+        ),
     )
 
 

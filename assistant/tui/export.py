@@ -15,17 +15,23 @@ if TYPE_CHECKING:
 
 def exports_dir(home: Path) -> Path:
     """Where exports go: `<GPU_ADVISOR_HOME or user data dir>/exports`."""
-    path = home / "exports"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    from assistant.locations import private_dir
+
+    return private_dir(home / "exports")
 
 
 def answers_markdown(answers: Sequence[Answer], title: str) -> str:
-    """A Markdown document of `answers`, each under its question."""
+    """A Markdown document of `answers`, each under its question, its charts (memory, time
+    against GPU count, options) after it as plain text in a fenced block."""
+    from assistant.render.charts import charts_markdown
+
     lines = [f"# {title}", ""]
     for answer in answers:
         question = " ".join(answer.question.split())
         lines += [f"## {question}", "", answer.text.strip(), ""]
+        charts = charts_markdown(answer)
+        if charts:
+            lines += [charts, ""]
     return "\n".join(lines)
 
 
@@ -43,7 +49,9 @@ def safe_stem(text: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> Path:
-    """Write `text` to `path` through a temporary file, fsync and rename."""
+    """Write `text` to `path` through a temporary file, fsync and rename; the file is the
+    user's only (0600, mkstemp's mode), like everything else under the home: an export holds
+    the conversation, which `conversations.sqlite3` keeps 0600 too."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -51,19 +59,11 @@ def write_atomic(path: Path, text: str) -> Path:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        # mkstemp creates 0600; an exported document gets the permissions of any new file.
-        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def unique_path(directory: Path, stem: str, stamp: str) -> Path:

@@ -220,14 +220,15 @@ def _name_permutations(name: str) -> list[str]:
 LINKS: Mapping[str, Link] = MappingProxyType(
     {link.name: link for link in map(_link_from_row, _load("links.json")["links"])}
 )
-GPUS: Mapping[str, GPU] = MappingProxyType(
-    {gpu.name: gpu for gpu in (_gpu_from_row(r, LINKS) for r in _load("gpus.json")["gpus"])}
+#: The shipped GPUs, plus user cards added through `calculators.catalog.extend` (read-only view).
+_GPUS: dict[str, GPU] = {
+    gpu.name: gpu for gpu in (_gpu_from_row(r, LINKS) for r in _load("gpus.json")["gpus"])
+}
+GPUS: Mapping[str, GPU] = MappingProxyType(_GPUS)
+_GPU_ALIASES: dict[str, str] = build_alias_index(
+    ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
 )
-_GPU_INDEX: Mapping[str, str] = MappingProxyType(
-    build_alias_index(
-        ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
-    )
-)
+_GPU_INDEX: Mapping[str, str] = MappingProxyType(_GPU_ALIASES)
 _LINK_INDEX: Mapping[str, str] = MappingProxyType(
     build_alias_index(((k.name, k.aliases) for k in LINKS.values()), "link")
 )

@@ -297,10 +297,13 @@ def _load_models() -> dict[str, ModelSpec]:
     return {m.name: m for m in map(_model_from_row, rows)}
 
 
-MODELS: Mapping[str, ModelSpec] = MappingProxyType(_load_models())
-_MODEL_INDEX: Mapping[str, str] = MappingProxyType(
-    build_alias_index(((m.name, m.aliases) for m in MODELS.values()), "model")
+#: The shipped models, plus user cards added through `calculators.catalog.extend`.
+_MODELS: dict[str, ModelSpec] = _load_models()
+MODELS: Mapping[str, ModelSpec] = MappingProxyType(_MODELS)
+_MODEL_ALIASES: dict[str, str] = build_alias_index(
+    ((m.name, m.aliases) for m in MODELS.values()), "model"
 )
+_MODEL_INDEX: Mapping[str, str] = MappingProxyType(_MODEL_ALIASES)
 
 
 def lookup_model(name: str) -> ModelSpec:

@@ -9,14 +9,13 @@ from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.gpu_memory import (
     USABLE_FRACTION,
-    FitPlan,
     MemoryBreakdown,
     finetune_memory,
     inference_memory,
     lora_trainable_params,
-    min_gpus_to_fit,
     training_memory,
 )
+from calculators.layout_search import FitPlan, min_gpus_to_fit
 from calculators.messages import Msg
 from calculators.planner.checks import limit_verdict
 from calculators.planner.host import HostRam, host_ram
@@ -99,7 +98,7 @@ def min_gpus(plan: Plan) -> int | None:
 
 
 def min_fit(plan: Plan) -> FitPlan | None:
-    """The smallest layout that fits (searched by gpu_memory.min_gpus_to_fit; cached).
+    """The smallest layout that fits (searched by layout_search.min_gpus_to_fit; cached).
 
     Training and fine-tuning also try full activation recomputation (gradient checkpointing)
     when the plan does not use it: it changes speed (~33% more compute), not the model, like
@@ -278,6 +277,8 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     }
     if plan.task != "inference":
         figures["model_state_bytes_per_gpu"] = b.model_state_bytes
+        if plan.model.is_moe and plan.task == "pretrain":  # experts split over EP ranks
+            figures["expert_parallel"] = plan.expert_parallel_degree
     else:
         figures["concurrent_sequences"] = plan.batch_size
         figures["batch_per_replica"] = plan.batch_per_replica

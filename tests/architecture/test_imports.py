@@ -4,7 +4,9 @@
 - No import cycle between packages (`assistant.parse`, `calculators.planner`, … and the
   top-level modules), counting imports inside functions but not `TYPE_CHECKING` ones. The
   two root `__init__` modules are the public facades: what they re-export is not an edge
-  (`retrieval.manifest` reads `assistant.__version__`, `assistant` lazily re-exports `answer`).
+  (`retrieval.manifest` reads `assistant.__version__`, `assistant` lazily re-exports `answer`);
+  neither is a module's lazy `__getattr__` re-export (`gpu_memory.min_gpus_to_fit`, now in
+  `layout_search`).
 - The adapters never import each other: `tui` imports no `cli` module, and `cli` imports
   the TUI only in its launcher command (`cli/tui.py` → `make_app`).
 - `calculate` (and `parse`) never import `render`: they produce facts; render words them.
@@ -91,6 +93,8 @@ def imports_of(name: str) -> tuple[Import, ...]:
                 visit_one(child, type_only)
 
     def visit_one(node: ast.AST, type_only: bool) -> None:
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            return  # a module's lazy re-exports (PEP 562) are a facade, not a dependency
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for imported in _names(node, name, is_package):
                 found.append(Import(name, imported, node.lineno, type_only))

@@ -13,7 +13,8 @@ import pytest
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import lookup_gpu
 from calculators.catalog.models import MODELS
-from calculators.gpu_memory import USABLE_FRACTION, _FitSearch
+from calculators.gpu_memory import USABLE_FRACTION
+from calculators.layout_search import _FitSearch
 
 _GPUS = ("A100 80GB", "RTX 4090")  # 1,000+ layouts in all
 _JOBS = (

@@ -15,9 +15,9 @@ from calculators.gpu_memory import (
     finetune_memory,
     inference_memory,
     lora_trainable_params,
-    min_gpus_to_fit,
     training_memory,
 )
+from calculators.layout_search import min_gpus_to_fit
 
 LLAMA2_70B = MODELS["Llama-2-70B"]
 LLAMA2_7B = MODELS["Llama-2-7B"]

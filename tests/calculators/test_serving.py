@@ -140,6 +140,65 @@ def test_serving_layout_keeps_tp_inside_a_node(
     assert (lay.tensor_parallel, lay.pipeline_parallel, lay.replicas) == (tp, pp, replicas)
 
 
+def _scan_stages(model: str, gpu: str, gpus: int, dtype: str, batch: int) -> int | None:
+    """The fewest pipeline stages at TP = 8 that fit, by trying every count (the oracle)."""
+    from calculators.gpu_memory import USABLE_FRACTION, inference_memory
+
+    card = lookup_gpu(gpu)
+    for stages in range(2, min(lookup_model(model).layers, gpus // 8) + 1):
+        need = inference_memory(
+            model=lookup_model(model),
+            tensor_parallel=8,
+            pipeline_parallel=stages,
+            weight_dtype=dtype,
+            kv_dtype=dtype,
+            batch_size=batch,
+            context_length=4096,
+        ).total_bytes
+        if need <= USABLE_FRACTION * card.memory_bytes:
+            return stages
+    return None
+
+
+@pytest.mark.parametrize(
+    ("model", "gpu", "gpus", "dtype", "batch"),
+    [
+        ("DeepSeek-V3", "H20", 64, "bf16", 1),
+        ("DeepSeek-V3", "A100 80GB", 256, "bf16", 64),
+        ("Llama-3.1-405B", "L20", 512, "bf16", 16),
+        ("Llama-3.1-405B", "T4", 4096, "fp16", 64),
+        # KV-bound: every one of the 126 layers on its own stage; a scan tried 125 counts
+        ("Llama-3.1-405B", "T4", 4096, "fp16", 3000),
+        ("Llama-3.1-405B", "T4", 4096, "fp16", 100_000),  # nothing fits: None
+    ],
+)
+def test_pipeline_stages_are_bisected_not_scanned(
+    model: str, gpu: str, gpus: int, dtype: str, batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import calculators.serving_layout as layout_module
+
+    expected = _scan_stages(model, gpu, gpus, dtype, batch)
+    calls: list[int] = []
+    real = layout_module.inference_memory
+
+    def counted(**kwargs: object) -> object:
+        calls.append(1)
+        return real(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(layout_module, "inference_memory", counted)
+    lay = serving_layout(
+        model=lookup_model(model),
+        gpu=lookup_gpu(gpu),
+        gpus=gpus,
+        weight_dtype=dtype,
+        kv_dtype=dtype,
+        batch_size=batch,
+    )
+    assert (lay.pipeline_parallel if lay else None) == expected
+    # 4 TP degrees, then doubling and bisecting over <= 126 stage counts, + the final fit
+    assert len(calls) <= 4 + 2 * 7 + 2
+
+
 def test_max_concurrency_matches_vidur_kv_capacity() -> None:
     # Vidur (Agrawal et al. 2024; Jaillet et al. 2025, arXiv:2504.07347): Llama-2-70B on
     # 2 x A100 80GB leaves a 16,492-token KV cache: four 4K-token sequences.

@@ -84,6 +84,37 @@ def test_continue_follows_up_on_the_last_conversation(kb_home: Path) -> None:
     assert data["scenario"]["site_profile"] == "regional-single-node"
 
 
+def test_full_answer_sources_show_no_table_pipes(kb_home: Path) -> None:
+    """The worked-example passages are Markdown tables; their excerpts used to show
+    "| GPUs | time | |---|---| | 8 × V100 …" in the Sources list."""
+    result = run(["--full", "吉林GPU服务器能训练千亿模型吗?"])
+    assert result.exit_code == 0, result.output
+    sources = result.stdout.split("### 依据", 1)[1]
+    assert sources.strip()
+    assert "|" not in sources
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("那用H100呢?", "--continue 没有找到之前的会话，已把这个问题当作新问题回答"),
+        ("Can 8x H100 train a 70B model?", "--continue found no earlier conversation"),
+    ],
+)
+def test_continue_without_an_earlier_conversation_says_so(
+    kb_home: Path, question: str, said: str
+) -> None:
+    """Before: a silent "无法判断" for a follow-up that had nothing to follow. Now stderr says
+    there is no earlier conversation, in the question's language, and the question is
+    answered as a new one (exit 0; stdout stays the answer alone)."""
+    result = run(["--continue", "--json", question])
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr
+    assert json.loads(result.stdout)["question"] == question
+    again = run(["--continue", "--json", "what about 4-bit?"])
+    assert "no earlier conversation" not in again.stderr  # the first answer was saved
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\t\n", "\x1b[31m\x1b[0m", "\x00\x01"])
 def test_empty_question_is_a_usage_error(kb_home: Path, question: str) -> None:
     result = run([question])
@@ -301,5 +332,6 @@ def test_random_unicode_on_stdin_gives_json_lines(kb_home: Path, lines: list[str
     assert "Traceback" not in result.output
     assert result.exit_code in (0, 2), result.output
     if result.exit_code == 0:
-        for line in result.output.splitlines():
+        # stdout is JSON Lines; notes ("no earlier conversation") go to stderr
+        for line in result.stdout.splitlines():
             assert set(json.loads(line)) == KEYS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -146,6 +147,23 @@ def test_catalog_listings(args: list[str], needle: str) -> None:
     result = _run("calc", *args)
     assert result.exit_code == 0, result.output
     assert needle in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["gpus", "H100"], "3.4 TB/s"),  # HBM3 3.35 TB/s (NVIDIA H100 datasheet)
+        (["gpus", "H100"], "450.0 GB/s"),  # NVLink 4 per direction
+        (["links"], "50.0 GB/s"),  # InfiniBand NDR 400 Gb/s per direction
+    ],
+)
+def test_a_bandwidth_is_shown_in_one_unit(args: list[str], shown: str) -> None:
+    """Before: "3.4 TB/s (26.8 Tb/s)", a bits figure beside the bytes one that read as a
+    second, different bandwidth. Now bytes per second only, as the datasheets quote them."""
+    result = _run("calc", *args)
+    assert result.exit_code == 0, result.output
+    assert shown in result.output
+    assert "b/s" not in result.output.replace("B/s", "")
 
 
 def test_catalog_json() -> None:
@@ -431,3 +449,90 @@ def test_solver_commands_answer_in_json(args: tuple[str, ...], key: str) -> None
     data = json.loads(out.output)
     assert data[key] > 0
     assert data["message"]
+
+
+#: Plans whose checks carry every figure issue 14 added: the duration factors (PP bubble,
+#: exposed communication), model vs hardware FLOPs (full recompute), host RAM for offload.
+_LABELLED_RUNS = [
+    (
+        "train",
+        "--params",
+        "70B",
+        "--gpu",
+        "H100 PCIe",
+        "--nodes",
+        "16",
+        "--inter-link",
+        "25GbE",
+        "--pp",
+        "4",
+        "--recompute",
+        "full",
+    ),
+    ("finetune", "--model", "llama-2-70b", "--gpu", "A100", "--zero", "3", "--offload"),
+    ("train", "--model", "mixtral-8x7b", "--gpu", "H100", "--zero", "1", "--ep", "8"),
+]
+
+
+@pytest.mark.parametrize("args", _LABELLED_RUNS, ids=lambda a: a[0])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_figure_shown_has_a_label_not_its_key(args: tuple[str, ...], lang: str) -> None:
+    data = json.loads(_run("calc", *args, "--json").output)
+    keys = {key for check in data["checks"] for key in check["figures"]}
+    assert {"pipeline_bubble", "host_ram_needed_bytes_per_node", "expert_parallel"} & keys
+    text = _run("calc", *args, "--lang", lang).output
+    # An English label may be the key's own word ("days"); a snake_case key never is one.
+    shown = [key for key in keys if lang == "zh" or "_" in key]
+    leaked = sorted(key for key in shown if f"│ {key} " in text)
+    assert not leaked, leaked
+
+
+def test_duration_factors_are_percentages() -> None:
+    text = _run("calc", *_LABELLED_RUNS[0]).output
+    assert "pipeline bubble" in text
+    bubble = next(line for line in text.splitlines() if "pipeline bubble" in line)
+    assert "%" in bubble, bubble
+
+
+#: Training terms that serving does not use; `calc serve` used to accept and ignore them.
+_TRAINING_ONLY = ("--zero", "--recompute", "--pp-microbatches", "--offload", "--host-ram", "--ep")
+
+
+@pytest.mark.parametrize("command", ["infer", "serve"])
+def test_serving_offers_no_training_terms(command: str) -> None:
+    shown = _run("calc", command, "--help").output
+    assert "--batch" in shown
+    assert "--kv-dtype" in shown
+    for option in _TRAINING_ONLY:
+        assert f"{option} " not in shown, option
+    refused = CliRunner().invoke(
+        cli, ["calc", command, "--model", "llama-2-7b", "--gpu", "H100", "--zero", "3"]
+    )
+    assert refused.exit_code == 2
+    assert "No such option" in refused.output
+
+
+@pytest.mark.parametrize("command", ["train", "finetune", "network"])
+def test_training_commands_offer_the_issue_14_terms(command: str) -> None:
+    shown = _run("calc", command, "--help").output
+    for option in (*_TRAINING_ONLY, "--price-kwh", "--batch-tokens"):
+        assert f"{option} " in shown, option
+
+
+def test_moe_pretraining_reports_its_expert_parallel_degree() -> None:
+    args = ("calc", "train", "--model", "mixtral-8x7b", "--gpu", "H100", "--zero", "1")
+    memory = json.loads(_run(*args, "--ep", "8", "--json").output)["checks"][0]["figures"]
+    assert memory["expert_parallel"] == 8
+    dense = ("calc", "train", "--model", "llama-2-7b", "--gpu", "H100", "--json")
+    assert "expert_parallel" not in json.loads(_run(*dense).output)["checks"][0]["figures"]
+
+
+def test_calc_runs_without_a_usable_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # calc reads the user's GPU/model cards from the home; a home that cannot be created (a
+    # file in its place) leaves the shipped catalogs, never a traceback.
+    blocker = tmp_path / "home"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("GPU_ADVISOR_HOME", str(blocker / "inner"))
+    result = _run("calc", "gpus", "H100")
+    assert result.exit_code == 0
+    assert "H100 SXM 80GB" in result.output

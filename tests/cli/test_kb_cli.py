@@ -54,6 +54,28 @@ def test_list_and_verify(kb_home: Path) -> None:
     assert verified.stdout.startswith("ok: ")
 
 
+@pytest.mark.parametrize(
+    ("lang", "header"),
+    [
+        ("en", ["document", "lang", "kind", "passages", "origin", "file", "title"]),
+        ("zh", ["文档", "语言", "类别", "段落数", "来源", "文件", "标题"]),
+    ],
+)
+def test_list_has_a_header_over_aligned_columns(
+    kb_home: Path, lang: str, header: list[str]
+) -> None:
+    from rich.cells import cell_len
+
+    listed = CliRunner().invoke(cli, ["kb", "--lang", lang, "list"], catch_exceptions=False)
+    assert listed.exit_code == 0
+    first, row = listed.stdout.splitlines()[:2]
+    assert first.split() == header
+    assert row.split()[0] == "jilin-gpu-server"
+    # every column starts where its name does, counted in terminal cells
+    title = first.rindex(header[-1])
+    assert cell_len(row[: row.index("Is a Jilin")]) == cell_len(first[:title])
+
+
 def test_add_reports_each_file_and_re_add_is_a_no_op(kb_home: Path, tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     (folder / "sub").mkdir(parents=True)

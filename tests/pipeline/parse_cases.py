@@ -85,15 +85,16 @@ TUNE: list[Row] = [
     # -- names
     ("Qwen2-7B 推理需要多少显存", {"model": "Qwen2-7B", "unknown": ()}),
     ("Qwen2-57B-A14B on 4 A100", {"model": "Qwen2-57B-A14B", "unknown": ()}),
-    # Not in the catalog: a look-alike of Qwen2.5-7B (key qwen257b) and a made-up version.
-    ("Qwen2-57B 推理需要多少显存", {"model": None, "unknown": ("qwen2-57b",)}),
-    ("Qwen9-57B-A14B on 4 A100", {"model": None, "unknown": ("qwen9-57b-a14b",)}),
-    ("8 RTX 7090 serve 70B", {"gpu": None, "unknown": ("rtx 7090",), "gpu_count": 8}),
+    # Not in the catalog: a look-alike of Qwen2.5-7B (key qwen257b) and a made-up version, named
+    # as typed.
+    ("Qwen2-57B 推理需要多少显存", {"model": None, "unknown": ("Qwen2-57B",)}),
+    ("Qwen9-57B-A14B on 4 A100", {"model": None, "unknown": ("Qwen9-57B-A14B",)}),
+    ("8 RTX 7090 serve 70B", {"gpu": None, "unknown": ("RTX 7090",), "gpu_count": 8}),
     ("4张4090D跑Llama-2-70B int4 推理", {"gpu": "RTX 4090D 24GB", "gpu_count": 4}),
     ("DeepSeek-V2-Lite on one A6000", {"model": "DeepSeek-V2-Lite", "gpu": "RTX A6000 48GB"}),
     ("Can a 24GB card run a 7B model at 4-bit?", {"gpu": None, "gpu_memory_bytes": 24e9}),
-    ("Llama-5-400B on 64 H100", {"model": None, "unknown": ("llama-5-400b",), "gpu_count": 64}),
-    ("8 MI355X serve 70B", {"gpu": None, "unknown": ("mi355x",), "gpu_count": 8}),
+    ("Llama-5-400B on 64 H100", {"model": None, "unknown": ("Llama-5-400B",), "gpu_count": 64}),
+    ("8 MI355X serve 70B", {"gpu": None, "unknown": ("MI355X",), "gpu_count": 8}),
     ("Llama-2-70B inference on 8 A100", {"model": "Llama-2-70B", "unknown": ()}),
     # -- asks
     ("8张H100训练7B大概要多久能训完", {"asks": "duration"}),

@@ -208,3 +208,40 @@ def test_a_gpu_named_for_a_pcie_site_fits_its_servers(
     query = parse(question, sites=[JILIN])
     resolved = resolve(query.scenario, JILIN, "zh")
     assert (resolved.scenario.gpu, resolved.scenario.intra_link) == (gpu, intra_link)
+
+
+@pytest.mark.parametrize("model", ["Mixtral-8x7B", "Qwen2-57B-A14B", "Llama-2-7B"])
+def test_ask_and_calc_use_one_default_token_rule(model: str) -> None:
+    # One rule (issue 14): a model's published run, else 20 tokens per ACTIVE parameter, MoE
+    # included (Hoffmann et al. 2022 counts the parameters a token passes through).
+    from calculators.catalog.models import lookup_model
+    from calculators.compute_time import default_pretrain_tokens
+
+    spec = lookup_model(model)
+    scenario = Scenario(
+        task="pretrain",
+        model=spec.name,
+        params=float(spec.params),
+        active_params=float(spec.active_params),
+        gpu="H100",
+        gpu_count=64,
+    )
+    # `calc train --model X` and a question naming X's training ("pretrain X on 64 H100")
+    resolved = resolve(scenario, None, "en", own_run=True)
+    assert resolved.scenario.tokens == pytest.approx(default_pretrain_tokens(spec)[0])
+    if spec.is_moe and not spec.training_tokens:
+        assert "active parameter" in " ".join(resolved.assumptions)
+
+
+def test_moe_pretraining_splits_the_experts_as_deployed() -> None:
+    # DeepSeek-V3 (arXiv:2412.19437 §3.2, Table 1): 64-way expert parallelism over 8 nodes;
+    # 2.664M H800 GPU-hours on 2,048 GPUs, about 54 days. Without EP the chosen layout was
+    # ZeRO-3 over 2,048 ranks: 1,183 days, all of it gathering the 671B weights.
+    out = run("How long to pretrain DeepSeek-V3 on 2048 H800?")
+    assert any("EP=64" in a for a in out.assumptions)
+    compute = next(c for c in out.checks if c.kind == "compute")
+    assert 54 < float(compute.figures["days"]) < 2.5 * 54  # type: ignore[arg-type]
+    network = next(c for c in out.checks if c.kind == "network")
+    assert float(network.figures["moe_seconds_per_step"]) > 0  # type: ignore[arg-type]
+    dense = run("How long to pretrain Llama-2-70B on 2048 H800?")
+    assert not any("EP=" in a for a in dense.assumptions)

@@ -8,7 +8,7 @@ import pytest
 
 from assistant.calculate import Outcome
 from assistant.compose import TOPIC_DOCUMENTS, compose, topic_query
-from assistant.records import Check, Query, Scenario, SiteProfile, Suggestion
+from assistant.records import Check, Language, Query, Scenario, SiteProfile, Suggestion
 from assistant.render import fmt_bytes, fmt_count, fmt_seconds, render_markdown
 from tests.conftest import open_test_retriever
 
@@ -137,3 +137,23 @@ def test_rich_renderable_shows_the_verdict_banner() -> None:
     text = console.export_text()
     assert text.splitlines()[0] == "Not feasible"
     assert "200.0 GB" in text
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_terminal_shows_the_verdict_once(language: Language) -> None:
+    """The coloured banner is the verdict; the headline under it no longer repeats it (it
+    printed "Not feasible" then "Not feasible: Memory does not fit…")."""
+    import io
+
+    from rich.console import Console
+
+    from assistant.render import VERDICT_LABELS, answer_renderable
+
+    answer = compose(query(language), outcome(MEMORY), None)
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(answer_renderable(answer))
+    text = console.export_text()
+    label = VERDICT_LABELS["infeasible"][language]
+    assert text.splitlines()[0] == label
+    assert text.count(label) == 1, text
+    assert answer.text.startswith(f"**{label}**")  # the Markdown (exports, pipes) keeps it

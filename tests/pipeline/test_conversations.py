@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,6 +94,62 @@ def test_store_round_trip(tmp_path: Path) -> None:
     markdown = store.export_markdown(cid)
     assert "## 2. 那用H100呢?" in markdown
     assert "**不可行**" in markdown
+
+
+def _counting_connects(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Record each real `sqlite3.connect` the store makes (the connection is the real one)."""
+    opened: list[object] = []
+    real = sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    return opened
+
+
+def test_a_session_keeps_one_connection_and_every_write_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch of `ask` lines saves through one connection: closing a connection syncs the
+    WAL (30-70 ms a turn here, most of a batch's time). Each write still commits at once."""
+    store = ConversationStore(tmp_path / "c.sqlite3")
+    reader = ConversationStore(tmp_path / "c.sqlite3")
+    opened = _counting_connects(monkeypatch)
+    ours = 0
+    with store.session():
+        for number in range(10):
+            before = len(opened)
+            cid = store.new_conversation(f"q{number}")
+            store.add_turn(cid, make_answer(f"q{number}"))
+            ours += len(opened) - before
+            assert [t.question for t in reader.load(cid).turns] == [f"q{number}"]
+    assert ours == 0  # the session's one connection was opened before the loop
+    before = len(opened)
+    assert len(store.list_conversations()) == 10
+    assert len(opened) == before + 1  # after the session: a connection per call again
+
+
+def test_a_session_is_this_threads_only(tmp_path: Path) -> None:
+    """Another thread never borrows the session's connection (sqlite3 would refuse it)."""
+    import threading
+
+    store = ConversationStore(tmp_path / "c.sqlite3")
+    failures: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            store.add_turn(store.new_conversation(), make_answer())
+        except BaseException as exc:  # noqa: BLE001 -- reported by the assertion below
+            failures.append(exc)
+
+    with store.session():
+        worker = threading.Thread(target=other)
+        worker.start()
+        worker.join()
+    assert failures == []
+    assert store.list_conversations()[0].turn_count == 1
 
 
 def test_empty_store_has_no_last_conversation(tmp_path: Path) -> None:

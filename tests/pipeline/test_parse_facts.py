@@ -175,7 +175,7 @@ def test_changed_slots_list_only_real_changes() -> None:
 @pytest.mark.parametrize(
     ("question", "field"),
     [
-        ("1e999 GPUs train 7B", "number"),
+        ("1e999 GPUs train 7B", "gpu_count"),  # the unit after it names the slot
         ("一亿亿亿参数的模型训练要多久", "number"),
         ("train 7B on 8 H100 at $-2 per GPU-hour", "price_per_gpu_hour"),
         ("预算-5万元训练7B", "budget"),

@@ -182,3 +182,31 @@ def test_chinese_answer_has_no_english_prose_in_formulas(ask) -> None:  # noqa: 
         assert not re.search(r"\b(?:per|of|over|with|for|the)\b", check.formula), check.formula
         assert " x " not in check.formula
     assert "评估。 " not in result.text  # Chinese sentences follow each other without a space
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("Llama-3.1-8B 推理需要多少显存?", "**估算**："),
+        ("How big are the weights of Llama-3.1-8B in fp16?", "**Estimate**: "),
+    ],
+)
+def test_a_quantity_with_no_hardware_named_is_an_estimate_not_a_verdict(
+    ask,  # noqa: ANN001
+    question: str,
+    label: str,
+) -> None:
+    # Defaults never decide a verdict the user did not ask for: the 24 GB card tried first is
+    # listed as assumed, the figures are the answer, and no "Feasible" is claimed for it.
+    result = ask(question)
+    assert result.verdict == "unknown"
+    assert result.text.startswith(label)
+    memory = next(c for c in result.checks if c.kind == "memory")
+    assert memory.figures["weights_bytes_total"] == pytest.approx(8.03e9 * 2, rel=0.01)
+    assert result.citations  # an estimate still cites where its formulas come from
+
+
+def test_a_named_card_still_gets_its_verdict(ask) -> None:  # noqa: ANN001
+    result = ask("Qwen2-7B 单卡4090推理需要多少显存")
+    assert result.verdict == "feasible"
+    assert result.text.startswith("**可行**")

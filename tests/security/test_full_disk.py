@@ -30,8 +30,9 @@ def _files(home: Path) -> dict[str, str]:
     """The documents and the live index (pointer and generation) -> digests. Old generations
     and caches are not in it: a removal on a full disk frees those first, on purpose."""
     live = (home / "index" / "CURRENT").read_text("utf-8").strip()
+    documents = home / "documents"
     parts = [
-        *(home / "documents").iterdir(),
+        *(documents.iterdir() if documents.is_dir() else ()),
         home / "index" / "CURRENT",
         *(home / "index" / live).iterdir(),
     ]
@@ -118,11 +119,11 @@ def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _fill(folder: Path) -> None:
-    with (folder / "filler").open("wb") as handle:
-        with contextlib.suppress(OSError):
-            while True:
-                handle.write(b"\0" * 65536)
-                handle.flush()
+    with (folder / "filler").open("wb", buffering=0) as handle:  # unbuffered: close cannot fail
+        for size in (65536, 512):
+            with contextlib.suppress(OSError):
+                while True:
+                    handle.write(b"\0" * size)
     assert shutil.disk_usage(folder).free < 65536
 
 
@@ -183,4 +184,30 @@ def test_kb_remove_with_nothing_to_free_changes_nothing(
         assert "Traceback" not in removed.stderr
         assert _files(home) == before
     assert _leftovers(home) == []
+    assert _cli(home, "kb", "verify").returncode == 0
+
+
+def test_kb_add_on_a_really_full_disk_changes_nothing(
+    kb_home: Path, tmp_path: Path, tmpfs: Path
+) -> None:
+    """Failure 6: the failed add left its copy behind, and every later `ask` re-embedded."""
+    home = tmpfs / "home"
+    shutil.copytree(kb_home, home)
+    assert _cli(home, "kb", "search", "InfiniBand").returncode == 0  # caches written first
+    note = tmp_path / "racks.md"
+    note.write_text(NOTE + "\nMore about the racks and their InfiniBand fabric.\n" * 4000, "utf-8")
+    _fill(tmpfs)
+    before = _files(home)
+    added = _cli(home, "kb", "add", str(note))
+    assert added.returncode == 1, added.stdout + added.stderr
+    assert "nothing was changed" in added.stderr
+    assert "No space left" in added.stderr
+    assert "Traceback" not in added.stderr
+    assert _files(home) == before
+    assert _leftovers(home) == []
+    asked = _cli(home, "ask", "Can 8 H100 train a 7B model?")
+    assert asked.returncode == 0, asked.stderr
+    assert "Rebuilding" not in asked.stderr  # the index is still up to date
+    (tmpfs / "filler").unlink()
+    assert _cli(home, "kb", "add", str(note)).returncode == 0  # with room, it goes in
     assert _cli(home, "kb", "verify").returncode == 0

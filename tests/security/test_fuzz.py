@@ -168,3 +168,7 @@ def test_kb_add_refuses_or_adds_never_fails_inside(
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     leftovers = [p.name for p in (kb_home / "documents").rglob("*") if ".tmp" in p.name]
     assert leftovers == []
+    if result.output.startswith(("added", "updated")):  # then it is indexed, not skipped later
+        name = result.output.split("(", 1)[1].split(")", 1)[0]
+        listed = CliRunner().invoke(cli, ["kb", "list"]).output
+        assert f"documents/{name}" in listed, (text, result.output, listed[-600:])

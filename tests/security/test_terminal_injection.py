@@ -189,3 +189,72 @@ def test_hostile_question_on_a_real_terminal(kb_home: Path) -> None:
     output = run_on_pty(["ask", f"{HOSTILE} Can 8 H100 train a 7B model?"], kb_home)
     assert b"H100" in output
     assert_inert(output)
+
+
+SITE = """+++
+id = "evil-site"
+kind = "site"
+title = "Evil [link=file:///etc/passwd]click[/link] [reverse]r[/]"
+[site]
+aliases = ["Zorblax cluster"]
+nodes = 2
+gpus_per_node = 8
+gpu = "A100-80G"
++++
+# Evil site {hostile}
+
+The Zorblax cluster has {hostile} InfiniBand racks.
+"""
+
+
+def test_hostile_site_profile_on_a_real_terminal(kb_home: Path, tmp_path: Path) -> None:
+    """The profile's title (markup) and body (escapes) as `ask` names and cites it."""
+    profile = tmp_path / "evil-site.md"
+    profile.write_text(SITE.format(hostile=HOSTILE), "utf-8")
+    assert_inert(run_on_pty(["kb", "add", str(profile)], kb_home))
+    for args in (
+        ["ask", "Can the Zorblax cluster train a 7B model?"],
+        ["ask", "--json", "Can the Zorblax cluster train a 7B model?"],
+        ["kb", "list"],
+    ):
+        output = run_on_pty(args, kb_home)
+        assert b"[link=file:///etc/passwd]click[/link]" in output, (args, output[-800:])
+        assert b"\x1b]8;" not in output  # the markup is shown, not made a hyperlink
+        assert b"\x1b[7m" not in output  # nor reverse video
+        assert_inert(output)
+
+
+def test_escapes_in_toml_front_matter_are_refused_on_a_real_terminal(
+    kb_home: Path, tmp_path: Path
+) -> None:
+    document = tmp_path / "escaped.md"
+    document.write_bytes(b'+++\ntitle = "Evil\\u001b]0;PWNED\\u0007 \\u009b2J"\n+++\n# x\n\nbody\n')
+    output = run_on_pty(["kb", "add", str(document)], kb_home)
+    assert b"control" in output, output
+    assert_inert(output)
+    assert b"escaped.md" not in run_on_pty(["kb", "list"], kb_home)
+
+
+def test_calc_currency_on_a_real_terminal(kb_home: Path) -> None:
+    currency = f"[link=file:///etc/passwd]x{ESC}]0;PWNED\x07"
+    args = ["calc", "train", "--params", "7e9", "--gpu", "H100", "--gpus", "8", "--price", "2"]
+    output = run_on_pty([*args, "--currency", currency], kb_home)
+    assert b"[link=file:///etc/passwd]x" in output, output[-800:]
+    assert b"\x1b]8;" not in output
+    assert_inert(output)
+
+
+def test_a_hostile_setting_in_an_error_on_a_real_terminal(
+    kb_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A setting with an escape sequence is refused, quoted inert (it used to reach the
+    terminal raw through sentence-transformers' warnings and error); and any error message,
+    whoever wrote it, passes the sanitiser at the edge."""
+    from assistant.cli.edge import UserFacingError
+
+    monkeypatch.setenv("GPU_ADVISOR_ENCODER", f"st:x{HOSTILE}")
+    for args in (["kb", "search", "InfiniBand"], ["ask", "Can 8 H100 train a 7B model?"]):
+        output = run_on_pty(args, kb_home)
+        assert b"GPU_ADVISOR_ENCODER" in output, output
+        assert_inert(output)
+    assert_inert(UserFacingError(f"cannot load {HOSTILE}", 1).format_message().encode())

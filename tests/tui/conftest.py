@@ -13,6 +13,7 @@ import pytest
 if TYPE_CHECKING:
     from textual.pilot import Pilot
 
+    from assistant.records import Answer
     from assistant.tui.app import AssistantApp
 
 FIXED_NOW = datetime(2026, 3, 1, 9, 30, 0)
@@ -71,3 +72,33 @@ async def ask_and_wait(pilot: Pilot[Any], question: str) -> None:
     await ask(pilot, question)
     # The turn counter moves when the submit is handled; until then nothing is pending either.
     await wait_until(pilot, lambda: app.chat.turn > before and app.chat.pending_turn is None)
+
+
+class NoSearch:
+    """The retriever of apps that only show fixed sample answers: asking one a question is a
+    mistake in the test (those tests use `make_test_app` and the real retriever)."""
+
+    def search(self, *_args: Any, **_kwargs: Any) -> Any:
+        msg = "this app shows fixed sample answers; it does not search"
+        raise AssertionError(msg)
+
+
+@pytest.fixture
+def make_sample_app() -> Callable[..., AssistantApp]:
+    """`make_app` for showing fixed answers (`tests/tui/samples.py`): no encoder, no index."""
+    from assistant.config import Settings
+    from assistant.tui.app import make_app
+
+    def build(*, ui_language: str = "zh") -> AssistantApp:
+        config = Settings(ui_language=ui_language)  # type: ignore[arg-type]
+        return make_app(config, retriever=NoSearch(), clock=fixed_clock)
+
+    return build
+
+
+async def show_answers(pilot: Pilot[Any], *answers: Answer) -> None:
+    """Put fixed answers in the transcript, as if they had been asked at the fixed time."""
+    app: AssistantApp = pilot.app  # type: ignore[assignment]
+    for answer in answers:
+        app.chat.show_turn(answer.question, answer, app.now_label())
+    await pilot.pause()

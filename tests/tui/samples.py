@@ -1,6 +1,11 @@
-"""Answers built from the records, for widget tests that do not need the pipeline."""
+"""Answers built from the records, for widget, key and snapshot tests that need no pipeline."""
 
 from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import tomllib
 
 from assistant.records import Answer, Check, Citation, Passage, Query, Scenario
 
@@ -73,4 +78,72 @@ def sample_answer(
             precision="bf16",
             tokens=2e12,
         ),
+    )
+
+
+# -- fixed answers for the snapshots (as the pipeline shapes them, but written down here, so
+# that a wording change in the pipeline does not redraw the snapshots) ------------------------
+
+SAMPLES = Path(__file__).with_name("sample-answers")
+"""Fixed answer texts and passages (Markdown and TOML), written down like the pipeline's."""
+
+
+def _citations(language: str) -> tuple[Citation, ...]:
+    return tuple(
+        Citation(
+            passage=Passage(
+                id=f"p{number}",
+                doc_id=row["doc_id"],
+                source=f"guides/{row['doc_id']}.{language}.md",
+                title=row["title"],
+                heading=row["heading"],
+                text=row["text"],
+                lang=language,  # type: ignore[arg-type]
+                score=0.8,
+            ),
+            claim=row["text"],
+        )
+        for number, row in enumerate(_passages()[language], start=1)
+    )
+
+
+def _passages() -> dict[str, list[dict[str, str]]]:
+    with (SAMPLES / "passages.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def founding_answer() -> Answer:
+    """The founding question's answer, in Chinese, with five citations."""
+    return replace(
+        sample_answer(text=(SAMPLES / "founding.zh.md").read_text("utf-8")),
+        citations=_citations("zh"),
+    )
+
+
+def english_answer() -> Answer:
+    """A conditional English answer (8 × H100, 70B fine-tuning), with five citations."""
+    question = "Can 8x H100 fine-tune a 70B model?"
+    scenario = Scenario(task="finetune", params=7e10, gpu="H100 SXM 80GB", gpu_count=8)
+    query = Query(question=question, language="en", scenario=scenario)
+    check = Check(
+        kind="memory",
+        verdict="fail",
+        summary="Needs 231.8 GB per GPU, 72.0 GB available",
+        figures={"required_bytes_per_gpu": 2.318e11, "available_bytes_per_gpu": 7.2e10},
+        formula="16 B × params ÷ GPUs",
+        inputs={"params": 7e10, "gpu_count": 8},
+        assumptions=("bf16 mixed precision + Adam",),
+        sources=("Rajbhandari et al. 2020",),
+    )
+    return Answer(
+        question=question,
+        language="en",
+        verdict="conditional",
+        binding_constraint="memory",
+        text=(SAMPLES / "eight-h100.en.md").read_text("utf-8"),
+        query=query,
+        checks=(check,),
+        assumptions=("Context (sequence) length 4096.",),
+        citations=_citations("en"),
+        scenario=replace(scenario, precision="bf16", tokens=1e8),
     )

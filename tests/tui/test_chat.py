@@ -96,7 +96,7 @@ async def test_export_writes_the_conversation_and_says_where(make_test_app: Make
         text = files[0].read_text(encoding="utf-8")
         assert FOUNDING in text
         assert answers(app)[0].text.strip()[:40] in text
-        assert any(str(files[0]) in n.message for n in app._notifications)
+        assert any(str(files[0]) in n.message for n in app.chat.notices.shown)
         await app.run_action("export_answer", app.chat)  # the palette's "export selected answer"
         assert len(list((app.settings.home / "exports").glob("*.md"))) == 2
 
@@ -115,7 +115,7 @@ async def test_a_broken_configuration_is_a_notification_not_a_crash(
     app = make_test_app(loaded=False, encoder="no-such-encoder")
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.load_state == "failed")
-        (note,) = [n for n in app._notifications if n.severity == "error"]
+        (note,) = [n for n in app.chat.notices.shown if n.severity == "error"]
         assert note.title == t("error.title.index", "zh")
         assert "no-such-encoder" in note.message
         await ask_and_wait(pilot, FOUNDING)
@@ -260,6 +260,28 @@ async def test_a_question_that_is_only_escapes_is_refused_with_a_message(
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.chat.pending_turn is None)
         assert answers(app) == []
-        (note,) = [n for n in app._notifications if n.severity == "error"]
+        (note,) = [n for n in app.chat.notices.shown if n.severity == "error"]
         assert note.title == t("error.title.answer", "zh")
         assert app.is_running
+
+
+async def test_at_80x24_a_real_answer_is_compact_and_its_citation_opens_from_the_keyboard(
+    make_test_app: MakeApp,
+) -> None:
+    app = make_test_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask_and_wait(pilot, FOUNDING)
+        (answer,) = answers(app)
+        bubble_text = screen_text(app)
+        assert not app.chat.panel.display  # the answer has the whole width
+        assert "公式：" not in bubble_text  # formulas live in the Calculations tab
+        await pilot.press("tab")  # the transcript
+        await pilot.press("f5", "right", "right", "tab", "enter")  # panel, Sources, [1]
+        await pilot.pause()
+        first = answer.citations[0].passage
+        assert first.source in screen_text(app)
+        assert_rows_fit(app)
+        await pilot.press("escape", "escape")  # back to the list, back to the chat
+        await pilot.pause()
+        assert app.chat.transcript.display
+        assert not app.chat.panel.display

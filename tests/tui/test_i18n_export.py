@@ -3,28 +3,62 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
-import string
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from assistant import tui
+from assistant.i18n import catalog
 from assistant.tui import i18n
-from assistant.tui.export import answers_markdown, safe_stem, unique_path, write_atomic
+from assistant.tui.commands import ENTRIES
+from assistant.tui.export import (
+    answers_markdown,
+    exports_dir,
+    safe_stem,
+    unique_path,
+    write_atomic,
+)
 from assistant.tui.literal import clean
+from assistant.tui.screens.help import KEYS as HELP_KEYS
+from assistant.tui.screens.history import summary_label
 from tests.tui.samples import sample_answer
 
+TUI_PREFIXES = {k.split(".")[1] for k in catalog() if k.startswith("tui.")}
+"""The first parts of the app's keys ("status", "panel", …)."""
+ACTIONS = {action for _title, _help, action in ENTRIES}
+"""Action names that look like keys ("app.help")."""
 
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+#: Every literal key the app passes to `t(...)` (`t("status." + state)` and tables of keys too).
+USED_KEYS = sorted(
+    {
+        key
+        for path in Path(tui.__file__).parent.rglob("*.py")
+        for key in re.findall(r"\"((?:[a-z_]+\.)+[a-z_]+)\"", path.read_text(encoding="utf-8"))
+        if key.split(".")[0] in TUI_PREFIXES and key not in ACTIONS and key != "app.tcss"
+    }
+)
 
 
-@pytest.mark.parametrize("key", sorted(i18n.STRINGS))
-def test_every_string_exists_in_both_languages_with_the_same_fields(key: str) -> None:
-    zh, en = i18n.STRINGS[key]
-    assert zh.strip()
-    assert en.strip()
-    assert _fields(zh) == _fields(en)
+@pytest.mark.parametrize("key", USED_KEYS)
+def test_every_key_the_app_uses_is_in_the_catalog_in_both_languages(key: str) -> None:
+    entry = catalog()[f"tui.{key}"]
+    assert entry["zh"].strip()
+    assert entry["en"].strip()
+
+
+def test_the_app_uses_at_least_the_keys_of_its_palette_and_footer() -> None:
+    assert {"palette.placeholder", "cmd.quit.help", "action.panel"} <= set(USED_KEYS)
+
+
+@pytest.mark.parametrize(("count", "english"), [(1, "(1 turn)"), (2, "(2 turns)")])
+def test_history_counts_turns_in_words_that_agree(count: int, english: str) -> None:
+    summary = SimpleNamespace(updated_at=0, title="t", id="x", turn_count=count)
+    assert summary_label(summary, "en").plain.endswith(english)
+    assert summary_label(summary, "zh").plain.endswith(f"（{count} 轮）")
 
 
 @pytest.mark.parametrize(
@@ -93,10 +127,20 @@ def test_answers_markdown_puts_each_answer_under_its_question() -> None:
     assert order == sorted(order)
 
 
-def test_an_export_gets_the_permissions_of_any_new_file(tmp_path: Path) -> None:
+def test_an_export_is_the_users_only(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
-        target = write_atomic(tmp_path / "answer.md", "答案")
+        folder = exports_dir(tmp_path)
+        target = write_atomic(folder / "answer.md", "答案")
     finally:
         os.umask(old)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # not mkstemp's private 0600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # not the umask's 0755
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # it holds the conversation
+
+
+def test_the_readme_key_table_lists_every_key_of_the_help_screen() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| key | action |", 1)[1].split("\n\n", 1)[0]
+    cells = [row.split("|")[1].strip() for row in table.splitlines()[2:]]
+    for key, _what in HELP_KEYS:
+        assert any(cell.startswith(key) for cell in cells), key

@@ -8,6 +8,7 @@ from textual.widgets import OptionList, TabbedContent
 from assistant import render
 from assistant.tui.messages import AnswerSelected
 from assistant.tui.widgets.answer_view import VerdictBadge
+from assistant.tui.widgets.notices import Notice, NoticeBar
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import AnswerBubble, Transcript
 from tests.tui.harness import Harness, assert_rows_fit, screen_text
@@ -64,11 +65,18 @@ async def test_selecting_an_answer_posts_it() -> None:
         transcript.add_answer(second, "12:01")
         await pilot.pause()
         bubbles = list(app.query(AnswerBubble))
-        bubbles[1].focus()
+        assert not any(bubble.can_focus for bubble in bubbles)  # one stop: the transcript
+        assert transcript.selected is bubbles[1]  # the latest answer
+        transcript.focus()
         await pilot.press("up")
         await pilot.pause()
+        await pilot.press("up")  # past the first answer: stays there
+        await pilot.press("down")
+        await pilot.pause()
         selected = [m.answer.question for m in app.recorded(AnswerSelected)]
-        assert selected == ["第二个", "第一个"]
+        assert selected == ["第一个", "第二个"]
+        assert bubbles[1].has_class("-selected")
+        assert not bubbles[0].has_class("-selected")
 
 
 async def test_side_panel_shows_scenario_calculations_and_sources() -> None:
@@ -95,11 +103,17 @@ async def test_side_panel_shows_scenario_calculations_and_sources() -> None:
         options = app.query_one("#sources-list", OptionList)
         assert options.option_count == 1
         options.highlighted = 0
+        options.focus()
+        await pilot.press("enter")  # a citation opens from the keyboard
         await pilot.pause()
         text = screen_text(app)
         assert "guides/zero-fsdp.zh.md" in text
         assert "切分到所有 GPU 上" in text
         assert_rows_fit(app)
+        await pilot.press("escape")  # back to the list, which has the focus again
+        await pilot.pause()
+        assert "guides/zero-fsdp.zh.md" not in screen_text(app)
+        assert app.focused is options
 
 
 async def test_side_panel_shows_a_hostile_passage_literally() -> None:
@@ -109,7 +123,8 @@ async def test_side_panel_shows_a_hostile_passage_literally() -> None:
         panel.show(sample_answer(passage_text=HOSTILE))
         await pilot.pause()
         app.query_one(TabbedContent).active = "tab-sources"
-        app.query_one("#sources-list", OptionList).highlighted = 0
+        await pilot.pause()
+        panel.open_citation(0)
         await pilot.pause()
         text = screen_text(app)
         assert "[bold red]不是标记[/bold red]" in text
@@ -127,3 +142,18 @@ async def test_side_panel_labels_follow_the_interface_language() -> None:
         text = screen_text(app)
         assert "计算" in text
         assert "Calculations" not in text
+
+
+async def test_notices_show_markup_and_escapes_literally_and_expire() -> None:
+    bar = NoticeBar()
+    app = Harness(bar)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not bar.display  # nothing to say: no row taken
+        bar.add(Notice(HOSTILE, title="导出失败", severity="error"), timeout=0.2)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[bold red]不是标记[/bold red]" in text  # a file name's brackets stay text
+        assert "\x1b" not in text
+        assert "导出失败" in text
+        await pilot.pause(0.4)
+        assert not bar.display

@@ -1,10 +1,11 @@
-"""The main screen: transcript and prompt on the left, the evidence panel on the right."""
+"""The main screen: transcript and prompt on the left, the evidence panel on the right (F5
+hides it; below `ChatScreen.NARROW` columns it is a full-width view that F5 switches to)."""
 
 from __future__ import annotations
 
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 from textual import work
@@ -17,9 +18,10 @@ from textual.worker import get_current_worker
 
 from assistant.tui.errors import describe_error
 from assistant.tui.export import answers_markdown, exports_dir, safe_stem, unique_path, write_atomic
-from assistant.tui.i18n import t
+from assistant.tui.i18n import ENDONYMS, other, t
 from assistant.tui.literal import clean
 from assistant.tui.messages import AnswerFailed, AnswerReady, AnswerSelected
+from assistant.tui.widgets.notices import NoticeBar
 from assistant.tui.widgets.prompt import Prompt
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import Transcript
@@ -29,14 +31,16 @@ if TYPE_CHECKING:
     from assistant.records import Answer
     from assistant.tui.app import AssistantApp
 
+PanelMode = Literal["narrow", "wide"]
+
 #: action -> i18n key of its footer label
 BINDING_LABELS = {
     "help": "action.help",
-    "toggle_language": "action.language",
     "history": "action.history",
     "new_conversation": "action.new",
     "export_conversation": "action.export",
     "copy_answer": "action.copy",
+    "toggle_panel": "action.panel",
     "cancel": "action.cancel",
     "toggle_multiline": "action.multiline",
     "command_palette": "action.palette",
@@ -44,17 +48,24 @@ BINDING_LABELS = {
 }
 
 
+def binding_label(action: str, language: str) -> str | None:
+    """The footer label of `action` in `language` (None: not one of ours)."""
+    if action == "toggle_language":
+        return ENDONYMS[other(language)]  # the language it switches to, by its own name
+    key = BINDING_LABELS.get(action)
+    return t(key, language) if key is not None else None
+
+
 def relabel_bindings(node: Any, language: str) -> None:
     """Translate the footer descriptions of `node`'s bindings (Textual keeps them static)."""
     from dataclasses import replace
 
     for key, bindings in node._bindings.key_to_bindings.items():
-        node._bindings.key_to_bindings[key] = [
-            replace(b, description=t(BINDING_LABELS[b.action.split("(")[0]], language))
-            if b.action.split("(")[0] in BINDING_LABELS and b.description
-            else b
-            for b in bindings
-        ]
+        relabelled = []
+        for b in bindings:
+            label = binding_label(b.action.split("(")[0], language) if b.description else None
+            relabelled.append(replace(b, description=label) if label is not None else b)
+        node._bindings.key_to_bindings[key] = relabelled
 
 
 class ChatScreen(Screen[None]):
@@ -65,8 +76,13 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+n", "new_conversation", "New chat", priority=True),
         Binding("f3", "history", "History"),
         Binding("ctrl+s", "export_conversation", "Export", priority=True),
-        Binding("f4", "copy_answer", "Copy answer"),
+        Binding("f4", "copy_answer", "Copy answer", show=False),  # in F1 help and the palette
+        Binding("f5", "toggle_panel", "Panel"),
+        Binding("tab", "focus_step(1)", "Next", show=False),
+        Binding("shift+tab", "focus_step(-1)", "Previous", show=False),
     ]
+    NARROW = 100
+    """Below this many columns the panel is a full-width view that F5 switches to."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,6 +91,8 @@ class ChatScreen(Screen[None]):
         self.conversation_id: str | None = None
         self.selected: Answer | None = None
         self.last_answer: Answer | None = None
+        self.panel_wanted: dict[PanelMode, bool] = {"narrow": False, "wide": True}
+        """Whether the panel is shown on a narrow and on a wide screen: F5 toggles it."""
 
     @property
     def advisor(self) -> AssistantApp:
@@ -90,6 +108,7 @@ class ChatScreen(Screen[None]):
                 yield Transcript(id="transcript")
                 yield Prompt(id="prompt")
             yield SidePanel(id="side-panel")
+        yield NoticeBar(id="notices")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -99,12 +118,21 @@ class ChatScreen(Screen[None]):
             self.app, "load_detail", lambda _detail: self._show_load_state(self.advisor.load_state)
         )
         self._welcome()
+        self._layout_panel()
         self.query_one(Prompt).focus_editor()
+
+    def on_resize(self) -> None:
+        self._layout_panel()
 
     @property
     def transcript(self) -> Transcript:
         """The conversation so far."""
         return self.query_one(Transcript)
+
+    @property
+    def notices(self) -> NoticeBar:
+        """Where notifications are shown (see `AssistantApp.notify`)."""
+        return self.query_one(NoticeBar)
 
     @property
     def panel(self) -> SidePanel:
@@ -147,6 +175,47 @@ class ChatScreen(Screen[None]):
         status.update(Text(f"{icon} {label} "))
         if state != "loading" and self.pending_turn is not None:
             self.transcript.set_waiting(self.pending_turn, False)
+
+    # -- panel and focus ------------------------------------------------------------------
+
+    @property
+    def narrow(self) -> bool:
+        """Whether the screen is too narrow for the panel beside the transcript."""
+        return self.size.width < self.NARROW
+
+    @property
+    def panel_shown(self) -> bool:
+        """Whether the panel is on screen (beside the chat, or instead of it when narrow)."""
+        return self.panel_wanted["narrow" if self.narrow else "wide"]
+
+    def _layout_panel(self) -> None:
+        """Classes for the stylesheet, and the focus moved off whatever they hide."""
+        narrow, shown = self.narrow, self.panel_shown
+        self.set_class(narrow, "-narrow")
+        self.set_class(shown, "-panel-shown")
+        self.set_class(not shown, "-panel-hidden")
+        focused = self.focused
+        in_panel = focused is not None and self.panel in focused.ancestors
+        if in_panel and not shown:
+            self.query_one(Prompt).focus_editor()
+        elif focused is not None and not in_panel and narrow and shown:
+            self.panel.focus_tabs()
+
+    def action_toggle_panel(self) -> None:
+        """Show or hide the panel (F5); when narrow, switch between the chat and the panel."""
+        self.panel_wanted["narrow" if self.narrow else "wide"] = not self.panel_shown
+        self._layout_panel()
+
+    def action_focus_step(self, step: int) -> None:
+        """Tab (+1) and Shift+Tab (-1): input, then the transcript (one stop), then the panel."""
+        chain = self.focus_chain
+        prompt = self.query_one(Prompt)
+        order = [w for w in chain if prompt in w.ancestors_with_self]
+        order += [w for w in chain if w not in order]
+        if not order:
+            return
+        index = order.index(self.focused) if self.focused in order else -1
+        order[(index + step) % len(order)].focus()
 
     # -- asking ---------------------------------------------------------------------------
 
@@ -230,8 +299,10 @@ class ChatScreen(Screen[None]):
         self.panel.show(answer)
 
     def action_cancel(self) -> None:
-        """Cancel the answer in progress (Esc)."""
+        """Cancel the answer in progress (Esc); with none, leave the full-width panel."""
         if self.pending_turn is None:
+            if self.narrow and self.panel_shown:
+                self.action_toggle_panel()
             return
         turn, self.pending_turn = self.pending_turn, None
         self.workers.cancel_group(self, "answer")
@@ -274,11 +345,17 @@ class ChatScreen(Screen[None]):
         self.conversation_id = conversation.id
         for turn in conversation.turns:
             when = datetime.fromtimestamp(turn.created_at).strftime("%m-%d %H:%M")
-            self.transcript.add_question(turn.question, when)
-            self.transcript.add_answer(turn.answer, when)
-        self.last_answer = conversation.turns[-1].answer if conversation.turns else None
-        self._select(self.last_answer)
+            self.show_turn(turn.question, turn.answer, when)
         self.notify(t("note.reopened", self._language(), id=conversation.id[:8]))
+
+    def show_turn(self, question: str, answer: Answer, when: str) -> None:
+        """Show a past turn (a reopened conversation, or a fixed sample in the tests)."""
+        for welcome in self.query(".welcome"):
+            welcome.remove()
+        self.transcript.add_question(question, when)
+        self.transcript.add_answer(answer, when)
+        self.last_answer = answer
+        self._select(answer)
 
     # -- export and copy ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from assistant.tui.i18n import t
+from assistant.tui.i18n import LANGUAGE_CHOICE, t
 
 EXAMPLES: tuple[str, ...] = (
     "吉林GPU服务器能训练千亿模型吗?",
@@ -34,7 +34,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("F3", "cmd.history.help"),
     ("Ctrl+S", "cmd.export.help"),
     ("F4", "cmd.copy.help"),
-    ("Shift+Tab, ↑ / ↓", "help.select"),
+    ("Tab / Shift+Tab", "help.focus"),
+    ("↑ / ↓", "help.select"),
+    ("F5", "help.panel"),
+    ("Enter / Esc", "help.citation"),
     ("F2", "cmd.language.help"),
     ("Ctrl+P", "help.palette"),
     ("F1", "cmd.help.help"),
@@ -51,7 +54,7 @@ def help_renderable(language: str) -> Group:
     keys.add_column(style="bold cyan", no_wrap=True)
     keys.add_column()
     for key, what in KEYS:
-        keys.add_row(key, t(what, language))
+        keys.add_row(key, t(what, language, languages=LANGUAGE_CHOICE))
     title = Text.styled(f"{t('help.keys', language)}", "bold underline")
     footer = Text.styled(f"\n{t('help.close', language)}", "dim")
     return Group(examples, title, keys, footer)

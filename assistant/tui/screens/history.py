@@ -24,7 +24,9 @@ def summary_label(summary: Any, language: str) -> Text:
     label = Text.styled(f"{when}  ", "dim")
     title = " ".join(str(summary.title).split()) or summary.id
     label.append_text(literal(title[:60]))
-    label.append(f"  {t('history.turns', language, n=summary.turn_count)}", style="dim")
+    count = int(summary.turn_count)
+    turns = t("history.turn" if count == 1 else "history.turns", language, n=count)
+    label.append(f"  {turns}", style="dim")
     return label
 
 

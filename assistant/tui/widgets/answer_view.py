@@ -1,4 +1,5 @@
-"""One answer in the transcript: a verdict badge, then the answer's Markdown."""
+"""One answer in the transcript: a verdict badge, then the compact answer's Markdown (the
+formulas, every assumption and full sources live in the side panel)."""
 
 from __future__ import annotations
 
@@ -68,7 +69,9 @@ class AnswerView(Vertical):
     def compose(self) -> ComposeResult:
         yield VerdictBadge(self.answer, self._language)
         # Control characters would reach the terminal; markup in Markdown is not interpreted.
-        yield Markdown(clean(self.answer.text), open_links=False)
+        from assistant.render.brief import brief_markdown
+
+        yield Markdown(clean(brief_markdown(self.answer.text)), open_links=False)
 
     def relabel(self, language: str) -> None:
         """Switch the interface labels (not the answer, which follows the question)."""

@@ -7,14 +7,16 @@ document is shown literally (Rich `Text`, control characters made visible).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import OptionList, Static, TabbedContent, TabPane
+from textual.message import Message
+from textual.widgets import OptionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.option_list import Option
 
 from assistant.tui.figures import show_value
@@ -31,7 +33,7 @@ from assistant.tui.literal import clean, literal
 from assistant.tui.wrap import KeyValues, Row, Wrapped
 
 if TYPE_CHECKING:
-    from assistant.records import Answer, Check, Citation, Figure, Scenario
+    from assistant.records import Answer, Check, Citation, Figure, Language, Scenario
 
 CHECK_STYLES = {"ok": "bold green", "tight": "bold yellow", "fail": "bold red", "n/a": "dim"}
 #: Memory components left out when they are zero (gradients in inference, …), as `calc` does.
@@ -174,6 +176,20 @@ def check_renderable(check: Check, language: str) -> RenderableType:
     return Group(*parts)
 
 
+def calculations_renderable(answer: Answer, language: str) -> RenderableType:
+    """The Calculations tab: the charts of the computed figures, then each check in full."""
+    from assistant.render.charts import answer_charts
+
+    checks = [check_renderable(c, language) for c in answer.checks]
+    lang: Language = "zh" if language == "zh" else "en"
+    charts: list[RenderableType] = []
+    for chart in answer_charts(answer, lang):
+        charts += [chart, Text("")]
+    if not checks and not charts:
+        return Text.styled(t("panel.no_checks", language), "dim")
+    return Group(*charts, *checks)
+
+
 def citation_label(index: int, citation: Citation) -> Text:
     """An entry of the Sources list: the title, and the section on a second line (several
     passages of one document must be told apart)."""
@@ -212,8 +228,23 @@ def citation_detail(citation: Citation, language: str) -> RenderableType:
     return Group(*parts)
 
 
+class SourceDetail(VerticalScroll):
+    """The open passage of the Sources tab; Esc (or Backspace, ←) goes back to the list."""
+
+    BINDINGS = [Binding("escape,backspace,left", "close", show=False)]
+
+    @dataclass
+    class Closed(Message):
+        """The user went back from the passage to the Sources list."""
+
+    def action_close(self) -> None:
+        """Back to the list of citations."""
+        self.post_message(self.Closed())
+
+
 class SidePanel(Vertical):
-    """Tabs showing the evidence of the selected answer."""
+    """Tabs showing the evidence of the selected answer. In the Sources tab the list of
+    citations takes the tab's height; Enter (or a click) opens one, Esc goes back."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
@@ -228,10 +259,15 @@ class SidePanel(Vertical):
                 yield VerticalScroll(Static(id="calculations-body"))
             with TabPane("Sources", id="tab-sources"):
                 yield OptionList(id="sources-list")
-                yield VerticalScroll(Static(id="source-body"), id="source-detail")
+                yield Static(id="sources-hint")
+                yield SourceDetail(Static(id="source-body"), id="source-detail")
 
     def on_mount(self) -> None:
         self.relabel(str(getattr(self.app, "ui_language", "en")))
+
+    def focus_tabs(self) -> None:
+        """Focus the tab row (when the panel opens full width)."""
+        self.query_one(Tabs).focus()
 
     def show(self, answer: Answer | None) -> None:
         """Follow `answer` (None clears the panel)."""
@@ -262,35 +298,39 @@ class SidePanel(Vertical):
         else:
             scenario.update(scenario_renderable(answer, language))
             scenario.tooltip = scenario_tooltip(answer, language)
-            checks = [check_renderable(c, language) for c in answer.checks]
-            no_checks = Text.styled(t("panel.no_checks", language), "dim")
-            calculations.update(Group(*checks) if checks else no_checks)
+            calculations.update(calculations_renderable(answer, language))
         self._refresh_sources()
 
     def _refresh_sources(self) -> None:
         language, answer = self._language, self.answer
         options = self.query_one("#sources-list", OptionList)
         options.clear_options()
-        body = self.query_one("#source-body", Static)
+        self.query_one("#tab-sources").remove_class("-reading")
         citations = answer.citations if answer is not None else ()
         for index, citation in enumerate(citations, start=1):
             options.add_option(Option(citation_label(index, citation), id=f"c{index}"))
-        if answer is None:
-            body.update(Text.styled(t("panel.empty", language), "dim"))
-        elif not citations:
-            body.update(Text.styled(t("panel.no_sources", language), "dim"))
-        else:
-            body.update(Text.styled(t("panel.pick_source", language), "dim"))
-
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self._show_citation(event.option_index)
+        if citations:
+            options.highlighted = 0  # Enter opens the first citation straight away
+        key = "panel.empty" if answer is None else "panel.pick_source"
+        key = "panel.no_sources" if answer is not None and not citations else key
+        self.query_one("#sources-hint", Static).update(Text.styled(t(key, language), "dim"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._show_citation(event.option_index)
+        event.stop()
+        self.open_citation(event.option_index)
 
-    def _show_citation(self, index: int) -> None:
+    def on_source_detail_closed(self, message: SourceDetail.Closed) -> None:
+        message.stop()
+        self.query_one("#tab-sources").remove_class("-reading")
+        self.query_one("#sources-list", OptionList).focus()
+
+    def open_citation(self, index: int) -> None:
+        """Show citation `index` (from 0) in full, in place of the list, and focus it."""
         if self.answer is None or not 0 <= index < len(self.answer.citations):
             return
         detail = citation_detail(self.answer.citations[index], self._language)
         self.query_one("#source-body", Static).update(detail)
-        self.query_one("#source-detail", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#tab-sources").add_class("-reading")
+        scroll = self.query_one(SourceDetail)
+        scroll.scroll_home(animate=False)
+        scroll.focus()

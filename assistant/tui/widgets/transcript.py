@@ -70,13 +70,9 @@ class FailedBubble(Static):
         super().__init__(literal(title, "bold") + Text("\n") + literal(message))
 
 
-class AnswerBubble(Vertical, can_focus=True):
-    """A selectable answer; selecting it makes the side panel follow it."""
-
-    BINDINGS = [
-        Binding("up", "neighbour(-1)", show=False),
-        Binding("down", "neighbour(1)", show=False),
-    ]
+class AnswerBubble(Vertical):
+    """An answer; selecting it (a click, or the arrow keys in the transcript) makes the side
+    panel follow it. Bubbles are not focus stops: the transcript is one stop for all of them."""
 
     def __init__(self, answer: Answer, when: str, language: str) -> None:
         super().__init__(classes=f"-{answer.verdict}")
@@ -97,23 +93,23 @@ class AnswerBubble(Vertical, can_focus=True):
         self.query_one(".bubble-header", Static).update(self._header(language))
         self.query_one(AnswerView).relabel(language)
 
-    def on_focus(self) -> None:
-        self.post_message(AnswerSelected(self.answer))
-
     def on_click(self) -> None:
-        self.focus()
-
-    def action_neighbour(self, step: int) -> None:
-        """Select the previous (-1) or next (+1) answer."""
-        bubbles = list(self.screen.query(AnswerBubble))
-        index = bubbles.index(self) + step
-        if 0 <= index < len(bubbles):
-            bubbles[index].focus()
-            bubbles[index].scroll_visible(animate=False)
+        transcript = self.parent
+        if isinstance(transcript, Transcript):
+            transcript.select(self)
+            transcript.focus()
 
 
 class Transcript(VerticalScroll):
-    """The conversation so far, newest at the bottom."""
+    """The conversation so far, newest at the bottom: one focus stop, ↑/↓ select answers."""
+
+    BINDINGS = [
+        Binding("up", "neighbour(-1)", show=False),
+        Binding("down", "neighbour(1)", show=False),
+    ]
+
+    selected: AnswerBubble | None = None
+    """The answer the side panel shows (marked `-selected`)."""
 
     _scroll_target: Static | Vertical | None = None
     """What the latest append wants at the top of the view (None: the end)."""
@@ -139,7 +135,33 @@ class Transcript(VerticalScroll):
         questions = list(self.query(QuestionBubble))
         # Long answers: show the question and the verdict, not the end of the answer.
         self._append(bubble, top=questions[-1] if questions else bubble)
+        self._mark(bubble)
         return bubble
+
+    def select(self, bubble: AnswerBubble) -> None:
+        """Select `bubble`: marked, scrolled into view, and the side panel follows it."""
+        self._mark(bubble)
+        self.scroll_to_widget(bubble, animate=False)
+        self.post_message(AnswerSelected(bubble.answer))
+
+    def action_neighbour(self, step: int) -> None:
+        """Select the previous (-1) or next (+1) answer; past either end, scroll instead."""
+        bubbles = list(self.query(AnswerBubble))
+        if self.selected in bubbles:
+            index = bubbles.index(self.selected) + step
+        else:
+            index = len(bubbles) - 1  # nothing selected yet: start from the latest answer
+        if 0 <= index < len(bubbles):
+            self.select(bubbles[index])
+        else:
+            self.scroll_relative(y=step, animate=False)
+
+    def _mark(self, bubble: AnswerBubble | None) -> None:
+        if self.selected is not None:
+            self.selected.remove_class("-selected")
+        self.selected = bubble
+        if bubble is not None:
+            bubble.add_class("-selected")
 
     def add_failure(self, title: str, message: str, *, turn: int | None = None) -> None:
         """Replace the placeholder of `turn` with a failure note."""
@@ -148,6 +170,7 @@ class Transcript(VerticalScroll):
 
     def clear(self) -> None:
         """Remove every bubble (a new conversation)."""
+        self.selected = None
         self.remove_children()
 
     def answers(self) -> list[Answer]:

@@ -1,0 +1,93 @@
+"""Electricity of hardware running for a stated time, with no job named: "1024张H800跑30天电费多少",
+"the electricity bill for 64 H100 running for a week at $0.12 per kWh".
+
+No model is needed: the GPUs draw their datasheet TDP (full load, an upper bound) plus the host's
+share, times the facility's PUE (:func:`calculators.energy`). The figure is the answer; there is
+no job to give a verdict on.
+
+Examples:
+    >>> from assistant.parse import parse
+    >>> check, count = hardware_energy(parse("8张A100满载一个月要多少电"))
+    >>> count, round(check.figures["kwh"])  # 8 x (400 + 237) W x 720 h x 1.58
+    (8, 5797)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.defaults import say
+from assistant.calculate.focus import main_ask
+from assistant.calculate.lead import with_focus
+from assistant.i18n import text
+from assistant.records import Check, Query
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["energy_outcome", "hardware_energy"]
+
+
+def hardware_energy(query: Query) -> tuple[Check, int] | None:
+    """The power check of the stated GPUs over the stated time, and the GPU count; None unless
+    the question asks for energy or its cost and states a GPU, a count and a duration."""
+    from calculators import energy
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.messages import Msg
+
+    s = query.scenario
+    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
+    if main_ask(query) not in ("energy_cost", "power") or not (s.gpu and count):
+        return None
+    if not s.deadline_seconds:
+        return None
+    lang = query.language
+    gpu = lookup_gpu(s.gpu)
+    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=s.deadline_seconds)
+    hardware = Msg("common.gpus", count=count, gpu=gpu.name)
+    summary = Msg(
+        "answer.hardware_energy",
+        hardware=hardware,
+        seconds=est.seconds,
+        kw=est.average_power_watts / 1000,
+        kwh=est.kwh,
+    )
+    check = Check(
+        kind="power",
+        verdict="ok",
+        summary=text(summary, lang),
+        figures={
+            "kwh": est.kwh,
+            "energy_joules": est.energy_joules,
+            "average_power_watts": est.average_power_watts,
+            "gpu_energy_joules": est.gpu_energy_joules,
+            "host_energy_joules": est.host_energy_joules,
+            "facility_overhead_joules": est.facility_overhead_joules,
+            "seconds": est.seconds,
+        },
+        formula=text(est.formula, lang),
+        inputs=dict(est.inputs),
+        assumptions=tuple(text(m, lang) for m in est.assumptions),
+        sources=est.sources,
+    )
+    return check, count
+
+
+def energy_outcome(query: Query) -> Outcome | None:
+    """The answer for :func:`hardware_energy`: its figures first, no verdict (an estimate)."""
+    from assistant.calculate.outcome import Outcome
+
+    found = hardware_energy(query)
+    if found is None:
+        return None
+    check, count = found
+    scenario = replace(query.scenario, gpu_count=count, task=None)
+    notes = check.assumptions
+    outcome = Outcome(
+        verdict="unknown", lead="", scenario=scenario, checks=(check,), assumptions=notes
+    )
+    outcome = with_focus(query, outcome, main_ask(query))
+    if check.summary in outcome.lead:  # "要多少电": the power sentence is already the answer
+        return outcome
+    return replace(outcome, lead=say(query.language, "", " ").join((outcome.lead, check.summary)))

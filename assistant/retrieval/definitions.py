@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from assistant.records import Passage
 
@@ -95,46 +96,56 @@ def coverage(term_tokens: Sequence[str], field_tokens: Sequence[str]) -> float:
     return sum(units) / len(units) if units else 0.0
 
 
+class _ListHeadings:
+    """Section heads and heading tokens of an in-memory passage list, computed on first use
+    (an index on disk stores them: :class:`assistant.retrieval.passage_table.PassageTable`)."""
+
+    def __init__(self, passages: Sequence[Passage]) -> None:
+        self.passages = passages
+        self._heads: list[int] | None = None
+        self._tokens: dict[int, list[str]] = {}
+
+    def head(self, row: int) -> int:
+        if self._heads is None:
+            from assistant.retrieval.segments import section_heads
+
+            self._heads = section_heads(list(self.passages))
+        return self._heads[row]
+
+    def heading_tokens(self, row: int) -> list[str]:
+        head = self.head(row)
+        if head not in self._tokens:
+            from assistant.retrieval.tokenize import tokenize
+
+            p = self.passages[head]
+            self._tokens[head] = tokenize(p.heading if p.heading else p.title)
+        return self._tokens[head]
+
+
 @dataclass
 class DefinitionPrior:
     """The prior over one list of passages (rows of the index)."""
 
     passages: Sequence[Passage]
     prior: float = DEFINITION_PRIOR
-    _fields: dict[int, list[str]] | None = None
-    _first: dict[int, int] | None = None
+    _headings: Any = None
 
-    def _heading_fields(self) -> dict[int, list[str]]:
-        """Row → heading tokens, for the first passage of each section only."""
-        if self._fields is None:
-            from assistant.retrieval.tokenize import tokenize
-
-            fields: dict[int, list[str]] = {}
-            seen: set[tuple[str, str, str | None]] = set()
-            for row, p in enumerate(self.passages):
-                key = (p.doc_id, p.lang, p.anchor or p.id)
-                if key not in seen:
-                    seen.add(key)
-                    fields[row] = tokenize(p.heading if p.heading else p.title)
-            self._fields = fields
-        return self._fields
+    def _heads(self) -> Any:
+        if self._headings is None:
+            stored = hasattr(self.passages, "head") and hasattr(self.passages, "heading_tokens")
+            self._headings = self.passages if stored else _ListHeadings(self.passages)
+        return self._headings
 
     def _section_fields(self, hits: list[tuple[int, float]]) -> dict[int, list[str]]:
         """Heading tokens of the hits that stand for a section: its first passage, or the
         one passage search kept of it (search returns one passage per section)."""
-        fields = self._heading_fields()
-        if self._first is None:
-            first: dict[tuple[str, str, str], int] = {}
-            self._first = {
-                row: first.setdefault((p.doc_id, p.lang, p.anchor or p.id), row)
-                for row, p in enumerate(self.passages)
-            }
+        headings = self._heads()
         rows = {row for row, _ in hits}
-        found = dict(fields)
-        for row in rows - fields.keys():
-            head = self._first.get(row)
-            if head is not None and head not in rows:
-                found[row] = fields[head]
+        found: dict[int, list[str]] = {}
+        for row in rows:
+            head = headings.head(row)
+            if head == row or head not in rows:
+                found[row] = headings.heading_tokens(row)
         return found
 
     def _match(
@@ -162,8 +173,8 @@ class DefinitionPrior:
         boosted = []
         for order, (row, score) in enumerate(hits):
             bonus = self.prior * best[0] if best[0] and matches.get(row) == best else 0.0
-            if bonus and self._first is not None:
-                row = self._first.get(row, row)  # the definition opens the section
+            if bonus:
+                row = self._heads().head(row)  # the definition opens the section
             boosted.append((round(score + bonus, 6), -order, row))
         boosted.sort(reverse=True)
         return [(row, score) for score, _, row in boosted]

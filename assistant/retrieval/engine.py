@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,7 +82,6 @@ class HybridRetriever:
         self.data = data
         self.encoder = encoder
         self.min_score = min_score
-        self._by_id = {p.id: p for p in data.passages}
         self._lock = threading.Lock()
         self._vectors: dict[str, Any] = {}
         self._definitions = DefinitionPrior(data.passages)
@@ -90,7 +89,7 @@ class HybridRetriever:
         _single_threaded_faiss()
 
     @property
-    def passages(self) -> list[Passage]:
+    def passages(self) -> Sequence[Passage]:
         """Every passage, in index order (row i of both lanes)."""
         return self.data.passages
 
@@ -175,8 +174,9 @@ class HybridRetriever:
         for row, score in self.fused_hits(query, k):
             passage = self.data.passages[row]
             twin_id = passage.translation_id
-            if lang and passage.lang != lang and twin_id is not None and twin_id in self._by_id:
-                passage = self._by_id[twin_id]
+            twin = self.get(twin_id) if lang and passage.lang != lang and twin_id else None
+            if twin is not None:
+                passage = twin
             if section_key(passage) in seen:
                 continue
             seen.add(section_key(passage))
@@ -186,12 +186,10 @@ class HybridRetriever:
         return results
 
     def get(self, passage_id: str) -> Passage | None:
-        return self._by_id.get(passage_id)
+        return self.data.passages.find(passage_id)
 
     def document_passages(self, doc_id: str, lang: Language | None = None) -> list[Passage]:
-        return [
-            p for p in self.data.passages if p.doc_id == doc_id and (lang is None or p.lang == lang)
-        ]
+        return [p for p in self.data.passages.of_document(doc_id) if lang is None or p.lang == lang]
 
     def site_profiles(self) -> list[SiteProfile]:
         return list(self.data.profiles)

@@ -1,15 +1,20 @@
-"""Build, save and load the knowledge-base index: faiss vectors + BM25 state + JSON metadata.
+"""Build the knowledge-base index: segments of faiss vectors, BM25 postings and passages.
 
 The manifest records what the index was built from (encoder and model, dimension,
-tokenizer/dictionary version, each document's hash, app version). When any of that differs
-from the current configuration the index is rebuilt. A rebuild reuses the stored vector of
-every passage whose text is unchanged, so adding one document embeds only its passages.
-Writers hold a file lock; the files are replaced atomically (see :mod:`storage`).
+tokenizer/dictionary version, each document's hash, app version) and the segments it is made
+of (:mod:`segments`). When the configuration differs, everything is rebuilt, reusing the
+stored vector of every passage whose text is unchanged. When only documents changed, the
+segments holding none of them are kept as they are (shared, not copied) and one new segment
+holds the added and changed documents plus the other documents of the segments that held a
+changed or removed one: adding a note embeds and writes only its passages. `kb rebuild`
+merges everything into one segment. Writers hold a file lock; a new generation is published
+atomically (see :mod:`storage`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -30,22 +35,24 @@ from assistant.retrieval.documents import (
     site_profile,
     unique_documents,
 )
-from assistant.retrieval.integrity import (
-    CorruptIndexError,
-    check_checksum,
-    check_counts,
-    check_shapes,
-    checksums,
-    require,
+from assistant.retrieval.loading import (
+    LoadedIndex,
+    SegmentEntry,
+    Skipped,
+    index_problem,
+    load_checked,
+    load_index,
+    verify_index,
 )
 from assistant.retrieval.manifest import (
     SourceFile,
     chunk_cap,
     expected_identity,
     file_entry,
-    file_hash,
+    same_file,
     stale_reasons,
 )
+from assistant.retrieval.segments import SegmentContent, write_segment
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,37 +60,76 @@ if TYPE_CHECKING:
     from assistant.retrieval.encoder import Encoder
     from assistant.retrieval.keyword import KeywordIndex
 
+__all__ = [
+    "BuildReport",
+    "LoadedIndex",
+    "Progress",
+    "Skipped",
+    "build_index",
+    "index_problem",
+    "load_checked",
+    "load_index",
+    "verify_index",
+    "writer_lock",
+]
+
 EMBED_BATCH = 64
 LOCK_TIMEOUT_S = 900.0
 
 Progress = Callable[[int, int], None]
 Parsed = list[tuple[SourceFile, Document, SiteProfile | None]]
 
+#: Segments a generation may have before the small ones are merged into one.
+MAX_SEGMENTS = 8
+
 
 @dataclass(frozen=True)
-class Skipped:
-    """A file left out of the index, and why."""
+class Plan:
+    """What a build keeps and what it (re)builds."""
 
-    source: str
-    reason: str
-    reason_zh: str
-
-
-@dataclass
-class LoadedIndex:
-    """An index generation in memory."""
-
-    path: Path
-    manifest: dict[str, Any]
-    passages: list[Passage]
-    rows: list[dict[str, Any]]
-    """Per passage: key, start, end, embed_key (parallel to `passages`)."""
-    documents: list[dict[str, Any]]
-    profiles: list[SiteProfile]
+    kept: list[SegmentEntry]
+    """Segments of the live generation kept as they are (in order)."""
+    sources: list[SourceFile]
+    """The documents of the one new segment."""
     skipped: list[Skipped]
-    vectors: Any
-    """faiss.IndexFlatIP over unit vectors, row i = passages[i]."""
-    keyword: KeywordIndex
+    """Skipped files carried over (unchanged, not re-read)."""
+    dropped_ids: frozenset[str] = frozenset()
+    """Document ids of the documents removed or changed since the live generation."""
+
+
+def plan_build(
+    previous: LoadedIndex | None, identity: dict[str, Any], sources: list[SourceFile], force: bool
+) -> Plan:
+    """Keep the live segments that hold no changed or removed document; rebuild the rest."""
+    if force or previous is None or any(previous.manifest.get(k) != v for k, v in identity.items()):
+        return Plan([], sources, [])
+    stored: dict[str, Any] = previous.manifest.get("files", {})
+    current = {s.key for s in sources}
+    fresh = {s.key for s in sources if s.key not in stored or not same_file(s.path, stored[s.key])}
+    dropped = (stored.keys() - current) | (fresh & stored.keys())
+    if dropped and previous.skipped:  # a skipped duplicate may now be the one to index
+        return Plan([], sources, [])
+    dirty = [e for e in previous.segments if e.keys & dropped or not e.rows]
+    clean = [e for e in previous.segments if e not in dirty]
+    if len(clean) + 1 > MAX_SEGMENTS:  # merge all but the largest
+        largest = max(clean, key=lambda e: e.rows)
+        dirty, clean = [e for e in previous.segments if e is not largest], [largest]
+    kept_keys = {key for e in clean for key in e.keys}
+    rebuilt = [s for s in sources if s.key not in kept_keys]
+    by_source = {s.source: s.key for s in sources}
+    skipped = [
+        s for s in previous.skipped if by_source.get(s.source) in current - fresh - kept_keys
+    ]
+    rebuilt = [s for s in rebuilt if s.source not in {k.source for k in skipped}]
+    gone = frozenset(str(d.get("doc_id")) for d in previous.documents if d.get("key") in dropped)
+    return Plan(clean, rebuilt, skipped, gone)
+
+
+def _overlaps(plan: Plan, parsed: Parsed) -> bool:
+    """Whether a document to (re)build or a dropped one shares its id with a kept one: its
+    translation links and duplicate check then span segments, so everything is rebuilt."""
+    kept = {str(d.get("doc_id")) for e in plan.kept for d in e.documents}
+    return bool(kept & ({doc.doc_id for _, doc, _ in parsed} | plan.dropped_ids))
 
 
 @dataclass(frozen=True)
@@ -124,6 +170,7 @@ def _embed(
     keys: list[str],
     reuse: dict[str, np.ndarray],
     progress: Progress | None,
+    dim: int,
 ) -> tuple[np.ndarray, int]:
     import numpy as np
 
@@ -135,7 +182,6 @@ def _embed(
             fresh[keys[i]] = vector
         if progress is not None:
             progress(min(start + EMBED_BATCH, len(todo)), len(todo))
-    dim = encoder.dim
     matrix = np.zeros((len(keys), dim), dtype=np.float32)
     for row, key in enumerate(keys):
         vector = fresh[key] if key in fresh else reuse[key]
@@ -146,14 +192,29 @@ def _embed(
     return matrix, len(todo)
 
 
-def _reusable(previous: LoadedIndex | None, identity: dict[str, Any]) -> dict[str, np.ndarray]:
+def _reusable(
+    previous: LoadedIndex | None, identity: dict[str, Any], plan: Plan, wanted: set[str]
+) -> dict[str, np.ndarray]:
+    """Stored vectors of the `wanted` embedding keys, from the segments being rebuilt."""
     same_model = previous is not None and all(
         previous.manifest.get(name) == identity[name] for name in ("encoder", "model")
     )
-    if not same_model or previous is None or not previous.rows:
+    if not same_model or previous is None or not wanted:
         return {}
-    vectors = previous.vectors.reconstruct_n(0, previous.vectors.ntotal)
-    return {row["embed_key"]: vectors[i] for i, row in enumerate(previous.rows)}
+    kept = {entry.name for entry in plan.kept}
+    rows = [
+        (e, range(e.first_row, e.first_row + e.rows))
+        for e in previous.segments
+        if e.name not in kept
+    ]
+    found: dict[str, np.ndarray] = {}
+    stored = dict(zip((e.name for e in previous.segments), previous.arrays))
+    for entry, span in rows:
+        keys = previous.passages.embed_keys(span.start, span.stop)
+        for local, key in enumerate(keys):
+            if key in wanted and key not in found:
+                found[key] = stored[entry.name][local]
+    return found
 
 
 _LOCKS: dict[str, Any] = {}
@@ -224,8 +285,6 @@ def _build_locked(
     progress: Progress | None,
     force: bool,
 ) -> BuildReport:
-    import faiss
-
     from assistant.retrieval.keyword import KeywordIndex
 
     previous = load_index(index_dir)
@@ -244,44 +303,98 @@ def _build_locked(
             path=previous.path,
         )
     # Hashes first: a file edited during the build then looks stale next time, not current.
-    files = {src.key: file_entry(src.path) for src in sources if src.path.is_file()}
-    parsed, skipped = read_documents(sources)
-    passages, rows, documents = _passages(parsed, identity["chunk_tokens"])
-    texts = [embedding_text(p) for p in passages]
-    for row, text in zip(rows, texts):
-        row["embed_key"] = hashlib.sha256(f"{encoder.name}\0{text}".encode()).hexdigest()[:24]
-    matrix, embedded = _embed(
-        encoder,
-        texts,
-        [r["embed_key"] for r in rows],
-        {} if force else _reusable(previous, identity),
-        progress,
-    )
-    vectors = faiss.IndexFlatIP(encoder.dim)
-    if len(matrix):
-        vectors.add(matrix)
+    stored = previous.manifest.get("files", {}) if previous is not None and not force else {}
+    files = {src.key: _file_entry(src, stored) for src in sources if src.path.is_file()}
+    plan = plan_build(previous, identity, sources, force)
+    parsed, skipped = read_documents(plan.sources)
+    if plan.kept and _overlaps(plan, parsed):
+        plan = Plan([], sources, [])
+        parsed, skipped = read_documents(sources)
+
+    def stored_vectors(keys: set[str]) -> dict[str, np.ndarray]:
+        return {} if force else _reusable(previous, identity, plan, keys)
+
+    content, matrix, embedded = _segment(parsed, encoder, identity, progress, stored_vectors)
+    skipped = plan.skipped + skipped
     manifest = {
         **identity,
         "dim": encoder.dim,
-        "passages": len(passages),
+        "passages": sum(e.rows for e in plan.kept) + len(content.passages),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "files": files,
         "skipped": [asdict(s) for s in skipped],
     }
-    metadata = {
-        "passages": [{**asdict(p), **r} for p, r in zip(passages, rows)],
-        "documents": documents,
-        "site_profiles": [asdict(p) for _, _, p in parsed if p is not None],
-    }
-    _write_generation(index_dir, vectors, KeywordIndex.build(texts), metadata, manifest)
+    texts = [embedding_text(p) for p in content.passages]
+    new = (content, matrix, KeywordIndex.build(texts)) if content.documents else None
+    path = _write_generation(index_dir, previous, plan, new, manifest)
     return BuildReport(
-        len(parsed),
-        len(passages),
+        sum(len(e.documents) for e in plan.kept) + len(parsed),
+        manifest["passages"],
         embedded,
         tuple(skipped),
         0.0,
-        path=storage.current_generation(index_dir),
+        path=path,
     )
+
+
+def _segment(
+    parsed: Parsed,
+    encoder: Encoder,
+    identity: dict[str, Any],
+    progress: Progress | None,
+    stored: Callable[[set[str]], dict[str, np.ndarray]],
+) -> tuple[SegmentContent, np.ndarray, int]:
+    """The new segment's content and vectors (the `stored` vectors of unchanged passages
+    reused), and how many passages were embedded."""
+    passages, rows, documents = _passages(parsed, identity["chunk_tokens"])
+    texts = [embedding_text(p) for p in passages]
+    for row, text in zip(rows, texts):
+        row["embed_key"] = hashlib.sha256(f"{encoder.name}\0{text}".encode()).hexdigest()[:24]
+    keys = [r["embed_key"] for r in rows]
+    matrix, embedded = _embed(encoder, texts, keys, stored(set(keys)), progress, encoder.dim)
+    profiles = [asdict(p) for _, _, p in parsed if p is not None]
+    return SegmentContent(passages, rows, documents, profiles), matrix, embedded
+
+
+def _write_generation(
+    index_dir: Path,
+    previous: LoadedIndex | None,
+    plan: Plan,
+    new: tuple[SegmentContent, np.ndarray, KeywordIndex] | None,
+    manifest: dict[str, Any],
+) -> Path:
+    """Write a generation (kept segments linked, the new one written, manifest last) and make
+    it live; returns its folder."""
+    entries = []
+    base = previous.path if previous is not None else index_dir
+    with storage.new_generation(index_dir) as temp:
+        for entry in plan.kept:  # only ever kept from `previous`
+            for name in entry.checksums:
+                storage.share_file(base / name, temp)
+            entries.append(
+                {"name": entry.name, "passages": entry.rows, "checksums": entry.checksums}
+            )
+        if new is not None:
+            content, matrix, keyword = new
+            name = f"seg-{time.time_ns()}-{os.getpid()}"
+            sums = write_segment(temp, name, content, matrix, keyword)
+            entries.append({"name": name, "passages": len(content.passages), "checksums": sums})
+        storage.write_json(temp / "manifest.json", {**manifest, "segments": entries})
+    path = storage.current_generation(index_dir)
+    if path is None:  # pragma: no cover -- new_generation has just published it
+        msg = f"no live generation in {index_dir} after publishing one"
+        raise KnowledgeBaseError(msg)
+    return path
+
+
+def _file_entry(src: SourceFile, stored: dict[str, Any]) -> dict[str, Any]:
+    """The manifest entry of a source: the stored one when size and time are unchanged."""
+    entry = stored.get(src.key)
+    if isinstance(entry, dict):
+        stat = src.path.stat()
+        if stat.st_size == entry.get("size") and stat.st_mtime_ns == entry.get("mtime_ns"):
+            return entry
+    return file_entry(src.path)
 
 
 def _passages(
@@ -299,23 +412,6 @@ def _passages(
     return link_translations(passages), rows, documents
 
 
-def _write_generation(
-    index_dir: Path,
-    vectors: Any,
-    keyword: KeywordIndex,
-    metadata: dict[str, Any],
-    manifest: dict[str, Any],
-) -> None:
-    """Write a complete generation and make it live (manifest last)."""
-    import faiss
-
-    with storage.new_generation(index_dir) as temp:
-        storage.write_bytes(temp / "vectors.faiss", faiss.serialize_index(vectors).tobytes())
-        storage.write_json(temp / "passages.json", metadata)
-        storage.write_json(temp / "keyword.json", keyword.to_json())
-        storage.write_json(temp / "manifest.json", {**manifest, "checksums": checksums(temp)})
-
-
 def _document_entry(src: SourceFile, doc: Document, count: int) -> dict[str, Any]:
     return {
         "key": src.key,
@@ -328,117 +424,3 @@ def _document_entry(src: SourceFile, doc: Document, count: int) -> dict[str, Any
         "passages": count,
         "content_hash": doc.content_hash,
     }
-
-
-def load_index(index_dir: Path) -> LoadedIndex | None:
-    """The live generation, or None when there is none (or it is unreadable or corrupt)."""
-    try:
-        return load_checked(index_dir)
-    except CorruptIndexError:
-        return None
-
-
-def index_problem(index_dir: Path) -> str | None:
-    """Why the live generation cannot be used (None when it can, or when there is none)."""
-    try:
-        load_checked(index_dir)
-    except CorruptIndexError as exc:
-        return str(exc)
-    return None
-
-
-def load_checked(index_dir: Path) -> LoadedIndex | None:
-    """The live generation; None when there is none; :class:`CorruptIndexError` when a part is
-    unreadable, of the wrong shape or fails its checksum, or the pointer is bad."""
-    for _ in range(3):  # a writer may prune the generation between pointer and read
-        path = storage.current_generation(index_dir)
-        if path is None:
-            if storage.pointer_exists(index_dir):
-                msg = f"{storage.POINTER}: not a readable generation name"
-                raise CorruptIndexError(msg)
-            return None
-        try:
-            return _load_generation(path)
-        except FileNotFoundError:
-            continue
-        except CorruptIndexError:
-            raise
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, RuntimeError) as exc:
-            msg = f"{path.name}: {type(exc).__name__}: {exc}"
-            raise CorruptIndexError(msg) from exc
-    return None
-
-
-def _read_part(path: Path, manifest: dict[str, Any]) -> bytes:
-    data = path.read_bytes()
-    check_checksum(manifest, path.name, data)
-    return data
-
-
-def _load_generation(path: Path) -> LoadedIndex:
-    import json
-
-    import faiss
-    import numpy as np
-
-    from assistant.retrieval.keyword import KeywordIndex
-
-    manifest = storage.read_json(path / "manifest.json")
-    require(isinstance(manifest, dict), "manifest.json is not a JSON object")
-    meta = json.loads(_read_part(path / "passages.json", manifest))
-    check_shapes(manifest, meta)
-    raw = np.frombuffer(_read_part(path / "vectors.faiss", manifest), dtype=np.uint8)
-    vectors = faiss.deserialize_index(raw)
-    keyword = KeywordIndex.from_json(json.loads(_read_part(path / "keyword.json", manifest)))
-    check_counts(manifest, vectors, len(keyword))
-    fields = set(Passage.__dataclass_fields__)
-    entries = meta["passages"]
-    passages = [Passage(**{k: v for k, v in e.items() if k in fields}) for e in entries]
-    rows = [{k: e[k] for k in ("key", "start", "end", "embed_key")} for e in entries]
-    profiles = [SiteProfile(**{**p, "aliases": tuple(p["aliases"])}) for p in meta["site_profiles"]]
-    skipped = [Skipped(**s) for s in manifest.get("skipped", [])]
-    return LoadedIndex(
-        path, manifest, passages, rows, meta["documents"], profiles, skipped, vectors, keyword
-    )
-
-
-def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]) -> list[str]:
-    """Problems with the live index (empty when it is sound): counts, ids, file hashes."""
-    from assistant.retrieval.chunking import passage_id
-
-    try:
-        data = load_checked(index_dir)
-    except CorruptIndexError as exc:
-        return [f"the index in {index_dir} is unusable: {exc} (any command rebuilds it)"]
-    if data is None:
-        return [f"no readable index in {index_dir}"]
-    problems = [
-        f"manifest {name} is {data.manifest.get(name)!r}, configuration wants {value!r}"
-        for name, value in identity.items()
-        if data.manifest.get(name) != value
-    ]
-    counts = {
-        "faiss vectors": data.vectors.ntotal,
-        "keyword rows": len(data.keyword),
-        "manifest passages": data.manifest.get("passages"),
-    }
-    problems += [
-        f"{label} = {count}, metadata rows = {len(data.passages)}"
-        for label, count in counts.items()
-        if count != len(data.passages)
-    ]
-    problems += [
-        f"passage {p.id} does not match its text and offsets"
-        for p, row in zip(data.passages, data.rows)
-        if passage_id(row["key"], row["start"], row["end"], p.text) != p.id
-    ]
-    stored: dict[str, Any] = data.manifest.get("files", {})
-    for src in sources:
-        entry = stored.get(src.key)
-        if entry is None:
-            problems.append(f"{src.source}: not in the index (run `kb rebuild`)")
-        elif file_hash(src.path) != entry.get("sha256"):
-            problems.append(f"{src.source}: changed since the index was built (hash differs)")
-    current = {src.key for src in sources}
-    problems += [f"{key}: indexed but no longer on disk" for key in stored if key not in current]
-    return problems

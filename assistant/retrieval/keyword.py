@@ -17,14 +17,16 @@ typed (and the corrections of misspelt ones), not their synonyms. It is about th
 the query's informative words a passage contains, comparable across queries, which the
 fusion uses as this lane's confidence.
 
-State is plain JSON (`to_json`/`from_json`), never pickle.
+State is plain JSON (`to_json`/`from_json`) or numpy arrays (`to_arrays`/`from_arrays`, one
+:class:`PostingArrays` per index segment, loaded without parsing every posting), never pickle.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,15 @@ from assistant.retrieval.tokenize import (
     tokenize,
 )
 
-__all__ = ["ALIAS_WEIGHT", "B", "BIGRAM_WEIGHT", "FUZZY_WEIGHT", "K1", "KeywordIndex"]
+__all__ = [
+    "ALIAS_WEIGHT",
+    "B",
+    "BIGRAM_WEIGHT",
+    "FUZZY_WEIGHT",
+    "K1",
+    "KeywordIndex",
+    "PostingArrays",
+]
 
 K1 = 1.5
 B = 0.75
@@ -57,6 +67,30 @@ _FUZZY_MIN_LENGTH = 5
 WeightedTerms = Sequence[tuple[str, float]]
 
 
+@dataclass(frozen=True)
+class PostingArrays:
+    """The postings of consecutive rows as flat arrays: term i's rows are
+    `rows[offsets[i]:offsets[i + 1]]` (ascending, local to the part), with their term
+    frequencies in `tfs`; `lengths[r]` is row r's token count."""
+
+    terms: dict[str, int]
+    offsets: np.ndarray
+    rows: np.ndarray
+    tfs: np.ndarray
+    lengths: np.ndarray
+
+    def slice(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        i = self.terms.get(term)
+        if i is None:
+            return None
+        start, end = int(self.offsets[i]), int(self.offsets[i + 1])
+        return self.rows[start:end], self.tfs[start:end]
+
+    def df(self, term: str) -> int:
+        i = self.terms.get(term)
+        return 0 if i is None else int(self.offsets[i + 1] - self.offsets[i])
+
+
 class KeywordIndex:
     """An inverted index of passage tokens with BM25 scoring.
 
@@ -68,7 +102,11 @@ class KeywordIndex:
         self.k1 = k1
         self.b = b
         self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        """Postings of the rows added with :meth:`add_tokens` (after the parts' rows)."""
         self._lengths: list[int] = []
+        self._parts: list[tuple[int, PostingArrays]] = []
+        """Read-only parts loaded with :meth:`from_arrays`, with their first row."""
+        self._part_rows = 0
         self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._length_array: np.ndarray | None = None
         self._by_initial: dict[str, list[str]] | None = None
@@ -98,7 +136,7 @@ class KeywordIndex:
     def add_tokens(self, documents: Iterable[Sequence[str]]) -> None:
         """Append already tokenized passages."""
         for tokens in documents:
-            row = len(self._lengths)
+            row = self._part_rows + len(self._lengths)
             self._lengths.append(len(tokens))
             for term, tf in Counter(tokens).items():
                 rows, tfs = self._postings.setdefault(term, ([], []))
@@ -109,19 +147,33 @@ class KeywordIndex:
         self._by_initial = None
 
     def __len__(self) -> int:
-        return len(self._lengths)
+        return self._part_rows + len(self._lengths)
+
+    def _df(self, term: str) -> int:
+        """How many rows contain `term`."""
+        own = len(self._postings[term][0]) if term in self._postings else 0
+        return own + sum(part.df(term) for _, part in self._parts)
+
+    def _knows(self, term: str) -> bool:
+        return term in self._postings or any(term in part.terms for _, part in self._parts)
+
+    def _vocabulary(self) -> Iterator[str]:
+        seen = self._postings.keys()
+        yield from seen
+        for _, part in self._parts:
+            yield from (term for term in part.terms if term not in seen)
 
     # -- scoring ----------------------------------------------------------------------
 
     def idf(self, term: str) -> float:
         """ln(1 + (N − df + 0.5)/(df + 0.5)); a term absent from the index has df = 0."""
-        df = len(self._postings[term][0]) if term in self._postings else 0
-        n = len(self._lengths)
+        df = self._df(term)
+        n = len(self)
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
     def scores(self, terms: WeightedTerms) -> np.ndarray:
         """Raw BM25 score of every passage for weighted `terms` (repeated terms add up)."""
-        n = len(self._lengths)
+        n = len(self)
         out = np.zeros(n, dtype=np.float64)
         if n == 0:
             return out
@@ -162,7 +214,7 @@ class KeywordIndex:
     def _correction(self, token: str) -> str | None:
         """The index word a misspelt Latin token most likely meant, if any."""
         if (
-            token in self._postings
+            self._knows(token)
             or len(token) < _FUZZY_MIN_LENGTH
             or not token.isascii()
             or not token.isalpha()
@@ -175,14 +227,14 @@ class KeywordIndex:
                 continue
             distance = _edit_distance(token, word, budget)
             if distance <= budget:
-                candidate = (distance, -len(self._postings[word][0]), word)
+                candidate = (distance, -self._df(word), word)
                 best = candidate if best is None or candidate < best else best
         return best[2] if best else None
 
     def _initials(self) -> dict[str, list[str]]:
         if self._by_initial is None:
             groups: dict[str, list[str]] = {}
-            for word in self._postings:
+            for word in dict.fromkeys(self._vocabulary()):
                 if len(word) >= _FUZZY_MIN_LENGTH - 1 and word.isascii() and word.isalpha():
                     groups.setdefault(word[0], []).append(word)
             self._by_initial = groups
@@ -197,13 +249,13 @@ class KeywordIndex:
         ceiling = sum(w * self.idf(t) for t, w in terms if self._in_ceiling(t, w))
         if isinstance(query, str):
             ceiling += self._alias_ceiling(query)
-        if not terms or ceiling <= 0.0 or not self._lengths:
+        if not terms or ceiling <= 0.0 or not len(self):
             return []
         raw = self.scores(terms)
         hits = np.flatnonzero(raw > 0.0)
         if hits.size == 0:
             return []
-        top = hits[np.argsort(-raw[hits], kind="stable")][:k]
+        top = _top_rows(raw, hits, k)
         return [(int(row), float(raw[row] / ceiling)) for row in top]
 
     def _in_ceiling(self, term: str, weight: float) -> bool:
@@ -211,16 +263,16 @@ class KeywordIndex:
         corrections, except an unknown word that has an alias."""
         if weight <= SYNONYM_WEIGHT or weight == ALIAS_WEIGHT:
             return False
-        return term in self._postings or not has_alias(term)
+        return self._knows(term) or not has_alias(term)
 
     def _alias_ceiling(self, query: str) -> float:
         """What the typed words left out of the ceiling (unknown, with an alias) add back:
         each its best known expansion, at `ALIAS_WEIGHT`."""
         total = 0.0
         for token in dict.fromkeys(tokenize(fix_typos(query))):
-            if token in self._postings or not has_alias(token):
+            if self._knows(token) or not has_alias(token):
                 continue
-            known = [self.idf(t) for t in alias_terms([token]) if t in self._postings]
+            known = [self.idf(t) for t in alias_terms([token]) if self._knows(t)]
             total += ALIAS_WEIGHT * max(known, default=0.0)
         return total
 
@@ -231,8 +283,8 @@ class KeywordIndex:
         if not tokens:
             return 0.0
         known = [
-            t in self._postings
-            or any(a in self._postings for a in alias_terms([t]))
+            self._knows(t)
+            or any(self._knows(a) for a in alias_terms([t]))
             or self._correction(t) is not None
             for t in tokens
         ]
@@ -241,19 +293,60 @@ class KeywordIndex:
     def _postings_np(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         cached = self._arrays.get(term)
         if cached is None:
+            pieces = [
+                (rows.astype(np.int64) + first, tfs)
+                for first, part in self._parts
+                if (found := part.slice(term)) is not None
+                for rows, tfs in [found]
+            ]
             entry = self._postings.get(term)
-            if entry is None:
+            if entry is not None:
+                pieces.append((np.asarray(entry[0], dtype=np.int64), np.asarray(entry[1])))
+            if not pieces:
                 return None
-            cached = (np.asarray(entry[0], dtype=np.int64), np.asarray(entry[1], dtype=np.float64))
+            cached = (
+                np.concatenate([rows for rows, _ in pieces]),
+                np.concatenate([tfs for _, tfs in pieces]).astype(np.float64),
+            )
             self._arrays[term] = cached
         return cached
 
     def _lengths_np(self) -> np.ndarray:
         if self._length_array is None:
-            self._length_array = np.asarray(self._lengths, dtype=np.float64)
+            own = np.asarray(self._lengths, dtype=np.float64)
+            parts = [part.lengths.astype(np.float64) for _, part in self._parts]
+            self._length_array = np.concatenate([*parts, own]) if parts else own
         return self._length_array
 
     # -- persistence ------------------------------------------------------------------
+
+    def to_arrays(self) -> PostingArrays:
+        """The postings of an index built in memory, as flat arrays (see :meth:`from_arrays`)."""
+        if self._parts:
+            msg = "to_arrays() of an index loaded from arrays"
+            raise ValueError(msg)
+        terms = list(self._postings)
+        counts = np.fromiter((len(self._postings[t][0]) for t in terms), np.int64, len(terms))
+        offsets = np.zeros(len(terms) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        total = int(offsets[-1])
+        rows = np.fromiter((r for t in terms for r in self._postings[t][0]), np.int32, total)
+        tfs = np.fromiter((f for t in terms for f in self._postings[t][1]), np.int32, total)
+        lengths = np.asarray(self._lengths, dtype=np.int32)
+        return PostingArrays({t: i for i, t in enumerate(terms)}, offsets, rows, tfs, lengths)
+
+    @classmethod
+    def from_arrays(
+        cls, parts: Sequence[PostingArrays], *, k1: float = K1, b: float = B
+    ) -> KeywordIndex:
+        """An index over consecutive parts (part 2's rows follow part 1's); nothing is copied."""
+        index = cls(k1=k1, b=b)
+        first = 0
+        for part in parts:
+            index._parts.append((first, part))
+            first += len(part.lengths)
+        index._part_rows = first
+        return index
 
     def to_json(self) -> dict[str, Any]:
         """The index as JSON-serialisable data."""
@@ -286,6 +379,17 @@ class KeywordIndex:
         index._lengths = list(data["lengths"])
         index._postings = {term: (rows, tfs) for term, (rows, tfs) in data["postings"].items()}
         return index
+
+
+def _top_rows(raw: np.ndarray, hits: np.ndarray, k: int) -> np.ndarray:
+    """The `k` best of `hits` (ascending rows) by `raw`, ties in row order: what a stable sort
+    of all of them would give first, without sorting tens of thousands of matches."""
+    scores = raw[hits]
+    if k < hits.size:
+        kth = np.partition(scores, hits.size - k)[hits.size - k]
+        keep = scores >= kth  # every tie of the k-th score, so the stable order is kept
+        hits, scores = hits[keep], scores[keep]
+    return hits[np.argsort(-scores, kind="stable")][:k]
 
 
 def _edit_distance(a: str, b: str, budget: int) -> int:

@@ -18,7 +18,7 @@ from assistant.retrieval.documents import discover
 if TYPE_CHECKING:
     from assistant.retrieval.encoder import Encoder
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,14 @@ def stale_reasons(
     stored: dict[str, Any] = manifest.get("files", {})
     current = {s.key for s in sources}
     added, removed = current - stored.keys(), stored.keys() - current
-    changed = [s.key for s in sources if s.key in stored and not _same_file(s.path, stored[s.key])]
+    changed = [s.key for s in sources if s.key in stored and not same_file(s.path, stored[s.key])]
     for label, keys in (("added", added), ("removed", removed), ("changed", changed)):
         if keys:
             reasons.append(f"documents {label}: {', '.join(sorted(keys)[:5])}")
     return reasons
 
 
-def _same_file(path: Path, entry: dict[str, Any]) -> bool:
+def same_file(path: Path, entry: dict[str, Any]) -> bool:
     try:
         stat = path.stat()
     except OSError:

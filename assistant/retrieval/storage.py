@@ -1,17 +1,21 @@
 """On-disk layout of the index: generations, an atomically replaced pointer, fsync'd files.
 
     index/CURRENT          name of the live generation (replaced atomically)
-    index/gen-<ns>-<pid>/  manifest.json, passages.json, vectors.faiss, keyword.json
+    index/gen-<ns>-<pid>/  manifest.json and the files of its segments (see :mod:`segments`)
     index/tmp-<ns>-<pid>/  a generation being built (renamed to gen-… when complete)
 
-A writer builds a whole generation in a temporary folder beside the live one, fsyncs it,
-renames it and only then points CURRENT at it, so a reader sees either the old index or
-the new one, never half of one; a crash or kill leaves the old generation live.
+A writer builds a generation in a temporary folder beside the live one, fsyncs it, renames it
+and only then points CURRENT at it, so a reader sees either the old index or the new one,
+never half of one; a crash or kill leaves the old generation live. Segment files are
+immutable: a new generation hard-links the segments it keeps from the live one (no copy, no
+space) and writes only its new segments, so each generation folder is complete on its own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
 import shutil
@@ -50,6 +54,31 @@ def write_bytes(path: Path, data: bytes) -> None:
 def write_json(path: Path, data: Any) -> None:
     """Write JSON (UTF-8, not ASCII-escaped) and fsync."""
     write_bytes(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, read a megabyte at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+#: Why a hard link may be refused where a copy works (file system without links, too many).
+_NO_LINK = {errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP}
+
+
+def share_file(source: Path, folder: Path) -> None:
+    """Put an immutable file of the live generation into the one being built: a hard link,
+    or a copy (0600, fsync'd) where the file system has no links."""
+    target = folder / source.name
+    try:
+        os.link(source, target)
+    except OSError as exc:
+        if exc.errno not in _NO_LINK:
+            raise
+        write_bytes(target, source.read_bytes())
 
 
 def read_json(path: Path) -> Any:

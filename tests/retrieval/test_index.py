@@ -74,10 +74,17 @@ def test_build_indexes_every_readable_file_and_reports_the_rest(settings: Settin
     assert _verify(settings) == []
 
 
-def test_metadata_is_json_not_pickle(settings: Settings) -> None:
+def test_metadata_is_json_arrays_and_sqlite_not_pickle(settings: Settings) -> None:
+    import sqlite3
+
     data, _ = ensure_index(settings, make_encoder(settings))
-    for name in ("manifest.json", "passages.json", "keyword.json"):
-        json.loads((data.path / name).read_text(encoding="utf-8"))
+    for path in [data.path / "manifest.json", *data.path.glob("*.meta.json")]:
+        json.loads(path.read_text(encoding="utf-8"))
+    for path in [*data.path.glob("*.npy"), *data.path.glob("*.npz")]:
+        np.load(path, allow_pickle=False)  # raises on a pickled object array
+    (table,) = data.path.glob("*.passages.sqlite")
+    with sqlite3.connect(table) as db:
+        assert db.execute("SELECT count(*) FROM passages").fetchone() == (len(data.passages),)
     manifest = data.manifest
     assert manifest["encoder"] == "use-m"
     assert manifest["dim"] == 512
@@ -161,14 +168,14 @@ def test_a_crash_while_writing_keeps_the_previous_index(
 ) -> None:
     data, _ = ensure_index(settings, make_encoder(settings))
     index_dir = KnowledgePaths.from_settings(settings).index_dir
-    real_write = storage.write_json
+    real_write = storage.write_bytes
 
-    def write_then_fail(path: Path, payload: object) -> None:
+    def write_then_fail(path: Path, payload: bytes) -> None:
         real_write(path, payload)
-        if path.name == "keyword.json":
+        if path.name.endswith(".postings.npz"):
             raise OSError(28, "No space left on device (simulated)")
 
-    monkeypatch.setattr(storage, "write_json", write_then_fail)
+    monkeypatch.setattr(storage, "write_bytes", write_then_fail)
     with pytest.raises(KnowledgeBaseError, match="cannot write the index .*simulated"):
         ensure_index(settings, make_encoder(settings), force=True)
     assert not list(index_dir.glob("tmp-*"))  # the half-written generation is gone
@@ -187,13 +194,13 @@ from assistant.retrieval.encoder import make_encoder
 from assistant.retrieval.engine import ensure_index
 
 marker = Path(sys.argv[3])
-real_write = storage.write_json
+real_write = storage.write_bytes
 def slow_write(path, payload):
     real_write(path, payload)
-    if path.name == "passages.json":  # half of the new generation is on disk
+    if path.name.endswith(".postings.npz"):  # half of the new generation is on disk
         marker.write_text("writing")
         time.sleep(120)
-storage.write_json = slow_write
+storage.write_bytes = slow_write
 settings = Settings(home=Path(sys.argv[1]), knowledge_dir=Path(sys.argv[2]))
 ensure_index(settings, make_encoder(settings), force=True)
 """
@@ -282,7 +289,8 @@ def test_a_failed_update_falls_back_to_the_previous_index_with_a_notice(
 
 def test_an_unreadable_index_is_rebuilt_with_a_notice(settings: Settings) -> None:
     data, _ = ensure_index(settings, make_encoder(settings))
-    (data.path / "passages.json").write_text('{"passages": [', encoding="utf-8")
+    (meta,) = data.path.glob("*.meta.json")
+    meta.write_text('{"documents": [', encoding="utf-8")
     notices: list[str] = []
     rebuilt, report = ensure_index(settings, make_encoder(settings), notify=notices.append)
     assert report is not None
@@ -304,8 +312,9 @@ def test_verify_reports_a_changed_document_and_a_count_mismatch(settings: Settin
     data, _ = ensure_index(settings, make_encoder(settings))
     (settings.knowledge_dir / "guides" / "net.en.md").write_text("## X {#x}\n\nchanged\n", "utf-8")
     assert any("net.en.md: changed since" in p for p in _verify(settings))
-    rows = json.loads((data.path / "passages.json").read_text(encoding="utf-8"))
-    rows["passages"].pop()
-    (data.path / "passages.json").write_text(json.dumps(rows), encoding="utf-8")
+    (meta,) = data.path.glob("*.meta.json")
+    rows = json.loads(meta.read_text(encoding="utf-8"))
+    rows["passages"] -= 1
+    meta.write_text(json.dumps(rows), encoding="utf-8")
     problems = _verify(settings)  # the edit breaks the part's checksum and its counts
-    assert any("passages.json: checksum mismatch" in p for p in problems), problems
+    assert any("meta.json: checksum mismatch" in p for p in problems), problems

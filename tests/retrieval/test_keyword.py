@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 from assistant.retrieval.keyword import FUZZY_WEIGHT, K1, B, KeywordIndex, _edit_distance
@@ -196,3 +197,17 @@ def test_other_words_are_left_alone(english: KeywordIndex, query: str) -> None:
 
 def test_a_corrected_query_finds_the_passage(english: KeywordIndex) -> None:
     assert english.search("activaton recomputaion", k=1)[0][0] == 1
+
+
+def test_top_rows_equal_a_stable_sort_of_every_match() -> None:
+    """Cross-check: the partial selection returns what sorting all matches gives, ties (many,
+    from integer-valued scores) in row order."""
+    from assistant.retrieval.keyword import _top_rows
+
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        raw = rng.integers(0, 6, int(rng.integers(1, 300))).astype(np.float64)
+        hits = np.flatnonzero(raw > 0.0)
+        k = int(rng.integers(1, 50))
+        expected = hits[np.argsort(-raw[hits], kind="stable")][:k]
+        assert _top_rows(raw, hits, k).tolist() == expected.tolist()

@@ -20,6 +20,9 @@ from assistant.__main__ import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTE = "## Racks {#racks}\n\nOur racks hold four eight-GPU servers with InfiniBand NDR.\n"
+#: A note with Chinese text: indexing it loads jieba, which writes the cache a removal may free
+#: (an append tokenizes only the new note's passages).
+NOTE_ZH = NOTE + "\n每个机柜四台八卡服务器。\n"
 
 
 def run(*args: str) -> Result:
@@ -149,7 +152,7 @@ def test_kb_remove_on_a_really_full_disk(kb_home: Path, tmp_path: Path, tmpfs: P
     home = tmpfs / "home"
     shutil.copytree(kb_home, home)
     note = tmp_path / "racks.md"
-    note.write_text(NOTE, "utf-8")
+    note.write_text(NOTE_ZH, "utf-8")
     added = _cli(home, "kb", "add", str(note))
     assert added.returncode == 0, added.stderr
     assert (home / "cache" / "jieba.cache").is_file()  # the cache a removal may free
@@ -170,7 +173,7 @@ def test_kb_remove_with_nothing_to_free_changes_nothing(
     home = tmpfs / "home"
     shutil.copytree(kb_home, home)
     note = tmp_path / "racks.md"
-    note.write_text(NOTE, "utf-8")
+    note.write_text(NOTE_ZH, "utf-8")
     assert _cli(home, "kb", "add", str(note)).returncode == 0
     (home / "cache" / "jieba.cache").unlink()
     _fill(tmpfs)

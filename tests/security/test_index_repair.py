@@ -24,32 +24,46 @@ def _live(home: Path) -> Path:
     return live
 
 
+def _part(home: Path, pattern: str) -> Path:
+    """A file of the live generation matching `pattern` (of its first segment)."""
+    return sorted(_live(home).glob(pattern))[0]
+
+
 def _rewrite_json(name: str, change: Callable[[object], object]) -> Callable[[Path], None]:
     def corrupt(home: Path) -> None:
-        path = _live(home) / name
+        path = _part(home, name)
         path.write_text(json.dumps(change(json.loads(path.read_text("utf-8")))), "utf-8")
 
     return corrupt
 
 
 def _flip_vector_byte(home: Path) -> None:
-    path = _live(home) / "vectors.faiss"
+    path = _part(home, "*.vectors.npy")
     data = bytearray(path.read_bytes())
-    data[-10] ^= 0x40  # inside the float data: faiss still loads it
+    data[-10] ^= 0x40  # inside the float data: numpy still loads it
     path.write_bytes(bytes(data))
 
 
+def _flip(pattern: str) -> Callable[[Path], None]:
+    def corrupt(home: Path) -> None:
+        path = _part(home, pattern)
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        path.write_bytes(bytes(data))
+
+    return corrupt
+
+
 def _other_dimension(home: Path) -> None:
-    import faiss
     import numpy as np
 
     live = _live(home)
     manifest = json.loads((live / "manifest.json").read_text("utf-8"))
-    small = faiss.IndexFlatIP(8)
-    small.add(np.ones((manifest["passages"], 8), dtype=np.float32))
-    data = faiss.serialize_index(small).tobytes()
-    (live / "vectors.faiss").write_bytes(data)
-    manifest.get("checksums", {}).pop("vectors.faiss", None)  # a consistent-looking liar
+    path = _part(home, "*.vectors.npy")
+    path.unlink()  # a new file: the other generations' hard link keeps the old one
+    np.save(path, np.ones((manifest["passages"], 8), dtype=np.float32))
+    for segment in manifest["segments"]:  # a consistent-looking liar
+        segment["checksums"].pop(path.name, None)
     (live / "manifest.json").write_text(json.dumps(manifest), "utf-8")
 
 
@@ -68,9 +82,11 @@ def _pointer_elsewhere(home: Path) -> None:
 
 CORRUPTIONS = {
     "manifest is a list": _rewrite_json("manifest.json", lambda m: [m]),
-    "passages is a list": _rewrite_json("passages.json", lambda m: [m]),
-    "passages entries wrong": _rewrite_json("passages.json", lambda m: {**m, "passages": [1]}),
-    "postings of the wrong shape": _rewrite_json("keyword.json", lambda k: {**k, "postings": 3}),
+    "segment metadata is a list": _rewrite_json("*.meta.json", lambda m: [m]),
+    "documents entries wrong": _rewrite_json("*.meta.json", lambda m: {**m, "documents": [1]}),
+    "terms of the wrong shape": _rewrite_json("*.meta.json", lambda k: {**k, "terms": 3}),
+    "flipped passage table byte": _flip("*.passages.sqlite"),
+    "flipped postings byte": _flip("*.postings.npz"),
     "flipped vector byte": _flip_vector_byte,
     "vectors of another dimension": _other_dimension,
     "pointer not UTF-8": _pointer_bytes,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Language
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
@@ -45,4 +45,4 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name, closest=listed, table=table)
         sentences.append(text(message, lang))
-    return ("" if lang == "zh" else " ").join(sentences)
+    return join_sentences(sentences, lang)

@@ -48,6 +48,9 @@ from assistant.calculate.verdict import (
     respecting_verdict,
 )
 from assistant.i18n import input_error, t, text
+from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
+from assistant.i18n.numbers import bytes_text as fmt_bytes
+from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import (
     Ask,
     Check,
@@ -62,7 +65,6 @@ from assistant.records import (
     Suggestion,
     Verdict,
 )
-from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 

@@ -139,7 +139,8 @@ def test_held_out_style_set_meets_the_issue_targets(kb_home: Path) -> None:
     rows = {(b.part, b.lang): b for b in breakdown(golden, results)}
     for part in ("tune", "test"):
         every, zh = rows[(part, "all")], rows[(part, "zh")]
-        assert (every.answerable, every.unanswerable) == (25, 5)
+        # tune: 25 written from the documents + the 8 questions issue 11 names as silent
+        assert (every.answerable, every.unanswerable) == ({"tune": 33, "test": 25}[part], 5)
         assert every.recall3 >= 0.8, (part, every)
         assert zh.recall3 >= 0.8, (part, zh)
         assert every.silent <= 1, (part, every)  # ≤ 2 in 50

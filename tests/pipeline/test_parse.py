@@ -365,3 +365,16 @@ def test_parse_and_calculate_never_raise(text: str) -> None:
         return
     outcome = calculate(query, sites=[JILIN])
     assert outcome.verdict in {"feasible", "conditional", "infeasible", "unknown"}
+
+
+@pytest.mark.parametrize(
+    ("followup", "language"),
+    [("4-bit?", "zh"), ("H100?", "zh"), ("那4bit呢", "zh"), ("what about 4-bit?", "en")],
+)
+def test_a_follow_up_without_words_keeps_the_conversations_language(
+    followup: str, language: str
+) -> None:
+    first = parse("Llama-3-8B 推理需要多少显存?", sites=[])
+    second = parse(followup, previous=first, sites=[])
+    assert second.followup
+    assert second.language == language

@@ -77,8 +77,8 @@ def says_no_language(text: str) -> bool:
     """True for a question with no Chinese and no English prose ("4-bit?", "H100?", "32k"):
     a follow-up like that keeps the conversation's language.
 
-    >>> says_no_language("4-bit?"), says_no_language("what about 4-bit?"), says_no_language("那4bit呢")
-    (True, False, False)
+    >>> [says_no_language(q) for q in ("4-bit?", "what about 4-bit?", "那4bit呢")]
+    [True, False, False]
     """
     return not re.search(r"[\u4e00-\u9fff]", text) and not _ENGLISH_PROSE.search(text)
 

@@ -9,6 +9,7 @@ previous :class:`~assistant.records.Query`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -149,9 +150,32 @@ def _option_json(option: Option) -> dict[str, Any]:
 
 
 def answer_to_record(answer: Answer) -> dict[str, Any]:
-    """Every field of the answer, nested records included, as JSON-ready data."""
-    record: dict[str, Any] = _json_safe(dataclasses.asdict(answer))
+    """Every field of the answer, nested records included, as JSON-ready data.
+
+    The same data as `_json_safe(dataclasses.asdict(answer))` in one pass: `asdict`
+    deep-copies every leaf, which took 1-2 ms of each answer saved in an `ask` batch.
+    """
+    record: dict[str, Any] = _record(answer)
     return record
+
+
+def _record(value: Any) -> Any:
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: _record(getattr(value, name)) for name in names}
+    if isinstance(value, dict):
+        return {str(k): _record(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_record(v) for v in value]
+    return _number(value)
+
+
+@functools.cache
+def _field_names(cls: type[Any]) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for any other type)."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _json_safe(value: Any) -> Any:

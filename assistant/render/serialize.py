@@ -9,7 +9,6 @@ previous :class:`~assistant.records.Query`).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -170,12 +169,15 @@ def _record(value: Any) -> Any:
     return _number(value)
 
 
-@functools.cache
+_FIELD_NAMES: dict[type[Any], tuple[str, ...] | None] = {}
+
+
 def _field_names(cls: type[Any]) -> tuple[str, ...] | None:
-    """The field names of a dataclass type (None for any other type)."""
-    if not dataclasses.is_dataclass(cls):
-        return None
-    return tuple(f.name for f in dataclasses.fields(cls))
+    """The field names of a dataclass type (None for any other type), kept per type."""
+    if cls not in _FIELD_NAMES:
+        fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else None
+        _FIELD_NAMES[cls] = None if fields is None else tuple(f.name for f in fields)
+    return _FIELD_NAMES[cls]
 
 
 def _json_safe(value: Any) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import sys
 import unicodedata
@@ -340,32 +341,34 @@ def discover(root: Path, *, recursive: bool = True, links: list[Path] | None = N
 
     A symbolic link (to a file or a folder) is never followed: it could lead out of `root`
     (`notes.md -> /etc/shadow`). Links that look like documents are appended to `links`.
+    One `os.scandir` walk: the kind of each entry comes with the listing, so no file is
+    stat-ed here (a warm start lists thousands of documents on every start).
     """
-    pattern = "**/*" if recursive else "*"
-    found = []
-    for p in root.glob(pattern):
-        relative = p.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
+    found: list[Path] = []
+    linked: list[Path] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
             continue
-        if p.suffix.lower() not in SUPPORTED_SUFFIXES:
-            continue
-        if _through_link(root, relative):
-            if links is not None and p.is_symlink():
-                links.append(p)
-            continue
-        if p.is_file():
-            found.append(p)
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            path = folder / entry.name
+            if entry.is_symlink():
+                if path.suffix.lower() in SUPPORTED_SUFFIXES:
+                    linked.append(path)
+            elif entry.is_dir(follow_symlinks=False):
+                if recursive:
+                    folders.append(path)
+            elif path.suffix.lower() in SUPPORTED_SUFFIXES and entry.is_file(follow_symlinks=False):
+                found.append(path)
+    if links is not None:
+        links.extend(sorted(linked))
     return sorted(found)
-
-
-def _through_link(root: Path, relative: Path) -> bool:
-    """True when `root/relative` or a folder between them is a symbolic link."""
-    path = root
-    for part in relative.parts:
-        path = path / part
-        if path.is_symlink():
-            return True
-    return False
 
 
 def site_profile(doc: Document) -> SiteProfile | None:

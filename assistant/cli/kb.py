@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assistant.cli.edge import error_boundary
-from assistant.i18n import Language, t
+from assistant.i18n import Language, t, text
 from assistant.sanitize import clean, json_text, one_line
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -126,19 +127,11 @@ def _report_build(ctx: click.Context, report: BuildReport | None) -> None:
         seconds=round(report.seconds, 1),
     )
     for skipped in report.skipped:
-        _skipped(ctx, skipped.source, skipped.reason, skipped.reason_zh, err=True)
+        _skipped(ctx, skipped.source, skipped.reason, err=True)
 
 
-def _skipped(
-    ctx: click.Context, source: str, reason: str, reason_zh: str, *, err: bool = False
-) -> None:
-    _say(
-        ctx,
-        "kb.skipped",
-        err=err,
-        source=source,
-        reason=reason_zh if _language(ctx) == "zh" else reason,
-    )
+def _skipped(ctx: click.Context, source: str, reason: Msg, *, err: bool = False) -> None:
+    _say(ctx, "kb.skipped", err=err, source=source, reason=text(reason, _language(ctx)))
 
 
 @kb.command()
@@ -168,7 +161,7 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_al
     language = _language(ctx)
     for r in results:
         status = t(f"kb.status.{r.status}", language)
-        detail = one_line(r.detail_zh if language == "zh" else r.detail)
+        detail = one_line(text(r.detail, language))
         click.echo(f"{status:10} {one_line(r.path)}" + (f"  ({detail})" if detail else ""))
     _report_build(ctx, report)
     if any(r.status in ("skipped", "refused") for r in results):
@@ -203,7 +196,10 @@ def list_(ctx: click.Context, as_json: bool) -> None:
         retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
     documents = retriever.documents()
     if as_json:
-        skipped = [asdict(s) for s in retriever.data.skipped]
+        language = _language(ctx)
+        skipped = [
+            {"source": s.source, "reason": text(s.reason, language)} for s in retriever.data.skipped
+        ]
         _echo_json({"documents": documents, "skipped": skipped})
         return
     if not documents:
@@ -219,7 +215,7 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     for line in _aligned(rows):
         click.echo(line)
     for s in retriever.data.skipped:
-        _skipped(ctx, s.source, s.reason, s.reason_zh)
+        _skipped(ctx, s.source, s.reason)
 
 
 _LIST_COLUMNS = ("document", "lang", "kind", "passages", "origin", "file", "title")
@@ -316,7 +312,7 @@ def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | 
         if not query.strip():
             from assistant.errors import UsageError
 
-            raise UsageError(t("kb.query_empty", "en"), message_zh=t("kb.query_empty", "zh"))
+            raise UsageError(Msg("kb.query_empty"))
         retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
         passages = retriever.search(query, k, lang=prefer)  # type: ignore[arg-type]
     if as_json:

@@ -20,6 +20,7 @@ from typing import Any
 
 from assistant.errors import DocumentError
 from assistant.records import Language, SiteProfile
+from calculators.messages import Msg
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -167,13 +168,11 @@ def _control_share(text: str) -> float:
 
 
 def _binary(path: str) -> DocumentError:
-    return DocumentError(
-        path, "not a text document (binary content)", reason_zh="不是文本文件（二进制内容）"
-    )
+    return DocumentError(path, Msg("errors.doc.binary"))
 
 
 def _unreadable(path: str, encoding: str) -> DocumentError:
-    return DocumentError(path, f"cannot decode as {encoding}", reason_zh=f"无法按 {encoding} 解码")
+    return DocumentError(path, Msg("errors.doc.undecodable", encoding=encoding))
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
@@ -183,25 +182,18 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
     first_newline = text.find("\n")
     closing = re.search(r"^\+\+\+[ \t]*$", text[first_newline + 1 :], flags=re.MULTILINE)
     if first_newline < 0 or closing is None:
-        raise DocumentError(
-            path,
-            "front matter opened with +++ but never closed",
-            reason_zh="前置元数据缺少结束的 +++",
-        )
+        raise DocumentError(path, Msg("errors.doc.front_matter_open"))
     toml_text = text[first_newline + 1 : first_newline + 1 + closing.start()]
     try:
         meta = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(
-            path, f"invalid TOML front matter: {exc}", reason_zh=f"前置元数据 TOML 无效：{exc}"
-        ) from exc
+        raise DocumentError(path, Msg("errors.doc.front_matter_toml", detail=str(exc))) from exc
     _refuse_controls(meta, path)
     return meta, first_newline + 1 + closing.end()
 
 
 def _refuse_controls(value: Any, path: str, field: str = "") -> None:
     """TOML escapes (`\\u001b`) can put an escape sequence in a title or alias: refuse it."""
-    from assistant.i18n import t
     from assistant.sanitize import has_controls, one_line
 
     if isinstance(value, dict):
@@ -214,11 +206,7 @@ def _refuse_controls(value: Any, path: str, field: str = "") -> None:
         return
     if isinstance(value, str) and has_controls(value) or has_controls(field):
         shown = one_line(field)
-        raise DocumentError(
-            path,
-            t("kb.controls_in_front_matter", "en", field=shown),
-            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown),
-        )
+        raise DocumentError(path, Msg("kb.controls_in_front_matter", field=shown))
 
 
 def slugify(text: str) -> str:
@@ -269,40 +257,24 @@ def guess_language(text: str, path: Path) -> Language:
 def _meta_str(meta: Mapping[str, Any], name: str, path: str, default: str) -> str:
     value = meta.get(name, default)
     if not isinstance(value, str) or not value.strip():
-        raise DocumentError(
-            path,
-            f"front matter field {name!r} must be a non-empty string",
-            reason_zh=f"前置元数据字段 {name!r} 必须是非空字符串",
-        )
+        raise DocumentError(path, Msg("errors.doc.field_string", name=name))
     return value.strip()
 
 
 def _meta_list(meta: Mapping[str, Any], name: str, path: str) -> tuple[str, ...]:
     value = meta.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DocumentError(
-            path,
-            f"front matter field {name!r} must be a list of strings",
-            reason_zh=f"前置元数据字段 {name!r} 必须是字符串列表",
-        )
+        raise DocumentError(path, Msg("errors.doc.field_list", name=name))
     return tuple(value)
 
 
 def _lang_and_kind(meta: Mapping[str, Any], shown: str, guessed: Language) -> tuple[str, str]:
     lang = _meta_str(meta, "lang", shown, guessed)
     if lang not in ("zh", "en"):
-        raise DocumentError(
-            shown,
-            f'front matter field \'lang\' must be "zh" or "en", not {lang!r}',
-            reason_zh=f'前置元数据字段 \'lang\' 必须是 "zh" 或 "en"，而不是 {lang!r}',
-        )
+        raise DocumentError(shown, Msg("errors.doc.field_lang", value=repr(lang)))
     kind = _meta_str(meta, "kind", shown, "note")
     if kind not in KINDS:
-        raise DocumentError(
-            shown,
-            f"front matter field 'kind' must be one of {', '.join(KINDS)}",
-            reason_zh=f"前置元数据字段 'kind' 必须是 {', '.join(KINDS)} 之一",
-        )
+        raise DocumentError(shown, Msg("errors.doc.field_kind", kinds=", ".join(KINDS)))
     return lang, kind
 
 
@@ -311,7 +283,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     shown = str(path)
     text = normalize_text(decode_bytes(raw, shown))
     if not text.strip():
-        raise DocumentError(shown, "the document is empty", reason_zh="文档为空")
+        raise DocumentError(shown, Msg("errors.doc.empty"))
     meta, body_start = split_front_matter(text, shown) if path.suffix != ".txt" else ({}, 0)
     lang, kind = _lang_and_kind(meta, shown, guess_language(text[body_start:], path))
     if path.suffix == ".txt":
@@ -320,7 +292,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     else:
         sections, heading_title = parse_sections(text, body_start)
     if not sections:
-        raise DocumentError(shown, "the document has no text", reason_zh="文档没有正文")
+        raise DocumentError(shown, Msg("errors.doc.no_text"))
     default_id = slugify(_LANG_SUFFIX_RE.sub("", path.stem))
     site = meta.get("site")
     card = meta.get(kind) if kind in ("gpu", "model") else None
@@ -344,26 +316,17 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
 def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
     if path.suffix.lower() not in (*SUPPORTED_SUFFIXES, ".json"):
-        raise DocumentError(
-            str(path),
-            f"unsupported file type {path.suffix or '(none)'}; use .md, .txt or a config.json",
-            reason_zh=f"不支持的文件类型 {path.suffix or '（无）'}；请用 .md、.txt 或 config.json",
-        )
+        suffix = path.suffix or Msg("errors.doc.no_suffix")
+        raise DocumentError(str(path), Msg("errors.doc.unsupported", suffix=suffix))
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise DocumentError(
-                str(path),
-                f"file too large ({size} bytes; limit {MAX_FILE_BYTES})",
-                reason_zh=f"文件过大（{size} 字节，上限 {MAX_FILE_BYTES}）",
-            )
+            too_large = Msg("errors.doc.too_large", size=size, limit=MAX_FILE_BYTES)
+            raise DocumentError(str(path), too_large)
         raw = path.read_bytes()
     except OSError as exc:
-        raise DocumentError(
-            str(path),
-            f"cannot read: {exc.strerror or exc}",
-            reason_zh=f"无法读取：{exc.strerror or exc}",
-        ) from exc
+        detail = str(exc.strerror or exc)
+        raise DocumentError(str(path), Msg("errors.doc.unreadable", detail=detail)) from exc
     if path.suffix.lower() == ".json":  # a Hugging Face config.json: stored as a model card
         from assistant.retrieval.cards import card_from_hf_config
 
@@ -411,9 +374,7 @@ def site_profile(doc: Document) -> SiteProfile | None:
         return None
     site = doc.site
     if site is None:
-        raise DocumentError(
-            doc.source, "a site document needs a [site] table", reason_zh="站点文档需要 [site] 表"
-        )
+        raise DocumentError(doc.source, Msg("errors.doc.site_table"))
     aliases = _meta_list(site, "aliases", doc.source)
     return SiteProfile(
         id=doc.doc_id,
@@ -451,11 +412,7 @@ def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> A
     )
     if not ok or (kind is int and not isinstance(value, int)):
         what = "integer" if kind is int else "number"
-        raise DocumentError(
-            path,
-            f"[site] field {name!r} must be a positive {what}",
-            reason_zh=f"[site] 字段 {name!r} 必须是正{'整数' if kind is int else '数'}",
-        )
+        raise DocumentError(path, Msg(f"errors.doc.site_{what}", name=name))
     return kind(value)
 
 
@@ -467,13 +424,8 @@ def unique_documents(docs: Iterable[Document]) -> tuple[list[Document], list[Doc
     for doc in docs:
         owner = seen.get((doc.doc_id, doc.lang))
         if owner is not None:
-            errors.append(
-                DocumentError(
-                    doc.source,
-                    f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner}",
-                    reason_zh=f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner} 使用",
-                )
-            )
+            taken = Msg("errors.doc.duplicate_id", doc_id=doc.doc_id, lang=doc.lang, owner=owner)
+            errors.append(DocumentError(doc.source, taken))
             continue
         seen[(doc.doc_id, doc.lang)] = doc.source
         kept.append(doc)

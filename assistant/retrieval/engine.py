@@ -32,6 +32,7 @@ from assistant.retrieval.manifest import (
     expected_identity,
     stale_reasons,
 )
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -213,13 +214,14 @@ def _single_threaded_faiss() -> None:
     faiss.omp_set_num_threads(1)
 
 
-def _message(settings: Settings, english: str, chinese: str) -> str:
+def _message(settings: Settings, message: Msg) -> str:
+    """A notice in the settings' language (both, joined, when neither is chosen)."""
+    from assistant.i18n import text
+
     language = settings.language if settings.language != "auto" else settings.ui_language
-    if language == "zh":
-        return chinese
-    if language == "en":
-        return english
-    return f"{english} · {chinese}"
+    if language in ("zh", "en"):
+        return text(message, language)
+    return f"{text(message, 'en')} · {text(message, 'zh')}"
 
 
 def ensure_index(
@@ -234,23 +236,17 @@ def ensure_index(
     paths = KnowledgePaths.from_settings(settings)
     sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
     data, problem = (None, None) if force else _load(paths.index_dir)
-    reasons = ["forced"] if force else (["no index yet"] if data is None else [])
+    missing = [] if data is not None else [Msg("index.reason.missing")]
+    reasons = [Msg("index.reason.forced")] if force else missing
     if problem is not None:
-        reasons = [f"the stored index is unreadable: {problem}"]
+        reasons = [Msg("index.reason.unreadable", detail=problem)]
     identity = expected_identity(encoder, chunk_cap(encoder))
     if data is not None:
         reasons = stale_reasons(data.manifest, identity, sources)
     report = None
     if reasons:
         if notify is not None and not force:
-            why = "; ".join(reasons)
-            notify(
-                _message(
-                    settings,
-                    f"Rebuilding the knowledge-base index ({why})…",
-                    f"正在重建知识库索引（{why}）…",
-                )
-            )
+            notify(_message(settings, Msg("index.rebuilding", reasons=tuple(reasons))))
         try:
             report = build_index(  # the document list is taken again under the lock
                 paths.index_dir,
@@ -263,18 +259,11 @@ def ensure_index(
         except KnowledgeBaseError as exc:
             if not _still_usable(data, identity) or notify is None or data is None:
                 raise
-            notify(
-                _message(
-                    settings,
-                    f"{exc.message} — searching the previous index meanwhile",
-                    f"{exc.message_zh}——暂时使用之前的索引",
-                )
-            )
+            notify(_message(settings, Msg("index.previous", error=exc.msg)))
             return data, None
         data = load_index(paths.index_dir)
     if data is None:
-        msg = f"the index in {paths.index_dir} could not be built or read"
-        raise KnowledgeBaseError(msg, message_zh=f"无法构建或读取索引：{paths.index_dir}")
+        raise KnowledgeBaseError(Msg("errors.index.unusable", index_dir=str(paths.index_dir)))
     return data, report
 
 

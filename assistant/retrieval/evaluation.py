@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from assistant.errors import UsageError
 from assistant.records import Passage
+from calculators.messages import Msg
 
 __all__ = [
     "CANDIDATES",
@@ -219,8 +220,7 @@ def _golden_files(path: Path) -> list[Path]:
         return sorted(path.glob("*.jsonl"))
     if path.is_file():
         return [path]
-    msg = f"golden set not found: {path}"
-    raise UsageError(msg, message_zh=f"找不到检索评测集：{path}")
+    raise UsageError(Msg("errors.eval.not_found", path=str(path)))
 
 
 def _parse_line(line: str, origin: str) -> GoldenQuery:
@@ -235,11 +235,11 @@ def _parse_line(line: str, origin: str) -> GoldenQuery:
             origin=origin,
         )
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        msg = f"{origin}: not a golden query ({exc})"
-        raise UsageError(msg, message_zh=f"{origin}：不是有效的评测问题（{exc}）") from exc
+        raise UsageError(Msg("errors.eval.bad_line", origin=origin, detail=str(exc))) from exc
     if query.kind not in _KINDS or (query.kind == "none") != (query.expected_doc is None):
-        msg = f"{origin}: kind {query.kind!r} and expected_doc {query.expected_doc!r} disagree"
-        raise UsageError(msg, message_zh=f"{origin}：kind 与 expected_doc 不一致")
+        expected = str(query.expected_doc)
+        said = Msg("errors.eval.disagree", origin=origin, kind=query.kind, expected=expected)
+        raise UsageError(said)
     return query
 
 

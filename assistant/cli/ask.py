@@ -182,10 +182,16 @@ def _answer_all(
 ) -> None:
     from assistant.config import Settings
     from assistant.pipeline import default_retriever
+    from assistant.sanitize import clean
 
     settings = Settings()
-    # Building the index takes a while on first use: say so on stderr (stdout stays clean).
-    retriever = default_retriever(settings, notify=lambda line: click.echo(line, err=True))
+    # Building the index takes a while on first use: say so on stderr (stdout stays clean), in
+    # the language asked for, else the settings', else the first question's.
+    chosen = lang or (settings.language if settings.language != "auto" else None)
+    language: Language = "zh" if (chosen or _question_language(questions[0])) == "zh" else "en"
+    retriever = default_retriever(
+        settings, notify=lambda line: click.echo(clean(line), err=True), language=language
+    )
     store = _open_store()
     run = _Run(settings, retriever, store, as_json, follow, chain, lang, full)
     # One connection for the whole run: closing one syncs the file (30-70 ms a question).

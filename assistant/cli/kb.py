@@ -55,6 +55,12 @@ def _language(ctx: click.Context, text: str = "") -> Language:
     return "zh" if _CJK.search(text) else "en"
 
 
+def _chosen(ctx: click.Context) -> Language | None:
+    """The language `--lang` chose (None for auto: notices then follow the settings)."""
+    chosen = (ctx.find_object(dict) or {}).get("lang", "auto")
+    return chosen if chosen in ("zh", "en") else None
+
+
 def _say(ctx: click.Context, key: str, *, err: bool = False, **params: Any) -> None:
     """Echo catalog message `key`; string parameters are untrusted and shown on one line."""
     safe = {k: one_line(v) if isinstance(v, str) else v for k, v in params.items()}
@@ -193,7 +199,9 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     from assistant.retrieval.engine import open_retriever
 
     with error_boundary(_language(ctx)), _progress(ctx) as progress:
-        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+        retriever = open_retriever(
+            _settings(), notify=_notice(ctx), progress=progress, language=_chosen(ctx)
+        )
     documents = retriever.documents()
     if as_json:
         language = _language(ctx)
@@ -313,7 +321,9 @@ def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | 
             from assistant.errors import UsageError
 
             raise UsageError(Msg("kb.query_empty"))
-        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+        retriever = open_retriever(
+            _settings(), notify=_notice(ctx), progress=progress, language=_chosen(ctx)
+        )
         passages = retriever.search(query, k, lang=prefer)  # type: ignore[arg-type]
     if as_json:
         _echo_json([asdict(p) for p in passages])

@@ -214,11 +214,14 @@ def _single_threaded_faiss() -> None:
     faiss.omp_set_num_threads(1)
 
 
-def _message(settings: Settings, message: Msg) -> str:
-    """A notice in the settings' language (both, joined, when neither is chosen)."""
+def _message(settings: Settings, message: Msg, language: Language | None = None) -> str:
+    """A notice in `language`, else the settings' language (both, joined, when neither is
+    chosen)."""
     from assistant.i18n import text
 
-    language = settings.language if settings.language != "auto" else settings.ui_language
+    if language is None:
+        chosen = settings.language if settings.language != "auto" else settings.ui_language
+        language = chosen if chosen in ("zh", "en") else None
     if language in ("zh", "en"):
         return text(message, language)
     return f"{text(message, 'en')} · {text(message, 'zh')}"
@@ -231,8 +234,10 @@ def ensure_index(
     notify: Notify | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    language: Language | None = None,
 ) -> tuple[LoadedIndex, BuildReport | None]:
-    """Load the index, (re)building it first when forced, missing or stale."""
+    """Load the index, (re)building it first when forced, missing or stale; `notify` is told
+    why in `language` (default: the settings')."""
     paths = KnowledgePaths.from_settings(settings)
     sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
     data, problem = (None, None) if force else _load(paths.index_dir)
@@ -246,7 +251,8 @@ def ensure_index(
     report = None
     if reasons:
         if notify is not None and not force:
-            notify(_message(settings, Msg("index.rebuilding", reasons=tuple(reasons))))
+            rebuilding = Msg("index.rebuilding", reasons=tuple(reasons))
+            notify(_message(settings, rebuilding, language))
         try:
             report = build_index(  # the document list is taken again under the lock
                 paths.index_dir,
@@ -259,7 +265,7 @@ def ensure_index(
         except KnowledgeBaseError as exc:
             if not _still_usable(data, identity) or notify is None or data is None:
                 raise
-            notify(_message(settings, Msg("index.previous", error=exc.msg)))
+            notify(_message(settings, Msg("index.previous", error=exc.msg), language))
             return data, None
         data = load_index(paths.index_dir)
     if data is None:
@@ -282,19 +288,23 @@ def _still_usable(data: LoadedIndex | None, identity: dict[str, Any]) -> bool:
 
 
 def open_retriever(
-    settings: Settings, *, notify: Notify | None = None, progress: Progress | None = None
+    settings: Settings,
+    *,
+    notify: Notify | None = None,
+    progress: Progress | None = None,
+    language: Language | None = None,
 ) -> HybridRetriever:
     """The retriever over the shipped knowledge plus the user's documents.
 
     Builds the index on first use and rebuilds it when the manifest no longer matches
     (documents added/changed/removed, another encoder or tokenizer); `notify` receives a
-    one-line message when that happens.
+    one-line message when that happens, in `language` (default: the settings').
     """
     from assistant.retrieval.encoder import make_encoder
 
     encoder = make_encoder(settings)
     _warm_up(encoder)
-    data, _ = ensure_index(settings, encoder, notify=notify, progress=progress)
+    data, _ = ensure_index(settings, encoder, notify=notify, progress=progress, language=language)
     return HybridRetriever(data, encoder, min_score=settings.min_score)
 
 

@@ -70,11 +70,8 @@ def test_an_english_refusal_has_no_chinese(
     assert not CJK.search(result.stderr), result.stderr
 
 
-def test_the_first_build_notice_in_chinese_has_no_english(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("GPU_ADVISOR_LANGUAGE", "zh")  # a fresh home: no index yet
-    result = invoke(["ask", QUESTION_ZH])
+def test_the_first_build_notice_follows_a_chinese_question() -> None:
+    result = invoke(["ask", QUESTION_ZH])  # a fresh home: no index yet; language "auto"
     assert result.exit_code == 0, result.output
     said = notice(result, "正在重建知识库索引")
     assert "尚无索引" in said
@@ -82,21 +79,27 @@ def test_the_first_build_notice_in_chinese_has_no_english(
 
 
 @pytest.mark.parametrize(
-    ("language", "start", "foreign"),
-    [("zh", "正在重建知识库索引", ENGLISH_WORD), ("en", "Rebuilding the knowledge-base", CJK)],
+    ("args", "setting", "start", "foreign"),
+    [
+        (["kb", "list"], "zh", "正在重建知识库索引", ENGLISH_WORD),
+        (["kb", "list"], "en", "Rebuilding the knowledge-base", CJK),
+        (["kb", "--lang", "zh", "list"], "auto", "正在重建知识库索引", ENGLISH_WORD),
+        (["kb", "--lang", "en", "list"], "zh", "Rebuilding the knowledge-base", CJK),
+    ],
 )
 def test_a_stale_index_notice_is_in_one_language(
     kb_home: Path,
     monkeypatch: pytest.MonkeyPatch,
-    language: str,
+    args: list[str],
+    setting: str,
     start: str,
     foreign: re.Pattern[str],
 ) -> None:
     documents = kb_home / "documents"
     documents.mkdir(exist_ok=True)
     (documents / "notes.md").write_text("# Notes\n\nH100 has 80 GB of HBM3.\n", encoding="utf-8")
-    monkeypatch.setenv("GPU_ADVISOR_LANGUAGE", language)
-    result = invoke(["kb", "list"])
+    monkeypatch.setenv("GPU_ADVISOR_LANGUAGE", setting)
+    result = invoke(args)
     assert result.exit_code == 0, result.output
     said = notice(result, start)
     assert "documents/notes.md" in said

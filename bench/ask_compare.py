@@ -2,9 +2,9 @@
 
 `record OUT` runs the golden questions (one stdin batch, `--independent`) through `ask --json`
 and through the plain terminal `ask` (in a fresh GPU_ADVISOR_HOME unless `--home` is given),
-and writes both outputs to OUT (JSON: question list, JSON lines, text). `compare A B` reports every question whose JSON object or whose text
-differs between two recordings, and exits 1 if any does. Used to show that a speed change
-leaves every answer identical.
+and writes both outputs to OUT (JSON: question list, JSON lines, text). `compare A B` reports
+every question whose JSON object or whose text differs between two recordings, and exits 1 if
+any does. Used to show that a speed change leaves every answer identical.
 
 With no command (as `make bench` runs it) it records twice and compares the two: answers are
 deterministic, so any difference is a bug.

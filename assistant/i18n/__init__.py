@@ -24,6 +24,7 @@ spec           parameter                                    example
 ``flops``      FLOPs                                        3.14e23 FLOPs
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
+``omit``       a parameter the other language shows         (nothing)
 =============  ===========================================  ==========================
 
 Examples:
@@ -112,6 +113,8 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         lang = self.language
         kind, _, arg = format_spec.partition(":")
+        if kind == "omit":
+            return ""
         if isinstance(value, Msg):
             return text(value, lang)
         if isinstance(value, tuple):

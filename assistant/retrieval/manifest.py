@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assistant import __version__
 from assistant.retrieval.chunking import CHUNKER_VERSION, DEFAULT_CHUNK_TOKENS
 from assistant.retrieval.documents import discover
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.retrieval.encoder import Encoder
@@ -85,10 +86,10 @@ def chunk_cap(encoder: Encoder) -> int:
 
 def stale_reasons(
     manifest: dict[str, Any], identity: dict[str, Any], sources: list[SourceFile]
-) -> list[str]:
+) -> list[Msg]:
     """Why a stored index no longer matches (empty when it does)."""
     reasons = [
-        f"{name} changed ({manifest.get(name)!r} → {value!r})"
+        Msg("index.reason.changed", name=name, old=repr(manifest.get(name)), new=repr(value))
         for name, value in identity.items()
         if manifest.get(name) != value
     ]
@@ -96,9 +97,9 @@ def stale_reasons(
     current = {s.key for s in sources}
     added, removed = current - stored.keys(), stored.keys() - current
     changed = [s.key for s in sources if s.key in stored and not same_file(s.path, stored[s.key])]
-    for label, keys in (("added", added), ("removed", removed), ("changed", changed)):
+    for label, keys in (("added", added), ("removed", removed), ("edited", changed)):
         if keys:
-            reasons.append(f"documents {label}: {', '.join(sorted(keys)[:5])}")
+            reasons.append(Msg(f"index.reason.{label}", files=tuple(sorted(keys)[:5])))
     return reasons
 
 

@@ -201,7 +201,8 @@ def test_duplicate_document_ids_are_reported(tmp_path: Path) -> None:
     b = _doc(tmp_path, "b.zh.md", ZH_DOC.replace("ZeRO 演示", "别的"))
     kept, errors = unique_documents([a, b])
     assert kept == [a]
-    assert "already used by a.zh.md" in errors[0].reason
+    assert "already used by a.zh.md" in str(errors[0])
+    assert "已被 a.zh.md 使用" in errors[0].localized("zh")
 
 
 SITE = """+++

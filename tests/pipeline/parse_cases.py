@@ -130,6 +130,23 @@ TUNE: list[Row] = [
         {"asks": "max_concurrency"},
     ),
     ("What's the largest model 8 A100 can fine-tune with LoRA?", {"asks": "max_model"}),
+    # -- cards from makers outside the catalog: named, never "no GPU given" (answers2)
+    ("MTT S4000 能跑 Qwen2-7B 吗?", {"gpu": None, "unknown": ("MTT S4000",), "model": "Qwen2-7B"}),
+    ("8张摩尔线程S4000训练7B", {"gpu": None, "unknown": ("摩尔线程S4000",), "gpu_count": 8}),
+    ("壁仞BR100能推理Llama-2-70B吗", {"gpu": None, "unknown": ("壁仞BR100",)}),
+    ("海光DCU K100 能跑 7B 吗", {"gpu": None, "unknown": ("海光DCU K100",)}),
+    (
+        "8 Cambricon MLU370 serve 70B",
+        {"gpu": None, "unknown": ("Cambricon MLU370",), "gpu_count": 8},
+    ),
+    ("昆仑芯 P800 推理 Qwen2-7B", {"gpu": None, "unknown": ("昆仑芯 P800",)}),
+    # "BI-V100" is Iluvatar's card, not the catalog's V100
+    ("天数智芯 BI-V100 跑7B", {"gpu": None, "unknown": ("天数智芯 BI-V100",)}),
+    ("用 XPU300 卡 推理 7B", {"gpu": None, "unknown": ("XPU300",)}),
+    ("4 S4000 GPUs serve Llama-2-13B", {"gpu": None, "unknown": ("S4000",), "gpu_count": 4}),
+    # not names: "训练天数" is a number of days, "fp16 卡" a number format, "x16" a lane count
+    ("训练天数大概多少 8张A100 7B", {"gpu": "A100 SXM 80GB", "unknown": (), "gpu_count": 8}),
+    ("8 A100 PCIe x16 card, fp16 卡, 7B inference", {"gpu": "A100 PCIe 80GB", "unknown": ()}),
 ]
 
 HELD_OUT: list[Row] = [

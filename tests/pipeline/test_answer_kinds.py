@@ -73,6 +73,19 @@ def test_a_name_not_in_the_catalog_is_said_not_replaced() -> None:
     assert outcome.lead.startswith("RTX 7090 is not in the catalog. Closest entries: RTX 5090")
 
 
+def test_a_card_from_another_maker_is_named_not_replaced_by_a_default_gpu() -> None:
+    # the MTT S4000 (Moore Threads) is not in the catalog: before, "MTT S4000" was not read as a
+    # card name at all and the question was evaluated on an RTX 4090 as "no GPU given"
+    from assistant.parse import parse
+
+    outcome = calculate(parse("MTT S4000 能跑 Qwen2-7B 吗?"))
+    assert outcome.verdict == "unknown"
+    assert outcome.lead.startswith("MTT S4000 不在目录中")
+    assert "gpu-advisor kb template gpu" in outcome.lead
+    assert "kb add" in outcome.lead
+    assert "RTX 4090" not in outcome.lead.split("最接近的条目")[0]
+
+
 def test_stated_precision_is_not_a_condition() -> None:
     # 13B in fp16 = 26 GB > 21.6 GB usable on a 4090; int8 fits but fp16 was stated
     stated = Scenario(model="Llama-2-13B", gpu="RTX 4090 24GB", gpu_count=1, task="inference")

@@ -115,3 +115,31 @@ def test_largest_model_for_hardware_and_time() -> None:
     assert outcome.lead.startswith("8 张 A100 SXM 80GB 在 30 天内最大能训练约 4")
     assert outcome.scenario is not None
     assert outcome.scenario.params is None
+
+
+def test_a_slow_network_makes_a_how_long_run_slower_not_impossible() -> None:
+    # 6 x 72.7e9 x 1e8 tokens (+ recompute) = 4.7e19 FLOPs over 32 x 989e12 x 0.38 = ~1.1 h of
+    # compute; over 25GbE the gradient sync (1.7 min per step vs 9.5 s of compute) stretches it
+    # to ~11 h. No deadline was stated, so the network's comm/compute bar decides nothing: the
+    # duration is the answer, with how much a faster fabric (IB NDR, ~1.1 h) would save.
+    from assistant.parse import parse
+
+    question = "How long to fine-tune Qwen2.5-72B fully on 4 nodes of 8x H100 over 25GbE?"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("It takes about 11.1 h on 32 × H100")
+    assert "network-bound" in outcome.lead
+    assert "would bring it down to about 1.1 h (10.3× faster)" in outcome.lead
+    network = next(c for c in outcome.checks if c.kind == "network")
+    assert network.verdict == "tight"
+
+
+def test_comm_about_compute_in_moe_pretraining_is_no_infeasibility() -> None:
+    # DeepSeek-V3 on 2,048 H800 (IB between nodes): the all-to-all is about as long as compute,
+    # which DeepSeek hides with DualPipe; the run time already counts it, nothing was infeasible
+    from assistant.parse import parse
+
+    question = "Pre-train DeepSeek-V3 on 2048 H800 with 14.8T tokens: how long does it take?"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("It takes about")

@@ -144,6 +144,20 @@ TUNE: list[Row] = [
     ("天数智芯 BI-V100 跑7B", {"gpu": None, "unknown": ("天数智芯 BI-V100",)}),
     ("用 XPU300 卡 推理 7B", {"gpu": None, "unknown": ("XPU300",)}),
     ("4 S4000 GPUs serve Llama-2-13B", {"gpu": None, "unknown": ("S4000",), "gpu_count": 4}),
+    # a deadline glued to a word, a context in "N tokens of context" (answers2)
+    (
+        "8张H100训练7B模型，1T token30天内能完成吗",
+        {"tokens": 1e12, "deadline_seconds": 30 * DAY, "gpu_count": 8},
+    ),
+    (
+        "Serve Llama-3-8B on 1 H100 with 16k tokens of context",
+        {"context_length": 16384, "tokens": None},
+    ),
+    ("Serve Llama-3-8B on 1 H100 with a 16k-token context", {"context_length": 16384}),
+    (
+        "pretrain 7B on 300B tokens with 8 H100, 4k context",
+        {"tokens": 3e11, "context_length": 4096},
+    ),
     # not names: "训练天数" is a number of days, "fp16 卡" a number format, "x16" a lane count
     ("训练天数大概多少 8张A100 7B", {"gpu": "A100 SXM 80GB", "unknown": (), "gpu_count": 8}),
     ("8 A100 PCIe x16 card, fp16 卡, 7B inference", {"gpu": "A100 PCIe 80GB", "unknown": ()}),

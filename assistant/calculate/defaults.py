@@ -237,6 +237,8 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
         )
     if task != "inference":
         changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
+    elif s.batch_size is None and s.concurrency:  # "20个并发": the stated load is the batch
+        changes["batch_size"] = s.concurrency
     elif s.batch_size is None:
         changes["batch_size"] = 1
         notes.append(text(Msg("answer.default_one_sequence"), lang))

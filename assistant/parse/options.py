@@ -74,6 +74,8 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
         if "gpu_count" in option and _EACH.search(piece):
             each = int(str(option["gpu_count"]))
+            if not count:
+                continue  # "…, 8 cards each" is the options' count, not an option
         seen = [o.get("gpu") for o in options]
         if option and not ("gpu_count" not in option and option.get("gpu") in seen):
             options.append(option)  # a GPU named again with no count is not a new option

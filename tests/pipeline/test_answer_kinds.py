@@ -143,3 +143,27 @@ def test_comm_about_compute_in_moe_pretraining_is_no_infeasibility() -> None:
     outcome = calculate(parse(question))
     assert outcome.verdict == "feasible"
     assert outcome.lead.startswith("It takes about")
+
+
+def test_a_serving_comparison_without_load_compares_one_sequence() -> None:
+    # Llama-2-70B fp16 = 138 GB: TP=2 on H20 (4.0 TB/s) reads 69 GB per token per GPU, ~26 ms
+    # with overheads = ~39 tokens/s for one sequence; the other 3 replicas would be idle, so
+    # "39 tokens/s in total" on 8 GPUs was no throughput figure
+    from assistant.parse import parse
+
+    lead = calculate(parse("Which is faster for Llama-2-70B inference, 8×H20 or 8×910B?")).lead
+    assert lead.startswith("8 × H20 96GB is faster for one sequence at a time")
+    assert "39 tokens/s for one sequence" in lead
+    assert "in total" not in lead
+
+
+def test_stated_concurrent_users_are_the_serving_batch() -> None:
+    # "20个并发" was read as the concurrency but served as 1 sequence (batch_size unset):
+    # 20 sequences over 4 TP=2 replicas of H20 at ~37 tokens/s each = ~746 tokens/s in total
+    from assistant.parse import parse
+
+    outcome = calculate(parse("8张H20和8张910B推理Llama-2-70B，20个并发，哪个快？"))
+    assert outcome.lead.startswith("8 张 H20 96GB 更快：生成吞吐是")
+    assert "20 路并发合计约" in outcome.lead
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 20

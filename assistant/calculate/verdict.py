@@ -55,6 +55,7 @@ _STATED_SLOT = {
     "tokens": "tokens",
     "sequence_length": "context_length",
     "batch_size": "batch_size",
+    "offload": "offload",
 }
 
 

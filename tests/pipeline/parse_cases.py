@@ -158,6 +158,15 @@ TUNE: list[Row] = [
         "pretrain 7B on 300B tokens with 8 H100, 4k context",
         {"tokens": 3e11, "context_length": 4096},
     ),
+    # offload to host memory is a stated choice, not only a suggestion (answers2)
+    (
+        "fine-tune Llama-2-13B on 2 RTX 4090 with ZeRO-3 CPU offload",
+        {"offload": True, "zero_stage": 3},
+    ),
+    ("全参微调13B，2张4090，ZeRO-3 offload 到内存，主机内存256GB", {"offload": True}),
+    ("fine-tune Llama-2-13B on 2 RTX 4090 without offload", {"offload": False}),
+    ("不用offload，8张A100全参微调70B能行吗", {"offload": False}),
+    ("8 A100 train 70B", {"offload": None}),
     # not names: "训练天数" is a number of days, "fp16 卡" a number format, "x16" a lane count
     ("训练天数大概多少 8张A100 7B", {"gpu": "A100 SXM 80GB", "unknown": (), "gpu_count": 8}),
     ("8 A100 PCIe x16 card, fp16 卡, 7B inference", {"gpu": "A100 PCIe 80GB", "unknown": ()}),

@@ -3,6 +3,8 @@ from words): comparisons, max concurrency, budgets, names not in the catalog, ho
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.calculate import calculate
 from assistant.records import Query, Scenario
 
@@ -167,3 +169,18 @@ def test_stated_concurrent_users_are_the_serving_batch() -> None:
     assert "20 路并发合计约" in outcome.lead
     assert outcome.scenario is not None
     assert outcome.scenario.batch_size == 20
+
+
+def test_a_stated_offload_is_evaluated_not_only_suggested() -> None:
+    # 13B full fine-tune, ZeRO-3 over 2 cards: 13e9 x 16 B / 2 = 104 GB per GPU without
+    # offload; with the optimizer states and fp32 master weights in host RAM (13e9 x 14 B =
+    # ~182 GB < 256 GB) a card keeps its 13 GB bf16 shard and activations (~16 GB of 21.6 GB)
+    from assistant.parse import parse
+
+    question = (
+        "Can I fully fine-tune Llama-2-13B on 2 RTX 4090 with ZeRO-3 CPU offload and 256 GB of RAM?"
+    )
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    assert memory.figures["host_ram_needed_bytes_per_node"] == pytest.approx(182e9, rel=0.05)

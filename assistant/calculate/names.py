@@ -8,6 +8,7 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.i18n import text
 from assistant.records import Language
@@ -32,9 +33,12 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     sentences = []
     for name in names:
         closest: tuple[str, ...] = ()
-        tables = ((lookup_gpu, "gpu"), (lookup_model, "model"))
+        tables: list[tuple[Callable[[str], object], str]] = [
+            (lookup_gpu, "gpu"),
+            (lookup_model, "model"),
+        ]
         if _MODEL_NAME.search(name):
-            tables = tables[::-1]
+            tables.reverse()
         kind = tables[0][1]  # the template to offer when nothing is close
         for lookup, table in tables:
             try:

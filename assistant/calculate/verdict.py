@@ -156,8 +156,9 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
     """Indexes of the first working change that keeps the stated slots, and of the first
     working change of any kind (a suggestion beyond what was stated); None when absent."""
     keeping = other = None
+    paced = paced_by_network(evaluation)
     for index, change in enumerate(evaluation.suggestions[:5]):
-        if not change.evaluation_after.works:
+        if _still_failing(change.evaluation_after.failing, paced):
             continue
         if keeping is None and keeps_stated(change, evaluation.plan, stated):
             keeping = index

@@ -46,7 +46,11 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
 _METHOD_WORDS: tuple[tuple[str, str], ...] = (
     (r"qlora|4[- ]?bit lora|量化lora", "qlora"),
     (r"\blora\b|lora微调|低秩", "lora"),
-    (r"全参|全量|full[- ](?:parameter|fine|ft)|full finetun|full-param", "full"),
+    (
+        r"全参|全量|full[- ](?:parameter|fine|ft)|full finetun|full-param|\bfully[- ](?:fine|ft\b)|"
+        r"fine[- ]?tun\w*(?:\s+\S+){0,3}?\s+fully\b(?![- ]shard)",  # "fine-tune 72B fully"
+        "full",
+    ),
 )
 _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),

@@ -158,6 +158,10 @@ TUNE: list[Row] = [
         "pretrain 7B on 300B tokens with 8 H100, 4k context",
         {"tokens": 3e11, "context_length": 4096},
     ),
+    # "fully" states a full fine-tune; "fully sharded" does not
+    ("How long to fine-tune Qwen2.5-72B fully on 4 nodes of 8x H100?", {"method": "full"}),
+    ("Can 8 H100 fully fine-tune Qwen2.5-72B?", {"method": "full"}),
+    ("fine-tune 13B with fully sharded data parallel on 8 A100", {"method": None}),
     # offload to host memory is a stated choice, not only a suggestion (answers2)
     (
         "fine-tune Llama-2-13B on 2 RTX 4090 with ZeRO-3 CPU offload",

@@ -22,6 +22,7 @@ from assistant import locations
 from assistant.errors import AssistantError
 from assistant.records import Answer
 from assistant.render.serialize import answer_from_record, answer_to_record
+from calculators.messages import Msg
 
 __all__ = [
     "SCHEMA_V1",
@@ -190,8 +191,7 @@ class ConversationStore:
 
     def _error(self, exc: Exception) -> StoreError:
         return StoreError(
-            f"conversation store {self.path} is unusable: {exc}",
-            message_zh=f"会话存储 {self.path} 无法使用：{exc}",
+            Msg("error.store_unusable", path=str(self.path), reason=str(exc)),
         )
 
     @contextlib.contextmanager
@@ -230,14 +230,13 @@ class ConversationStore:
             with self._write() as conn:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if version > SCHEMA_VERSION:
-                    msg = (
-                        f"{self.path} has schema version {version}; this program knows up to "
-                        f"{SCHEMA_VERSION} (upgrade gpu-advisor)"
-                    )
                     raise StoreError(
-                        msg,
-                        message_zh=f"{self.path} 的结构版本为 {version}，本程序只支持到 "
-                        f"{SCHEMA_VERSION}（请升级 gpu-advisor）",
+                        Msg(
+                            "error.store_newer_schema",
+                            path=str(self.path),
+                            version=version,
+                            known=SCHEMA_VERSION,
+                        )
                     )
                 if version == SCHEMA_VERSION:
                     return
@@ -269,8 +268,7 @@ class ConversationStore:
                 "SELECT title FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
             if row is None:
-                msg = f"no conversation {conversation_id!r}"
-                raise StoreError(msg, message_zh=f"没有会话 {conversation_id!r}")
+                raise StoreError(Msg("error.no_conversation", id=repr(conversation_id)))
             cursor = conn.execute(
                 "INSERT INTO turns (conversation_id, question, answer_json, created_at, language,"
                 " verdict) VALUES (?, ?, ?, ?, ?, ?)",
@@ -307,8 +305,7 @@ class ConversationStore:
                 (conversation_id,),
             ).fetchone()
             if head is None:
-                msg = f"no conversation {conversation_id!r}"
-                raise StoreError(msg, message_zh=f"没有会话 {conversation_id!r}")
+                raise StoreError(Msg("error.no_conversation", id=repr(conversation_id)))
             rows = conn.execute(
                 "SELECT id, question, answer_json, created_at FROM turns"
                 " WHERE conversation_id = ? ORDER BY id",

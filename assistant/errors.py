@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = [
     "AssistantError",
@@ -26,13 +27,22 @@ __all__ = [
 class AssistantError(Exception):
     """Base class of the errors a user can act on.
 
-    `message_zh` is shown to users who asked in Chinese; `str()` is the English text.
+    Raised with a catalog message (`AssistantError(Msg("error.empty_question"))`: both
+    languages from `assistant/i18n/catalog/error.toml`) or, in older code, with the English
+    text and its `message_zh`. `message_zh` is shown to users who asked in Chinese; `str()`
+    is the English text.
     """
 
-    def __init__(self, message: str, *, message_zh: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.message_zh = message_zh or message
+    def __init__(self, message: str | Msg, *, message_zh: str | None = None) -> None:
+        if isinstance(message, Msg):
+            from assistant.i18n import text
+
+            english, chinese = text(message, "en"), text(message, "zh")
+        else:
+            english, chinese = message, message_zh or message
+        super().__init__(english)
+        self.message = english
+        self.message_zh = chinese
 
     def localized(self, language: str) -> str:
         """The message in the user's language ("zh" or "en")."""
@@ -58,11 +68,17 @@ class IndexMismatchError(KnowledgeBaseError):
 class DocumentError(KnowledgeBaseError):
     """One document could not be read or parsed (the batch goes on without it)."""
 
-    def __init__(self, path: str, reason: str, *, reason_zh: str | None = None) -> None:
-        super().__init__(f"{path}: {reason}", message_zh=f"{path}：{reason_zh or reason}")
+    def __init__(self, path: str, reason: str | Msg, *, reason_zh: str | None = None) -> None:
+        if isinstance(reason, Msg):  # the catalog's `error.document.*`, both languages
+            from assistant.i18n import text
+
+            english, chinese = text(reason, "en"), text(reason, "zh")
+        else:
+            english, chinese = reason, reason_zh or reason
+        super().__init__(f"{path}: {english}", message_zh=f"{path}：{chinese}")
         self.path = path
-        self.reason = reason
-        self.reason_zh = reason_zh or reason
+        self.reason = english
+        self.reason_zh = chinese
 
 
 def debug_enabled() -> bool:

@@ -14,6 +14,7 @@ from assistant.errors import UsageError
 from assistant.parse import parse
 from assistant.parse.numbers import clean_text
 from assistant.records import Answer, Language, Query, Scenario
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -86,8 +87,7 @@ def answer(
         ('gpu',)
     """
     if not clean_text(question):
-        msg = "empty question"
-        raise UsageError(msg, message_zh="问题为空")
+        raise UsageError(Msg("error.empty_question"))
     if retriever is None:
         retriever = default_retriever(settings)
     from assistant.retrieval.cards import load_user_cards

@@ -16,7 +16,11 @@ from types import MappingProxyType
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import MAX_PARAMS, ModelSpec, kv_cache_bytes_per_token
-from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM
+from calculators.defaults import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+)
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
@@ -479,8 +483,8 @@ def inference_speed(
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,
-    context_length: int = 4096,
-    prompt_tokens: int = 1024,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
+    prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
     prefill_mfu: float | None = None,
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
 ) -> InferenceSpeed:

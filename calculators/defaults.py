@@ -12,7 +12,10 @@ __all__ = [
     "DAY",
     "DEFAULT_CONTEXT_TOKENS",
     "DEFAULT_DEADLINE_SECONDS",
+    "DEFAULT_GPUS_PER_NODE",
     "DEFAULT_INTER_LINK",
+    "DEFAULT_OUTPUT_TOKENS",
+    "DEFAULT_PROMPT_TOKENS",
     "FINETUNE_BATCH_SEQUENCES",
     "FINETUNE_TOKENS",
     "PRETRAIN_BATCH_TOKENS",
@@ -38,3 +41,10 @@ FINETUNE_BATCH_SEQUENCES = 64
 DEFAULT_INTER_LINK = "InfiniBand NDR"
 """Inter-node link when a multi-node layout names none: one 400 Gb/s InfiniBand NDR port per
 GPU, as in DGX/HGX H100 clusters (NVIDIA DGX H100 user guide)."""
+DEFAULT_GPUS_PER_NODE = 8
+"""GPUs per server when the question names none: 8, as in DGX/HGX A100 and H100 systems and
+most 8-GPU PCIe servers (NVIDIA DGX H100 user guide)."""
+DEFAULT_PROMPT_TOKENS = 1024
+"""Prompt length of a serving request when none is given (capped at the context): 1,024 tokens."""
+DEFAULT_OUTPUT_TOKENS = 256
+"""Generated tokens per serving request when none is given (capped at the context): 256."""

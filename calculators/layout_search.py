@@ -12,6 +12,7 @@ from typing import Any
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.errors import CalculatorInputError
 from calculators.gpu_memory import (
     USABLE_FRACTION,
@@ -59,7 +60,7 @@ def min_gpus_to_fit(
     kind: str = "training",
     usable_fraction: float = USABLE_FRACTION,
     max_gpus: int = 100_000,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     **options: Any,
 ) -> FitPlan | None:
     """Fewest GPUs of type ``gpu`` (and how to shard) so the most-loaded one fits; None if none.

@@ -28,6 +28,7 @@ from calculators.collectives import (
     tp_traffic,
     transfer_time,
 )
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.messages import Msg
 from calculators.validate import count, fail, positive
 
@@ -178,7 +179,7 @@ def step_network(
     zero_stage: int = 0,
     grad_dtype_bytes: float = 2.0,
     activation_dtype_bytes: float = 2.0,
-    sequence_length: int = 4096,
+    sequence_length: int = DEFAULT_CONTEXT_TOKENS,
     micro_batch_size: int = 1,
     full_recompute: bool = False,
     expert_parallel: int = 1,
@@ -358,7 +359,7 @@ def training_step_network(
     zero_stage: int = 0,
     grad_dtype_bytes: float = 2.0,
     nics_per_node: int = 1,
-    sequence_length: int = 4096,
+    sequence_length: int = DEFAULT_CONTEXT_TOKENS,
     micro_batch_size: int = 1,
     full_recompute: bool = False,
     expert_parallel: int = 1,

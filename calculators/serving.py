@@ -23,7 +23,12 @@ from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
 from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_INTER_LINK
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_INTER_LINK,
+    DEFAULT_PROMPT_TOKENS,
+)
 from calculators.messages import Msg
 from calculators.network import fabric_from_links
 from calculators.validate import check_choice, check_count, check_fraction
@@ -280,7 +285,7 @@ def serving_speed(
     gpu: GPU,
     tensor_parallel: int = 1,
     pipeline_parallel: int = 1,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     intra_link: Link | None = None,
     inter_link: Link | None = None,
     nics_per_node: int = 1,
@@ -288,7 +293,7 @@ def serving_speed(
     kv_dtype: str = "bf16",
     batch_size: int = 1,
     context_length: int = DEFAULT_CONTEXT_TOKENS,
-    prompt_tokens: int = 1024,
+    prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
     prefill_mfu: float | None = None,
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY,
 ) -> ServingSpeed:

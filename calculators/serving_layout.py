@@ -16,7 +16,7 @@ from typing import Any
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
 from calculators.catalog.models import ModelSpec
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
 from calculators.messages import Msg
 from calculators.validate import check_count
@@ -114,7 +114,7 @@ def serving_layout(
     model: ModelSpec,
     gpu: GPU,
     gpus: int,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str = "bf16",
     kv_dtype: str = "bf16",
     batch_size: int = 1,

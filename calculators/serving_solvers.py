@@ -19,6 +19,12 @@ from typing import Any
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+)
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
 from calculators.messages import Msg
 from calculators.serving import ServingSpeed, serving_speed
@@ -137,8 +143,8 @@ def max_concurrency(
     model: ModelSpec,
     gpu: GPU,
     gpus: int,
-    context_length: int = 4096,
-    gpus_per_node: int = 8,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str | None = None,
     kv_dtype: str | None = None,
     tensor_parallel: int | None = None,
@@ -299,14 +305,14 @@ def gpus_for_target(
     *,
     model: ModelSpec,
     gpu: GPU,
-    context_length: int = 4096,
-    prompt_tokens: int = 1024,
-    output_tokens: int = 256,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
+    prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
+    output_tokens: int = DEFAULT_OUTPUT_TOKENS,
     target_tokens_per_second: float | None = None,
     target_qps: float | None = None,
     target_seconds_per_token: float | None = None,
     target_first_token_seconds: float | None = None,
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str | None = None,
     kv_dtype: str | None = None,
     intra_link: Link | None = None,

@@ -21,7 +21,7 @@ from calculators.compute_time import (
     training_flops,
     training_time,
 )
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS, FINETUNE_TOKENS
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE, FINETUNE_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION, finetune_memory, training_memory
 from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
@@ -139,7 +139,7 @@ def largest_model(
     gpus: int,
     task: Task = "serve",
     method: str = "full",
-    gpus_per_node: int = 8,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str = "bf16",
     context_length: int = DEFAULT_CONTEXT_TOKENS,
     deadline_seconds: float | None = None,

@@ -10,20 +10,19 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from assistant.i18n import text
+from assistant.i18n import t, text
 from assistant.records import Language, Scenario, SiteProfile
-from assistant.render import fmt_count
 from calculators.defaults import (
     CHINCHILLA_TOKENS_PER_PARAM,
-    DAY,
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_GPUS_PER_NODE,
     DEFAULT_INTER_LINK,
     FINETUNE_BATCH_SEQUENCES,
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
 )
-from calculators.messages import Msg
+from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
@@ -62,8 +61,13 @@ TYPICAL_INFERENCE_SETUPS: tuple[tuple[str, int, int], ...] = (
 
 
 def say(language: Language, zh: str, en: str) -> str:
-    """Pick the sentence in the answer's language."""
+    """Pick the sentence in the answer's language (older code; new text goes in the catalog)."""
     return zh if language == "zh" else en
+
+
+def _said(key: str, language: Language, **params: Param) -> str:
+    """One assumption from the catalog (`default.*`), in the answer's language."""
+    return text(Msg(key, **params), language)
 
 
 @dataclass(frozen=True)
@@ -90,15 +94,18 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
             changes[name] = getattr(site, name)
     if s.gpu is not None and s.intra_link is None:
         changes.update(_fit_gpu_to_site(s.gpu, site, lang, notes))
-    link_zh = f"，机间 {site.inter_link}" if site.inter_link else ""
-    link_en = f", {site.inter_link} between nodes" if site.inter_link else ""
+    link = Msg("default.site_link", link=site.inter_link) if site.inter_link else ""
+    unit = Msg("default.unit.node" if site.nodes == 1 else "default.unit.nodes")
     notes.append(
-        say(
+        _said(
+            "default.site",
             lang,
-            f"硬件取自站点档案「{site.title}」："
-            f"{site.nodes} 台 × {site.gpus_per_node} 张 {site.gpu}{link_zh}。",
-            f"Hardware from the site profile ‘{site.title}’: {site.nodes} "
-            f"{'node' if site.nodes == 1 else 'nodes'} × {site.gpus_per_node} {site.gpu}{link_en}.",
+            title=site.title,
+            nodes=site.nodes,
+            unit=unit,
+            per_node=site.gpus_per_node,
+            gpu=site.gpu,
+            link=link,
         )
     )
     overridden = [
@@ -108,7 +115,7 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
         if getattr(s, n) is not None and (n not in changes or n == "gpu")
     ]
     if overridden:
-        given = say(lang, "，", ", ").join(
+        given = t("default.list_separator", lang).join(
             text(
                 Msg(
                     "answer.slot_value",
@@ -151,25 +158,10 @@ def _fit_gpu_to_site(
         if g.name.split()[0] == family and lookup_link(g.intra_link).kind == "pcie"
     ]
     if not pcie:
-        notes.append(
-            say(
-                lang,
-                f"{gpu.name} 没有 PCIe 版，按其自带的 {gpu.intra_link} 计"
-                "（需要换成 HGX 类服务器）。",
-                f"{gpu.name} comes only as a module, so its own {gpu.intra_link} is used (it needs "
-                "HGX-class servers).",
-            )
-        )
+        notes.append(_said("default.module_only", lang, gpu=gpu.name, link=gpu.intra_link))
         return {"intra_link": gpu.intra_link}
     card = min(pcie, key=lambda g: abs(g.memory_bytes - gpu.memory_bytes))
-    notes.append(
-        say(
-            lang,
-            f"站点「{site.title}」是 PCIe 服务器，{family} 按其 PCIe 版（{card.name}）计。",
-            f"The site ‘{site.title}’ is a PCIe server, so {family} is taken as its PCIe card "
-            f"({card.name}).",
-        )
-    )
+    notes.append(_said("default.pcie_card", lang, title=site.title, family=family, card=card.name))
     return {"gpu": card.name}
 
 
@@ -184,23 +176,20 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     count = s.gpu_count
     nodes = s.nodes
     if count is None and nodes is not None:
-        per_node = per_node or 8
+        per_node = per_node or DEFAULT_GPUS_PER_NODE
         count = nodes * per_node
         if s.gpus_per_node is None:
-            notes.append(
-                say(lang, f"假设每台 {per_node} 张 GPU。", f"Assumed {per_node} GPUs per node.")
-            )
+            notes.append(_said("default.per_node", lang, per_node=per_node))
     if count is None:
-        count = 1 if s.task == "inference" else 8
-        notes.append(
-            say(
-                lang,
-                f"未给出 GPU 数量，按 {count} 张计算。",
-                f"No GPU count given; evaluated with {count} {'GPU' if count == 1 else 'GPUs'}.",
-            )
-        )
+        count = 1 if s.task == "inference" else DEFAULT_GPUS_PER_NODE
+        key = "default.gpu_count_one" if count == 1 else "default.gpu_count"
+        notes.append(_said(key, lang, count=count))
     if per_node is None:
-        per_node = min(count, 8) if nodes is None else max(1, -(-count // max(nodes, 1)))
+        per_node = (
+            min(count, DEFAULT_GPUS_PER_NODE)
+            if nodes is None
+            else max(1, -(-count // max(nodes, 1)))
+        )
     if nodes is None:
         nodes = max(1, -(-count // max(per_node, 1)))
     return replace(s, gpu_count=count, gpus_per_node=per_node, nodes=nodes)
@@ -211,34 +200,19 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
     if s.task is None:
         task = "pretrain" if (s.tokens or s.deadline_seconds) else "inference"
         changes["task"] = task
-        notes.append(
-            say(
-                lang,
-                f"未说明任务，按{'预训练' if task == 'pretrain' else '推理'}评估。",
-                f"No task stated; evaluated as {task}.",
-            )
-        )
+        notes.append(_said("default.task", lang, task=Msg(f"default.task_name.{task}")))
     task = str(changes.get("task", s.task))
     if task == "finetune" and s.method is None:
         changes["method"] = "full"
-        notes.append(
-            say(
-                lang,
-                "未说明微调方式，按全参数微调评估（LoRA/QLoRA 见建议）。",
-                "No fine-tuning method stated; evaluated as full fine-tuning "
-                "(LoRA/QLoRA are among the suggestions).",
-            )
-        )
+        notes.append(_said("default.finetune_method", lang))
     if s.context_length is None:
         context = min(_model_context(s.model), DEFAULT_CONTEXT)
         changes["context_length"] = context
-        notes.append(
-            say(lang, f"上下文/序列长度按 {context} 计。", f"Context (sequence) length {context}.")
-        )
+        notes.append(_said("default.context", lang, context=context))
     if task != "inference":
         changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
-    elif s.batch_size is None and s.concurrency:  # "20个并发": the stated load is the batch
-        changes["batch_size"] = s.concurrency
+    elif s.batch_size is None and s.concurrency is not None:
+        changes["batch_size"] = s.concurrency  # "20 个并发": twenty sequences in flight
     elif s.batch_size is None:
         changes["batch_size"] = 1
         notes.append(text(Msg("answer.default_one_sequence"), lang))
@@ -279,13 +253,7 @@ def _training_defaults(
         published = _published_tokens(s.model) if task == "pretrain" and own_run else None
         if published is not None:
             out["tokens"] = published
-            notes.append(
-                say(
-                    lang,
-                    f"训练数据按 {s.model} 公开的训练量：{fmt_count(published, lang)} token。",
-                    f"Training tokens: {s.model}'s published run, {fmt_count(published, lang)}.",
-                )
-            )
+            notes.append(_said("default.published_tokens", lang, model=s.model, tokens=published))
         elif task == "pretrain":
             # One rule with `calc`: 20 per ACTIVE parameter, MoE too
             # (calculators.compute_time.MOE_TOKENS_RULE).
@@ -293,26 +261,20 @@ def _training_defaults(
             out["tokens"] = tokens
             moe = bool(s.active_params and s.params and s.active_params < s.params)
             notes.append(
-                say(
+                _said(
+                    "default.chinchilla_tokens",
                     lang,
-                    f"训练数据按 Chinchilla 最优 20 token/{'激活' if moe else ''}参数："
-                    f"{fmt_count(tokens, lang)} token。",
-                    f"Training tokens: Chinchilla-optimal 20 per {'active ' if moe else ''}"
-                    f"parameter = {fmt_count(tokens, lang)}.",
+                    per_param=CHINCHILLA_TOKENS_PER_PARAM,
+                    parameter=Msg("default.active_parameter" if moe else "default.parameter"),
+                    tokens=tokens,
                 )
             )
         else:
             out["tokens"] = FINETUNE_TOKENS
-            notes.append(say(lang, "微调数据按 1 亿 token 计。", "Fine-tuning data: 100M tokens."))
+            notes.append(_said("default.finetune_tokens", lang, tokens=FINETUNE_TOKENS))
     if s.deadline_seconds is None:
         out["deadline_seconds"] = DEFAULT_DEADLINE_SECONDS
-        notes.append(
-            say(
-                lang,
-                f"期限按 {DEFAULT_DEADLINE_SECONDS / DAY:.0f} 天计。",
-                f"Deadline: {DEFAULT_DEADLINE_SECONDS / DAY:.0f} days.",
-            )
-        )
+        notes.append(_said("default.deadline", lang, deadline=DEFAULT_DEADLINE_SECONDS))
     if s.batch_size is None:
         context = s.context_length or DEFAULT_CONTEXT
         batch = (
@@ -321,13 +283,7 @@ def _training_defaults(
             else FINETUNE_BATCH_SEQUENCES
         )
         out["batch_size"] = batch
-        notes.append(
-            say(
-                lang,
-                f"全局批大小 {batch} 条序列，每卡微批 1。",
-                f"Global batch {batch} sequences, micro-batch 1 per GPU.",
-            )
-        )
+        notes.append(_said("default.batch", lang, batch=batch))
     return out
 
 
@@ -337,69 +293,27 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     gpu = lookup_gpu(s.gpu) if s.gpu else None
     precision = gpu.default_training_precision() if gpu else "bf16"
     if s.precision == "fp8" and s.task != "inference" and gpu and not gpu.supports("fp8"):
-        notes.append(
-            say(
-                lang,
-                f"{gpu.name} 没有 FP8 张量核心，fp8 训练无法使用，按 {precision} 评估。",
-                f"{gpu.name} has no FP8 tensor mode, so fp8 training is not possible; "
-                f"evaluated in {precision}.",
-            )
-        )
+        notes.append(_said("default.no_fp8", lang, gpu=gpu.name, precision=precision))
         return replace(s, precision=precision)
     quantized = s.precision in ("int4", "int8")
     if quantized and s.task != "inference" and s.method != "qlora":
         notes.append(
-            say(
-                lang,
-                f"{s.precision} 量化只用于推理权重（或 QLoRA 的冻结基座）；"
-                f"训练按 {precision} 评估。",
-                f"{s.precision} quantization applies to inference weights (or QLoRA's frozen base);"
-                f" training is evaluated in {precision}.",
-            )
+            _said("default.quantized_training", lang, quant=s.precision, precision=precision)
         )
         return replace(s, precision=precision)
     if s.precision == "fp8" and s.task != "inference":
-        notes.append(
-            say(
-                lang,
-                "fp8 混合精度训练（按问题所述）：算力按 FP8 稠密峰值；显存仍按每参数 16 字节"
-                "（主权重与优化器状态保持高精度，DeepSeek-V3 报告 §3.3）。",
-                "fp8 mixed-precision training (as asked): compute at the dense FP8 peak; memory "
-                "still 16 bytes per parameter (master weights and optimizer states stay in higher "
-                "precision, DeepSeek-V3 report §3.3).",
-            )
-        )
+        notes.append(_said("default.fp8_training", lang))
         return s
     if s.precision is not None:
         return s
     if s.task == "inference":
         precision = _serving_precision(s, gpu, lang, notes) or precision
-        notes.append(
-            say(
-                lang,
-                f"权重与 KV cache 按 {precision} 存放。",
-                f"Weights and KV cache in {precision}.",
-            )
-        )
+        notes.append(_said("default.serving_precision", lang, precision=precision))
     elif s.task == "finetune" and s.method in ("lora", "qlora"):
-        base_zh = "4 位 NF4" if s.method == "qlora" else precision
-        base_en = "4-bit NF4" if s.method == "qlora" else precision
-        notes.append(
-            say(
-                lang,
-                f"冻结的基座权重按 {base_zh} 存放；只训练 LoRA 适配器（{precision} + Adam）。",
-                f"Frozen base weights in {base_en}; only the LoRA adapters are trained "
-                f"({precision} with Adam).",
-            )
-        )
+        base = Msg("default.nf4") if s.method == "qlora" else precision
+        notes.append(_said("default.lora_precision", lang, base=base, precision=precision))
     else:
-        notes.append(
-            say(
-                lang,
-                f"{precision} 混合精度 + Adam（每参数 16 字节的模型状态）。",
-                f"{precision} mixed precision with Adam (16 bytes of model state per parameter).",
-            )
-        )
+        notes.append(_said("default.mixed_precision", lang, precision=precision))
     return replace(s, precision=precision)
 
 
@@ -408,14 +322,15 @@ def _serving_precision(
 ) -> str | None:
     """A catalog model is served in its released format where the GPU runs it (DeepSeek-V3:
     FP8 on Hopper), else the nearest format the GPU has; None for a bare size."""
-    from assistant.i18n import text
     from calculators.catalog.models import lookup_model
     from calculators.serving_layout import serving_dtype, serving_precision_message
 
     if s.model is None or gpu is None:
         return None
     model = lookup_model(s.model)
-    notes.append(text(serving_precision_message(model=model, gpu=gpu), lang) + say(lang, "。", "."))
+    notes.append(
+        _said("default.sentence", lang, sentence=serving_precision_message(model=model, gpu=gpu))
+    )
     return serving_dtype(model=model, gpu=gpu)
 
 
@@ -423,22 +338,10 @@ def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     if (s.nodes or 1) <= 1:
         return s
     if s.inter_link is None:
-        notes.append(
-            say(
-                lang,
-                f"机间网络未说明，按 {DEFAULT_INTER_LINK}（400 Gb/s）计。",
-                f"Inter-node network not stated; assumed {DEFAULT_INTER_LINK} (400 Gb/s).",
-            )
-        )
+        notes.append(_said("default.inter_link", lang, link=DEFAULT_INTER_LINK))
         s = replace(s, inter_link=DEFAULT_INTER_LINK)
     if "infiniband" in (s.inter_link or "").lower():
-        notes.append(
-            say(
-                lang,
-                "InfiniBand 按每张 GPU 一个端口计（DGX/HGX 集群的常见做法）。",
-                "InfiniBand with one port per GPU (as in DGX/HGX clusters).",
-            )
-        )
+        notes.append(_said("default.infiniband_ports", lang))
     return s
 
 

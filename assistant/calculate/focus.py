@@ -12,6 +12,7 @@ import re
 
 from assistant.i18n import text
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = [
@@ -143,7 +144,7 @@ def _duration(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 
 def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    count = needed_gpus(checks, scenario.gpus_per_node or 8)
+    count = needed_gpus(checks, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     if count is None:
         return None
     return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=scenario.gpu or "GPU"))
@@ -248,7 +249,7 @@ def topic_sentences(
     Only checks of `kinds`: power and cost are never in the verdict sentence; a follow-up that
     only names a topic ("那网络呢?") passes every kind.
     """
-    from assistant.render import CHECK_LABELS
+    from assistant.i18n.labels import CHECK_LABELS
 
     out = []
     for check in checks:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from assistant.calculate.defaults import say
 from assistant.i18n import t
+from assistant.i18n.labels import CHECK_LABELS
+from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
-from assistant.render import CHECK_LABELS, fmt_seconds
+from calculators.messages import Msg
 from calculators.units import format_bytes
 
 __all__ = ["headline", "shortfall"]
@@ -39,34 +40,23 @@ def _times(ratio: float) -> str:
     return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
 
 
-def _memory(f: Mapping[str, Figure], lang: Language, gpu: str) -> str:
+def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> str:
     need, have = _num(f, "required_bytes_per_gpu"), _num(f, "available_bytes_per_gpu")
     if not need or not have:
         return ""
     ratio = need / have
-    more = _num(f, "min_gpus")
-    extra = (
-        say(lang, f"，至少要 {more:.0f} 张 {gpu} 才放得下", f"; at least {more:.0f} × {gpu} to fit")
-        if more
-        else ""
-    )
     if ratio <= 1:
-        return say(
-            lang,
-            f"显存{'偏紧' if ratio > 0.9 else '够'}：每卡需要 {_gb(need)}，可用 {_gb(have)}"
-            f"（占 {ratio:.0%}）",
-            f"{'tight on memory' if ratio > 0.9 else 'fits in memory'}: {_gb(need)} of "
-            f"{_gb(have)} usable per GPU ({ratio:.0%})",
-        )
-    return say(
-        lang,
-        f"显存不够：每卡需要 {_gb(need)}，可用 {_gb(have)}，超出 {_times(ratio)} 倍" + extra,
-        f"memory does not fit: {_gb(need)} needed per GPU, {_gb(have)} usable, "
-        f"{_times(ratio)}× over{extra}",
-    )
+        key = "headline.memory.tight" if ratio > 0.9 else "headline.memory.fits"
+        return t(key, lang, need=_gb(need), have=_gb(have), ratio=ratio)
+    more = _num(f, "min_gpus")
+    extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu) if more else ""
+    times = _times(ratio)
+    return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), times=times, extra=extra)
 
 
-def _compute(f: Mapping[str, Figure], lang: Language, gpu: str, horizon: bool = False) -> str:
+def _compute(
+    f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str = "", horizon: bool = False
+) -> str:
     seconds, deadline = _num(f, "seconds"), _num(f, "deadline_seconds")
     if not seconds or not deadline:
         return ""
@@ -74,52 +64,24 @@ def _compute(f: Mapping[str, Figure], lang: Language, gpu: str, horizon: bool = 
     took = _dur(seconds, lang)
     limit = _dur(deadline, lang)
     if ratio <= 1:
-        return say(
-            lang,
-            f"时间够：约需 {took}，期限 {limit}",
-            f"in time: about {took} against a deadline of {limit}",
-        )
+        return t("headline.compute.in_time", lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")
     if horizon:  # no deadline was stated: the year is the practical horizon, not a deadline
-        return (
-            say(
-                lang,
-                f"要在一年内完成需要约 {needed:,.0f} 张 {gpu}",
-                f"finishing within a year takes about {needed:,.0f} × {gpu}",
-            )
-            if needed
-            else ""
-        )
-    extra = (
-        say(
-            lang,
-            f"，按期完成需要约 {needed:,.0f} 张 {gpu}",
-            f"; about {needed:,.0f} × {gpu} to make it",
-        )
-        if needed
-        else ""
-    )
-    return say(
-        lang,
-        f"时间不够：需要约 {took}，期限 {limit}，差 {_times(ratio)} 倍{extra}",
-        f"too slow: about {took} against a deadline of {limit}, {_times(ratio)}× too long{extra}",
+        return t("headline.compute.within_a_year", lang, count=needed, gpu=gpu) if needed else ""
+    extra = Msg("headline.compute.for_deadline", count=needed, gpu=gpu) if needed else ""
+    return t(
+        "headline.compute.too_slow", lang, took=took, limit=limit, times=_times(ratio), extra=extra
     )
 
 
-def _network(f: Mapping[str, Figure], lang: Language, gpu: str) -> str:
+def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> str:
     # all of a step's traffic (tensor/pipeline/expert too), as the check's ratio counts it
     comm = _num(f, "comm_seconds_per_step") or _num(f, "allreduce_seconds_per_step")
     comp = _num(f, "compute_seconds_per_step")
     if comm is None or not comp:
         return ""
-    ratio = comm / comp
-    return say(
-        lang,
-        f"网络跟不上：每步通信 {_dur(comm, lang)}，计算只要 {_dur(comp, lang)}"
-        f"（通信是计算的 {ratio:.0%}）",
-        f"the network cannot keep up: {_dur(comm, lang)} of communication per step "
-        f"against {_dur(comp, lang)} of compute ({ratio:.0%})",
-    )
+    key = "headline.network.fail" if verdict == "fail" else "headline.network.tight"
+    return t(key, lang, comm=_dur(comm, lang), compute=_dur(comp, lang), ratio=comm / comp)
 
 
 _SHORTFALL = {"memory": _memory, "compute": _compute, "network": _network}
@@ -129,25 +91,21 @@ def shortfall(check: Check, lang: Language, gpu: str, horizon: bool = False) -> 
     """What a check says in one clause, with the ratio of need to capacity when it has one."""
     reader = _SHORTFALL.get(check.kind)
     if check.kind == "compute":
-        text = _compute(check.figures, lang, gpu, horizon)
+        text = _compute(check.figures, lang, gpu, check.verdict, horizon)
     else:
-        text = reader(check.figures, lang, gpu) if reader else ""
-    if text and check.kind == "network" and check.verdict != "fail":
-        text = text.replace("网络跟不上", "网络偏紧").replace(
-            "the network cannot keep up", "the network is tight"
-        )
+        text = reader(check.figures, lang, gpu, check.verdict) if reader else ""
     if text:
         return text
     # inference speed has no duration to compare: name it "speed", not "compute and time"
     label = CHECK_LABELS[check.kind][lang]
     if check.kind == "compute":
-        label = say(lang, "速度", "speed")
+        label = t("headline.speed", lang)
     if lang == "en":
         label = label.lower()  # mid-sentence; the sentence's first letter is raised below
     summary = check.summary.rstrip("。.")
     if lang == "en" and summary[:1].isupper() and summary[1:2].islower():
         summary = _lower_first(summary)
-    return f"{label}{say(lang, '：', ': ')}{summary}"
+    return f"{label}{t('common.colon', lang)}{summary}"
 
 
 def headline(
@@ -199,23 +157,19 @@ def headline(
         clauses = [c for c in clauses if c][:2]
     if not clauses:
         return ""
-    text = say(lang, "；", "; ").join(clauses)
+    text = t("common.semicolon", lang).join(clauses)
     text = text[0].upper() + text[1:]
     if not offer_fix:  # over a stated budget: no change of the plan lowers its GPU-hours
         pass
     elif failing and fix is not None:
-        text += say(lang, f"。最直接的办法：{fix}", f". Simplest fix: {_lower_first(fix)}")
+        text += t("headline.fix", lang, fix=fix if lang == "zh" else _lower_first(fix))
     elif failing and beyond is not None:
-        text += say(lang, "。", ". ") + t(
+        text += t("headline.sentence_break", lang) + t(
             beyond_key, lang, change=beyond if lang == "zh" else _lower_first(beyond)
         ).rstrip("。.")
     elif failing and verdict == "infeasible":
-        text += say(
-            lang,
-            "。没有单项改动能让它可行（见下方建议）",
-            ". No single change makes it feasible (see the suggestions)",
-        )
-    return text + say(lang, "。", ".")
+        text += t("headline.no_single_fix", lang)
+    return text + t("common.period", lang)
 
 
 def _lower_first(text: str) -> str:

@@ -14,12 +14,19 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.records import Check, Scenario
+from assistant.i18n import text
+from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg
 
-__all__ = ["PROBE_PARAMS", "chinchilla_params", "largest_model"]
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["PROBE_PARAMS", "at_largest", "chinchilla_params", "largest_model"]
 
 #: The model size evaluated to read the hardware's rates (any size that fits works).
 PROBE_PARAMS = 1e9
@@ -68,12 +75,12 @@ def largest_model(
     horizon = scenario.deadline_seconds
     if not horizon:
         return None
-    params = chinchilla_params(flops / seconds * horizon)
+    params = min(chinchilla_params(flops / seconds * horizon), memory_params)
     return Msg(
         "answer.max_model_training",
         hardware=hardware,
         seconds=horizon,
-        params=min(params, memory_params),
+        params=params,
         tokens=_TOKENS_PER_PARAM * params,
         memory_params=memory_params,
     )
@@ -102,14 +109,66 @@ def _within_budget(
     params, seconds = bought.chinchilla_params, bought.seconds or 0.0
     if stated.deadline_seconds and stated.deadline_seconds < seconds:
         params, seconds = chinchilla_params(rate * stated.deadline_seconds), stated.deadline_seconds
+    params = min(params, memory_params)
     return Msg(
         "solve.max_model_budget",
         budget=budget,
         currency=stated.currency or "",
         hours=bought.gpu_hours,
         hardware=hardware,
-        params=min(params, memory_params),
+        params=params,
         tokens=_TOKENS_PER_PARAM * params,
         seconds=seconds,
         memory_params=memory_params,
     )
+
+
+def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) -> Outcome:
+    """The answer for the largest model found from `probe`, with that model's own checks.
+
+    The probe (a 1B model) only measures the hardware's sustained rate and usable memory; the
+    key figures shown under "about 4.6B parameters" must be those of a 4.6B model, not of the
+    probe. The model found is evaluated again (`run`); when it lands a little past the horizon
+    or the memory (MFU, attention FLOPs and the layout shift with size) it is shrunk in closed
+    form, time growing as N·D = 20·N² and memory about as N, at most three times, and the lead
+    names the size evaluated. Without a working evaluation the probe's answer is kept.
+    """
+    found = largest_model(probe.checks, probe.scenario, query.scenario) if probe.scenario else None
+    if found is None:
+        return probe
+    params = float(found["params"])  # type: ignore[arg-type]
+    training = "tokens" in found
+    horizon = float(found["seconds"]) if "seconds" in found else None  # type: ignore[arg-type]
+    for _ in range(4):
+        scenario = replace(
+            query.scenario,
+            params=params,
+            tokens=_TOKENS_PER_PARAM * params if training else query.scenario.tokens,
+            deadline_seconds=query.scenario.deadline_seconds or horizon,
+        )
+        outcome = run(replace(query, scenario=scenario))
+        if outcome.verdict in ("feasible", "conditional"):
+            sizes: dict[str, float] = {"params": params}
+            if training:
+                sizes["tokens"] = _TOKENS_PER_PARAM * params
+            lead = text(Msg(found.key, **{**found.params, **sizes}), query.language)
+            return replace(outcome, lead=lead, scenario=probe.scenario)
+        overrun = _overrun(outcome.checks, scenario.deadline_seconds)
+        if overrun is None:
+            break
+        params /= overrun * 1.002  # just inside the bound: the size scaling is near exact
+    return probe
+
+
+def _overrun(checks: tuple[Check, ...], horizon: float | None) -> float | None:
+    """How much smaller the model must be to fit the memory and the horizon (>1), or None."""
+    ratios = [1.0]
+    needed = figure(checks, "memory", "required_bytes_per_gpu")
+    usable = figure(checks, "memory", "available_bytes_per_gpu")
+    if needed and usable:
+        ratios.append(needed / usable)
+    seconds = figure(checks, "compute", "seconds")
+    if seconds and horizon:
+        ratios.append(math.sqrt(seconds / horizon))
+    worst = max(ratios)
+    return worst if worst > 1.0 else None

@@ -11,10 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.defaults import Resolved, say
+from assistant.calculate.defaults import Resolved
+from assistant.i18n import text
 from assistant.records import Language, Scenario
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_DEADLINE_SECONDS
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_GPUS_PER_NODE,
+)
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, Plan
@@ -65,7 +71,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "model": model,
         "gpu": gpu,
         "gpus": _count("gpu_count", scenario.gpu_count),
-        "gpus_per_node": _count("gpus_per_node", scenario.gpus_per_node or 8),
+        "gpus_per_node": _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE),
         "method": scenario.method if scenario.task == "finetune" else None,
         "intra_link": lookup_link(scenario.intra_link) if scenario.intra_link else None,
         "inter_link": lookup_link(scenario.inter_link) if scenario.inter_link else None,
@@ -106,7 +112,9 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if scenario.zero_stage is not None:
             return [{}]
         gpus = scenario.gpu_count or 1
-        node_tp = _node_tensor_parallel(min(gpus, scenario.gpus_per_node or 8), gpus)
+        node_tp = _node_tensor_parallel(
+            min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
+        )
         return [
             {
                 "zero_stage": z,
@@ -120,7 +128,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)
-    per_node = min(gpus, scenario.gpus_per_node or 8)
+    per_node = min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     layouts: list[dict[str, object]] = [
         {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
     ]
@@ -167,48 +175,34 @@ def _node_tensor_parallel(per_node: int, gpus: int) -> int:
     return next((t for t in (8, 4, 2) if t <= per_node and gpus % t == 0), 1)
 
 
-_RECOMPUTE_ZH = {"selective": "选择性", "full": "完全"}
-
-
 def _layout_note(plan: Plan, lang: Language) -> str:
     if plan.task == "inference":
-        replicas = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
-        return say(
+        count = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
+        replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
+        return text(
+            Msg(
+                "default.layout_serving",
+                tp=plan.tensor_parallel,
+                pp=plan.pipeline_parallel,
+                replicas=replicas,
+            ),
             lang,
-            f"模型切分：TP={plan.tensor_parallel}，PP={plan.pipeline_parallel}，"
-            f"{replicas} 个副本（留有余量地放下的最小切分）。",
-            f"Model split: TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}, "
-            f"{replicas} replica{'s' if replicas != 1 else ''} "
-            "(the smallest split that fits with headroom).",
         )
-    tp_zh = f"，节点内张量并行 TP={plan.tensor_parallel}" if plan.tensor_parallel > 1 else ""
-    tp_en = (
-        f", tensor parallel TP={plan.tensor_parallel} inside the node"
-        if plan.tensor_parallel > 1
-        else ""
-    )
+    recompute = str(plan.recompute)
     ep = plan.expert_parallel_degree if plan.model.is_moe else 1
-    if ep > 1:
-        tp_zh += f"，专家并行 EP={ep}（专家分布在 {ep} 个数据并行 rank 上）"
-        tp_en += f", expert parallel EP={ep} (experts split over {ep} data-parallel ranks)"
-    return say(
-        lang,
-        f"并行配置：ZeRO-{plan.zero_stage}"
-        + ("（FSDP 全切分）" if plan.zero_stage == 3 else "")
-        + tp_zh
-        + (
-            f"，{_RECOMPUTE_ZH.get(str(plan.recompute), str(plan.recompute))}激活重计算"
-            if plan.recompute != "none"
+    note = Msg(
+        "default.layout_training",
+        zero=plan.zero_stage,
+        fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
+        tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
+        ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
+        recompute=(
+            Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))
+            if recompute != "none"
             else ""
-        )
-        + "（按工程上最省事、又能通过各项检查的方式选择）。",
-        f"Parallel set-up: ZeRO-{plan.zero_stage}"
-        + (" (FSDP full sharding)" if plan.zero_stage == 3 else "")
-        + tp_en
-        + (f", {plan.recompute} activation recomputation" if plan.recompute != "none" else "")
-        + " (the simplest layout that passes the checks or fits memory, "
-        "as an engineer would set it up).",
+        ),
     )
+    return text(note, lang)
 
 
 def evaluate_best(
@@ -248,6 +242,6 @@ def one_replica(resolved: Resolved) -> Resolved:
     s = resolved.scenario
     if s.tensor_parallel or s.pipeline_parallel:
         return resolved
-    per_node = min(s.gpu_count or 1, s.gpus_per_node or 8)
+    per_node = min(s.gpu_count or 1, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
     return replace(resolved, scenario=replace(s, tensor_parallel=split))

@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.defaults import say
 from assistant.calculate.focus import focus_sentence, topic_sentences
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Query
 
 if TYPE_CHECKING:
@@ -31,8 +30,6 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         biggest = text(found, query.language) if found else ""
         probe = replace(scenario, params=None, active_params=None, tokens=None)
         return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
-    # Chinese sentences follow each other without a space; English ones take one
-    gap = say(query.language, "", " ")
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language)
@@ -40,7 +37,10 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     )
     if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
-        focus = gap.join(x for x in (focus, took) if x)  # how much, and over how long
+        focus = join_sentences((focus, took), query.language)  # how much, and over how long
+    # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
+    also = [focus_sentence(a, outcome.checks, scenario, query.language) for a in query.asks[1:]]
+    focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
@@ -54,5 +54,5 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     if ask == "power" and not focus:  # "要多少电": the power check is the answer
         focus, extra = extra, ""
-    lead = gap.join(x for x in (focus, outcome.lead, changed_note(query), extra) if x)
+    lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Language
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
@@ -51,4 +51,4 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name, closest=listed, kind=kind)
         sentences.append(text(message, lang))
-    return ("" if lang == "zh" else " ").join(sentences)
+    return join_sentences(sentences, lang)

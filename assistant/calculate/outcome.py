@@ -29,7 +29,7 @@ from assistant.calculate.focus import (
     main_ask,
 )
 from assistant.calculate.headline import headline
-from assistant.calculate.largest import PROBE_PARAMS
+from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
@@ -50,6 +50,9 @@ from assistant.calculate.verdict import (
     respecting_verdict,
 )
 from assistant.i18n import input_error, t, text
+from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
+from assistant.i18n.numbers import bytes_text as fmt_bytes
+from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import (
     Ask,
     Check,
@@ -64,7 +67,6 @@ from assistant.records import (
     Suggestion,
     Verdict,
 )
-from assistant.render import CHECK_LABELS, VERDICT_LABELS, fmt_bytes, fmt_seconds
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
@@ -338,7 +340,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     s = query.scenario
     if not query.in_domain:
         return _unknown("offtopic", lang, t("answer.offtopic", "zh"), t("answer.offtopic", "en"))
-    if main_ask(query) == "max_model" and s.model is None and s.params is None:
+    probing = main_ask(query) == "max_model" and s.model is None and s.params is None
+    if probing:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
     missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
@@ -347,11 +350,14 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
         return energy_outcome(query) or _concept(query)
+    site = _site(query, sites)
+    found = _calculate(query, site)
+    if probing:  # the largest model's own figures, not the probe's
+        found = at_largest(query, found, lambda q: _calculate(q, site))
     if stand_in is not None:
-        found = _calculate(query, _site(query, sites))
         lead = say(lang, "", " ").join(x for x in (missing, found.lead) if x)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
-    return _calculate(query, _site(query, sites))
+    return found
 
 
 def _calculate(query: Query, site: SiteProfile | None) -> Outcome:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
 from assistant.calculate.focus import figure, needed_gpus
 from assistant.calculate.verdict import PRACTICAL_SECONDS
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Query
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     scenario = probe.scenario
     if scenario is None:
         return probe
-    per_node = scenario.gpus_per_node or 8
+    per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
     gpu = scenario.gpu or "GPU"
     count = smallest_layout(figure(probe.checks, "memory", "min_gpus"), per_node)
     note = text(
@@ -75,16 +76,10 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     faster = figure(second.checks, "compute", "seconds")
     if faster is not None:
         bigger = Msg("common.gpus", count=more, gpu=gpu)
-        focus += say_gap(lang) + text(
-            Msg("answer.practical_count", hardware=bigger, seconds=faster), lang
-        )
+        practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
+        focus = join_sentences((focus, text(practical, lang)), lang)
     main = first if seconds <= PRACTICAL_SECONDS else second
     return replace(main, focus=focus)
-
-
-def say_gap(lang: str) -> str:
-    """The space between two sentences: none in Chinese, one in English."""
-    return "" if lang == "zh" else " "
 
 
 def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
@@ -94,7 +89,7 @@ def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
     for _ in range(3):
         if outcome.scenario is None:
             return outcome
-        count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or 8)
+        count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
         found = evaluate(count, text(Msg("answer.sized_at", count=count), query.language))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from assistant.i18n import text
 from assistant.records import Ask, Language, Scenario
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def _max_concurrency(scenario: Scenario) -> Concurrency | None:
             gpu=gpu,
             gpus=scenario.gpu_count or 1,
             context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
-            gpus_per_node=scenario.gpus_per_node or 8,
+            gpus_per_node=scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weight_dtype(scenario),
             tensor_parallel=scenario.tensor_parallel,
             pipeline_parallel=scenario.pipeline_parallel,

@@ -1,24 +1,22 @@
 """One sentence per check, in the answer's language, from the check's SI figures.
 
-Only figures the calculators computed are quoted; formatting goes through `assistant.render`.
+Only figures the calculators computed are quoted. Each part of a sentence is a catalog
+message (`assistant/i18n/catalog/summary.toml`) with its figures as parameters, so the
+numbers are formatted by `assistant.i18n.numbers` and the words exist in both languages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from assistant.calculate.defaults import say
 from assistant.calculate.verdict import PRACTICAL_SECONDS
+from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
-from assistant.render import fmt_bytes, fmt_count, fmt_flops, fmt_percent, fmt_rate, fmt_seconds
+from calculators.messages import Msg
 
 __all__ = ["describe_setup", "summarize"]
 
 Figures = Mapping[str, Figure]
-
-
-#: Currency codes as a Chinese sentence says them ("约 510,194 元").
-_CURRENCY_ZH = {"CNY": " 元", "RMB": " 元", "USD": " 美元", "EUR": " 欧元"}
 
 
 def _num(figures: Figures, key: str) -> float | None:
@@ -28,234 +26,150 @@ def _num(figures: Figures, key: str) -> float | None:
     return float(value)
 
 
-def _memory(f: Figures, lang: Language, gpu: str) -> str:
+def _memory(f: Figures, gpu: str) -> list[Msg]:
     need, have = _num(f, "required_bytes_per_gpu"), _num(f, "available_bytes_per_gpu")
     min_gpus = _num(f, "min_gpus")
-    parts: list[str] = []
+    parts: list[Msg] = []
     if need is not None and have is not None:
-        parts.append(
-            say(
-                lang,
-                f"每张 GPU 需要 {fmt_bytes(need)}，可用 {fmt_bytes(have)}",
-                f"needs {fmt_bytes(need)} per GPU, {fmt_bytes(have)} available",
-            )
-        )
+        parts.append(Msg("summary.memory.need", need=need, have=have))
     weights = _num(f, "weights_bytes")
     if weights is not None:
-        parts.append(
-            say(lang, f"其中权重 {fmt_bytes(weights)}", f"of which weights {fmt_bytes(weights)}")
-        )
+        parts.append(Msg("summary.memory.weights", weights=weights))
     kv = _num(f, "kv_cache_bytes_per_gpu") or _num(f, "kv_cache_bytes")
     if kv:
-        parts.append(say(lang, f"KV cache {fmt_bytes(kv)}", f"KV cache {fmt_bytes(kv)}"))
+        parts.append(Msg("summary.memory.kv", kv=kv))
     if min_gpus is not None:
-        parts.append(
-            say(
-                lang, f"至少需要 {min_gpus:.0f} 张 {gpu}", f"at least {min_gpus:.0f} × {gpu} needed"
-            )
-        )
-    return _join(parts, lang)
+        parts.append(Msg("summary.memory.min_gpus", count=min_gpus, gpu=gpu))
+    return parts
 
 
-def _compute(f: Figures, lang: Language, gpu: str) -> str:
-    parts: list[str] = []
+def _training_time(f: Figures, gpu: str) -> list[Msg]:
+    parts: list[Msg] = []
     flops, tokens = _num(f, "total_flops"), _num(f, "tokens")
     if flops is not None:
-        parts.append(
-            say(lang, f"总计算量 {fmt_flops(flops)}", f"total compute {fmt_flops(flops)}")
-            + (
-                say(
-                    lang,
-                    f"（{fmt_count(tokens, lang)} token）",
-                    f" ({fmt_count(tokens, lang)} tokens)",
-                )
-                if tokens
-                else ""
-            )
-        )
+        said = Msg("summary.compute.tokens", tokens=tokens) if tokens else ""
+        parts.append(Msg("summary.compute.flops", flops=flops, tokens=said))
     seconds, mfu = _num(f, "seconds"), _num(f, "mfu")
     if seconds is not None:
-        at = say(lang, f"，MFU {fmt_percent(mfu)}", f" at {fmt_percent(mfu)} MFU") if mfu else ""
-        parts.append(
-            say(
-                lang,
-                f"需时 {fmt_seconds(seconds, lang)}{at}",
-                f"takes {fmt_seconds(seconds, lang)}{at}",
-            )
-        )
+        at = Msg("summary.compute.mfu", mfu=mfu) if mfu else ""
+        parts.append(Msg("summary.compute.takes", seconds=seconds, mfu=at))
     deadline = _num(f, "deadline_seconds")
     needed = _num(f, "gpus_for_deadline")
     # a how-long question is judged on a year, not on a deadline: no count "for" that year
     if needed is not None and deadline != PRACTICAL_SECONDS:
-        limit = fmt_seconds(deadline, lang) if deadline else say(lang, "期限", "the deadline")
-        parts.append(
-            say(
-                lang,
-                f"{limit}内完成需要 {needed:,.0f} 张 {gpu}",
-                f"finishing within {limit} needs {needed:,.0f} × {gpu}",
-            )
+        limit = (
+            Msg("summary.compute.within", seconds=deadline)
+            if deadline
+            else Msg("summary.compute.the_deadline")
         )
+        parts.append(Msg("summary.compute.for_deadline", limit=limit, count=needed, gpu=gpu))
+    return parts
+
+
+def _compute(f: Figures, gpu: str) -> list[Msg]:
+    parts = _training_time(f, gpu)
     # decode_tokens_per_s is over one replica's whole batch; a user reads "per sequence"
     per_token, prefill = _num(f, "seconds_per_token"), _num(f, "prefill_tokens_per_s")
     total = _num(f, "decode_tokens_per_s_all_replicas") or _num(f, "decode_tokens_per_s")
     if per_token:
-        parts.append(
-            say(
-                lang,
-                f"每路生成约 {1 / per_token:,.1f} token/s",
-                f"decode about {1 / per_token:,.1f} tokens/s per sequence",
-            )
-        )
+        parts.append(Msg("summary.compute.decode", rate=1 / per_token))
     if total and per_token and total > 1.5 / per_token:
-        parts.append(
-            say(lang, f"合计约 {total:,.0f} token/s", f"about {total:,.0f} tokens/s in total")
-        )
+        parts.append(Msg("summary.compute.total", rate=total))
     if prefill is not None:
-        parts.append(
-            say(lang, f"预填充约 {prefill:,.0f} token/s", f"prefill about {prefill:,.0f} tokens/s")
-        )
+        parts.append(Msg("summary.compute.prefill", rate=prefill))
     replicas = _num(f, "replicas")
     if replicas and replicas > 1:
-        parts.append(say(lang, f"{replicas:.0f} 个副本", f"{replicas:.0f} replicas"))
-    return _join(parts, lang)
+        parts.append(Msg("summary.compute.replicas", count=replicas))
+    return parts
 
 
-def _network(f: Figures, lang: Language, gpu: str) -> str:
-    parts: list[str] = []
+def _network(f: Figures, gpu: str) -> list[Msg]:
     serving = _num(f, "comm_seconds_per_token")
     if serving is not None:  # a serving replica: TP all-reduces and pipeline hops per token
-        from assistant.i18n import text
-        from calculators.messages import Msg
-
-        return _join(
-            [
-                text(
-                    Msg(
-                        "serving.network",
-                        comm_seconds=serving,
-                        share=_num(f, "comm_share_of_token_time"),
-                        nodes=_num(f, "nodes_per_replica"),
-                        tp=_num(f, "tensor_parallel"),
-                        pp=_num(f, "pipeline_parallel"),
-                    ),
-                    lang,
-                )
-            ],
-            lang,
-        )
+        return [
+            Msg(
+                "serving.network",
+                comm_seconds=serving,
+                share=_num(f, "comm_share_of_token_time"),
+                nodes=_num(f, "nodes_per_replica"),
+                tp=_num(f, "tensor_parallel"),
+                pp=_num(f, "pipeline_parallel"),
+            )
+        ]
+    parts: list[Msg] = []
     comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
     if comm == 0 and comp is not None:
-        parts.append(
-            say(
-                lang,
-                "只有一个数据并行副本，没有梯度同步",
-                "one data-parallel replica: no gradient all-reduce",
-            )
-        )
+        parts.append(Msg("summary.network.one_replica"))
     elif comm is not None and comp is not None:
-        parts.append(
-            say(
-                lang,
-                f"每步梯度同步 {fmt_seconds(comm, lang)}，计算 {fmt_seconds(comp, lang)}",
-                f"gradient sync {fmt_seconds(comm, lang)} per step vs "
-                f"{fmt_seconds(comp, lang)} of compute",
-            )
-        )
+        parts.append(Msg("summary.network.sync", comm=comm, compute=comp))
     bandwidth = _num(f, "inter_node_bytes_per_second")
     if bandwidth:
-        parts.append(
-            say(
-                lang,
-                f"机间带宽 {fmt_rate(bandwidth)}",
-                f"inter-node bandwidth {fmt_rate(bandwidth)}",
-            )
-        )
+        parts.append(Msg("summary.network.bandwidth", bandwidth=bandwidth))
     efficiency = _num(f, "scaling_efficiency")
     if efficiency is not None:
-        parts.append(
-            say(
-                lang,
-                f"扩展效率 {fmt_percent(efficiency)}",
-                f"scaling efficiency {fmt_percent(efficiency)}",
-            )
-        )
-    return _join(parts, lang)
+        parts.append(Msg("summary.network.efficiency", efficiency=efficiency))
+    return parts
 
 
-def _power(f: Figures, lang: Language, gpu: str) -> str:
-    parts: list[str] = []
+def _power(f: Figures, gpu: str) -> list[Msg]:
+    parts: list[Msg] = []
     watts = _num(f, "facility_watts") or _num(f, "power_watts")
     if watts is not None:
-        parts.append(say(lang, f"功率约 {watts / 1e3:.1f} kW", f"about {watts / 1e3:.1f} kW"))
+        parts.append(Msg("summary.power.kw", kw=watts / 1e3))
     per_hour = _num(f, "kwh_per_hour")
     per_million = _num(f, "kwh_per_million_tokens")
     joules = _num(f, "energy_joules")
     if per_hour is not None:  # serving: a rate, not a total over a deadline
-        parts.append(
-            say(lang, f"每小时约 {per_hour:,.1f} kWh", f"about {per_hour:,.1f} kWh per hour")
-        )
+        parts.append(Msg("summary.power.per_hour", kwh=per_hour))
         if per_million is not None:
-            parts.append(
-                say(
-                    lang,
-                    f"每百万 token 约 {per_million:,.2f} kWh",
-                    f"about {per_million:,.2f} kWh per million tokens",
-                )
-            )
+            parts.append(Msg("summary.power.per_million", kwh=per_million))
     elif joules is not None:
-        parts.append(
-            say(lang, f"能耗约 {joules / 3.6e6:,.0f} kWh", f"about {joules / 3.6e6:,.0f} kWh")
-        )
-    return _join(parts, lang)
+        parts.append(Msg("summary.power.energy", kwh=joules / 3.6e6))
+    return parts
 
 
-def _cost(f: Figures, lang: Language, gpu: str) -> str:
-    parts: list[str] = []
+def _currency(code: str) -> Msg | str:
+    """A currency as said after an amount: a known code in words ("元"), others as written."""
+    key = f"summary.currency.{code.upper()}"
+    return Msg(key) if key in catalog() else f" {code}"
+
+
+def _cost(f: Figures, gpu: str) -> list[Msg]:
+    parts: list[Msg] = []
     hours = _num(f, "gpu_hours")
-    hourly = f.get("period") == "one hour of serving"
-    per_zh, per_en = ("（每服务 1 小时）", " per hour of serving") if hourly else ("", "")
+    per = (
+        Msg("summary.cost.per_hour_of_serving") if f.get("period") == "one hour of serving" else ""
+    )
     if hours is not None:
-        unit = "GPU-hour" if round(hours) == 1 else "GPU-hours"
-        parts.append(say(lang, f"{hours:,.0f} GPU 小时{per_zh}", f"{hours:,.0f} {unit}{per_en}"))
+        key = "summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours"
+        parts.append(Msg(key, hours=hours, per=per))
     cost = _num(f, "cost")
-    currency = f.get("currency") or ""
     if cost is not None:
-        zh_unit = _CURRENCY_ZH.get(str(currency).upper(), f" {currency}")
-        zh_cost = f"费用约 {cost:,.0f}{zh_unit}{per_zh}"
-        parts.append(say(lang, zh_cost, f"about {cost:,.0f} {currency}{per_en}"))
-    return _join(parts, lang)
+        currency = _currency(str(f.get("currency") or ""))
+        parts.append(Msg("summary.cost.amount", cost=cost, currency=currency, per=per))
+    return parts
 
 
-def _join(parts: list[str], lang: Language) -> str:
+def _join(parts: list[Msg], lang: Language) -> str:
     if not parts:
         return ""
-    text = say(lang, "；", "; ").join(parts)
-    return text[0].upper() + text[1:] + say(lang, "。", ".")
+    said = t("common.semicolon", lang).join(text(part, lang) for part in parts)
+    return said[0].upper() + said[1:] + t("common.period", lang)
 
 
-_SUMMARIES: dict[str, Callable[[Figures, Language, str], str]] = {
+_SUMMARIES: dict[str, Callable[[Figures, str], list[Msg]]] = {
     "memory": _memory,
     "compute": _compute,
     "network": _network,
     "power": _power,
     "cost": _cost,
 }
-_NOT_APPLICABLE = {
-    "memory": ("不适用。", "Not applicable."),
-    "compute": ("不适用。", "Not applicable."),
-    "network": ("单机，无机间通信。", "Single node: no inter-node traffic."),
-    "power": ("未评估。", "Not evaluated."),
-    "cost": ("未给出每卡时价格，不估算费用。", "No price per GPU-hour given; cost not estimated."),
-}
 
 
 def summarize(kind: str, verdict: str, figures: Figures, language: Language, gpu: str) -> str:
-    """The sentence for one check ("Needs 1.6 TB per GPU, 80.0 GB available; …")."""
-    text = _SUMMARIES[kind](figures, language, gpu)
-    if not text:
-        zh, en = _NOT_APPLICABLE[kind]
-        return say(language, zh, en)
-    return text
+    """The sentence for one check ("Needs 1.6 TB per GPU, 80.0 GB available; …"), in
+    `language`, every word from the catalog (`summary.*`)."""
+    return _join(_SUMMARIES[kind](figures, gpu), language) or t(f"summary.none.{kind}", language)
 
 
 def _n(count: int | None) -> str:

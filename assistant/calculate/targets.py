@@ -17,6 +17,12 @@ from typing import TYPE_CHECKING
 from assistant.calculate.solvers import model_and_gpu, weight_dtype
 from assistant.i18n import text
 from assistant.records import Language, Scenario
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+)
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
@@ -79,14 +85,14 @@ def serving_target(s: Scenario) -> ServingTarget | None:
         return gpus_for_target(
             model=model,
             gpu=gpu,
-            context_length=s.context_length or 4096,
-            prompt_tokens=min(1024, s.context_length or 4096),
-            output_tokens=min(256, s.context_length or 4096),
+            context_length=s.context_length or DEFAULT_CONTEXT_TOKENS,
+            prompt_tokens=min(DEFAULT_PROMPT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
+            output_tokens=min(DEFAULT_OUTPUT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
             target_seconds_per_token=s.target_seconds_per_token,
-            gpus_per_node=s.gpus_per_node or 8,
+            gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weight_dtype(s),
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,
             inter_link=lookup_link(s.inter_link) if s.inter_link else None,
@@ -134,7 +140,7 @@ def meet_target(
         return outcome
     # layouts are searched on nodes of eight unless the question says otherwise: "2 H100" is a
     # count to judge, not a node of two (else a target 4 GPUs meet reads as unreachable)
-    per_node = stated.gpus_per_node or 8
+    per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
     target = serving_target(replace(evaluated, gpus_per_node=per_node))
     if target is None:
         return outcome

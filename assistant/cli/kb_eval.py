@@ -14,9 +14,9 @@ from assistant.cli.edge import error_boundary
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from assistant.evaluation.calibration import SweepPoint
+    from assistant.evaluation.retrieval import EvaluationReport
     from assistant.records import Language
-    from assistant.retrieval.calibration import SweepPoint
-    from assistant.retrieval.evaluation import EvaluationReport
 
 
 @click.command("eval")
@@ -43,8 +43,8 @@ def kb_eval(golden: Path | None, as_json: bool, misses: bool, direct: bool, do_s
     """Score dense-only, BM25-only and hybrid retrieval side by side on the golden set."""
     with error_boundary():
         from assistant.config import Settings
-        from assistant.retrieval.calibration import sweep
-        from assistant.retrieval.evaluation import evaluate, load_golden, open_lanes
+        from assistant.evaluation.calibration import sweep
+        from assistant.evaluation.retrieval import evaluate, load_golden, open_lanes
 
         questions = load_golden(golden)
         lanes = open_lanes(Settings(), direct=direct)
@@ -62,7 +62,7 @@ def _print_report(report: EvaluationReport, show_misses: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from assistant.retrieval.evaluation import CUTOFFS
+    from assistant.evaluation.retrieval import CUTOFFS
 
     kinds = ", ".join(f"{kind} {count}" for kind, count in report.by_kind.items())
     table = Table(title=f"{report.queries} questions ({kinds}) over {report.passages} passages")

@@ -1,5 +1,9 @@
 """The language layer: one message catalog, language applied once.
 
+Owns the catalog (``catalog/*.toml``) and :func:`text`/:func:`t` here, `numbers` (the one
+place numbers become text in either language: bytes, durations, counts, percentages) and
+`labels` (verdict and check names, read from the catalog).
+
 Stages describe results as :class:`~calculators.messages.Msg` values (a key and parameters in
 SI units). :func:`text` turns one into words in the answer's language, using the catalog in
 ``assistant/i18n/catalog/*.toml``: one file per domain, each message a table with an ``en`` and
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import string
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -56,6 +60,7 @@ __all__ = [
     "Msg",
     "catalog",
     "input_error",
+    "join_sentences",
     "placeholders",
     "t",
     "text",
@@ -66,6 +71,8 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 CATALOG_DIR = Path(__file__).with_name("catalog")
 
 _LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+#: Between two sentences: none in Chinese (each ends in "。"), one space in English.
+_SENTENCE_GAP = {"en": " ", "zh": ""}
 
 
 def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, dict[str, str]]) -> None:
@@ -141,6 +148,18 @@ def text(message: Msg | str, language: Language) -> str:
     if isinstance(message, str):
         return message
     return t(message.key, language, **message.params)
+
+
+def join_sentences(parts: Iterable[str], language: Language) -> str:
+    """Sentences one after another, the empty ones left out.
+
+    Examples:
+        >>> join_sentences(["可行。", "", "约需 3 天。"], "zh")
+        '可行。约需 3 天。'
+        >>> join_sentences(["Feasible.", "About 3 days."], "en")
+        'Feasible. About 3 days.'
+    """
+    return _SENTENCE_GAP[language].join(part for part in parts if part)
 
 
 def input_error(exc: CalculatorInputError, language: Language) -> str:

@@ -37,7 +37,8 @@ _INTENT = re.compile(
     r"\badam\b|优化器|optimizer state|flash ?attention|注意力|attention|\bmoe\b|混合专家|"
     r"mixture of experts|prefill|decode|解码|吞吐|throughput|vllm|tensorrt|重计算|recomput|"
     r"激活值|activation memory|checkpoint(?:ing| interval| size)|检查点|transformer|\bgqa\b|"
-    r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|"
+    r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|东数西算|算力枢纽|"
+    r"\boom\b|out of memory|爆显存|"
     r"数据并行|张量并行|流水线并行|pipeline|\bflops?\b|tflops|petaflop",
     re.ASCII,
 )

@@ -121,6 +121,8 @@ class Counts:
 
 
 _G = r"⟨gpu⟩"
+#: What 个 counts when it is not cards: months, hours, weeks, quarters, nodes, servers, users…
+_NOT_CARD = r"(?!\s*(?:月|小时|钟头|星期|礼拜|周|季度|工作日|节点|服务器|机柜|用户|人|并发|请求))"
 _CARD = (
     r"(?:张|块|片|个|颗)?\s*"
     r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
@@ -136,7 +138,8 @@ _TOTAL_PATTERNS = (
     + _G
     + r"|显卡|卡|gpus?\b|cards?\b)",
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
-    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个)",
+    # "A100 8张"; not "A100一个月内" (个 of a time span, a node or a user is no card count)
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个" + _NOT_CARD + r")",
     NUMBER + r"\s*" + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.i18n import numbers, text
+from assistant.i18n import numbers, t, text
+from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
 from assistant.records import Answer, Check, Language
 from assistant.render.excerpt import excerpt
 from calculators.messages import Msg
@@ -32,13 +33,6 @@ __all__ = [
     "verdict_label",
 ]
 
-VERDICT_LABELS: dict[str, dict[str, str]] = {
-    "feasible": {"zh": "可行", "en": "Feasible"},
-    "conditional": {"zh": "有条件可行", "en": "Conditionally feasible"},
-    "infeasible": {"zh": "不可行", "en": "Not feasible"},
-    "unknown": {"zh": "无法判断", "en": "Cannot tell"},
-}
-
 
 def verdict_label(answer: Answer) -> str:
     """The headline's label: the verdict, or "Estimate" for figures computed with no verdict
@@ -48,35 +42,11 @@ def verdict_label(answer: Answer) -> str:
     return VERDICT_LABELS[answer.verdict][answer.language]
 
 
-CHECK_LABELS: dict[str, dict[str, str]] = {
-    "memory": {"zh": "显存", "en": "Memory"},
-    "compute": {"zh": "算力与时间", "en": "Compute and time"},
-    "network": {"zh": "网络", "en": "Network"},
-    "power": {"zh": "电力", "en": "Power"},
-    "cost": {"zh": "成本", "en": "Cost"},
-}
 #: One mark per check verdict. Each is a single code point that is East Asian Wide and shown as
 #: an emoji by default, so terminals and Rich agree it takes two cells: no variation selector
 #: (U+FE0F, which terminals draw one cell wider than Rich counts) and no joiner sequences.
 CHECK_MARKS: dict[str, str] = {"ok": "✅", "tight": "🔶", "fail": "❌", "n/a": "➖"}
 _CHECK_MARKS = CHECK_MARKS
-_HEADINGS = {
-    "figures": {"zh": "关键数字", "en": "Key figures"},
-    "suggestions": {"zh": "怎样才能做到", "en": "What would make it work"},
-    "assumptions": {"zh": "假设", "en": "Assumptions"},
-    "sources": {"zh": "依据", "en": "Sources"},
-    "notes": {"zh": "注意", "en": "Notes"},
-    "formula": {"zh": "公式", "en": "Formula"},
-    "binding": {"zh": "主要瓶颈", "en": "Binding constraint"},
-    "none": {"zh": "未找到可引用的段落", "en": "no passage found"},
-    "explain": {"zh": "知识库怎么说", "en": "What the knowledge base says"},
-    "facts": {"zh": "GPU 规格（数据手册）", "en": "GPU specifications (datasheets)"},
-    "ask": {"zh": "要得到计算出的结论", "en": "For a computed verdict"},
-    "nothing": {
-        "zh": "知识库中没有找到相关段落。",
-        "en": "No passage of the knowledge base matches this question.",
-    },
-}
 
 
 def fmt_bytes(value: float) -> str:
@@ -105,8 +75,8 @@ def fmt_count(value: float, language: Language = "en") -> str:
 
 
 def fmt_percent(value: float) -> str:
-    """A fraction as a percentage ("40%")."""
-    return f"{value * 100:.0f}%"
+    """A fraction as a percentage ("40%", "2.5%")."""
+    return numbers.percent_text(value)
 
 
 def _check_lines(answer: Answer, check: Check, refs: dict[str, list[int]]) -> list[str]:
@@ -115,18 +85,18 @@ def _check_lines(answer: Answer, check: Check, refs: dict[str, list[int]]) -> li
     cited = refs.get(check.summary, [])
     marks = " " + "".join(f"[{n}]" for n in cited) if cited else ""
     if not cited and check.verdict != "n/a":
-        marks = f" _({_HEADINGS['none'][lang]})_"
+        marks = f" _({t('answer.heading.none', lang)})_"
     colon = "：" if lang == "zh" else ": "
     lines = [f"- {_CHECK_MARKS[check.verdict]} **{label}**{colon}{check.summary}{marks}"]
     if check.formula:
-        lines.append(f"  - {_HEADINGS['formula'][lang]}{colon}`{check.formula}`")
+        lines.append(f"  - {t('answer.heading.formula', lang)}{colon}`{check.formula}`")
     return lines
 
 
 def _explanation(answer: Answer, facts: tuple[str, ...], ask: str) -> list[str]:
     """The body of an answer with nothing computed: the passages themselves, facts, what to ask."""
     lang = answer.language
-    lines = ["", f"### {_HEADINGS['explain'][lang]}"]
+    lines = ["", f"### {t('answer.heading.explain', lang)}"]
     unique = list({c.passage.id: c.passage for c in answer.citations}.values())
     for number, passage in enumerate(unique, start=1):
         quoted = [
@@ -135,11 +105,11 @@ def _explanation(answer: Answer, facts: tuple[str, ...], ask: str) -> list[str]:
         quoted[-1] += f" [{number}]"
         lines += [*quoted, ""]
     if not unique:
-        lines += [_HEADINGS["nothing"][lang], ""]
+        lines += [t("answer.heading.nothing", lang), ""]
     if facts:
-        lines += [f"### {_HEADINGS['facts'][lang]}", *[f"- {f}" for f in facts], ""]
+        lines += [f"### {t('answer.heading.facts', lang)}", *[f"- {f}" for f in facts], ""]
     if ask:
-        lines += [f"### {_HEADINGS['ask'][lang]}", f"- {ask}"]
+        lines += [f"### {t('answer.heading.ask', lang)}", f"- {ask}"]
     return lines
 
 
@@ -171,25 +141,27 @@ def render_markdown(
     ]
     if answer.binding_constraint:
         label = CHECK_LABELS.get(answer.binding_constraint, {}).get(lang, answer.binding_constraint)
-        lines += ["", f"{_HEADINGS['binding'][lang]}{colon}{label}"]
+        lines += ["", f"{t('answer.heading.binding', lang)}{colon}{label}"]
     if answer.warnings:
-        lines += ["", f"### {_HEADINGS['notes'][lang]}"] + [f"- {w}" for w in answer.warnings]
+        lines += ["", f"### {t('answer.heading.notes', lang)}"] + [
+            f"- {w}" for w in answer.warnings
+        ]
     if not answer.checks and (answer.citations or facts or ask):
         lines += _explanation(answer, facts, ask)
     if answer.checks:
-        lines += ["", f"### {_HEADINGS['figures'][lang]}"]
+        lines += ["", f"### {t('answer.heading.figures', lang)}"]
         for check in answer.checks:
             lines += _check_lines(answer, check, refs)
     if answer.suggestions or remarks:
-        lines += ["", f"### {_HEADINGS['suggestions'][lang]}"]
+        lines += ["", f"### {t('answer.heading.suggestions', lang)}"]
         lines += [f"- {s.change} → {s.effect}" for s in answer.suggestions]
         lines += [f"- _{r}_" for r in remarks]
     if answer.assumptions:
-        lines += ["", f"### {_HEADINGS['assumptions'][lang]}"] + [
+        lines += ["", f"### {t('answer.heading.assumptions', lang)}"] + [
             f"- {a}" for a in answer.assumptions
         ]
     if answer.citations:
-        lines += ["", f"### {_HEADINGS['sources'][lang]}"]
+        lines += ["", f"### {t('answer.heading.sources', lang)}"]
         unique = {c.passage.id: c.passage for c in answer.citations}
         for number, passage in enumerate(unique.values(), start=1):
             said = excerpt(passage.text, 160)

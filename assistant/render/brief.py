@@ -11,18 +11,25 @@ from __future__ import annotations
 
 import re
 
-from assistant.i18n import Language, t
+from assistant.i18n import LANGUAGES, Language, t
 
 __all__ = ["brief_markdown"]
 
+
+def _both(key: str) -> tuple[str, ...]:
+    """The catalog text of `key` in each language."""
+    return tuple(t(key, lang) for lang in LANGUAGES)
+
+
 #: How many items each section keeps on a screen; other sections keep everything.
 _KEEP = {
-    "What would make it work": 3,
-    "怎样才能做到": 3,
-    "Assumptions": 4,
-    "假设": 4,
+    **dict.fromkeys(_both("answer.heading.suggestions"), 3),
+    **dict.fromkeys(_both("answer.heading.assumptions"), 4),
 }
-_FORMULA = re.compile(r"^\s+- (?:Formula|公式)[:：]")
+_SOURCES = _both("answer.heading.sources")
+_FORMULA = re.compile(
+    rf"^\s+- (?:{'|'.join(map(re.escape, _both('answer.heading.formula')))})[:：]"
+)
 _SOURCE = re.compile(r"^(\d+\. .*?) \(`([^`]+)`, id `[^`]+`\): .*$")
 
 
@@ -55,7 +62,7 @@ def brief_markdown(text: str) -> str:
             if items > _KEEP[section]:
                 dropped += 1
                 continue
-        elif section in ("Sources", "依据"):
+        elif section in _SOURCES:
             line = _SOURCE.sub(r"\1 (`\2`)", line)
         out.append(line)
     close()

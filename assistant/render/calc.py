@@ -228,8 +228,9 @@ def _plan_assumptions(evaluation: Evaluation, language: str) -> tuple[str, ...]:
     return tuple(text(a, zh_or_en(language)) for a in evaluation.assumptions)
 
 
-#: Memory components left out of the table when they are zero (e.g. gradients for inference).
-_HIDE_WHEN_ZERO = frozenset(
+#: Memory components left out of the table when they are zero (e.g. gradients for inference);
+#: the one list, for `calc` and the TUI's Calculations tab alike.
+HIDE_WHEN_ZERO = frozenset(
     {
         "gradients_bytes",
         "optimizer_bytes",
@@ -251,7 +252,7 @@ def _cell(check: CheckResult, key: str, value: Figure, language: str) -> str:
 def _render_check(console: Console, check: CheckResult, language: str = "en") -> None:
     zh = language == "zh"
     title = CHECK_TITLES[check.kind][1 if zh else 0]
-    rows = [(k, v) for k, v in check.figures.items() if not (k in _HIDE_WHEN_ZERO and v == 0)]
+    rows = [(k, v) for k, v in check.figures.items() if not (k in HIDE_WHEN_ZERO and v == 0)]
     if all(value is None for _, value in rows):  # n/a check: no table, just the reason
         console.print(f"[bold]{_colon(title, language)}[/]{_verdict(check.verdict, language)}")
     else:

@@ -1,7 +1,19 @@
-"""Retrieval: bilingual hybrid search (faiss dense lane + jieba BM25 lane, rank fusion).
+"""Retrieval stage: bilingual hybrid search (faiss dense lane + jieba BM25 lane, rank fusion).
 
 The contract the rest of the assistant uses is the :class:`Retriever` protocol and
-:func:`open_retriever`.
+:func:`~assistant.retrieval.engine.open_retriever`. Owns, in the order a passage travels:
+
+- reading the knowledge: `documents` (bytes → sections), `validation` (per-kind checks at
+  `kb add`), `blocks` and `chunking` (sections → passages, translations linked);
+- the lanes: `encoder` and `weights` (USE-m, cached), `tokenize`, `dictionary`, `aliases` and
+  `pairs` (jieba tokens, typos, aliases, zh↔en synonyms), `keyword` (BM25);
+- deciding: `fusion` (rank fusion), `definitions` (a prior for "what is" questions), `gate`
+  (answer at all?);
+- storing: `index`, `storage`, `integrity`, `manifest` (generations on disk, what they were
+  built from); `engine` (loads or rebuilds, searches); `library` and `transaction` (the
+  user's documents, changed all-or-nothing).
+
+How well it does is measured by :mod:`assistant.evaluation`, which is not loaded to answer.
 """
 
 from __future__ import annotations

@@ -17,10 +17,21 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from assistant.records import Passage
 from assistant.retrieval.blocks import MARKER_ONLY_RE, Segment, blocks, segments
-from assistant.retrieval.documents import Document, Section
+from assistant.retrieval.documents import (
+    Document,
+    Section,
+    discover,
+    read_document,
+    unique_documents,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 #: Passage size cap in (estimated) encoder tokens: short passages make precise citations
 #: and suit USE-m, which averages over its input.
@@ -306,3 +317,15 @@ def embedding_text(passage: Passage) -> str:
     """What the encoders and the keyword lane see: title, heading path and text."""
     heading = f"{passage.title} > {passage.heading}" if passage.heading else passage.title
     return f"{heading}\n{passage.text}"
+
+
+def read_passages(roots: Sequence[Path]) -> list[Passage]:
+    """Every passage of the documents under `roots`, chunked and linked to its translation,
+    without an index (the calibration and the synonym derivation read the knowledge so)."""
+    docs = []
+    for root in roots:
+        for path in discover(root):
+            relative = path.relative_to(root).as_posix()
+            docs.append(read_document(path, source=relative, key=f"knowledge/{relative}"))
+    kept, _ = unique_documents(docs)
+    return link_translations([p for doc in kept for p in chunk_document(doc)])

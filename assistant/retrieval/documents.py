@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import sys
 import unicodedata
@@ -20,6 +21,7 @@ from typing import Any
 
 from assistant.errors import DocumentError
 from assistant.records import Language, SiteProfile
+from calculators.messages import Msg
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -167,13 +169,11 @@ def _control_share(text: str) -> float:
 
 
 def _binary(path: str) -> DocumentError:
-    return DocumentError(
-        path, "not a text document (binary content)", reason_zh="不是文本文件（二进制内容）"
-    )
+    return DocumentError(path, Msg("error.document.binary"))
 
 
 def _unreadable(path: str, encoding: str) -> DocumentError:
-    return DocumentError(path, f"cannot decode as {encoding}", reason_zh=f"无法按 {encoding} 解码")
+    return DocumentError(path, Msg("error.document.undecodable", encoding=encoding))
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
@@ -183,25 +183,18 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
     first_newline = text.find("\n")
     closing = re.search(r"^\+\+\+[ \t]*$", text[first_newline + 1 :], flags=re.MULTILINE)
     if first_newline < 0 or closing is None:
-        raise DocumentError(
-            path,
-            "front matter opened with +++ but never closed",
-            reason_zh="前置元数据缺少结束的 +++",
-        )
+        raise DocumentError(path, Msg("error.document.unclosed_front_matter"))
     toml_text = text[first_newline + 1 : first_newline + 1 + closing.start()]
     try:
         meta = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(
-            path, f"invalid TOML front matter: {exc}", reason_zh=f"前置元数据 TOML 无效：{exc}"
-        ) from exc
+        raise DocumentError(path, Msg("error.document.bad_toml", reason=str(exc))) from exc
     _refuse_controls(meta, path)
     return meta, first_newline + 1 + closing.end()
 
 
 def _refuse_controls(value: Any, path: str, field: str = "") -> None:
     """TOML escapes (`\\u001b`) can put an escape sequence in a title or alias: refuse it."""
-    from assistant.i18n import t
     from assistant.sanitize import has_controls, one_line
 
     if isinstance(value, dict):
@@ -214,11 +207,7 @@ def _refuse_controls(value: Any, path: str, field: str = "") -> None:
         return
     if isinstance(value, str) and has_controls(value) or has_controls(field):
         shown = one_line(field)
-        raise DocumentError(
-            path,
-            t("kb.controls_in_front_matter", "en", field=shown),
-            reason_zh=t("kb.controls_in_front_matter", "zh", field=shown),
-        )
+        raise DocumentError(path, Msg("kb.controls_in_front_matter", field=shown))
 
 
 def slugify(text: str) -> str:
@@ -269,40 +258,24 @@ def guess_language(text: str, path: Path) -> Language:
 def _meta_str(meta: Mapping[str, Any], name: str, path: str, default: str) -> str:
     value = meta.get(name, default)
     if not isinstance(value, str) or not value.strip():
-        raise DocumentError(
-            path,
-            f"front matter field {name!r} must be a non-empty string",
-            reason_zh=f"前置元数据字段 {name!r} 必须是非空字符串",
-        )
+        raise DocumentError(path, Msg("error.document.not_a_string", field=repr(name)))
     return value.strip()
 
 
 def _meta_list(meta: Mapping[str, Any], name: str, path: str) -> tuple[str, ...]:
     value = meta.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DocumentError(
-            path,
-            f"front matter field {name!r} must be a list of strings",
-            reason_zh=f"前置元数据字段 {name!r} 必须是字符串列表",
-        )
+        raise DocumentError(path, Msg("error.document.not_a_list", field=repr(name)))
     return tuple(value)
 
 
 def _lang_and_kind(meta: Mapping[str, Any], shown: str, guessed: Language) -> tuple[str, str]:
     lang = _meta_str(meta, "lang", shown, guessed)
     if lang not in ("zh", "en"):
-        raise DocumentError(
-            shown,
-            f'front matter field \'lang\' must be "zh" or "en", not {lang!r}',
-            reason_zh=f'前置元数据字段 \'lang\' 必须是 "zh" 或 "en"，而不是 {lang!r}',
-        )
+        raise DocumentError(shown, Msg("error.document.bad_lang", lang=repr(lang)))
     kind = _meta_str(meta, "kind", shown, "note")
     if kind not in KINDS:
-        raise DocumentError(
-            shown,
-            f"front matter field 'kind' must be one of {', '.join(KINDS)}",
-            reason_zh=f"前置元数据字段 'kind' 必须是 {', '.join(KINDS)} 之一",
-        )
+        raise DocumentError(shown, Msg("error.document.bad_kind", kinds=", ".join(KINDS)))
     return lang, kind
 
 
@@ -311,7 +284,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     shown = str(path)
     text = normalize_text(decode_bytes(raw, shown))
     if not text.strip():
-        raise DocumentError(shown, "the document is empty", reason_zh="文档为空")
+        raise DocumentError(shown, Msg("error.document.empty"))
     meta, body_start = split_front_matter(text, shown) if path.suffix != ".txt" else ({}, 0)
     lang, kind = _lang_and_kind(meta, shown, guess_language(text[body_start:], path))
     if path.suffix == ".txt":
@@ -320,7 +293,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     else:
         sections, heading_title = parse_sections(text, body_start)
     if not sections:
-        raise DocumentError(shown, "the document has no text", reason_zh="文档没有正文")
+        raise DocumentError(shown, Msg("error.document.no_text"))
     default_id = slugify(_LANG_SUFFIX_RE.sub("", path.stem))
     site = meta.get("site")
     card = meta.get(kind) if kind in ("gpu", "model") else None
@@ -344,26 +317,17 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
 def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
     if path.suffix.lower() not in (*SUPPORTED_SUFFIXES, ".json"):
-        raise DocumentError(
-            str(path),
-            f"unsupported file type {path.suffix or '(none)'}; use .md, .txt or a config.json",
-            reason_zh=f"不支持的文件类型 {path.suffix or '（无）'}；请用 .md、.txt 或 config.json",
-        )
+        suffix = path.suffix or Msg("error.document.no_suffix")
+        raise DocumentError(str(path), Msg("error.document.file_type", suffix=suffix))
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise DocumentError(
-                str(path),
-                f"file too large ({size} bytes; limit {MAX_FILE_BYTES})",
-                reason_zh=f"文件过大（{size} 字节，上限 {MAX_FILE_BYTES}）",
-            )
+            too_large = Msg("error.document.too_large", size=size, limit=MAX_FILE_BYTES)
+            raise DocumentError(str(path), too_large)
         raw = path.read_bytes()
     except OSError as exc:
-        raise DocumentError(
-            str(path),
-            f"cannot read: {exc.strerror or exc}",
-            reason_zh=f"无法读取：{exc.strerror or exc}",
-        ) from exc
+        reason = str(exc.strerror or exc)
+        raise DocumentError(str(path), Msg("error.document.unreadable", reason=reason)) from exc
     if path.suffix.lower() == ".json":  # a Hugging Face config.json: stored as a model card
         from assistant.retrieval.cards import card_from_hf_config
 
@@ -377,32 +341,34 @@ def discover(root: Path, *, recursive: bool = True, links: list[Path] | None = N
 
     A symbolic link (to a file or a folder) is never followed: it could lead out of `root`
     (`notes.md -> /etc/shadow`). Links that look like documents are appended to `links`.
+    One `os.scandir` walk: the kind of each entry comes with the listing, so no file is
+    stat-ed here (a warm start lists thousands of documents on every start).
     """
-    pattern = "**/*" if recursive else "*"
-    found = []
-    for p in root.glob(pattern):
-        relative = p.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
+    found: list[Path] = []
+    linked: list[Path] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
             continue
-        if p.suffix.lower() not in SUPPORTED_SUFFIXES:
-            continue
-        if _through_link(root, relative):
-            if links is not None and p.is_symlink():
-                links.append(p)
-            continue
-        if p.is_file():
-            found.append(p)
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            path = folder / entry.name
+            if entry.is_symlink():
+                if path.suffix.lower() in SUPPORTED_SUFFIXES:
+                    linked.append(path)
+            elif entry.is_dir(follow_symlinks=False):
+                if recursive:
+                    folders.append(path)
+            elif path.suffix.lower() in SUPPORTED_SUFFIXES and entry.is_file(follow_symlinks=False):
+                found.append(path)
+    if links is not None:
+        links.extend(sorted(linked))
     return sorted(found)
-
-
-def _through_link(root: Path, relative: Path) -> bool:
-    """True when `root/relative` or a folder between them is a symbolic link."""
-    path = root
-    for part in relative.parts:
-        path = path / part
-        if path.is_symlink():
-            return True
-    return False
 
 
 def site_profile(doc: Document) -> SiteProfile | None:
@@ -411,9 +377,7 @@ def site_profile(doc: Document) -> SiteProfile | None:
         return None
     site = doc.site
     if site is None:
-        raise DocumentError(
-            doc.source, "a site document needs a [site] table", reason_zh="站点文档需要 [site] 表"
-        )
+        raise DocumentError(doc.source, Msg("error.document.no_site_table"))
     aliases = _meta_list(site, "aliases", doc.source)
     return SiteProfile(
         id=doc.doc_id,
@@ -450,12 +414,8 @@ def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> A
         and math.isfinite(value)
     )
     if not ok or (kind is int and not isinstance(value, int)):
-        what = "integer" if kind is int else "number"
-        raise DocumentError(
-            path,
-            f"[site] field {name!r} must be a positive {what}",
-            reason_zh=f"[site] 字段 {name!r} 必须是正{'整数' if kind is int else '数'}",
-        )
+        key = "error.document.site_integer" if kind is int else "error.document.site_number"
+        raise DocumentError(path, Msg(key, field=repr(name)))
     return kind(value)
 
 
@@ -470,8 +430,12 @@ def unique_documents(docs: Iterable[Document]) -> tuple[list[Document], list[Doc
             errors.append(
                 DocumentError(
                     doc.source,
-                    f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner}",
-                    reason_zh=f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner} 使用",
+                    Msg(
+                        "error.document.duplicate_id",
+                        id=repr(doc.doc_id),
+                        lang=doc.lang,
+                        owner=owner,
+                    ),
                 )
             )
             continue

@@ -38,23 +38,26 @@ def file_hash(path: Path) -> str:
 
 
 def collect_sources(knowledge_dir: Path, documents_dir: Path) -> list[SourceFile]:
-    """The shipped documents, then the user's."""
+    """The shipped documents, then the user's.
+
+    A user's document is named by its resolved path: `discover` follows no link below the
+    folder, so that is the resolved folder joined with the relative path (one `resolve` per
+    start instead of one per document).
+    """
     shipped = [
-        SourceFile(
-            p,
-            p.relative_to(knowledge_dir).as_posix(),
-            "knowledge/" + p.relative_to(knowledge_dir).as_posix(),
-            False,
-        )
-        for p in (discover(knowledge_dir) if knowledge_dir.is_dir() else [])
+        SourceFile(p, rel, "knowledge/" + rel, False)
+        for p, rel in _relative(knowledge_dir, discover(knowledge_dir))
     ]
+    resolved = documents_dir.resolve()
     user = [
-        SourceFile(
-            p, str(p.resolve()), "documents/" + p.relative_to(documents_dir).as_posix(), True
-        )
-        for p in (discover(documents_dir) if documents_dir.is_dir() else [])
+        SourceFile(p, str(resolved / rel), "documents/" + rel, True)
+        for p, rel in _relative(documents_dir, discover(documents_dir))
     ]
     return shipped + user
+
+
+def _relative(root: Path, paths: list[Path]) -> list[tuple[Path, str]]:
+    return [(p, p.relative_to(root).as_posix()) for p in paths]
 
 
 def tokenizer_version() -> str:

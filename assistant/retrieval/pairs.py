@@ -108,7 +108,7 @@ def render(rows: Iterable[tuple[str, str, float]]) -> str:
 def main() -> None:
     """Rewrite `assistant/data/synonyms_derived.tsv` from the shipped knowledge."""
     from assistant.config import Settings
-    from assistant.retrieval.calibration import _read_passages as read_passages
+    from assistant.retrieval.chunking import read_passages
 
     passages = read_passages([Path(Settings().knowledge_dir)])
     target = Path(__file__).resolve().parent.parent / "data" / "synonyms_derived.tsv"

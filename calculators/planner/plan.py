@@ -18,6 +18,7 @@ from calculators.defaults import (
     DAY,
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_GPUS_PER_NODE,
     FINETUNE_BATCH_SEQUENCES,
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
@@ -64,7 +65,7 @@ class Plan:
     model: ModelSpec
     gpu: GPU
     gpus: int = 1
-    gpus_per_node: int = 8
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE
     """GPUs per node; a job smaller than one node uses `min(gpus, gpus_per_node)`."""
     method: Method | None = None
     """Fine-tuning method; None means "full" for finetune, ignored otherwise."""

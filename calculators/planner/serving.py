@@ -7,6 +7,7 @@ activations over the intra-node link or across nodes (see `calculators.serving`)
 
 from __future__ import annotations
 
+from calculators.defaults import DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg
 from calculators.planner.checks import NETWORK_OK_RATIO, intra_link
 from calculators.planner.plan import CheckResult, CheckVerdict, Figure, Plan
@@ -39,7 +40,7 @@ def plan_serving_speed(plan: Plan) -> ServingSpeed:
         kv_dtype=plan.kv_dtype or plan.precision,
         batch_size=plan.batch_per_replica,
         context_length=plan.sequence_length,
-        prompt_tokens=min(1024, plan.sequence_length),
+        prompt_tokens=min(DEFAULT_PROMPT_TOKENS, plan.sequence_length),
         prefill_mfu=plan.mfu,
     )
 

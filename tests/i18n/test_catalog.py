@@ -73,3 +73,37 @@ def test_msg_is_a_value() -> None:
     assert dict(a) == {"count": 8, "gpu": "H100"}
     with pytest.raises(ValueError, match="bad message key"):
         Msg(" x")
+
+
+def _strings_in_code() -> tuple[set[str], set[str]]:
+    """Every string constant in assistant/ and calculators/, and the key prefixes: every
+    f-string's literal start and every constant that ends in a dot (`f"common.verdict.{v}"`
+    → "common.verdict.")."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    constants: set[str] = set()
+    prefixes: set[str] = set()
+    for package in ("assistant", "calculators"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    constants.add(node.value)
+                    if node.value.endswith("."):  # a table read by prefix: "label.figure."
+                        prefixes.add(node.value)
+                elif isinstance(node, ast.JoinedStr) and node.values:
+                    first = node.values[0]
+                    if isinstance(first, ast.Constant) and str(first.value).endswith("."):
+                        prefixes.add(str(first.value))
+    return constants, prefixes
+
+
+def test_every_key_is_used() -> None:
+    # A key no code names is dead text: it drifts from what the code says and is translated
+    # for nothing. A key built at run time must start with an f-string's literal prefix.
+    constants, prefixes = _strings_in_code()
+    unused = [
+        key for key in KEYS if key not in constants and not any(map(key.startswith, prefixes))
+    ]
+    assert unused == []

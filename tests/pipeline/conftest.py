@@ -31,6 +31,25 @@ def answer_rows(bench: ModuleType) -> list[dict[str, Any]]:
     return [r for r in bench.load_golden() if str(r["file"]).startswith("answers")]
 
 
+def answer_row(
+    row: dict[str, Any], settings: Any, retriever: Any, language: str | None = None
+) -> Answer:
+    """A golden row's question answered after its earlier turns (`chain` or `previous`), in
+    `language` (None: the question's own)."""
+    from assistant.pipeline import answer
+
+    previous = None
+    for earlier in row.get("chain") or row.get("previous") or ():
+        previous = answer(earlier, settings=settings, retriever=retriever, previous=previous).query
+    return answer(
+        row["question"],
+        settings=settings,
+        retriever=retriever,
+        previous=previous,
+        language=language,
+    )
+
+
 @dataclass(frozen=True)
 class GoldenResult:
     """One golden row, the answer to its question (None if it raised) and its problems."""
@@ -50,7 +69,7 @@ def golden_results(
     with retrieval is the slow part; answering the set twice would add minutes to the suite).
     """
     from assistant.config import Settings
-    from assistant.pipeline import answer, default_retriever
+    from assistant.pipeline import default_retriever
     from assistant.render.serialize import answer_to_json
     from tests.conftest import _copy_live_index
 
@@ -63,15 +82,8 @@ def golden_results(
         settings = Settings()
         retriever = default_retriever(settings)
         for row in answer_rows(bench):
-            previous = None
             try:
-                for earlier in row.get("chain") or row.get("previous") or ():
-                    previous = answer(
-                        earlier, settings=settings, retriever=retriever, previous=previous
-                    ).query
-                got = answer(
-                    row["question"], settings=settings, retriever=retriever, previous=previous
-                )
+                got = answer_row(row, settings, retriever)
                 problems = bench.check_row(row, answer_to_json(got))
             except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported
                 got, problems = None, [f"raised {type(exc).__name__}: {exc}"]

@@ -184,3 +184,26 @@ def test_a_stated_offload_is_evaluated_not_only_suggested() -> None:
     assert outcome.verdict == "feasible"
     memory = next(c for c in outcome.checks if c.kind == "memory")
     assert memory.figures["host_ram_needed_bytes_per_node"] == pytest.approx(182e9, rel=0.05)
+
+
+def test_a_stated_concurrency_is_the_number_of_sequences_served() -> None:
+    # "20 个并发" at 2k context: Mixtral-8x7B's KV cache is 32 layers x 8 KV heads x 128 x 2
+    # (K and V) x 2 bytes = 131,072 B per token, so 20 x 2,048 x 131,072 = 5.37 GB in all,
+    # 2.68 GB on each of the 2 GPUs (it was evaluated at one sequence: 268 MB).
+    query = _ask(
+        "Mixtral-8x7B 在 2 张 A100 上推理，20 个并发，每个请求 2k 上下文，能跑吗？",
+        lang="zh",
+        scenario=Scenario(
+            model="Mixtral-8x7B",
+            gpu="A100 SXM 80GB",
+            gpu_count=2,
+            task="inference",
+            context_length=2048,
+            concurrency=20,
+        ),
+    )
+    outcome = calculate(query)
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["concurrent_sequences"] == 20
+    assert memory["kv_cache_bytes"] == 20 * 2048 * 131_072
+    assert "推理按 1 路并发计算。" not in outcome.assumptions

@@ -200,7 +200,8 @@ def test_a_new_concurrency_is_one_change() -> None:
 
     first = parse("8张H100推理Llama-3.1-70B，32k上下文")
     second = parse("那并发64路呢", previous=first)
-    assert changed_note(second) == "在上一问的基础上改了：并发。"  # not "批大小/并发、并发"
+    # one change, named as the scenario tab and refusals name the slot; not "批大小/并发、并发"
+    assert changed_note(second) == "在上一问的基础上改了：并发数。"
 
 
 def test_electricity_of_stated_hardware_needs_no_model() -> None:

@@ -3,6 +3,8 @@ and quantities asked with no hardware named, on Query values built by hand."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.calculate import calculate
@@ -43,9 +45,40 @@ def test_the_largest_model_a_budget_buys() -> None:
         ),
         asks=("max_model",),
     )
-    lead = calculate(query).lead
-    assert lead.startswith("50,000 USD buys 25,000 GPU-hours")
-    assert "about 16.8B parameters" in lead
+    outcome = calculate(query)
+    assert outcome.lead.startswith("50,000 USD buys 25,000 GPU-hours")
+    # 16.8B counts 6·N·D only; the calculators add attention FLOPs (6ND + 12·L·s·d per token,
+    # ~7% at 4k context for this size), so the model the budget really buys is a little smaller
+    # and the answer's own cost check (of the model it names) stays within the budget.
+    size = re.search(r"about (\d+\.\d)B parameters", outcome.lead)
+    assert size is not None
+    assert 15.0 <= float(size.group(1)) <= 16.8
+    cost = next(c for c in outcome.checks if c.kind == "cost").figures["cost"]
+    assert isinstance(cost, float)
+    assert cost <= 50000.0
+
+
+def test_the_largest_model_is_shown_with_its_own_figures() -> None:
+    # 8 x 312e12 x MFU 0.40 x 30 days = 2.59e21 FLOPs; N = sqrt(C/120) = 4.6B by 6ND alone, a
+    # little less with attention. The key figures are that model's (about 20 tokens per
+    # parameter, run time within the 30 days), not those of the 1B probe behind the rates.
+    query = _ask(
+        "8张A100一个月内最大能训练多大的模型",
+        lang="zh",
+        scenario=Scenario(
+            gpu="A100 SXM 80GB", gpu_count=8, task="pretrain", deadline_seconds=30 * 86400.0
+        ),
+        asks=("max_model",),
+    )
+    outcome = calculate(query)
+    compute = next(c for c in outcome.checks if c.kind == "compute").figures
+    tokens, seconds = compute["tokens"], compute["seconds"]
+    assert isinstance(tokens, float)
+    assert isinstance(seconds, float)
+    assert 4.0e9 * 20 <= tokens <= 4.7e9 * 20
+    assert 25 * 86400 <= seconds <= 30 * 86400
+    assert outcome.verdict == "feasible"
+    assert f"{tokens / 1e8:.0f}亿 token" in outcome.lead  # the headline names that model
 
 
 def test_a_comparison_says_what_each_option_wins_on() -> None:

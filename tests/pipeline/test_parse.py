@@ -266,6 +266,23 @@ def test_contradicting_counts_are_reported_in_the_users_language() -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "count", "nodes"),
+    [
+        ("8张A100一个月内最大能训练多大的模型", 8, None),  # 一个月 is a time span, not 1 card
+        ("H100两个星期能训练多大的模型", None, None),
+        ("A100 8个，训练7B要多久", 8, None),  # 个 after the GPU still counts cards
+        ("H100 4个节点训练70B", None, 4),
+    ],
+)
+def test_ge_after_a_gpu_counts_cards_only(
+    question: str, count: int | None, nodes: int | None
+) -> None:
+    query = parse(question, sites=[])
+    assert (query.scenario.gpu_count, query.scenario.nodes) == (count, nodes)
+    assert not query.warnings
+
+
+@pytest.mark.parametrize(
     ("question", "count"),
     [("用-8张卡训练7b", -8), ("0 GPUs train 7B", 0)],
 )
@@ -348,3 +365,16 @@ def test_parse_and_calculate_never_raise(text: str) -> None:
         return
     outcome = calculate(query, sites=[JILIN])
     assert outcome.verdict in {"feasible", "conditional", "infeasible", "unknown"}
+
+
+@pytest.mark.parametrize(
+    ("followup", "language"),
+    [("4-bit?", "zh"), ("H100?", "zh"), ("那4bit呢", "zh"), ("what about 4-bit?", "en")],
+)
+def test_a_follow_up_without_words_keeps_the_conversations_language(
+    followup: str, language: str
+) -> None:
+    first = parse("Llama-3-8B 推理需要多少显存?", sites=[])
+    second = parse(followup, previous=first, sites=[])
+    assert second.followup
+    assert second.language == language

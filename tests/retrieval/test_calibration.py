@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assistant.retrieval.calibration import SWEEP_GRID, DirectLanes, sweep
-from assistant.retrieval.evaluation import evaluate, load_golden
+from assistant.evaluation.calibration import SWEEP_GRID, DirectLanes, sweep
+from assistant.evaluation.retrieval import evaluate, load_golden
 
 DOCS = {
     "memory.zh.md": (

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from assistant.errors import UsageError
-from assistant.retrieval.evaluation import (
+from assistant.evaluation.retrieval import (
     EvaluationReport,
     GoldenQuery,
     evaluate,
@@ -131,7 +131,7 @@ def test_held_out_style_set_meets_the_issue_targets(kb_home: Path) -> None:
     """The held-out-style set (tests/retrieval/heldout/), both parts, real engine. The
     targets are those of issue 11 for a held-out set, scaled to each part's size."""
     from assistant.config import Settings
-    from assistant.retrieval.evaluation import breakdown
+    from assistant.evaluation.retrieval import breakdown
 
     lanes = open_lanes(Settings())
     golden = load_golden(Path(__file__).parent / "heldout")
@@ -139,7 +139,8 @@ def test_held_out_style_set_meets_the_issue_targets(kb_home: Path) -> None:
     rows = {(b.part, b.lang): b for b in breakdown(golden, results)}
     for part in ("tune", "test"):
         every, zh = rows[(part, "all")], rows[(part, "zh")]
-        assert (every.answerable, every.unanswerable) == (25, 5)
+        # tune: 25 written from the documents + the 8 questions issue 11 names as silent
+        assert (every.answerable, every.unanswerable) == ({"tune": 33, "test": 25}[part], 5)
         assert every.recall3 >= 0.8, (part, every)
         assert zh.recall3 >= 0.8, (part, zh)
         assert every.silent <= 1, (part, every)  # ≤ 2 in 50

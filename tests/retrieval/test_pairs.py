@@ -16,7 +16,7 @@ DATA = Path(__file__).parents[2] / "assistant" / "data" / "synonyms_derived.tsv"
 @pytest.fixture(scope="module")
 def shipped_pairs() -> list[tuple[str, str, float]]:
     from assistant.config import Settings
-    from assistant.retrieval.calibration import _read_passages
+    from assistant.retrieval.chunking import read_passages as _read_passages
 
     return derive(_read_passages([Path(Settings().knowledge_dir)]))
 

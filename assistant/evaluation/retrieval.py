@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from assistant.errors import UsageError
 from assistant.records import Passage
+from calculators.messages import Msg
 
 __all__ = [
     "CANDIDATES",
@@ -219,8 +220,7 @@ def _golden_files(path: Path) -> list[Path]:
         return sorted(path.glob("*.jsonl"))
     if path.is_file():
         return [path]
-    msg = f"golden set not found: {path}"
-    raise UsageError(msg, message_zh=f"找不到检索评测集：{path}")
+    raise UsageError(Msg("error.golden_not_found", path=str(path)))
 
 
 def _parse_line(line: str, origin: str) -> GoldenQuery:
@@ -235,11 +235,15 @@ def _parse_line(line: str, origin: str) -> GoldenQuery:
             origin=origin,
         )
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        msg = f"{origin}: not a golden query ({exc})"
-        raise UsageError(msg, message_zh=f"{origin}：不是有效的评测问题（{exc}）") from exc
+        raise UsageError(Msg("error.golden_bad_query", origin=origin, reason=str(exc))) from exc
     if query.kind not in _KINDS or (query.kind == "none") != (query.expected_doc is None):
-        msg = f"{origin}: kind {query.kind!r} and expected_doc {query.expected_doc!r} disagree"
-        raise UsageError(msg, message_zh=f"{origin}：kind 与 expected_doc 不一致")
+        mismatch = Msg(
+            "error.golden_kind_mismatch",
+            origin=origin,
+            kind=repr(query.kind),
+            expected=repr(query.expected_doc),
+        )
+        raise UsageError(mismatch)
     return query
 
 
@@ -369,6 +373,6 @@ def open_lanes(settings: Any, *, direct: bool = False) -> Lanes:
     from assistant.retrieval.encoder import make_encoder
 
     roots = [Path(settings.knowledge_dir), locations.user_documents_dir()]
-    from assistant.retrieval.calibration import DirectLanes
+    from assistant.evaluation.calibration import DirectLanes
 
     return DirectLanes([r for r in roots if r.is_dir()], make_encoder(settings))

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant.records import Passage
-from assistant.retrieval import fusion
-from assistant.retrieval.evaluation import (
+from assistant.evaluation.retrieval import (
     CANDIDATES,
     CUTOFFS,
     GoldenQuery,
@@ -24,6 +22,9 @@ from assistant.retrieval.evaluation import (
     _label,
     score_system,
 )
+from assistant.records import Passage
+from assistant.retrieval import fusion
+from assistant.retrieval.chunking import read_passages
 from assistant.retrieval.gate import FITTED_FOR, GateFeatures, answerable, query_features
 
 __all__ = ["SWEEP_GRID", "DirectLanes", "SweepPoint", "sweep"]
@@ -39,7 +40,7 @@ class DirectLanes:
     def __init__(self, roots: Sequence[Path], encoder: Any) -> None:
         from assistant.retrieval.keyword import KeywordIndex
 
-        self._passages = _read_passages(roots)
+        self._passages = read_passages(roots)
         texts = [_indexed_text(p) for p in self._passages]
         self._vectors = encoder.encode(texts) if texts else None
         self._encoder = encoder
@@ -107,19 +108,6 @@ def _indexed_text(passage: Passage) -> str:
     from assistant.retrieval.chunking import embedding_text
 
     return embedding_text(passage)
-
-
-def _read_passages(roots: Sequence[Path]) -> list[Passage]:
-    from assistant.retrieval.chunking import chunk_document, link_translations
-    from assistant.retrieval.documents import discover, read_document, unique_documents
-
-    docs = []
-    for root in roots:
-        for path in discover(root):
-            relative = path.relative_to(root).as_posix()
-            docs.append(read_document(path, source=relative, key=f"knowledge/{relative}"))
-    kept, _ = unique_documents(docs)
-    return link_translations([p for doc in kept for p in chunk_document(doc)])
 
 
 @dataclass(frozen=True)

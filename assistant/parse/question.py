@@ -30,6 +30,7 @@ from assistant.parse.names import (
     as_typed,
     closest_names,
     digit_groups_fit,
+    maker_spans,
     unknown_gpu_spans,
     unknown_names,
 )
@@ -152,7 +153,10 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
-    gpu_matches = hw.find_aliases(text, gpu_index)
+    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
+    gpu_matches = [
+        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
+    ]
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
     unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name

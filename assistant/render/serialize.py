@@ -61,6 +61,7 @@ SCENARIO_KEYS = (
     "target_first_token_seconds",
     "target_seconds_per_token",
     "host_ram_bytes",
+    "offload",
 )
 
 

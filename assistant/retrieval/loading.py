@@ -183,7 +183,7 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     for entry in manifest["segments"]:
         signature = _signature(path, entry["checksums"], dim)
         segment = (_LOADED.get(signature) if reuse else None) or read_segment(
-            path, entry["name"], entry["checksums"], dim
+            path, entry["name"], entry["checksums"], dim, manifest.get("tokenizer_version")
         )
         loaded[signature] = segment
         rows = len(segment.postings.lengths)

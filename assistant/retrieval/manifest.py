@@ -89,7 +89,12 @@ def stale_reasons(
 ) -> list[Msg]:
     """Why a stored index no longer matches (empty when it does)."""
     reasons = [
-        Msg("index.reason.changed", name=name, old=repr(manifest.get(name)), new=repr(value))
+        Msg(
+            "index.reason.changed",
+            name=Msg(f"index.part.{name}"),
+            old=repr(manifest.get(name)),
+            new=repr(value),
+        )
         for name, value in identity.items()
         if manifest.get(name) != value
     ]

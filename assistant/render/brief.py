@@ -10,13 +10,14 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 from assistant.i18n import Language, t
 
-__all__ = ["brief_markdown"]
+__all__ = ["KEEP", "brief_markdown", "cli_more"]
 
 #: How many items each section keeps on a screen; other sections keep everything.
-_KEEP = {
+KEEP = {
     "What would make it work": 3,
     "怎样才能做到": 3,
     "Assumptions": 4,
@@ -30,9 +31,23 @@ def _section(line: str) -> str | None:
     return line[4:].strip() if line.startswith("### ") else None
 
 
-def brief_markdown(text: str) -> str:
+def cli_more(language: Language, dropped: int) -> str:
+    """The line standing for the items a list lost: where the terminal shows them all."""
+    return t("answer.more", language, n=dropped)
+
+
+def brief_markdown(
+    text: str,
+    *,
+    keep: Mapping[str, int] = KEEP,
+    more: Callable[[Language, int], str] = cli_more,
+) -> str:
     """`text` (the full Markdown answer) without formulas, with long lists cut and each source
-    on one line (title and document id)."""
+    on one line (title and document id).
+
+    `keep` says how many items a section keeps (by heading); `more` words the line that stands
+    for the rest (the chat app points to its side panel instead of `ask --full`).
+    """
     lang: Language = "zh" if re.search(r"[\u4e00-\u9fff]", text.split("\n", 1)[0]) else "en"
     out: list[str] = []
     section: str | None = None
@@ -41,7 +56,7 @@ def brief_markdown(text: str) -> str:
     def close() -> None:
         if dropped:
             at = len(out) - 1 if out and not out[-1] else len(out)
-            out.insert(at, "- " + t("answer.more", lang, n=dropped))
+            out.insert(at, "- " + more(lang, dropped))
 
     for line in text.splitlines():
         heading = _section(line)
@@ -50,9 +65,9 @@ def brief_markdown(text: str) -> str:
             section, items, dropped = heading, 0, 0
         elif _FORMULA.match(line):
             continue
-        elif section in _KEEP and line.startswith("- "):
+        elif section in keep and line.startswith("- "):
             items += 1
-            if items > _KEEP[section]:
+            if items > keep[section]:
                 dropped += 1
                 continue
         elif section in ("Sources", "依据"):

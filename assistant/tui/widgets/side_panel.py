@@ -191,23 +191,31 @@ def calculations_renderable(answer: Answer, language: str) -> RenderableType:
 
 
 def citation_label(index: int, citation: Citation) -> Text:
-    """An entry of the Sources list: the title, and the section on a second line (several
-    passages of one document must be told apart)."""
+    """An entry of the Sources list: the title, the section on a second line (several
+    passages of one document must be told apart) and what it says on a third, tables told as
+    prose (`assistant.render.excerpt`, as `ask` lists its sources)."""
+    from assistant.render.excerpt import excerpt
+
     passage = citation.passage
     label = Text.styled(f"[{index}] ", "bold")
     label.append_text(literal(" ".join(passage.title.split())))
+    indent = " " * len(f"[{index}] ")
     if passage.heading:
-        indent = " " * len(f"[{index}] ")
         heading = " ".join(passage.heading.split())
         label.append(f"\n{indent}")
         label.append_text(literal(f"› {heading}", "dim"))
+    said = excerpt(passage.text, 160)
+    if said:
+        label.append(f"\n{indent}")
+        label.append_text(literal(said, "dim italic"))
     label.no_wrap = True
     label.overflow = "ellipsis"
     return label
 
 
 def citation_detail(citation: Citation, language: str) -> RenderableType:
-    """The full passage, where it comes from, and the claim it supports."""
+    """The full passage (its tables told as prose), where it comes from, and the claim it
+    supports."""
     passage = citation.passage
     head = literal(passage.title, "bold")
     if passage.heading:
@@ -224,7 +232,10 @@ def citation_detail(citation: Citation, language: str) -> RenderableType:
     if citation.claim:
         claim = Text.styled(f"{t('panel.claim', language)}{colon}", "bold")
         parts.append(Wrapped(claim + literal(citation.claim)))
-    parts += [Text(""), Wrapped(literal(passage.text))]
+    from assistant.render.excerpt import prose
+
+    # Tables told as prose, a row a line: pipes wrapped to the panel's width cannot be read.
+    parts += [Text(""), Wrapped(literal(prose(passage.text)))]
     return Group(*parts)
 
 

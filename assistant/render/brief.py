@@ -65,7 +65,7 @@ def brief_markdown(
             section, items, dropped = heading, 0, 0
         elif _FORMULA.match(line):
             continue
-        elif section in keep and line.startswith("- "):
+        elif section is not None and section in keep and line.startswith("- "):
             items += 1
             if items > keep[section]:
                 dropped += 1

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from assistant.tui.i18n import t
 from assistant.tui.literal import clean
@@ -86,6 +86,9 @@ class AnswerView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield VerdictBadge(self.answer, self._language)
+        # Imported here: markdown-it (~20 ms) is not needed before the first answer.
+        from textual.widgets import Markdown
+
         # Control characters would reach the terminal; markup in Markdown is not interpreted.
         yield Markdown(clean(bubble_markdown(self.answer)), open_links=False)
 

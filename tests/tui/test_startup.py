@@ -7,8 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
+from assistant.config import Settings
+from assistant.tui.app import AssistantApp
+from assistant.tui.i18n import t
 from assistant.tui.widgets.key_footer import KeyFooter
 from assistant.tui.widgets.side_panel import SidePanel
 from tests.tui.harness import Harness
@@ -58,3 +61,27 @@ async def test_hidden_tabs_are_built_after_the_first_paint_and_show_the_answer()
         await pilot.pause()
         assert panel.built
         assert app.query_one("#sources-list", OptionList).option_count == 1
+
+
+class _NoLoader(AssistantApp):
+    """The app with its knowledge base still loading (the loader never starts)."""
+
+    def load_retriever(self) -> None:  # type: ignore[override]
+        return None
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_the_load_state_is_shown_at_once_and_follows_changes(language: str) -> None:
+    app = _NoLoader(Settings(ui_language=language))  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        status = app.chat.query_one("#load-status", Static)
+        assert t("status.loading", language) in str(status.render())
+        app.load_detail = "正在重建知识库索引…"
+        await pilot.pause()
+        assert "正在重建知识库索引…" in str(status.render())
+        app.load_state = "ready"
+        await pilot.pause()
+        assert t("status.ready", language) in str(status.render())
+        assert status.has_class("-ready")

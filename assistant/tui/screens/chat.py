@@ -115,10 +115,14 @@ class ChatScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        # `_relabel` (called at once) shows the load state too: the other two wait for changes.
         self.watch(self.app, "ui_language", self._relabel)
-        self.watch(self.app, "load_state", self._show_load_state)
+        self.watch(self.app, "load_state", self._show_load_state, init=False)
         self.watch(
-            self.app, "load_detail", lambda _detail: self._show_load_state(self.advisor.load_state)
+            self.app,
+            "load_detail",
+            lambda _detail: self._show_load_state(self.advisor.load_state),
+            init=False,
         )
         self._welcome()
         self._layout_panel()

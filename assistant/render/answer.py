@@ -29,6 +29,7 @@ __all__ = [
     "fmt_percent",
     "fmt_rate",
     "fmt_seconds",
+    "is_estimate",
     "render_markdown",
     "verdict_label",
     "without_banner",
@@ -50,9 +51,14 @@ def verdict_label(answer: Answer, language: Language | None = None) -> str:
     interface language); every banner, badge and headline takes its label from here.
     """
     lang = language or answer.language
-    if answer.verdict == "unknown" and answer.checks:
+    if is_estimate(answer):
         return text(Msg("common.verdict.estimate"), lang)
     return VERDICT_LABELS[answer.verdict][lang]
+
+
+def is_estimate(answer: Answer) -> bool:
+    """Whether `answer` gives figures with no verdict (labelled "Estimate", not "Cannot tell")."""
+    return answer.verdict == "unknown" and bool(answer.checks)
 
 
 def binding_label(answer: Answer, language: Language | None = None) -> str | None:

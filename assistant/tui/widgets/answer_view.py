@@ -27,10 +27,10 @@ VERDICT_ICONS: dict[str, str] = {
 def verdict_text(answer: Answer, language: str) -> Text:
     """The badge line: icon, verdict label (the one `ask` shows, "Estimate" for figures with no
     verdict) and the binding constraint, in the interface language, shown literally."""
-    from assistant.render.answer import binding_label, verdict_label
+    from assistant.render.answer import binding_label, is_estimate, verdict_label
 
     lang: Language = "zh" if language == "zh" else "en"
-    icon = VERDICT_ICONS.get(answer.verdict, "?")
+    icon = "≈" if is_estimate(answer) else VERDICT_ICONS.get(answer.verdict, "?")
     text = Text.styled(f" {icon} {clean(verdict_label(answer, lang))} ", "bold")
     what = binding_label(answer, lang)
     if what:

@@ -23,23 +23,61 @@ __all__ = [
     "CHECK_MARKS",
     "VERDICT_LABELS",
     "answer_renderable",
+    "binding_label",
     "fmt_bytes",
     "fmt_count",
     "fmt_flops",
     "fmt_percent",
     "fmt_rate",
     "fmt_seconds",
+    "is_estimate",
     "render_markdown",
     "verdict_label",
+    "without_banner",
 ]
 
 
-def verdict_label(answer: Answer) -> str:
+def verdict_label(answer: Answer, language: Language | None = None) -> str:
     """The headline's label: the verdict, or "Estimate" for figures computed with no verdict
-    (a quantity asked with no hardware named is not judged on a card the user never chose)."""
-    if answer.verdict == "unknown" and answer.checks:
-        return text(Msg("common.verdict.estimate"), answer.language)
-    return VERDICT_LABELS[answer.verdict][answer.language]
+    (a quantity asked with no hardware named is not judged on a card the user never chose).
+
+    In the answer's language unless `language` is given (the chat app's badge follows the
+    interface language); every banner, badge and headline takes its label from here.
+    """
+    lang = language or answer.language
+    if is_estimate(answer):
+        return text(Msg("common.verdict.estimate"), lang)
+    return VERDICT_LABELS[answer.verdict][lang]
+
+
+def is_estimate(answer: Answer) -> bool:
+    """Whether `answer` gives figures with no verdict (labelled "Estimate", not "Cannot tell")."""
+    return answer.verdict == "unknown" and bool(answer.checks)
+
+
+def binding_label(answer: Answer, language: Language | None = None) -> str | None:
+    """The binding constraint's label ("Memory", "显存"), or None when there is none."""
+    kind = answer.binding_constraint
+    if not kind:
+        return None
+    return CHECK_LABELS.get(kind, {}).get(language or answer.language, kind)
+
+
+def without_banner(answer: Answer, body: str, *, binding: bool = False) -> str:
+    """`body` (the answer's Markdown, maybe shortened) without what a banner above it already
+    says: the leading verdict label, and with `binding` the "Binding constraint" line."""
+    label = verdict_label(answer)
+    for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):
+        if body.startswith(prefix):
+            body = body.removeprefix(prefix).lstrip(" ")
+            break
+    what = binding_label(answer)
+    if binding and what:
+        lang = answer.language
+        colon = "：" if lang == "zh" else ": "
+        heading = text(Msg("answer.heading.binding"), lang)
+        body = body.replace(f"\n\n{heading}{colon}{what}\n", "\n", 1)
+    return body
 
 
 #: One mark per check verdict. Each is a single code point that is East Asian Wide and shown as
@@ -186,10 +224,6 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
         "unknown": "bold blue",
     }
     label = verdict_label(answer)
-    body = answer.text if full else brief_markdown(answer.text)
     # The banner says the verdict in colour; the headline below it does not repeat it.
-    for prefix in (f"**{label}**：", f"**{label}**: ", f"**{label}**"):
-        if body.startswith(prefix):
-            body = body.removeprefix(prefix).lstrip(" ")
-            break
+    body = without_banner(answer, answer.text if full else brief_markdown(answer.text))
     return Group(Text(label, style=styles[answer.verdict]), Markdown(body))

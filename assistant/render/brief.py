@@ -10,10 +10,11 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 from assistant.i18n import LANGUAGES, Language, t
 
-__all__ = ["brief_markdown"]
+__all__ = ["KEEP", "brief_markdown", "cli_more"]
 
 
 def _both(key: str) -> tuple[str, ...]:
@@ -21,8 +22,9 @@ def _both(key: str) -> tuple[str, ...]:
     return tuple(t(key, lang) for lang in LANGUAGES)
 
 
-#: How many items each section keeps on a screen; other sections keep everything.
-_KEEP = {
+#: How many items each section keeps on a screen (by its heading in either language); other
+#: sections keep everything.
+KEEP = {
     **dict.fromkeys(_both("answer.heading.suggestions"), 3),
     **dict.fromkeys(_both("answer.heading.assumptions"), 4),
 }
@@ -37,9 +39,23 @@ def _section(line: str) -> str | None:
     return line[4:].strip() if line.startswith("### ") else None
 
 
-def brief_markdown(text: str) -> str:
+def cli_more(language: Language, dropped: int) -> str:
+    """The line standing for the items a list lost: where the terminal shows them all."""
+    return t("answer.more", language, n=dropped)
+
+
+def brief_markdown(
+    text: str,
+    *,
+    keep: Mapping[str, int] = KEEP,
+    more: Callable[[Language, int], str] = cli_more,
+) -> str:
     """`text` (the full Markdown answer) without formulas, with long lists cut and each source
-    on one line (title and document id)."""
+    on one line (title and document id).
+
+    `keep` says how many items a section keeps (by heading); `more` words the line that stands
+    for the rest (the chat app points to its side panel instead of `ask --full`).
+    """
     lang: Language = "zh" if re.search(r"[\u4e00-\u9fff]", text.split("\n", 1)[0]) else "en"
     out: list[str] = []
     section: str | None = None
@@ -48,7 +64,7 @@ def brief_markdown(text: str) -> str:
     def close() -> None:
         if dropped:
             at = len(out) - 1 if out and not out[-1] else len(out)
-            out.insert(at, "- " + t("answer.more", lang, n=dropped))
+            out.insert(at, "- " + more(lang, dropped))
 
     for line in text.splitlines():
         heading = _section(line)
@@ -57,9 +73,9 @@ def brief_markdown(text: str) -> str:
             section, items, dropped = heading, 0, 0
         elif _FORMULA.match(line):
             continue
-        elif section in _KEEP and line.startswith("- "):
+        elif section is not None and section in keep and line.startswith("- "):
             items += 1
-            if items > _KEEP[section]:
+            if items > keep[section]:
                 dropped += 1
                 continue
         elif section in _SOURCES:

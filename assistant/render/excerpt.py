@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["excerpt"]
+__all__ = ["excerpt", "prose"]
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -53,6 +53,21 @@ def _prose(text: str) -> list[str]:
             table = []
         out.append(line)
     return out
+
+
+def prose(text: str) -> str:
+    """`text` with its lines kept and each Markdown table told as prose, one row a line (for a
+    passage shown in full, where table pipes wrapped to a narrow panel cannot be read).
+
+    Examples:
+        >>> print(prose("Times:\\n\\n| GPUs | time |\\n|---|---|\\n| 8 × V100 | 95 d |\\n\\nEnd."))
+        Times:
+        <BLANKLINE>
+        8 × V100: time 95 d.
+        <BLANKLINE>
+        End.
+    """
+    return "\n".join(_prose(text)).strip("\n")
 
 
 def excerpt(text: str, limit: int = 160) -> str:

@@ -110,7 +110,10 @@ class AssistantApp(App[None]):
             retriever = open_retriever(settings, notify=self._loading_note)
             # Warm the pipeline's imports (while the encoder loads in its own thread), the
             # tokenizer and the encoder now, not on question 1.
+            import textual.widgets._markdown  # noqa: F401 - the bubble's Markdown
+
             import assistant.pipeline  # noqa: F401
+            import assistant.tui.figures  # noqa: F401 - the panel's figures, for answer 1
 
             retriever.search("GPU 显存 memory", k=1)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a notification

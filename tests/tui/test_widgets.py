@@ -39,7 +39,7 @@ async def test_question_and_answer_are_shown_literally() -> None:
         ("feasible", "可行"),
         ("conditional", "有条件可行"),
         ("infeasible", "不可行"),
-        ("unknown", "无法判断"),
+        ("unknown", "估算"),  # figures computed (one check), no verdict: an estimate
     ],
 )
 async def test_each_verdict_has_its_own_class_and_label(verdict: str, label: str) -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from assistant.tui.errors import describe_error
@@ -21,6 +21,7 @@ from assistant.tui.export import answers_markdown, exports_dir, safe_stem, uniqu
 from assistant.tui.i18n import ENDONYMS, other, t
 from assistant.tui.literal import clean
 from assistant.tui.messages import AnswerFailed, AnswerReady, AnswerSelected
+from assistant.tui.widgets.key_footer import KeyFooter
 from assistant.tui.widgets.notices import NoticeBar
 from assistant.tui.widgets.prompt import Prompt
 from assistant.tui.widgets.side_panel import SidePanel
@@ -100,6 +101,8 @@ class ChatScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
+        # The layout classes before the first style pass, not a restyle of every widget after.
+        self._layout_classes(self.app.size.width < self.NARROW, update=False)
         with Horizontal(id="title-bar"):
             yield Static(id="app-title")
             yield Static(id="load-status")
@@ -109,13 +112,17 @@ class ChatScreen(Screen[None]):
                 yield Prompt(id="prompt")
             yield SidePanel(id="side-panel")
         yield NoticeBar(id="notices")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
+        # `_relabel` (called at once) shows the load state too: the other two wait for changes.
         self.watch(self.app, "ui_language", self._relabel)
-        self.watch(self.app, "load_state", self._show_load_state)
+        self.watch(self.app, "load_state", self._show_load_state, init=False)
         self.watch(
-            self.app, "load_detail", lambda _detail: self._show_load_state(self.advisor.load_state)
+            self.app,
+            "load_detail",
+            lambda _detail: self._show_load_state(self.advisor.load_state),
+            init=False,
         )
         self._welcome()
         self._layout_panel()
@@ -190,16 +197,21 @@ class ChatScreen(Screen[None]):
 
     def _layout_panel(self) -> None:
         """Classes for the stylesheet, and the focus moved off whatever they hide."""
-        narrow, shown = self.narrow, self.panel_shown
-        self.set_class(narrow, "-narrow")
-        self.set_class(shown, "-panel-shown")
-        self.set_class(not shown, "-panel-hidden")
+        narrow = self.narrow
+        self._layout_classes(narrow)
+        shown = self.panel_shown
         focused = self.focused
         in_panel = focused is not None and self.panel in focused.ancestors
         if in_panel and not shown:
             self.query_one(Prompt).focus_editor()
         elif focused is not None and not in_panel and narrow and shown:
             self.panel.focus_tabs()
+
+    def _layout_classes(self, narrow: bool, *, update: bool = True) -> None:
+        shown = self.panel_wanted["narrow" if narrow else "wide"]
+        self.set_class(narrow, "-narrow", update=update)
+        self.set_class(shown, "-panel-shown", update=update)
+        self.set_class(not shown, "-panel-hidden", update=update)
 
     def action_toggle_panel(self) -> None:
         """Show or hide the panel (F5); when narrow, switch between the chat and the panel."""

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from assistant.tui.i18n import t
 from assistant.tui.literal import clean
 
 if TYPE_CHECKING:
-    from assistant.records import Answer
+    from assistant.records import Answer, Language
 
 VERDICT_ICONS: dict[str, str] = {
     "feasible": "✔",
@@ -25,16 +25,36 @@ VERDICT_ICONS: dict[str, str] = {
 
 
 def verdict_text(answer: Answer, language: str) -> Text:
-    """The badge line: icon, verdict label and the binding constraint, shown literally."""
-    icon = VERDICT_ICONS.get(answer.verdict, "?")
-    text = Text.styled(f" {icon} {t('verdict.' + answer.verdict, language)} ", "bold")
-    if answer.binding_constraint:
-        from assistant.render import CHECK_LABELS
+    """The badge line: icon, verdict label (the one `ask` shows, "Estimate" for figures with no
+    verdict) and the binding constraint, in the interface language, shown literally."""
+    from assistant.render.answer import binding_label, is_estimate, verdict_label
 
-        kind = answer.binding_constraint
-        what = clean(CHECK_LABELS.get(kind, {}).get(language, kind))
-        text.append("  " + t("verdict.binding", language, what=what))
+    lang: Language = "zh" if language == "zh" else "en"
+    icon = "≈" if is_estimate(answer) else VERDICT_ICONS.get(answer.verdict, "?")
+    text = Text.styled(f" {icon} {clean(verdict_label(answer, lang))} ", "bold")
+    what = binding_label(answer, lang)
+    if what:
+        text.append("  " + t("verdict.binding", language, what=clean(what)))
     return text
+
+
+def bubble_markdown(answer: Answer) -> str:
+    """The compact answer under the badge: no verdict label or binding constraint (the badge
+    says them), lists cut to a screen with a pointer to the side panel's tab that has the rest."""
+    from assistant.i18n import t as catalog_t
+    from assistant.render.answer import without_banner
+    from assistant.render.brief import KEEP, brief_markdown
+
+    # Suggestions are only here (the panel has no place for them): the bubble keeps them all.
+    assumptions = {catalog_t("answer.heading.assumptions", lang) for lang in ("zh", "en")}
+    keep = {heading: n for heading, n in KEEP.items() if heading in assumptions}
+
+    def more(language: Language, dropped: int) -> str:
+        tab = t("tab.scenario", language)  # where the Scenario tab lists every assumption
+        return t("bubble.more", language, n=dropped, tab=tab)
+
+    body = brief_markdown(answer.text, keep=keep, more=more)
+    return without_banner(answer, body, binding=True)
 
 
 class VerdictBadge(Static):
@@ -68,10 +88,11 @@ class AnswerView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield VerdictBadge(self.answer, self._language)
-        # Control characters would reach the terminal; markup in Markdown is not interpreted.
-        from assistant.render.brief import brief_markdown
+        # Imported here: markdown-it (~20 ms) is not needed before the first answer.
+        from textual.widgets import Markdown
 
-        yield Markdown(clean(brief_markdown(self.answer.text)), open_links=False)
+        # Control characters would reach the terminal; markup in Markdown is not interpreted.
+        yield Markdown(clean(bubble_markdown(self.answer)), open_links=False)
 
     def relabel(self, language: str) -> None:
         """Switch the interface labels (not the answer, which follows the question)."""

@@ -19,7 +19,6 @@ from textual.message import Message
 from textual.widgets import OptionList, Static, TabbedContent, TabPane, Tabs
 from textual.widgets.option_list import Option
 
-from assistant.tui.figures import show_value
 from assistant.tui.i18n import t
 from assistant.tui.labels import (
     VERDICT_ICONS,
@@ -48,6 +47,14 @@ HIDE_WHEN_ZERO = frozenset(
         "offloaded_bytes",
     }
 )
+
+
+def show_value(key: str, value: object, language: str) -> str:
+    """`assistant.tui.figures.show_value`, imported on first use: it brings in the calculators'
+    catalogs (~40 ms), which the first paint does not need."""
+    from assistant.tui.figures import show_value as shown
+
+    return shown(key, value, language)
 
 
 def figure_rows(figures: Mapping[str, Figure], language: str) -> list[Row]:
@@ -191,23 +198,31 @@ def calculations_renderable(answer: Answer, language: str) -> RenderableType:
 
 
 def citation_label(index: int, citation: Citation) -> Text:
-    """An entry of the Sources list: the title, and the section on a second line (several
-    passages of one document must be told apart)."""
+    """An entry of the Sources list: the title, the section on a second line (several
+    passages of one document must be told apart) and what it says on a third, tables told as
+    prose (`assistant.render.excerpt`, as `ask` lists its sources)."""
+    from assistant.render.excerpt import excerpt
+
     passage = citation.passage
     label = Text.styled(f"[{index}] ", "bold")
     label.append_text(literal(" ".join(passage.title.split())))
+    indent = " " * len(f"[{index}] ")
     if passage.heading:
-        indent = " " * len(f"[{index}] ")
         heading = " ".join(passage.heading.split())
         label.append(f"\n{indent}")
         label.append_text(literal(f"› {heading}", "dim"))
+    said = excerpt(passage.text, 160)
+    if said:
+        label.append(f"\n{indent}")
+        label.append_text(literal(said, "dim italic"))
     label.no_wrap = True
     label.overflow = "ellipsis"
     return label
 
 
 def citation_detail(citation: Citation, language: str) -> RenderableType:
-    """The full passage, where it comes from, and the claim it supports."""
+    """The full passage (its tables told as prose), where it comes from, and the claim it
+    supports."""
     passage = citation.passage
     head = literal(passage.title, "bold")
     if passage.heading:
@@ -224,7 +239,10 @@ def citation_detail(citation: Citation, language: str) -> RenderableType:
     if citation.claim:
         claim = Text.styled(f"{t('panel.claim', language)}{colon}", "bold")
         parts.append(Wrapped(claim + literal(citation.claim)))
-    parts += [Text(""), Wrapped(literal(passage.text))]
+    from assistant.render.excerpt import prose
+
+    # Tables told as prose, a row a line: pipes wrapped to the panel's width cannot be read.
+    parts += [Text(""), Wrapped(literal(prose(passage.text)))]
     return Group(*parts)
 
 
@@ -250,20 +268,35 @@ class SidePanel(Vertical):
         super().__init__(id=id)
         self.answer: Answer | None = None
         self._language = "en"
+        self.built = False
+        """Whether the hidden tabs' contents are mounted (just after the first paint)."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="panel-tabs"):
             with TabPane("Scenario", id="tab-scenario"):
                 yield VerticalScroll(Static(id="scenario-body"))
-            with TabPane("Calculations", id="tab-calculations"):
-                yield VerticalScroll(Static(id="calculations-body"))
-            with TabPane("Sources", id="tab-sources"):
-                yield OptionList(id="sources-list")
-                yield Static(id="sources-hint")
-                yield SourceDetail(Static(id="source-body"), id="source-detail")
+            # Filled after the first paint (`_build_hidden_tabs`): not shown before it.
+            yield TabPane("Calculations", id="tab-calculations")
+            yield TabPane("Sources", id="tab-sources")
 
     def on_mount(self) -> None:
         self.relabel(str(getattr(self.app, "ui_language", "en")))
+        self.call_after_refresh(self._build_hidden_tabs)
+
+    async def _build_hidden_tabs(self) -> None:
+        """Mount the Calculations and Sources tabs' contents, then show the answer in them."""
+        await self.query_one("#tab-calculations", TabPane).mount(
+            VerticalScroll(Static(id="calculations-body"))
+        )
+        await self.query_one("#tab-sources", TabPane).mount_all(
+            [
+                OptionList(id="sources-list"),
+                Static(id="sources-hint"),
+                SourceDetail(Static(id="source-body"), id="source-detail"),
+            ]
+        )
+        self.built = True
+        self._refresh_bodies()
 
     def focus_tabs(self) -> None:
         """Focus the tab row (when the panel opens full width)."""
@@ -290,15 +323,16 @@ class SidePanel(Vertical):
         language, answer = self._language, self.answer
         empty = Text.styled(t("panel.empty", language), "dim")
         scenario = self.query_one("#scenario-body", Static)
-        calculations = self.query_one("#calculations-body", Static)
         if answer is None:
             scenario.update(empty)
             scenario.tooltip = None
-            calculations.update(empty)
         else:
             scenario.update(scenario_renderable(answer, language))
             scenario.tooltip = scenario_tooltip(answer, language)
-            calculations.update(calculations_renderable(answer, language))
+        if not self.built:
+            return  # `_build_hidden_tabs` fills the other tabs
+        calculations = self.query_one("#calculations-body", Static)
+        calculations.update(empty if answer is None else calculations_renderable(answer, language))
         self._refresh_sources()
 
     def _refresh_sources(self) -> None:
@@ -326,7 +360,7 @@ class SidePanel(Vertical):
 
     def open_citation(self, index: int) -> None:
         """Show citation `index` (from 0) in full, in place of the list, and focus it."""
-        if self.answer is None or not 0 <= index < len(self.answer.citations):
+        if not self.built or self.answer is None or not 0 <= index < len(self.answer.citations):
             return
         detail = citation_detail(self.answer.citations[index], self._language)
         self.query_one("#source-body", Static).update(detail)

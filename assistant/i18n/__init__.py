@@ -27,7 +27,7 @@ spec           parameter                                    example
 =============  ===========================================  ==========================
 
 Examples:
-    >>> from calculators.messages import Msg
+    >>> from calculators.messages import Msg, use_renderer
     >>> text(Msg("common.gpus", count=16, gpu="H100"), "zh")
     '16 张 H100'
     >>> text(Msg("common.gpus", count=16, gpu="H100"), "en")
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.i18n import numbers
-from calculators.messages import Msg
+from calculators.messages import Msg, use_renderer
 
 if TYPE_CHECKING:
     from calculators.errors import CalculatorInputError
@@ -150,6 +150,15 @@ def text(message: Msg | str, language: Language) -> str:
     return t(message.key, language, **message.params)
 
 
+def _render(message: Msg, language: str) -> str:
+    return text(message, "zh" if language == "zh" else "en")
+
+
+# The calculators name their refusals as messages but cannot import the catalog: they render
+# through the function registered here (calculators.messages.render).
+use_renderer(_render)
+
+
 def join_sentences(parts: Iterable[str], language: Language) -> str:
     """Sentences one after another, the empty ones left out.
 
@@ -178,5 +187,5 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
 
         shown = duration_text(value, language)  # "期限 -3 天", not the SI "-259200"
     said = text(Msg("answer.slot_value", slot=Msg(key), value=shown), language)
-    reason = str(exc.reason_zh if language == "zh" else exc.reason)
+    reason = exc.reason_text(language)
     return f"{said}{'：' if language == 'zh' else ': '}{reason}"

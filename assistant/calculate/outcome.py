@@ -196,7 +196,7 @@ def _suggestions(
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
     out = tuple(
         Suggestion(
-            change=c.description_zh if lang == "zh" else c.description_en,
+            change=text(c.description, lang),
             effect=_effect(c, lang),
         )
         for c in changes[:5]

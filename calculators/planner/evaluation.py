@@ -237,8 +237,7 @@ def _verify(candidate: Candidate) -> PlanChange:
     after = outcome(candidate.plan)
     return PlanChange(
         kind=candidate.kind,
-        description_en=candidate.description_en,
-        description_zh=candidate.description_zh,
+        description=candidate.description,
         new_plan=candidate.plan,
         evaluation_after=after,
         hardware=candidate.hardware,

@@ -194,8 +194,8 @@ class PlanChange:
     kind: str
     """"gpus", "zero", "tensor_parallel", "recompute", "offload", "lora", "qlora",
     "quantization", "gpu", "deadline", "inter_link" or "combined"."""
-    description_en: str
-    description_zh: str
+    description: Msg
+    """What to change, as a catalog message (``suggest.…``), rendered when composing."""
     new_plan: Plan
     evaluation_after: Outcome
     hardware: bool = False

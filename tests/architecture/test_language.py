@@ -36,11 +36,10 @@ LANGUAGE_BRANCHES = {
     "assistant/calculate/compare.py": 1,  # the gap between sentences (i18n.join_sentences)
     "assistant/calculate/defaults.py": 1,  # `say` itself
     "assistant/calculate/headline.py": 2,  # English lower-cases a fix mid-sentence
-    "assistant/calculate/outcome.py": 3,
+    "assistant/calculate/outcome.py": 2,
     "assistant/calculate/summaries.py": 1,  # describe_setup: the evaluated hardware in words
     "calculators/errors.py": 1,  # reason / reason_zh of a refused input
     "calculators/planner/plan.py": 1,  # Remark(en, zh)
-    "calculators/planner/suggest_scale.py": 1,  # layout_text of a suggestion
 }
 
 

@@ -291,7 +291,7 @@ def _evaluate_scenario(
         suggestions=suggestions,
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
-        remarks=tuple(r.text(lang) for r in evaluation.remarks),
+        remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
 

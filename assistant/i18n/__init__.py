@@ -23,6 +23,7 @@ spec           parameter                                    example
 ``percent``    a fraction                                   40%
 ``flops``      FLOPs                                        3.14e23 FLOPs
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
+``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
 =============  ===========================================  ==========================
 
@@ -71,6 +72,8 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 CATALOG_DIR = Path(__file__).with_name("catalog")
 
 _LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+#: Between the items of a ``{…:semicolons}`` list (clauses that contain commas themselves).
+_CLAUSE_SEPARATOR = {"en": "; ", "zh": "；"}
 #: Between two sentences: none in Chinese (each ends in "。"), one space in English.
 _SENTENCE_GAP = {"en": " ", "zh": ""}
 
@@ -114,6 +117,8 @@ class _Formatter(string.Formatter):
         kind, _, arg = format_spec.partition(":")
         if isinstance(value, Msg):
             return text(value, lang)
+        if isinstance(value, tuple) and format_spec == "semicolons":
+            return _CLAUSE_SEPARATOR[lang].join(self.format_field(v, "") for v in value)
         if isinstance(value, tuple):
             return _LIST_SEPARATOR[lang].join(self.format_field(v, format_spec) for v in value)
         if value is None:

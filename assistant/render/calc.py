@@ -192,7 +192,9 @@ def evaluation_json(evaluation: Evaluation, language: Language = "en") -> dict[s
             for s in evaluation.suggestions
         ],
         "assumptions": jsonable(evaluation.assumptions),
-        "remarks": [{"en": r.en, "zh": r.zh} for r in evaluation.remarks],
+        "remarks": [
+            {"text": text(r, language), "message": message_json(r)} for r in evaluation.remarks
+        ],
     }
 
 
@@ -224,7 +226,8 @@ def render_evaluation(console: Console, evaluation: Evaluation, language: str = 
     _render_suggestions(console, evaluation, language)
     for remark in evaluation.remarks:
         console.print(
-            f"  {_colon('note', language)}{markup(remark.text(language))}", soft_wrap=True
+            f"  {_colon('note', language)}{markup(text(remark, zh_or_en(language)))}",
+            soft_wrap=True,
         )
     for line in _plan_assumptions(evaluation, language):
         console.print(f"  [dim]{_colon('assumption', language)}{markup(line)}[/]", soft_wrap=True)

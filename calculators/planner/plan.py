@@ -42,7 +42,6 @@ __all__ = [
     "Plan",
     "PlanChange",
     "PlanVerdict",
-    "Remark",
 ]
 
 Task = Literal["pretrain", "finetune", "inference"]
@@ -203,18 +202,6 @@ class PlanChange:
 
 
 @dataclass(frozen=True)
-class Remark:
-    """A sentence about the plan in both languages (e.g. why a route is not suggested)."""
-
-    en: str
-    zh: str
-
-    def text(self, language: str) -> str:
-        """The sentence in ``language`` ("zh" or anything else for English)."""
-        return self.zh if language == "zh" else self.en
-
-
-@dataclass(frozen=True)
 class Evaluation:
     """All checks on a plan, the overall verdict and what to change."""
 
@@ -225,8 +212,8 @@ class Evaluation:
     """The failing check with the largest shortfall (None when nothing fails)."""
     suggestions: tuple[PlanChange, ...] = ()
     assumptions: tuple[Msg, ...] = ()
-    remarks: tuple[Remark, ...] = ()
-    """Bilingual notes on the suggestions (e.g. "a longer deadline is impractical")."""
+    remarks: tuple[Msg, ...] = ()
+    """Notes on the suggestions (e.g. "a longer deadline is impractical"), as messages."""
 
     def check(self, kind: CheckKind) -> CheckResult:
         """The check of one kind."""

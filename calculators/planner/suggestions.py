@@ -20,7 +20,7 @@ from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_par
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
 from calculators.planner.memory import offload_host_ram
-from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan, Remark
+from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
 
@@ -213,7 +213,7 @@ def _deadline(plan: Plan) -> Iterator[Candidate]:
     )
 
 
-def deadline_remark(plan: Plan) -> Remark | None:
+def deadline_remark(plan: Plan) -> Msg | None:
     """Why no longer deadline is suggested, when the run would need more than two years.
 
     Examples:
@@ -221,21 +221,18 @@ def deadline_remark(plan: Plan) -> Remark | None:
         >>> from calculators.catalog.models import generic_model
         >>> plan = Plan(task="pretrain", model=generic_model(params=100e9),
         ...             gpu=lookup_gpu("A100 80GB PCIe"), gpus=8)
-        >>> deadline_remark(plan).en[:60]
-        'A longer deadline is impractical: this run needs about 54 ye'
+        >>> round(deadline_remark(plan)["years"])
+        54
     """
     days = _days_needed(plan)
     if days is None or days <= MAX_DEADLINE_DAYS:
         return None
     years = days / 365.25
-    return Remark(
-        en=(
-            f"A longer deadline is impractical: this run needs about {years:,.0f} years "
-            f"({days:,} days) on {plan.gpus:,} × {plan.gpu.name}, beyond the two-year "
-            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."
-        ),
-        zh=(
-            f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
-            f"（{days:,} 天），超过规划器考虑的最长期限（两年，{MAX_DEADLINE_DAYS} 天）。"
-        ),
+    return Msg(
+        "suggest.remark.deadline",
+        years=years,
+        days=days,
+        gpus=plan.gpus,
+        gpu=plan.gpu.name,
+        max_days=MAX_DEADLINE_DAYS,
     )

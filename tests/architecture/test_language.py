@@ -39,7 +39,6 @@ LANGUAGE_BRANCHES = {
     "assistant/calculate/outcome.py": 2,
     "assistant/calculate/summaries.py": 1,  # describe_setup: the evaluated hardware in words
     "calculators/errors.py": 1,  # reason / reason_zh of a refused input
-    "calculators/planner/plan.py": 1,  # Remark(en, zh)
 }
 
 

@@ -67,12 +67,10 @@ def check_choice(field: str, value: str, choices: Collection[str]) -> str:
     return text
 
 
-def fail(field: str, value: object, reason: Msg | str, reason_zh: str = "") -> NoReturn:
-    """Raise a CalculatorInputError naming the field (shared by the network and planner).
-
-    ``reason`` is a catalog message; the English/Chinese pair form is still accepted from the
-    callers not yet moved to the catalog."""
-    raise CalculatorInputError(field, value, reason, reason_zh=reason_zh)
+def fail(field: str, value: object, reason: Msg) -> NoReturn:
+    """Raise a CalculatorInputError naming the field, its reason a catalog message (shared by
+    the network, the planner and the catalog cards)."""
+    raise CalculatorInputError(field, value, reason)
 
 
 def positive(field: str, value: float) -> None:
@@ -90,4 +88,4 @@ def non_negative(field: str, value: float) -> None:
 def count(field: str, value: int) -> None:
     """Check `value` is a whole number >= 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        fail(field, value, "must be a whole number >= 1", "必须是大于等于 1 的整数")
+        fail(field, value, Msg("invalid.whole_at_least_1"))

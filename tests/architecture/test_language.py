@@ -58,7 +58,6 @@ INLINE_ERRORS = {
     "assistant/retrieval/index.py": 2,
     "assistant/retrieval/library.py": 3,
     "assistant/retrieval/validation.py": 4,
-    "calculators/validate.py": 1,  # fail(): the pair form, for callers not yet moved
 }
 
 

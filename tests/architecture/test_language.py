@@ -45,13 +45,10 @@ LANGUAGE_BRANCHES = {
 #: file -> errors still raised with an inline Chinese text (`message_zh=` / `reason_zh=`)
 #: instead of a catalog message (`AssistantError(Msg("error.…"))`). Counted everywhere.
 INLINE_ERRORS = {
-    "assistant/calculate/layouts.py": 1,
-    "assistant/calculate/validate.py": 4,
     "assistant/cli/ask.py": 3,
     "assistant/cli/kb.py": 1,
     "assistant/config.py": 1,
     "assistant/errors.py": 1,
-    "assistant/parse/bounds.py": 4,
     "assistant/retrieval/cards.py": 4,
     "assistant/retrieval/encoder.py": 4,
     "assistant/retrieval/engine.py": 1,

@@ -1,6 +1,6 @@
 """Input validation shared by the calculators (private helpers).
 
-Each check raises CalculatorInputError naming the field, in English and Chinese.
+Each check raises CalculatorInputError naming the field, its reason a catalog Msg.
 """
 
 from __future__ import annotations

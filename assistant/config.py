@@ -41,12 +41,10 @@ class SettingsError(UsageError):
     """A `GPU_ADVISOR_*` variable (or a keyword argument) has a value the setting refuses."""
 
     def __init__(self, name: str, value: object, reason: Msg) -> None:
-        from assistant.i18n import t
         from assistant.sanitize import one_line
 
-        said = {"name": name, "value": one_line(repr(value)), "reason": reason}
         super().__init__(
-            t("settings.invalid", "en", **said), message_zh=t("settings.invalid", "zh", **said)
+            Msg("settings.invalid", name=name, value=one_line(repr(value)), reason=reason)
         )
         self.name = name
         self.value = value

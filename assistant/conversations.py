@@ -190,9 +190,7 @@ class ConversationStore:
             conn.close()
 
     def _error(self, exc: Exception) -> StoreError:
-        return StoreError(
-            Msg("error.store_unusable", path=str(self.path), reason=str(exc)),
-        )
+        return StoreError(Msg("errors.store.unusable", path=str(self.path), detail=str(exc)))
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -232,7 +230,7 @@ class ConversationStore:
                 if version > SCHEMA_VERSION:
                     raise StoreError(
                         Msg(
-                            "error.store_newer_schema",
+                            "errors.store.newer",
                             path=str(self.path),
                             version=version,
                             known=SCHEMA_VERSION,
@@ -268,7 +266,7 @@ class ConversationStore:
                 "SELECT title FROM conversations WHERE id = ?", (conversation_id,)
             ).fetchone()
             if row is None:
-                raise StoreError(Msg("error.no_conversation", id=repr(conversation_id)))
+                raise StoreError(Msg("errors.store.no_conversation", id=conversation_id))
             cursor = conn.execute(
                 "INSERT INTO turns (conversation_id, question, answer_json, created_at, language,"
                 " verdict) VALUES (?, ?, ?, ?, ?, ?)",
@@ -305,7 +303,7 @@ class ConversationStore:
                 (conversation_id,),
             ).fetchone()
             if head is None:
-                raise StoreError(Msg("error.no_conversation", id=repr(conversation_id)))
+                raise StoreError(Msg("errors.store.no_conversation", id=conversation_id))
             rows = conn.execute(
                 "SELECT id, question, answer_json, created_at FROM turns"
                 " WHERE conversation_id = ? ORDER BY id",

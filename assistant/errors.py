@@ -1,7 +1,10 @@
-"""Domain errors. They carry structured fields and are translated once, at the edge.
+"""Domain errors. They carry a catalog message and structured fields, and are put into words
+once, at the edge.
 
-The CLI turns an :class:`AssistantError` into a one-line message and exit status; the TUI
-shows it as a notification. Unexpected exceptions are re-raised when
+Each error holds a :class:`~calculators.messages.Msg` (a catalog key and its parameters); the
+CLI and the TUI render it in the user's language with :meth:`AssistantError.localized`, and
+``str()`` is the English text, for logs. The CLI turns an error into a one-line message and
+exit status; the TUI shows it as a notification. Unexpected exceptions are re-raised when
 `GPU_ADVISOR_DEBUG=1` (or `GPU_ADVISOR_RAISE_ERRORS=1`).
 """
 
@@ -25,28 +28,20 @@ __all__ = [
 
 
 class AssistantError(Exception):
-    """Base class of the errors a user can act on.
+    """Base class of the errors a user can act on; `msg` says what went wrong."""
 
-    Raised with a catalog message (`AssistantError(Msg("error.empty_question"))`: both
-    languages from `assistant/i18n/catalog/error.toml`) or, in older code, with the English
-    text and its `message_zh`. `message_zh` is shown to users who asked in Chinese; `str()`
-    is the English text.
-    """
+    def __init__(self, msg: Msg, /) -> None:
+        super().__init__(msg.key)
+        self.msg = msg
 
-    def __init__(self, message: str | Msg, *, message_zh: str | None = None) -> None:
-        if isinstance(message, Msg):
-            from assistant.i18n import text
-
-            english, chinese = text(message, "en"), text(message, "zh")
-        else:
-            english, chinese = message, message_zh or message
-        super().__init__(english)
-        self.message = english
-        self.message_zh = chinese
+    def __str__(self) -> str:
+        return self.localized("en")
 
     def localized(self, language: str) -> str:
         """The message in the user's language ("zh" or "en")."""
-        return self.message_zh if language == "zh" else self.message
+        from assistant.i18n import text
+
+        return text(self.msg, "zh" if language == "zh" else "en")
 
 
 class UsageError(AssistantError):
@@ -68,17 +63,10 @@ class IndexMismatchError(KnowledgeBaseError):
 class DocumentError(KnowledgeBaseError):
     """One document could not be read or parsed (the batch goes on without it)."""
 
-    def __init__(self, path: str, reason: str | Msg, *, reason_zh: str | None = None) -> None:
-        if isinstance(reason, Msg):  # the catalog's `error.document.*`, both languages
-            from assistant.i18n import text
-
-            english, chinese = text(reason, "en"), text(reason, "zh")
-        else:
-            english, chinese = reason, reason_zh or reason
-        super().__init__(f"{path}: {english}", message_zh=f"{path}：{chinese}")
+    def __init__(self, path: str, reason: Msg) -> None:
+        super().__init__(Msg("errors.document", path=path, reason=reason))
         self.path = path
-        self.reason = english
-        self.reason_zh = chinese
+        self.reason = reason
 
 
 def debug_enabled() -> bool:

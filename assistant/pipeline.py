@@ -29,18 +29,22 @@ _LOCK = threading.Lock()
 
 
 def default_retriever(
-    settings: Settings, *, notify: Callable[[str], None] | None = None
+    settings: Settings,
+    *,
+    notify: Callable[[str], None] | None = None,
+    language: Language | None = None,
 ) -> Retriever:
     """The retriever for `settings`, opened once per process (opening loads the encoder).
 
-    `notify` receives a one-line message when the index is built or rebuilt first.
+    `notify` receives a one-line message when the index is built or rebuilt first, in
+    `language` (default: the settings').
     """
     from assistant.retrieval.engine import open_retriever
 
     key = (settings.encoder, str(settings.knowledge_dir), str(settings.home))
     with _LOCK:
         if key not in _RETRIEVERS:
-            _RETRIEVERS[key] = open_retriever(settings, notify=notify)
+            _RETRIEVERS[key] = open_retriever(settings, notify=notify, language=language)
         return _RETRIEVERS[key]
 
 
@@ -87,7 +91,7 @@ def answer(
         ('gpu',)
     """
     if not clean_text(question):
-        raise UsageError(Msg("error.empty_question"))
+        raise UsageError(Msg("errors.ask.question_empty"))
     if retriever is None:
         retriever = default_retriever(settings)
     from assistant.retrieval.cards import load_user_cards

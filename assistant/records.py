@@ -107,6 +107,9 @@ class Scenario:
     """Electricity price per kWh, in `currency` ("电价0.6元/度")."""
     host_ram_bytes: float | None = None
     """Host (CPU) memory per node, for offload ("512GB 内存")."""
+    offload: bool | None = None
+    """Optimizer states offloaded to host memory, when the question says so ("ZeRO-3 CPU
+    offload" → True, "without offload" → False)."""
 
 
 @dataclass(frozen=True)

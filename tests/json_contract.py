@@ -51,6 +51,7 @@ SCENARIO_KEYS = frozenset(
         "target_first_token_seconds",
         "target_seconds_per_token",
         "host_ram_bytes",
+        "offload",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

@@ -49,6 +49,7 @@ _ASKED_WIN = {
     ),
     "answer.faster_training": re.compile(r"fast|quick|sooner|更快|快|用时(?:更)?短", re.I),
     "answer.faster_serving": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
+    "answer.faster_serving_one": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
     "solve.wins_memory": re.compile(r"headroom|more memory|显存(?:更)?(?:大|多|余量)", re.I),
 }
 _NO_WORD = re.compile(r"(?!)")
@@ -70,6 +71,8 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     )
     if s.task == "inference" and rate is not None:
         out["tokens_per_second"] = rate
+        sequences = figure(checks, "compute", "concurrent_sequences")
+        out["concurrent_sequences"] = int(sequences) if sequences else 1
     need = figure(checks, "memory", "required_bytes_per_gpu")
     have = figure(checks, "memory", "available_bytes_per_gpu")
     if need is not None and have:
@@ -119,14 +122,23 @@ def _line(option: Option) -> Msg:
             "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=f["seconds"]
         )
     if "tokens_per_second" in f and "memory_share" in f:
+        sequences = f.get("concurrent_sequences", 1)
         return Msg(
-            "answer.compare_serving",
+            "answer.compare_serving" if _many(options=(option,)) else "answer.compare_serving_one",
             hardware=_hardware(s),
             verdict=verdict,
             rate=f["tokens_per_second"],
             share=f["memory_share"],
+            n=sequences,
         )
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
+
+
+def _many(options: Sequence[Option]) -> bool:
+    """True when some option serves more than one sequence at once: its tokens/s is a total.
+    With one sequence (no concurrency given) the figure is one sequence's decode speed, and
+    the replicas the GPUs would hold beyond the first are idle, not throughput."""
+    return any(float(o.figures.get("concurrent_sequences") or 1) > 1 for o in options)
 
 
 def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[float, Msg]:
@@ -149,7 +161,8 @@ def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
             if key == "seconds":
                 out.append(Msg("answer.faster_training", winner=hardware, loser=loser, share=value))
             else:
-                out.append(Msg("answer.faster_serving", winner=hardware, loser=loser, ratio=value))
+                key = "answer.faster_serving" if _many(options) else "answer.faster_serving_one"
+                out.append(Msg(key, winner=hardware, loser=loser, ratio=value))
         if "memory" in option.wins:
             out.append(Msg("solve.wins_memory", winner=hardware, share=f["memory_share"]))
         if "cost" in option.wins:

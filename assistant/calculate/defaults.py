@@ -211,6 +211,8 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
         notes.append(_said("default.context", lang, context=context))
     if task != "inference":
         changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
+    elif s.batch_size is None and s.concurrency is not None:
+        changes["batch_size"] = s.concurrency  # "20 个并发": twenty sequences in flight
     elif s.batch_size is None:
         changes["batch_size"] = 1
         notes.append(text(Msg("answer.default_one_sequence"), lang))

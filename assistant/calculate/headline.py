@@ -75,7 +75,9 @@ def _compute(
 
 
 def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> str:
-    comm, comp = _num(f, "allreduce_seconds_per_step"), _num(f, "compute_seconds_per_step")
+    # all of a step's traffic (tensor/pipeline/expert too), as the check's ratio counts it
+    comm = _num(f, "comm_seconds_per_step") or _num(f, "allreduce_seconds_per_step")
+    comp = _num(f, "compute_seconds_per_step")
     if comm is None or not comp:
         return ""
     key = "headline.network.fail" if verdict == "fail" else "headline.network.tight"

@@ -89,6 +89,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "price_per_gpu_hour": scenario.price_per_gpu_hour,
         "currency": scenario.currency,
         "host_ram_bytes": scenario.host_ram_bytes,
+        "offload": bool(scenario.offload) and not inference,
     }
     inter = fields["inter_link"]
     if inter is not None and getattr(inter, "kind", "") == "infiniband":

@@ -38,6 +38,9 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
         focus = join_sentences((focus, took), query.language)  # how much, and over how long
+    # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
+    also = [focus_sentence(a, outcome.checks, scenario, query.language) for a in query.asks[1:]]
+    focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):

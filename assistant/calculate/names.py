@@ -8,6 +8,7 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.i18n import join_sentences, text
 from assistant.records import Language
@@ -32,17 +33,22 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     sentences = []
     for name in names:
         closest: tuple[str, ...] = ()
-        table = "gpus"
-        tables = ((lookup_gpu, "gpus"), (lookup_model, "models"))
-        for lookup, kind in tables[::-1] if _MODEL_NAME.search(name) else tables:
+        tables: list[tuple[Callable[[str], object], str]] = [
+            (lookup_gpu, "gpu"),
+            (lookup_model, "model"),
+        ]
+        if _MODEL_NAME.search(name):
+            tables.reverse()
+        kind = tables[0][1]  # the template to offer when nothing is close
+        for lookup, table in tables:
             try:
                 lookup(name)
             except UnknownNameError as exc:
                 if exc.suggestions and not closest:
-                    closest, table = exc.suggestions[:3], kind
+                    closest, kind = exc.suggestions[:3], table
             except CalculatorInputError:
                 continue
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
-        message = Msg("answer.unknown_name", name=name, closest=listed, table=table)
+        message = Msg("answer.unknown_name", name=name, closest=listed, kind=kind)
         sentences.append(text(message, lang))
     return join_sentences(sentences, lang)

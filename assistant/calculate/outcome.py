@@ -45,6 +45,8 @@ from assistant.calculate.verdict import (
     budget_note,
     budget_tokens,
     first_fix,
+    network_pace,
+    paced_checks,
     respecting_verdict,
 )
 from assistant.i18n import input_error, t, text
@@ -237,7 +239,7 @@ def _evaluate_scenario(
     verdict = respecting_verdict(evaluation, stated)
     keeping, other = first_fix(evaluation, stated)
     binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
-    checks = _checks(evaluation, lang, scenario.gpu or "")
+    checks, paced = paced_checks(evaluation, _checks(evaluation, lang, scenario.gpu or ""))
     fix = (
         suggestions[keeping].change if keeping is not None and keeping < len(suggestions) else None
     )
@@ -258,10 +260,12 @@ def _evaluate_scenario(
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
-        skip=_skipped(ask, stated, judged),
+        skip=_skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not over,
     )
+    if paced:
+        top = say(lang, "", " ").join(p for p in (top, network_pace(evaluation, lang)) if p)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
         top = " ".join(text(m, lang) for m in (budget, within) if m is not None) + (

@@ -14,9 +14,11 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.records import Check, Scenario, Verdict
+from assistant.records import Check, Language, Scenario, Verdict
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -28,6 +30,9 @@ __all__ = [
     "budget_tokens",
     "first_fix",
     "keeps_stated",
+    "network_pace",
+    "paced_by_network",
+    "paced_checks",
     "respecting_verdict",
 ]
 
@@ -50,6 +55,7 @@ _STATED_SLOT = {
     "tokens": "tokens",
     "sequence_length": "context_length",
     "batch_size": "batch_size",
+    "offload": "offload",
 }
 
 
@@ -70,15 +76,42 @@ def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
     return new.deadline_seconds <= max(plan.deadline_seconds, PRACTICAL_SECONDS)
 
 
+def paced_by_network(evaluation: Evaluation) -> bool:
+    """True when the network check fails on a training run: its bar (communication over
+    compute per step) is a default, not something the user stated, and the run time already
+    counts the communication that compute does not hide, so a slow fabric makes the run slower
+    (the compute check against the deadline says whether that matters), never impossible."""
+    network = evaluation.check("network")
+    return network.verdict == "fail" and evaluation.plan.task != "inference"
+
+
+def paced_checks(
+    evaluation: Evaluation, checks: tuple[Check, ...]
+) -> tuple[tuple[Check, ...], bool]:
+    """`checks` with a network that only sets the pace shown as a warning ("tight"), and
+    whether it does (see `paced_by_network`)."""
+    if not paced_by_network(evaluation):
+        return checks, False
+    return tuple(replace(c, verdict="tight") if c.kind == "network" else c for c in checks), True
+
+
+def _still_failing(failing: Iterable[str], paced: bool) -> set[str]:
+    return {kind for kind in failing if not (paced and kind == "network")}
+
+
 def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
     """The verdict under the rule above, from the planner's evaluation and the stated slots."""
     if evaluation.verdict == "feasible":
         return "feasible"
+    paced = paced_by_network(evaluation)
+    failing = _still_failing((c.kind for c in evaluation.checks if c.verdict == "fail"), paced)
+    if not failing:
+        return "feasible"  # only the network's pace: the duration already includes it
     plan = evaluation.plan
     for change in evaluation.suggestions:
-        if change.evaluation_after.works and keeps_stated(change, plan, stated):
+        after = change.evaluation_after
+        if not _still_failing(after.failing, paced) and keeps_stated(change, plan, stated):
             return "conditional"
-    failing = {c.kind for c in evaluation.checks if c.verdict == "fail"}
     seconds = evaluation.check("compute").figures.get("seconds")
     if (
         failing == {"compute"}
@@ -90,12 +123,42 @@ def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
     return "infeasible"
 
 
+def network_pace(evaluation: Evaluation, lang: Language) -> str:
+    """For a run paced by its network: how much of a step is communication (the duration
+    already includes it) and, between nodes, the run time on the fabric the planner suggests."""
+    from assistant.i18n import text
+
+    figures = evaluation.check("network").figures
+    comm, compute = figures.get("comm_seconds_per_step"), figures.get("compute_seconds_per_step")
+    if not isinstance(comm, (int, float)) or not isinstance(compute, (int, float)) or not compute:
+        return ""
+    sentence = text(Msg("answer.network_bound", comm=comm, compute=compute), lang)
+    seconds = evaluation.check("compute").figures.get("seconds")
+    for change in evaluation.suggestions:
+        faster = change.evaluation_after.figures.get("seconds")
+        if change.kind != "inter_link" or not isinstance(faster, (int, float)) or not faster:
+            continue
+        if isinstance(seconds, (int, float)) and seconds > faster:
+            fabric = change.description_zh if lang == "zh" else _lower_first(change.description_en)
+            more = Msg(
+                "answer.faster_fabric", fabric=fabric, faster=faster, speedup=seconds / faster
+            )
+            sentence += ("" if lang == "zh" else " ") + text(more, lang)
+        break
+    return sentence
+
+
+def _lower_first(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
+
+
 def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int | None]:
     """Indexes of the first working change that keeps the stated slots, and of the first
     working change of any kind (a suggestion beyond what was stated); None when absent."""
     keeping = other = None
+    paced = paced_by_network(evaluation)
     for index, change in enumerate(evaluation.suggestions[:5]):
-        if not change.evaluation_after.works:
+        if _still_failing(change.evaluation_after.failing, paced):
             continue
         if keeping is None and keeps_stated(change, evaluation.plan, stated):
             keeping = index

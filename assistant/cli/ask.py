@@ -16,6 +16,7 @@ import click
 
 from assistant.cli.edge import error_boundary
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -23,10 +24,7 @@ if TYPE_CHECKING:
     from assistant.records import Answer, Language, Query
     from assistant.retrieval import Retriever
 
-_EMPTY = (
-    'empty question: type a question, for example gpu-advisor ask "Can 8x H100 train a 70B model?"'
-)
-_EMPTY_ZH = '问题为空：请输入问题，例如 gpu-advisor ask "吉林GPU服务器能训练千亿模型吗?"'
+_EMPTY = Msg("errors.ask.empty")
 
 
 def _read_stdin() -> list[str]:
@@ -42,12 +40,12 @@ def _questions(question: str | None) -> list[str]:
 
     if question is None:
         if sys.stdin is None or sys.stdin.isatty():
-            raise UsageError(_EMPTY, message_zh=_EMPTY_ZH)
+            raise UsageError(_EMPTY)
         questions = [line for line in _read_stdin() if clean_text(line)]
     else:
         questions = [question] if clean_text(question) else []
     if not questions:
-        raise UsageError(_EMPTY, message_zh=_EMPTY_ZH)
+        raise UsageError(_EMPTY)
     return questions
 
 
@@ -152,8 +150,7 @@ def ask(
         if follow and independent:
             from assistant.errors import UsageError
 
-            msg = "--continue and --independent cannot be used together"
-            raise UsageError(msg, message_zh="--continue 与 --independent 不能同时使用")
+            raise UsageError(Msg("errors.ask.continue_and_independent"))
         questions = _questions(question)
         _answer_all(
             questions, as_json=as_json, follow=follow, chain=not independent, lang=lang, full=full
@@ -185,10 +182,16 @@ def _answer_all(
 ) -> None:
     from assistant.config import Settings
     from assistant.pipeline import default_retriever
+    from assistant.sanitize import clean
 
     settings = Settings()
-    # Building the index takes a while on first use: say so on stderr (stdout stays clean).
-    retriever = default_retriever(settings, notify=lambda line: click.echo(line, err=True))
+    # Building the index takes a while on first use: say so on stderr (stdout stays clean), in
+    # the language asked for, else the settings', else the first question's.
+    chosen = lang or (settings.language if settings.language != "auto" else None)
+    language: Language = "zh" if (chosen or _question_language(questions[0])) == "zh" else "en"
+    retriever = default_retriever(
+        settings, notify=lambda line: click.echo(clean(line), err=True), language=language
+    )
     store = _open_store()
     run = _Run(settings, retriever, store, as_json, follow, chain, lang, full)
     # One connection for the whole run: closing one syncs the file (30-70 ms a question).

@@ -7,24 +7,37 @@ with `GPU_ADVISOR_DEBUG=1`), 2 usage error or bad input.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from assistant.errors import AssistantError, UsageError, debug_enabled
 from calculators.errors import CalculatorInputError
 
+if TYPE_CHECKING:
+    from assistant.i18n import Language
+
 
 class UserFacingError(click.ClickException):
-    """A ClickException with a chosen exit code; its message is sanitised, since it may quote
-    untrusted text (a setting, a file name, a library's error about them)."""
+    """A ClickException with a chosen exit code, shown after the catalog's "Error:" prefix in
+    the user's language; its message is sanitised, since it may quote untrusted text (a
+    setting, a file name, a library's error about them)."""
 
-    def __init__(self, message: str, exit_code: int) -> None:
+    def __init__(self, message: str, exit_code: int, language: str = "en") -> None:
         from assistant.sanitize import clean
 
         super().__init__(clean(message))
         # click declares exit_code a ClassVar; this class needs it per instance.
         self.exit_code = exit_code  # type: ignore[misc]
+        self.language: Language = "zh" if language == "zh" else "en"
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        from assistant.i18n import t
+
+        prefix = t("errors.prefix", self.language)
+        click.echo(f"{prefix}{self.format_message()}", file=file or sys.stderr)
 
 
 @contextlib.contextmanager
@@ -38,7 +51,7 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
     except (click.ClickException, click.exceptions.Exit, click.Abort):
         raise
     except UsageError as exc:
-        raise UserFacingError(exc.localized(language), 2) from exc
+        raise UserFacingError(exc.localized(language), 2, language) from exc
     except CalculatorInputError as exc:
         from assistant.i18n import input_error
 
@@ -47,9 +60,9 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
             if slots
             else exc.localized(language)
         )
-        raise UserFacingError(said, 2) from exc
+        raise UserFacingError(said, 2, language) from exc
     except AssistantError as exc:
-        raise UserFacingError(exc.localized(language), 1) from exc
+        raise UserFacingError(exc.localized(language), 1, language) from exc
     except KeyboardInterrupt:
         raise click.Abort from None
     except BrokenPipeError:
@@ -57,9 +70,8 @@ def error_boundary(language: str = "en", *, slots: bool = False) -> Iterator[Non
     except Exception as exc:
         if debug_enabled():
             raise
+        from assistant.i18n import t
+
+        lang: Language = "zh" if language == "zh" else "en"
         what = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-        hint = "set GPU_ADVISOR_DEBUG=1 for the traceback"
-        if language == "zh":
-            hint = "设置 GPU_ADVISOR_DEBUG=1 可查看完整回溯"
-        msg = f"internal error: {what} ({hint})"
-        raise UserFacingError(msg, 1) from exc
+        raise UserFacingError(t("errors.internal", lang, what=what), 1, lang) from exc

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assistant.cli.edge import error_boundary
-from assistant.i18n import Language, t
+from assistant.i18n import Language, t, text
 from assistant.sanitize import clean, json_text, one_line
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -52,6 +53,12 @@ def _language(ctx: click.Context, text: str = "") -> Language:
     if chosen in ("zh", "en"):
         return "zh" if chosen == "zh" else "en"
     return "zh" if _CJK.search(text) else "en"
+
+
+def _chosen(ctx: click.Context) -> Language | None:
+    """The language `--lang` chose (None for auto: notices then follow the settings)."""
+    chosen = (ctx.find_object(dict) or {}).get("lang", "auto")
+    return chosen if chosen in ("zh", "en") else None
 
 
 def _say(ctx: click.Context, key: str, *, err: bool = False, **params: Any) -> None:
@@ -126,19 +133,11 @@ def _report_build(ctx: click.Context, report: BuildReport | None) -> None:
         seconds=round(report.seconds, 1),
     )
     for skipped in report.skipped:
-        _skipped(ctx, skipped.source, skipped.reason, skipped.reason_zh, err=True)
+        _skipped(ctx, skipped.source, skipped.reason, err=True)
 
 
-def _skipped(
-    ctx: click.Context, source: str, reason: str, reason_zh: str, *, err: bool = False
-) -> None:
-    _say(
-        ctx,
-        "kb.skipped",
-        err=err,
-        source=source,
-        reason=reason_zh if _language(ctx) == "zh" else reason,
-    )
+def _skipped(ctx: click.Context, source: str, reason: Msg, *, err: bool = False) -> None:
+    _say(ctx, "kb.skipped", err=err, source=source, reason=text(reason, _language(ctx)))
 
 
 @kb.command()
@@ -168,7 +167,7 @@ def add(ctx: click.Context, paths: tuple[Path, ...], recursive: bool, replace_al
     language = _language(ctx)
     for r in results:
         status = t(f"kb.status.{r.status}", language)
-        detail = one_line(r.detail_zh if language == "zh" else r.detail)
+        detail = one_line(text(r.detail, language))
         click.echo(f"{status:10} {one_line(r.path)}" + (f"  ({detail})" if detail else ""))
     _report_build(ctx, report)
     if any(r.status in ("skipped", "refused") for r in results):
@@ -200,10 +199,15 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     from assistant.retrieval.engine import open_retriever
 
     with error_boundary(_language(ctx)), _progress(ctx) as progress:
-        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+        retriever = open_retriever(
+            _settings(), notify=_notice(ctx), progress=progress, language=_chosen(ctx)
+        )
     documents = retriever.documents()
     if as_json:
-        skipped = [asdict(s) for s in retriever.data.skipped]
+        language = _language(ctx)
+        skipped = [
+            {"source": s.source, "reason": text(s.reason, language)} for s in retriever.data.skipped
+        ]
         _echo_json({"documents": documents, "skipped": skipped})
         return
     if not documents:
@@ -219,7 +223,7 @@ def list_(ctx: click.Context, as_json: bool) -> None:
     for line in _aligned(rows):
         click.echo(line)
     for s in retriever.data.skipped:
-        _skipped(ctx, s.source, s.reason, s.reason_zh)
+        _skipped(ctx, s.source, s.reason)
 
 
 _LIST_COLUMNS = ("document", "lang", "kind", "passages", "origin", "file", "title")
@@ -316,8 +320,10 @@ def search(ctx: click.Context, query: str, k: int, as_json: bool, prefer: str | 
         if not query.strip():
             from assistant.errors import UsageError
 
-            raise UsageError(t("kb.query_empty", "en"), message_zh=t("kb.query_empty", "zh"))
-        retriever = open_retriever(_settings(), notify=_notice(ctx), progress=progress)
+            raise UsageError(Msg("kb.query_empty"))
+        retriever = open_retriever(
+            _settings(), notify=_notice(ctx), progress=progress, language=_chosen(ctx)
+        )
         passages = retriever.search(query, k, lang=prefer)  # type: ignore[arg-type]
     if as_json:
         _echo_json([asdict(p) for p in passages])

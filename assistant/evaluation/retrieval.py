@@ -220,7 +220,7 @@ def _golden_files(path: Path) -> list[Path]:
         return sorted(path.glob("*.jsonl"))
     if path.is_file():
         return [path]
-    raise UsageError(Msg("error.golden_not_found", path=str(path)))
+    raise UsageError(Msg("errors.eval.not_found", path=str(path)))
 
 
 def _parse_line(line: str, origin: str) -> GoldenQuery:
@@ -235,15 +235,11 @@ def _parse_line(line: str, origin: str) -> GoldenQuery:
             origin=origin,
         )
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(Msg("error.golden_bad_query", origin=origin, reason=str(exc))) from exc
+        raise UsageError(Msg("errors.eval.bad_line", origin=origin, detail=str(exc))) from exc
     if query.kind not in _KINDS or (query.kind == "none") != (query.expected_doc is None):
-        mismatch = Msg(
-            "error.golden_kind_mismatch",
-            origin=origin,
-            kind=repr(query.kind),
-            expected=repr(query.expected_doc),
-        )
-        raise UsageError(mismatch)
+        expected = str(query.expected_doc)
+        said = Msg("errors.eval.disagree", origin=origin, kind=query.kind, expected=expected)
+        raise UsageError(said)
     return query
 
 

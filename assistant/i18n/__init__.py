@@ -25,6 +25,7 @@ spec           parameter                                    example
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
 ``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
+``omit``       a parameter the other language shows         (nothing)
 =============  ===========================================  ==========================
 
 Examples:
@@ -115,6 +116,8 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         lang = self.language
         kind, _, arg = format_spec.partition(":")
+        if kind == "omit":
+            return ""
         if isinstance(value, Msg):
             return text(value, lang)
         if isinstance(value, tuple) and format_spec == "semicolons":

@@ -249,6 +249,21 @@ def read_host_ram(text: str) -> float | None:
     return to_float(match.group(1)) * _RAM_UNIT[match.group(2)] if match else None
 
 
+_OFFLOAD = re.compile(r"off-?load(?:ing|ed)?|卸载到(?:cpu|内存|主机)|(?:cpu|内存)\s*卸载", re.ASCII)
+_NO_OFFLOAD = re.compile(
+    r"(?:\bno|\bwithout|\bnot|n't|不用|不要|不|没有|无)\s*(?:use\s+|using\s+|any\s+)?"
+    r"(?:zero[- ]?\d\s*)?(?:cpu\s*|nvme\s*)?(?:off-?load|卸载)"
+)
+
+
+def read_offload(text: str) -> bool | None:
+    """True when the question states offload to host memory ("ZeRO-3 CPU offload",
+    "offload 到内存"), False when it rules it out ("without offload", "不用offload")."""
+    if _NO_OFFLOAD.search(text):
+        return False
+    return True if _OFFLOAD.search(text) else None
+
+
 def read_load_slots(text: str) -> dict[str, object]:
     """Every load, target, money and host-memory slot the text states (Scenario field names)."""
     out: dict[str, object] = {
@@ -258,6 +273,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "target_first_token_seconds": read_first_token_seconds(text),
         "target_seconds_per_token": read_seconds_per_token(text),
         "host_ram_bytes": read_host_ram(text),
+        "offload": read_offload(text),
     }
     budget, budget_currency = read_budget(text)
     kwh, kwh_currency = read_price_per_kwh(text)

@@ -30,6 +30,7 @@ __all__ = [
     "as_typed",
     "closest_names",
     "digit_groups_fit",
+    "maker_spans",
     "unknown_gpu_spans",
     "unknown_names",
 ]
@@ -55,13 +56,36 @@ _MODEL_NAME = (
     + _W
     + r"+)*"
 )
+# accelerator makers outside the catalog's lines: the maker's name alone is a card ("摩尔线程的卡");
+# "天数" alone is "number of days", so Iluvatar needs its full name
+_VENDORS = (
+    r"moore[ ]?threads|摩尔线程|biren|壁仞|hygon|海光|cambricon|寒武纪|kunlun(?:xin)?|昆仑芯|"
+    r"iluvatar(?:[ ]?corex)?|天数智芯|metax|沐曦|enflame|燧原|intel[ ]?gaudi|habana"
+)
+# product series that need a number after them ("mtt s4000", "br100", "mlu370-x8", "dcu k100")
+_SERIES = r"mtt|br|mlu|dcu|bi(?=[- ]?v\d)|思元|天垓|智铠|曦云|邃思|云燧"
+_PRODUCT = r"[a-z]{0,4}[- ]?\d{1,4}[a-z0-9]{0,4}(?:-[a-z0-9]+)?(?![a-z0-9])"
+_MAKER_NAME = (
+    r"(?:(?:" + _VENDORS + r")(?:[ ]?的?[ ]?(?:" + _SERIES + r"))?"
+    r"(?:[- ]?的?[ ]?" + _PRODUCT + r")?"
+    r"|(?:" + _SERIES + r")[- ]?" + _PRODUCT + r")"
+)
+# any letters+digits token right before a card word ("S4000显卡", "XPU300 cards"), except a number
+# format or a lane count ("fp16 卡", "PCIe x16 card")
+_CARD_WORD = r"\s*(?:显卡|加速卡|计算卡|卡|gpus?(?![a-z])|cards?(?![a-z])|accelerators?(?![a-z]))"
+_NEXT_TO_CARD = (
+    r"(?!(?:fp|bf|int|tf|x|e\d+m)\d)[a-z]{1,6}-?\d{2,5}[a-z0-9]{0,4}(?![a-z0-9])"
+    r"(?=" + _CARD_WORD + ")"
+)
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
-    r"(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
+    r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
     r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
+    r"|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
 )
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
+_MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
 
 
 def unknown_names(masked: str) -> tuple[str, ...]:
@@ -93,6 +117,15 @@ def unknown_gpu_spans(masked: str) -> list[tuple[int, int]]:
         for m in _GPU_ONLY.finditer(masked)
         if not re.fullmatch(r"[abhlv]\d{2,4}", m.group(0)) or not _looks_like_size(masked, m.end())
     ]
+
+
+def maker_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of names from makers outside the catalog, which win over a catalog alias inside them.
+
+    >>> maker_spans("天数智芯 bi-v100 跑7b")
+    [(0, 12)]
+    """
+    return [m.span() for m in _MAKER_ONLY.finditer(text)]
 
 
 def _looks_like_size(text: str, end: int) -> bool:

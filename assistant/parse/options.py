@@ -20,9 +20,30 @@ from assistant.parse.slots import PRICE, read_price
 __all__ = ["hardware_options"]
 
 _SPLIT = re.compile(
-    r"\bvs\.?(?![a-z])|\bversus\b|还是|对比|相比|比较|\bor\b|\band\b|和|与|跟|,|，|/"
+    r"\bvs\.?(?![a-z])|\bversus\b|还是|对比|相比|比较|\bor\b|\band\b|和|与|跟|,|，|、|/"
 )
 _MAX_OPTIONS = 3
+#: A count that is every option's ("A100、H100、910B 各8张", "8 cards each").
+_EACH = re.compile(r"各|\beach\b|\bapiece\b")
+_AMOUNT = r"(?:[$¥￥]\s*)?\d+(?:\.\d+)?\s*(?:元|美元|dollars?|usd|rmb|cny)?"
+_AMOUNTS = r"(" + _AMOUNT + r"(?:\s*(?:、|,|，|/|和|与|\band\b)\s*" + _AMOUNT + r")+)"
+_PER_GPU_HOUR = r"(?:每(?:张)?卡(?:每)?(?:小)?时|卡时|每小时|(?:per\s+)?gpu[- ]?hours?|per\s+hour)"
+#: Prices listed in the options' order: "每卡时分别15元、30元、12元",
+#: "$2, $4 and $1.5 per GPU-hour respectively".
+_RESPECTIVE_PRICES = (
+    re.compile(
+        _PER_GPU_HOUR + r"\s*(?:的?(?:价格|费用|单价|租金)|prices?)?\s*(?:分别|respectively)"
+        r"\s*(?:为|是|:|：)?\s*" + _AMOUNTS
+    ),
+    re.compile(
+        r"(?:分别|respectively)\s*(?:为|是|:|：)?\s*"
+        + _AMOUNTS
+        + r"\s*(?:/|per|每)?\s*"
+        + _PER_GPU_HOUR
+    ),
+    re.compile(_AMOUNTS + r"\s*(?:/|per|每)\s*" + _PER_GPU_HOUR + r",?\s*respectively"),
+    re.compile(r"分别\s*(?:为|是)?\s*" + _PER_GPU_HOUR + r"\s*(?:为|是)?\s*" + _AMOUNTS),
+)
 
 
 def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str, object], ...]:
@@ -33,6 +54,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     options: list[dict[str, object]] = []
     starts: list[int] = []  # where each option's piece starts in `text`
     marks = 0
+    each: int | None = None
     for start, piece in _pieces(text):
         option: dict[str, object] = {}
         count = piece.count(hw.GPU_MARK.strip())
@@ -50,12 +72,19 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             option["gpu_count"] = counts.gpus_per_node
         if counts.nodes is not None and counts.gpus_per_node is not None:
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
+        if "gpu_count" in option and _EACH.search(piece):
+            each = int(str(option["gpu_count"]))
+            if not count:
+                continue  # "…, 8 cards each" is the options' count, not an option
         seen = [o.get("gpu") for o in options]
         if option and not ("gpu_count" not in option and option.get("gpu") in seen):
             options.append(option)  # a GPU named again with no count is not a new option
             starts.append(start)
+    if each is not None:
+        options = [{**o, "gpu_count": o.get("gpu_count", each)} for o in options]
     options = _each(options)
-    _prices(text, options, starts)
+    if not _respective_prices(text, options):
+        _prices(text, options, starts)
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])
@@ -87,6 +116,32 @@ def _prices(text: str, options: list[dict[str, object]], starts: list[int]) -> N
         if owners and price is not None:
             options[owners[-1]]["price_per_gpu_hour"] = price
             options[owners[-1]]["currency"] = currency
+
+
+def _respective_prices(text: str, options: list[dict[str, object]]) -> bool:
+    """Prices per GPU-hour listed in the options' order, one per option; False when the text
+    has no such list (or its length is not the number of options). An amount without a
+    currency takes the one written in the list ("15、30、12元")."""
+    for pattern in _RESPECTIVE_PRICES:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        amounts = re.findall(r"([$¥￥])?\s*(\d+(?:\.\d+)?)\s*([a-z元美]*)", match.group(1))
+        amounts = [(sign, value, unit) for sign, value, unit in amounts if value]
+        if len(amounts) != len(options):
+            return False
+        written = [_MONEY.get(sign or unit.rstrip("s")) for sign, _, unit in amounts]
+        fallback = next((c for c in reversed(written) if c), None)
+        for option, (_, value, _), currency in zip(options, amounts, written, strict=True):
+            option["price_per_gpu_hour"] = float(value)
+            option["currency"] = currency or fallback
+        return True
+    return False
+
+
+_MONEY = {"$": "USD", "usd": "USD", "dollar": "USD", "美元": "USD"} | dict.fromkeys(
+    ("¥", "￥", "元", "rmb", "cny"), "CNY"
+)
 
 
 def _each(options: list[dict[str, object]]) -> list[dict[str, object]]:

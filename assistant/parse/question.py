@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant.parse import hardware as hw
 from assistant.parse import slots
@@ -30,6 +30,7 @@ from assistant.parse.names import (
     as_typed,
     closest_names,
     digit_groups_fit,
+    maker_spans,
     unknown_gpu_spans,
     unknown_names,
 )
@@ -71,6 +72,16 @@ def detect_language(text: str) -> Language:
     if han >= 2 and not _ENGLISH_PROSE.search(text):
         return "zh"
     return "zh" if han and han >= 1.5 * latin_words else "en"
+
+
+def says_no_language(text: str) -> bool:
+    """True for a question with no Chinese and no English prose ("4-bit?", "H100?", "32k"):
+    a follow-up like that keeps the conversation's language.
+
+    >>> [says_no_language(q) for q in ("4-bit?", "what about 4-bit?", "那4bit呢")]
+    [True, False, False]
+    """
+    return not re.search(r"[\u4e00-\u9fff]", text) and not _ENGLISH_PROSE.search(text)
 
 
 def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
@@ -142,7 +153,10 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
-    gpu_matches = hw.find_aliases(text, gpu_index)
+    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
+    gpu_matches = [
+        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
+    ]
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
     unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
@@ -302,6 +316,8 @@ def parse(
     followup = as_followup(
         base, found, previous, offtopic=bool(evidence.elsewhere), bare=bare_count(text)
     )
+    if followup and isinstance(previous, Query) and says_no_language(cleaned):
+        return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     return followup or base
 
 

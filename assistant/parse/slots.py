@@ -46,7 +46,11 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
 _METHOD_WORDS: tuple[tuple[str, str], ...] = (
     (r"qlora|4[- ]?bit lora|量化lora", "qlora"),
     (r"\blora\b|lora微调|低秩", "lora"),
-    (r"全参|全量|full[- ](?:parameter|fine|ft)|full finetun|full-param", "full"),
+    (
+        r"全参|全量|full[- ](?:parameter|fine|ft)|full finetun|full-param|\bfully[- ](?:fine|ft\b)|"
+        r"fine[- ]?tun\w*(?:\s+\S+){0,3}?\s+fully\b(?![- ]shard)",  # "fine-tune 72B fully"
+        "full",
+    ),
 )
 _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),
@@ -91,6 +95,9 @@ _BIG_BARE = re.compile(NUMBER + r"\s*(亿|万)?")
 _TOKEN_AFTER = re.compile(
     r"\s*(?:个|的)?\s*(?:training\s+|训练\s*)?(?:tokens?|词元|token数|toks?\b)", re.ASCII
 )
+_CONTEXT_AFTER = re.compile(
+    r"\s*(?:tokens?|toks?)[\s-]*(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|window)", re.ASCII
+)
 _PARAM_AFTER = re.compile(
     r"\s*(?:个|的)?\s*(?:参数|模型|级|量级|规模|大模型|-?param|parameters?|params?|model|llm|"
     r"dense|moe|-?class|sized?)",
@@ -108,6 +115,8 @@ def read_sizes(text: str) -> list[SizeMention]:
     for match in _SIZE_SUFFIX.finditer(text):
         value = to_float(match.group(1)) * MAGNITUDES[match.group(2)]
         kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
+        if kind == "tokens" and _CONTEXT_AFTER.match(text, match.end()):
+            continue  # "16k tokens of context" is a context length, not a training budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         found.append(SizeMention(value, kind, match.start()))
@@ -168,6 +177,11 @@ def read_deadline(text: str) -> float | None:
         return 182.5 * 86400.0
     # "in a month", "within a week": the article is the number
     text = re.sub(r"(?<![a-z])an? (month|week|day|year)\b", r"1 \1", text)
+    # "1t token30天内": a number glued to a word before a Chinese time unit is still a number
+    # (not after "int", whose digit is part of "int4")
+    text = re.sub(
+        r"(?<=[a-z]{3})(?<!int)(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text
+    )
     for unit_pattern, seconds in _DURATION_UNITS:
         for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
             if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):
@@ -184,7 +198,7 @@ _CONTEXT = re.compile(
     + NUMBER
     + r"\s*(k)?|"
     + NUMBER
-    + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:context|ctx|上下文|长度|序列|window)"
+    + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|长度|序列|window)"
 )
 
 

@@ -61,6 +61,7 @@ SCENARIO_KEYS = (
     "target_first_token_seconds",
     "target_seconds_per_token",
     "host_ram_bytes",
+    "offload",
 )
 
 
@@ -149,9 +150,35 @@ def _option_json(option: Option) -> dict[str, Any]:
 
 
 def answer_to_record(answer: Answer) -> dict[str, Any]:
-    """Every field of the answer, nested records included, as JSON-ready data."""
-    record: dict[str, Any] = _json_safe(dataclasses.asdict(answer))
+    """Every field of the answer, nested records included, as JSON-ready data.
+
+    The same data as `_json_safe(dataclasses.asdict(answer))` in one pass: `asdict`
+    deep-copies every leaf, which took 1-2 ms of each answer saved in an `ask` batch.
+    """
+    record: dict[str, Any] = _record(answer)
     return record
+
+
+def _record(value: Any) -> Any:
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: _record(getattr(value, name)) for name in names}
+    if isinstance(value, dict):
+        return {str(k): _record(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_record(v) for v in value]
+    return _number(value)
+
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type[Any]) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (None for any other type), kept per type."""
+    if cls not in _FIELD_NAMES:
+        fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else None
+        _FIELD_NAMES[cls] = None if fields is None else tuple(f.name for f in fields)
+    return _FIELD_NAMES[cls]
 
 
 def _json_safe(value: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 from assistant.errors import DocumentError
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = [
     "card_from_hf_config",
@@ -35,21 +36,27 @@ _LOADED_FROM: list[Path | None] = [None]
 _TEMPLATES = Path(__file__).resolve().parent.parent / "data"
 
 
+def calculator_reason(exc: CalculatorInputError) -> Msg:
+    """A calculator's refusal as a message ("field=value: reason" in each language)."""
+    return Msg(
+        "errors.calculator_value",
+        field=exc.field,
+        value=repr(exc.value),
+        reason=Msg("errors.text_pair", en=exc.reason, zh=exc.reason_zh),
+    )
+
+
 def register(doc: Any) -> None:
     """Check a card document and make its GPU or model known to the calculators."""
     from calculators.catalog.extend import add_gpu, add_model
 
     if doc.card is None:
         table = f"[{doc.kind}]"
-        raise DocumentError(
-            doc.source,
-            f"a {doc.kind} card needs a {table} table",
-            reason_zh=f"{doc.kind} 卡片需要 {table} 表",
-        )
+        raise DocumentError(doc.source, Msg("errors.doc.card_table", kind=doc.kind, table=table))
     try:
         (add_gpu if doc.kind == "gpu" else add_model)(doc.card)
     except CalculatorInputError as exc:
-        raise DocumentError(doc.source, exc.localized("en"), reason_zh=exc.localized("zh")) from exc
+        raise DocumentError(doc.source, calculator_reason(exc)) from exc
 
 
 def load_user_cards(documents_dir: Path) -> list[DocumentError]:
@@ -113,9 +120,7 @@ def card_from_hf_config(raw: bytes, path: Path) -> bytes:
     try:
         config = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DocumentError(
-            str(path), f"not valid JSON: {exc}", reason_zh=f"不是有效的 JSON：{exc}"
-        ) from exc
+        raise DocumentError(str(path), Msg("errors.doc.json", detail=str(exc))) from exc
     name = (
         str(config.get("_name_or_path") or "").rsplit("/", 1)[-1]
         if isinstance(config, dict)
@@ -124,7 +129,7 @@ def card_from_hf_config(raw: bytes, path: Path) -> bytes:
     try:
         row = model_row_from_hf_config(config, name=name or _card_name(path))
     except CalculatorInputError as exc:
-        raise DocumentError(str(path), exc.localized("en"), reason_zh=exc.localized("zh")) from exc
+        raise DocumentError(str(path), calculator_reason(exc)) from exc
     return _markdown(row).encode("utf-8")
 
 

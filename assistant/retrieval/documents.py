@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import sys
 import unicodedata
@@ -168,11 +169,11 @@ def _control_share(text: str) -> float:
 
 
 def _binary(path: str) -> DocumentError:
-    return DocumentError(path, Msg("error.document.binary"))
+    return DocumentError(path, Msg("errors.doc.binary"))
 
 
 def _unreadable(path: str, encoding: str) -> DocumentError:
-    return DocumentError(path, Msg("error.document.undecodable", encoding=encoding))
+    return DocumentError(path, Msg("errors.doc.undecodable", encoding=encoding))
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
@@ -182,12 +183,12 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], int]:
     first_newline = text.find("\n")
     closing = re.search(r"^\+\+\+[ \t]*$", text[first_newline + 1 :], flags=re.MULTILINE)
     if first_newline < 0 or closing is None:
-        raise DocumentError(path, Msg("error.document.unclosed_front_matter"))
+        raise DocumentError(path, Msg("errors.doc.front_matter_open"))
     toml_text = text[first_newline + 1 : first_newline + 1 + closing.start()]
     try:
         meta = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(path, Msg("error.document.bad_toml", reason=str(exc))) from exc
+        raise DocumentError(path, Msg("errors.doc.front_matter_toml", detail=str(exc))) from exc
     _refuse_controls(meta, path)
     return meta, first_newline + 1 + closing.end()
 
@@ -257,24 +258,24 @@ def guess_language(text: str, path: Path) -> Language:
 def _meta_str(meta: Mapping[str, Any], name: str, path: str, default: str) -> str:
     value = meta.get(name, default)
     if not isinstance(value, str) or not value.strip():
-        raise DocumentError(path, Msg("error.document.not_a_string", field=repr(name)))
+        raise DocumentError(path, Msg("errors.doc.field_string", name=name))
     return value.strip()
 
 
 def _meta_list(meta: Mapping[str, Any], name: str, path: str) -> tuple[str, ...]:
     value = meta.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DocumentError(path, Msg("error.document.not_a_list", field=repr(name)))
+        raise DocumentError(path, Msg("errors.doc.field_list", name=name))
     return tuple(value)
 
 
 def _lang_and_kind(meta: Mapping[str, Any], shown: str, guessed: Language) -> tuple[str, str]:
     lang = _meta_str(meta, "lang", shown, guessed)
     if lang not in ("zh", "en"):
-        raise DocumentError(shown, Msg("error.document.bad_lang", lang=repr(lang)))
+        raise DocumentError(shown, Msg("errors.doc.field_lang", value=repr(lang)))
     kind = _meta_str(meta, "kind", shown, "note")
     if kind not in KINDS:
-        raise DocumentError(shown, Msg("error.document.bad_kind", kinds=", ".join(KINDS)))
+        raise DocumentError(shown, Msg("errors.doc.field_kind", kinds=", ".join(KINDS)))
     return lang, kind
 
 
@@ -283,7 +284,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     shown = str(path)
     text = normalize_text(decode_bytes(raw, shown))
     if not text.strip():
-        raise DocumentError(shown, Msg("error.document.empty"))
+        raise DocumentError(shown, Msg("errors.doc.empty"))
     meta, body_start = split_front_matter(text, shown) if path.suffix != ".txt" else ({}, 0)
     lang, kind = _lang_and_kind(meta, shown, guess_language(text[body_start:], path))
     if path.suffix == ".txt":
@@ -292,7 +293,7 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
     else:
         sections, heading_title = parse_sections(text, body_start)
     if not sections:
-        raise DocumentError(shown, Msg("error.document.no_text"))
+        raise DocumentError(shown, Msg("errors.doc.no_text"))
     default_id = slugify(_LANG_SUFFIX_RE.sub("", path.stem))
     site = meta.get("site")
     card = meta.get(kind) if kind in ("gpu", "model") else None
@@ -316,17 +317,17 @@ def parse_document(raw: bytes, *, path: Path, source: str, key: str) -> Document
 def read_document(path: Path, *, source: str, key: str) -> Document:
     """Read and parse one file."""
     if path.suffix.lower() not in (*SUPPORTED_SUFFIXES, ".json"):
-        suffix = path.suffix or Msg("error.document.no_suffix")
-        raise DocumentError(str(path), Msg("error.document.file_type", suffix=suffix))
+        suffix = path.suffix or Msg("errors.doc.no_suffix")
+        raise DocumentError(str(path), Msg("errors.doc.unsupported", suffix=suffix))
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            too_large = Msg("error.document.too_large", size=size, limit=MAX_FILE_BYTES)
+            too_large = Msg("errors.doc.too_large", size=size, limit=MAX_FILE_BYTES)
             raise DocumentError(str(path), too_large)
         raw = path.read_bytes()
     except OSError as exc:
-        reason = str(exc.strerror or exc)
-        raise DocumentError(str(path), Msg("error.document.unreadable", reason=reason)) from exc
+        detail = str(exc.strerror or exc)
+        raise DocumentError(str(path), Msg("errors.doc.unreadable", detail=detail)) from exc
     if path.suffix.lower() == ".json":  # a Hugging Face config.json: stored as a model card
         from assistant.retrieval.cards import card_from_hf_config
 
@@ -340,32 +341,34 @@ def discover(root: Path, *, recursive: bool = True, links: list[Path] | None = N
 
     A symbolic link (to a file or a folder) is never followed: it could lead out of `root`
     (`notes.md -> /etc/shadow`). Links that look like documents are appended to `links`.
+    One `os.scandir` walk: the kind of each entry comes with the listing, so no file is
+    stat-ed here (a warm start lists thousands of documents on every start).
     """
-    pattern = "**/*" if recursive else "*"
-    found = []
-    for p in root.glob(pattern):
-        relative = p.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
+    found: list[Path] = []
+    linked: list[Path] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
             continue
-        if p.suffix.lower() not in SUPPORTED_SUFFIXES:
-            continue
-        if _through_link(root, relative):
-            if links is not None and p.is_symlink():
-                links.append(p)
-            continue
-        if p.is_file():
-            found.append(p)
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            path = folder / entry.name
+            if entry.is_symlink():
+                if path.suffix.lower() in SUPPORTED_SUFFIXES:
+                    linked.append(path)
+            elif entry.is_dir(follow_symlinks=False):
+                if recursive:
+                    folders.append(path)
+            elif path.suffix.lower() in SUPPORTED_SUFFIXES and entry.is_file(follow_symlinks=False):
+                found.append(path)
+    if links is not None:
+        links.extend(sorted(linked))
     return sorted(found)
-
-
-def _through_link(root: Path, relative: Path) -> bool:
-    """True when `root/relative` or a folder between them is a symbolic link."""
-    path = root
-    for part in relative.parts:
-        path = path / part
-        if path.is_symlink():
-            return True
-    return False
 
 
 def site_profile(doc: Document) -> SiteProfile | None:
@@ -374,7 +377,7 @@ def site_profile(doc: Document) -> SiteProfile | None:
         return None
     site = doc.site
     if site is None:
-        raise DocumentError(doc.source, Msg("error.document.no_site_table"))
+        raise DocumentError(doc.source, Msg("errors.doc.site_table"))
     aliases = _meta_list(site, "aliases", doc.source)
     return SiteProfile(
         id=doc.doc_id,
@@ -411,8 +414,8 @@ def _site_number(site: Mapping[str, Any], name: str, path: str, kind: type) -> A
         and math.isfinite(value)
     )
     if not ok or (kind is int and not isinstance(value, int)):
-        key = "error.document.site_integer" if kind is int else "error.document.site_number"
-        raise DocumentError(path, Msg(key, field=repr(name)))
+        key = "errors.doc.site_integer" if kind is int else "errors.doc.site_number"
+        raise DocumentError(path, Msg(key, name=name))
     return kind(value)
 
 
@@ -424,17 +427,8 @@ def unique_documents(docs: Iterable[Document]) -> tuple[list[Document], list[Doc
     for doc in docs:
         owner = seen.get((doc.doc_id, doc.lang))
         if owner is not None:
-            errors.append(
-                DocumentError(
-                    doc.source,
-                    Msg(
-                        "error.document.duplicate_id",
-                        id=repr(doc.doc_id),
-                        lang=doc.lang,
-                        owner=owner,
-                    ),
-                )
-            )
+            taken = Msg("errors.doc.duplicate_id", doc_id=doc.doc_id, lang=doc.lang, owner=owner)
+            errors.append(DocumentError(doc.source, taken))
             continue
         seen[(doc.doc_id, doc.lang)] = doc.source
         kept.append(doc)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.errors import KnowledgeBaseError, UsageError
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -240,26 +241,22 @@ class SentenceTransformerEncoder:
             if self._model is None:
                 model = self.model_name
                 if _looks_like_path(model) and not Path(model).expanduser().is_dir():
-                    msg = f"GPU_ADVISOR_ENCODER={self.name!r}: no model folder at {model!r}"
-                    zh = f"GPU_ADVISOR_ENCODER={self.name!r}：{model!r} 处没有模型文件夹"
-                    raise UsageError(msg, message_zh=zh)
+                    raise UsageError(Msg("errors.encoder.no_folder", name=self.name, model=model))
                 try:
                     import torch
                     from sentence_transformers import SentenceTransformer
                 except ImportError as exc:
                     hint = "pip install 'gpu-advisor[st]'"
-                    msg = f"encoder {self.name!r} needs sentence-transformers: {hint}"
-                    zh = f"编码器 {self.name!r} 需要 sentence-transformers：{hint}"
-                    raise KnowledgeBaseError(msg, message_zh=zh) from exc
+                    needs = Msg("errors.encoder.needs_st", name=self.name, hint=hint)
+                    raise KnowledgeBaseError(needs) from exc
                 torch.set_num_threads(self.threads)
                 _quiet_transformers()
                 try:
                     self._model = SentenceTransformer(self.model_path(), device="cpu")
                 except (OSError, ValueError) as exc:
                     # The setting names a model that is not there: a usage error (exit 2).
-                    msg = f"cannot load sentence-transformers model {self.model_name!r}: {exc}"
-                    zh = f"无法加载 sentence-transformers 模型 {self.model_name!r}：{exc}"
-                    raise UsageError(msg, message_zh=zh) from exc
+                    said = Msg("errors.encoder.cannot_load", model=self.model_name, detail=str(exc))
+                    raise UsageError(said) from exc
             return self._model
 
     @property
@@ -305,7 +302,4 @@ def make_encoder(settings: Settings) -> Encoder:
         return UseEncoder(threads=settings.encoder_threads)
     if name.startswith("st:") and name[3:].strip():
         return SentenceTransformerEncoder(name[3:].strip(), threads=settings.encoder_threads)
-    msg = f"unknown encoder {name!r}: use 'use-m' or 'st:<model name or path>'"
-    raise UsageError(
-        msg, message_zh=f"未知的编码器 {name!r}：请使用 'use-m' 或 'st:<模型名或路径>'"
-    )
+    raise UsageError(Msg("errors.encoder.unknown", name=name))

@@ -53,6 +53,7 @@ from assistant.retrieval.manifest import (
     stale_reasons,
 )
 from assistant.retrieval.segments import SegmentContent, write_segment
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -157,10 +158,10 @@ def read_documents(sources: list[SourceFile]) -> tuple[Parsed, list[Skipped]]:
             doc = read_document(src.path, source=src.source, key=src.key)
             parsed.append((src, doc, site_profile(doc)))
         except DocumentError as exc:
-            skipped.append(Skipped(src.source, exc.reason, exc.reason_zh))
+            skipped.append(Skipped(src.source, exc.reason))
     kept, dup_errors = unique_documents(doc for _, doc, _ in parsed)
     kept_ids = {id(doc) for doc in kept}
-    skipped += [Skipped(e.path, e.reason, e.reason_zh) for e in dup_errors]
+    skipped += [Skipped(e.path, e.reason) for e in dup_errors]
     return [entry for entry in parsed if id(entry[1]) in kept_ids], skipped
 
 
@@ -186,8 +187,8 @@ def _embed(
     for row, key in enumerate(keys):
         vector = fresh[key] if key in fresh else reuse[key]
         if vector.shape != (dim,):
-            msg = f"encoder returned {vector.shape} vectors, expected ({dim},)"
-            raise KnowledgeBaseError(msg)
+            shape = str(vector.shape)
+            raise KnowledgeBaseError(Msg("errors.index.bad_vectors", shape=shape, dim=dim))
         matrix[row] = vector
     return matrix, len(todo)
 
@@ -258,14 +259,12 @@ def build_index(
             report = _build_locked(index_dir, current, encoder, progress, force)
             locked_until = time.time()
     except Timeout as exc:
-        msg = f"another process has been rebuilding the index for {LOCK_TIMEOUT_S:.0f} s"
-        raise KnowledgeBaseError(
-            msg, message_zh=f"另一个进程已重建索引 {LOCK_TIMEOUT_S:.0f} 秒仍未结束"
-        ) from exc
+        locked = Msg("errors.index.locked", seconds=round(LOCK_TIMEOUT_S))
+        raise KnowledgeBaseError(locked) from exc
     except OSError as exc:  # disk full, read-only home, …: the previous index stays live
         why = exc.strerror or str(exc)
-        msg = f"cannot write the index in {index_dir}: {why}"
-        raise KnowledgeBaseError(msg, message_zh=f"无法写入索引 {index_dir}：{why}") from exc
+        unwritable = Msg("errors.index.unwritable", index_dir=str(index_dir), detail=why)
+        raise KnowledgeBaseError(unwritable) from exc
     return BuildReport(
         report.documents,
         report.passages,
@@ -322,7 +321,7 @@ def _build_locked(
         "passages": sum(e.rows for e in plan.kept) + len(content.passages),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "files": files,
-        "skipped": [asdict(s) for s in skipped],
+        "skipped": [s.to_record() for s in skipped],
     }
     texts = [embedding_text(p) for p in content.passages]
     new = (content, matrix, KeywordIndex.build(texts)) if content.documents else None
@@ -382,8 +381,7 @@ def _write_generation(
         storage.write_json(temp / "manifest.json", {**manifest, "segments": entries})
     path = storage.current_generation(index_dir)
     if path is None:  # pragma: no cover -- new_generation has just published it
-        msg = f"no live generation in {index_dir} after publishing one"
-        raise KnowledgeBaseError(msg)
+        raise KnowledgeBaseError(Msg("errors.index.no_generation", index_dir=str(index_dir)))
     return path
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assistant.errors import DocumentError, KnowledgeBaseError, UsageError
-from assistant.i18n import t
 from assistant.locations import private_dir
 from assistant.retrieval import storage
 from assistant.retrieval.cards import load_user_cards, stored_bytes, stored_name
@@ -31,6 +30,7 @@ from assistant.retrieval.transaction import (
     remove_copies,
 )
 from assistant.retrieval.validation import alias_clash, validate
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.config import Settings
@@ -46,8 +46,8 @@ class AddResult:
 
     path: str
     status: Status
-    detail: str = ""
-    detail_zh: str = ""
+    detail: Msg | str = ""
+    """Why (a message) or the stored file name (a name, shown as it is)."""
     doc_id: str | None = None
 
 
@@ -61,21 +61,16 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
         elif path.is_dir():
             links: list[Path] = []
             found = discover(path, recursive=recursive, links=links)
-            problems += [
-                AddResult(
-                    str(p), "skipped", t("kb.links_in_folder", "en"), t("kb.links_in_folder", "zh")
-                )
-                for p in links
-            ]
+            problems += [AddResult(str(p), "skipped", Msg("kb.links_in_folder")) for p in links]
             if not found:
                 problems.append(
                     AddResult(
                         str(path),
                         "skipped",
-                        f"no {'/'.join(SUPPORTED_SUFFIXES)} files in this folder"
-                        + ("" if recursive else " (use --recursive for sub-folders)"),
-                        f"该文件夹中没有 {'/'.join(SUPPORTED_SUFFIXES)} 文件"
-                        + ("" if recursive else "（子文件夹请用 --recursive）"),
+                        Msg(
+                            "errors.kb.no_files" if recursive else "errors.kb.no_files_flat",
+                            suffixes="/".join(SUPPORTED_SUFFIXES),
+                        ),
                     )
                 )
             files += found
@@ -84,9 +79,7 @@ def expand_paths(paths: list[Path], *, recursive: bool) -> tuple[list[Path], lis
         elif path.is_file():
             files.append(path)
         else:
-            problems.append(
-                AddResult(str(path), "skipped", "no such file or folder", "文件或文件夹不存在")
-            )
+            problems.append(AddResult(str(path), "skipped", Msg("errors.kb.missing")))
     return files, problems
 
 
@@ -95,7 +88,7 @@ def _symlink(path: Path) -> AddResult:
 
 
 def _refused(path: Path, key: str, **fields: str) -> AddResult:
-    return AddResult(str(path), "refused", t(key, "en", **fields), t(key, "zh", **fields))
+    return AddResult(str(path), "refused", Msg(key, **fields))
 
 
 def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
@@ -110,13 +103,7 @@ def _free_name(documents_dir: Path, name: str, reserved: set[str]) -> str:
 
 
 def _unchanged(path: Path, doc_id: str) -> AddResult:
-    return AddResult(
-        str(path),
-        "unchanged",
-        "already in the knowledge base; nothing to do",
-        "已在知识库中，无需操作",
-        doc_id,
-    )
+    return AddResult(str(path), "unchanged", Msg("errors.kb.unchanged"), doc_id)
 
 
 class _Adder:
@@ -138,14 +125,14 @@ class _Adder:
             stored = stored_name(path)  # a config.json is kept as its Markdown card
             doc = read_document(path, source=str(path), key="documents/" + stored)
         except DocumentError as exc:
-            return AddResult(str(path), "skipped", exc.reason, exc.reason_zh)
+            return AddResult(str(path), "skipped", exc.reason)
         try:
             validate(doc)
             clash = None if self.replace_alias else alias_clash(doc, self.profiles)
         except DocumentError as exc:
-            return AddResult(str(path), "refused", exc.reason, exc.reason_zh)
+            return AddResult(str(path), "refused", exc.reason)
         if clash is not None:
-            return AddResult(str(path), "refused", clash.reason, clash.reason_zh, doc.doc_id)
+            return AddResult(str(path), "refused", clash.reason, doc.doc_id)
         copy_name = next((n for n, o in self.origins.items() if o == origin), None)
         if copy_name is not None and (self.dir / copy_name).is_file():
             return self._update(path, copy_name, doc.content_hash, doc.doc_id)
@@ -153,46 +140,35 @@ class _Adder:
         if same is not None and same[1] == "documents/" + stored:
             return _unchanged(path, doc.doc_id)
         if same is not None:
-            return AddResult(
-                str(path),
-                "duplicate",
-                f"same content as {same[0]}",
-                f"内容与 {same[0]} 相同",
-                doc.doc_id,
-            )
+            same_as = Msg("errors.kb.same_content", other=same[0])
+            return AddResult(str(path), "duplicate", same_as, doc.doc_id)
         owner = self.by_id.get((doc.doc_id, doc.lang))
         if owner is not None:
-            return AddResult(
-                str(path),
-                "skipped",
-                f"document id {doc.doc_id!r} ({doc.lang}) is already used by {owner['source']}",
-                f"文档 id {doc.doc_id!r}（{doc.lang}）已被 {owner['source']} 使用",
-                doc.doc_id,
+            taken = Msg(
+                "errors.doc.duplicate_id", doc_id=doc.doc_id, lang=doc.lang, owner=owner["source"]
             )
+            return AddResult(str(path), "skipped", taken, doc.doc_id)
         name = _free_name(self.dir, stored, {c.name for c in self.copies})
         self._copy(path, name, origin)
         self.by_hash[doc.content_hash] = (str(path), "documents/" + name)
         self.by_id[(doc.doc_id, doc.lang)] = {"source": str(path)}
-        return AddResult(str(path), "added", name, name, doc.doc_id)
+        return AddResult(str(path), "added", name, doc.doc_id)
 
     def _update(self, path: Path, name: str, content_hash: str, doc_id: str) -> AddResult:
         if self.by_hash.get(content_hash, ("", ""))[1] == "documents/" + name:
             return _unchanged(path, doc_id)
         self._copy(path, name, str(path.resolve()))
-        return AddResult(str(path), "updated", name, name, doc_id)
+        return AddResult(str(path), "updated", name, doc_id)
 
     def _copy(self, path: Path, name: str, origin: str) -> None:
         self.copies.append(Copy(name, stored_bytes(path), origin))
 
 
 def _failed(exc: Exception) -> KnowledgeBaseError:
-    reason = exc.message if isinstance(exc, KnowledgeBaseError) else str(exc)
+    reason: Msg | str = exc.msg if isinstance(exc, KnowledgeBaseError) else str(exc)
     if isinstance(exc, OSError):
         reason = exc.strerror or str(exc)
-    reason_zh = exc.message_zh if isinstance(exc, KnowledgeBaseError) else reason
-    return KnowledgeBaseError(
-        t("kb.failed", "en", reason=reason), message_zh=t("kb.failed", "zh", reason=reason_zh)
-    )
+    return KnowledgeBaseError(Msg("kb.failed", reason=reason))
 
 
 def add_documents(
@@ -302,14 +278,11 @@ def _match(
         hits = (doc["doc_id"], name, doc["source"], origins.get(name))
         if target in hits or resolved in hits:
             if not doc["user"]:
-                msg = f"{doc['source']} is a shipped document and cannot be removed"
-                raise UsageError(msg, message_zh=f"{doc['source']} 是随程序提供的文档，不能删除")
+                raise UsageError(Msg("errors.kb.shipped", source=doc["source"]))
             names.append(name)
     on_disk = kp.documents_dir / Path(target).name
     if not names and on_disk.is_file() and (target == on_disk.name or resolved == str(on_disk)):
         names.append(on_disk.name)  # a file the index skipped (unreadable) can still go
     if not names:
-        msg = f"no document of yours matches {target!r} (see `gpu-advisor kb list`)"
-        zh = f"没有与 {target!r} 匹配的用户文档（见 `gpu-advisor kb list`）"
-        raise UsageError(msg, message_zh=zh)
+        raise UsageError(Msg("errors.kb.no_match", target=target))
     return sorted(set(names))

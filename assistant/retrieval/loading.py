@@ -20,6 +20,7 @@ from assistant.records import SiteProfile
 from assistant.retrieval import storage
 from assistant.retrieval.integrity import CorruptIndexError, check_manifest, require
 from assistant.retrieval.manifest import SourceFile, file_hash
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,8 +35,42 @@ class Skipped:
     """A file left out of the index, and why."""
 
     source: str
-    reason: str
-    reason_zh: str
+    reason: Msg
+
+    def to_record(self) -> dict[str, Any]:
+        """The manifest's JSON form."""
+        return {"source": self.source, "reason": message_record(self.reason)}
+
+    @classmethod
+    def from_record(cls, row: dict[str, Any]) -> Skipped:
+        """Read a manifest entry; one written before reasons were messages holds two texts."""
+        reason = row.get("reason")
+        if isinstance(reason, dict):
+            return cls(str(row["source"]), message_from_record(reason))
+        pair = Msg("errors.text_pair", en=str(reason), zh=str(row.get("reason_zh", reason)))
+        return cls(str(row["source"]), pair)
+
+
+def message_record(message: Msg) -> dict[str, Any]:
+    """A message as JSON data: its key and its parameters (nested messages and lists too)."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, Msg):
+            return message_record(v)
+        return [value(x) for x in v] if isinstance(v, tuple) else v
+
+    return {"key": message.key, "params": {k: value(v) for k, v in message.items_}}
+
+
+def message_from_record(record: dict[str, Any]) -> Msg:
+    """The message :func:`message_record` wrote."""
+
+    def value(v: Any) -> Any:
+        if isinstance(v, dict):
+            return message_from_record(v)
+        return tuple(value(x) for x in v) if isinstance(v, list) else v
+
+    return Msg(str(record["key"]), **{k: value(v) for k, v in record["params"].items()})
 
 
 @dataclass(frozen=True)
@@ -148,7 +183,7 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     for entry in manifest["segments"]:
         signature = _signature(path, entry["checksums"], dim)
         segment = (_LOADED.get(signature) if reuse else None) or read_segment(
-            path, entry["name"], entry["checksums"], dim
+            path, entry["name"], entry["checksums"], dim, manifest.get("tokenizer_version")
         )
         loaded[signature] = segment
         rows = len(segment.postings.lengths)
@@ -167,7 +202,7 @@ def _load_generation(path: Path, reuse: bool) -> LoadedIndex:
     profiles = [
         SiteProfile(**{**p, "aliases": tuple(p["aliases"])}) for s in segments for p in s.profiles
     ]
-    skipped = [Skipped(**s) for s in manifest.get("skipped", [])]
+    skipped = [Skipped.from_record(s) for s in manifest.get("skipped", [])]
     return LoadedIndex(
         path,
         manifest,

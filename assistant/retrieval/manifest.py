@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assistant import __version__
 from assistant.retrieval.chunking import CHUNKER_VERSION, DEFAULT_CHUNK_TOKENS
 from assistant.retrieval.documents import discover
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.retrieval.encoder import Encoder
@@ -38,23 +39,26 @@ def file_hash(path: Path) -> str:
 
 
 def collect_sources(knowledge_dir: Path, documents_dir: Path) -> list[SourceFile]:
-    """The shipped documents, then the user's."""
+    """The shipped documents, then the user's.
+
+    A user's document is named by its resolved path: `discover` follows no link below the
+    folder, so that is the resolved folder joined with the relative path (one `resolve` per
+    start instead of one per document).
+    """
     shipped = [
-        SourceFile(
-            p,
-            p.relative_to(knowledge_dir).as_posix(),
-            "knowledge/" + p.relative_to(knowledge_dir).as_posix(),
-            False,
-        )
-        for p in (discover(knowledge_dir) if knowledge_dir.is_dir() else [])
+        SourceFile(p, rel, "knowledge/" + rel, False)
+        for p, rel in _relative(knowledge_dir, discover(knowledge_dir))
     ]
+    resolved = documents_dir.resolve()
     user = [
-        SourceFile(
-            p, str(p.resolve()), "documents/" + p.relative_to(documents_dir).as_posix(), True
-        )
-        for p in (discover(documents_dir) if documents_dir.is_dir() else [])
+        SourceFile(p, str(resolved / rel), "documents/" + rel, True)
+        for p, rel in _relative(documents_dir, discover(documents_dir))
     ]
     return shipped + user
+
+
+def _relative(root: Path, paths: list[Path]) -> list[tuple[Path, str]]:
+    return [(p, p.relative_to(root).as_posix()) for p in paths]
 
 
 def tokenizer_version() -> str:
@@ -82,10 +86,15 @@ def chunk_cap(encoder: Encoder) -> int:
 
 def stale_reasons(
     manifest: dict[str, Any], identity: dict[str, Any], sources: list[SourceFile]
-) -> list[str]:
+) -> list[Msg]:
     """Why a stored index no longer matches (empty when it does)."""
     reasons = [
-        f"{name} changed ({manifest.get(name)!r} → {value!r})"
+        Msg(
+            "index.reason.changed",
+            name=Msg(f"index.part.{name}"),
+            old=repr(manifest.get(name)),
+            new=repr(value),
+        )
         for name, value in identity.items()
         if manifest.get(name) != value
     ]
@@ -93,9 +102,9 @@ def stale_reasons(
     current = {s.key for s in sources}
     added, removed = current - stored.keys(), stored.keys() - current
     changed = [s.key for s in sources if s.key in stored and not same_file(s.path, stored[s.key])]
-    for label, keys in (("added", added), ("removed", removed), ("changed", changed)):
+    for label, keys in (("added", added), ("removed", removed), ("edited", changed)):
         if keys:
-            reasons.append(f"documents {label}: {', '.join(sorted(keys)[:5])}")
+            reasons.append(Msg(f"index.reason.{label}", files=tuple(sorted(keys)[:5])))
     return reasons
 
 

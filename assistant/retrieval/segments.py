@@ -181,18 +181,24 @@ def _read(path: Path, manifest: dict[str, Any]) -> bytes:
     return data
 
 
-def read_segment(folder: Path, name: str, sums: dict[str, Any], dim: int) -> Segment:
-    """Segment `name` of a generation, checked against its checksums, dimension and counts."""
+def read_segment(
+    folder: Path, name: str, sums: dict[str, Any], dim: int, tokenizer: object
+) -> Segment:
+    """Segment `name` of a generation, checked against its checksums, dimension and counts.
+
+    Its tokenizer must be the generation's (`tokenizer`, from the manifest): a segment of
+    another is damage. A generation whose tokenizer is not this program's is stale, not
+    damaged, and the manifest check says so ("tokenizer changed"), which is why the segment
+    is not compared with the program's own version here."""
     import numpy as np
 
     from assistant.retrieval.keyword import PostingArrays
-    from assistant.retrieval.tokenize import TOKENIZER_VERSION
 
     checked = {"checksums": sums}
     meta = json.loads(_read(folder / f"{name}.meta.json", checked))
     require(isinstance(meta, dict), f"{name}.meta.json is not a JSON object")
     require(meta.get("format") == FORMAT, f"{name}: segment format {meta.get('format')!r}")
-    require(meta.get("tokenizer_version") == TOKENIZER_VERSION, f"{name}: another tokenizer")
+    require(meta.get("tokenizer_version") == tokenizer, f"{name}: another tokenizer")
     for key in ("documents", "site_profiles"):
         value = meta.get(key)
         require(

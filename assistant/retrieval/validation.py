@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from assistant.errors import DocumentError
-from assistant.i18n import t
 from assistant.records import SiteProfile
 from assistant.retrieval.cards import register
 from assistant.retrieval.documents import Document, site_profile
+from calculators.messages import Msg
 
 Validator = Callable[[Document], None]
 
@@ -46,9 +46,7 @@ def _site(doc: Document) -> None:
     if unknown:
         known = ", ".join(SITE_FIELDS)
         raise DocumentError(
-            doc.source,
-            f"[site] has an unknown field {unknown[0]!r} (known: {known})",
-            reason_zh=f"[site] 含未知字段 {unknown[0]!r}（可用：{known}）",
+            doc.source, Msg("errors.doc.site_unknown", field=unknown[0], known=known)
         )
     checks = (("gpu", lookup_gpu), ("intra_link", lookup_link), ("inter_link", lookup_link))
     for field, lookup in checks:
@@ -57,17 +55,12 @@ def _site(doc: Document) -> None:
             if value is not None:
                 lookup(value)
         except CalculatorInputError as exc:
+            reason = Msg("errors.text_pair", en=exc.reason, zh=exc.reason_zh)
             raise DocumentError(
-                doc.source,
-                f"[site] field {field!r}: {exc.reason}",
-                reason_zh=f"[site] 字段 {field!r}：{exc.reason_zh}",
+                doc.source, Msg("errors.doc.site_field", field=field, reason=reason)
             ) from exc
     if profile.pue is not None and profile.pue < 1:
-        raise DocumentError(
-            doc.source,
-            f"[site] field 'pue' must be at least 1.0, not {profile.pue:g}",
-            reason_zh=f"[site] 字段 'pue' 必须至少为 1.0，而不是 {profile.pue:g}",
-        )
+        raise DocumentError(doc.source, Msg("errors.doc.site_pue", value=profile.pue))
 
 
 VALIDATORS: dict[str, Validator] = {"site": _site, "gpu": register, "model": register}
@@ -95,9 +88,5 @@ def alias_clash(doc: Document, profiles: Iterable[SiteProfile]) -> DocumentError
         shared = sorted(_names(mine) & _names(other))
         if shared:
             params = {"name": shared[0], "other": other.source}
-            return DocumentError(
-                doc.source,
-                t("kb.alias_clash", "en", **params),
-                reason_zh=t("kb.alias_clash", "zh", **params),
-            )
+            return DocumentError(doc.source, Msg("kb.alias_clash", **params))
     return None

@@ -44,18 +44,7 @@ LANGUAGE_BRANCHES = {
 
 #: file -> errors still raised with an inline Chinese text (`message_zh=` / `reason_zh=`)
 #: instead of a catalog message (`AssistantError(Msg("error.…"))`). Counted everywhere.
-INLINE_ERRORS = {
-    "assistant/cli/ask.py": 3,
-    "assistant/cli/kb.py": 1,
-    "assistant/config.py": 1,
-    "assistant/errors.py": 1,
-    "assistant/retrieval/cards.py": 4,
-    "assistant/retrieval/encoder.py": 4,
-    "assistant/retrieval/engine.py": 1,
-    "assistant/retrieval/index.py": 2,
-    "assistant/retrieval/library.py": 3,
-    "assistant/retrieval/validation.py": 4,
-}
+INLINE_ERRORS: dict[str, int] = {}
 
 
 def _inline_errors() -> dict[str, int]:
@@ -82,7 +71,7 @@ def test_an_error_from_the_catalog_speaks_both_languages() -> None:
     from assistant.errors import UsageError
     from calculators.messages import Msg
 
-    error = UsageError(Msg("error.no_conversation", id="'x'"))
+    error = UsageError(Msg("errors.store.no_conversation", id="x"))
     assert str(error) == "no conversation 'x'"
     assert error.localized("zh") == "没有会话 'x'"
     from assistant.retrieval.documents import _binary
@@ -90,7 +79,7 @@ def test_an_error_from_the_catalog_speaks_both_languages() -> None:
     document = _binary("notes.md")
     assert str(document) == "notes.md: not a text document (binary content)"
     assert document.localized("zh") == "notes.md：不是文本文件（二进制内容）"
-    assert document.reason_zh == "不是文本文件（二进制内容）"
+    assert document.reason == Msg("errors.doc.binary")
 
 
 def _counts(source: str) -> tuple[int, int]:

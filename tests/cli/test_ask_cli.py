@@ -137,9 +137,9 @@ def test_internal_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "Traceback" not in result.output
     # at most a notice that the index is being built, then the error on one line
     lines = result.output.strip().splitlines()
-    assert lines[-1].startswith("Error:")
+    assert lines[-1].startswith("错误：")  # the question is Chinese: so is the prefix
     assert "not-a-dir" in lines[-1]
-    assert [line for line in lines if line.startswith("Error")] == lines[-1:]
+    assert [line for line in lines if line.startswith(("Error", "错误"))] == lines[-1:]
 
 
 BAD_INPUTS = [

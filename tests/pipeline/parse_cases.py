@@ -130,6 +130,50 @@ TUNE: list[Row] = [
         {"asks": "max_concurrency"},
     ),
     ("What's the largest model 8 A100 can fine-tune with LoRA?", {"asks": "max_model"}),
+    # -- cards from makers outside the catalog: named, never "no GPU given" (answers2)
+    ("MTT S4000 能跑 Qwen2-7B 吗?", {"gpu": None, "unknown": ("MTT S4000",), "model": "Qwen2-7B"}),
+    ("8张摩尔线程S4000训练7B", {"gpu": None, "unknown": ("摩尔线程S4000",), "gpu_count": 8}),
+    ("壁仞BR100能推理Llama-2-70B吗", {"gpu": None, "unknown": ("壁仞BR100",)}),
+    ("海光DCU K100 能跑 7B 吗", {"gpu": None, "unknown": ("海光DCU K100",)}),
+    (
+        "8 Cambricon MLU370 serve 70B",
+        {"gpu": None, "unknown": ("Cambricon MLU370",), "gpu_count": 8},
+    ),
+    ("昆仑芯 P800 推理 Qwen2-7B", {"gpu": None, "unknown": ("昆仑芯 P800",)}),
+    # "BI-V100" is Iluvatar's card, not the catalog's V100
+    ("天数智芯 BI-V100 跑7B", {"gpu": None, "unknown": ("天数智芯 BI-V100",)}),
+    ("用 XPU300 卡 推理 7B", {"gpu": None, "unknown": ("XPU300",)}),
+    ("4 S4000 GPUs serve Llama-2-13B", {"gpu": None, "unknown": ("S4000",), "gpu_count": 4}),
+    # a deadline glued to a word, a context in "N tokens of context" (answers2)
+    (
+        "8张H100训练7B模型，1T token30天内能完成吗",
+        {"tokens": 1e12, "deadline_seconds": 30 * DAY, "gpu_count": 8},
+    ),
+    (
+        "Serve Llama-3-8B on 1 H100 with 16k tokens of context",
+        {"context_length": 16384, "tokens": None},
+    ),
+    ("Serve Llama-3-8B on 1 H100 with a 16k-token context", {"context_length": 16384}),
+    (
+        "pretrain 7B on 300B tokens with 8 H100, 4k context",
+        {"tokens": 3e11, "context_length": 4096},
+    ),
+    # "fully" states a full fine-tune; "fully sharded" does not
+    ("How long to fine-tune Qwen2.5-72B fully on 4 nodes of 8x H100?", {"method": "full"}),
+    ("Can 8 H100 fully fine-tune Qwen2.5-72B?", {"method": "full"}),
+    ("fine-tune 13B with fully sharded data parallel on 8 A100", {"method": None}),
+    # offload to host memory is a stated choice, not only a suggestion (answers2)
+    (
+        "fine-tune Llama-2-13B on 2 RTX 4090 with ZeRO-3 CPU offload",
+        {"offload": True, "zero_stage": 3},
+    ),
+    ("全参微调13B，2张4090，ZeRO-3 offload 到内存，主机内存256GB", {"offload": True}),
+    ("fine-tune Llama-2-13B on 2 RTX 4090 without offload", {"offload": False}),
+    ("不用offload，8张A100全参微调70B能行吗", {"offload": False}),
+    ("8 A100 train 70B", {"offload": None}),
+    # not names: "训练天数" is a number of days, "fp16 卡" a number format, "x16" a lane count
+    ("训练天数大概多少 8张A100 7B", {"gpu": "A100 SXM 80GB", "unknown": (), "gpu_count": 8}),
+    ("8 A100 PCIe x16 card, fp16 卡, 7B inference", {"gpu": "A100 PCIe 80GB", "unknown": ()}),
 ]
 
 HELD_OUT: list[Row] = [

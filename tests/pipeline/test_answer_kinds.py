@@ -3,6 +3,8 @@ from words): comparisons, max concurrency, budgets, names not in the catalog, ho
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.calculate import calculate
 from assistant.records import Query, Scenario
 
@@ -73,6 +75,19 @@ def test_a_name_not_in_the_catalog_is_said_not_replaced() -> None:
     assert outcome.lead.startswith("RTX 7090 is not in the catalog. Closest entries: RTX 5090")
 
 
+def test_a_card_from_another_maker_is_named_not_replaced_by_a_default_gpu() -> None:
+    # the MTT S4000 (Moore Threads) is not in the catalog: before, "MTT S4000" was not read as a
+    # card name at all and the question was evaluated on an RTX 4090 as "no GPU given"
+    from assistant.parse import parse
+
+    outcome = calculate(parse("MTT S4000 能跑 Qwen2-7B 吗?"))
+    assert outcome.verdict == "unknown"
+    assert outcome.lead.startswith("MTT S4000 不在目录中")
+    assert "gpu-advisor kb template gpu" in outcome.lead
+    assert "kb add" in outcome.lead
+    assert "RTX 4090" not in outcome.lead.split("最接近的条目")[0]
+
+
 def test_stated_precision_is_not_a_condition() -> None:
     # 13B in fp16 = 26 GB > 21.6 GB usable on a 4090; int8 fits but fp16 was stated
     stated = Scenario(model="Llama-2-13B", gpu="RTX 4090 24GB", gpu_count=1, task="inference")
@@ -102,3 +117,93 @@ def test_largest_model_for_hardware_and_time() -> None:
     assert outcome.lead.startswith("8 张 A100 SXM 80GB 在 30 天内最大能训练约 4")
     assert outcome.scenario is not None
     assert outcome.scenario.params is None
+
+
+def test_a_slow_network_makes_a_how_long_run_slower_not_impossible() -> None:
+    # 6 x 72.7e9 x 1e8 tokens (+ recompute) = 4.7e19 FLOPs over 32 x 989e12 x 0.38 = ~1.1 h of
+    # compute; over 25GbE the gradient sync (1.7 min per step vs 9.5 s of compute) stretches it
+    # to ~11 h. No deadline was stated, so the network's comm/compute bar decides nothing: the
+    # duration is the answer, with how much a faster fabric (IB NDR, ~1.1 h) would save.
+    from assistant.parse import parse
+
+    question = "How long to fine-tune Qwen2.5-72B fully on 4 nodes of 8x H100 over 25GbE?"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("It takes about 11.1 h on 32 × H100")
+    assert "network-bound" in outcome.lead
+    assert "would bring it down to about 1.1 h (10.3× faster)" in outcome.lead
+    network = next(c for c in outcome.checks if c.kind == "network")
+    assert network.verdict == "tight"
+
+
+def test_comm_about_compute_in_moe_pretraining_is_no_infeasibility() -> None:
+    # DeepSeek-V3 on 2,048 H800 (IB between nodes): the all-to-all is about as long as compute,
+    # which DeepSeek hides with DualPipe; the run time already counts it, nothing was infeasible
+    from assistant.parse import parse
+
+    question = "Pre-train DeepSeek-V3 on 2048 H800 with 14.8T tokens: how long does it take?"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("It takes about")
+
+
+def test_a_serving_comparison_without_load_compares_one_sequence() -> None:
+    # Llama-2-70B fp16 = 138 GB: TP=2 on H20 (4.0 TB/s) reads 69 GB per token per GPU, ~26 ms
+    # with overheads = ~39 tokens/s for one sequence; the other 3 replicas would be idle, so
+    # "39 tokens/s in total" on 8 GPUs was no throughput figure
+    from assistant.parse import parse
+
+    lead = calculate(parse("Which is faster for Llama-2-70B inference, 8×H20 or 8×910B?")).lead
+    assert lead.startswith("8 × H20 96GB is faster for one sequence at a time")
+    assert "39 tokens/s for one sequence" in lead
+    assert "in total" not in lead
+
+
+def test_stated_concurrent_users_are_the_serving_batch() -> None:
+    # "20个并发" was read as the concurrency but served as 1 sequence (batch_size unset):
+    # 20 sequences over 4 TP=2 replicas of H20 at ~37 tokens/s each = ~746 tokens/s in total
+    from assistant.parse import parse
+
+    outcome = calculate(parse("8张H20和8张910B推理Llama-2-70B，20个并发，哪个快？"))
+    assert outcome.lead.startswith("8 张 H20 96GB 更快：生成吞吐是")
+    assert "20 路并发合计约" in outcome.lead
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 20
+
+
+def test_a_stated_offload_is_evaluated_not_only_suggested() -> None:
+    # 13B full fine-tune, ZeRO-3 over 2 cards: 13e9 x 16 B / 2 = 104 GB per GPU without
+    # offload; with the optimizer states and fp32 master weights in host RAM (13e9 x 14 B =
+    # ~182 GB < 256 GB) a card keeps its 13 GB bf16 shard and activations (~16 GB of 21.6 GB)
+    from assistant.parse import parse
+
+    question = (
+        "Can I fully fine-tune Llama-2-13B on 2 RTX 4090 with ZeRO-3 CPU offload and 256 GB of RAM?"
+    )
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    assert memory.figures["host_ram_needed_bytes_per_node"] == pytest.approx(182e9, rel=0.05)
+
+
+def test_a_stated_concurrency_is_the_number_of_sequences_served() -> None:
+    # "20 个并发" at 2k context: Mixtral-8x7B's KV cache is 32 layers x 8 KV heads x 128 x 2
+    # (K and V) x 2 bytes = 131,072 B per token, so 20 x 2,048 x 131,072 = 5.37 GB in all,
+    # 2.68 GB on each of the 2 GPUs (it was evaluated at one sequence: 268 MB).
+    query = _ask(
+        "Mixtral-8x7B 在 2 张 A100 上推理，20 个并发，每个请求 2k 上下文，能跑吗？",
+        lang="zh",
+        scenario=Scenario(
+            model="Mixtral-8x7B",
+            gpu="A100 SXM 80GB",
+            gpu_count=2,
+            task="inference",
+            context_length=2048,
+            concurrency=20,
+        ),
+    )
+    outcome = calculate(query)
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["concurrent_sequences"] == 20
+    assert memory["kv_cache_bytes"] == 20 * 2048 * 131_072
+    assert "推理按 1 路并发计算。" not in outcome.assumptions

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -13,7 +15,12 @@ import pytest
 
 from assistant.conversations import SCHEMA_V1, SCHEMA_VERSION, ConversationStore, StoreError
 from assistant.records import Answer, Check, Citation, Passage, Query, Scenario, Suggestion
-from assistant.render.serialize import answer_from_record, answer_to_json, answer_to_record
+from assistant.render.serialize import (
+    _json_safe,
+    answer_from_record,
+    answer_to_json,
+    answer_to_record,
+)
 from tests.json_contract import (
     CHECK_KEYS,
     CITATION_KEYS,
@@ -21,6 +28,7 @@ from tests.json_contract import (
     SCENARIO_KEYS,
     SUGGESTION_KEYS,
 )
+from tests.pipeline.conftest import GoldenResult
 
 
 def make_answer(
@@ -265,3 +273,20 @@ def test_store_left_readable_by_an_older_version_is_tightened(tmp_path: Path) ->
     path.chmod(0o644)
     ConversationStore(path).new_conversation()
     assert _mode(path) == 0o600
+
+
+def test_records_are_built_in_one_pass_with_the_same_data(
+    golden_results: list[GoldenResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every answer of an `ask` batch is saved: its record is built without dataclasses.asdict
+    # (which deep-copies each leaf), and is what `_json_safe(asdict(answer))` gave, key order
+    # included, for every golden answer.
+    answers = [r.answer for r in golden_results if r.answer is not None]
+    reference = [json.dumps(_json_safe(dataclasses.asdict(a)), ensure_ascii=False) for a in answers]
+    copies: list[object] = []
+    deepcopy = copy.deepcopy
+    monkeypatch.setattr(copy, "deepcopy", lambda value, *a: copies.append(value) or deepcopy(value))
+    records = [json.dumps(answer_to_record(a), ensure_ascii=False) for a in answers]
+    assert copies == []
+    assert len(records) > 100
+    assert records == reference

@@ -131,3 +131,14 @@ def test_serving_cost_is_per_hour_of_serving() -> None:
     figures = {"gpu_hours": 4.0, "cost": 8.0, "currency": "USD", "period": "one hour of serving"}
     assert "8 USD per hour of serving" in summarize("cost", "ok", figures, "en", "H100")
     assert "（每服务 1 小时）" in summarize("cost", "ok", figures, "zh", "H100")
+
+
+def test_every_quantity_asked_is_answered_up_front() -> None:
+    # Two questions in one: how long, and the electricity bill at the stated price. The bill is
+    # the energy (kWh) x 0.6 CNY; both sentences come before the verdict's reasons.
+    query = parse("训练一个 7B 模型 2T token，用 64 张 910B，要多久？电价0.6元/度，电费多少？")
+    assert query.asks[:2] == ("duration", "energy_cost")
+    lead = calculate(query).lead
+    assert "约需" in lead
+    assert "电费：约" in lead
+    assert lead.index("约需") < lead.index("电费：约") < lead.index("显存够")

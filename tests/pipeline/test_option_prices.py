@@ -36,3 +36,45 @@ def test_a_price_slash_is_not_an_option_separator() -> None:
     query = parse("8 A100 at $1.5/h vs 8 H100 at $2.5/h: which trains a 7B model faster?")
     assert [o.gpu_count for o in query.options] == [8, 8]
     assert len(query.options) == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        # "、" lists the cards, "各8张" is every card's count, "分别" lists the prices in order
+        (
+            "A100、H100、910B 各8张，每卡时分别15元、30元、12元，训练7B模型哪个最便宜？",
+            (("A100 SXM 80GB", 8, 15.0), ("H100 SXM 80GB", 8, 30.0), ("Ascend 910B 64GB", 8, 12.0)),
+        ),
+        (
+            "A100 和 H100 各8张，每卡时分别15元、30元，训练7B模型哪个更便宜？",
+            (("A100 SXM 80GB", 8, 15.0), ("H100 SXM 80GB", 8, 30.0)),
+        ),
+        (
+            "A100、H100 各8张，分别为每卡时 15、30 元，微调7B哪个便宜",
+            (("A100 SXM 80GB", 8, 15.0), ("H100 SXM 80GB", 8, 30.0)),
+        ),
+        (
+            "8 A100, 8 H100 and 8 910B at $2, $4 and $1.5 per GPU-hour respectively: "
+            "which is cheapest to pretrain 7B?",
+            (("A100 SXM 80GB", 8, 2.0), ("H100 SXM 80GB", 8, 4.0), ("Ascend 910B 64GB", 8, 1.5)),
+        ),
+    ],
+)
+def test_prices_listed_respectively_go_to_the_options_in_order(
+    question: str, options: tuple[tuple[str, int, float], ...]
+) -> None:
+    query = parse(question)
+    assert tuple((o.gpu, o.gpu_count, o.price_per_gpu_hour) for o in query.options) == options
+    assert {o.currency for o in query.options} == {"USD" if "$" in question else "CNY"}
+
+
+def test_three_priced_options_name_the_cheapest() -> None:
+    # 7B pre-training on 140B tokens, 6.8e21 FLOPs: A100 ~79 d x 8 x 24 h x 15 = ~228k CNY,
+    # H100 ~26 d x 192 h x 30 = ~151k, 910B ~105 d x 192 h x 12 = ~242k: the H100 is cheapest
+    from assistant.calculate import calculate
+
+    question = "A100、H100、910B 各8张，每卡时分别15元、30元、12元，训练7B模型哪个最便宜？"
+    lead = calculate(parse(question)).lead
+    assert lead.startswith("8 张 H100 SXM 80GB 成本最低")
+    assert "8 张 Ascend 910B 64GB：" in lead

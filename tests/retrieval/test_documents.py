@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from assistant.retrieval.documents import (
     site_profile,
     unique_documents,
 )
+from assistant.retrieval.manifest import collect_sources
 
 ZH_DOC = """+++
 id = "zero-demo"
@@ -199,7 +201,8 @@ def test_duplicate_document_ids_are_reported(tmp_path: Path) -> None:
     b = _doc(tmp_path, "b.zh.md", ZH_DOC.replace("ZeRO 演示", "别的"))
     kept, errors = unique_documents([a, b])
     assert kept == [a]
-    assert "already used by a.zh.md" in errors[0].reason
+    assert "already used by a.zh.md" in str(errors[0])
+    assert "已被 a.zh.md 使用" in errors[0].localized("zh")
 
 
 SITE = """+++
@@ -246,3 +249,57 @@ def test_discover_skips_hidden_and_other_files(tmp_path: Path) -> None:
         (tmp_path / name).write_text("x", encoding="utf-8")
     assert [p.relative_to(tmp_path).as_posix() for p in discover(tmp_path)] == ["a.md", "sub/b.txt"]
     assert [p.name for p in discover(tmp_path, recursive=False)] == ["a.md"]
+
+
+def _tree_with_links(root: Path, outside: Path) -> None:
+    for name in ("b.md", "a/c.txt", "a/deep/d.markdown", "a/.hidden/e.md", "f.pdf", "g.md/h.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x", encoding="utf-8")
+    (outside / "secret.md").write_text("x", encoding="utf-8")
+    (root / "a" / "link.md").symlink_to(outside / "secret.md")
+    (root / "folder-link").symlink_to(outside, target_is_directory=True)
+    (root / "a" / "deep" / "dangling.txt").symlink_to(root / "missing")
+
+
+def test_discover_walks_once_without_stat_and_follows_no_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A warm start lists every document: the walk takes each entry's kind from the listing,
+    # so no file is stat-ed (the glob-based walk stat-ed every path and each of its folders).
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    outside.mkdir()
+    _tree_with_links(root, outside)
+    stats: list[object] = []
+    real_stat = os.stat
+
+    def counted(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        stats.append(path)
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", counted)
+    links: list[Path] = []
+    found = discover(root, links=links)
+    monkeypatch.setattr(os, "stat", real_stat)
+    assert stats == []
+    assert [p.relative_to(root).as_posix() for p in found] == [
+        "a/c.txt",
+        "a/deep/d.markdown",
+        "b.md",
+        "g.md/h.md",
+    ]
+    assert [p.relative_to(root).as_posix() for p in links] == ["a/deep/dangling.txt", "a/link.md"]
+    assert [p.name for p in discover(root, recursive=False)] == ["b.md"]
+    assert discover(tmp_path / "missing") == []
+
+
+def test_user_documents_are_named_by_their_resolved_path(tmp_path: Path) -> None:
+    # collect_sources resolves the folder once; the name is what resolving each file gives.
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "sub" / "n.md").write_text("x", encoding="utf-8")
+    (tmp_path / "via").symlink_to(real, target_is_directory=True)
+    sources = collect_sources(tmp_path / "no-knowledge", tmp_path / "via")
+    assert [(s.key, s.source, s.user) for s in sources] == [
+        ("documents/sub/n.md", str((tmp_path / "via" / "sub" / "n.md").resolve()), True)
+    ]
+    assert sources[0].source == str(real / "sub" / "n.md")

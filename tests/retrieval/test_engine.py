@@ -134,3 +134,30 @@ def test_one_passage_per_section(shipped: HybridRetriever, query: str) -> None:
         sections = [(p.doc_id, p.anchor or p.id) for p in hits]
         assert hits
         assert len(sections) == len(set(sections)), sections
+
+
+def test_a_repeated_search_is_answered_from_the_kept_results(shipped: HybridRetriever) -> None:
+    # An answer's checks search for fixed topic queries, question after question: the lanes
+    # run once per distinct (query, k, lang), and the kept result equals a fresh search.
+    runs: list[str] = []
+    lanes = shipped.fused_hits
+
+    def counted(query: str, k: int) -> list[tuple[int, float]]:
+        runs.append(query)
+        return lanes(query, k)
+
+    shipped.fused_hits = counted  # type: ignore[method-assign]
+    query = "GPU power TDP, PUE, power and cooling"
+    first = shipped.search(query, 12, lang="zh")
+    first.clear()  # a caller's changes to the list it got do not reach the kept result
+    again = shipped.search(query, 12, lang="zh")
+    assert runs == [query]
+    assert again
+    assert again == open_retriever(Settings()).search(query, 12, lang="zh")
+    shipped.search(query, 12, lang="en")
+    shipped.search(query, 5, lang="zh")
+    assert len(runs) == 3
+    doc_id = again[0].doc_id
+    assert shipped.document_passages(doc_id, "zh") == shipped.document_passages(doc_id, "zh")
+    shipped.document_passages(doc_id, "zh").clear()
+    assert shipped.document_passages(doc_id, "zh")

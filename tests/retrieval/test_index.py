@@ -20,6 +20,7 @@ from assistant.retrieval.encoder import UseEncoder, make_encoder
 from assistant.retrieval.engine import KnowledgePaths, ensure_index
 from assistant.retrieval.index import load_index, verify_index
 from assistant.retrieval.manifest import chunk_cap, collect_sources, expected_identity
+from calculators.messages import Msg
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -62,7 +63,7 @@ def test_build_indexes_every_readable_file_and_reports_the_rest(settings: Settin
         "knowledge/sites/demo.zh.md",
     }
     assert [(s.source, s.reason) for s in data.skipped] == [
-        ("guides/broken.md", "not a text document (binary content)")
+        ("guides/broken.md", Msg("errors.doc.binary"))
     ]
     assert data.vectors.ntotal == len(data.passages) == len(data.keyword) == report.passages
     gbk = [p for p in data.passages if p.doc_id == "memory"]

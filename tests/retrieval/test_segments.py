@@ -146,3 +146,24 @@ def test_an_index_of_the_previous_format_is_rebuilt_with_a_notice(settings: Sett
     assert report is not None
     assert "index format 1 was written by another version" in notices[0]
     assert len(rebuilt.passages) == len(data.passages)
+
+
+def test_an_index_of_another_tokenizer_is_stale_not_damaged(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new domain dictionary (an upgrade) makes the stored index stale: the notice names the
+    tokenizer in the user's language, not "unreadable: seg-…: another tokenizer"."""
+    import assistant.retrieval.tokenize as tokenize
+    from assistant.retrieval import loading
+
+    ensure_index(settings, make_encoder(settings))
+    loading._LOADED.clear()  # as a new process: segments are read again, not reused
+    monkeypatch.setattr(tokenize, "TOKENIZER_VERSION", "a-newer-dictionary")
+    notices: list[str] = []
+    zh = Settings(home=settings.home, language="zh")
+    _, report = ensure_index(zh, make_encoder(zh), notify=notices.append)
+    assert report is not None
+    assert "分词器" in notices[0]
+    assert "已变化" in notices[0]
+    assert "无法读取" not in notices[0]
+    assert "another tokenizer" not in notices[0]

@@ -85,7 +85,6 @@ if TYPE_CHECKING:
         Outcome,
         Plan,
         PlanChange,
-        Remark,
         evaluate,
         suggest,
     )
@@ -170,7 +169,6 @@ _EXPORTS: dict[str, str] = {
     "Plan": "calculators.planner",
     "PlanChange": "calculators.planner",
     "REGISTRY": "calculators.registry",
-    "Remark": "calculators.planner",
     "ServingLayout": "calculators.serving_layout",
     "ServingSpeed": "calculators.serving",
     "ServingTarget": "calculators.serving_solvers",
@@ -282,7 +280,6 @@ __all__ = [
     "Plan",
     "PlanChange",
     "REGISTRY",
-    "Remark",
     "ServingLayout",
     "ServingSpeed",
     "ServingTarget",

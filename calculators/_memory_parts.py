@@ -206,13 +206,9 @@ def check_parallelism(
     check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
     check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
     if gpus % (tensor_parallel * pipeline_parallel):
-        reason = (
-            f"must be a multiple of tensor_parallel × pipeline_parallel = "
-            f"{tensor_parallel * pipeline_parallel}"
-        )
-        reason_zh = f"必须是张量并行 × 流水线并行 = {tensor_parallel * pipeline_parallel} 的整数倍"
+        reason = Msg("invalid.tp_pp_multiple", product=tensor_parallel * pipeline_parallel)
         field = "gpus"
-        raise CalculatorInputError(field, gpus, reason, reason_zh=reason_zh)
+        raise CalculatorInputError(field, gpus, reason)
     return gpus // (tensor_parallel * pipeline_parallel)
 
 
@@ -220,13 +216,9 @@ def check_expert_parallel(model: ModelSpec, expert_parallel: int, data_parallel:
     """An expert-parallel degree that divides the data-parallel degree and the experts."""
     check_count("expert_parallel", expert_parallel, maximum=max(1, model.experts))
     if expert_parallel > 1 and (data_parallel % expert_parallel or model.experts % expert_parallel):
+        reason = Msg("invalid.expert_divides", data_parallel=data_parallel, experts=model.experts)
         field = "expert_parallel"
-        raise CalculatorInputError(
-            field,
-            expert_parallel,
-            f"must divide the data-parallel degree {data_parallel} and the {model.experts} experts",
-            reason_zh=f"必须整除数据并行规模 {data_parallel} 和 {model.experts} 个专家",
-        )
+        raise CalculatorInputError(field, expert_parallel, reason)
     return expert_parallel
 
 
@@ -239,8 +231,8 @@ def check_zero_stage(zero_stage: int | str) -> int:
         if text.isdigit():
             zero_stage = int(text)
     if isinstance(zero_stage, str):
-        field, reason = "zero_stage", "must be 0, 1, 2, 3 or 'fsdp'"
-        raise CalculatorInputError(field, zero_stage, reason, reason_zh="必须是 0、1、2、3 或 fsdp")
+        field = "zero_stage"
+        raise CalculatorInputError(field, zero_stage, Msg("invalid.zero_stage"))
     return check_count("zero_stage", zero_stage, minimum=0, maximum=3)
 
 

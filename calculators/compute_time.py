@@ -379,8 +379,8 @@ def training_time(
     check_count("gpus", gpus, maximum=10**12)
     _check_rate(peak_flops_per_s, mfu)
     if not 0.0 <= pipeline_bubble < 1.0:
-        field, reason = "pipeline_bubble", "must be in [0, 1)"
-        raise CalculatorInputError(field, pipeline_bubble, reason, reason_zh="必须在 [0, 1) 之间")
+        field = "pipeline_bubble"
+        raise CalculatorInputError(field, pipeline_bubble, Msg("invalid.below_1"))
     check_fraction("network_efficiency", network_efficiency)
     compute = total_flops / (gpus * peak_flops_per_s * mfu)
     seconds = compute / ((1.0 - pipeline_bubble) * network_efficiency)

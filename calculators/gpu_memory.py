@@ -359,10 +359,8 @@ def inference_memory(
     check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
     gpus = tensor_parallel * pipeline_parallel
     if not 0 <= runtime_overhead_fraction <= 1:
-        field, reason = "runtime_overhead_fraction", "must be between 0 and 1"
-        raise CalculatorInputError(
-            field, runtime_overhead_fraction, reason, reason_zh="必须在 0 到 1 之间"
-        )
+        field, reason = "runtime_overhead_fraction", Msg("invalid.between_0_1")
+        raise CalculatorInputError(field, runtime_overhead_fraction, reason)
     linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
     other_bytes = max(linear_bytes, 2.0)
     kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)

@@ -86,13 +86,9 @@ def min_gpus_to_fit(
     check_count("max_gpus", max_gpus, maximum=10**7)
     check_count("gpus_per_node", gpus_per_node, maximum=1024)
     if "gpus" in options:
-        field, reason = "gpus", "is what min_gpus_to_fit computes; leave it out"
-        raise CalculatorInputError(
-            field,
-            options["gpus"],
-            reason,
-            reason_zh="这正是 min_gpus_to_fit 要计算的量，请不要传入",
-        )
+        reason = Msg("invalid.computed_by_search")
+        field = "gpus"
+        raise CalculatorInputError(field, options["gpus"], reason)
     budget = usable_fraction * gpu.memory_bytes
     search = _FitSearch(kind, model, budget, max_gpus, options)
     best: tuple[int, int, int, int] | None = None  # (GPUs, p, t, ZeRO): fewest first

@@ -9,11 +9,11 @@ calculators can use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Union
 
-__all__ = ["Msg", "Param"]
+__all__ = ["Msg", "Param", "render", "use_renderer"]
 
 #: What a message parameter may hold: a number in SI units, a name, another message, or a
 #: tuple of these (rendered as a list in the answer's language).
@@ -70,3 +70,21 @@ class Msg(Mapping[str, "Param"]):
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.items_)
         return f"Msg({self.key!r}{args})"
+
+
+#: The catalog's renderer, registered by the language layer (``assistant.i18n``) when it is
+#: imported; the calculators never import it. A list so the registration is one ``append``.
+_RENDERERS: list[Callable[[Msg, str], str]] = []
+
+
+def use_renderer(renderer: Callable[[Msg, str], str]) -> None:
+    """Register the function that turns a message into words (the catalog's ``text``)."""
+    _RENDERERS[:] = [renderer]
+
+
+def render(message: Msg, language: str = "en") -> str:
+    """`message` in `language` through the registered catalog; without one (the calculators
+    used on their own), its key and parameters, so nothing is lost."""
+    if _RENDERERS:
+        return _RENDERERS[0](message, language)
+    return repr(message)

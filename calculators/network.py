@@ -110,16 +110,14 @@ def _validate_layout(gpus: int, gpus_per_node: int, tp: int, pp: int, ep: int) -
         fail(
             "gpus",
             gpus,
-            f"must be a multiple of tensor_parallel × pipeline_parallel = {tp * pp}",
-            f"必须是张量并行 × 流水线并行 = {tp * pp} 的倍数",
+            Msg("invalid.tp_pp_multiple", product=tp * pp),
         )
     data_parallel = gpus // (tp * pp)
     if data_parallel % ep:
         fail(
             "expert_parallel",
             ep,
-            f"must divide the data-parallel size {data_parallel}",
-            f"必须整除数据并行规模 {data_parallel}",
+            Msg("invalid.expert_divides_dp", data_parallel=data_parallel),
         )
     return data_parallel
 
@@ -213,8 +211,7 @@ def step_network(
         fail(
             "inter_link",
             None,
-            "a multi-node job needs an inter-node link",
-            "多节点任务需要节点间网络",
+            Msg("invalid.needs_inter_link"),
         )
     step = make_step(
         gpus, gpus_per_node, tp * pp, d, global_batch_tokens, micro_batch_size * sequence_length

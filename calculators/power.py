@@ -83,14 +83,14 @@ def energy(
         8.052
     """
     if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1:
-        fail("gpus", gpus, "must be a whole number >= 1", "必须是大于等于 1 的整数")
+        fail("gpus", gpus, Msg("invalid.whole_at_least_1"))
     positive("tdp_watts", tdp_watts)
     non_negative("seconds", seconds)
     non_negative("host_watts_per_gpu", host_watts_per_gpu)
     if not 1.0 <= pue <= 5.0:
-        fail("pue", pue, "must be between 1.0 and 5.0", "必须在 1.0 到 5.0 之间")
+        fail("pue", pue, Msg("invalid.pue"))
     if not 0.0 < utilization <= 1.0:
-        fail("utilization", utilization, "must be in (0, 1]", "必须在 (0, 1] 之间")
+        fail("utilization", utilization, Msg("invalid.utilization"))
     gpu_j = gpus * tdp_watts * utilization * seconds
     host_j = gpus * host_watts_per_gpu * seconds
     total = (gpu_j + host_j) * pue

@@ -35,6 +35,7 @@ from calculators import (
 )
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
+from calculators.messages import Msg
 from calculators.planner import compare
 from calculators.planner.plan import Plan
 from calculators.validate import fail
@@ -67,8 +68,7 @@ class Calculator:
             fail(
                 field,
                 extra[field],
-                f"is not an input of {self.name} (inputs: {', '.join(sorted(names))})",
-                f"不是 {self.name} 的输入",
+                Msg("invalid.not_an_input", function=self.name, inputs=", ".join(sorted(names))),
             )
         known = {k: v for k, v in kwargs.items() if k in names}
         missing = [
@@ -77,7 +77,7 @@ class Calculator:
             if f.name not in known and f.default is dataclasses.MISSING
         ]
         if missing:
-            fail(missing[0], None, f"is required by {self.name}", f"是 {self.name} 的必填输入")
+            fail(missing[0], None, Msg("invalid.required_by", function=self.name))
         values = self.inputs(**known)
         arguments = {f.name: getattr(values, f.name) for f in dataclasses.fields(values)}
         return self.function(**arguments, **extra)

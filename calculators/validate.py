@@ -1,6 +1,6 @@
 """Input validation shared by the calculators (private helpers).
 
-Each check raises CalculatorInputError naming the field, in English and Chinese.
+Each check raises CalculatorInputError naming the field, its reason a catalog Msg.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Collection
 from typing import NoReturn
 
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = [
     "check_choice",
@@ -26,20 +27,13 @@ __all__ = [
 def check_positive(field: str, value: float, *, maximum: float = math.inf) -> float:
     """A finite number > 0 and <= ``maximum``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise CalculatorInputError(field, value, "must be a number", reason_zh="必须是数字")
+        raise CalculatorInputError(field, value, Msg("invalid.number"))
     if math.isnan(value) or math.isinf(value):
-        reason = "must be a finite number"
-        raise CalculatorInputError(field, value, reason, reason_zh="必须是有限数值")
+        raise CalculatorInputError(field, value, Msg("invalid.finite"))
     if value <= 0:
-        reason = "must be greater than zero"
-        raise CalculatorInputError(field, value, reason, reason_zh="必须大于零")
+        raise CalculatorInputError(field, value, Msg("invalid.positive"))
     if value > maximum:
-        raise CalculatorInputError(
-            field,
-            value,
-            f"is implausibly large (at most {maximum:g})",
-            reason_zh=f"数值过大（最多 {maximum:g}）",
-        )
+        raise CalculatorInputError(field, value, Msg("invalid.too_large", maximum=maximum))
     return float(value)
 
 
@@ -48,16 +42,11 @@ def check_count(field: str, value: float, *, minimum: int = 1, maximum: int = 10
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        reason = "must be a whole number"
-        raise CalculatorInputError(field, value, reason, reason_zh="必须是整数")
+        raise CalculatorInputError(field, value, Msg("invalid.whole"))
     if value < minimum:
-        raise CalculatorInputError(
-            field, value, f"must be at least {minimum}", reason_zh=f"必须至少为 {minimum}"
-        )
+        raise CalculatorInputError(field, value, Msg("invalid.at_least", minimum=minimum))
     if value > maximum:
-        raise CalculatorInputError(
-            field, value, f"must be at most {maximum}", reason_zh=f"最多为 {maximum}"
-        )
+        raise CalculatorInputError(field, value, Msg("invalid.at_most", maximum=maximum))
     return value
 
 
@@ -65,9 +54,7 @@ def check_fraction(field: str, value: float) -> float:
     """A finite number in (0, 1]."""
     check_positive(field, value)
     if value > 1:
-        raise CalculatorInputError(
-            field, value, "must be a fraction in (0, 1]", reason_zh="必须是 (0, 1] 之间的比例"
-        )
+        raise CalculatorInputError(field, value, Msg("invalid.fraction"))
     return float(value)
 
 
@@ -75,31 +62,30 @@ def check_choice(field: str, value: str, choices: Collection[str]) -> str:
     """One of ``choices`` (compared case-insensitively); returns the lower-case form."""
     text = str(value).strip().lower()
     if text not in choices:
-        options = ", ".join(sorted(choices))
-        raise CalculatorInputError(
-            field, value, f"must be one of: {options}", reason_zh=f"必须是以下之一：{options}"
-        )
+        options = tuple(sorted(choices))
+        raise CalculatorInputError(field, value, Msg("invalid.one_of", options=options))
     return text
 
 
-def fail(field: str, value: object, reason: str, reason_zh: str) -> NoReturn:
-    """Raise a CalculatorInputError naming the field (shared by the network and planner)."""
-    raise CalculatorInputError(field, value, reason, reason_zh=reason_zh)
+def fail(field: str, value: object, reason: Msg) -> NoReturn:
+    """Raise a CalculatorInputError naming the field, its reason a catalog message (shared by
+    the network, the planner and the catalog cards)."""
+    raise CalculatorInputError(field, value, reason)
 
 
 def positive(field: str, value: float) -> None:
     """Check `value` is a positive finite number."""
     if not value > 0 or math.isinf(value):
-        fail(field, value, "must be a positive finite number", "必须是有限的正数")
+        fail(field, value, Msg("invalid.positive_finite"))
 
 
 def non_negative(field: str, value: float) -> None:
     """Check `value` is zero or a positive finite number."""
     if not value >= 0 or math.isinf(value):
-        fail(field, value, "must be zero or a positive finite number", "必须是零或有限的正数")
+        fail(field, value, Msg("invalid.non_negative"))
 
 
 def count(field: str, value: int) -> None:
     """Check `value` is a whole number >= 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        fail(field, value, "must be a whole number >= 1", "必须是大于等于 1 的整数")
+        fail(field, value, Msg("invalid.whole_at_least_1"))

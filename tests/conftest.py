@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings
 
+# Refusals (CalculatorInputError) read as English words only through the catalog, which the
+# language layer registers as the calculators' renderer when it is imported, as every entry
+# point does; a test of calculators/ alone would otherwise see the message's key.
+import assistant.i18n  # noqa: F401
+
 # Property tests check laws, not speed: on a loaded 2-core CI machine hypothesis's default
 # 200 ms per-example deadline would fail them for the wrong reason (speed lives in bench/).
 settings.register_profile("gpu-advisor", deadline=None)

@@ -100,9 +100,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
 
 def _count(field: str, value: int | None) -> int:
     if value is None or value < 1:
-        raise CalculatorInputError(
-            field, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
-        )
+        raise CalculatorInputError(field, value, Msg("invalid.whole_at_least_1"))
     return int(value)
 
 

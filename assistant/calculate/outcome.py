@@ -198,7 +198,7 @@ def _suggestions(
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
     out = tuple(
         Suggestion(
-            change=c.description_zh if lang == "zh" else c.description_en,
+            change=text(c.description, lang),
             effect=_effect(c, lang),
         )
         for c in changes[:5]
@@ -295,7 +295,7 @@ def _evaluate_scenario(
         suggestions=suggestions,
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
-        remarks=tuple(r.text(lang) for r in evaluation.remarks),
+        remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
 

@@ -6,6 +6,7 @@ import math
 
 from assistant.records import Scenario
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = ["validate"]
 
@@ -41,24 +42,18 @@ def validate(s: Scenario) -> None:
     ):
         value = getattr(s, name)
         if value is not None and value < 1:
-            raise CalculatorInputError(
-                name, value, "must be a whole number >= 1", reason_zh="必须是大于等于 1 的整数"
-            )
+            raise CalculatorInputError(name, value, Msg("invalid.whole_at_least_1"))
         if value is not None and value > _MAX_COUNT:
-            raise CalculatorInputError(
-                name, value, f"must be at most {_MAX_COUNT:,}", reason_zh=f"最多为 {_MAX_COUNT:,}"
-            )
+            reason = Msg("invalid.at_most", maximum=f"{_MAX_COUNT:,}")
+            raise CalculatorInputError(name, value, reason)
     for name in _POSITIVE:
         value = getattr(s, name)
         if value is not None and not 0 < value < math.inf:
-            raise CalculatorInputError(
-                name, value, "must be a positive finite number", reason_zh="必须为有限的正数"
-            )
+            raise CalculatorInputError(name, value, Msg("invalid.positive_finite"))
     if s.deadline_seconds is not None and s.deadline_seconds < 60:
         field = "deadline_seconds"
         raise CalculatorInputError(
             field,
             s.deadline_seconds,
-            "must be at least one minute",
-            reason_zh="至少为 1 分钟",
+            Msg("invalid.deadline_minute"),
         )

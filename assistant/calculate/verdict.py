@@ -139,7 +139,8 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
         if change.kind != "inter_link" or not isinstance(faster, (int, float)) or not faster:
             continue
         if isinstance(seconds, (int, float)) and seconds > faster:
-            fabric = change.description_zh if lang == "zh" else _lower_first(change.description_en)
+            said = text(change.description, lang)
+            fabric = said if lang == "zh" else _lower_first(said)
             more = Msg(
                 "answer.faster_fabric", fabric=fabric, faster=faster, speedup=seconds / faster
             )

@@ -70,7 +70,7 @@ def calc() -> None:
 
 
 def _evaluate_command(task: str, options: dict[str, Any]) -> None:
-    from assistant.render.calc import evaluation_json, render_evaluation
+    from assistant.render.calc import evaluation_json, render_evaluation, zh_or_en
     from calculators.planner import evaluate
 
     language = options.get("lang") or "en"
@@ -79,7 +79,9 @@ def _evaluate_command(task: str, options: dict[str, Any]) -> None:
         if options["as_json"]:
             from assistant.sanitize import json_text
 
-            dumped = json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2)
+            dumped = json.dumps(
+                evaluation_json(evaluation, zh_or_en(language)), ensure_ascii=False, indent=2
+            )
             click.echo(json_text(dumped))
         else:
             render_evaluation(_console(), evaluation, language)

@@ -12,6 +12,7 @@ import click
 from calculators.catalog.hardware import GPU, lookup_gpu, lookup_link
 from calculators.catalog.models import ModelSpec, generic_model, lookup_model
 from calculators.defaults import DAY, DEFAULT_CONTEXT_TOKENS
+from calculators.messages import Msg
 from calculators.planner.plan import Plan
 from calculators.serving_layout import serving_dtype, serving_layout
 from calculators.validate import fail
@@ -248,14 +249,14 @@ def resolve_model(name: str | None, params: float | None) -> ModelSpec:
         return lookup_model(name)
     if params is not None:
         return generic_model(params=params)
-    fail("model", None, "give --model NAME or --params N", "请给出 --model 或 --params")
+    fail("model", None, Msg("invalid.model_or_params"))
 
 
 def _gpu_count(options: dict[str, Any]) -> int:
     per_node = options["gpus_per_node"]
     if options.get("nodes") is not None:
         if options["nodes"] < 1:
-            fail("nodes", options["nodes"], "must be at least 1", "必须至少为 1")
+            fail("nodes", options["nodes"], Msg("invalid.at_least", minimum=1))
         return int(options["nodes"] * per_node)
     gpus = options.get("gpus")
     return int(gpus) if gpus is not None else max(1, int(per_node))

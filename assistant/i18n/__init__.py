@@ -23,12 +23,13 @@ spec           parameter                                    example
 ``percent``    a fraction                                   40%
 ``flops``      FLOPs                                        3.14e23 FLOPs
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
+``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
 ``omit``       a parameter the other language shows         (nothing)
 =============  ===========================================  ==========================
 
 Examples:
-    >>> from calculators.messages import Msg
+    >>> from calculators.messages import Msg, use_renderer
     >>> text(Msg("common.gpus", count=16, gpu="H100"), "zh")
     '16 张 H100'
     >>> text(Msg("common.gpus", count=16, gpu="H100"), "en")
@@ -45,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.i18n import numbers
-from calculators.messages import Msg
+from calculators.messages import Msg, use_renderer
 
 if TYPE_CHECKING:
     from calculators.errors import CalculatorInputError
@@ -72,6 +73,8 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 CATALOG_DIR = Path(__file__).with_name("catalog")
 
 _LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+#: Between the items of a ``{…:semicolons}`` list (clauses that contain commas themselves).
+_CLAUSE_SEPARATOR = {"en": "; ", "zh": "；"}
 #: Between two sentences: none in Chinese (each ends in "。"), one space in English.
 _SENTENCE_GAP = {"en": " ", "zh": ""}
 
@@ -117,6 +120,8 @@ class _Formatter(string.Formatter):
             return ""
         if isinstance(value, Msg):
             return text(value, lang)
+        if isinstance(value, tuple) and format_spec == "semicolons":
+            return _CLAUSE_SEPARATOR[lang].join(self.format_field(v, "") for v in value)
         if isinstance(value, tuple):
             return _LIST_SEPARATOR[lang].join(self.format_field(v, format_spec) for v in value)
         if value is None:
@@ -153,6 +158,15 @@ def text(message: Msg | str, language: Language) -> str:
     return t(message.key, language, **message.params)
 
 
+def _render(message: Msg, language: str) -> str:
+    return text(message, "zh" if language == "zh" else "en")
+
+
+# The calculators name their refusals as messages but cannot import the catalog: they render
+# through the function registered here (calculators.messages.render).
+use_renderer(_render)
+
+
 def join_sentences(parts: Iterable[str], language: Language) -> str:
     """Sentences one after another, the empty ones left out.
 
@@ -181,5 +195,5 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
 
         shown = duration_text(value, language)  # "期限 -3 天", not the SI "-259200"
     said = text(Msg("answer.slot_value", slot=Msg(key), value=shown), language)
-    reason = str(exc.reason_zh if language == "zh" else exc.reason)
+    reason = exc.reason_text(language)
     return f"{said}{'：' if language == 'zh' else ': '}{reason}"

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 
 from assistant.parse.numbers import NUMBER, cn_value, to_float
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = ["refuse_nonsense"]
 
@@ -59,8 +60,7 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
             raise CalculatorInputError(
                 field,
                 match.group(0),
-                "is not a quantity (Chinese numerals stop at 亿亿)",
-                reason_zh="不是一个可用的数量（中文数字最大到亿亿）",
+                Msg("invalid.chinese_numeral"),
             )
     for match in re.finditer(NUMBER, normalized):
         if not math.isfinite(to_float(match.group(1))):
@@ -68,8 +68,7 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
             raise CalculatorInputError(
                 field,
                 match.group(1),
-                "is too large to be read as a number",
-                reason_zh="太大，无法作为数字读取",
+                Msg("invalid.unreadable_number"),
             )
     for name, value in found.items():
         # A readable number times its unit can still overflow ("1e300B" parameters → inf).
@@ -77,10 +76,9 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
             raise CalculatorInputError(
                 name,
                 value,
-                "is too large to be read as a number",
-                reason_zh="太大，无法作为数字读取",
+                Msg("invalid.unreadable_number"),
             )
     for name in _MONEY:
         value = found.get(name)
         if isinstance(value, (int, float)) and not value > 0:
-            raise CalculatorInputError(name, value, "must be positive", reason_zh="必须为正数")
+            raise CalculatorInputError(name, value, Msg("invalid.positive_amount"))

@@ -159,8 +159,23 @@ def record_json(record: Any) -> dict[str, Any]:
     return data
 
 
-def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
-    """The evaluation as a JSON object (suggestions carry their outcome, not the full plan)."""
+def message_json(message: Msg) -> dict[str, Any]:
+    """A catalog message as ``{"key": …, "params": {…}}``: numbers in SI units, nested
+    messages in the same shape, lists as lists (the stable, language-free form)."""
+    return {"key": message.key, "params": {k: _param_json(v) for k, v in message.items()}}
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return message_json(value)
+    if isinstance(value, tuple):
+        return [_param_json(v) for v in value]
+    return jsonable(value)
+
+
+def evaluation_json(evaluation: Evaluation, language: Language = "en") -> dict[str, Any]:
+    """The evaluation as a JSON object (suggestions carry their outcome, not the full plan);
+    each suggestion's ``description`` in `language`, its ``message`` as key and parameters."""
     return {
         "plan": jsonable(evaluation.plan),
         "verdict": evaluation.verdict,
@@ -169,15 +184,17 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
         "suggestions": [
             {
                 "kind": s.kind,
-                "description_en": s.description_en,
-                "description_zh": s.description_zh,
+                "description": text(s.description, language),
+                "message": message_json(s.description),
                 "hardware": s.hardware,
                 "evaluation_after": jsonable(s.evaluation_after),
             }
             for s in evaluation.suggestions
         ],
         "assumptions": jsonable(evaluation.assumptions),
-        "remarks": [{"en": r.en, "zh": r.zh} for r in evaluation.remarks],
+        "remarks": [
+            {"text": text(r, language), "message": message_json(r)} for r in evaluation.remarks
+        ],
     }
 
 
@@ -209,7 +226,8 @@ def render_evaluation(console: Console, evaluation: Evaluation, language: str = 
     _render_suggestions(console, evaluation, language)
     for remark in evaluation.remarks:
         console.print(
-            f"  {_colon('note', language)}{markup(remark.text(language))}", soft_wrap=True
+            f"  {_colon('note', language)}{markup(text(remark, zh_or_en(language)))}",
+            soft_wrap=True,
         )
     for line in _plan_assumptions(evaluation, language):
         console.print(f"  [dim]{_colon('assumption', language)}{markup(line)}[/]", soft_wrap=True)
@@ -291,7 +309,7 @@ def _render_suggestions(console: Console, evaluation: Evaluation, language: str)
     zh = language == "zh"
     console.print(f"[bold]{word('what would it take', language).capitalize()}[/]")
     for rank, change in enumerate(evaluation.suggestions, 1):
-        text = change.description_zh if zh else change.description_en
+        said = text(change.description, zh_or_en(language))
         after = change.evaluation_after
         failing = ("、" if zh else ", ").join(
             CHECK_TITLES[k][1 if zh else 0] for k in after.failing
@@ -301,7 +319,7 @@ def _render_suggestions(console: Console, evaluation: Evaluation, language: str)
             if after.works
             else word("still fails", language) + ("：" if zh else ": ") + failing
         )
-        console.print(f"  {rank}. {markup(text)} -> {status}", soft_wrap=True)
+        console.print(f"  {rank}. {markup(said)} -> {status}", soft_wrap=True)
 
 
 def catalog_table(

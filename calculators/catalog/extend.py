@@ -17,6 +17,7 @@ from typing import Any
 from calculators.catalog import hardware, models
 from calculators.catalog.names import build_alias_index, normalize_name
 from calculators.errors import UnknownNameError
+from calculators.messages import Msg
 from calculators.validate import fail
 
 __all__ = [
@@ -41,28 +42,23 @@ _GENERATION = [0]
 
 def _text(field: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        fail(field, value, "must be non-empty text", "必须是非空文本")
+        fail(field, value, Msg("invalid.text"))
     return value.strip()
 
 
 def _note(field: str, value: Any) -> str:
     if not isinstance(value, str):
-        fail(field, value, "must be text", "必须是文本")
+        fail(field, value, Msg("invalid.note"))
     return value.strip()
 
 
 def _number(field: str, value: Any, *, minimum: float = 0.0, strict: bool = True) -> float:
     finite = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not finite or not math.isfinite(value):
-        fail(field, value, "must be a finite number", "必须是有限数值")
+        fail(field, value, Msg("invalid.finite"))
     if value < minimum or (strict and value <= minimum):
-        word = "greater than" if strict else "at least"
-        fail(
-            field,
-            value,
-            f"must be {word} {minimum:g}",
-            f"必须{'大于' if strict else '至少为'} {minimum:g}",
-        )
+        key = "invalid.greater_than" if strict else "invalid.at_least_number"
+        fail(field, value, Msg(key, minimum=minimum))
     return float(value)
 
 
@@ -72,9 +68,9 @@ def _positive(field: str, value: Any) -> float:
 
 def _count(field: str, value: Any, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, value, "must be a whole number", "必须是整数")
+        fail(field, value, Msg("invalid.whole"))
     if value < minimum:
-        fail(field, value, f"must be at least {minimum}", f"必须至少为 {minimum}")
+        fail(field, value, Msg("invalid.at_least", minimum=minimum))
     return value
 
 
@@ -84,13 +80,13 @@ def _count0(field: str, value: Any) -> int:
 
 def _flag(field: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        fail(field, value, "must be true or false", "必须是 true 或 false")
+        fail(field, value, Msg("invalid.boolean"))
     return value
 
 
 def _names(field: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        fail(field, value, "must be a list of text", "必须是文本列表")
+        fail(field, value, Msg("invalid.text_list"))
     return tuple(v.strip() for v in value if v.strip())
 
 
@@ -102,7 +98,7 @@ def _sources(field: str, value: Any) -> Any:
     else:
         out = list(_names(field, value))
     if not out:
-        fail(field, value, "name where the figures come from", "请写明数据来源")
+        fail(field, value, Msg("invalid.sources"))
     return out
 
 
@@ -110,7 +106,7 @@ def _choice(*allowed: object) -> Check:
     def check(field: str, value: Any) -> Any:
         if value not in allowed:
             shown = ", ".join(map(str, allowed))
-            fail(field, value, f"must be one of {shown}", f"必须是 {shown} 之一")
+            fail(field, value, Msg("invalid.one_of_values", options=shown))
         return value
 
     return check
@@ -120,8 +116,9 @@ def _link(field: str, value: Any) -> str:
     try:
         return hardware.lookup_link(_text(field, value)).name
     except UnknownNameError as exc:
-        hint = ", ".join(exc.suggestions) or "see `gpu-advisor calc links`"
-        fail(field, value, f"unknown link (closest: {hint})", f"未知互连（最接近的：{hint}）")
+        if not exc.suggestions:
+            fail(field, value, Msg("invalid.unknown_link_none"))
+        fail(field, value, Msg("invalid.unknown_link", closest=", ".join(exc.suggestions)))
 
 
 #: GPU card fields: check, default (_REQUIRED: must be given; None: the chip has no such mode).
@@ -197,15 +194,14 @@ def _checked(
         fail(
             f"{kind}.{unknown[0]}",
             row[unknown[0]],
-            f"unknown field (known: {known})",
-            f"未知字段（可用：{known}）",
+            Msg("invalid.unknown_field", known=known),
         )
     out: dict[str, Any] = {}
     for name, (check, default) in fields.items():
         if row.get(name) is not None:  # None (JSON null): not given
             out[name] = check(f"{kind}.{name}", row[name])
         elif default is _REQUIRED:
-            fail(f"{kind}.{name}", None, "is required", "必须填写")
+            fail(f"{kind}.{name}", None, Msg("invalid.required"))
         else:
             out[name] = default
     return out
@@ -221,8 +217,7 @@ def _free_names(
             fail(
                 f"{kind}.name",
                 alias,
-                f"already names {owner} in the catalog",
-                f"目录中已用于 {owner}",
+                Msg("invalid.name_taken", owner=owner),
             )
 
 
@@ -244,8 +239,7 @@ def check_gpu_row(row: Mapping[str, Any]) -> dict[str, Any]:
         fail(
             "gpu.bf16_dense_TFLOPS",
             None,
-            "give the dense BF16 or FP16 tensor peak",
-            "请给出 BF16 或 FP16 稠密峰值",
+            Msg("invalid.dense_peak"),
         )
     _free_names(out, hardware.gpu_alias_index(), _USER_GPUS, "gpu")
     return out
@@ -257,11 +251,11 @@ def check_model_row(row: Mapping[str, Any]) -> dict[str, Any]:
     out["kv_heads"] = out["kv_heads"] or out["heads"]
     out["head_dim"] = out["head_dim"] or out["hidden"] // out["heads"]
     if out["heads"] % out["kv_heads"]:
-        fail("model.kv_heads", out["kv_heads"], "must divide heads", "必须整除 heads")
+        fail("model.kv_heads", out["kv_heads"], Msg("invalid.kv_heads"))
     _check_moe(out)
     spec = _spec(out)
     if spec.params > models.MAX_PARAMS:
-        fail("model.layers", out["layers"], "gives more than 1e14 parameters", "参数量超过 1e14")
+        fail("model.layers", out["layers"], Msg("invalid.too_many_params"))
     _check_published(out, spec)
     _free_names(out, models.model_alias_index(), _USER_MODELS, "model")
     return out
@@ -272,25 +266,22 @@ def _check_moe(row: Mapping[str, Any]) -> None:
         fail(
             "model.active_experts",
             row["active_experts"],
-            "must be at most experts",
-            "不能超过 experts",
+            Msg("invalid.active_experts"),
         )
     if row["experts"] > 1 and not (row["active_experts"] and row["moe_ffn_hidden"]):
         fail(
             "model.moe_ffn_hidden",
             row["moe_ffn_hidden"],
-            "an MoE model needs active_experts and moe_ffn_hidden",
-            "MoE 模型需要 active_experts 与 moe_ffn_hidden",
+            Msg("invalid.moe_needs"),
         )
     if row["dense_layers"] >= row["layers"] and row["experts"] > 1:
         fail(
             "model.dense_layers",
             row["dense_layers"],
-            "must be fewer than layers",
-            "必须少于 layers",
+            Msg("invalid.dense_layers"),
         )
     if row["attention"] == "mla" and not row["kv_lora_rank"]:
-        fail("model.kv_lora_rank", 0, "MLA needs kv_lora_rank", "MLA 需要 kv_lora_rank")
+        fail("model.kv_lora_rank", 0, Msg("invalid.mla_rank"))
 
 
 #: A stated parameter count may differ from the shape's by this much (rounded model-card sizes).
@@ -308,8 +299,7 @@ def _check_published(row: Mapping[str, Any], spec: models.ModelSpec) -> None:
             fail(
                 f"model.{field}",
                 stated,
-                f"the shape gives {computed:,} parameters; check layers, hidden, ffn_hidden, vocab",
-                f"按结构计算为 {computed:,} 个参数；请核对 layers、hidden、ffn_hidden、vocab",
+                Msg("invalid.shape_params", computed=computed),
             )
 
 

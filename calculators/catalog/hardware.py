@@ -18,6 +18,7 @@ from typing import Any
 
 from calculators.catalog.names import build_alias_index, normalize_name, resolve
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 
 __all__ = [
     "DTYPE_BYTES",
@@ -117,21 +118,13 @@ class GPU:
         """
         key, field = str(precision).strip().lower(), "precision"
         if key not in PRECISIONS:
-            raise CalculatorInputError(
-                field,
-                precision,
-                f"must be one of: {', '.join(PRECISIONS)}",
-                reason_zh=f"必须是以下之一：{', '.join(PRECISIONS)}",
-            )
+            reason = Msg("invalid.one_of", options=tuple(PRECISIONS))
+            raise CalculatorInputError(field, precision, reason)
         value = self._peaks()[key]
         if value is None:
             hint = self.default_training_precision()
-            raise CalculatorInputError(
-                field,
-                precision,
-                f"{self.name} has no {key.upper()} tensor mode; use precision={hint!r}",
-                reason_zh=f"{self.name} 不支持 {key.upper()}；请改用 {hint}",
-            )
+            reason = Msg("invalid.no_tensor_mode", gpu=self.name, mode=key.upper(), hint=hint)
+            raise CalculatorInputError(field, precision, reason)
         return value
 
     def supports(self, precision: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from calculators.messages import Msg
 from calculators.validate import fail
 
 __all__ = ["model_row_from_hf_config"]
@@ -50,12 +51,7 @@ def model_row_from_hf_config(config: Mapping[str, Any], *, name: str) -> dict[st
         (32, 32, 'fp16', False)
     """
     if not isinstance(config, Mapping) or "hidden_size" not in config and "n_embd" not in config:
-        fail(
-            "config.json",
-            name,
-            "not a transformers config (no hidden_size)",
-            "不是 transformers 配置（缺少 hidden_size）",
-        )
+        fail("config.json", name, Msg("invalid.not_hf_config"))
     row: dict[str, Any] = {"name": name, "family": str(config.get("model_type") or "user")}
     for field, keys in _KEYS:
         value = next((config[k] for k in keys if config.get(k) is not None), None)

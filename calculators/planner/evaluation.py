@@ -34,14 +34,12 @@ from calculators.planner.plan import (
     Plan,
     PlanChange,
     PlanVerdict,
-    Remark,
 )
 from calculators.planner.suggestions import Candidate, candidates, deadline_remark
 from calculators.planner.validate import validate_plan
 
 __all__ = [
     "CheckResult",
-    "Remark",
     "Evaluation",
     "Outcome",
     "Plan",
@@ -163,10 +161,10 @@ def evaluate(plan: Plan, *, max_suggestions: int = 5) -> Evaluation:
 
 def _remarks(
     plan: Plan, checks: tuple[CheckResult, ...], changes: tuple[PlanChange, ...] = ()
-) -> tuple[Remark, ...]:
+) -> tuple[Msg, ...]:
     compute = next(c for c in checks if c.kind == "compute")
     remark = deadline_remark(plan) if compute.verdict == "fail" else None
-    remarks: tuple[Remark, ...] = (remark,) if remark is not None else ()
+    remarks: tuple[Msg, ...] = (remark,) if remark is not None else ()
     fabrics = [
         c.new_plan.gpu for c in changes if c.new_plan.inter_link not in (None, plan.inter_link)
     ]
@@ -237,8 +235,7 @@ def _verify(candidate: Candidate) -> PlanChange:
     after = outcome(candidate.plan)
     return PlanChange(
         kind=candidate.kind,
-        description_en=candidate.description_en,
-        description_zh=candidate.description_zh,
+        description=candidate.description,
         new_plan=candidate.plan,
         evaluation_after=after,
         hardware=candidate.hardware,

@@ -30,7 +30,7 @@ Examples:
 from __future__ import annotations
 
 from calculators.catalog.hardware import GPU, LINKS, Link
-from calculators.planner.plan import Remark
+from calculators.messages import Msg
 
 __all__ = ["fabric_links", "fabric_options", "fabric_remark"]
 
@@ -69,30 +69,18 @@ def fabric_options(gpu: GPU, gpus_per_node: int) -> list[tuple[float, Link, int]
     return sorted(options, key=lambda item: (item[0], item[2], order[item[1].name]))
 
 
-def fabric_remark(gpus: list[GPU]) -> Remark:
+def fabric_remark(gpus: list[GPU]) -> Msg:
     """Why the suggested fabrics are the ones named: a planning assumption per generation.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
-        >>> fabric_remark([lookup_gpu("910B")]).en.split(": ", 1)[1]
-        'Ascend 910B 64GB: 100GbE RoCE / 200GbE RoCE (Atlas 800T A2 nodes: 8 NPU ports on a RoCE...'
+        >>> fabric_remark([lookup_gpu("910B")])["gpus"][0]["links"]
+        '100GbE RoCE / 200GbE RoCE'
     """
-    en, zh = [], []
+    said = []
     for gpu in dict.fromkeys(gpus):
-        names = [link.name for link in fabric_links(gpu)]
-        note_en = note_zh = ""
-        if gpu.name.startswith("Ascend 910B"):
-            note_en = " (Atlas 800T A2 nodes: 8 NPU ports on a RoCE parameter plane)"
-            note_zh = "（Atlas 800T A2 节点：参数面 8 个 NPU 网口，RoCE）"
-        en.append(f"{gpu.name}: {' / '.join(names)}{note_en}")
-        zh.append(f"{gpu.name}：{' / '.join(names)}{note_zh}")
-    return Remark(
-        en=(
-            "Fabrics in the suggestions follow what clusters of that GPU generation use "
-            f"(planning assumption; at most one port per GPU): {'; '.join(en)}."
-        ),
-        zh=(
-            "建议中的节点间网络按该代 GPU 集群的常见配置（规划假设；每张 GPU 至多一个端口）："
-            f"{'；'.join(zh)}。"
-        ),
-    )
+        links = " / ".join(link.name for link in fabric_links(gpu))
+        atlas = gpu.name.startswith("Ascend 910B")
+        note = Msg("suggest.remark.atlas_nodes") if atlas else ""
+        said.append(Msg("suggest.remark.fabric_gpu", gpu=gpu.name, links=links, note=note))
+    return Msg("suggest.remark.fabrics", gpus=tuple(said))

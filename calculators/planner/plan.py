@@ -42,7 +42,6 @@ __all__ = [
     "Plan",
     "PlanChange",
     "PlanVerdict",
-    "Remark",
 ]
 
 Task = Literal["pretrain", "finetune", "inference"]
@@ -194,24 +193,12 @@ class PlanChange:
     kind: str
     """"gpus", "zero", "tensor_parallel", "recompute", "offload", "lora", "qlora",
     "quantization", "gpu", "deadline", "inter_link" or "combined"."""
-    description_en: str
-    description_zh: str
+    description: Msg
+    """What to change, as a catalog message (``suggest.…``), rendered when composing."""
     new_plan: Plan
     evaluation_after: Outcome
     hardware: bool = False
     """True when the change needs hardware the user does not have (more or other GPUs, links)."""
-
-
-@dataclass(frozen=True)
-class Remark:
-    """A sentence about the plan in both languages (e.g. why a route is not suggested)."""
-
-    en: str
-    zh: str
-
-    def text(self, language: str) -> str:
-        """The sentence in ``language`` ("zh" or anything else for English)."""
-        return self.zh if language == "zh" else self.en
 
 
 @dataclass(frozen=True)
@@ -225,8 +212,8 @@ class Evaluation:
     """The failing check with the largest shortfall (None when nothing fails)."""
     suggestions: tuple[PlanChange, ...] = ()
     assumptions: tuple[Msg, ...] = ()
-    remarks: tuple[Remark, ...] = ()
-    """Bilingual notes on the suggestions (e.g. "a longer deadline is impractical")."""
+    remarks: tuple[Msg, ...] = ()
+    """Notes on the suggestions (e.g. "a longer deadline is impractical"), as messages."""
 
     def check(self, kind: CheckKind) -> CheckResult:
         """The check of one kind."""

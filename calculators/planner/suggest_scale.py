@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from calculators.catalog.hardware import GPU, GPUS, Link
 from calculators.gpu_memory import USABLE_FRACTION
+from calculators.messages import Msg
 from calculators.planner.checks import network_check
 from calculators.planner.compute import compute_facts, gpus_needed_for_deadline
 from calculators.planner.fabrics import fabric_options
@@ -46,9 +47,7 @@ def fabric(plan: Plan, checks: tuple[CheckResult, ...]) -> Iterator[Candidate]:
         if bandwidth >= target:
             yield Candidate(
                 "inter_link",
-                f"Connect nodes with {nics} × {link.name} per node "
-                f"({bandwidth / 1e9:g} GB/s per direction)",
-                f"节点间改用每节点 {nics} 条 {link.name}（单向 {bandwidth / 1e9:g} GB/s）",
+                Msg("suggest.inter_link", nics=nics, link=link.name, gb_per_s=bandwidth / 1e9),
                 plan.replace(inter_link=link, nics_per_node=nics),
                 4,
                 hardware=True,
@@ -88,15 +87,13 @@ def _fit_layout(
     return best
 
 
-def layout_text(plan: Plan, language: str = "en") -> str:
+def layout_message(plan: Plan) -> Msg:
     """ "TP=8, PP=1, ZeRO-3, full recompute" (inference: TP and PP only)."""
-    text = f"TP={plan.tensor_parallel}, PP={plan.pipeline_parallel}"
+    tp, pp = plan.tensor_parallel, plan.pipeline_parallel
     if plan.task == "inference":
-        return text
-    text = f"{text}, ZeRO-{plan.zero_stage}"
-    if plan.recompute != "full":
-        return text
-    return f"{text}，完全重计算" if language == "zh" else f"{text}, full recompute"
+        return Msg("suggest.layout.serving", tp=tp, pp=pp)
+    key = "suggest.layout.recompute" if plan.recompute == "full" else "suggest.layout.training"
+    return Msg(key, tp=tp, pp=pp, zero=plan.zero_stage)
 
 
 def _scaled(plan: Plan, need: int) -> Plan:
@@ -151,10 +148,10 @@ def _pipelined(plan: Plan, need: int) -> Plan | None:
     return None
 
 
-def _nodes_en(plan: Plan) -> str:
+def _nodes(plan: Plan) -> Msg:
     if plan.nodes == 1:
-        return "1 node"
-    return f"{plan.nodes:,} nodes × {plan.gpus_per_node}"
+        return Msg("suggest.nodes.one")
+    return Msg("suggest.nodes.many", nodes=plan.nodes, per_node=plan.gpus_per_node)
 
 
 def _scale_out(
@@ -164,36 +161,30 @@ def _scale_out(
     *,
     kind: str,
     rank: int,
-    lead_en: str,
-    lead_zh: str,
     size: float | None = None,
 ) -> Iterator[Candidate]:
     """``laid_out`` grown to ``need`` GPUs; across nodes also with the fabric it needs."""
     changed = _scaled(laid_out, need)
     if changed.nodes > 1 and plan.task == "pretrain" and _cheapest_fabric(changed) is None:
         changed = _pipelined(changed, need) or changed
-    instead = " instead" if kind == "gpu" else ""
-    en = (
-        f"{lead_en} {changed.gpus:,} × {changed.gpu.name}{instead} ({_nodes_en(changed)}; "
-        f"{layout_text(changed)})"
-    )
-    zh = (
-        f"{lead_zh} {changed.gpus:,} 张 {changed.gpu.name}（{changed.nodes:,} 个节点"
-        f"{'' if changed.nodes == 1 else f' × 每节点 {changed.gpus_per_node} 张'}；"
-        f"{layout_text(changed, 'zh')}）"
+    said = Msg(
+        "suggest.other_gpu" if kind == "gpu" else "suggest.scale_to",
+        gpus=changed.gpus,
+        gpu=changed.gpu.name,
+        nodes=_nodes(changed),
+        layout=layout_message(changed),
     )
     factor = changed.gpus / plan.gpus if size is None else size
     # Serving has no gradient traffic (the network check is n/a): more nodes need no fabric.
     if changed.nodes == 1 or changed.inter_link is not None or plan.task == "inference":
-        yield Candidate(kind, en, zh, changed, rank, 2, hardware=True, size=factor)
+        yield Candidate(kind, said, changed, rank, 2, hardware=True, size=factor)
     if changed.nodes > 1 and plan.task != "inference":
         found = _cheapest_fabric(changed)
         if found is not None:
             link, nics = found
             yield Candidate(
                 kind,
-                f"{en}, nodes linked by {nics} × {link.name} each",
-                f"{zh}，节点间每节点 {nics} 条 {link.name}",
+                Msg("suggest.with_fabric", change=said, nics=nics, link=link.name),
                 changed.replace(inter_link=link, nics_per_node=nics),
                 rank,
                 3,
@@ -212,16 +203,13 @@ def more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
         if laid_out != plan:
             yield Candidate(
                 "layout",
-                f"Shard as {layout_text(laid_out)} on the same {plan.gpus} GPUs",
-                f"在同样的 {plan.gpus} 张 GPU 上按 {layout_text(laid_out, 'zh')} 切分",
+                Msg("suggest.same_gpus", layout=layout_message(laid_out), gpus=plan.gpus),
                 laid_out,
                 2,
                 2,
             )
         return
-    yield from _scale_out(
-        plan, laid_out, need, kind="gpus", rank=5, lead_en="Scale to", lead_zh="扩展到"
-    )
+    yield from _scale_out(plan, laid_out, need, kind="gpus", rank=5)
 
 
 def _alternatives(plan: Plan, failing: set[CheckKind]) -> list[GPU]:
@@ -310,14 +298,11 @@ def other_gpu(
         if need <= plan.gpus and laid_out == base:
             yield Candidate(
                 "gpu",
-                f"Use {plan.gpus:,} × {base.gpu.name} instead",
-                f"改用 {plan.gpus:,} 张 {base.gpu.name}",
+                Msg("suggest.other_gpu_same_count", gpus=plan.gpus, gpu=base.gpu.name),
                 base,
                 6,
                 hardware=True,
                 size=size,
             )
             continue
-        yield from _scale_out(
-            plan, laid_out, need, kind="gpu", rank=6, lead_en="Use", lead_zh="改用", size=size
-        )
+        yield from _scale_out(plan, laid_out, need, kind="gpu", rank=6, size=size)

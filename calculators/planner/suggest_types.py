@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from calculators.messages import Msg
 from calculators.planner.plan import Plan
 
 __all__ = ["Candidate"]
@@ -14,8 +15,8 @@ class Candidate:
     """An unverified change."""
 
     kind: str
-    description_en: str
-    description_zh: str
+    description: Msg
+    """What to change, as a catalog message (``suggest.…``)."""
     plan: Plan
     rank: int
     changes: int = 1

@@ -17,9 +17,10 @@ import math
 from collections.abc import Iterator
 
 from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_parallel
+from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
 from calculators.planner.memory import offload_host_ram
-from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan, Remark
+from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
 
@@ -51,19 +52,17 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         yield from _tensor_parallel(plan)
         for split in _tensor_parallel(plan):
             for q in _quantize(plan):
-                lead = split.description_en
-                en = f"{q.description_en}, and {lead[:1].lower()}{lead[1:]}"
-                zh = f"{q.description_zh}，并{split.description_zh}"
+                tp = split.plan.tensor_parallel
+                said = Msg("suggest.and_tensor_parallel", first=q.description, tp=tp)
                 new = split.plan.replace(weight_dtype=q.plan.weight_dtype)
-                yield Candidate("combined", en, zh, new, 2, 2, size=q.size)
+                yield Candidate("combined", said, new, 2, 2, size=q.size)
         return
     if plan.task == "finetune":
         yield from _methods(plan)
     for stage in range(plan.zero_stage + 1, 4):
         yield Candidate(
             "zero",
-            f"Use ZeRO stage {stage} (shard model states over the data-parallel GPUs)",
-            f"使用 ZeRO-{stage}（在数据并行的 GPU 间切分模型状态）",
+            Msg("suggest.zero", stage=stage),
             plan.replace(zero_stage=stage),
             1,
         )
@@ -71,19 +70,16 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
     if plan.recompute != "full":
         yield Candidate(
             "recompute",
-            "Recompute activations in the backward pass (full checkpointing, ~33% more compute)",
-            "反向传播时重新计算激活（完全重计算，约多 33% 计算量）",
+            Msg("suggest.recompute"),
             plan.replace(recompute="full"),
             1,
             size=0.5,
         )
     if not plan.offload:
         offloaded = plan.replace(offload=True)
-        en, zh = _host_need(offloaded)
         yield Candidate(
             "offload",
-            f"Offload gradients and optimizer states to CPU memory (ZeRO-Offload{en})",
-            f"把梯度和优化器状态卸载到 CPU 内存（ZeRO-Offload{zh}）",
+            Msg("suggest.offload", host=_host_need(offloaded)),
             offloaded,
             1,
             size=0.5,
@@ -97,8 +93,7 @@ def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
             continue
         yield Candidate(
             "tensor_parallel",
-            f"Split each layer over {tp} GPUs of a node (tensor parallel, TP={tp})",
-            f"在节点内用 {tp} 张 GPU 做张量并行（TP={tp}）",
+            Msg("suggest.tensor_parallel", tp=tp),
             plan.replace(tensor_parallel=tp),
             1,
         )
@@ -125,40 +120,29 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
     if changed.tensor_parallel > 1:
         yield Candidate(
             "combined",
-            f"ZeRO-3 + tensor parallel {changed.tensor_parallel} + full recompute",
-            f"ZeRO-3 + 张量并行 {changed.tensor_parallel} + 完全重计算",
+            Msg("suggest.combined_tensor_parallel", tp=changed.tensor_parallel),
             changed,
             2,
             3,
         )
     offloaded = changed.replace(offload=True)
-    en, zh = _host_need(offloaded)
     yield Candidate(
         "combined",
-        f"ZeRO-3 + full recompute + ZeRO-Offload to CPU{en}",
-        f"ZeRO-3 + 完全重计算 + ZeRO-Offload 卸载到 CPU{zh}",
+        Msg("suggest.combined_offload", host=_host_need(offloaded)),
         offloaded,
         2,
         4,
     )
 
 
-def _host_need(plan: Plan) -> tuple[str, str]:
-    """ "; needs 980 GB of host RAM per node, has 1,000 GB" in both languages ("assumed"
-    instead of "has" when the host RAM was not given)."""
+def _host_need(plan: Plan) -> Msg | str:
+    """ "; needs 980 GB of host RAM per node, has 1,000 GB" ("assumed" instead of "has" when
+    the host RAM was not given); "" when offloading needs no host RAM figure."""
     host = offload_host_ram(plan)
     if host is None:
-        return "", ""
+        return ""
     need, has = host.needed_bytes_per_node / 1e9, host.available_bytes_per_node / 1e9
-    if not host.given:
-        return (
-            f"; needs {need:,.0f} GB of host RAM per node, assumed {has:,.0f} GB",
-            f"；每节点需 {need:,.0f} GB 主机内存，按 {has:,.0f} GB 假设",
-        )
-    return (
-        f"; needs {need:,.0f} GB of host RAM per node, has {has:,.0f} GB",
-        f"；每节点需 {need:,.0f} GB 主机内存，现有 {has:,.0f} GB",
-    )
+    return Msg("suggest.host.has" if host.given else "suggest.host.assumed", need=need, has=has)
 
 
 def _methods(plan: Plan) -> Iterator[Candidate]:
@@ -169,13 +153,11 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
     order = ("lora", "qlora")
     start = 0 if plan.effective_method == "full" else order.index(plan.effective_method) + 1
     for method in order[start:]:
-        label = "LoRA (16-bit frozen base)" if method == "lora" else "QLoRA (4-bit NF4 base)"
-        label_zh = "LoRA（冻结 16 位底座）" if method == "lora" else "QLoRA（4 位 NF4 底座）"
+        label = Msg(f"suggest.method.{method}")
         size = 1.0 if method == "lora" else 2.0
         yield Candidate(
             method,
-            f"Fine-tune with {label} instead",
-            f"改用 {label_zh}微调",
+            Msg("suggest.method.alone", method=label),
             plan.replace(method=method),
             1,
             size=size,
@@ -183,8 +165,7 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
         if plan.recompute != "full":
             yield Candidate(
                 method,
-                f"Fine-tune with {label} and gradient checkpointing instead",
-                f"改用 {label_zh}并开启梯度检查点（完全重计算）微调",
+                Msg("suggest.method.checkpointing", method=label),
                 plan.replace(method=method, recompute="full"),
                 1,
                 2,
@@ -192,8 +173,7 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
             )
         yield Candidate(
             method,
-            f"{label} with ZeRO-3/FSDP sharding of the base",
-            f"{label_zh}并用 ZeRO-3/FSDP 切分底座",
+            Msg("suggest.method.sharded", method=label),
             plan.replace(method=method, zero_stage=3, recompute="full"),
             2,
             3,
@@ -203,13 +183,12 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:
     current = plan.weight_dtype or plan.precision
-    for dtype, label, label_zh in (("int8", "8-bit", "8 位"), ("int4", "4-bit", "4 位")):
+    for dtype, bits in (("int8", 8), ("int4", 4)):
         if current in ("int8", "int4") and dtype == "int8" or current == dtype:
             continue
         yield Candidate(
             "quantization",
-            f"Quantize weights to {dtype} ({label})",
-            f"把权重量化为 {dtype}（{label_zh}）",
+            Msg("suggest.quantize", dtype=dtype, bits=bits),
             plan.replace(weight_dtype=dtype),
             1,
             size=1.0 if dtype == "int8" else 2.0,
@@ -227,15 +206,14 @@ def _deadline(plan: Plan) -> Iterator[Candidate]:
         return
     yield Candidate(
         "deadline",
-        f"Allow {days:,} days instead of {plan.deadline_seconds / DAY:g}",
-        f"把期限放宽到 {days:,} 天（原为 {plan.deadline_seconds / DAY:g} 天）",
+        Msg("suggest.deadline", days=days, was=plan.deadline_seconds / DAY),
         plan.replace(deadline_seconds=days * DAY),
         3,
         size=days * DAY / plan.deadline_seconds,
     )
 
 
-def deadline_remark(plan: Plan) -> Remark | None:
+def deadline_remark(plan: Plan) -> Msg | None:
     """Why no longer deadline is suggested, when the run would need more than two years.
 
     Examples:
@@ -243,21 +221,18 @@ def deadline_remark(plan: Plan) -> Remark | None:
         >>> from calculators.catalog.models import generic_model
         >>> plan = Plan(task="pretrain", model=generic_model(params=100e9),
         ...             gpu=lookup_gpu("A100 80GB PCIe"), gpus=8)
-        >>> deadline_remark(plan).en[:60]
-        'A longer deadline is impractical: this run needs about 54 ye'
+        >>> round(deadline_remark(plan)["years"])
+        54
     """
     days = _days_needed(plan)
     if days is None or days <= MAX_DEADLINE_DAYS:
         return None
     years = days / 365.25
-    return Remark(
-        en=(
-            f"A longer deadline is impractical: this run needs about {years:,.0f} years "
-            f"({days:,} days) on {plan.gpus:,} × {plan.gpu.name}, beyond the two-year "
-            f"bound ({MAX_DEADLINE_DAYS} days) within which the planner suggests one."
-        ),
-        zh=(
-            f"放宽期限不现实：在 {plan.gpus:,} 张 {plan.gpu.name} 上需要约 {years:,.0f} 年"
-            f"（{days:,} 天），超过规划器考虑的最长期限（两年，{MAX_DEADLINE_DAYS} 天）。"
-        ),
+    return Msg(
+        "suggest.remark.deadline",
+        years=years,
+        days=days,
+        gpus=plan.gpus,
+        gpu=plan.gpu.name,
+        max_days=MAX_DEADLINE_DAYS,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from calculators._memory_parts import valid_tensor_parallel
+from calculators.messages import Msg
 from calculators.planner.plan import Plan
 from calculators.validate import check_choice, check_count, check_fraction, check_positive, fail
 
@@ -56,18 +57,19 @@ def _check_layout(plan: Plan) -> None:
         fail(
             "tensor_parallel",
             plan.tensor_parallel,
-            f"must split {model.name}'s {model.heads} attention heads evenly (and divide or "
-            f"be a multiple of its {model.kv_heads} KV heads); try 1, 2, 4 or 8",
-            f"必须能整除 {model.name} 的 {model.heads} 个注意力头（并整除或是 {model.kv_heads} "
-            "个 KV 头的整数倍）；可用 1、2、4 或 8",
+            Msg(
+                "invalid.tensor_parallel_heads",
+                model=model.name,
+                heads=model.heads,
+                kv_heads=model.kv_heads,
+            ),
         )
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     if plan.gpus % model_parallel:
         fail(
             "gpus",
             plan.gpus,
-            f"must be a multiple of tensor_parallel × pipeline_parallel = {model_parallel}",
-            f"必须是张量并行 × 流水线并行 = {model_parallel} 的整数倍",
+            Msg("invalid.tp_pp_multiple", product=model_parallel),
         )
     data_parallel = plan.gpus // model_parallel
     if plan.expert_parallel > 1 and (
@@ -76,17 +78,13 @@ def _check_layout(plan: Plan) -> None:
         fail(
             "expert_parallel",
             plan.expert_parallel,
-            f"must divide the data-parallel degree {data_parallel} and the "
-            f"{plan.model.experts} experts",
-            f"必须整除数据并行规模 {data_parallel} 和 {plan.model.experts} 个专家",
+            Msg("invalid.expert_divides", data_parallel=data_parallel, experts=plan.model.experts),
         )
 
 
 def _check_amounts(plan: Plan) -> None:
     if not (plan.deadline_seconds > 0 and math.isfinite(plan.deadline_seconds)):
-        fail(
-            "deadline", plan.deadline_seconds, "must be a positive number of days", "必须是正的天数"
-        )
+        fail("deadline", plan.deadline_seconds, Msg("invalid.deadline_days"))
     if plan.tokens is not None:
         check_positive("tokens", plan.tokens, maximum=MAX_TOKENS)
     if plan.global_batch_tokens is not None:
@@ -98,4 +96,4 @@ def _check_amounts(plan: Plan) -> None:
     if plan.price_per_gpu_hour is not None:
         check_positive("price_per_gpu_hour", plan.price_per_gpu_hour, maximum=1e6)
     if not 1.0 <= plan.pue <= 5.0:
-        fail("pue", plan.pue, "must be between 1.0 and 5.0", "必须在 1.0 到 5.0 之间")
+        fail("pue", plan.pue, Msg("invalid.pue"))

@@ -36,28 +36,15 @@ LANGUAGE_BRANCHES = {
     "assistant/calculate/compare.py": 1,  # the gap between sentences (i18n.join_sentences)
     "assistant/calculate/defaults.py": 1,  # `say` itself
     "assistant/calculate/headline.py": 2,  # English lower-cases a fix mid-sentence
-    "assistant/calculate/outcome.py": 3,
+    "assistant/calculate/outcome.py": 2,
     "assistant/calculate/summaries.py": 1,  # describe_setup: the evaluated hardware in words
     "calculators/errors.py": 1,  # reason / reason_zh of a refused input
-    "calculators/planner/plan.py": 1,  # Remark(en, zh)
-    "calculators/planner/suggest_scale.py": 1,  # layout_text of a suggestion
 }
 
 
 #: file -> errors still raised with an inline Chinese text (`message_zh=` / `reason_zh=`)
 #: instead of a catalog message (`AssistantError(Msg("error.…"))`). Counted everywhere.
-INLINE_ERRORS = {
-    "assistant/calculate/layouts.py": 1,
-    "assistant/calculate/validate.py": 4,
-    "assistant/parse/bounds.py": 4,
-    "calculators/_memory_parts.py": 3,
-    "calculators/catalog/hardware.py": 2,
-    "calculators/compute_time.py": 1,
-    "calculators/errors.py": 1,
-    "calculators/gpu_memory.py": 1,
-    "calculators/layout_search.py": 1,
-    "calculators/validate.py": 10,
-}
+INLINE_ERRORS: dict[str, int] = {}
 
 
 def _inline_errors() -> dict[str, int]:

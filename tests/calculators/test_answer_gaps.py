@@ -52,7 +52,7 @@ def test_full_finetune_on_one_t4_is_offered_qlora_that_fits() -> None:
     assert run_checks(plan)[0].verdict == "fail"  # 16 bytes/param = 112 GB: full FT cannot fit
     changes = suggest(plan)
     qlora = [c for c in changes if c.kind == "qlora" and c.evaluation_after.works]
-    assert qlora, [c.description_en for c in changes]
+    assert qlora, [text(c.description, "en") for c in changes]
     change = qlora[0]
     assert not change.hardware
     assert change.new_plan.method == "qlora"

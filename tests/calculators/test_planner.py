@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assistant.i18n import text
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import generic_model, lookup_model
 from calculators.compute_time import TrainingFlops, model_and_hardware_flops
@@ -104,7 +105,7 @@ def test_founding_suggestions_scale_it_up_and_are_verified() -> None:
     e = evaluate(_founding())
     assert e.suggestions
     scale = [s for s in e.suggestions if s.kind == "gpus" and s.evaluation_after.works]
-    assert scale, [s.description_en for s in e.suggestions]
+    assert scale, [text(s.description, "en") for s in e.suggestions]
     assert scale[0].hardware
     needed = e.check("compute").figures["gpus_for_deadline"]
     assert isinstance(needed, int)

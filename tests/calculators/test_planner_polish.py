@@ -12,6 +12,7 @@ from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, frozen_base_text
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import generic_model, lookup_model
 from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
 from calculators.planner import evaluate, run_checks
 from calculators.planner.evaluation import _keep_useful
 from calculators.planner.fabrics import fabric_links
@@ -122,8 +123,7 @@ def _change(kind: str, gpus: int, failing: tuple[str, ...]) -> PlanChange:
     plan = _founding().replace(gpus=gpus)
     return PlanChange(
         kind=kind,
-        description_en=kind,
-        description_zh=kind,
+        description=Msg("suggest.recompute"),
         new_plan=plan,
         evaluation_after=Outcome(verdict="infeasible" if failing else "feasible", failing=failing),
     )  # type: ignore[arg-type]
@@ -183,10 +183,12 @@ def test_ascend_clusters_get_roce_not_infiniband(evaluations: dict[str, object])
         assert link.kind == "ethernet"
         assert link.rdma
         assert link.bytes_per_s <= 25e9  # 200GbE at most
-        assert "RoCE" in change.description_en
-        assert "InfiniBand" not in change.description_en
+        assert "RoCE" in in_words(change.description, "en")
+        assert "InfiniBand" not in in_words(change.description, "en")
     remarks = evaluations["910b-70b"].remarks  # type: ignore[attr-defined]
-    assert any("Atlas 800T A2" in r.en and "规划假设" in r.zh for r in remarks)
+    assert any(
+        "Atlas 800T A2" in in_words(r, "en") and "规划假设" in in_words(r, "zh") for r in remarks
+    )
 
 
 @pytest.mark.parametrize(
@@ -221,8 +223,9 @@ def test_another_gpu_names_the_count_it_needs(evaluations: dict[str, object]) ->
     assert other
     for change in other:
         assert change.evaluation_after.works
-        assert f"{change.new_plan.gpus:,} × {change.new_plan.gpu.name}" in change.description_en
-        assert f"{change.new_plan.gpus:,} 张 {change.new_plan.gpu.name}" in change.description_zh
+        en, zh = in_words(change.description, "en"), in_words(change.description, "zh")
+        assert f"{change.new_plan.gpus:,} × {change.new_plan.gpu.name}" in en
+        assert f"{change.new_plan.gpus:,} 张 {change.new_plan.gpu.name}" in zh
         # A faster GPU is only worth naming when it needs fewer cards than scaling out.
         assert change.new_plan.gpus < same.new_plan.gpus
 
@@ -256,7 +259,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_description_text_is_consistent(evaluations: dict[str, object], name: str) -> None:
     for change in _suggestions(evaluations, name):
-        en, zh = change.description_en, change.description_zh
+        en, zh = in_words(change.description, "en"), in_words(change.description, "zh")
         assert not re.search(r"\d x ", en + zh), en  # the multiplication sign is ×
         assert "） " not in zh
         assert "）," not in zh
@@ -272,8 +275,8 @@ def test_description_text_is_consistent(evaluations: dict[str, object], name: st
 def test_deadline_remark_wording() -> None:
     remark = deadline_remark(_founding())
     assert remark is not None
-    assert "超过规划器考虑的最长期限（两年，730 天）" in remark.zh
-    assert "8 × A100" in remark.en
+    assert "超过规划器考虑的最长期限（两年，730 天）" in in_words(remark, "zh")
+    assert "8 × A100" in in_words(remark, "en")
 
 
 def test_frozen_base_bytes_are_said_once_when_equal() -> None:
@@ -344,11 +347,11 @@ def test_suggestion_and_remark_texts_are_clean_at_the_source(
     evaluations: dict[str, object], name: str
 ) -> None:
     """The planner's texts are shown verbatim: no display-side patching is needed."""
-    texts_zh = [c.description_zh for c in _suggestions(evaluations, name)]
-    texts_en = [c.description_en for c in _suggestions(evaluations, name)]
+    texts_zh = [in_words(c.description, "zh") for c in _suggestions(evaluations, name)]
+    texts_en = [in_words(c.description, "en") for c in _suggestions(evaluations, name)]
     remarks = evaluations[name].remarks  # type: ignore[attr-defined]
-    texts_zh += [r.zh for r in remarks]
-    texts_en += [r.en for r in remarks]
+    texts_zh += [in_words(r, "zh") for r in remarks]
+    texts_en += [in_words(r, "en") for r in remarks]
     for text in texts_zh + texts_en:
         assert not re.search(r"\d x \S", text), text  # "×", not "x"
     for text in texts_zh:

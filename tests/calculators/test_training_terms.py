@@ -182,8 +182,8 @@ def test_an_offload_suggestion_says_how_much_host_ram() -> None:
 
     offload = [c for c in candidates(plan, {"memory"}, ()) if c.kind == "offload"]
     assert offload
-    assert "GB of host RAM per node" in offload[0].description_en
-    assert "主机内存" in offload[0].description_zh
+    assert "GB of host RAM per node" in text(offload[0].description, "en")
+    assert "主机内存" in text(offload[0].description, "zh")
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ from assistant.calculate.verdict import (
     paced_checks,
     respecting_verdict,
 )
-from assistant.i18n import input_error, t, text
+from assistant.i18n import input_error, join_sentences, t, text
 from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
 from assistant.i18n.numbers import bytes_text as fmt_bytes
 from assistant.i18n.numbers import duration_text as fmt_seconds
@@ -355,7 +355,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site))
     if stand_in is not None:
-        lead = say(lang, "", " ").join(x for x in (missing, found.lead) if x)
+        lead = join_sentences((missing, found.lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
     return found
 

@@ -126,7 +126,7 @@ def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
 def network_pace(evaluation: Evaluation, lang: Language) -> str:
     """For a run paced by its network: how much of a step is communication (the duration
     already includes it) and, between nodes, the run time on the fabric the planner suggests."""
-    from assistant.i18n import text
+    from assistant.i18n import join_sentences, text
 
     figures = evaluation.check("network").figures
     comm, compute = figures.get("comm_seconds_per_step"), figures.get("compute_seconds_per_step")
@@ -139,12 +139,12 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
         if change.kind != "inter_link" or not isinstance(faster, (int, float)) or not faster:
             continue
         if isinstance(seconds, (int, float)) and seconds > faster:
-            said = text(change.description, lang)
-            fabric = said if lang == "zh" else _lower_first(said)
+            # mid-sentence: "… about 1.1 h: connect nodes with …" (a no-op on Chinese)
+            fabric = _lower_first(text(change.description, lang))
             more = Msg(
                 "answer.faster_fabric", fabric=fabric, faster=faster, speedup=seconds / faster
             )
-            sentence += ("" if lang == "zh" else " ") + text(more, lang)
+            sentence = join_sentences((sentence, text(more, lang)), lang)
         break
     return sentence
 

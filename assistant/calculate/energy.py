@@ -17,10 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.defaults import say
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Check, Query
 
 if TYPE_CHECKING:
@@ -90,4 +89,4 @@ def energy_outcome(query: Query) -> Outcome | None:
     outcome = with_focus(query, outcome, main_ask(query))
     if check.summary in outcome.lead:  # "要多少电": the power sentence is already the answer
         return outcome
-    return replace(outcome, lead=say(query.language, "", " ").join((outcome.lead, check.summary)))
+    return replace(outcome, lead=join_sentences((outcome.lead, check.summary), query.language))

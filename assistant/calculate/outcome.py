@@ -21,7 +21,6 @@ from assistant.calculate.defaults import (
     Resolved,
     names_own_run,
     resolve,
-    say,
 )
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
@@ -49,10 +48,8 @@ from assistant.calculate.verdict import (
     paced_checks,
     respecting_verdict,
 )
-from assistant.i18n import input_error, join_sentences, t, text
-from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
-from assistant.i18n.numbers import bytes_text as fmt_bytes
-from assistant.i18n.numbers import duration_text as fmt_seconds
+from assistant.i18n import input_error, join_sentences, text
+from assistant.i18n.labels import CHECK_LABELS
 from assistant.records import (
     Ask,
     Check,
@@ -170,23 +167,17 @@ def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ..
 def _effect(change: PlanChange, lang: Language) -> str:
     after = change.evaluation_after
     figures = after.figures
-    bits: list[str] = [VERDICT_LABELS[after.verdict][lang]]
+    parts: list[Msg] = [Msg(f"common.verdict.{after.verdict}")]
     memory = figures.get("required_bytes_per_gpu")
     if isinstance(memory, (int, float)) and not isinstance(memory, bool):
-        bits.append(say(lang, f"每卡显存 {fmt_bytes(memory)}", f"{fmt_bytes(memory)} per GPU"))
+        parts.append(Msg("effect.memory", memory=memory))
     seconds = figures.get("seconds")
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
-        bits.append(
-            say(lang, f"需时 {fmt_seconds(seconds, lang)}", f"takes {fmt_seconds(seconds, lang)}")
-        )
+        parts.append(Msg("effect.time", seconds=seconds))
     if after.failing:
-        names = (
-            "、".join(CHECK_LABELS[k][lang] for k in after.failing)
-            if lang == "zh"
-            else ", ".join(CHECK_LABELS[k][lang].lower() for k in after.failing)
-        )
-        bits.append(say(lang, f"仍不满足：{names}", f"still fails: {names}"))
-    return say(lang, "，", ", ").join(bits)
+        names = tuple(Msg(f"effect.check.{k}") for k in after.failing)
+        parts.append(Msg("effect.still_fails", names=names))
+    return text(Msg("effect.summary", parts=tuple(parts)), lang)
 
 
 def _suggestions(
@@ -265,30 +256,23 @@ def _evaluate_scenario(
         offer_fix=not over,
     )
     if paced:
-        top = say(lang, "", " ").join(p for p in (top, network_pace(evaluation, lang)) if p)
+        top = join_sentences((top, network_pace(evaluation, lang)), lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
-        top = " ".join(text(m, lang) for m in (budget, within) if m is not None) + (
-            say(lang, "", " ") + top if top else ""
-        )
-        if lang == "zh":
-            top = top.replace("。 ", "。")
+        said = tuple(text(m, lang) for m in (budget, within) if m is not None)
+        top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
-            top += say(lang, "", " ") + text(
-                Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds), lang
-            )
-    where = say(
-        lang,
-        f"按 {describe_setup(scenario, lang)} 评估。".replace("） 评估", "）评估"),
-        f"Evaluated on {describe_setup(scenario, lang)}.",
-    )
+            longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)
+            top = join_sentences((top, text(longer, lang)), lang)
+    where = text(Msg("answer.evaluated_on", setup=describe_setup(scenario, lang)), lang)
+    where = where.replace("） 评估", "）评估")  # no space after a closing full-width bracket
     return Outcome(
         verdict=verdict,
-        lead=(top + say(lang, "", " ") + where) if top else where,
+        lead=join_sentences((top, where), lang),
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
@@ -303,10 +287,8 @@ def _evaluate_scenario(
 _KINDS = ("memory", "compute", "network", "power", "cost")
 
 
-def _unknown(
-    mode: str, lang: Language, zh: str, en: str, scenario: Scenario | None = None
-) -> Outcome:
-    return Outcome(verdict="unknown", lead=say(lang, zh, en), scenario=scenario, mode=mode)
+def _unknown(mode: str, lang: Language, lead: Msg, scenario: Scenario | None = None) -> Outcome:
+    return Outcome(verdict="unknown", lead=text(lead, lang), scenario=scenario, mode=mode)
 
 
 def _concept(query: Query) -> Outcome:
@@ -339,7 +321,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:
-        return _unknown("offtopic", lang, t("answer.offtopic", "zh"), t("answer.offtopic", "en"))
+        return _unknown("offtopic", lang, Msg("answer.offtopic"))
     probing = main_ask(query) == "max_model" and s.model is None and s.params is None
     if probing:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
@@ -383,13 +365,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
-        return _unknown(
-            "invalid",
-            lang,
-            f"输入有误：{input_error(exc, 'zh')}。请改正后再问。",
-            f"Invalid input: {input_error(exc, 'en')}. Please correct it and ask again.",
-            s,
-        )
+        refused = Msg("answer.invalid_input", error=input_error(exc, lang))
+        return _unknown("invalid", lang, refused, s)
 
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
@@ -498,22 +475,18 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         (r for r in results if r.verdict == "feasible"),
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
-    listing = say(lang, "；", "; ").join(
-        f"{describe_setup(r.scenario, lang)}: {VERDICT_LABELS[r.verdict][lang]}"
+    tried = tuple(
+        Msg(
+            "answer.typical_tried",
+            setup=describe_setup(r.scenario, lang),
+            verdict=Msg(f"common.verdict.{r.verdict}"),
+        )
         for r in results
         if r.scenario
     )
-    lead = (
-        say(
-            lang,
-            f"{chosen.lead}（问题没有给出 GPU 型号，评估了几种典型配置——{listing}。）",
-            f"{chosen.lead} (No GPU model was given, so typical set-ups were evaluated — "
-            f"{listing}.)",
-        )
-        if chosen.scenario
-        else chosen.lead
-    )
-    note = say(lang, "未给出硬件：评估典型配置。", "No hardware given: typical set-ups evaluated.")
+    listed = Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
+    lead = text(listed, lang) if chosen.scenario else chosen.lead
+    note = text(Msg("answer.typical_note"), lang)
     # A quantity asked with no hardware named: the figure is the answer, and no verdict is
     # decided on a card the user never chose (the set-ups tried are listed as assumed).
     verdict = chosen.verdict if judged else "unknown"

@@ -24,6 +24,7 @@ spec           parameter                                    example
 ``flops``      FLOPs                                        3.14e23 FLOPs
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
 ``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
+``commas``     a tuple of phrases                            a, b / a，b
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
 ``omit``       a parameter the other language shows         (nothing)
 =============  ===========================================  ==========================
@@ -75,6 +76,8 @@ CATALOG_DIR = Path(__file__).with_name("catalog")
 _LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 #: Between the items of a ``{…:semicolons}`` list (clauses that contain commas themselves).
 _CLAUSE_SEPARATOR = {"en": "; ", "zh": "；"}
+#: Between the parts of a ``{…:commas}`` phrase ("Feasible, 40 GB per GPU, takes 3 days").
+_PHRASE_SEPARATOR = {"en": ", ", "zh": "，"}
 #: Between two sentences: none in Chinese (each ends in "。"), one space in English.
 _SENTENCE_GAP = {"en": " ", "zh": ""}
 
@@ -122,6 +125,8 @@ class _Formatter(string.Formatter):
             return text(value, lang)
         if isinstance(value, tuple) and format_spec == "semicolons":
             return _CLAUSE_SEPARATOR[lang].join(self.format_field(v, "") for v in value)
+        if isinstance(value, tuple) and format_spec == "commas":
+            return _PHRASE_SEPARATOR[lang].join(self.format_field(v, "") for v in value)
         if isinstance(value, tuple):
             return _LIST_SEPARATOR[lang].join(self.format_field(v, format_spec) for v in value)
         if value is None:

@@ -207,3 +207,17 @@ def test_a_stated_concurrency_is_the_number_of_sequences_served() -> None:
     assert memory["concurrent_sequences"] == 20
     assert memory["kv_cache_bytes"] == 20 * 2048 * 131_072
     assert "推理按 1 路并发计算。" not in outcome.assumptions
+
+
+def test_how_long_with_no_gpu_named_is_an_estimate() -> None:
+    # "How long to train GPT-3?" names no hardware: the advisor picks typical set-ups to give a
+    # duration, and that choice of its own must not turn into a "Feasible" verdict.
+    query = _ask(
+        "How long does it take to train GPT-3?",
+        scenario=Scenario(model="GPT-3", task="pretrain"),
+        asks=("duration",),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert any(c.kind == "compute" and c.figures.get("seconds") for c in outcome.checks)
+    assert "It takes about" in outcome.lead

@@ -661,6 +661,24 @@ def test_pipeline_runs_match_with_their_bubble_paid(row: RunRow) -> None:
     assert float(compute["seconds"]) / DAY == pytest.approx(row.days, rel=row.tolerance)
 
 
+def test_deepseek_v3_expert_all_to_all_is_about_as_long_as_its_compute() -> None:
+    # A network-bound published run: DeepSeek-V3 (arXiv:2412.19437) §3.2.1 reports that
+    # cross-node expert parallelism gives "a computation-to-communication ratio of
+    # approximately 1:1", which DualPipe then overlaps. Over the cluster's IB (§3.2.2: 50 GB/s
+    # per GPU, InfiniBand NDR, one NIC per GPU) the planner's MoE all-to-all of the 64-way EP
+    # lands in that range, and without DualPipe's overlap the wall clock exceeds the compute.
+    row = next(r for r in RUN_ROWS if r.name.startswith("DeepSeek-V3"))
+    plan = row.plan().replace(inter_link=lookup_link("InfiniBand NDR"))
+    e = evaluate(plan, max_suggestions=0)
+    network = e.check("network").figures
+    ratio = float(network["moe_seconds_per_step"]) / float(  # type: ignore[arg-type]
+        network["compute_seconds_per_step"]  # type: ignore[arg-type]
+    )
+    assert 0.5 <= ratio <= 2.0, ratio
+    compute = e.check("compute").figures
+    assert float(compute["seconds"]) > float(compute["compute_seconds"])  # type: ignore[arg-type]
+
+
 def test_bloom_fits_its_schedule_but_not_half_of_it() -> None:
     # BLOOM (arXiv:2211.05100) §3.4.1: ~3.5 months on 384 A100 80GB; two months is not enough.
     plan = RUN_ROWS[5].plan()

@@ -174,7 +174,7 @@ def _effect(change: PlanChange, lang: Language) -> str:
     seconds = figures.get("seconds")
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
         parts.append(Msg("effect.time", seconds=seconds))
-    if after.failing:
+    if after.failing and not after.paced:  # a network that only paces the run is in `time`
         names = tuple(Msg(f"effect.check.{k}") for k in after.failing)
         parts.append(Msg("effect.still_fails", names=names))
     return text(Msg("effect.summary", parts=tuple(parts)), lang)
@@ -183,7 +183,8 @@ def _effect(change: PlanChange, lang: Language) -> str:
 def _suggestions(
     evaluation: Evaluation, lang: Language
 ) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
-    """The planner's changes (at most five), and the first one that makes the plan feasible."""
+    """The planner's changes (its five best and a kept condition), and the first one that makes
+    the plan feasible."""
     from calculators.planner import suggest
 
     changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
@@ -192,7 +193,7 @@ def _suggestions(
             change=text(c.description, lang),
             effect=_effect(c, lang),
         )
-        for c in changes[:5]
+        for c in changes
     )
     fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
     return out, fix
@@ -229,8 +230,9 @@ def _evaluate_scenario(
     suggestions, _ = _suggestions(evaluation, lang)
     verdict = respecting_verdict(evaluation, stated)
     keeping, other = first_fix(evaluation, stated)
-    binding = evaluation.binding if evaluation.binding in CHECK_LABELS else None
     checks, paced = paced_checks(evaluation, _checks(evaluation, lang, scenario.gpu or ""))
+    binding = _binding(evaluation) if paced else evaluation.binding
+    binding = binding if binding in CHECK_LABELS else None
     fix = (
         suggestions[keeping].change if keeping is not None and keeping < len(suggestions) else None
     )
@@ -255,7 +257,8 @@ def _evaluate_scenario(
         horizon=horizon,
         offer_fix=not over,
     )
-    if paced:
+    # the pace explains the run time (a missed deadline included), not a plan that does not fit
+    if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
@@ -272,7 +275,7 @@ def _evaluate_scenario(
     where = where.replace("） 评估", "）评估")  # no space after a closing full-width bracket
     return Outcome(
         verdict=verdict,
-        lead=join_sentences((top, where), lang),
+        lead=join_sentences((top, where if judged else ""), lang),  # unjudged: said as reference
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
@@ -285,6 +288,13 @@ def _evaluate_scenario(
 
 
 _KINDS = ("memory", "compute", "network", "power", "cost")
+
+
+def _binding(evaluation: Evaluation) -> str | None:
+    """The planner's binding rule (the failing check furthest past its limit) without the
+    network of a run it only paces."""
+    failing = [c for c in evaluation.checks if c.verdict == "fail" and c.kind != "network"]
+    return max(failing, key=lambda c: c.shortfall or 1.0).kind if failing else None
 
 
 def _unknown(mode: str, lang: Language, lead: Msg, scenario: Scenario | None = None) -> Outcome:
@@ -448,6 +458,10 @@ def _training(s: Scenario) -> bool:
     return bool(s.tokens or s.deadline_seconds)
 
 
+def _setup(outcome: Outcome, lang: Language) -> str:
+    return describe_setup(outcome.scenario, lang) if outcome.scenario else ""
+
+
 def _typical(query: Query, ask: Ask) -> Outcome:
     lang = query.language
     results: list[Outcome] = []
@@ -484,7 +498,11 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         for r in results
         if r.scenario
     )
-    listed = Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
+    listed = (
+        Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
+        if judged
+        else Msg("answer.typical_reference", lead=chosen.lead.strip(), setup=_setup(chosen, lang))
+    )
     lead = text(listed, lang) if chosen.scenario else chosen.lead
     note = text(Msg("answer.typical_note"), lang)
     # A quantity asked with no hardware named: the figure is the answer, and no verdict is

@@ -132,13 +132,16 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
     comm, compute = figures.get("comm_seconds_per_step"), figures.get("compute_seconds_per_step")
     if not isinstance(comm, (int, float)) or not isinstance(compute, (int, float)) or not compute:
         return ""
-    sentence = text(Msg("answer.network_bound", comm=comm, compute=compute), lang)
     seconds = evaluation.check("compute").figures.get("seconds")
+    if not isinstance(seconds, (int, float)):
+        return ""
+    pace = Msg("answer.network_bound", comm=comm, compute=compute, seconds=seconds)
+    sentence = text(pace, lang)
     for change in evaluation.suggestions:
         faster = change.evaluation_after.figures.get("seconds")
         if change.kind != "inter_link" or not isinstance(faster, (int, float)) or not faster:
             continue
-        if isinstance(seconds, (int, float)) and seconds > faster:
+        if seconds > faster:
             # mid-sentence: "… about 1.1 h: connect nodes with …" (a no-op on Chinese)
             fabric = _lower_first(text(change.description, lang))
             more = Msg(
@@ -158,7 +161,7 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
     working change of any kind (a suggestion beyond what was stated); None when absent."""
     keeping = other = None
     paced = paced_by_network(evaluation)
-    for index, change in enumerate(evaluation.suggestions[:5]):
+    for index, change in enumerate(evaluation.suggestions):
         if _still_failing(change.evaluation_after.failing, paced):
             continue
         if keeping is None and keeps_stated(change, evaluation.plan, stated):

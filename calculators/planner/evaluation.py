@@ -110,8 +110,9 @@ def outcome(plan: Plan) -> Outcome:
         "scaling_efficiency": network.figures.get("scaling_efficiency"),
         "gpus": plan.gpus,
     }
-    verdict: PlanVerdict = "infeasible" if failing else "feasible"
-    return Outcome(verdict=verdict, failing=failing, figures=figures)
+    paced = failing == ("network",) and plan.task != "inference"
+    verdict: PlanVerdict = "infeasible" if failing and not paced else "feasible"
+    return Outcome(verdict=verdict, failing=failing, figures=figures, paced=paced)
 
 
 def _binding(checks: tuple[CheckResult, ...]) -> str | None:
@@ -195,7 +196,7 @@ def suggest(plan: Plan, *, max_suggestions: int = 5) -> tuple[PlanChange, ...]:
 def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[PlanChange, ...]:
     failing: set[CheckKind] = {c.kind for c in checks if c.verdict == "fail"}
     seen: set[Plan] = {plan}
-    verified: list[tuple[tuple[int, int, float, int], PlanChange]] = []
+    verified: list[tuple[tuple[float, int, float, int], PlanChange]] = []
     for candidate in candidates(plan, failing, checks):
         if candidate.plan in seen:
             continue
@@ -207,10 +208,16 @@ def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[P
         fixed = failing - set(change.evaluation_after.failing)
         if not fixed:
             continue
-        still = len(change.evaluation_after.failing)
+        # one that clears everything first, then one a training run's network only paces
+        after = change.evaluation_after
+        still = 0.5 if after.paced else float(len(after.failing))
         verified.append(((still, candidate.rank, candidate.size, candidate.changes), change))
     verified.sort(key=lambda item: item[0])
     return _keep_useful([change for _, change in verified], limit)
+
+
+#: Suggestion kinds that change how the job runs, not the job or the hardware.
+_HOW_KINDS = ("zero", "tensor_parallel", "recompute", "offload", "combined")
 
 
 def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]:
@@ -228,7 +235,13 @@ def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]
             continue  # the same cluster again, only with a faster fabric it does not need
         sizes.add(size)
         working.append(change)
-    return tuple(working[:limit]) if working else tuple(ranked[:1])
+    if not working:
+        return tuple(ranked[:1])
+    # A change of how the job runs (sharding, recompute, offload), not of the job or the
+    # hardware, is the condition a verdict looks for: it stays even when cheaper-ranked
+    # changes of the job (LoRA) or the hardware fill the list.
+    extra = [c for c in working[limit:] if c.kind in _HOW_KINDS and not c.hardware][:1]
+    return (*working[:limit], *extra)
 
 
 def _verify(candidate: Candidate) -> PlanChange:

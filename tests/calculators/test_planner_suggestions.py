@@ -147,3 +147,31 @@ def test_lora_70b_on_a100s_can_be_fixed_by_tensor_parallel() -> None:
     assert tp
     assert tp[0].evaluation_after.works
     assert e.verdict == "conditional"
+
+
+def test_a_change_a_training_network_only_paces_works() -> None:
+    # After ZeRO-3 + full recompute + offload, 72B on 2 x 8 H800 over 25GbE fails only the
+    # network check: the run time counts the wait, so the change works (a slower run) and it
+    # is kept among the suggestions even when LoRA and new hardware rank ahead of it.
+    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from calculators.catalog.models import lookup_model
+    from calculators.planner import evaluate
+    from calculators.planner.plan import Plan
+
+    plan = Plan(
+        task="finetune",
+        method="full",
+        model=lookup_model("Qwen2.5-72B"),
+        gpu=lookup_gpu("H800"),
+        gpus=16,
+        gpus_per_node=8,
+        inter_link=lookup_link("25GbE"),
+    )
+    e = evaluate(plan)
+    offloads = [c for c in e.suggestions if c.new_plan.offload and not c.hardware]
+    assert offloads
+    after = offloads[0].evaluation_after
+    assert after.failing == ("network",)
+    assert after.paced
+    assert after.works
+    assert after.verdict == "feasible"

@@ -221,3 +221,29 @@ def test_how_long_with_no_gpu_named_is_an_estimate() -> None:
     assert outcome.verdict == "unknown"
     assert any(c.kind == "compute" and c.figures.get("seconds") for c in outcome.checks)
     assert "It takes about" in outcome.lead
+
+
+def test_offload_makes_a_full_fine_tune_on_a_slow_fabric_conditional() -> None:
+    # Qwen2.5-72B full fine-tune on 2 x 8 H800 over 25GbE: 72.7e9 x 16 B of model states do
+    # not fit 16 x 72 GB, but ZeRO-3 + full recompute + optimizer offload (12 B/param to host:
+    # ~509 GB per node, DGX H800 has 2 TB) does, with no new hardware and the stated full
+    # fine-tune kept. The 25GbE link only paces that run, so it is a condition, memory is the
+    # binding constraint, and no network sentence speaks of a run time the lead never gave.
+    from assistant.parse import parse
+
+    query = parse("2台8卡H800通过25GbE互联，能全参数微调Qwen2.5-72B吗？")
+    outcome = calculate(query)
+    assert outcome.verdict == "conditional"
+    assert outcome.binding == "memory"
+    assert "Offload" in outcome.lead or "卸载" in outcome.lead
+    assert "网络限制" not in outcome.lead
+
+
+def test_an_estimate_names_its_reference_card_without_a_verdict() -> None:
+    from assistant.parse import parse
+
+    outcome = calculate(parse("Llama-3.1-8B 显存需要多少？"))
+    assert outcome.verdict == "unknown"
+    assert "参考配置" in outcome.lead
+    assert "可行" not in outcome.lead
+    assert "评估" not in outcome.lead

@@ -30,14 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _questions(limit: int | None) -> list[str]:
-    from bench.golden_answers import load_golden
+    from bench.golden_answers import golden_questions
 
-    seen: list[str] = []
-    for row in load_golden():
-        question = " ".join(row["question"].split())
-        if question and question not in seen:
-            seen.append(question)
-    return seen[:limit]
+    return golden_questions(limit)
 
 
 def _run(args: list[str], questions: list[str], home: Path) -> str:

@@ -65,15 +65,10 @@ def _ask(env: dict[str, str], args: list[str], stdin: str | None = None) -> tupl
     return wall, cpu
 
 
-def _questions(limit: int) -> list[str]:
-    from bench.golden_answers import load_golden
+def _questions(limit: int | None) -> list[str]:
+    from bench.golden_answers import golden_questions
 
-    seen: list[str] = []
-    for row in load_golden():
-        question = " ".join(row["question"].split())
-        if question and question not in seen:
-            seen.append(question)
-    return seen[:limit]
+    return golden_questions(limit)
 
 
 def _target(value: float, target: float, unit: str) -> str:

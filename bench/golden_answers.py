@@ -52,6 +52,16 @@ def load_golden(path: Path | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+def golden_questions(limit: int | None = None) -> list[str]:
+    """The distinct golden questions (whitespace collapsed), in file order, at most `limit`."""
+    seen: list[str] = []
+    for row in load_golden():
+        question = " ".join(row["question"].split())
+        if question and question not in seen:
+            seen.append(question)
+    return seen[:limit]
+
+
 def _close(got: Any, want: Any, rel: float = 1e-6) -> bool:
     if (
         isinstance(want, (int, float))

@@ -12,22 +12,15 @@ from click.testing import CliRunner, Result
 
 from assistant.__main__ import cli
 from calculators.catalog.extend import forget_user_cards
+from tests.calculators.test_user_cards import HF_CONFIGS
 
 SITE_TEMPLATE = Path(__file__).parents[2] / "knowledge" / "sites" / "template.en.md"
-# mistralai/Mixtral-8x7B-v0.1 config.json (the keys that set the shape), renamed.
+# mistralai/Mixtral-8x7B-v0.1 config.json (the keys that set the shape, as the catalog test
+# has them) plus keys the card reader must ignore.
 MIXTRAL_CONFIG = {
+    **HF_CONFIGS["Mixtral-8x7B"],
     "architectures": ["MixtralForCausalLM"],
-    "model_type": "mixtral",
-    "hidden_size": 4096,
-    "intermediate_size": 14336,
-    "num_hidden_layers": 32,
-    "num_attention_heads": 32,
-    "num_key_value_heads": 8,
-    "vocab_size": 32000,
-    "num_local_experts": 8,
-    "num_experts_per_tok": 2,
     "rope_theta": 1e6,
-    "torch_dtype": "bfloat16",
 }
 
 

@@ -65,6 +65,10 @@ class MfuDefault:
     basis: Msg
     """What the figure is taken from, e.g. "A100-class GPUs with NVLink"."""
     sources: tuple[str, ...]
+    reference_intra_link: str | None = None
+    """The intra-node link of the runs the figure is measured on (they ran tensor parallel over
+    it, so the MFU already pays its TP collectives); None for planning assumptions that are no
+    measurement (PCIe, consumer, NPU classes)."""
 
 
 _AMPERE = MfuDefault(
@@ -79,6 +83,7 @@ _AMPERE = MfuDefault(
         "Korthikanti et al. 2022 (arXiv:2205.05198): 530B at 54.2% MFU on 2,240 A100",
         "0.40 is a planning default below the best tuned runs",
     ),
+    "NVLink 3",  # DGX A100 / Selene: 8 x A100 SXM on NVLink 3 (Narayanan et al. 2021 §5)
 )
 MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
     {
@@ -90,11 +95,13 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
                 "Llama Team 2024, Llama 3 (arXiv:2407.21783) Table 4: "
                 "38-43% BF16 MFU on 8K-16K H100",
             ),
+            "NVLink 4",  # Llama 3 §3.3.1: H100 SXM, 8 per server on NVLink 4 (900 GB/s)
         ),
         "blackwell": MfuDefault(
             0.38,
             Msg("assume.compute.mfu_basis.blackwell"),
             ("Assumed equal to Hopper (Llama 3, arXiv:2407.21783 Table 4); low confidence",),
+            "NVLink 5",  # the Hopper MFU, assumed at Blackwell's own NVLink 5
         ),
         "volta": MfuDefault(
             0.30,
@@ -103,6 +110,7 @@ MFU_TABLE: Mapping[str, MfuDefault] = MappingProxyType(
                 "Shoeybi et al. 2019, Megatron-LM (arXiv:1909.08053) §5.1: "
                 "39 TFLOP/s on one V100, 30% of peak; 15.1 PFLOP/s on 512 V100 (76% scaling)",
             ),
+            "NVLink 2",  # Megatron-LM §5: DGX-2H servers, 16 x V100 SXM3 on NVLink 2
         ),
         "cdna3": MfuDefault(
             0.30,
@@ -177,6 +185,7 @@ def default_mfu_basis(gpu: GPU, precision: str = "bf16") -> MfuDefault:
             mfu=value,
         ),
         (*basis.sources, *_FP8_SOURCES),
+        basis.reference_intra_link,
     )
 
 

@@ -1,9 +1,15 @@
 """Scenario → calculator Plan, and the layout an engineer would choose for open slots.
 
-Training: the lowest ZeRO stage / recomputation / tensor parallelism whose checks are all ok
-(else the first with nothing failing, else the first that fits memory). Inference: the smallest
-tensor (then pipeline) split chosen the same way; the other GPUs serve as replicas. The choice
-is stated in the answer.
+Training: among the layouts with no failing check, the one with the shortest run time (an
+engineer picks the faster layout); times within `TIME_TIE` count as equal, and then a layout
+whose checks are all ok beats one that is only tight, and an earlier (cheaper) one beats a later.
+When every layout fails something, the same rule among those whose memory fits. The time is
+the planner's own (`calculators.planner.compute`), which charges a slow NVLink's extra tensor-
+parallel time (H800/A800), so "fewest tight checks" and "fastest" no longer disagree silently:
+on 128 x H800 a 70B model runs ZeRO-1 + TP=8 in about 256 days rather than ZeRO-3 + full
+recompute in 292. Inference: the smallest tensor (then pipeline) split whose checks are all ok
+(else the first with nothing failing, else the first that fits memory); the other GPUs serve as
+replicas. The choice is stated in the answer.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_best", "one_replica", "to_plan"]
 
-#: Training layouts tried in order when the question leaves them open: (ZeRO stage, recompute,
-#: tensor parallel inside the node?). The first that passes every check is used; failing that,
-#: the first whose memory fits; failing that, ZeRO-3 with selective recomputation.
+#: Training layouts tried when the question leaves them open, cheapest first: (ZeRO stage,
+#: recompute, tensor parallel inside the node?). The fastest with no failing check is used (ties
+#: go to the earlier); failing that, the fastest whose memory fits; failing that, ZeRO-3 with
+#: selective recomputation.
 _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
     (0, "none", False),
     (1, "none", False),
@@ -41,6 +48,10 @@ _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
     (3, "full", False),
     (3, "full", True),
 )
+
+#: Run times within 1% of the fastest count as a tie (well inside the model's own precision),
+#: so a tight layout is not chosen over an all-ok one for a rounding difference.
+TIME_TIE = 0.01
 
 
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
@@ -213,8 +224,9 @@ def evaluate_best(
     fallback = (
         layouts[-1] if scenario.task == "inference" else {"zero_stage": 3, "recompute": "selective"}
     )
-    # Preference: every check comfortably ok, then nothing failing, then at least memory fits.
-    best: dict[int, dict[str, object]] = {}
+    inference = scenario.task == "inference"
+    # (rank, seconds, layout): rank 0 every check ok, 1 nothing failing, 2 at least memory fits
+    tried: list[tuple[int, float, dict[str, object]]] = []
     for layout in layouts if len(layouts) > 1 else ():
         try:
             checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
@@ -223,15 +235,42 @@ def evaluate_best(
         verdicts = {c.verdict for c in checks}
         rank = 0 if verdicts <= {"ok", "n/a"} else 1 if "fail" not in verdicts else 2
         if checks[0].verdict != "fail":
-            best.setdefault(rank, layout)
-        if rank == 0:
-            break
-    chosen = next((best[r] for r in (0, 1, 2) if r in best), None)
+            seconds = checks[1].figures.get("seconds")
+            tried.append((rank, float(seconds) if isinstance(seconds, float) else 0.0, layout))
+        if rank == 0 and inference:
+            break  # serving: the smallest split that passes everything
+    chosen = _pick(tried, by_time=not inference)
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else fallback
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
     given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
     return evaluation, [] if given else [_layout_note(evaluation.plan, lang)]
+
+
+def _pick(
+    tried: list[tuple[int, float, dict[str, object]]], *, by_time: bool
+) -> dict[str, object] | None:
+    """The layout to use from (rank, seconds, layout) in trial order (see the module docstring).
+
+    Examples:
+        >>> a, b, c = {"zero_stage": 1}, {"zero_stage": 3}, {"zero_stage": 2}
+        >>> _pick([(1, 256.0, a), (0, 292.0, b)], by_time=True) is a  # faster, only tight
+        True
+        >>> _pick([(1, 219.0, a), (0, 219.5, b)], by_time=True) is b  # a tie: the all-ok one
+        True
+        >>> _pick([(2, 100.0, c), (1, 300.0, b)], by_time=True) is b  # nothing failing first
+        True
+        >>> _pick([(1, 256.0, a), (0, 292.0, b)], by_time=False) is b  # serving: fewest tight
+        True
+    """
+    for tier in ((0, 1), (2,)) if by_time else ((0,), (1,), (2,)):
+        pool = [(i, t) for i, t in enumerate(tried) if t[0] in tier]
+        if not pool:
+            continue
+        fastest = min(t[1] for _, t in pool)
+        near = [(t[0], i, t[2]) for i, t in pool if not by_time or t[1] <= fastest * (1 + TIME_TIE)]
+        return min(near, key=lambda item: (item[0], item[1]))[2]
+    return None
 
 
 def one_replica(resolved: Resolved) -> Resolved:

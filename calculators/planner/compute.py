@@ -25,6 +25,7 @@ __all__ = [
     "compute_facts",
     "gpus_needed_for_deadline",
     "pipeline_microbatches",
+    "tp_excess_seconds",
 ]
 
 #: LoRA/QLoRA: no weight gradients for the frozen base, so 2·N·D of the 6·N·D are skipped
@@ -157,15 +158,18 @@ def _network_efficiency(
     plan: Plan, *, peak: float, mfu: float, tokens: float, flops_per_token: float
 ) -> float:
     """Share of a step left after the communication that compute does not hide:
-    compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all).
+    compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all + TP excess).
 
     Gradient sync and pipeline sends overlap with compute (bucketed all-reduce); the MoE
-    all-to-all sits on the critical path. Tensor-parallel collectives are left out here: the
-    MFU defaults are measured on tensor-parallel runs (Megatron-LM, Llama), so they already
-    pay them (the PCIe and consumer defaults are lower for that reason); the network check
-    still shows them. 1 for a layout that is not whole yet (a re-laid-out plan before its GPU
-    count is rounded) or has no inter-node link yet: those are estimates only, and
-    `validate_plan` refuses them as plans.
+    all-to-all sits on the critical path. Tensor-parallel collectives are mostly not in the
+    time: the MFU defaults are measured on tensor-parallel runs (Megatron-LM on A100 NVLink 3,
+    Llama 3 on H100 NVLink 4), so they already pay TP at that link's speed (the PCIe and
+    consumer defaults are lower for that reason). What a slower intra-node link adds on top
+    (H800 and A800: NVLink cut to 400 GB/s) is the "TP excess": the plan's TP seconds minus
+    the same collectives on the default's reference link (`tp_excess_seconds`), on the
+    critical path like Megatron's TP all-reduces. 1 for a layout that is not whole yet (a
+    re-laid-out plan before its GPU count is rounded) or has no inter-node link yet: those
+    are estimates only, and `validate_plan` refuses them as plans.
     """
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     data_parallel = plan.gpus // model_parallel
@@ -187,7 +191,47 @@ def _network_efficiency(
         return 1.0
     compute = step.compute_seconds_per_step
     hidden = step.allreduce_seconds_per_step + step.pp_seconds_per_step
-    return compute / (max(compute, hidden) + step.moe_seconds_per_step)
+    excess = tp_excess_seconds(plan, step.tp_seconds_per_step, peak=peak, mfu=mfu)
+    return compute / (max(compute, hidden) + step.moe_seconds_per_step + excess)
+
+
+def tp_excess_seconds(plan: Plan, tp_seconds: float, *, peak: float, mfu: float) -> float:
+    """Tensor-parallel seconds per step beyond what the MFU default's reference runs paid:
+    the plan's TP collectives minus the same ones over the reference intra-node link (see
+    `MfuDefault.reference_intra_link`). 0 without TP, for a user-given MFU (measured on the
+    user's own links), for classes without a measured reference, and for a link at least as
+    fast as the reference (H100, H200, H20: NVLink 4).
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
+        >>> p = Plan(task="pretrain", model=lookup_model("Llama-2-7B"), gpu=lookup_gpu("H100"),
+        ...          gpus=8, tensor_parallel=8)
+        >>> tp_excess_seconds(p, 1.0, peak=989e12, mfu=0.38)
+        0.0
+        >>> h800 = p.replace(gpu=lookup_gpu("H800"))  # its TP on 200 GB/s, NVLink 4's on 450
+        >>> paid = 1e4 - tp_excess_seconds(h800, 1e4, peak=989e12, mfu=0.38)
+        >>> round(paid / 1e4, 4) < 1
+        True
+    """
+    from calculators.catalog.hardware import LINKS
+    from calculators.planner.checks import intra_link
+
+    reference = default_mfu_basis(plan.gpu, plan.precision).reference_intra_link
+    if plan.tensor_parallel == 1 or plan.mfu or reference is None or tp_seconds <= 0:
+        return 0.0
+    link = LINKS[reference]
+    if intra_link(plan).bytes_per_s >= link.bytes_per_s:
+        return 0.0
+    at_reference = step_estimate(
+        plan.replace(intra_link=link),
+        peak_flops_per_s=peak,
+        mfu=mfu,
+        total_tokens=None,
+        trainable_params=trainable_params(plan),
+    )
+    paid = at_reference.tp_seconds_per_step if at_reference is not None else 0.0
+    return max(0.0, tp_seconds - paid)
 
 
 def gpus_needed_for_deadline(plan: Plan) -> int | None:
@@ -237,6 +281,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
     ]
     if plan.task == "finetune" and plan.effective_method != "full":
         notes.append(_LORA_NOTE)
+    notes.extend(_tp_excess_note(plan))
     return CheckResult(
         kind="compute",
         verdict=verdict,
@@ -264,6 +309,20 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         shortfall=facts.seconds / plan.deadline_seconds if verdict == "fail" else None,
         messages=_duration_messages(plan, facts),
     )
+
+
+def _tp_excess_note(plan: Plan) -> tuple[Msg, ...]:
+    """Says when the time charges tensor parallelism over a link slower than the MFU's."""
+    from calculators.catalog.hardware import LINKS
+    from calculators.planner.checks import intra_link
+
+    reference = default_mfu_basis(plan.gpu, plan.precision).reference_intra_link
+    if plan.tensor_parallel == 1 or plan.mfu or reference is None:
+        return ()
+    link = intra_link(plan)
+    if link.bytes_per_s >= LINKS[reference].bytes_per_s:
+        return ()
+    return (Msg("assume.compute.tp_excess", link=link.name, reference=reference),)
 
 
 def _hfu(facts: ComputeFacts) -> float | None:

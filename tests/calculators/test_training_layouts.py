@@ -1,0 +1,104 @@
+"""Training layout choice and the time it is charged: the faster layout wins, and a slow NVLink
+pays its extra tensor-parallel time (H800/A800), while NVLink 4 cards keep the MFU default."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate.defaults import resolve
+from assistant.calculate.layouts import evaluate_best, to_plan
+from assistant.records import Scenario
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import lookup_model
+from calculators.planner import run_checks
+from calculators.planner.checks import step_estimate
+from calculators.planner.compute import compute_facts, tp_excess_seconds
+from calculators.planner.plan import Plan
+
+LLAMA_70B = lookup_model("Llama-3.1-70B")
+
+
+def _plan(gpu: str, **changes: object) -> Plan:
+    fields: dict[str, object] = {
+        "task": "pretrain",
+        "model": LLAMA_70B,
+        "gpu": lookup_gpu(gpu),
+        "gpus": 128,
+        "tokens": 2e12,
+        "inter_link": lookup_link("InfiniBand NDR"),
+        "nics_per_node": 8,
+        "zero_stage": 1,
+        "recompute": "selective",
+        "tensor_parallel": 8,
+    }
+    fields.update(changes)
+    return Plan(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("gpu", ["H100", "H200", "H20"])
+def test_nvlink4_cards_pay_no_tensor_parallel_excess(gpu: str) -> None:
+    plan = _plan(gpu)
+    assert tp_excess_seconds(plan, 1e3, peak=1e15, mfu=0.38) == 0.0
+    # the time is the MFU default's alone: 6ND + attention over n x peak x MFU
+    facts = compute_facts(plan)
+    assert facts.network_efficiency == 1.0
+
+
+@pytest.mark.parametrize(("gpu", "reference"), [("H800", "NVLink 4"), ("A800", "NVLink 3")])
+def test_a_slow_nvlink_adds_the_tensor_parallel_time_the_reference_did_not_pay(
+    gpu: str, reference: str
+) -> None:
+    plan = _plan(gpu)
+    facts = compute_facts(plan)
+    assert facts.tokens is not None
+    assert facts.total_flops is not None
+    args = {
+        "peak_flops_per_s": facts.peak_flops_per_s,
+        "mfu": facts.mfu,
+        "total_tokens": None,
+        "flops_per_token": facts.total_flops / facts.tokens,  # 6N + attention, as the time
+    }
+    own = step_estimate(plan, **args)  # type: ignore[arg-type]
+    ref = step_estimate(plan.replace(intra_link=lookup_link(reference)), **args)  # type: ignore[arg-type]
+    assert own is not None
+    assert ref is not None
+    # 200 GB/s per direction against 450 (H100) or 300 (A100): bandwidth-bound TP all-reduces
+    # take longer in proportion, less the shared latency part
+    assert own.tp_seconds_per_step > ref.tp_seconds_per_step
+    excess = own.tp_seconds_per_step - ref.tp_seconds_per_step
+    compute = own.compute_seconds_per_step
+    assert facts.network_efficiency == pytest.approx(compute / (compute + excess), rel=1e-3)
+    said = [str(m.key) for m in run_checks(plan)[1].assumptions]
+    assert "assume.compute.tp_excess" in said
+
+
+def test_a_user_given_mfu_is_measured_on_their_own_links() -> None:
+    assert compute_facts(_plan("H800", mfu=0.35)).network_efficiency == 1.0
+
+
+def _best(gpu: str) -> Plan:
+    scenario = Scenario(task="pretrain", model="Llama-3.1-70B", gpu=gpu, gpu_count=128, tokens=2e12)
+    resolved = resolve(scenario, None, "en").scenario
+    return evaluate_best(resolved, "en", None)[0].plan
+
+
+def test_the_faster_layout_is_chosen_over_one_with_fewer_tight_checks() -> None:
+    """128 x H800, 70B: ZeRO-3 + full recompute passes every check comfortably but runs the
+    extra forward (8ND); ZeRO-1 + TP=8 is only 'tight' on the 400 GB/s NVLink and still
+    faster, so an engineer takes it."""
+    best = _best("H800")
+    assert (best.zero_stage, best.tensor_parallel) == (1, 8)
+    stated = Scenario(
+        task="pretrain", model="Llama-3.1-70B", gpu="H800", gpu_count=128, tokens=2e12
+    )
+    full = to_plan(resolve(stated, None, "en").scenario, zero_stage=3, recompute="full")
+    chosen, slower = compute_facts(best).seconds, compute_facts(full).seconds
+    assert chosen is not None
+    assert slower is not None
+    assert chosen < slower
+
+
+def test_h100_keeps_its_layout() -> None:
+    best = _best("H100")
+    assert (best.zero_stage, best.tensor_parallel, best.recompute) == (1, 8, "selective")
+    assert compute_facts(best).network_efficiency == 1.0

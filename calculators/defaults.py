@@ -39,8 +39,10 @@ PRETRAIN_BATCH_TOKENS = 4_000_000.0
 FINETUNE_BATCH_SEQUENCES = 64
 """Fine-tuning global batch in sequences: 64 (Llama 2 SFT, arXiv:2307.09288 §3.1)."""
 DEFAULT_INTER_LINK = "InfiniBand NDR"
-"""Inter-node link when a multi-node layout names none: one 400 Gb/s InfiniBand NDR port per
-GPU, as in DGX/HGX H100 clusters (NVIDIA DGX H100 user guide)."""
+"""Inter-node link when a multi-node layout names none and no card is known to pick its own
+(`calculators.planner.fabrics.typical_fabric`: RoCE for Ascend, HDR for A100/A800, NDR for
+Hopper, Ethernet for GeForce): one 400 Gb/s InfiniBand NDR port per GPU, as in DGX/HGX H100
+clusters (NVIDIA DGX H100 user guide). Serving across nodes still uses it."""
 DEFAULT_GPUS_PER_NODE = 8
 """GPUs per server when the question names none: 8, as in DGX/HGX A100 and H100 systems and
 most 8-GPU PCIe servers (NVIDIA DGX H100 user guide)."""

@@ -338,9 +338,27 @@ def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     if (s.nodes or 1) <= 1:
         return s
     if s.inter_link is None:
-        notes.append(_said("default.inter_link", lang, link=DEFAULT_INTER_LINK))
-        s = replace(s, inter_link=DEFAULT_INTER_LINK)
-    if "infiniband" in (s.inter_link or "").lower():
+        from calculators.catalog.hardware import lookup_gpu
+        from calculators.planner.fabrics import typical_fabric
+
+        gpu = lookup_gpu(s.gpu) if s.gpu else None
+        if gpu is None:
+            notes.append(_said("default.inter_link", lang, link=DEFAULT_INTER_LINK))
+            return replace(s, inter_link=DEFAULT_INTER_LINK)
+        typical = typical_fabric(gpu)
+        link = typical.link
+        notes.append(
+            _said(
+                "default.typical_inter_link",
+                lang,
+                link=link.name,
+                gbits=link.bytes_per_s * 8 / 1e9,
+                ports=typical.ports(s.gpus_per_node or DEFAULT_GPUS_PER_NODE),
+                gpu=gpu.name,
+            )
+        )
+        return replace(s, inter_link=link.name)
+    if "infiniband" in s.inter_link.lower():
         notes.append(_said("default.infiniband_ports", lang))
     return s
 

@@ -103,8 +103,10 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "offload": bool(scenario.offload) and not inference,
     }
     inter = fields["inter_link"]
-    if inter is not None and getattr(inter, "kind", "") == "infiniband":
-        fields["nics_per_node"] = fields["gpus_per_node"]  # one port per GPU, as in DGX/HGX pods
+    if inter is not None:  # cabled as the card's clusters are (DGX/HGX, Atlas: one per GPU)
+        from calculators.planner.fabrics import ports_per_node
+
+        fields["nics_per_node"] = ports_per_node(gpu, inter, int(fields["gpus_per_node"]))  # type: ignore[arg-type]
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assistant.records import ScalePoint, Scaling
-from calculators.defaults import DEFAULT_INTER_LINK
 from calculators.errors import CalculatorInputError
 
 if TYPE_CHECKING:
@@ -94,14 +93,21 @@ def _fewest_fitting(plan: Plan) -> int | None:
 def _at(plan: Plan, count: int) -> tuple[Plan, bool]:
     """The plan at `count` GPUs; past one node with no inter-node link stated, the default
     link the answer would assume (reported, never silent)."""
-    from calculators.catalog.hardware import lookup_link
+    from calculators.planner.fabrics import typical_fabric
 
     changed = plan.replace(gpus=count)
     if count <= plan.gpus_per_node or plan.inter_link is not None:
         return changed, False
-    link = lookup_link(DEFAULT_INTER_LINK)
-    ports = plan.gpus_per_node if link.kind == "infiniband" else 1
-    return changed.replace(inter_link=link, nics_per_node=ports), True
+    typical = typical_fabric(plan.gpu)
+    return changed.replace(
+        inter_link=typical.link, nics_per_node=typical.ports(plan.gpus_per_node)
+    ), True
+
+
+def _typical_link(plan: Plan) -> str:
+    from calculators.planner.fabrics import typical_fabric
+
+    return typical_fabric(plan.gpu).link.name
 
 
 def _make(count: int, checks: Sequence[CheckResult], metric: str) -> ScalePoint:
@@ -160,5 +166,5 @@ def scaling_series(evaluation: Evaluation, stated: Scenario) -> Scaling | None:
         target_tokens_per_second=stated.target_tokens_per_second
         if metric == "tokens_per_second"
         else None,
-        assumed_inter_link=DEFAULT_INTER_LINK if assumed else None,
+        assumed_inter_link=_typical_link(plan) if assumed else None,
     )

@@ -102,3 +102,41 @@ def test_h100_keeps_its_layout() -> None:
     best = _best("H100")
     assert (best.zero_stage, best.tensor_parallel, best.recompute) == (1, 8, "selective")
     assert compute_facts(best).network_efficiency == 1.0
+
+
+@pytest.mark.parametrize(
+    ("gpu", "link", "ports"),
+    [
+        ("910B", "200GbE RoCE", 8),  # Atlas 800T A2: one 200GE RoCE port per NPU
+        ("Ascend 910", "100GbE RoCE", 8),  # Atlas 800 (model 9000): 8 x 100GE
+        ("A800", "InfiniBand HDR", 8),  # HGX A800 as DGX A100: 8 x HDR 200G
+        ("A100", "InfiniBand HDR", 8),
+        ("H800", "InfiniBand NDR", 8),  # DeepSeek-V3: 50 GB/s IB per GPU
+        ("H20", "InfiniBand NDR", 8),  # HGX H20, a Hopper HGX board: as DGX H100
+        ("H100", "InfiniBand NDR", 8),
+        ("V100", "InfiniBand EDR", 4),  # DGX-1: 4 EDR ports for 8 GPUs
+        ("4090", "25GbE RoCE", 1),  # GeForce box: one Ethernet port
+    ],
+)
+def test_an_unstated_fabric_is_the_one_the_cards_clusters_have(
+    gpu: str, link: str, ports: int
+) -> None:
+    scenario = Scenario(task="pretrain", params=7e9, gpu=gpu, gpu_count=16, tokens=1e11)
+    resolved = resolve(scenario, None, "en")
+    assert resolved.scenario.inter_link == link
+    assert any(link in note and "not stated" in note for note in resolved.assumptions)
+    plan = to_plan(resolved.scenario)
+    assert plan.inter_link is not None
+    assert (plan.inter_link.name, plan.nics_per_node) == (link, ports)
+
+
+def test_a_stated_fabric_is_kept_and_cabled_as_stated() -> None:
+    """'over 100G RoCE' on A100 nodes: one port per node (not the DGX's eight); on Atlas
+    nodes RoCE is the parameter plane, one port per NPU."""
+    for gpu, ports in (("A100", 1), ("910B", 8)):
+        scenario = Scenario(
+            task="pretrain", params=7e9, gpu=gpu, gpu_count=32, inter_link="100GbE RoCE"
+        )
+        plan = to_plan(resolve(scenario, None, "zh").scenario)
+        assert plan.inter_link is not None
+        assert (plan.inter_link.name, plan.nics_per_node) == ("100GbE RoCE", ports)

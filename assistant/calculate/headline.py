@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import t
 from assistant.i18n.labels import CHECK_LABELS
 from assistant.i18n.numbers import duration_text as fmt_seconds
@@ -49,7 +50,8 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
         key = "headline.memory.tight" if ratio > 0.9 else "headline.memory.fits"
         return t(key, lang, need=_gb(need), have=_gb(have), ratio=ratio)
     more = _num(f, "min_gpus")
-    extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu) if more else ""
+    nodes = whole_nodes(more, f, gpu)
+    extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu, nodes=nodes) if more else ""
     times = _times(ratio)
     return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), times=times, extra=extra)
 
@@ -66,9 +68,14 @@ def _compute(
     if ratio <= 1:
         return t("headline.compute.in_time", lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")
+    nodes = whole_nodes(needed, f, gpu)
     if horizon:  # no deadline was stated: the year is the practical horizon, not a deadline
-        return t("headline.compute.within_a_year", lang, count=needed, gpu=gpu) if needed else ""
-    extra = Msg("headline.compute.for_deadline", count=needed, gpu=gpu) if needed else ""
+        if not needed:
+            return ""
+        return t("headline.compute.within_a_year", lang, count=needed, gpu=gpu, nodes=nodes)
+    extra = (
+        Msg("headline.compute.for_deadline", count=needed, gpu=gpu, nodes=nodes) if needed else ""
+    )
     return t(
         "headline.compute.too_slow", lang, took=took, limit=limit, times=_times(ratio), extra=extra
     )

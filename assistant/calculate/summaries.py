@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from assistant.calculate.verdict import PRACTICAL_SECONDS
+from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
@@ -39,7 +40,8 @@ def _memory(f: Figures, gpu: str) -> list[Msg]:
     if kv:
         parts.append(Msg("summary.memory.kv", kv=kv))
     if min_gpus is not None:
-        parts.append(Msg("summary.memory.min_gpus", count=min_gpus, gpu=gpu))
+        nodes = whole_nodes(min_gpus, f, gpu)
+        parts.append(Msg("summary.memory.min_gpus", count=min_gpus, gpu=gpu, nodes=nodes))
     return parts
 
 
@@ -62,7 +64,10 @@ def _training_time(f: Figures, gpu: str) -> list[Msg]:
             if deadline
             else Msg("summary.compute.the_deadline")
         )
-        parts.append(Msg("summary.compute.for_deadline", limit=limit, count=needed, gpu=gpu))
+        nodes = whole_nodes(needed, f, gpu)
+        parts.append(
+            Msg("summary.compute.for_deadline", limit=limit, count=needed, gpu=gpu, nodes=nodes)
+        )
     return parts
 
 

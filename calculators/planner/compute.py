@@ -271,6 +271,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "days": facts.seconds / 86_400,
         "gpu_hours": facts.gpu_hours,
         "gpus_for_deadline": gpus_needed_for_deadline(plan),
+        "gpus_per_node": plan.gpus_per_node,
         "deadline_seconds": plan.deadline_seconds,
     }
     notes = [

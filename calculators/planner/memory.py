@@ -266,6 +266,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         "available_bytes_per_gpu": available,
         "memory_bytes": plan.gpu.memory_bytes,
         "min_gpus": min_gpus(plan) if with_min_gpus else None,
+        "gpus_per_node": plan.gpus_per_node,
         "weights_bytes": b.weights_bytes,
         "gradients_bytes": b.gradients_bytes,
         "optimizer_bytes": b.optimizer_bytes,

@@ -1,0 +1,55 @@
+"""A GPU count past one server is also said as whole servers, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate.summaries import summarize
+from assistant.calculate.whole_nodes import whole_nodes
+
+
+@pytest.mark.parametrize(
+    ("count", "per_node", "expected"),
+    [
+        (18, 8, (24, 3)),  # 18 is more than two nodes: three whole nodes
+        (85, 8, (88, 11)),
+        (104, 8, (104, 13)),  # already whole nodes
+        (9, 8, (16, 2)),  # one GPU past a node is a second node
+        (8, 8, None),  # fits in one node: nothing to add
+        (3, 4, None),
+        (12, 1, (16, 2)),  # a single card scales out as 8-GPU servers
+    ],
+)
+def test_whole_nodes(count: int, per_node: int, expected: tuple[int, int] | None) -> None:
+    said = whole_nodes(count, {"gpus_per_node": per_node}, "H800")
+    if expected is None:
+        assert said == ""
+        return
+    assert not isinstance(said, str)
+    assert (said["gpus"], said["nodes"]) == expected
+
+
+def test_no_per_node_figure_says_nothing() -> None:
+    assert whole_nodes(18, {}, "H800") == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "needs 85 × A100 (88 × A100 = 11 nodes × 8)"),
+        ("zh", "需要 85 张 A100（即 88 张 A100 = 11 台 × 每台 8 张）"),
+    ],
+)
+def test_the_deadline_count_says_its_whole_nodes(language: str, expected: str) -> None:
+    figures = {
+        "gpus_for_deadline": 85,
+        "deadline_seconds": 60 * 86_400.0,
+        "gpus_per_node": 8,
+    }
+    assert expected in summarize("compute", "fail", figures, language, "A100")  # type: ignore[arg-type]
+
+
+def test_the_memory_minimum_says_its_whole_nodes() -> None:
+    figures = {"min_gpus": 18, "gpus_per_node": 8}
+    said = summarize("memory", "fail", figures, "en", "H800")
+    assert "least 18 × H800 needed (24 × H800 = 3 nodes × 8)" in said

@@ -153,19 +153,23 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
     return layouts
 
 
-#: Largest expert-parallel degree chosen for MoE pretraining: DeepSeek-V3 trains with 64-way
+#: Largest expert-parallel degree chosen for MoE training: DeepSeek-V3 trains with 64-way
 #: expert parallelism over 8 nodes (DeepSeek-AI 2024, arXiv:2412.19437 §3.2); models with fewer
 #: experts split all of them (Mixtral-8x7B: 8).
 MAX_EXPERT_PARALLEL = 64
 
 
 def _expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
-    """MoE pretraining splits the experts over the data-parallel ranks, as deployed: the
-    largest degree up to MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel
-    GPUs. None for dense models and fine-tuning (its memory model keeps every expert)."""
+    """MoE pretraining and full fine-tuning split the experts over the data-parallel ranks,
+    as deployed (Megatron-Core and DeepSpeed-MoE fine-tune Mixtral/Qwen-MoE with expert
+    parallelism; the memory model shards the routed experts' weights, gradients and Adam
+    states by it, `gpu_memory.training_memory`): the largest degree up to
+    MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel GPUs. None for dense
+    models and LoRA/QLoRA (the frozen base is held as a whole, experts included)."""
     from calculators.catalog.models import lookup_model
 
-    if scenario.task != "pretrain" or not scenario.model:
+    full_finetune = scenario.task == "finetune" and (scenario.method or "full") == "full"
+    if not (scenario.task == "pretrain" or full_finetune) or not scenario.model:
         return None
     experts = lookup_model(scenario.model).experts
     degree = max(

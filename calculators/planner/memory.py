@@ -80,7 +80,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
         optimizer=plan.optimizer,
         recompute=plan.recompute or default_recompute,
         offload_optimizer=plan.offload,
-        expert_parallel=plan.expert_parallel_degree if plan.task == "pretrain" else 1,
+        expert_parallel=plan.expert_parallel_degree,  # pretraining and full fine-tuning
     )
 
 
@@ -143,7 +143,7 @@ def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
         plan.kv_dtype or plan.precision,
         plan.batch_size,
         plan.offload,
-        plan.expert_parallel if plan.task == "pretrain" else 1,
+        plan.expert_parallel if plan.task != "inference" else 1,
     )
 
 

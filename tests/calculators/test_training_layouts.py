@@ -10,6 +10,7 @@ from assistant.calculate.layouts import evaluate_best, to_plan
 from assistant.records import Scenario
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import lookup_model
+from calculators.network import expert_params
 from calculators.planner import run_checks
 from calculators.planner.checks import step_estimate
 from calculators.planner.compute import compute_facts, tp_excess_seconds
@@ -140,3 +141,41 @@ def test_a_stated_fabric_is_kept_and_cabled_as_stated() -> None:
         plan = to_plan(resolve(scenario, None, "zh").scenario)
         assert plan.inter_link is not None
         assert (plan.inter_link.name, plan.nics_per_node) == ("100GbE RoCE", ports)
+
+
+@pytest.mark.parametrize(
+    ("model", "gpus", "method", "expected"),
+    [
+        ("Mixtral-8x7B", 8, "full", 8),  # 8 experts over the node's 8 data-parallel ranks
+        ("Qwen2-57B-A14B", 16, "full", 16),  # 64 experts: 16-way over two nodes
+        ("DeepSeek-V2-Lite", 8, "full", 8),
+        ("Mixtral-8x7B", 8, "lora", None),  # the frozen base is held whole
+        ("Llama-3.1-8B", 8, "full", None),  # dense: nothing to split
+    ],
+)
+def test_full_fine_tuning_splits_the_experts_as_pretraining_does(
+    model: str, gpus: int, method: str, expected: int | None
+) -> None:
+    from assistant.calculate.layouts import _layouts
+
+    scenario = Scenario(task="finetune", model=model, gpu="H100", gpu_count=gpus, method=method)
+    resolved = resolve(scenario, None, "en").scenario
+    data_parallel_layouts = [x for x in _layouts(resolved) if x["tensor_parallel"] is None]
+    assert {x["expert_parallel"] for x in data_parallel_layouts} == {expected}
+
+
+def test_expert_parallel_shards_a_full_fine_tunes_expert_states() -> None:
+    """ZeRO-1 keeps the bf16 weights and gradients whole on every GPU unless the experts are
+    split: with EP=8 each GPU holds 1/8 of Mixtral's routed experts."""
+    scenario = Scenario(task="finetune", model="Mixtral-8x7B", gpu="H100", gpu_count=8)
+    resolved = resolve(scenario, None, "en").scenario
+    split = to_plan(resolved, zero_stage=1, recompute="full", expert_parallel=8)
+    whole = to_plan(resolved, zero_stage=1, recompute="full")
+    need = {
+        p.expert_parallel: float(run_checks(p)[0].figures["required_bytes_per_gpu"])  # type: ignore[arg-type]
+        for p in (split, whole)
+    }
+    # bf16 weights + gradients (4 bytes) of 7/8 of the routed experts are no longer held;
+    # the Adam states were already sharded by ZeRO-1 (the same either way)
+    experts = expert_params(lookup_model("Mixtral-8x7B"))
+    assert need[1] - need[8] == pytest.approx(4 * experts * 7 / 8, rel=0.02)

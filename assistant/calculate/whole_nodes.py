@@ -17,7 +17,8 @@ SCALE_OUT_NODE_GPUS = 8
 
 def whole_nodes(count: float | None, figures: Mapping[str, Figure], gpu: str) -> Msg | str:
     """ " (24 × H800 = 3 nodes × 8)" for a count past one node of the check's `gpus_per_node`
-    figure; "" for a count that fits in one node (or no count).
+    figure (" (= 2 nodes × 8)" when it is whole nodes already); "" for a count that fits in
+    one node (or no count).
 
     Examples:
         >>> whole_nodes(18, {"gpus_per_node": 8}, "H800")["gpus"]
@@ -35,6 +36,5 @@ def whole_nodes(count: float | None, figures: Mapping[str, Figure], gpu: str) ->
     if need <= per_node:
         return ""
     nodes = -(-need // per_node)
-    return Msg(
-        "summary.whole_nodes", gpus=nodes * per_node, gpu=gpu, nodes=nodes, per_node=per_node
-    )
+    key = "summary.whole_nodes" if need % per_node else "summary.whole_nodes_exact"
+    return Msg(key, gpus=nodes * per_node, gpu=gpu, nodes=nodes, per_node=per_node)

@@ -29,6 +29,14 @@ def test_whole_nodes(count: int, per_node: int, expected: tuple[int, int] | None
     assert (said["gpus"], said["nodes"]) == expected
 
 
+def test_a_count_of_whole_nodes_is_not_repeated() -> None:
+    said = whole_nodes(16, {"gpus_per_node": 8}, "H800")
+    assert not isinstance(said, str)
+    assert said.key == "summary.whole_nodes_exact"
+    figures = {"min_gpus": 16, "gpus_per_node": 8}
+    assert "16 × H800 needed (= 2 nodes × 8)" in summarize("memory", "ok", figures, "en", "H800")
+
+
 def test_no_per_node_figure_says_nothing() -> None:
     assert whole_nodes(18, {}, "H800") == ""
 

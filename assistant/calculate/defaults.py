@@ -360,6 +360,14 @@ def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         return replace(s, inter_link=link.name)
     if "infiniband" in s.inter_link.lower():
         notes.append(_said("default.infiniband_ports", lang))
+    elif s.gpu:
+        from calculators.catalog.hardware import lookup_gpu, lookup_link
+        from calculators.planner.fabrics import ports_per_node
+
+        link = lookup_link(s.inter_link)
+        per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+        ports = ports_per_node(lookup_gpu(s.gpu), link, per_node)
+        notes.append(_said("default.link_ports", lang, link=link.name, ports=ports))
     return s
 
 

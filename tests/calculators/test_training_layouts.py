@@ -179,3 +179,12 @@ def test_expert_parallel_shards_a_full_fine_tunes_expert_states() -> None:
     # the Adam states were already sharded by ZeRO-1 (the same either way)
     experts = expert_params(lookup_model("Mixtral-8x7B"))
     assert need[1] - need[8] == pytest.approx(4 * experts * 7 / 8, rel=0.02)
+
+
+@pytest.mark.parametrize(("gpu", "ports"), [("A100", "1 port(s)"), ("910B", "8 port(s)")])
+def test_a_stated_ethernet_link_says_its_ports(gpu: str, ports: str) -> None:
+    scenario = Scenario(
+        task="pretrain", params=7e9, gpu=gpu, gpu_count=32, inter_link="100GbE RoCE"
+    )
+    said = " ".join(resolve(scenario, None, "en").assumptions)
+    assert f"100GbE RoCE between nodes, assumed {ports} per node" in said

@@ -102,11 +102,12 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "host_ram_bytes": scenario.host_ram_bytes,
         "offload": bool(scenario.offload) and not inference,
     }
-    inter = fields["inter_link"]
-    if inter is not None:  # cabled as the card's clusters are (DGX/HGX, Atlas: one per GPU)
+    if scenario.inter_link:  # cabled as the card's clusters are (DGX/HGX, Atlas: one per GPU)
         from calculators.planner.fabrics import ports_per_node
 
-        fields["nics_per_node"] = ports_per_node(gpu, inter, int(fields["gpus_per_node"]))  # type: ignore[arg-type]
+        per_node = _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+        link = lookup_link(scenario.inter_link)
+        fields["nics_per_node"] = ports_per_node(gpu, link, per_node)
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 

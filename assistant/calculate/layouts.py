@@ -3,7 +3,8 @@
 Training: among the layouts with no failing check, the one with the shortest run time (an
 engineer picks the faster layout); times within `TIME_TIE` count as equal, and then a layout
 whose checks are all ok beats one that is only tight, and an earlier (cheaper) one beats a later.
-When every layout fails something, the same rule among those whose memory fits. The time is
+When every layout fails something, the same rule among those whose memory fits; when none
+fits, the one needing the least memory per GPU (its shortfall is the honest one). The time is
 the planner's own (`calculators.planner.compute`), which charges a slow NVLink's extra tensor-
 parallel time (H800/A800), so "fewest tight checks" and "fastest" no longer disagree silently:
 on 128 x H800 a 70B model runs ZeRO-1 + TP=8 in about 256 days rather than ZeRO-3 + full
@@ -35,8 +36,8 @@ __all__ = ["evaluate_best", "one_replica", "to_plan"]
 
 #: Training layouts tried when the question leaves them open, cheapest first: (ZeRO stage,
 #: recompute, tensor parallel inside the node?). The fastest with no failing check is used (ties
-#: go to the earlier); failing that, the fastest whose memory fits; failing that, ZeRO-3 with
-#: selective recomputation.
+#: go to the earlier); failing that, the fastest whose memory fits; failing that, the one
+#: needing the least memory.
 _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
     (0, "none", False),
     (1, "none", False),
@@ -234,6 +235,7 @@ def evaluate_best(
     inference = scenario.task == "inference"
     # (rank, seconds, layout): rank 0 every check ok, 1 nothing failing, 2 at least memory fits
     tried: list[tuple[int, float, dict[str, object]]] = []
+    closest: tuple[float, dict[str, object]] | None = None  # least memory, when none fits
     for layout in layouts if len(layouts) > 1 else ():
         try:
             checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
@@ -244,9 +246,14 @@ def evaluate_best(
         if checks[0].verdict != "fail":
             seconds = checks[1].figures.get("seconds")
             tried.append((rank, float(seconds) if isinstance(seconds, float) else 0.0, layout))
+        need = checks[0].figures.get("required_bytes_per_gpu")
+        if isinstance(need, float) and (closest is None or need < closest[0]):
+            closest = (need, layout)
         if rank == 0 and inference:
             break  # serving: the smallest split that passes everything
     chosen = _pick(tried, by_time=not inference)
+    if chosen is None and closest is not None and not inference:
+        chosen = closest[1]  # nothing fits: the layout that comes closest ("1.1x over")
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else fallback
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))

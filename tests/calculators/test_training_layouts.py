@@ -188,3 +188,16 @@ def test_a_stated_ethernet_link_says_its_ports(gpu: str, ports: str) -> None:
     )
     said = " ".join(resolve(scenario, None, "en").assumptions)
     assert f"100GbE RoCE between nodes, assumed {ports} per node" in said
+
+
+def test_when_nothing_fits_the_closest_layout_is_evaluated() -> None:
+    """72B full fine-tune on 16 x H800: fully sharded with full recompute it is ~74 GB per GPU
+    (just over 72 GB usable), not the 166 GB of ZeRO-3 with selective recompute."""
+    scenario = Scenario(
+        task="finetune", model="Qwen2.5-72B", gpu="H800", gpu_count=16, method="full"
+    )
+    evaluation, _ = evaluate_best(resolve(scenario, None, "en").scenario, "en", None)
+    need = float(evaluation.check("memory").figures["required_bytes_per_gpu"])  # type: ignore[arg-type]
+    states = 72.7e9 * 16 / 16  # 16 B of model state per parameter, sharded over 16 GPUs
+    assert states < need < 1.1 * states
+    assert evaluation.plan.recompute == "full"

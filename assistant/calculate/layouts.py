@@ -30,6 +30,7 @@ from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
+    from calculators.catalog.hardware import GPU
     from calculators.planner.plan import Evaluation, Plan
 
 __all__ = ["evaluate_best", "one_replica", "to_plan"]
@@ -103,14 +104,20 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "host_ram_bytes": scenario.host_ram_bytes,
         "offload": bool(scenario.offload) and not inference,
     }
-    if scenario.inter_link:  # cabled as the card's clusters are (DGX/HGX, Atlas: one per GPU)
-        from calculators.planner.fabrics import ports_per_node
-
-        per_node = _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
-        link = lookup_link(scenario.inter_link)
-        fields["nics_per_node"] = ports_per_node(gpu, link, per_node)
+    if scenario.inter_link:
+        fields["nics_per_node"] = _ports(scenario, gpu)
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
+
+
+def _ports(scenario: Scenario, gpu: GPU) -> int:
+    """Inter-node ports per node: cabled as the card's clusters are (DGX/HGX, Atlas: one per
+    GPU; see `calculators.planner.fabrics.ports_per_node`)."""
+    from calculators.catalog.hardware import lookup_link
+    from calculators.planner.fabrics import ports_per_node
+
+    per_node = _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    return ports_per_node(gpu, lookup_link(str(scenario.inter_link)), per_node)
 
 
 def _count(field: str, value: int | None) -> int:

@@ -256,6 +256,7 @@ def _evaluate_scenario(
         skip=_skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not over,
+        deadline_asked=stated.deadline_seconds is not None,
     )
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):

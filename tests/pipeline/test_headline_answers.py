@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.calculate import calculate
+from assistant.calculate.focus import focus_sentence
 from assistant.calculate.headline import headline
-from assistant.records import Check
+from assistant.parse import parse
+from assistant.records import Check, Scenario
+from calculators.catalog.models import lookup_model
 
 DAY = 86400.0
 #: GPU memory fits (27.2 of 72 GB) but the offloaded Adam states need 1,018 GB of host RAM per
@@ -72,3 +76,61 @@ def test_a_stated_deadline_is_answered_first() -> None:
     assert asked.startswith("In time: about 28 h against a deadline of 10 days")
     unasked = headline("feasible", (FITS, IN_TIME), None, None, "en", "H100")
     assert unasked.startswith("Fits in memory")  # a default deadline does not lead
+
+
+def _weights(total: float, plain: float) -> tuple[Check, ...]:
+    figures = {"weights_bytes": total, "weights_bytes_total": total, "weights_bytes_plain": plain}
+    return (Check(kind="memory", verdict="ok", summary="", figures=figures),)
+
+
+def test_quantized_weights_show_the_plain_product_beside_the_stored_size() -> None:
+    # Llama-2-70B at int4: 68.98e9 x 0.5 B = 34.5 GB plain; stored 36.3 GB with a fp16 scale per
+    # 128 weights and 16-bit embeddings/lm_head: 1.9 GB more
+    params = lookup_model("Llama-2-70B").params
+    checks = _weights(36_346_281_984, params * 0.5)  # the calculator's figure
+    scenario = Scenario(precision="int4", params=params)
+    zh = focus_sentence("weights", checks, scenario, "zh")
+    assert zh.startswith("int4 权重共 36.3 GB (33.9 GiB)：690亿参数 × 0.5 字节 = 34.5 GB")
+    assert "量化 scale" in zh
+    assert "1.9 GB" in zh
+    en = focus_sentence("weights", checks, scenario, "en")
+    assert en.startswith("The int4 weights take 36.3 GB in total (33.9 GiB): 69B parameters")
+
+
+def test_int8_weights_name_the_16_bit_embeddings_not_scales() -> None:
+    # Qwen2.5-72B at int8: 72.7e9 x 1 B = 72.7 GB plain, 75.2 GB with 16-bit embeddings/lm_head
+    checks = _weights(75.2e9, 72.7e9)
+    text = focus_sentence("weights", checks, Scenario(precision="int8"), "en")
+    assert "72.7B parameters × 1 B = 72.7 GB, plus 2.5 GB for the embedding" in text
+    assert "scales" not in text
+
+
+def test_16_bit_weights_are_one_figure() -> None:
+    checks = _weights(16.06e9, 16.06e9)
+    text = focus_sentence("weights", checks, Scenario(precision="bf16"), "en")
+    assert text == "The weights take 16.1 GB in bf16 (15.0 GiB)."
+
+
+def test_the_plain_weight_figure_is_in_the_json_figures() -> None:
+    outcome = calculate(parse("Llama-2-70B 4-bit量化后权重有多大？"))
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    params = lookup_model("Llama-2-70B").params
+    assert memory.figures["weights_bytes_plain"] == pytest.approx(params * 0.5)
+    assert memory.figures["weights_bytes_total"] > memory.figures["weights_bytes_plain"]  # type: ignore[operator]
+
+
+def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
+    # Llama-3.1-70B: 2 x 80 layers x 8 KV heads x 128 x 2 B = 327,680 B/token x 32,768 x 16
+    total = 327_680 * 32_768 * 16
+    figures = {"kv_cache_bytes": total, "kv_cache_bytes_per_gpu": total / 8}
+    checks = (Check(kind="memory", verdict="ok", summary="", figures=figures),)
+    scenario = Scenario(gpu_count=8, batch_size=16, context_length=32_768)
+    text = focus_sentence("kv_cache", checks, scenario, "en")
+    assert "takes 171.8 GB in total (160.0 GiB), 21.5 GB (20.0 GiB) per GPU." in text
+    one = focus_sentence("kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en")
+    assert one.endswith("takes 171.8 GB in total (160.0 GiB).")
+
+
+def test_no_kv_cache_is_not_answered_as_zero_bytes() -> None:
+    checks = (Check(kind="memory", verdict="ok", summary="", figures={"kv_cache_bytes": 0.0}),)
+    assert focus_sentence("kv_cache", checks, Scenario(batch_size=64), "en") == ""

@@ -510,7 +510,9 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         if judged
         else Msg("answer.typical_reference", lead=chosen.lead.strip(), setup=_setup(chosen, lang))
     )
-    lead = text(listed, lang) if chosen.scenario else chosen.lead
+    # strip: with no lead of its own ("" unjudged) the reference note starts the text, and a
+    # leading space would become a double one after the focus sentence
+    lead = text(listed, lang).strip() if chosen.scenario else chosen.lead
     note = text(Msg("answer.typical_note"), lang)
     # A quantity asked with no hardware named: the figure is the answer, and no verdict is
     # decided on a card the user never chose (the set-ups tried are listed as assumed).

@@ -134,3 +134,16 @@ def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
 def test_no_kv_cache_is_not_answered_as_zero_bytes() -> None:
     checks = (Check(kind="memory", verdict="ok", summary="", figures={"kv_cache_bytes": 0.0}),)
     assert focus_sentence("kv_cache", checks, Scenario(batch_size=64), "en") == ""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much memory does the KV cache of Llama-3-8B take for 64 requests of 8k tokens?",
+        "Llama-3-8B 64路并发，每路 8k token，KV cache 多大？",
+    ],
+)
+def test_each_requests_length_is_a_context_not_a_token_budget(question: str) -> None:
+    scenario = parse(question).scenario
+    assert scenario.context_length == 8192
+    assert scenario.tokens is None

@@ -17,8 +17,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
+from assistant.i18n import t
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
+from assistant.render.excerpt import prose_sentences
 
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
@@ -377,7 +379,44 @@ def compose(
         options=outcome.options,
         scaling=outcome.scaling,
     )
+    lead = _concept_lead(query, outcome, answer.citations)
     text = render_markdown(
-        answer, lead=outcome.lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
+        answer, lead=lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
     )
     return replace(answer, text=text)
+
+
+def _concept_lead(query: Query, outcome: Outcome, citations: Sequence[Citation]) -> str:
+    """A question with nothing to compute is answered first by a sentence of the cited
+    passages that names what was asked (quoted, with its source number), then told why there
+    is no verdict; with no such sentence, and for any other answer, the lead is the outcome's."""
+    if outcome.mode != "concept" or not citations:
+        return outcome.lead
+    found = _answering_sentence(query.question, citations)
+    if found is None:
+        return outcome.lead
+    sentence, number = found
+    if query.followup and query.context:  # "Following on from …" still says what it follows
+        return f"{sentence} [{number}] {outcome.lead}"
+    return t("concept.quoted_lead", query.language, sentence=sentence, number=number)
+
+
+#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
+_SENTENCE_LIMIT = 260
+
+
+def _answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[str, int] | None:
+    """The first sentence of the first three cited passages that shares a keyword with the
+    question ("ZeRO-3", "FSDP", "流水线") and is not a lead-in to a list or formula (": …"),
+    with the passage's number in the answer's source list."""
+    from assistant.retrieval.tokenize import tokenize
+
+    terms = {w for w in tokenize(question) if len(w) >= 2}
+    passages = list({c.passage.id: c.passage for c in citations}.values())
+    for number, passage in enumerate(passages[:3], start=1):
+        for sentence in prose_sentences(passage.text):
+            if sentence.endswith((":", "：")) or len(sentence) > _SENTENCE_LIMIT:
+                continue
+            if terms & set(tokenize(sentence)):
+                return sentence, number
+    return None

@@ -10,8 +10,9 @@ import pytest
 from assistant.calculate import calculate
 from assistant.calculate.focus import focus_sentence
 from assistant.calculate.headline import headline
+from assistant.compose.answer import _answering_sentence
 from assistant.parse import parse
-from assistant.records import Check, Scenario
+from assistant.records import Check, Citation, Passage, Scenario
 from calculators.catalog.models import lookup_model
 
 DAY = 86400.0
@@ -147,3 +148,20 @@ def test_each_requests_length_is_a_context_not_a_token_budget(question: str) -> 
     scenario = parse(question).scenario
     assert scenario.context_length == 8192
     assert scenario.tokens is None
+
+
+def _passage(text: str, number: int = 0) -> Citation:
+    passage = Passage(
+        id=f"p{number}", doc_id="zero-fsdp", source="", title="", heading="", text=text, lang="en"
+    )
+    return Citation(passage=passage)
+
+
+def test_a_concept_is_answered_by_a_sentence_that_names_it() -> None:
+    citations = [
+        _passage("Plain data parallelism keeps a full copy on every GPU.", 1),
+        _passage("## FSDP\n\nPer GPU:\n\nFSDP shards parameters, like ZeRO-3. It is native.", 2),
+    ]
+    found = _answering_sentence("What is FSDP?", citations)
+    assert found == ("FSDP shards parameters, like ZeRO-3.", 2)  # "Per GPU:" is a lead-in
+    assert _answering_sentence("What is RoCE?", citations) is None

@@ -403,20 +403,53 @@ def _concept_lead(query: Query, outcome: Outcome, citations: Sequence[Citation])
 
 #: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
 _SENTENCE_LIMIT = 260
+#: Words every passage of the knowledge base shares: matching one of them alone picks a
+#: sentence about anything ("4090能训练大模型吗" → "在大模型训练领域，选择合适的计算资源…").
+_GENERIC_TERMS = frozenset(
+    {
+        "训练",
+        "模型",
+        "大模型",
+        "推理",
+        "微调",
+        "显卡",
+        "gpu",
+        "gpus",
+        "model",
+        "models",
+        "train",
+        "training",
+        "inference",
+        "serving",
+        "fine-tuning",
+    }
+)
+
+
+#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
+#: pointer or a guide's description of itself, not an answer.
+_CROSS_REFERENCE = re.compile(r"见《|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
 
 
 def _answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[str, int] | None:
-    """The first sentence of the first three cited passages that shares a keyword with the
-    question ("ZeRO-3", "FSDP", "流水线") and is not a lead-in to a list or formula (": …"),
-    with the passage's number in the answer's source list."""
+    """The sentence of the first three cited passages that shares the most keywords with the
+    question ("ZeRO-3", "FSDP", "流水线"; the first of equals), not a lead-in to a list or a
+    formula (": …") nor a pointer to another guide, with its passage's number in the answer's
+    source list."""
     from assistant.retrieval.tokenize import tokenize
 
-    terms = {w for w in tokenize(question) if len(w) >= 2}
+    terms = {w for w in tokenize(question) if len(w) >= 2} - _GENERIC_TERMS
     passages = list({c.passage.id: c.passage for c in citations}.values())
+    best: tuple[int, str, int] | None = None
     for number, passage in enumerate(passages[:3], start=1):
         for sentence in prose_sentences(passage.text):
-            if sentence.endswith((":", "：")) or len(sentence) > _SENTENCE_LIMIT:
+            if (
+                sentence.endswith((":", "："))
+                or len(sentence) > _SENTENCE_LIMIT
+                or _CROSS_REFERENCE.search(sentence)
+            ):
                 continue
-            if terms & set(tokenize(sentence)):
-                return sentence, number
-    return None
+            shared = len(terms & set(tokenize(sentence)))
+            if shared and (best is None or shared > best[0]):
+                best = (shared, sentence, number)
+    return (best[1], best[2]) if best else None

@@ -94,7 +94,7 @@ def prose_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
         line = line.strip()
-        if not line or line.startswith(("#", "|", "- ", "* ", ">", "`")) or line[0].isdigit():
+        if not line or line.startswith(("#", "|", "- ", "* ", "•", ">", "`")) or line[0].isdigit():
             continue
         out += [s.strip() for s in _SENTENCE_END.split(line.replace("**", "")) if s.strip()]
     return out

@@ -165,3 +165,17 @@ def test_a_concept_is_answered_by_a_sentence_that_names_it() -> None:
     found = _answering_sentence("What is FSDP?", citations)
     assert found == ("FSDP shards parameters, like ZeRO-3.", 2)  # "Per GPU:" is a lead-in
     assert _answering_sentence("What is RoCE?", citations) is None
+
+
+def test_a_concept_sentence_is_not_a_pointer_nor_only_a_generic_word() -> None:
+    citations = [
+        _passage("This guide explains NCCL and InfiniBand.", 1),
+        _passage("Sharding with ZeRO-3 or FSDP: see the `zero-fsdp` guide.", 2),
+        _passage(
+            "在大模型训练领域，选择合适的计算资源是关键。NCCL_DEBUG=INFO 显示 NCCL 用的网卡。", 3
+        ),
+    ]
+    assert _answering_sentence("4090能训练大模型吗", citations) is None  # "训练", "大模型" only
+    assert _answering_sentence("ZeRO-3 和 FSDP 有什么区别？", citations) is None
+    found = _answering_sentence("How do I check that NCCL uses InfiniBand?", citations)
+    assert found == ("NCCL_DEBUG=INFO 显示 NCCL 用的网卡。", 3)

@@ -179,3 +179,15 @@ def test_a_concept_sentence_is_not_a_pointer_nor_only_a_generic_word() -> None:
     assert _answering_sentence("ZeRO-3 和 FSDP 有什么区别？", citations) is None
     found = _answering_sentence("How do I check that NCCL uses InfiniBand?", citations)
     assert found == ("NCCL_DEBUG=INFO 显示 NCCL 用的网卡。", 3)
+
+
+def test_how_much_power_is_answered_before_the_run_time() -> None:
+    lead = calculate(parse("8张A100训练13B模型要多少电")).lead
+    assert lead.startswith("电力：能耗约")
+    assert lead.index("电力：") < lead.index("约需")  # the energy, then over how long
+    assert lead.count("电力：") == 1
+
+
+def test_power_asked_second_is_answered_up_front_too() -> None:
+    lead = calculate(parse("8张H100训练7B模型要多少钱和多少电")).lead
+    assert lead.index("GPU 小时") < lead.index("电力：能耗约") < lead.index("显存够")

@@ -12,6 +12,7 @@ import re
 
 from assistant.i18n import text
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
+from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
@@ -153,7 +154,7 @@ def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     total = figure(checks, "memory", "kv_cache_bytes")
     per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
-    if total is None:
+    if not total:  # a training run holds no KV cache: "takes 0 B" answers nothing
         return None
     sequences = scenario.batch_size or 1
     context = scenario.context_length or 0
@@ -173,7 +174,27 @@ def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if per_gpu is None:
         return None
     total = figure(checks, "memory", "weights_bytes_total") or per_gpu
-    return Msg("answer.weights", total=total, precision=scenario.precision or "bf16")
+    precision = scenario.precision or "bf16"
+    plain = figure(checks, "memory", "weights_bytes_plain")
+    per = DTYPE_BYTES.get(precision)
+    if plain is None or per is None or total - plain < _PLAIN_GAP * total:
+        return Msg("answer.weights", total=total, precision=precision)
+    key = "answer.weights_quantized" if precision in _GROUP_SCALED else "answer.weights_embeddings"
+    return Msg(
+        key,
+        total=total,
+        precision=precision,
+        params=plain / per,
+        per=per,
+        plain=plain,
+        extra=total - plain,
+    )
+
+
+#: Below this share of the stored size, the plain parameters × bytes figure is the same number.
+_PLAIN_GAP = 0.005
+#: Formats stored with a scale per group of weights (calculators/_memory_parts.py).
+_GROUP_SCALED = ("int4", "nf4")
 
 
 def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

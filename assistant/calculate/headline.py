@@ -15,6 +15,7 @@ from assistant.i18n.labels import CHECK_LABELS
 from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
 from calculators.messages import Msg
+from calculators.planner.host import HOST_USABLE_FRACTION
 from calculators.units import format_bytes
 
 __all__ = ["headline", "shortfall"]
@@ -46,6 +47,8 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
     if not need or not have:
         return ""
     ratio = need / have
+    if ratio <= 1 and verdict == "fail":  # the GPUs hold it; the host RAM of an offload does not
+        return _host_ram(f, lang, need, have)
     if ratio <= 1:
         key = "headline.memory.tight" if ratio > 0.9 else "headline.memory.fits"
         return t(key, lang, need=_gb(need), have=_gb(have), ratio=ratio)
@@ -54,6 +57,26 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
     extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu, nodes=nodes) if more else ""
     times = _times(ratio)
     return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), times=times, extra=extra)
+
+
+def _host_ram(f: Mapping[str, Figure], lang: Language, need: float, have: float) -> str:
+    """The failing resource when GPU memory fits: each node's host RAM for the offloaded states
+    (80% of it usable, :data:`~calculators.planner.host.HOST_USABLE_FRACTION`)."""
+    host_need = _num(f, "host_ram_needed_bytes_per_node")
+    host_have = _num(f, "host_ram_bytes_per_node")
+    if not host_need or not host_have:
+        return ""
+    usable = HOST_USABLE_FRACTION * host_have
+    return t(
+        "headline.memory.host_over",
+        lang,
+        need=_gb(host_need),
+        usable=_gb(usable),
+        have=_gb(host_have),
+        times=_times(host_need / usable),
+        gpu_need=_gb(need),
+        gpu_have=_gb(have),
+    )
 
 
 def _compute(
@@ -128,6 +151,7 @@ def headline(
     skip: tuple[str, ...] = (),
     horizon: bool = False,
     offer_fix: bool = True,
+    deadline_asked: bool = False,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -138,30 +162,13 @@ def headline(
     they pass (a how-long answer states the duration itself). `horizon`: the run was judged on
     the one-year practical horizon, not on a stated deadline (no "deadline 365 days").
     `offer_fix` False leaves every fix out (over budget: a longer deadline or more GPUs fixes
-    the run time but never the cost).
+    the run time but never the cost). `deadline_asked`: the user stated the deadline, so a
+    passing run time against it leads ("can it finish in 10 days?" is answered first).
     """
     checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
-    tight = [c for c in checks if c.verdict == "tight"]
-    if failing:
-        clauses = [shortfall(c, lang, gpu, horizon) for c in failing[:2]]
-    elif tight:
-        clauses = [shortfall(c, lang, gpu, horizon) for c in tight[:2]]
-        # a passing run time against its deadline is what a yes/no question turns on
-        clauses += [
-            shortfall(c, lang, gpu, horizon)
-            for c in checks
-            if c.kind == "compute" and c.verdict == "ok" and _num(c.figures, "deadline_seconds")
-        ]
-        clauses = [c for c in clauses if c][:3]
-    else:
-        clauses = [
-            shortfall(c, lang, gpu, horizon)
-            for c in checks
-            if c.kind in ("memory", "compute") and c.verdict == "ok" and c.kind in _SHORTFALL
-        ]
-        clauses = [c for c in clauses if c][:2]
+    clauses = _clauses(checks, failing, lang, gpu, horizon, deadline_asked)
     if not clauses:
         return ""
     text = t("common.semicolon", lang).join(clauses)
@@ -177,6 +184,30 @@ def headline(
     elif failing and verdict == "infeasible":
         text += t("headline.no_single_fix", lang)
     return text + t("common.period", lang)
+
+
+def _clauses(
+    checks: Sequence[Check],
+    failing: Sequence[Check],
+    lang: Language,
+    gpu: str,
+    horizon: bool,
+    deadline_asked: bool,
+) -> list[str]:
+    """The clauses of the sentence: the failing checks (binding first); else the tight ones
+    and the passing run time or speed (a tight memory does not hide what was asked); else
+    memory and compute. A stated deadline that is met leads when nothing fails."""
+    if failing:
+        return [c for c in (shortfall(c, lang, gpu, horizon) for c in failing[:2]) if c]
+    tight = [c for c in checks if c.verdict == "tight"]
+    passing = [c for c in checks if c.kind == "compute" and c.verdict == "ok"]
+    if not tight:
+        passing = [c for c in checks if c.kind in ("memory", "compute") and c.verdict == "ok"]
+    chosen = [*tight[:2], *passing]
+    if deadline_asked:  # "can it finish in 10 days?": the run time against it answers that
+        chosen.sort(key=lambda c: c.kind != "compute")
+    clauses = [c for c in (shortfall(c, lang, gpu, horizon) for c in chosen) if c]
+    return clauses[:3] if tight else clauses[:2]
 
 
 def _lower_first(text: str) -> str:

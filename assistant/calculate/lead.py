@@ -12,7 +12,7 @@ from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
 from assistant.i18n import join_sentences, text
-from assistant.records import Ask, Query
+from assistant.records import Ask, Language, Query, Scenario
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
@@ -33,14 +33,15 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language)
-        or focus_sentence(ask, outcome.checks, scenario, query.language)
+        or _answer(ask, outcome, scenario, query.language)
     )
     if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
         focus = join_sentences((focus, took), query.language)  # how much, and over how long
     # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
-    also = [focus_sentence(a, outcome.checks, scenario, query.language) for a in query.asks[1:]]
+    also = [_answer(a, outcome, scenario, query.language) for a in query.asks[1:]]
     focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
+    power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
     if any(c.kind == "network" and c.verdict == "ok" for c in outcome.checks):
@@ -49,10 +50,17 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds = ("memory", "compute", "network", "power", "cost")
     if ask in ("energy_cost", "cost"):
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
+    if power:
+        kinds = tuple(k for k in kinds if k != "power")
     if ask == "compare":  # the comparison names each option's figures; the checks under it
         kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
-    if ask == "power" and not focus:  # "要多少电": the power check is the answer
-        focus, extra = extra, ""
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, language: Language) -> str:
+    """The sentence that answers one ask; "要多少电" is answered by the power check itself."""
+    if ask == "power":
+        return topic_sentences(("power",), outcome.checks, language, ("power",))
+    return focus_sentence(ask, outcome.checks, scenario, language)

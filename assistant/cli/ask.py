@@ -103,7 +103,8 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
     from assistant.render.brief import brief_markdown
     from assistant.sanitize import clean
 
-    click.echo(clean((answer.text if full else brief_markdown(answer.text)).rstrip()))
+    brief = answer.text if full else brief_markdown(answer.text, short_sources=True)
+    click.echo(clean(brief.rstrip()))
 
 
 @click.command()

@@ -17,8 +17,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
+from assistant.i18n import t
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
+from assistant.render.excerpt import prose_sentences
 
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
@@ -377,7 +379,77 @@ def compose(
         options=outcome.options,
         scaling=outcome.scaling,
     )
+    lead = _concept_lead(query, outcome, answer.citations)
     text = render_markdown(
-        answer, lead=outcome.lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
+        answer, lead=lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
     )
     return replace(answer, text=text)
+
+
+def _concept_lead(query: Query, outcome: Outcome, citations: Sequence[Citation]) -> str:
+    """A question with nothing to compute is answered first by a sentence of the cited
+    passages that names what was asked (quoted, with its source number), then told why there
+    is no verdict; with no such sentence, and for any other answer, the lead is the outcome's."""
+    if outcome.mode != "concept" or not citations:
+        return outcome.lead
+    found = _answering_sentence(query.question, citations)
+    if found is None:
+        return outcome.lead
+    sentence, number = found
+    if query.followup and query.context:  # "Following on from …" still says what it follows
+        return f"{sentence} [{number}] {outcome.lead}"
+    return t("concept.quoted_lead", query.language, sentence=sentence, number=number)
+
+
+#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
+_SENTENCE_LIMIT = 260
+#: Words every passage of the knowledge base shares: matching one of them alone picks a
+#: sentence about anything ("4090能训练大模型吗" → "在大模型训练领域，选择合适的计算资源…").
+_GENERIC_TERMS = frozenset(
+    {
+        "训练",
+        "模型",
+        "大模型",
+        "推理",
+        "微调",
+        "显卡",
+        "gpu",
+        "gpus",
+        "model",
+        "models",
+        "train",
+        "training",
+        "inference",
+        "serving",
+        "fine-tuning",
+    }
+)
+
+
+#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
+#: pointer or a guide's description of itself, not an answer.
+_CROSS_REFERENCE = re.compile(r"见《|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
+
+
+def _answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[str, int] | None:
+    """The sentence of the first three cited passages that shares the most keywords with the
+    question ("ZeRO-3", "FSDP", "流水线"; the first of equals), not a lead-in to a list or a
+    formula (": …") nor a pointer to another guide, with its passage's number in the answer's
+    source list."""
+    from assistant.retrieval.tokenize import tokenize
+
+    terms = {w for w in tokenize(question) if len(w) >= 2} - _GENERIC_TERMS
+    passages = list({c.passage.id: c.passage for c in citations}.values())
+    best: tuple[int, str, int] | None = None
+    for number, passage in enumerate(passages[:3], start=1):
+        for sentence in prose_sentences(passage.text):
+            if (
+                sentence.endswith((":", "："))
+                or len(sentence) > _SENTENCE_LIMIT
+                or _CROSS_REFERENCE.search(sentence)
+            ):
+                continue
+            shared = len(terms & set(tokenize(sentence)))
+            if shared and (best is None or shared > best[0]):
+                best = (shared, sentence, number)
+    return (best[1], best[2]) if best else None

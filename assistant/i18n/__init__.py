@@ -16,6 +16,8 @@ Placeholders name a parameter and, after a colon, how to format it:
 spec           parameter                                    example
 =============  ===========================================  ==========================
 ``bytes``      bytes                                        80 GB (74.5 GiB)
+``bytes:si``   bytes, decimal only                          80 GB
+``bytes:gib``  bytes, binary only                           74.5 GiB
 ``duration``   seconds                                      3.5 days / 3.5 天
 ``count``      a large count                                70B / 700亿
 ``int``        a whole number                               1,024
@@ -132,7 +134,7 @@ class _Formatter(string.Formatter):
         if value is None:
             return "—"
         formatters: dict[str, Callable[[Any], str]] = {
-            "bytes": lambda v: numbers.bytes_text(float(v)),
+            "bytes": lambda v: numbers.bytes_text(float(v), arg),
             "duration": lambda v: numbers.duration_text(float(v), lang),
             "count": lambda v: numbers.count_text(float(v), lang),
             "int": lambda v: numbers.integer_text(float(v)),

@@ -62,10 +62,20 @@ def integer_text(value: float) -> str:
     return f"{round(value):,}"
 
 
-def bytes_text(value: float) -> str:
-    """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled."""
-    if abs(value) < 1e3:
+def bytes_text(value: float, part: str = "") -> str:
+    """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled.
+
+    `part` "si" or "gib" gives one of the two, for a sentence that puts the binary figure
+    after its phrase ("171.8 GB in total (160.0 GiB)").
+
+    Examples:
+        >>> bytes_text(80e9), bytes_text(80e9, "si"), bytes_text(80e9, "gib")
+        ('80.0 GB (74.5 GiB)', '80.0 GB', '74.5 GiB')
+    """
+    if part == "si" or abs(value) < 1e3:
         return format_bytes(value)
+    if part == "gib":
+        return format_bytes(value, binary=True)
     return f"{format_bytes(value)} ({format_bytes(value, binary=True)})"
 
 

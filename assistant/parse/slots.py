@@ -98,6 +98,12 @@ _TOKEN_AFTER = re.compile(
 _CONTEXT_AFTER = re.compile(
     r"\s*(?:tokens?|toks?)[\s-]*(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|window)", re.ASCII
 )
+#: "64 requests of 8k tokens", "每路 8k token": the length of each sequence, a context length.
+_PER_SEQUENCE = (
+    r"(?:(?:requests?|sequences?|prompts?|conversations?|users?)\s+of\s+"
+    r"|每(?:路|个请求|条序列|个序列)\s*)"
+)
+_PER_SEQUENCE_BEFORE = re.compile(_PER_SEQUENCE + "$")
 _PARAM_AFTER = re.compile(
     r"\s*(?:个|的)?\s*(?:参数|模型|级|量级|规模|大模型|-?param|parameters?|params?|model|llm|"
     r"dense|moe|-?class|sized?)",
@@ -117,6 +123,8 @@ def read_sizes(text: str) -> list[SizeMention]:
         kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
         if kind == "tokens" and _CONTEXT_AFTER.match(text, match.end()):
             continue  # "16k tokens of context" is a context length, not a training budget
+        if kind == "tokens" and _PER_SEQUENCE_BEFORE.search(text[: match.start()]):
+            continue  # "64 requests of 8k tokens": each request's length, not a budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         found.append(SizeMention(value, kind, match.start()))
@@ -199,6 +207,10 @@ _CONTEXT = re.compile(
     + r"\s*(k)?|"
     + NUMBER
     + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|长度|序列|window)"
+    + "|"
+    + _PER_SEQUENCE
+    + NUMBER
+    + r"\s*(k)?\s*tokens?"
 )
 
 
@@ -207,8 +219,8 @@ def read_context_length(text: str) -> int | None:
     match = _CONTEXT.search(text)
     if match is None:
         return None
-    number = match.group(1) or match.group(3)
-    kilo = match.group(2) or match.group(4)
+    number = match.group(1) or match.group(3) or match.group(5)
+    kilo = match.group(2) or match.group(4) or match.group(6)
     value = to_float(number) * (1024 if kilo else 1)
     return int(value)
 

@@ -225,5 +225,6 @@ def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:
     }
     label = verdict_label(answer)
     # The banner says the verdict in colour; the headline below it does not repeat it.
-    body = without_banner(answer, answer.text if full else brief_markdown(answer.text))
+    brief = answer.text if full else brief_markdown(answer.text, short_sources=True)
+    body = without_banner(answer, brief)
     return Group(Text(label, style=styles[answer.verdict]), Markdown(body))

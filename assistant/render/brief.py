@@ -33,6 +33,9 @@ _FORMULA = re.compile(
     rf"^\s+- (?:{'|'.join(map(re.escape, _both('answer.heading.formula')))})[:：]"
 )
 _SOURCE = re.compile(r"^(\d+\. .*?) \(`([^`]+)`, id `[^`]+`\): .*$")
+#: "3. GPU memory for training, fine-tuning and inference › Training: weights … (`gpu-memory`)":
+#: the document title before the section heading (the document id names it too).
+_TITLE = re.compile(r"^(\d+\. ).* › ")
 
 
 def _section(line: str) -> str | None:
@@ -49,12 +52,20 @@ def brief_markdown(
     *,
     keep: Mapping[str, int] = KEEP,
     more: Callable[[Language, int], str] = cli_more,
+    short_sources: bool = False,
 ) -> str:
     """`text` (the full Markdown answer) without formulas, with long lists cut and each source
     on one line (title and document id).
 
     `keep` says how many items a section keeps (by heading); `more` words the line that stands
     for the rest (the chat app points to its side panel instead of `ask --full`).
+    `short_sources` (the terminal) names a source by its section heading and document id only,
+    so that it fits one line of a terminal ("3. Training: weights, … (`gpu-memory`)").
+
+    Examples:
+        >>> line = "3. GPU memory › Training: weights (`gpu-memory`, id `gm-3`): Mixed …"
+        >>> brief_markdown("### Sources\\n" + line, short_sources=True).splitlines()[-1]
+        '3. Training: weights (`gpu-memory`)'
     """
     lang: Language = "zh" if re.search(r"[\u4e00-\u9fff]", text.split("\n", 1)[0]) else "en"
     out: list[str] = []
@@ -80,6 +91,7 @@ def brief_markdown(
                 continue
         elif section in _SOURCES:
             line = _SOURCE.sub(r"\1 (`\2`)", line)
+            line = _TITLE.sub(r"\1", line) if short_sources else line
         out.append(line)
     close()
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")

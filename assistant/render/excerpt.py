@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["excerpt", "prose"]
+__all__ = ["excerpt", "prose", "prose_sentences"]
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -74,3 +74,27 @@ def excerpt(text: str, limit: int = 160) -> str:
     """`text` on one line, tables told as prose, cut to `limit` characters with "…"."""
     flat = " ".join(" ".join(_prose(text)).split())
     return flat[:limit] + ("…" if len(flat) > limit else "")
+
+
+#: A sentence ends at "。！？" or at ". ! ?" before a capital, an opening bracket or a CJK
+#: character ("Zhao et al. 2023" and "e.g. 8" go on).
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+(?=[A-Z(\u4e00-\u9fff])")
+
+
+def prose_sentences(text: str) -> list[str]:
+    """The sentences of a passage's prose lines (headings, list items, quotes, code and tables
+    skipped), without bold marks.
+
+    Examples:
+        >>> prose_sentences("## ZeRO\\n\\nZeRO shards states (Rajbhandari et al. 2020). It has 3.")
+        ['ZeRO shards states (Rajbhandari et al. 2020).', 'It has 3.']
+        >>> prose_sentences("FSDP 是原生实现。它对应 ZeRO-3。\\n\\n- a list item\\n| a | b |")
+        ['FSDP 是原生实现。', '它对应 ZeRO-3。']
+    """
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "|", "- ", "* ", "•", ">", "`")) or line[0].isdigit():
+            continue
+        out += [s.strip() for s in _SENTENCE_END.split(line.replace("**", "")) if s.strip()]
+    return out

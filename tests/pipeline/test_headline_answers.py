@@ -1,0 +1,193 @@
+"""The first sentence answers what was asked (issue 10): the failing resource by its name, the
+speed or run time asked kept beside a tight memory, a stated deadline first, the stored and
+the plain weight size side by side, the KV cache total with its GiB after the phrase, and a
+concept question answered by a sentence of the passage that names it."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.calculate.focus import focus_sentence
+from assistant.calculate.headline import headline
+from assistant.compose.answer import _answering_sentence
+from assistant.parse import parse
+from assistant.records import Check, Citation, Passage, Scenario
+from calculators.catalog.models import lookup_model
+
+DAY = 86400.0
+#: GPU memory fits (27.2 of 72 GB) but the offloaded Adam states need 1,018 GB of host RAM per
+#: node against 256 GB (80% of it usable: 204.8 GB): 1,018 / 204.8 = 5.0x over.
+HOST_FAILS = Check(
+    kind="memory",
+    verdict="fail",
+    summary="",
+    figures={
+        "required_bytes_per_gpu": 27.2e9,
+        "available_bytes_per_gpu": 72e9,
+        "host_ram_needed_bytes_per_node": 1017.9e9,
+        "host_ram_bytes_per_node": 256e9,
+    },
+)
+TIGHT = Check(
+    kind="memory",
+    verdict="tight",
+    summary="",
+    figures={"required_bytes_per_gpu": 70.7e9, "available_bytes_per_gpu": 72e9},
+)
+SPEED = Check(kind="compute", verdict="ok", summary="Decode about 34.0 tokens/s per sequence.")
+FITS = Check(
+    kind="memory",
+    verdict="ok",
+    summary="",
+    figures={"required_bytes_per_gpu": 43.9e9, "available_bytes_per_gpu": 72e9},
+)
+IN_TIME = Check(
+    kind="compute",
+    verdict="ok",
+    summary="",
+    figures={"seconds": 28 * 3600.0, "deadline_seconds": 10 * DAY},
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "named", "absent"),
+    [
+        ("en", "Host RAM does not fit the offloaded states: 1.0 TB needed per node", "Fits in"),
+        ("zh", "主机内存放不下卸载的状态：每节点需要 1.0 TB，256.0 GB 中可用 204.8 GB", "显存够："),
+    ],
+)
+def test_a_host_ram_failure_is_named_not_called_a_fit(
+    language: str, named: str, absent: str
+) -> None:
+    text = headline("infeasible", (HOST_FAILS,), "memory", None, language, "A100")  # type: ignore[arg-type]
+    assert text.startswith(named)
+    assert "5.0" in text  # 1,017.9 / 204.8 usable
+    assert absent not in text
+
+
+def test_a_tight_memory_keeps_the_speed_asked() -> None:
+    text = headline("feasible", (TIGHT, SPEED), None, None, "en", "H100")
+    assert text.startswith("Tight on memory: 70.7 GB of 72.0 GB")
+    assert "speed: decode about 34.0 tokens/s" in text
+
+
+def test_a_stated_deadline_is_answered_first() -> None:
+    asked = headline("feasible", (FITS, IN_TIME), None, None, "en", "H100", deadline_asked=True)
+    assert asked.startswith("In time: about 28 h against a deadline of 10 days")
+    unasked = headline("feasible", (FITS, IN_TIME), None, None, "en", "H100")
+    assert unasked.startswith("Fits in memory")  # a default deadline does not lead
+
+
+def _weights(total: float, plain: float) -> tuple[Check, ...]:
+    figures = {"weights_bytes": total, "weights_bytes_total": total, "weights_bytes_plain": plain}
+    return (Check(kind="memory", verdict="ok", summary="", figures=figures),)
+
+
+def test_quantized_weights_show_the_plain_product_beside_the_stored_size() -> None:
+    # Llama-2-70B at int4: 68.98e9 x 0.5 B = 34.5 GB plain; stored 36.3 GB with a fp16 scale per
+    # 128 weights and 16-bit embeddings/lm_head: 1.9 GB more
+    params = lookup_model("Llama-2-70B").params
+    checks = _weights(36_346_281_984, params * 0.5)  # the calculator's figure
+    scenario = Scenario(precision="int4", params=params)
+    zh = focus_sentence("weights", checks, scenario, "zh")
+    assert zh.startswith("int4 权重共 36.3 GB (33.9 GiB)：690亿参数 × 0.5 字节 = 34.5 GB")
+    assert "量化 scale" in zh
+    assert "1.9 GB" in zh
+    en = focus_sentence("weights", checks, scenario, "en")
+    assert en.startswith("The int4 weights take 36.3 GB in total (33.9 GiB): 69B parameters")
+
+
+def test_int8_weights_name_the_16_bit_embeddings_not_scales() -> None:
+    # Qwen2.5-72B at int8: 72.7e9 x 1 B = 72.7 GB plain, 75.2 GB with 16-bit embeddings/lm_head
+    checks = _weights(75.2e9, 72.7e9)
+    text = focus_sentence("weights", checks, Scenario(precision="int8"), "en")
+    assert "72.7B parameters × 1 B = 72.7 GB, plus 2.5 GB for the embedding" in text
+    assert "scales" not in text
+
+
+def test_16_bit_weights_are_one_figure() -> None:
+    checks = _weights(16.06e9, 16.06e9)
+    text = focus_sentence("weights", checks, Scenario(precision="bf16"), "en")
+    assert text == "The weights take 16.1 GB in bf16 (15.0 GiB)."
+
+
+def test_the_plain_weight_figure_is_in_the_json_figures() -> None:
+    outcome = calculate(parse("Llama-2-70B 4-bit量化后权重有多大？"))
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    params = lookup_model("Llama-2-70B").params
+    assert memory.figures["weights_bytes_plain"] == pytest.approx(params * 0.5)
+    assert memory.figures["weights_bytes_total"] > memory.figures["weights_bytes_plain"]  # type: ignore[operator]
+
+
+def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
+    # Llama-3.1-70B: 2 x 80 layers x 8 KV heads x 128 x 2 B = 327,680 B/token x 32,768 x 16
+    total = 327_680 * 32_768 * 16
+    figures = {"kv_cache_bytes": total, "kv_cache_bytes_per_gpu": total / 8}
+    checks = (Check(kind="memory", verdict="ok", summary="", figures=figures),)
+    scenario = Scenario(gpu_count=8, batch_size=16, context_length=32_768)
+    text = focus_sentence("kv_cache", checks, scenario, "en")
+    assert "takes 171.8 GB in total (160.0 GiB), 21.5 GB (20.0 GiB) per GPU." in text
+    one = focus_sentence("kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en")
+    assert one.endswith("takes 171.8 GB in total (160.0 GiB).")
+
+
+def test_no_kv_cache_is_not_answered_as_zero_bytes() -> None:
+    checks = (Check(kind="memory", verdict="ok", summary="", figures={"kv_cache_bytes": 0.0}),)
+    assert focus_sentence("kv_cache", checks, Scenario(batch_size=64), "en") == ""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much memory does the KV cache of Llama-3-8B take for 64 requests of 8k tokens?",
+        "Llama-3-8B 64路并发，每路 8k token，KV cache 多大？",
+    ],
+)
+def test_each_requests_length_is_a_context_not_a_token_budget(question: str) -> None:
+    scenario = parse(question).scenario
+    assert scenario.context_length == 8192
+    assert scenario.tokens is None
+
+
+def _passage(text: str, number: int = 0) -> Citation:
+    passage = Passage(
+        id=f"p{number}", doc_id="zero-fsdp", source="", title="", heading="", text=text, lang="en"
+    )
+    return Citation(passage=passage)
+
+
+def test_a_concept_is_answered_by_a_sentence_that_names_it() -> None:
+    citations = [
+        _passage("Plain data parallelism keeps a full copy on every GPU.", 1),
+        _passage("## FSDP\n\nPer GPU:\n\nFSDP shards parameters, like ZeRO-3. It is native.", 2),
+    ]
+    found = _answering_sentence("What is FSDP?", citations)
+    assert found == ("FSDP shards parameters, like ZeRO-3.", 2)  # "Per GPU:" is a lead-in
+    assert _answering_sentence("What is RoCE?", citations) is None
+
+
+def test_a_concept_sentence_is_not_a_pointer_nor_only_a_generic_word() -> None:
+    citations = [
+        _passage("This guide explains NCCL and InfiniBand.", 1),
+        _passage("Sharding with ZeRO-3 or FSDP: see the `zero-fsdp` guide.", 2),
+        _passage(
+            "在大模型训练领域，选择合适的计算资源是关键。NCCL_DEBUG=INFO 显示 NCCL 用的网卡。", 3
+        ),
+    ]
+    assert _answering_sentence("4090能训练大模型吗", citations) is None  # "训练", "大模型" only
+    assert _answering_sentence("ZeRO-3 和 FSDP 有什么区别？", citations) is None
+    found = _answering_sentence("How do I check that NCCL uses InfiniBand?", citations)
+    assert found == ("NCCL_DEBUG=INFO 显示 NCCL 用的网卡。", 3)
+
+
+def test_how_much_power_is_answered_before_the_run_time() -> None:
+    lead = calculate(parse("8张A100训练13B模型要多少电")).lead
+    assert lead.startswith("电力：能耗约")
+    assert lead.index("电力：") < lead.index("约需")  # the energy, then over how long
+    assert lead.count("电力：") == 1
+
+
+def test_power_asked_second_is_answered_up_front_too() -> None:
+    lead = calculate(parse("8张H100训练7B模型要多少钱和多少电")).lead
+    assert lead.index("GPU 小时") < lead.index("电力：能耗约") < lead.index("显存够")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
-from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.hardware import DTYPE_BYTES, GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
@@ -35,11 +35,27 @@ __all__ = [
     "Concurrency",
     "ServingTarget",
     "gpus_for_target",
+    "kv_format",
     "max_concurrency",
     "replica_batch_limit",
 ]
 
 _MAX_BATCH = 10**7
+
+
+def kv_format(weight_dtype: str, gpu: GPU) -> str:
+    """The KV cache's format when only the weights' is given: the same 8- or 16-bit format,
+    but 16-bit beside 4-bit weights (AWQ/GPTQ are weight-only; vLLM keeps the cache in the
+    activation dtype unless `kv_cache_dtype` says otherwise).
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> [kv_format(w, lookup_gpu("H100")) for w in ("bf16", "fp8", "int8", "int4")]
+        ['bf16', 'fp8', 'int8', 'bf16']
+    """
+    if DTYPE_BYTES.get(weight_dtype, 2.0) >= 1.0:
+        return weight_dtype
+    return gpu.default_training_precision()
 
 
 def replica_batch_limit(
@@ -153,7 +169,8 @@ def max_concurrency(
     """Most concurrent sequences of ``context_length`` tokens the GPUs hold (all replicas).
 
     Defaults as deployed: the released precision where the GPU runs it (`serving_dtype`), the
-    KV cache in the weights' format, and the deployment layout (`serving_layout`).
+    KV cache in the weights' format (16-bit beside 4-bit weights: `kv_format`), and the
+    deployment layout (`serving_layout`).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -166,7 +183,7 @@ def max_concurrency(
     check_count("gpus", gpus, maximum=10**7)
     context = check_count("context_length", context_length, maximum=10**8)
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
-    kv = kv_dtype or weight
+    kv = kv_dtype or kv_format(weight, gpu)
     layout = _layout(
         model, gpu, gpus, gpus_per_node, weight, kv, context, tensor_parallel, pipeline_parallel
     )
@@ -351,7 +368,7 @@ def gpus_for_target(
         check_count("output_tokens", output_tokens),
     )
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
-    kv = kv_dtype or weight
+    kv = kv_dtype or kv_format(weight, gpu)
     per_node = check_count("gpus_per_node", gpus_per_node, maximum=1024)
     links: dict[str, object] = {
         "gpus_per_node": per_node,

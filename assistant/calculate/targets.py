@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.solvers import model_and_gpu, weight_dtype
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
@@ -146,18 +146,121 @@ def meet_target(
         return outcome
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
+    have = (evaluated.gpu_count or 1) if counted else None
+    short = target.gpus is None or (have is not None and have < target.gpus)
+    lower = _lower_format(evaluated, per_node, have) if short else None
+    if lower is not None and stated.precision is None:
+        return _in_format(stated, evaluated, rerun, lang, target, lower, have)
+    # a stated format: another one that meets the target is a suggestion, not a condition
+    other = (_other_format(gpu, evaluated, *lower),) if lower is not None else ()
     if target.gpus is None:
-        focus = text(Msg("solve.target_unreachable", gpu=gpu, target=words), lang)
+        said = (Msg("solve.target_unreachable", gpu=gpu, target=words), *other)
+        focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict="infeasible", focus=focus)
-    if counted:
-        have = evaluated.gpu_count or 1
+    if have is not None:
         enough = have >= target.gpus
         stated_hw = Msg("common.gpus", count=have, gpu=gpu)
         key = "solve.target_met" if enough else "solve.target_short"
-        focus = text(_sized(key, target, gpu, stated=stated_hw, target=words), lang)
+        said = (_sized(key, target, gpu, stated=stated_hw, target=words), *other)
+        focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
     hardware = Msg("common.gpus", count=target.gpus, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
     focus = text(_sized("solve.target_gpus", target, gpu, target=words), lang)
     return replace(sized_outcome, focus=focus)
+
+
+#: Weight formats tried for a serving target the released one misses, in the order a serving
+#: engineer tries them: FP8 where the GPU has FP8 tensor cores (vLLM / TensorRT-LLM FP8
+#: checkpoints), int8 where it has not (the same byte per weight, so never both), then 4-bit
+#: AWQ/GPTQ. Decode reads every weight once per step (Pope et al. 2022, §2), so fewer bytes
+#: per weight is a proportionally shorter step; see knowledge/guides/inference-serving.
+_FP8_FORMATS = ("fp8", "int4")
+_NO_FP8_FORMATS = ("int8", "int4")
+
+
+def _lower_format(
+    evaluated: Scenario, per_node: int, have: int | None
+) -> tuple[str, ServingTarget] | None:
+    """The first smaller weight format whose deployment meets the target (on `have` GPUs at
+    most when the count is stated), and that deployment; None when none does."""
+    from calculators.catalog.hardware import DTYPE_BYTES
+
+    found = model_and_gpu(evaluated)
+    if found is None:
+        return None
+    current = DTYPE_BYTES.get(weight_dtype(evaluated) or "bf16", 2.0)
+    formats = _FP8_FORMATS if found[1].supports("fp8") else _NO_FP8_FORMATS
+    for dtype in formats:
+        if DTYPE_BYTES[dtype] >= current:
+            continue
+        t = serving_target(replace(evaluated, gpus_per_node=per_node, precision=dtype))
+        if t is not None and t.gpus is not None and (have is None or t.gpus <= have):
+            return dtype, t
+    return None
+
+
+def _in_format(
+    stated: Scenario,
+    evaluated: Scenario,
+    rerun: Rerun,
+    lang: Language,
+    released: ServingTarget,
+    lower: tuple[str, ServingTarget],
+    have: int | None,
+) -> Outcome:
+    """The target met in a smaller weight format the question left open: a condition (no new
+    hardware, nothing stated undone), evaluated in that format so the checks agree."""
+    dtype, t = lower
+    gpu = evaluated.gpu or "GPU"
+    words = target_words(stated)
+    label = dtype.upper()
+    note = text(Msg("solve.target_format_note", dtype=label), lang)
+    if have is not None:
+        scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
+        stated_hw = Msg("common.gpus", count=have, gpu=gpu)
+        said = _sized(
+            "solve.target_in_format",
+            t,
+            gpu,
+            stated=stated_hw,
+            target=words,
+            dtype=label,
+            tpot=t.seconds_per_token,
+        )
+    else:
+        scenario = _at_count(replace(stated, precision=dtype), gpu, t)
+        said = _sized(
+            "solve.target_gpus_in_format",
+            t,
+            gpu,
+            target=words,
+            dtype=label,
+            tpot=t.seconds_per_token,
+        )
+    was = (evaluated.precision or "bf16").upper()
+    before = (
+        Msg(
+            "solve.released_takes",
+            released=was,
+            hardware=Msg("common.gpus", count=released.gpus, gpu=gpu),
+        )
+        if released.gpus is not None
+        else Msg("solve.released_none", released=was, gpu=gpu)
+    )
+    out = rerun(scenario, note)
+    verdict = "conditional" if out.verdict in ("feasible", "conditional") else out.verdict
+    focus = join_sentences((text(said, lang), text(before, lang)), lang)
+    return replace(out, verdict=verdict, focus=focus)
+
+
+def _other_format(gpu: str, evaluated: Scenario, dtype: str, t: ServingTarget) -> Msg:
+    """A smaller format than the stated one meets the target: said, under `infeasible`."""
+    return Msg(
+        "solve.target_other_format",
+        dtype=dtype.upper(),
+        released=(evaluated.precision or "bf16").upper(),
+        hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
+        tpot=t.seconds_per_token,
+    )

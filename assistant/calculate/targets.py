@@ -167,7 +167,14 @@ def meet_target(
     hardware = Msg("common.gpus", count=target.gpus, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
-    focus = text(_sized("solve.target_gpus", target, gpu, target=words), lang)
+    said = [_sized("solve.target_gpus", target, gpu, target=words)]
+    fewer = (
+        _lower_format(evaluated, per_node, target.gpus - 1) if stated.precision is None else None
+    )
+    if fewer is not None:  # the answer is as asked; a smaller format that needs fewer is said
+        dtype, t = fewer
+        said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(dtype)))
+    focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(sized_outcome, focus=focus)
 
 
@@ -215,8 +222,9 @@ def _in_format(
     dtype, t = lower
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
-    label = dtype.upper()
-    note = text(Msg("solve.target_format_note", dtype=label), lang)
+    label = _format(dtype)
+    key = "solve.target_format_note" if have is not None else "solve.target_format_note_any"
+    note = text(Msg(key, dtype=label), lang)
     if have is not None:
         scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
         stated_hw = Msg("common.gpus", count=have, gpu=gpu)
@@ -259,8 +267,15 @@ def _other_format(gpu: str, evaluated: Scenario, dtype: str, t: ServingTarget) -
     """A smaller format than the stated one meets the target: said, under `infeasible`."""
     return Msg(
         "solve.target_other_format",
-        dtype=dtype.upper(),
+        dtype=_format(dtype),
         released=(evaluated.precision or "bf16").upper(),
         hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
         tpot=t.seconds_per_token,
     )
+
+
+def _format(dtype: str) -> Msg:
+    """A serving format as deployed: an 8-bit one for the weights and the KV cache (as the
+    plan and the solvers take it), 4-bit weights beside a 16-bit KV cache (`kv_format`)."""
+    key = "solve.format.4bit" if dtype == "int4" else "solve.format.8bit"
+    return Msg(key, dtype=dtype.upper())

@@ -208,6 +208,13 @@ _CONTEXT_LEAD = re.compile(
     + r"\s*(k)?"
 )
 _CONTEXT_NUMBER = re.compile(NUMBER + r"\s*(k)?")
+#: "concurrent 8k sequences": a length in thousands on the sequences in flight (elsewhere
+#: "50k sequences" is a count of training examples)
+_CONCURRENT_LENGTH = re.compile(
+    r"concurrent\s+"
+    + NUMBER
+    + r"\s*(k)\s+(?:sequences?|requests?|prompts?|conversations?|chats?)\b"
+)
 #: Output words before a per-request count: "generate 256 tokens per request" is the output.
 _OUTPUT_BEFORE = re.compile(r"(?:output|generat\w*|输出|生成)\W{0,3}$")
 #: Shorter "contexts" are counts of something else ("30 tokens per session").
@@ -233,7 +240,7 @@ def read_context_length(text: str) -> int | None:
         ),
         None,
     )
-    found = [m for m in (lead, tail) if m is not None]
+    found = [m for m in (lead, tail, _CONCURRENT_LENGTH.search(text)) if m is not None]
     if not found:
         return None
     match = min(found, key=lambda m: m.start())

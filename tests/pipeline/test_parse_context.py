@@ -24,6 +24,7 @@ from assistant.parse.slots import read_context_length
         ("Llama-3.1-8B 序列长度16384，一张4090够吗", 16384),
         ("Qwen2.5-72B 128k的上下文需要多少显存", 131072),
         ("Llama-3.1-8B with 16384 tokens per sequence on one H100", 16384),  # plain tokens
+        ("How many concurrent 8k sequences can one H100 hold for Llama-3.1-70B?", 8192),
     ],
 )
 def test_context_length_is_read(question: str, context: int) -> None:
@@ -41,6 +42,7 @@ def test_context_length_is_read(question: str, context: int) -> None:
         "Llama-3.1-8B on one H100, generate 256 tokens per request",  # the output length
         "Llama-3.1-8B on one H100 at 50 tokens per second",  # a speed
         "Llama-3.1-8B on one H100, 30 tokens per session",  # too short to be a context
+        "Fine-tune Llama-3.1-8B on 50k sequences with 8 A100",  # a count of examples
     ],
 )
 def test_token_counts_that_are_not_a_context(question: str) -> None:

@@ -28,3 +28,28 @@ def test_a_chinese_condition_names_the_format_in_chinese() -> None:
     assert outcome.verdict == "conditional"
     assert "问题未限定精度，改用 FP8（权重与 KV cache）后" in outcome.lead
     assert "weights" not in outcome.lead
+
+
+def test_max_concurrency_offers_an_8bit_kv_cache_when_the_format_is_open() -> None:
+    # L4: 21.6 GB usable - 16.06 GB bf16 weights - workspace = ~5 GB / 1.07 GB = 4 at 8k;
+    # an FP8 KV cache halves the 1.07 GB: about 9
+    outcome = calculate(
+        parse("What's the max concurrency for Llama-3.1-8B on one L4 at 8k context?")
+    )
+    assert "About 4 concurrent sequences of 8,192 tokens fit" in outcome.lead
+    assert "With the KV cache in FP8, a format the question left open, about 9 fit" in outcome.lead
+    stated = calculate(
+        parse("What's the max concurrency for Llama-3.1-8B in bf16 on one L4 at 8k context?")
+    )
+    assert "FP8" not in stated.lead
+
+
+def test_none_fit_says_so_and_what_a_smaller_format_holds() -> None:
+    # 141 GB of bf16 weights on one H100 (72 GB usable): no sequence; FP8 70.6 GB + 2.7 GB
+    # of KV at 8k is still over; 4-bit weights (36.4 GB) leave ~35 GB: about a dozen
+    outcome = calculate(
+        parse("How many concurrent 8k sequences can one H100 hold for Llama-3.1-70B?")
+    )
+    assert "About 0" not in outcome.lead
+    assert "No sequence of 8,192 tokens fits beside the weights in BF16" in outcome.lead
+    assert "Served in INT4, a format the question left open, about 1" in outcome.lead

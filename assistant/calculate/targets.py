@@ -164,14 +164,26 @@ def meet_target(
         said = (_sized(key, target, gpu, stated=stated_hw, target=words), *other)
         focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
-    hardware = Msg("common.gpus", count=target.gpus, gpu=gpu)
+    return _sized_answer(stated, evaluated, rerun, lang, target, per_node)
+
+
+def _sized_answer(
+    stated: Scenario,
+    evaluated: Scenario,
+    rerun: Rerun,
+    lang: Language,
+    target: ServingTarget,
+    per_node: int,
+) -> Outcome:
+    """No count stated: the fewest GPUs in the released format, evaluated at that count, and
+    the fewer a smaller format the question left open would need (said, not assumed)."""
+    gpu, words, count = evaluated.gpu or "GPU", target_words(stated), target.gpus or 1
+    hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
     said = [_sized("solve.target_gpus", target, gpu, target=words)]
-    fewer = (
-        _lower_format(evaluated, per_node, target.gpus - 1) if stated.precision is None else None
-    )
-    if fewer is not None:  # the answer is as asked; a smaller format that needs fewer is said
+    fewer = _lower_format(evaluated, per_node, count - 1) if stated.precision is None else None
+    if fewer is not None:
         dtype, t = fewer
         said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(dtype)))
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
@@ -221,46 +233,32 @@ def _in_format(
     hardware, nothing stated undone), evaluated in that format so the checks agree."""
     dtype, t = lower
     gpu = evaluated.gpu or "GPU"
-    words = target_words(stated)
     label = _format(dtype)
-    key = "solve.target_format_note" if have is not None else "solve.target_format_note_any"
-    note = text(Msg(key, dtype=label), lang)
+    more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
+    more["tpot"] = t.seconds_per_token
     if have is not None:
         scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
-        stated_hw = Msg("common.gpus", count=have, gpu=gpu)
-        said = _sized(
-            "solve.target_in_format",
-            t,
-            gpu,
-            stated=stated_hw,
-            target=words,
-            dtype=label,
-            tpot=t.seconds_per_token,
-        )
+        more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
+        said = _sized("solve.target_in_format", t, gpu, **more)
+        note = Msg("solve.target_format_note", dtype=label)
     else:
         scenario = _at_count(replace(stated, precision=dtype), gpu, t)
-        said = _sized(
-            "solve.target_gpus_in_format",
-            t,
-            gpu,
-            target=words,
-            dtype=label,
-            tpot=t.seconds_per_token,
-        )
-    was = (evaluated.precision or "bf16").upper()
-    before = (
-        Msg(
-            "solve.released_takes",
-            released=was,
-            hardware=Msg("common.gpus", count=released.gpus, gpu=gpu),
-        )
-        if released.gpus is not None
-        else Msg("solve.released_none", released=was, gpu=gpu)
-    )
-    out = rerun(scenario, note)
+        said = _sized("solve.target_gpus_in_format", t, gpu, **more)
+        note = Msg("solve.target_format_note_any", dtype=label)
+    out = rerun(scenario, text(note, lang))
     verdict = "conditional" if out.verdict in ("feasible", "conditional") else out.verdict
+    before = _in_released(evaluated, released, gpu)
     focus = join_sentences((text(said, lang), text(before, lang)), lang)
     return replace(out, verdict=verdict, focus=focus)
+
+
+def _in_released(evaluated: Scenario, released: ServingTarget, gpu: str) -> Msg:
+    """What the target takes in the released format (or that nothing meets it there)."""
+    was = (evaluated.precision or "bf16").upper()
+    if released.gpus is None:
+        return Msg("solve.released_none", released=was, gpu=gpu)
+    hardware = Msg("common.gpus", count=released.gpus, gpu=gpu)
+    return Msg("solve.released_takes", released=was, hardware=hardware)
 
 
 def _other_format(gpu: str, evaluated: Scenario, dtype: str, t: ServingTarget) -> Msg:

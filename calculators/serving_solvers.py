@@ -241,6 +241,8 @@ class _Load:
     first_token_seconds: float | None
     prompt_tokens: int
     output_tokens: int
+    sequences: int | None = None
+    """Sequences that must be in flight at once (users streaming together), if stated."""
 
 
 def _speed(
@@ -329,6 +331,7 @@ def gpus_for_target(
     target_qps: float | None = None,
     target_seconds_per_token: float | None = None,
     target_first_token_seconds: float | None = None,
+    target_concurrency: int | None = None,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str | None = None,
     kv_dtype: str | None = None,
@@ -341,6 +344,8 @@ def gpus_for_target(
     replica within memory and ``target_seconds_per_token``; replicas = ceil(target / what one
     replica delivers); the layout needing the fewest GPUs wins (ties: lower latency). With only
     latency targets, one replica. ``context_length`` is prompt + output (the KV cache size).
+    ``target_concurrency`` sequences in flight at once (users streaming together) each need a
+    slot: at least ceil(concurrency / batch per replica) replicas.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -366,6 +371,9 @@ def gpus_for_target(
         target_first_token_seconds,
         check_count("prompt_tokens", prompt_tokens),
         check_count("output_tokens", output_tokens),
+        check_count("target_concurrency", target_concurrency, maximum=10**9)
+        if target_concurrency is not None
+        else None,
     )
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
     kv = kv_dtype or kv_format(weight, gpu)
@@ -409,6 +417,7 @@ def _target(lay: ServingLayout, batch: int, speed: ServingSpeed, load: _Load) ->
             max(
                 (load.tokens_per_second or 0.0) / tokens,
                 (load.requests_per_second or 0.0) / requests,
+                (load.sequences or 0) / batch,
             )
             - 1e-9
         ),

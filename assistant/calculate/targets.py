@@ -91,6 +91,7 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
+            target_concurrency=s.concurrency,
             target_seconds_per_token=s.target_seconds_per_token,
             gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weight_dtype(s),

@@ -113,3 +113,23 @@ def test_kv_format_beside_4bit_weights_is_16bit() -> None:
         model=lookup_model("Llama-3.1-8B"), gpu=h100, gpus=1, weight_dtype="int4"
     )
     assert round(four.kv_bytes_per_sequence_per_gpu / 1e9, 2) == 0.54  # 131,072 B x 4096
+
+
+def test_users_streaming_together_each_need_a_slot() -> None:
+    from calculators.serving_solvers import gpus_for_target
+
+    # 100 users at 20 tok/s each is 2,000 tok/s, but also 100 sequences in flight at once:
+    # replicas x sequences per replica must hold all of them, not only the token rate
+    model, gpu = lookup_model("Qwen2.5-72B"), lookup_gpu("H20")
+    free = gpus_for_target(
+        model=model, gpu=gpu, target_tokens_per_second=2000, target_seconds_per_token=0.05
+    )
+    held = gpus_for_target(
+        model=model,
+        gpu=gpu,
+        target_tokens_per_second=2000,
+        target_seconds_per_token=0.05,
+        target_concurrency=100,
+    )
+    assert held.replicas * held.sequences_per_replica >= 100
+    assert (held.gpus or 0) >= (free.gpus or 0)

@@ -145,7 +145,8 @@ def test_a_target_met_in_a_format_left_open_is_a_condition() -> None:
     # no precision stated: H100 runs FP8, 35.3 GB per GPU at TP=2 reads in about half the time
     outcome = calculate(parse("Can 2 H100 serve Llama-3.1-70B with under 30 ms per token?"))
     assert outcome.verdict == "conditional"
-    assert outcome.scenario is not None and outcome.scenario.precision == "fp8"
+    assert outcome.scenario is not None
+    assert outcome.scenario.precision == "fp8"
     assert outcome.scenario.gpu_count == 2  # the stated count, not a larger one
     assert "served in FP8 (weights and KV cache)" in outcome.lead
     assert "In BF16 it takes 4 × H100 SXM 80GB" in outcome.lead
@@ -161,7 +162,8 @@ def test_no_fp8_on_a100_so_int8_is_tried() -> None:
     # bf16 at TP=2: 70.6 GB / (2.039 TB/s x 0.8) = 43 ms + kernels > 40 ms; int8 halves it
     assert "FP8" not in outcome.lead
     assert outcome.verdict == "conditional"
-    assert outcome.scenario is not None and outcome.scenario.precision == "int8"
+    assert outcome.scenario is not None
+    assert outcome.scenario.precision == "int8"
 
 
 def test_an_unreadable_number_is_refused_as_its_slot() -> None:

@@ -53,3 +53,18 @@ def test_none_fit_says_so_and_what_a_smaller_format_holds() -> None:
     assert "About 0" not in outcome.lead
     assert "No sequence of 8,192 tokens fits beside the weights in BF16" in outcome.lead
     assert "Served in INT4, a format the question left open, about 1" in outcome.lead
+
+
+def test_a_speed_each_is_per_user_and_every_user_gets_a_slot() -> None:
+    from assistant.parse.load import read_seconds_per_token, read_tokens_per_second
+
+    assert read_seconds_per_token("32 users at 20 tokens/s each") == 0.05
+    assert read_tokens_per_second("32 users at 20 tokens/s each") is None
+    assert read_tokens_per_second("1000 tok/s each ⟨gpu⟩ ") == 1000  # each GPU: a rate
+    outcome = calculate(
+        parse("How many H100 to serve Llama-3.1-70B to 32 users at 20 tokens/s each?")
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 32
+    compute = next(c for c in outcome.checks if c.kind == "compute")
+    assert compute.figures["seconds_per_token"] <= 0.05  # each of the 32 gets its 20 tok/s

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
-from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.hardware import DTYPE_BYTES, GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
@@ -35,11 +35,27 @@ __all__ = [
     "Concurrency",
     "ServingTarget",
     "gpus_for_target",
+    "kv_format",
     "max_concurrency",
     "replica_batch_limit",
 ]
 
 _MAX_BATCH = 10**7
+
+
+def kv_format(weight_dtype: str, gpu: GPU) -> str:
+    """The KV cache's format when only the weights' is given: the same 8- or 16-bit format,
+    but 16-bit beside 4-bit weights (AWQ/GPTQ are weight-only; vLLM keeps the cache in the
+    activation dtype unless `kv_cache_dtype` says otherwise).
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> [kv_format(w, lookup_gpu("H100")) for w in ("bf16", "fp8", "int8", "int4")]
+        ['bf16', 'fp8', 'int8', 'bf16']
+    """
+    if DTYPE_BYTES.get(weight_dtype, 2.0) >= 1.0:
+        return weight_dtype
+    return gpu.default_training_precision()
 
 
 def replica_batch_limit(
@@ -153,7 +169,8 @@ def max_concurrency(
     """Most concurrent sequences of ``context_length`` tokens the GPUs hold (all replicas).
 
     Defaults as deployed: the released precision where the GPU runs it (`serving_dtype`), the
-    KV cache in the weights' format, and the deployment layout (`serving_layout`).
+    KV cache in the weights' format (16-bit beside 4-bit weights: `kv_format`), and the
+    deployment layout (`serving_layout`).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -166,7 +183,7 @@ def max_concurrency(
     check_count("gpus", gpus, maximum=10**7)
     context = check_count("context_length", context_length, maximum=10**8)
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
-    kv = kv_dtype or weight
+    kv = kv_dtype or kv_format(weight, gpu)
     layout = _layout(
         model, gpu, gpus, gpus_per_node, weight, kv, context, tensor_parallel, pipeline_parallel
     )
@@ -224,6 +241,8 @@ class _Load:
     first_token_seconds: float | None
     prompt_tokens: int
     output_tokens: int
+    sequences: int | None = None
+    """Sequences that must be in flight at once (users streaming together), if stated."""
 
 
 def _speed(
@@ -312,6 +331,7 @@ def gpus_for_target(
     target_qps: float | None = None,
     target_seconds_per_token: float | None = None,
     target_first_token_seconds: float | None = None,
+    target_concurrency: int | None = None,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str | None = None,
     kv_dtype: str | None = None,
@@ -324,6 +344,8 @@ def gpus_for_target(
     replica within memory and ``target_seconds_per_token``; replicas = ceil(target / what one
     replica delivers); the layout needing the fewest GPUs wins (ties: lower latency). With only
     latency targets, one replica. ``context_length`` is prompt + output (the KV cache size).
+    ``target_concurrency`` sequences in flight at once (users streaming together) each need a
+    slot: at least ceil(concurrency / batch per replica) replicas.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -349,9 +371,12 @@ def gpus_for_target(
         target_first_token_seconds,
         check_count("prompt_tokens", prompt_tokens),
         check_count("output_tokens", output_tokens),
+        check_count("target_concurrency", target_concurrency, maximum=10**9)
+        if target_concurrency is not None
+        else None,
     )
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
-    kv = kv_dtype or weight
+    kv = kv_dtype or kv_format(weight, gpu)
     per_node = check_count("gpus_per_node", gpus_per_node, maximum=1024)
     links: dict[str, object] = {
         "gpus_per_node": per_node,
@@ -392,6 +417,7 @@ def _target(lay: ServingLayout, batch: int, speed: ServingSpeed, load: _Load) ->
             max(
                 (load.tokens_per_second or 0.0) / tokens,
                 (load.requests_per_second or 0.0) / requests,
+                (load.sequences or 0) / batch,
             )
             - 1e-9
         ),

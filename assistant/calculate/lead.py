@@ -32,7 +32,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
     focus = (
         outcome.focus
-        or solved(ask, scenario, query.language)
+        or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
         or _answer(ask, outcome, scenario, query.language)
     )
     if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.solvers import model_and_gpu, weight_dtype
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
@@ -91,6 +91,7 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
+            target_concurrency=s.concurrency,
             target_seconds_per_token=s.target_seconds_per_token,
             gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weight_dtype(s),
@@ -146,18 +147,134 @@ def meet_target(
         return outcome
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
+    have = (evaluated.gpu_count or 1) if counted else None
+    short = target.gpus is None or (have is not None and have < target.gpus)
+    lower = _lower_format(evaluated, per_node, have) if short else None
+    if lower is not None and stated.precision is None:
+        return _in_format(stated, evaluated, rerun, lang, target, lower, have)
+    # a stated format: another one that meets the target is a suggestion, not a condition
+    other = (_other_format(gpu, evaluated, *lower),) if lower is not None else ()
     if target.gpus is None:
-        focus = text(Msg("solve.target_unreachable", gpu=gpu, target=words), lang)
+        said = (Msg("solve.target_unreachable", gpu=gpu, target=words), *other)
+        focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict="infeasible", focus=focus)
-    if counted:
-        have = evaluated.gpu_count or 1
+    if have is not None:
         enough = have >= target.gpus
         stated_hw = Msg("common.gpus", count=have, gpu=gpu)
         key = "solve.target_met" if enough else "solve.target_short"
-        focus = text(_sized(key, target, gpu, stated=stated_hw, target=words), lang)
+        said = (_sized(key, target, gpu, stated=stated_hw, target=words), *other)
+        focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
-    hardware = Msg("common.gpus", count=target.gpus, gpu=gpu)
+    return _sized_answer(stated, evaluated, rerun, lang, target, per_node)
+
+
+def _sized_answer(
+    stated: Scenario,
+    evaluated: Scenario,
+    rerun: Rerun,
+    lang: Language,
+    target: ServingTarget,
+    per_node: int,
+) -> Outcome:
+    """No count stated: the fewest GPUs in the released format, evaluated at that count, and
+    the fewer a smaller format the question left open would need (said, not assumed)."""
+    gpu, words, count = evaluated.gpu or "GPU", target_words(stated), target.gpus or 1
+    hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
-    focus = text(_sized("solve.target_gpus", target, gpu, target=words), lang)
+    said = [_sized("solve.target_gpus", target, gpu, target=words)]
+    fewer = _lower_format(evaluated, per_node, count - 1) if stated.precision is None else None
+    if fewer is not None:
+        dtype, t = fewer
+        said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(dtype)))
+    focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(sized_outcome, focus=focus)
+
+
+#: Weight formats tried for a serving target the released one misses, in the order a serving
+#: engineer tries them: FP8 where the GPU has FP8 tensor cores (vLLM / TensorRT-LLM FP8
+#: checkpoints), int8 where it has not (the same byte per weight, so never both), then 4-bit
+#: AWQ/GPTQ. Decode reads every weight once per step (Pope et al. 2022, §2), so fewer bytes
+#: per weight is a proportionally shorter step; see knowledge/guides/inference-serving.
+_FP8_FORMATS = ("fp8", "int4")
+_NO_FP8_FORMATS = ("int8", "int4")
+
+
+def _lower_format(
+    evaluated: Scenario, per_node: int, have: int | None
+) -> tuple[str, ServingTarget] | None:
+    """The first smaller weight format whose deployment meets the target (on `have` GPUs at
+    most when the count is stated), and that deployment; None when none does."""
+    from calculators.catalog.hardware import DTYPE_BYTES
+
+    found = model_and_gpu(evaluated)
+    if found is None:
+        return None
+    current = DTYPE_BYTES.get(weight_dtype(evaluated) or "bf16", 2.0)
+    formats = _FP8_FORMATS if found[1].supports("fp8") else _NO_FP8_FORMATS
+    for dtype in formats:
+        if DTYPE_BYTES[dtype] >= current:
+            continue
+        t = serving_target(replace(evaluated, gpus_per_node=per_node, precision=dtype))
+        if t is not None and t.gpus is not None and (have is None or t.gpus <= have):
+            return dtype, t
+    return None
+
+
+def _in_format(
+    stated: Scenario,
+    evaluated: Scenario,
+    rerun: Rerun,
+    lang: Language,
+    released: ServingTarget,
+    lower: tuple[str, ServingTarget],
+    have: int | None,
+) -> Outcome:
+    """The target met in a smaller weight format the question left open: a condition (no new
+    hardware, nothing stated undone), evaluated in that format so the checks agree."""
+    dtype, t = lower
+    gpu = evaluated.gpu or "GPU"
+    label = _format(dtype)
+    more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
+    more["tpot"] = t.seconds_per_token
+    if have is not None:
+        scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
+        more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
+        said = _sized("solve.target_in_format", t, gpu, **more)
+        note = Msg("solve.target_format_note", dtype=label)
+    else:
+        scenario = _at_count(replace(stated, precision=dtype), gpu, t)
+        said = _sized("solve.target_gpus_in_format", t, gpu, **more)
+        note = Msg("solve.target_format_note_any", dtype=label)
+    out = rerun(scenario, text(note, lang))
+    verdict = "conditional" if out.verdict in ("feasible", "conditional") else out.verdict
+    before = _in_released(evaluated, released, gpu)
+    focus = join_sentences((text(said, lang), text(before, lang)), lang)
+    return replace(out, verdict=verdict, focus=focus)
+
+
+def _in_released(evaluated: Scenario, released: ServingTarget, gpu: str) -> Msg:
+    """What the target takes in the released format (or that nothing meets it there)."""
+    was = (evaluated.precision or "bf16").upper()
+    if released.gpus is None:
+        return Msg("solve.released_none", released=was, gpu=gpu)
+    hardware = Msg("common.gpus", count=released.gpus, gpu=gpu)
+    return Msg("solve.released_takes", released=was, hardware=hardware)
+
+
+def _other_format(gpu: str, evaluated: Scenario, dtype: str, t: ServingTarget) -> Msg:
+    """A smaller format than the stated one meets the target: said, under `infeasible`."""
+    return Msg(
+        "solve.target_other_format",
+        dtype=_format(dtype),
+        released=(evaluated.precision or "bf16").upper(),
+        hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
+        tpot=t.seconds_per_token,
+    )
+
+
+def _format(dtype: str) -> Msg:
+    """A serving format as deployed: an 8-bit one for the weights and the KV cache (as the
+    plan and the solvers take it), 4-bit weights beside a 16-bit KV cache (`kv_format`)."""
+    key = "solve.format.4bit" if dtype == "int4" else "solve.format.8bit"
+    return Msg(key, dtype=dtype.upper())

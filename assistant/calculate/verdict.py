@@ -47,7 +47,6 @@ _STATED_SLOT = {
     "method": "method",
     "precision": "precision",
     "weight_dtype": "precision",
-    "kv_dtype": "precision",
     "deadline_seconds": "deadline_seconds",
     "zero_stage": "zero_stage",
     "tensor_parallel": "tensor_parallel",
@@ -57,6 +56,12 @@ _STATED_SLOT = {
     "batch_size": "batch_size",
     "offload": "offload",
 }
+
+
+#: Stated precisions that fix the KV cache's format too ("serve it in FP16"); a weight-only
+#: format ("int4 weights", "AWQ", FP8 checkpoints) leaves the KV cache's format open, as
+#: vLLM's separate `kv_cache_dtype` option does.
+_SERVING_FORMATS = ("fp32", "bf16", "fp16")
 
 
 def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
@@ -72,6 +77,8 @@ def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
         ):
             return False
     if stated.task == "finetune" and stated.method == "full" and new.method != plan.method:
+        return False
+    if new.kv_dtype != plan.kv_dtype and stated.precision in _SERVING_FORMATS:
         return False
     return new.deadline_seconds <= max(plan.deadline_seconds, PRACTICAL_SECONDS)
 

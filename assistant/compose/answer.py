@@ -151,7 +151,7 @@ def cite_check(
     topic) plus the passages of the sections that back this kind of claim; they are ranked by
     section fit, retrieval rank and whether they name the scenario's GPU or model.
     """
-    sections = SECTIONS.get(claim_kind(check.kind, scenario), ())
+    sections = SECTIONS.get(claim_kind(check.kind, scenario, kv_bound=_kv_bound(check)), ())
     hits = retriever.search(topic_query(check.kind, scenario, language), k=12, lang=language)
     ranks = {p.id: i for i, p in enumerate(hits) if _acceptable(p, check.kind, site_docs)}
     candidates = {p.id: p for p in hits if p.id in ranks}
@@ -170,6 +170,19 @@ def cite_check(
         other = [p for p in rest if (p.doc_id, p.anchor) != (first[0].doc_id, first[0].anchor)]
         usable = first + (other or rest)
     return [Citation(passage=p, claim=check.summary) for p in usable[:2]]
+
+
+def _kv_bound(check: Check) -> bool:
+    """A serving memory check that fails with the KV cache a large share of each GPU's need
+    (the planner's threshold for offering an 8-bit KV cache)."""
+    from calculators.planner.suggestions import KV_BOUND_SHARE
+
+    kv, need = (check.figures.get(k) for k in ("kv_cache_bytes_per_gpu", "required_bytes_per_gpu"))
+    if check.kind != "memory" or check.verdict != "fail":
+        return False
+    if not isinstance(kv, (int, float)) or not isinstance(need, (int, float)) or need <= 0:
+        return False
+    return kv / need >= KV_BOUND_SHARE
 
 
 def _document(retriever: Retriever, doc_id: str, language: Language) -> list[Passage]:

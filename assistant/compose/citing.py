@@ -31,6 +31,11 @@ SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("inference-serving", "kv-cache"),
         ("gpu-memory", "kv-cache"),
     ),
+    "memory-kv": (
+        ("inference-serving", "kv-cache"),
+        ("inference-serving", "kv-cache-quantization"),
+        ("gpu-memory", "kv-cache"),
+    ),
     "memory-quantized": (
         ("inference-serving", "quantization"),
         ("gpu-memory", "inference-weights"),
@@ -56,17 +61,22 @@ SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def claim_kind(kind: str, scenario: Scenario) -> str:
-    """Which section list fits a check's claim, given what was evaluated.
+def claim_kind(kind: str, scenario: Scenario, *, kv_bound: bool = False) -> str:
+    """Which section list fits a check's claim, given what was evaluated. `kv_bound`: serving
+    memory that the KV cache, not the weights, overflows (its 8-bit format is the remedy).
 
     Examples:
         >>> claim_kind("memory", Scenario(task="finetune", method="qlora"))
         'memory-lora'
         >>> claim_kind("network", Scenario(nodes=4, inter_link="25GbE"))
         'network-ethernet'
+        >>> claim_kind("memory", Scenario(task="inference"), kv_bound=True)
+        'memory-kv'
     """
     inference = scenario.task == "inference"
     if kind == "memory":
+        if inference and kv_bound:
+            return "memory-kv"
         if inference:
             quantized = scenario.precision in ("int4", "int8")
             return "memory-quantized" if quantized else "memory-inference"

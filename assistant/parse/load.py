@@ -10,6 +10,8 @@ Examples:
     (20, 32)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
+    >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
+    (None, 0.05)
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
     (1.0, 0.5)
     >>> read_budget("预算200000元"), read_price_per_kwh("电价0.6元/度")
@@ -79,7 +81,11 @@ _TOKS = (
     r"tokens?每秒|token/秒)"
 )
 #: "per user" / "每路": a per-sequence speed, not the deployment's throughput.
-_EACH_AFTER = r"\s*(?:per|for each|each|a|/)\s*(?:user|sequence|request|stream|session)\b"
+_EACH_AFTER = (
+    r"\s*(?:(?:per|for each|each|a|/)\s*(?:user|sequence|request|stream|session)\b"
+    # "at 20 tokens/s each": each of the users or sequences named, not each GPU
+    r"|each\b(?!\s*(?:gpu|card|node|replica|server|⟨)))"
+)
 _EACH_BEFORE = (
     r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
 )

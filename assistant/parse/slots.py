@@ -95,8 +95,17 @@ _BIG_BARE = re.compile(NUMBER + r"\s*(亿|万)?")
 _TOKEN_AFTER = re.compile(
     r"\s*(?:个|的)?\s*(?:training\s+|训练\s*)?(?:tokens?|词元|token数|toks?\b)", re.ASCII
 )
-_CONTEXT_AFTER = re.compile(
-    r"\s*(?:tokens?|toks?)[\s-]*(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|window)", re.ASCII
+#: What follows a number that makes it a context length: a context word ("16k context",
+#: "16k tokens of context", "128k的上下文", "16K长度"), a per-sequence count ("16K tokens per
+#: request", "32k tokens each") or a "-token" adjective on sequences ("16k-token sequences").
+#: A budget ("2T tokens", "500M tokens") or a rate ("1000 tok/s") has none of these.
+_CONTEXT_TAIL = re.compile(
+    r"(?:[\s-]*(?:tokens?|toks?))?[\s-]*(?:of\s+(?:the\s+)?)?的?\s*"
+    r"(?:context|ctx|上下文|长度|序列|window|length\b)"
+    r"|[\s-]*(?:tokens?|toks?)(?:\s+long)?\s*(?:each\b|apiece\b|"
+    r"(?:per|a|for each|/)\s*(?:request|sequence|prompt|conversation|query|session|chat)s?\b)"
+    r"|-(?:tokens?|toks?)\s+(?:long\s+)?(?:sequences?|requests?|prompts?|conversations?|"
+    r"contexts?|inputs?|chats?|windows?)\b"
 )
 #: "64 requests of 8k tokens", "每路 8k token": the length of each sequence, a context length.
 _PER_SEQUENCE = (
@@ -121,7 +130,7 @@ def read_sizes(text: str) -> list[SizeMention]:
     for match in _SIZE_SUFFIX.finditer(text):
         value = to_float(match.group(1)) * MAGNITUDES[match.group(2)]
         kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
-        if kind == "tokens" and _CONTEXT_AFTER.match(text, match.end()):
+        if kind == "tokens" and _CONTEXT_TAIL.match(text, match.end()):
             continue  # "16k tokens of context" is a context length, not a training budget
         if kind == "tokens" and _PER_SEQUENCE_BEFORE.search(text[: match.start()]):
             continue  # "64 requests of 8k tokens": each request's length, not a budget
@@ -201,28 +210,53 @@ def read_deadline(text: str) -> float | None:
     return None
 
 
-_CONTEXT = re.compile(
+_CONTEXT_LEAD = re.compile(
     r"(?:context|ctx|上下文|序列长度|seq(?:uence)?[ _-]?len(?:gth)?|窗口)\D{0,12}?"
     + NUMBER
-    + r"\s*(k)?|"
-    + NUMBER
-    + r"\s*(k)?[\s-]*(?:tokens?[\s-]*)?(?:of\s+(?:the\s+)?)?(?:context|ctx|上下文|长度|序列|window)"
-    + "|"
-    + _PER_SEQUENCE
-    + NUMBER
-    + r"\s*(k)?\s*tokens?"
+    + r"\s*(k)?"
 )
+_CONTEXT_NUMBER = re.compile(NUMBER + r"\s*(k)?")
+#: "64 requests of 8k tokens", "每路 8k token": each sequence's length
+_PER_SEQUENCE_LENGTH = re.compile(_PER_SEQUENCE + NUMBER + r"\s*(k)?\s*tokens?")
+#: "concurrent 8k sequences": a length in thousands on the sequences in flight (elsewhere
+#: "50k sequences" is a count of training examples)
+_CONCURRENT_LENGTH = re.compile(
+    r"concurrent\s+"
+    + NUMBER
+    + r"\s*(k)\s+(?:sequences?|requests?|prompts?|conversations?|chats?)\b"
+)
+#: Output words before a per-request count: "generate 256 tokens per request" is the output.
+_OUTPUT_BEFORE = re.compile(r"(?:output|generat\w*|输出|生成)\W{0,3}$")
+#: Shorter "contexts" are counts of something else ("30 tokens per session").
+_MIN_CONTEXT = 128
 
 
 def read_context_length(text: str) -> int | None:
-    """Context length in tokens; "32k" means 32 × 1024."""
-    match = _CONTEXT.search(text)
-    if match is None:
+    """Context length in tokens; "32k" means 32 × 1024.
+
+    Examples:
+        >>> [read_context_length(t) for t in ("16k-token sequences", "context of 16k",
+        ...     "128k的上下文", "32k tokens each", "上下文16k", "16k tokens per request")]
+        [16384, 16384, 131072, 32768, 16384, 16384]
+        >>> [read_context_length(t) for t in ("1000 tok/s", "2t tokens", "500m tokens")]
+        [None, None, None]
+    """
+    lead = _CONTEXT_LEAD.search(text)
+    tail = next(
+        (
+            m
+            for m in _CONTEXT_NUMBER.finditer(text)
+            if _CONTEXT_TAIL.match(text, m.end()) and not _OUTPUT_BEFORE.search(text[: m.start()])
+        ),
+        None,
+    )
+    candidates = (lead, tail, _CONCURRENT_LENGTH.search(text), _PER_SEQUENCE_LENGTH.search(text))
+    found = [m for m in candidates if m is not None]
+    if not found:
         return None
-    number = match.group(1) or match.group(3) or match.group(5)
-    kilo = match.group(2) or match.group(4) or match.group(6)
-    value = to_float(number) * (1024 if kilo else 1)
-    return int(value)
+    match = min(found, key=lambda m: m.start())
+    value = int(to_float(match.group(1)) * (1024 if match.group(2) else 1))
+    return value if match is lead or value >= _MIN_CONTEXT else None
 
 
 _BATCH = (

@@ -16,7 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from calculators._memory_parts import SEARCHED_TENSOR_PARALLEL, valid_tensor_parallel
+from calculators._memory_parts import (
+    SEARCHED_TENSOR_PARALLEL,
+    WEIGHT_STORAGE_BYTES,
+    valid_tensor_parallel,
+)
+from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
 from calculators.planner.memory import offload_host_ram
@@ -24,7 +29,13 @@ from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
 
-__all__ = ["MAX_DEADLINE_DAYS", "Candidate", "candidates", "deadline_remark"]
+__all__ = [
+    "KV_BOUND_SHARE",
+    "MAX_DEADLINE_DAYS",
+    "Candidate",
+    "candidates",
+    "deadline_remark",
+]
 
 #: Longest deadline the planner suggests (two years); beyond it the deadline route is impractical.
 MAX_DEADLINE_DAYS = 730
@@ -36,6 +47,8 @@ def candidates(
     """All candidate changes worth verifying, cheapest kinds first."""
     if "memory" in failing:
         yield from _memory_savers(plan)
+        if plan.task == "inference" and _kv_bound(checks):
+            yield from _kv_quantize(plan)
     if "compute" in failing and plan.task == "finetune" and plan.effective_method == "full":
         yield from _methods(plan)
     if "compute" in failing:
@@ -182,16 +195,55 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:
+    """Weights in fewer bits, in the order a serving engineer tries them: FP8 where the GPU
+    has FP8 tensor cores (vLLM/TensorRT-LLM serve FP8 checkpoints there), else int8, then
+    4-bit (AWQ/GPTQ). int8 is skipped where FP8 runs: the same byte per weight, so it fits
+    and reads exactly what FP8 does."""
     current = plan.weight_dtype or plan.precision
-    for dtype, bits in (("int8", 8), ("int4", 4)):
-        if current in ("int8", "int4") and dtype == "int8" or current == dtype:
+    if WEIGHT_STORAGE_BYTES.get(current, 2.0) < 1.0:
+        return  # already 4-bit
+    fp8 = plan.gpu.supports("fp8")
+    steps = (("fp8", 8, 0.9), ("int4", 4, 2.0)) if fp8 else (("int8", 8, 1.0), ("int4", 4, 2.0))
+    for dtype, bits, size in steps:
+        if WEIGHT_STORAGE_BYTES[dtype] >= WEIGHT_STORAGE_BYTES.get(current, 2.0):
             continue
+        said = (
+            Msg("suggest.quantize_fp8", gpu=plan.gpu.name)
+            if dtype == "fp8"
+            else Msg("suggest.quantize", dtype=dtype, bits=bits)
+        )
+        yield Candidate("quantization", said, plan.replace(weight_dtype=dtype), 1, size=size)
+
+
+#: The KV cache is what does not fit when it is at least this share of the memory needed: a
+#: long context or many sequences in flight, not the weights.
+KV_BOUND_SHARE = 0.25
+
+
+def _kv_bound(checks: tuple[CheckResult, ...]) -> bool:
+    memory = next((c for c in checks if c.kind == "memory"), None)
+    if memory is None:
+        return False
+    kv, need = memory.figures.get("kv_cache_bytes"), memory.figures.get("required_bytes_per_gpu")
+    if not isinstance(kv, (int, float)) or not isinstance(need, (int, float)) or need <= 0:
+        return False
+    return kv / need >= KV_BOUND_SHARE
+
+
+def _kv_quantize(plan: Plan) -> Iterator[Candidate]:
+    """An 8-bit KV cache, alone and with 8-bit weights: FP8 (E4M3) where the GPU has FP8, as
+    vLLM's `kv_cache_dtype="fp8"` and TensorRT-LLM offer; INT8 (TensorRT-LLM) elsewhere. Both
+    halve the KV bytes of a 16-bit cache (vLLM docs, "Quantized KV Cache")."""
+    if DTYPE_BYTES[plan.kv_dtype or plan.precision] <= 1.0:
+        return
+    dtype = "fp8" if plan.gpu.supports("fp8") else "int8"
+    said = Msg("suggest.kv_quantize", dtype=dtype.upper())
+    alone = plan.replace(kv_dtype=dtype)
+    yield Candidate("kv_quantization", said, alone, 1, size=0.75)
+    for q in _quantize(plan):
+        both = Msg("suggest.and_kv_quantize", first=q.description, dtype=dtype.upper())
         yield Candidate(
-            "quantization",
-            Msg("suggest.quantize", dtype=dtype, bits=bits),
-            plan.replace(weight_dtype=dtype),
-            1,
-            size=1.0 if dtype == "int8" else 2.0,
+            "combined", both, alone.replace(weight_dtype=q.plan.weight_dtype), 2, 2, size=q.size
         )
 
 

@@ -127,13 +127,43 @@ def test_a_stated_count_short_of_a_target_says_what_meets_it() -> None:
     from assistant.calculate import calculate
 
     # 141 GB of bf16 weights: TP=2 reads 70.6 GB per GPU per token (~31 ms with overheads),
-    # TP=4 halves it; "2 H100" is the count to judge, not a node of two where nothing meets it
-    outcome = calculate(parse("Can 2 H100 serve Llama-3.1-70B with under 30 ms per token?"))
+    # TP=4 halves it; "2 H100" is the count to judge, not a node of two where nothing meets it.
+    # The bf16 is stated, so FP8 (which would meet it) is a suggestion under `infeasible`.
+    question = "Can 2 H100 serve Llama-3.1-70B in bf16 with under 30 ms per token?"
+    outcome = calculate(parse(question))
     assert outcome.scenario is not None
     assert outcome.scenario.target_seconds_per_token == 0.03
     assert outcome.verdict == "infeasible"
     assert "it takes 4 × H100 SXM 80GB" in outcome.lead
     assert "No deployment" not in outcome.lead
+    assert "Served in FP8 (weights and KV cache) instead of the stated BF16" in outcome.lead
+
+
+def test_a_target_met_in_a_format_left_open_is_a_condition() -> None:
+    from assistant.calculate import calculate
+
+    # no precision stated: H100 runs FP8, 35.3 GB per GPU at TP=2 reads in about half the time
+    outcome = calculate(parse("Can 2 H100 serve Llama-3.1-70B with under 30 ms per token?"))
+    assert outcome.verdict == "conditional"
+    assert outcome.scenario is not None
+    assert outcome.scenario.precision == "fp8"
+    assert outcome.scenario.gpu_count == 2  # the stated count, not a larger one
+    assert "served in FP8 (weights and KV cache)" in outcome.lead
+    assert "In BF16 it takes 4 × H100 SXM 80GB" in outcome.lead
+    compute = next(c for c in outcome.checks if c.kind == "compute")
+    assert compute.figures["seconds_per_token"] < 0.03  # the checks are of the FP8 plan
+
+
+def test_no_fp8_on_a100_so_int8_is_tried() -> None:
+    from assistant.calculate import calculate
+
+    # A100 has no FP8 tensor cores: the next format tried is int8, never FP8
+    outcome = calculate(parse("Can 2 A100 serve Llama-3.1-70B with under 40 ms per token?"))
+    # bf16 at TP=2: 70.6 GB / (2.039 TB/s x 0.8) = 43 ms + kernels > 40 ms; int8 halves it
+    assert "FP8" not in outcome.lead
+    assert outcome.verdict == "conditional"
+    assert outcome.scenario is not None
+    assert outcome.scenario.precision == "int8"
 
 
 def test_an_unreadable_number_is_refused_as_its_slot() -> None:

@@ -250,6 +250,18 @@ def read_memory(text: str) -> float | None:
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 
+_NVLINK_GENERATION = re.compile(
+    r"nvlink\s*(?:gen\s*)?([1-5])(?:\.0)?(?![\d.])|第([一二三四五])代\s*nvlink"
+)
+#: "RoCE v2 200G", "IB 400G": the fabric named before its speed.
+_SPEED_AFTER = re.compile(
+    r"(?:\bib\b|infiniband|roce|rdma|以太网|ethernet)(?:\s*v2)?\s*"
+    + NUMBER
+    + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+    re.ASCII,
+)
+
+
 def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Candidate names for the intra-node link and the inter-node fabric, most specific first.
 
@@ -264,6 +276,10 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     ):
         intra += ["pcie gen4", "pcie4", "pcie"]
     elif "nvlink" in text:
+        generation = _NVLINK_GENERATION.search(text)
+        if generation is not None:
+            number = generation.group(1) or str("一二三四五".index(generation.group(2)) + 1)
+            intra += [f"nvlink {number}"]
         intra += ["nvlink"]
     elif re.search(r"\bpcie\b", text, re.ASCII):
         intra += ["pcie gen4", "pcie4", "pcie"]
@@ -278,7 +294,7 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         re.ASCII,
     )
     if speed_match is None:
-        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII)
+        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII) or _SPEED_AFTER.search(text)
     speed = int(to_float(speed_match.group(1))) if speed_match else None
     roce = "roce" in text or "rdma" in text
     if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
@@ -325,3 +341,34 @@ def pcie_variant(gpu: str) -> tuple[str, str | None]:
             return other.name, other.intra_link
     link = f"PCIe Gen{card.pcie_gen} x16"
     return gpu, link_alias_index().get(link.lower().replace(" ", ""), None)
+
+
+def names_bare_nvlink(text: str) -> bool:
+    """True when the text says NVLink (or an NVLink bridge) without a generation or a speed."""
+    if "nvlink" not in text or _NVLINK_GENERATION.search(text):
+        return False
+    return not re.search(r"nvlink\s*\d|(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink", text)
+
+
+def nvlink_of(gpu: str) -> str | None:
+    """The NVLink a card of this family has: its own, or its SXM sibling's for a PCIe card with
+    an NVLink bridge ("A100 PCIe 80GB" → "NVLink 3": NVIDIA's A100 PCIe datasheet gives the
+    2-GPU bridge 600 GB/s, third-generation NVLink; A800 PCIe → the A800's 400 GB/s NVLink);
+    None for a card the catalog knows no NVLink for (an RTX 3090's bridge)."""
+    from calculators.catalog.hardware import GPUS, LINKS
+
+    card = GPUS.get(gpu)
+    if card is None:
+        return None
+    family = [card] + [
+        other
+        for other in GPUS.values()
+        if other.architecture == card.architecture
+        and other.name.split()[0] == card.name.split()[0]
+        and other.memory_bytes == card.memory_bytes
+    ]
+    for one in family:
+        link = LINKS.get(one.intra_link)
+        if link is not None and link.kind == "nvlink":
+            return one.intra_link
+    return None

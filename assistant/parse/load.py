@@ -10,6 +10,8 @@ Examples:
     (20, 32)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
+    >>> read_tokens_per_second("tps 1000 能达到吗"), read_price_per_kwh("电费0.8块1度")
+    (1000.0, (0.8, 'CNY'))
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
     (1.0, 0.5)
     >>> read_budget("预算200000元"), read_price_per_kwh("电价0.6元/度")
@@ -87,6 +89,9 @@ _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
+    # serving's "TPS" is tokens per second ("TPS 1000", "1000 TPS"); requests are QPS
+    re.compile(r"\btps" + _VERB + NUMBER + _K + r"(?![\d.])"),
+    re.compile(NUMBER + _K + r"\s*tps\b"),
 )
 _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
 
@@ -211,6 +216,8 @@ _ENERGY = (
     re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
+    # "0.8块一度" (normalised "0.8块1度"): the price of one kWh
+    re.compile(NUMBER + r"\s*" + _CUR + r"\s*1\s*(?:度电?|kwh|千瓦时)"),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
 )
 

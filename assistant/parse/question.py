@@ -24,7 +24,7 @@ from assistant.parse import slots
 from assistant.parse.asks import read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
-from assistant.parse.followup import as_followup, bare_count, merge_followup
+from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     as_typed,
@@ -284,6 +284,7 @@ def parse(
         The parsed :class:`Query`; `in_domain` is False when the text is not about GPUs and models.
     """
     warnings: list[str] = []
+    sites = tuple(sites)  # read twice: aliases, and the node count "再加一台" adds to
     cleaned = clean_text(question)
     lang: Language = language or detect_language(cleaned)
     if len(cleaned) > MAX_QUESTION_CHARS:
@@ -314,7 +315,12 @@ def parse(
         unknown_names=mentions.unknown,
     )
     followup = as_followup(
-        base, found, previous, offtopic=bool(evidence.elsewhere), bare=bare_count(text)
+        base,
+        found,
+        previous,
+        offtopic=bool(evidence.elsewhere),
+        bare=bare_count(text),
+        added=added_counts(text, previous, {s.id: s.nodes for s in sites}),
     )
     if followup and isinstance(previous, Query) and says_no_language(cleaned):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
@@ -335,6 +341,8 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     found.update(count_slots)
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
+    if "gpu" in found and hw.names_bare_nvlink(mentions.plain):
+        found["intra_link"] = hw.nvlink_of(str(found["gpu"])) or found["intra_link"]
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value

@@ -1,0 +1,125 @@
+"""New question or follow-up (issue 10): weak and strong marks, "add N more", a change of task,
+and the link and load phrasings the follow-ups lean on."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.parse import parse
+from assistant.records import Query, SiteProfile
+
+JILIN = SiteProfile(
+    id="regional-single-node",
+    title="Regional single node",
+    aliases=("吉林", "Jilin", "吉林GPU服务器"),
+    nodes=1,
+    gpus_per_node=8,
+    gpu="A100 PCIe 80GB",
+)
+
+
+def chain(*turns: str) -> Query:
+    """The last turn's query, each turn parsed as a follow-up of the one before."""
+    previous: Query | None = None
+    for turn in turns:
+        previous = parse(turn, sites=[JILIN], previous=previous)
+    assert previous is not None
+    return previous
+
+
+@pytest.mark.parametrize(
+    ("turns", "followup"),
+    [
+        # a leading 那 is weak: a question naming its own model, task and card is new
+        (("8张A100能训练13B模型吗", "那Llama-3.1-8B 推理需要几张4090？"), False),
+        (("Llama-2-70B用8张H100推理", "那 Qwen2.5-7B 用一张 4090 全参微调行吗"), False),
+        (("8 H100 train 13B", "then Qwen2.5-7B inference on one 4090?"), False),
+        # …呢 / what about are strong: the same wording with them follows up
+        (("8张A100能训练13B模型吗", "那用 Llama-2-13B 训练呢"), True),
+        (("8 H100 train 13B", "what about Qwen2.5-7B inference on one 4090?"), True),
+        # a bare 那 with nothing of its own still follows up
+        (("8张A100能训练13B模型吗", "那用H800"), True),
+        # asking which model its own hardware takes is a question of its own
+        (("8 H100 fine-tune Llama-2-70B", "What's the largest model 4 L40S can serve?"), False),
+        (("两台8卡H100预训练千亿模型要多久", "8张4090能微调多大的模型？"), False),
+        (("两台8卡H100预训练千亿模型要多久", "那4090呢"), True),
+    ],
+)
+def test_new_question_or_follow_up(turns: tuple[str, ...], followup: bool) -> None:
+    assert chain(*turns).followup is followup
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("两台8卡A100训练70B模型", "再加一台呢"), {"nodes": 3, "gpus_per_node": 8}),
+        (("两台8卡A100训练70B模型", "再加两台呢"), {"nodes": 4, "gpus_per_node": 8}),
+        (("2 nodes of 8x A100 train 70B", "what about 2 more nodes?"), {"nodes": 4}),
+        (("2 nodes of 8x A100 train 70B", "and another server?"), {"nodes": 3}),
+        (("8张A100训练7B", "再加一台呢"), {"nodes": 2, "gpus_per_node": 8}),  # one server of 8
+        (("16张A100训练7B", "再加8张卡呢"), {"gpu_count": 24}),
+        (("吉林GPU服务器能训练千亿模型吗", "再加一台呢"), {"nodes": 2}),  # the site is one server
+        # absolute counts stay absolute
+        (("16张A100训练7B", "增加到24张呢"), {"gpu_count": 24}),
+        (("两台8卡A100训练70B模型", "16台呢"), {"nodes": 16}),
+    ],
+)
+def test_adding_is_relative_to_the_previous_count(
+    turns: tuple[str, ...], expected: dict[str, int]
+) -> None:
+    query = chain(*turns)
+    assert query.followup
+    for slot, value in expected.items():
+        assert getattr(query.scenario, slot) == value, slot
+    assert set(query.changed_slots) == set(expected) - {"gpus_per_node"}
+
+
+def test_adding_with_no_previous_turn_reads_the_count_as_stated() -> None:
+    assert parse("再加一台A100训练7B").scenario.nodes == 1
+
+
+def test_training_after_serving_drops_the_serving_load() -> None:
+    query = chain(
+        "Can 8 H100 serve Llama-3.1-70B for 20 concurrent users at 1000 tok/s?",
+        "what about training it instead?",
+    )
+    s = query.scenario
+    assert (s.task, s.model, s.gpu_count) == ("pretrain", "Llama-3.1-70B", 8)
+    assert (s.concurrency, s.target_tokens_per_second, s.batch_size) == (None, None, None)
+    assert query.changed_slots == ("task",)  # cleared slots are a consequence, not reported
+
+
+def test_serving_after_a_fine_tune_drops_the_method() -> None:
+    query = chain("两台8卡A800全参微调Qwen2.5-72B要多久", "同样的配置推理呢")
+    assert (query.scenario.task, query.scenario.method) == ("inference", None)
+    assert query.scenario.gpu_count == 16
+    assert query.changed_slots == ("task",)
+
+
+def test_a_follow_up_keeping_the_task_keeps_the_load() -> None:
+    query = chain("8张H100部署Llama-3.1-70B，20 个并发", "换成 H200 呢")
+    assert query.scenario.concurrency == 20
+    assert query.changed_slots == ("gpu",)
+
+
+@pytest.mark.parametrize(
+    ("question", "slot", "value"),
+    [
+        ("2 nodes of 8 H800 on RoCE v2 200G train 30B", "inter_link", "200GbE RoCE"),
+        ("两台8卡H100，IB 400G，训练70B", "inter_link", "InfiniBand NDR"),
+        ("两台8卡H100，RoCE，训练70B", "inter_link", "100GbE RoCE"),  # no speed: the default
+        ("8 A100 with NVLink train 7B", "intra_link", "NVLink 3"),  # the A100's own NVLink
+        ("8 H100 with NVLink train 7B", "intra_link", "NVLink 4"),
+        ("8 A100 with NVLink 3 train 7B", "intra_link", "NVLink 3"),
+        ("8张A100，第三代NVLink，训练7B", "intra_link", "NVLink 3"),
+        ("2 A100 PCIe with an NVLink bridge train 7B", "intra_link", "NVLink 3"),
+        ("2 A800 PCIe with an NVLink bridge train 7B", "intra_link", "A800 NVLink"),
+        ("8 A100 without NVLink train 7B", "intra_link", "PCIe Gen4 x16"),
+        ("4张A100部署Qwen2.5-72B，TPS 1000", "target_tokens_per_second", 1000.0),
+        ("4 A100 serve Qwen2.5-72B at 2000 TPS", "target_tokens_per_second", 2000.0),
+        ("8张A100训练7B，电费0.8块一度", "price_per_kwh", 0.8),
+        ("8张A100训练7B，电价0.6元/度", "price_per_kwh", 0.6),
+    ],
+)
+def test_link_and_load_phrasings(question: str, slot: str, value: object) -> None:
+    assert getattr(parse(question).scenario, slot) == value

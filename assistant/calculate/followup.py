@@ -38,11 +38,16 @@ _REPORTED = frozenset(
 
 
 def changed_note(query: Query) -> str:
-    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved."""
+    """ "在上一问的基础上改了：GPU 型号。" for a follow-up, so the user sees what moved; "沿用上一问
+    的设定。" for one that carried a job over and changed none of it ("需要几张?")."""
+    if not query.followup:
+        return ""
     changed = query.changed_slots
     if "concurrency" in changed:  # the batch follows the concurrency: one change, said once
         changed = tuple(k for k in changed if k != "batch_size")
     names = tuple(Msg(f"parse.slot.{k}") for k in changed if k in _REPORTED)
-    if not query.followup or not names:
-        return ""
-    return t("answer.changed", query.language, slots=names)
+    if names:
+        return t("answer.changed", query.language, slots=names)
+    if query.scenario.model is not None or query.scenario.params is not None:
+        return t("answer.same_context", query.language)
+    return ""  # a topic follow-up on a concept ("那网络呢?") carries no set-up

@@ -30,14 +30,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from assistant.records import Ask, Query, Scenario
-from calculators.messages import Msg
 
 __all__ = [
     "added_counts",
     "added_units",
     "as_followup",
     "bare_count",
-    "context_note",
     "is_marked",
     "is_strongly_marked",
     "merge_followup",
@@ -263,14 +261,3 @@ def _drop_other_task_slots(changes: dict[str, object], previous: Scenario, task:
         changes.setdefault(slot, None)
     if previous.batch_size is not None and previous.batch_size == previous.concurrency:
         changes.setdefault("batch_size", None)  # the batch was the users in flight
-
-
-def context_note(query: Query) -> Msg | None:
-    """ "在上一问的基础上改了：GPU 型号、节点数" for a follow-up that changed slots, else None.
-
-    The slot names are `parse.slot.<name>` messages, so both languages come from the catalog.
-    """
-    if not query.followup or not query.changed_slots:
-        return None
-    slots = tuple(Msg(f"parse.slot.{name}") for name in query.changed_slots)
-    return Msg("parse.used_context", slots=slots)

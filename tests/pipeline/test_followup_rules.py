@@ -123,3 +123,20 @@ def test_a_follow_up_keeping_the_task_keeps_the_load() -> None:
 )
 def test_link_and_load_phrasings(question: str, slot: str, value: object) -> None:
     assert getattr(parse(question).scenario, slot) == value
+
+
+@pytest.mark.parametrize(
+    ("turns", "note"),
+    [
+        (("两台8卡A100训练70B模型", "再加一台呢"), "在上一问的基础上改了：节点数。"),
+        (("两台8卡A100训练70B模型", "需要多久?"), "沿用上一问的设定。"),
+        (("Train a 70B model on 16 H100", "how long?"), "Same set-up as the previous question."),
+        (("两台8卡A100训练70B模型", "Qwen2.5-7B 推理需要几张卡"), ""),  # a new question
+    ],
+)
+def test_the_answer_says_when_it_used_the_previous_question(
+    turns: tuple[str, ...], note: str
+) -> None:
+    from assistant.calculate.followup import changed_note
+
+    assert changed_note(chain(*turns)) == note

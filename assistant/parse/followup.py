@@ -77,6 +77,14 @@ def stands_alone(found: Mapping[str, object], asks: tuple[Ask, ...]) -> bool:
     return "task" in found or bool(asks) or bool(_HARDWARE & found.keys())
 
 
+def _names_own_job(found: Mapping[str, object], asks: tuple[Ask, ...], *, weak: bool) -> bool:
+    """A question of its own; after a weak mark ("那 70B 需要几张?" is still elliptical) only
+    when it names its workload and a task, or asks the largest model for its own hardware."""
+    if not stands_alone(found, asks):
+        return False
+    return not weak or "task" in found or "max_model" in asks
+
+
 _ADD_VERB = r"(?:再加|再添|再多|多加|加上?|增加|添加|再买|\badd(?:ing)?|\bplus)"
 _NODE_UNIT = r"(?:台|个节点|节点|个机器|机器|nodes?\b|servers?\b|machines?\b|boxes\b)"
 _GPU_UNIT = r"(?:张|块|个?卡|gpus?\b|cards?\b|⟨gpu⟩)"
@@ -174,7 +182,7 @@ def as_followup(
     if not (found or base.topics or asks):
         return None
     marked = is_marked(base.question)
-    if not is_strongly_marked(base.question) and stands_alone(found, base.asks):
+    if not is_strongly_marked(base.question) and _names_own_job(found, base.asks, weak=marked):
         return None
     if not marked:
         if "concept" in base.asks:

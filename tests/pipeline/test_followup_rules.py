@@ -37,8 +37,9 @@ def chain(*turns: str) -> Query:
         # …呢 / what about are strong: the same wording with them follows up
         (("8张A100能训练13B模型吗", "那用 Llama-2-13B 训练呢"), True),
         (("8 H100 train 13B", "what about Qwen2.5-7B inference on one 4090?"), True),
-        # a bare 那 with nothing of its own still follows up
+        # a bare 那 with nothing of its own still follows up, and so does one with no task
         (("8张A100能训练13B模型吗", "那用H800"), True),
+        (("8张H100能训练13B吗", "那 70B 需要几张?"), True),
         # asking which model its own hardware takes is a question of its own
         (("8 H100 fine-tune Llama-2-70B", "What's the largest model 4 L40S can serve?"), False),
         (("两台8卡H100预训练千亿模型要多久", "8张4090能微调多大的模型？"), False),

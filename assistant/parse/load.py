@@ -16,6 +16,8 @@ Examples:
     (1.0, 0.5)
     >>> read_budget("预算200000元"), read_price_per_kwh("电价0.6元/度")
     ((200000.0, 'CNY'), (0.6, 'CNY'))
+    >>> read_budget("预算改成 50w 呢"), read_budget("and if the budget goes to $80k?")
+    ((500000.0, 'CNY'), (80000.0, 'USD'))
     >>> read_price_per_kwh("$0.12 per kwh"), read_host_ram("512gb 内存")
     ((0.12, 'USD'), 512000000000.0)
 """
@@ -168,7 +170,9 @@ def read_first_token_seconds(text: str) -> float | None:
 
 _BUDGET = (
     re.compile(
-        r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under)?\s*"
+        r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under|改成|改为|变成|"
+        r"提高到|提到|增加到|加到|降到|降低到|减到|"
+        r"(?:goes |went |raised |cut |increased |lowered )?to)?\s*"
         r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
     ),
     re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),

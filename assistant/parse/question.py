@@ -66,11 +66,13 @@ def detect_language(text: str) -> Language:
 
     >>> detect_language("Ascend 910 32GB训练7B"), detect_language("What is 显存?")
     ('zh', 'en')
+    >>> detect_language("QPS 5 呢"), detect_language("H100 PCIe 80GB 吗")
+    ('zh', 'zh')
     """
     han = len(re.findall(r"[\u4e00-\u9fff]", text))
     latin_words = len(re.findall(r"[A-Za-z]{2,}", text))
-    if han >= 2 and not _ENGLISH_PROSE.search(text):
-        return "zh"
+    if han and not _ENGLISH_PROSE.search(text):
+        return "zh"  # "QPS 5 呢": names and units around a Chinese word
     return "zh" if han and han >= 1.5 * latin_words else "en"
 
 

@@ -141,3 +141,16 @@ def test_the_answer_says_when_it_used_the_previous_question(
     from assistant.calculate.followup import changed_note
 
     assert changed_note(chain(*turns)) == note
+
+
+def test_a_changed_budget_is_read_in_a_follow_up() -> None:
+    query = chain("两台8卡A100训练70B模型", "预算改成 50w 呢")
+    assert (query.scenario.budget, query.scenario.currency) == (500000.0, "CNY")
+    assert query.changed_slots[0] == "budget"
+    query = chain("Train a 7B model on 8 H100", "and if the budget goes to $80k?")
+    assert (query.scenario.budget, query.scenario.currency) == (80000.0, "USD")
+
+
+def test_a_follow_up_of_names_and_one_chinese_word_is_chinese() -> None:
+    query = chain("8张H100部署Llama-3.1-70B", "QPS 5 呢")
+    assert (query.language, query.scenario.target_qps) == ("zh", 5.0)

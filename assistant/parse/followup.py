@@ -255,13 +255,14 @@ _SERVING_SLOTS = (
 
 def _drop_other_task_slots(changes: dict[str, object], previous: Scenario, task: object) -> None:
     """A follow-up that switches the task keeps the job and the hardware but not what only the
-    old task meant: "同样的配置推理呢" after a full fine-tune has no fine-tuning method, "what
-    about training it instead?" after serving 20 users has no users. Cleared slots are a
-    consequence, not a change the user named (they are not reported)."""
+    old task meant: "同样的配置推理呢" (or "从头预训练呢") after a full fine-tune has no
+    fine-tuning method, "what about training it instead?" after serving 20 users has no users.
+    Cleared slots are a consequence, not a change the user named (they are not reported)."""
     if task == previous.task or previous.task is None:
         return
-    if task == "inference":
+    if task != "finetune":  # LoRA / full / QLoRA are ways to fine-tune
         changes.setdefault("method", None)
+    if task == "inference":
         return
     if previous.task != "inference":
         return

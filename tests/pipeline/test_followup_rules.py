@@ -154,3 +154,11 @@ def test_a_changed_budget_is_read_in_a_follow_up() -> None:
 def test_a_follow_up_of_names_and_one_chinese_word_is_chinese() -> None:
     query = chain("8张H100部署Llama-3.1-70B", "QPS 5 呢")
     assert (query.language, query.scenario.target_qps) == ("zh", 5.0)
+
+
+def test_pretraining_after_a_lora_fine_tune_drops_the_method() -> None:
+    query = chain(
+        "Can 8 H100 fine-tune Llama-2-13B with LoRA?", "what about pretraining it instead?"
+    )
+    assert (query.scenario.task, query.scenario.method) == ("pretrain", None)
+    assert query.changed_slots == ("task",)

@@ -351,24 +351,15 @@ def names_bare_nvlink(text: str) -> bool:
 
 
 def nvlink_of(gpu: str) -> str | None:
-    """The NVLink a card of this family has: its own, or its SXM sibling's for a PCIe card with
-    an NVLink bridge ("A100 PCIe 80GB" → "NVLink 3": NVIDIA's A100 PCIe datasheet gives the
-    2-GPU bridge 600 GB/s, third-generation NVLink; A800 PCIe → the A800's 400 GB/s NVLink);
-    None for a card the catalog knows no NVLink for (an RTX 3090's bridge)."""
-    from calculators.catalog.hardware import GPUS, LINKS
+    """The NVLink a card has: its own (an SXM card's), or the one its NVLink bridge gives a PCIe
+    card ("A100 PCIe 80GB" → "NVLink 3", "RTX 3090 24GB" → the GA102 bridge's 112.5 GB/s; the
+    catalog's `bridge_for`); None for a card the catalog knows no NVLink for (an RTX 4090)."""
+    from calculators.catalog.hardware import GPUS, LINKS, nvlink_bridge
 
     card = GPUS.get(gpu)
     if card is None:
         return None
-    family = [card] + [
-        other
-        for other in GPUS.values()
-        if other.architecture == card.architecture
-        and other.name.split()[0] == card.name.split()[0]
-        and other.memory_bytes == card.memory_bytes
-    ]
-    for one in family:
-        link = LINKS.get(one.intra_link)
-        if link is not None and link.kind == "nvlink":
-            return one.intra_link
-    return None
+    own = LINKS.get(card.intra_link)
+    if own is not None and own.kind == "nvlink":
+        return card.intra_link
+    return nvlink_bridge(gpu)

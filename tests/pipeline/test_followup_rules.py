@@ -115,6 +115,8 @@ def test_a_follow_up_keeping_the_task_keeps_the_load() -> None:
         ("8张A100，第三代NVLink，训练7B", "intra_link", "NVLink 3"),
         ("2 A100 PCIe with an NVLink bridge train 7B", "intra_link", "NVLink 3"),
         ("2 A800 PCIe with an NVLink bridge train 7B", "intra_link", "A800 NVLink"),
+        ("2 H100 PCIe with an NVLink bridge train 7B", "intra_link", "NVLink bridge (H100 PCIe)"),
+        ("2张3090加NVLink桥接，LoRA微调13B", "intra_link", "NVLink bridge (GA102)"),
         ("8 A100 without NVLink train 7B", "intra_link", "PCIe Gen4 x16"),
         ("4张A100部署Qwen2.5-72B，TPS 1000", "target_tokens_per_second", 1000.0),
         ("4 A100 serve Qwen2.5-72B at 2000 TPS", "target_tokens_per_second", 2000.0),

@@ -344,7 +344,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
     if "gpu" in found and hw.names_bare_nvlink(mentions.plain):
-        found["intra_link"] = hw.nvlink_of(str(found["gpu"])) or found["intra_link"]
+        warnings += _family_nvlink(found, lang)
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
@@ -355,6 +355,22 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
     return found, warnings
+
+
+def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
+    """A bare "NVLink" is the card's own (or its bridge's); a card with none ("2 4090 with
+    NVLink") is evaluated over its own link, and the answer says why."""
+    from calculators.catalog.hardware import GPUS
+
+    gpu = str(found["gpu"])
+    link = hw.nvlink_of(gpu)
+    card = GPUS.get(gpu)
+    if link is None and card is not None:
+        link = card.intra_link
+        found["intra_link"] = link
+        return [_say(Msg("parse.no_nvlink", gpu=gpu, link=link), lang)]
+    found["intra_link"] = link or found["intra_link"]
+    return []
 
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:

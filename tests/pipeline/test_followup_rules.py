@@ -164,3 +164,12 @@ def test_pretraining_after_a_lora_fine_tune_drops_the_method() -> None:
     )
     assert (query.scenario.task, query.scenario.method) == ("pretrain", None)
     assert query.changed_slots == ("task",)
+
+
+def test_nvlink_on_a_card_without_one_is_its_own_link_with_a_note() -> None:
+    query = parse("Can 2 RTX 4090 with NVLink fine-tune a 7B model with LoRA?")
+    assert query.scenario.intra_link == "PCIe Gen4 x16"
+    assert any("has no NVLink" in w for w in query.warnings)
+    zh = parse("两张4090用NVLink连起来能LoRA微调7B吗")
+    assert zh.scenario.intra_link == "PCIe Gen4 x16"
+    assert any("没有 NVLink" in w for w in zh.warnings)

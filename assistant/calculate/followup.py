@@ -12,29 +12,10 @@ from calculators.messages import Msg
 
 __all__ = ["changed_note"]
 
-#: The slots a follow-up reports when it changes them.
-_REPORTED = frozenset(
-    {
-        "gpu",
-        "gpu_count",
-        "nodes",
-        "model",
-        "params",
-        "precision",
-        "method",
-        "task",
-        "inter_link",
-        "intra_link",
-        "deadline_seconds",
-        "tokens",
-        "context_length",
-        "batch_size",
-        "concurrency",
-        "budget",
-        "price_per_kwh",
-        "price_per_gpu_hour",
-    }
-)
+#: Slots a follow-up changes only as a consequence of another (the currency of a stated price,
+#: the active parameters of a named model): never reported. Every other slot that moves is named
+#: ("with ZeRO-3?" changed the ZeRO stage; the answer must not say the set-up was the same).
+_DERIVED = frozenset({"currency", "active_params"})
 
 
 def changed_note(query: Query) -> str:
@@ -45,7 +26,7 @@ def changed_note(query: Query) -> str:
     changed = query.changed_slots
     if "concurrency" in changed:  # the batch follows the concurrency: one change, said once
         changed = tuple(k for k in changed if k != "batch_size")
-    names = tuple(Msg(f"parse.slot.{k}") for k in changed if k in _REPORTED)
+    names = tuple(Msg(f"parse.slot.{k}") for k in changed if k not in _DERIVED)
     if names:
         return t("answer.changed", query.language, slots=names)
     if query.scenario.model is not None or query.scenario.params is not None:

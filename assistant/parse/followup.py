@@ -232,6 +232,10 @@ def merge_followup(
         changes["gpu_count"] = None
     if "gpu_count" in changes and "nodes" not in changes:
         changes["nodes"] = None
+    if "gpus_per_node" in found and not {"nodes", "gpu_count"} & found.keys():
+        _regroup(changes, previous, int(found["gpus_per_node"]))  # type: ignore[call-overload]
+    if str(found.get("intra_link", "")).lower().startswith("pcie") and "gpu" not in found:
+        _pcie_card(changes, previous)
     task = changes.get("task", previous.task)
     _drop_other_task_slots(changes, previous, task)
     if changes.get("precision") == "int4" and task == "finetune" and "method" not in changes:
@@ -241,6 +245,26 @@ def merge_followup(
     if "method" not in found and scenario.method not in (None, previous.method):
         changed.append("method")
     return scenario, tuple(changed)
+
+
+def _regroup(changes: dict[str, object], previous: Scenario, per_node: int) -> None:
+    """ "如果每台只有4张卡呢": the nodes stated before keep their number (2 nodes of 4 = 8
+    GPUs); a total stated without nodes keeps its GPUs, regrouped (8 GPUs = 2 nodes of 4)."""
+    if previous.nodes:
+        changes["gpu_count"] = previous.nodes * per_node
+    elif previous.gpu_count and per_node and previous.gpu_count % per_node == 0:
+        changes["nodes"] = previous.gpu_count // per_node
+
+
+def _pcie_card(changes: dict[str, object], previous: Scenario) -> None:
+    """ "PCIe-only?" after "8 H100": the PCIe card of the same chip, as in a question that
+    says both ("8 H100 PCIe-only" is the H100 PCIe), with its own PCIe generation."""
+    from assistant.parse.hardware import pcie_variant
+
+    if previous.gpu is None:
+        return
+    changes["gpu"], link = pcie_variant(previous.gpu)
+    changes["intra_link"] = link or changes["intra_link"]
 
 
 #: Serving load and targets: they describe requests in flight, not a training run.

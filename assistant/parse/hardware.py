@@ -173,7 +173,7 @@ _PER_NODE_ONLY = (
     + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
     + _G
     + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
-    r"(?:每台|每个节点|每节点|单机|per node)\s*(?:有|配)?\s*"
+    r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
     + NUMBER
     + r"\s*(?:张|块)?\s*(?:"
     + _G

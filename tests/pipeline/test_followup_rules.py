@@ -173,3 +173,53 @@ def test_nvlink_on_a_card_without_one_is_its_own_link_with_a_note() -> None:
     zh = parse("两张4090用NVLink连起来能LoRA微调7B吗")
     assert zh.scenario.intra_link == "PCIe Gen4 x16"
     assert any("没有 NVLink" in w for w in zh.warnings)
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # the nodes stated before keep their number: 2 nodes of 4
+        (("两台8卡A100训练70B模型", "如果每台只有4张卡呢"), {"nodes": 2, "gpu_count": 8}),
+        # a total stated without nodes keeps its GPUs: 8 GPUs = 2 nodes of 4
+        (("8张A100训练7B", "每台4张卡呢"), {"nodes": 2, "gpu_count": 8}),
+    ],
+)
+def test_a_new_per_node_count_regroups_the_gpus(
+    turns: tuple[str, ...], expected: dict[str, int]
+) -> None:
+    query = chain(*turns)
+    assert query.scenario.gpus_per_node == 4
+    for slot, value in expected.items():
+        assert getattr(query.scenario, slot) == value, slot
+    assert query.changed_slots == ("gpus_per_node",)
+
+
+@pytest.mark.parametrize(
+    ("first", "gpu", "link"),
+    [
+        ("8张H100部署Llama-3.1-70B", "H100 PCIe 80GB", "PCIe Gen5 x16"),
+        ("两台8卡A100训练70B模型", "A100 PCIe 80GB", "PCIe Gen4 x16"),
+    ],
+)
+@pytest.mark.parametrize("followup", ["PCIe-only?", "no NVLink?", "如果没有NVLink呢"])
+def test_pcie_only_as_a_follow_up_is_the_pcie_card(
+    first: str, followup: str, gpu: str, link: str
+) -> None:
+    query = chain(first, followup)
+    assert (query.scenario.gpu, query.scenario.intra_link) == (gpu, link)
+    assert query.changed_slots == ("intra_link",)
+
+
+@pytest.mark.parametrize(
+    ("turns", "label"),
+    [
+        (("Train 7B on 8 A100", "with ZeRO-3?"), "ZeRO stage"),
+        (("Train 7B on 8 A100", "TP4 PP2 instead?"), "tensor parallelism, pipeline parallelism"),
+        (("8张H100部署Llama-3.1-70B", "QPS 5 呢"), "QPS 目标"),
+        (("两台8卡A100训练70B模型", "如果每台只有4张卡呢"), "每节点 GPU 数"),
+    ],
+)
+def test_every_changed_slot_is_named(turns: tuple[str, ...], label: str) -> None:
+    from assistant.calculate.followup import changed_note
+
+    assert label in changed_note(chain(*turns))

@@ -173,11 +173,7 @@ def as_followup(
     if prev_query is not None and not prev_query.in_domain:
         return None
     prev: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
-    if not found and bare is not None and prev.gpu_count and is_marked(base.question):
-        found = {"gpu_count": bare}  # "and if we had 32?" after "… on 16 A100"
-    if added:  # "再加1台" is 3 nodes after two, not 1 node (nor 1 GPU)
-        kept = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}
-        found = {**(kept if "nodes" in added else found), **added}
+    found = _relative_counts(found, prev, base.question, bare, added)
     asks = tuple(a for a in base.asks if a != "concept")
     if not (found or base.topics or asks):
         return None
@@ -202,6 +198,23 @@ def as_followup(
         context=context,
         asks=base.asks or (prev_query.asks if prev_query is not None else ()),
     )
+
+
+def _relative_counts(
+    found: Mapping[str, object],
+    prev: Scenario,
+    question: str,
+    bare: int | None,
+    added: Mapping[str, int] | None,
+) -> Mapping[str, object]:
+    """The counts a follow-up means against the previous turn's ("and if we had 32?" → 32
+    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU)."""
+    if not added:
+        marked_count = bare is not None and prev.gpu_count and is_marked(question)
+        return {"gpu_count": bare} if not found and marked_count else found
+    if "nodes" in added:
+        found = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}
+    return {**found, **added}
 
 
 def merge_followup(

@@ -316,15 +316,26 @@ def parse(
         options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
         unknown_names=mentions.unknown,
     )
+    offtopic = bool(evidence.elsewhere)
+    return _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
+
+
+def _with_previous(
+    base: Query,
+    found: Mapping[str, object],
+    previous: Scenario | Query | None,
+    *,
+    text: str,
+    offtopic: bool,
+    sites: tuple[SiteProfile, ...],
+) -> Query:
+    """`base`, or `base` as a follow-up of `previous` (assistant.parse.followup decides);
+    `text` is the masked, normalised question the counts are read from."""
+    added = added_counts(text, previous, {s.id: s.nodes for s in sites})
     followup = as_followup(
-        base,
-        found,
-        previous,
-        offtopic=bool(evidence.elsewhere),
-        bare=bare_count(text),
-        added=added_counts(text, previous, {s.id: s.nodes for s in sites}),
+        base, found, previous, offtopic=offtopic, bare=bare_count(text), added=added
     )
-    if followup and isinstance(previous, Query) and says_no_language(cleaned):
+    if followup and isinstance(previous, Query) and says_no_language(base.question):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     return followup or base
 

@@ -153,6 +153,11 @@ _PER_NODE_PATTERNS = (
     + ")",
     # "4x8 h100", "2×8卡": nodes × GPUs per node (the second number follows an "x")
     NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "two 8-GPU H100 nodes", "2 台 8 卡服务器": the node count, then the per-node size
+    NUMBER
+    + r"\s+(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
+    + _G
+    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
     NUMBER
     + r"\s*"
     + _NODE

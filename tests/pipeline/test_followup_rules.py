@@ -223,3 +223,21 @@ def test_every_changed_slot_is_named(turns: tuple[str, ...], label: str) -> None
     from assistant.calculate.followup import changed_note
 
     assert label in changed_note(chain(*turns))
+
+
+@pytest.mark.parametrize(
+    ("question", "nodes", "per_node"),
+    [
+        ("two 8-GPU H100 nodes train 70B", 2, 8),
+        ("Can 4 8-way A100 servers pretrain 13B?", 4, 8),
+        ("两台每台8张H100，能预训练千亿模型吗", 2, 8),
+        ("4x8 H100 pretrain 30B", 4, 8),
+    ],
+)
+def test_node_and_per_node_counts(question: str, nodes: int, per_node: int) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.nodes, scenario.gpus_per_node, scenario.gpu_count) == (
+        nodes,
+        per_node,
+        nodes * per_node,
+    )

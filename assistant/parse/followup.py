@@ -5,7 +5,12 @@ A follow-up is *marked* ("那…呢", "如果…", "换成/改用…", "what abo
 ("4-bit?", "16 台呢", "需要几张?"). A question that names its own workload (a catalog model or a
 size) together with a task, an ask or hardware stands on its own and never inherits anything,
 even without hardware: "Llama-3-8B 推理需要多少显存?" after a Jilin thread is about Llama-3-8B
-alone. The same rule serves the chat app, `ask --continue` and stdin batches.
+alone; so does one that asks which model its own hardware can take ("8张4090能微调多大的模型?").
+A leading "那" / "then" is a weak mark that such a question overrides ("那 Qwen2.5-7B 用一张 4090
+全参微调行吗" is new); "…呢", "如果…", "what about", "instead" always follow up. "再加一台" adds
+to the previous count; a change of task drops what only the old task meant (a fine-tuning method
+for serving, the users in flight for training). The same rule serves the chat app,
+`ask --continue` and stdin batches.
 
 Examples:
     >>> is_marked("那用H100呢?"), is_marked("what about 4-bit?"), is_marked("用8张H100训练7B")
@@ -14,6 +19,8 @@ Examples:
     True
     >>> stands_alone({"precision": "int4"}, asks=())
     False
+    >>> is_strongly_marked("那 Qwen2.5-7B 用一张 4090 全参微调行吗"), is_strongly_marked("那4bit呢")
+    (False, True)
 """
 
 from __future__ import annotations
@@ -23,21 +30,28 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from assistant.records import Ask, Query, Scenario
-from calculators.messages import Msg
 
 __all__ = [
+    "added_counts",
+    "added_units",
     "as_followup",
     "bare_count",
-    "context_note",
     "is_marked",
+    "is_strongly_marked",
     "merge_followup",
     "stands_alone",
 ]
 
-_MARKED = re.compile(
-    r"^(?:那|那么|如果|要是|假如|换成|改成|改用|换用|若|再|那要是|那如果)|呢\s*[?？!！]*\s*$|"
-    r"^(?:what about|how about|and if|what if|and with|and for|and on|and at|and in|instead|"
-    r"then|and what|or with|with .{1,40}\binstead)\b|\binstead\b|\brather than\b"
+#: Marks that always make a follow-up: "…呢", "如果…", "换成…", "what about", "instead".
+_STRONG = re.compile(
+    r"^(?:那么?)?(?:如果|要是|假如|换成|改成|改用|换用|若|再)|呢\s*[?？!！]*\s*$|"
+    r"^(?:what about|how about|and if|what if|instead|with .{1,40}\binstead)\b|\binstead\b|"
+    r"\brather than\b"
+)
+#: A leading "那" / "then" / "and with …": a follow-up only when the question does not stand on
+#: its own ("那 Qwen2.5-7B 用一张 4090 全参微调行吗" names its own job and is new).
+_WEAK = re.compile(
+    r"^(?:那|那么)|^(?:then|and with|and for|and on|and at|and in|and what|or with)\b"
 )
 _WORKLOAD = frozenset({"model", "params"})
 _HARDWARE = frozenset({"gpu", "gpu_count", "site_profile", "nodes", "gpus_per_node"})
@@ -45,14 +59,83 @@ _HARDWARE = frozenset({"gpu", "gpu_count", "site_profile", "nodes", "gpus_per_no
 
 def is_marked(question: str) -> bool:
     """True when the wording itself says "the same, but…" (checked on the whole question)."""
-    return bool(_MARKED.search(question.lower().strip()))
+    text = question.lower().strip()
+    return bool(_STRONG.search(text) or _WEAK.search(text))
+
+
+def is_strongly_marked(question: str) -> bool:
+    """True for a mark no self-standing wording overrides ("…呢", "如果…", "what about")."""
+    return bool(_STRONG.search(question.lower().strip()))
 
 
 def stands_alone(found: Mapping[str, object], asks: tuple[Ask, ...]) -> bool:
     """True when the question names its own workload and a task, an ask or its hardware."""
+    if "max_model" in asks and _HARDWARE & found.keys():
+        return True  # "8张4090能微调多大的模型?": the model is what is asked, on its own hardware
     if not _WORKLOAD & found.keys():
         return False
     return "task" in found or bool(asks) or bool(_HARDWARE & found.keys())
+
+
+def _names_own_job(found: Mapping[str, object], asks: tuple[Ask, ...], *, weak: bool) -> bool:
+    """A question of its own; after a weak mark ("那 70B 需要几张?" is still elliptical) only
+    when it names its workload and a task, or asks the largest model for its own hardware."""
+    if not stands_alone(found, asks):
+        return False
+    return not weak or "task" in found or "max_model" in asks
+
+
+_ADD_VERB = r"(?:再加|再添|再多|多加|加上?|增加|添加|再买|\badd(?:ing)?|\bplus)"
+_NODE_UNIT = r"(?:台|个节点|节点|个机器|机器|nodes?\b|servers?\b|machines?\b|boxes\b)"
+_GPU_UNIT = r"(?:张|块|个?卡|gpus?\b|cards?\b|⟨gpu⟩)"
+#: (slot, pattern): "再加一台" (normalised "再加1台"), "add 2 more nodes", "one more server".
+_ADDED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slot, re.compile(pattern))
+    for slot, unit in (("nodes", _NODE_UNIT), ("gpu_count", _GPU_UNIT))
+    for pattern in (
+        _ADD_VERB + r"\s*(?:another\s+)?(\d{1,4})\s*(?:more\s+|extra\s+)?" + unit,
+        r"(\d{1,4})\s+(?:more|extra|additional)\s+" + unit,
+        r"\banother\s+()" + unit,
+    )
+)
+
+
+def added_units(text: str) -> tuple[str, int] | None:
+    """("nodes", 1) for "再加一台呢", ("gpu_count", 8) for "add 8 more GPUs": a change relative
+    to the previous turn's count (the text is normalised: "一台" is "1台").
+
+    >>> added_units("再加1台呢"), added_units("what about 2 more nodes?"), added_units("16台呢")
+    (('nodes', 1), ('nodes', 2), None)
+    """
+    for slot, pattern in _ADDED:
+        match = pattern.search(text)
+        if match is not None:
+            return slot, int(match.group(1) or 1)
+    return None
+
+
+def added_counts(
+    text: str, previous: Scenario | Query | None, site_nodes: Mapping[str, int]
+) -> dict[str, int]:
+    """The new total an "add N more" follow-up means: {"nodes": 3} for "再加一台呢" after two
+    servers; empty when the text adds nothing or there is nothing known to add to.
+
+    `site_nodes` maps a site profile id to its node count ("吉林GPU服务器" is one server).
+    """
+    added = added_units(text)
+    if added is None or previous is None:
+        return {}
+    prev = previous.scenario if isinstance(previous, Query) else previous
+    slot, delta = added
+    if slot == "gpu_count":
+        base = prev.gpu_count
+    elif prev.nodes:
+        base = prev.nodes
+    elif prev.site_profile:
+        base = site_nodes.get(prev.site_profile)
+    else:
+        base = 1 if prev.gpu_count else None  # "8张A100" is one server
+    return {slot: base + delta} if base else {}
 
 
 _BARE = re.compile(r"(?<![\w.⟩-])(\d{1,6})(?![\w.%⟨])")
@@ -75,6 +158,7 @@ def as_followup(
     *,
     offtopic: bool,
     bare: int | None = None,
+    added: Mapping[str, int] | None = None,
 ) -> Query | None:
     """`base` as a follow-up of `previous`, or None when it is a question of its own.
 
@@ -89,14 +173,15 @@ def as_followup(
     if prev_query is not None and not prev_query.in_domain:
         return None
     prev: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
-    if not found and bare is not None and prev.gpu_count and is_marked(base.question):
-        found = {"gpu_count": bare}  # "and if we had 32?" after "… on 16 A100"
+    found = _relative_counts(found, prev, base.question, bare, added)
     asks = tuple(a for a in base.asks if a != "concept")
     if not (found or base.topics or asks):
         return None
     marked = is_marked(base.question)
+    if not is_strongly_marked(base.question) and _names_own_job(found, base.asks, weak=marked):
+        return None
     if not marked:
-        if stands_alone(found, base.asks) or "concept" in base.asks:
+        if "concept" in base.asks:
             return None
         if not found and not (asks and _has_job(prev)):
             return None  # a bare topic ("显存") is a question of its own unless marked
@@ -113,6 +198,23 @@ def as_followup(
         context=context,
         asks=base.asks or (prev_query.asks if prev_query is not None else ()),
     )
+
+
+def _relative_counts(
+    found: Mapping[str, object],
+    prev: Scenario,
+    question: str,
+    bare: int | None,
+    added: Mapping[str, int] | None,
+) -> Mapping[str, object]:
+    """The counts a follow-up means against the previous turn's ("and if we had 32?" → 32
+    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU)."""
+    if not added:
+        marked_count = bare is not None and prev.gpu_count and is_marked(question)
+        return {"gpu_count": bare} if not found and marked_count else found
+    if "nodes" in added:
+        found = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}
+    return {**found, **added}
 
 
 def merge_followup(
@@ -143,22 +245,65 @@ def merge_followup(
         changes["gpu_count"] = None
     if "gpu_count" in changes and "nodes" not in changes:
         changes["nodes"] = None
+    if "gpus_per_node" in found and not {"nodes", "gpu_count"} & found.keys():
+        _regroup(changes, previous, int(found["gpus_per_node"]))  # type: ignore[call-overload]
+    if str(found.get("intra_link", "")).lower().startswith("pcie") and "gpu" not in found:
+        _pcie_card(changes, previous)
     task = changes.get("task", previous.task)
+    _drop_other_task_slots(changes, previous, task)
     if changes.get("precision") == "int4" and task == "finetune" and "method" not in changes:
         changes["method"] = "qlora"
     scenario = replace(previous, **changes)  # type: ignore[arg-type]
     changed = [k for k in found if getattr(previous, k, None) != found[k]]
-    if "method" not in found and scenario.method != previous.method:
+    if "method" not in found and scenario.method not in (None, previous.method):
         changed.append("method")
     return scenario, tuple(changed)
 
 
-def context_note(query: Query) -> Msg | None:
-    """ "在上一问的基础上改了：GPU 型号、节点数" for a follow-up that changed slots, else None.
+def _regroup(changes: dict[str, object], previous: Scenario, per_node: int) -> None:
+    """ "如果每台只有4张卡呢": the nodes stated before keep their number (2 nodes of 4 = 8
+    GPUs); a total stated without nodes keeps its GPUs, regrouped (8 GPUs = 2 nodes of 4)."""
+    if previous.nodes:
+        changes["gpu_count"] = previous.nodes * per_node
+    elif previous.gpu_count and per_node and previous.gpu_count % per_node == 0:
+        changes["nodes"] = previous.gpu_count // per_node
 
-    The slot names are `parse.slot.<name>` messages, so both languages come from the catalog.
-    """
-    if not query.followup or not query.changed_slots:
-        return None
-    slots = tuple(Msg(f"parse.slot.{name}") for name in query.changed_slots)
-    return Msg("parse.used_context", slots=slots)
+
+def _pcie_card(changes: dict[str, object], previous: Scenario) -> None:
+    """ "PCIe-only?" after "8 H100": the PCIe card of the same chip, as in a question that
+    says both ("8 H100 PCIe-only" is the H100 PCIe), with its own PCIe generation."""
+    from assistant.parse.hardware import pcie_variant
+
+    if previous.gpu is None:
+        return
+    changes["gpu"], link = pcie_variant(previous.gpu)
+    changes["intra_link"] = link or changes["intra_link"]
+
+
+#: Serving load and targets: they describe requests in flight, not a training run.
+_SERVING_SLOTS = (
+    "concurrency",
+    "target_tokens_per_second",
+    "target_qps",
+    "target_first_token_seconds",
+    "target_seconds_per_token",
+)
+
+
+def _drop_other_task_slots(changes: dict[str, object], previous: Scenario, task: object) -> None:
+    """A follow-up that switches the task keeps the job and the hardware but not what only the
+    old task meant: "同样的配置推理呢" (or "从头预训练呢") after a full fine-tune has no
+    fine-tuning method, "what about training it instead?" after serving 20 users has no users.
+    Cleared slots are a consequence, not a change the user named (they are not reported)."""
+    if task == previous.task or previous.task is None:
+        return
+    if task != "finetune":  # LoRA / full / QLoRA are ways to fine-tune
+        changes.setdefault("method", None)
+    if task == "inference":
+        return
+    if previous.task != "inference":
+        return
+    for slot in _SERVING_SLOTS:
+        changes.setdefault(slot, None)
+    if previous.batch_size is not None and previous.batch_size == previous.concurrency:
+        changes.setdefault("batch_size", None)  # the batch was the users in flight

@@ -153,6 +153,11 @@ _PER_NODE_PATTERNS = (
     + ")",
     # "4x8 h100", "2×8卡": nodes × GPUs per node (the second number follows an "x")
     NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "two 8-GPU H100 nodes", "2 台 8 卡服务器": the node count, then the per-node size
+    NUMBER
+    + r"\s+(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
+    + _G
+    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
     NUMBER
     + r"\s*"
     + _NODE
@@ -173,7 +178,7 @@ _PER_NODE_ONLY = (
     + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
     + _G
     + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
-    r"(?:每台|每个节点|每节点|单机|per node)\s*(?:有|配)?\s*"
+    r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
     + NUMBER
     + r"\s*(?:张|块)?\s*(?:"
     + _G
@@ -250,6 +255,18 @@ def read_memory(text: str) -> float | None:
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 
+_NVLINK_GENERATION = re.compile(
+    r"nvlink\s*(?:gen\s*)?([1-5])(?:\.0)?(?![\d.])|第([一二三四五])代\s*nvlink"
+)
+#: "RoCE v2 200G", "IB 400G": the fabric named before its speed.
+_SPEED_AFTER = re.compile(
+    r"(?:\bib\b|infiniband|roce|rdma|以太网|ethernet)(?:\s*v2)?\s*"
+    + NUMBER
+    + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+    re.ASCII,
+)
+
+
 def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Candidate names for the intra-node link and the inter-node fabric, most specific first.
 
@@ -264,6 +281,10 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     ):
         intra += ["pcie gen4", "pcie4", "pcie"]
     elif "nvlink" in text:
+        generation = _NVLINK_GENERATION.search(text)
+        if generation is not None:
+            number = generation.group(1) or str("一二三四五".index(generation.group(2)) + 1)
+            intra += [f"nvlink {number}"]
         intra += ["nvlink"]
     elif re.search(r"\bpcie\b", text, re.ASCII):
         intra += ["pcie gen4", "pcie4", "pcie"]
@@ -278,7 +299,7 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         re.ASCII,
     )
     if speed_match is None:
-        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII)
+        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII) or _SPEED_AFTER.search(text)
     speed = int(to_float(speed_match.group(1))) if speed_match else None
     roce = "roce" in text or "rdma" in text
     if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
@@ -325,3 +346,25 @@ def pcie_variant(gpu: str) -> tuple[str, str | None]:
             return other.name, other.intra_link
     link = f"PCIe Gen{card.pcie_gen} x16"
     return gpu, link_alias_index().get(link.lower().replace(" ", ""), None)
+
+
+def names_bare_nvlink(text: str) -> bool:
+    """True when the text says NVLink (or an NVLink bridge) without a generation or a speed."""
+    if "nvlink" not in text or _NVLINK_GENERATION.search(text):
+        return False
+    return not re.search(r"nvlink\s*\d|(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink", text)
+
+
+def nvlink_of(gpu: str) -> str | None:
+    """The NVLink a card has: its own (an SXM card's), or the one its NVLink bridge gives a PCIe
+    card ("A100 PCIe 80GB" → "NVLink 3", "RTX 3090 24GB" → the GA102 bridge's 112.5 GB/s; the
+    catalog's `bridge_for`); None for a card the catalog knows no NVLink for (an RTX 4090)."""
+    from calculators.catalog.hardware import GPUS, LINKS, nvlink_bridge
+
+    card = GPUS.get(gpu)
+    if card is None:
+        return None
+    own = LINKS.get(card.intra_link)
+    if own is not None and own.kind == "nvlink":
+        return card.intra_link
+    return nvlink_bridge(gpu)

@@ -12,10 +12,14 @@ Examples:
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
     (None, 0.05)
+    >>> read_tokens_per_second("tps 1000 能达到吗"), read_price_per_kwh("电费0.8块1度")
+    (1000.0, (0.8, 'CNY'))
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
     (1.0, 0.5)
     >>> read_budget("预算200000元"), read_price_per_kwh("电价0.6元/度")
     ((200000.0, 'CNY'), (0.6, 'CNY'))
+    >>> read_budget("预算改成 50w 呢"), read_budget("and if the budget goes to $80k?")
+    ((500000.0, 'CNY'), (80000.0, 'USD'))
     >>> read_price_per_kwh("$0.12 per kwh"), read_host_ram("512gb 内存")
     ((0.12, 'USD'), 512000000000.0)
 """
@@ -93,6 +97,9 @@ _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
+    # serving's "TPS" is tokens per second ("TPS 1000", "1000 TPS"); requests are QPS
+    re.compile(r"\btps" + _VERB + NUMBER + _K + r"(?![\d.])"),
+    re.compile(NUMBER + _K + r"\s*tps\b"),
 )
 _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
 
@@ -169,7 +176,9 @@ def read_first_token_seconds(text: str) -> float | None:
 
 _BUDGET = (
     re.compile(
-        r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under)?\s*"
+        r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under|改成|改为|变成|"
+        r"提高到|提到|增加到|加到|降到|降低到|减到|"
+        r"(?:goes |went |raised |cut |increased |lowered )?to)?\s*"
         r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
     ),
     re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
@@ -217,6 +226,8 @@ _ENERGY = (
     re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
+    # "0.8块一度" (normalised "0.8块1度"): the price of one kWh
+    re.compile(NUMBER + r"\s*" + _CUR + r"\s*1\s*(?:度电?|kwh|千瓦时)"),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
 )
 

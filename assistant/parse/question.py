@@ -24,7 +24,7 @@ from assistant.parse import slots
 from assistant.parse.asks import read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
-from assistant.parse.followup import as_followup, bare_count, merge_followup
+from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     as_typed,
@@ -66,11 +66,13 @@ def detect_language(text: str) -> Language:
 
     >>> detect_language("Ascend 910 32GB训练7B"), detect_language("What is 显存?")
     ('zh', 'en')
+    >>> detect_language("QPS 5 呢"), detect_language("H100 PCIe 80GB 吗")
+    ('zh', 'zh')
     """
     han = len(re.findall(r"[\u4e00-\u9fff]", text))
     latin_words = len(re.findall(r"[A-Za-z]{2,}", text))
-    if han >= 2 and not _ENGLISH_PROSE.search(text):
-        return "zh"
+    if han and not _ENGLISH_PROSE.search(text):
+        return "zh"  # "QPS 5 呢": names and units around a Chinese word
     return "zh" if han and han >= 1.5 * latin_words else "en"
 
 
@@ -284,6 +286,7 @@ def parse(
         The parsed :class:`Query`; `in_domain` is False when the text is not about GPUs and models.
     """
     warnings: list[str] = []
+    sites = tuple(sites)  # read twice: aliases, and the node count "再加一台" adds to
     cleaned = clean_text(question)
     lang: Language = language or detect_language(cleaned)
     if len(cleaned) > MAX_QUESTION_CHARS:
@@ -313,10 +316,26 @@ def parse(
         options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
         unknown_names=mentions.unknown,
     )
+    offtopic = bool(evidence.elsewhere)
+    return _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
+
+
+def _with_previous(
+    base: Query,
+    found: Mapping[str, object],
+    previous: Scenario | Query | None,
+    *,
+    text: str,
+    offtopic: bool,
+    sites: tuple[SiteProfile, ...],
+) -> Query:
+    """`base`, or `base` as a follow-up of `previous` (assistant.parse.followup decides);
+    `text` is the masked, normalised question the counts are read from."""
+    added = added_counts(text, previous, {s.id: s.nodes for s in sites})
     followup = as_followup(
-        base, found, previous, offtopic=bool(evidence.elsewhere), bare=bare_count(text)
+        base, found, previous, offtopic=offtopic, bare=bare_count(text), added=added
     )
-    if followup and isinstance(previous, Query) and says_no_language(cleaned):
+    if followup and isinstance(previous, Query) and says_no_language(base.question):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     return followup or base
 
@@ -335,6 +354,8 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     found.update(count_slots)
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
+    if "gpu" in found and hw.names_bare_nvlink(mentions.plain):
+        warnings += _family_nvlink(found, lang)
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
@@ -345,6 +366,22 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
     return found, warnings
+
+
+def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
+    """A bare "NVLink" is the card's own (or its bridge's); a card with none ("2 4090 with
+    NVLink") is evaluated over its own link, and the answer says why."""
+    from calculators.catalog.hardware import GPUS
+
+    gpu = str(found["gpu"])
+    link = hw.nvlink_of(gpu)
+    card = GPUS.get(gpu)
+    if link is None and card is not None:
+        link = card.intra_link
+        found["intra_link"] = link
+        return [_say(Msg("parse.no_nvlink", gpu=gpu, link=link), lang)]
+    found["intra_link"] = link or found["intra_link"]
+    return []
 
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:

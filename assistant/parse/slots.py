@@ -38,7 +38,7 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
         "pretrain",
     ),
     (
-        r"推理|部署|服务化|上线|serving|serve|inference|infer|deploy|host(?:ing)?\b|"
+        r"推理|部署|服务化|上线|serving|serve(?!rs?\b)|inference|infer|deploy|host(?:ing)?\b|"
         r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate",
         "inference",
     ),

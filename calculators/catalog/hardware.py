@@ -31,6 +31,7 @@ __all__ = [
     "link_alias_index",
     "lookup_gpu",
     "lookup_link",
+    "nvlink_bridge",
 ]
 
 #: Bytes per element of each number format (int4/nf4 are half a byte; scales are extra).
@@ -222,6 +223,14 @@ _GPU_ALIASES: dict[str, str] = build_alias_index(
     ((g.name, (*g.aliases, *_name_permutations(g.name))) for g in GPUS.values()), "GPU"
 )
 _GPU_INDEX: Mapping[str, str] = MappingProxyType(_GPU_ALIASES)
+#: PCIe card -> the link its NVLink bridge gives (`bridge_for` in links.json, with its source).
+_BRIDGES: Mapping[str, str] = MappingProxyType(
+    {
+        card: row["name"]
+        for row in _load("links.json")["links"]
+        for card in row.get("bridge_for", ())
+    }
+)
 _LINK_INDEX: Mapping[str, str] = MappingProxyType(
     build_alias_index(((k.name, k.aliases) for k in LINKS.values()), "link")
 )
@@ -274,6 +283,18 @@ _BIT_RATE = re.compile(r"(\d)gb(?:ps|s)(?!e)")
 def gpu_alias_index() -> Mapping[str, str]:
     """Normalized alias -> canonical GPU name; normalize text with ``normalize_name`` to match."""
     return _GPU_INDEX
+
+
+def nvlink_bridge(gpu: str) -> str | None:
+    """The link name an NVLink bridge gives this PCIe card, or None when the catalog knows none.
+
+    Examples:
+        >>> nvlink_bridge("A100 PCIe 80GB"), nvlink_bridge("RTX 3090 24GB")
+        ('NVLink 3', 'NVLink bridge (GA102)')
+        >>> nvlink_bridge("L40S 48GB") is None
+        True
+    """
+    return _BRIDGES.get(gpu)
 
 
 def link_alias_index() -> Mapping[str, str]:

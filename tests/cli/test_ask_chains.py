@@ -63,6 +63,31 @@ def test_continue_uses_the_same_rule(kb_home: Path) -> None:
     assert scenario(fresh)["nodes"] in (None, 1)  # the evaluated layout, not the 2 nodes
 
 
+def test_stdin_batch_adds_a_server_then_starts_afresh(kb_home: Path) -> None:
+    stdin = "两台8卡A100训练70B模型\n再加一台呢\n那 Qwen2.5-7B 用一张 4090 全参微调行吗\n"
+    _, added, fresh = run([], stdin)
+    assert scenario(added)["nodes"] == 3
+    assert "在上一问的基础上改了：节点数。" in str(added["answer"])
+    assert scenario(fresh)["model"] == "Qwen2.5-7B"
+    assert scenario(fresh)["gpu_count"] == 1
+    assert "在上一问的基础上改了" not in str(fresh["answer"])
+
+
+def test_independent_reads_an_added_server_as_stated(kb_home: Path) -> None:
+    _, alone = run(["--independent"], "两台8卡A100训练70B模型\n再加一台呢\n")
+    assert scenario(alone)["params"] is None
+    assert "在上一问的基础上改了" not in str(alone["answer"])
+
+
+def test_continue_switching_the_task_drops_the_old_tasks_slots(kb_home: Path) -> None:
+    run([], "Can 8 H100 serve Llama-3.1-70B for 20 concurrent users?\n")
+    (training,) = run(["--continue", "what about training it instead?"])
+    assert scenario(training)["task"] == "pretrain"
+    assert scenario(training)["model"] == "Llama-3.1-70B"
+    assert scenario(training)["concurrency"] is None
+    assert "Changed from the previous question: task." in str(training["answer"])
+
+
 def test_continue_and_independent_together_is_a_usage_error(kb_home: Path) -> None:
     result = CliRunner().invoke(cli, ["ask", "--continue", "--independent", "8卡训练7B"])
     assert result.exit_code == 2

@@ -76,6 +76,25 @@ async def test_a_follow_up_changes_one_slot(make_test_app: MakeApp) -> None:
         assert not any(line.lstrip().startswith("gpu") for line in panel)
 
 
+async def test_a_new_question_after_a_follow_up_inherits_nothing(make_test_app: MakeApp) -> None:
+    app = make_test_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ask_and_wait(pilot, "两台8卡A100训练70B模型")
+        await ask_and_wait(pilot, "再加一台呢")
+        await ask_and_wait(pilot, "那 Qwen2.5-7B 用一张 4090 全参微调行吗")
+        first, added, fresh = answers(app)
+        assert added.query.followup
+        assert added.query.changed_slots == ("nodes",)
+        assert added.query.scenario.nodes == 3
+        # starts with 那 but names its own model, task and card: a question of its own
+        assert not fresh.query.followup
+        assert fresh.query.scenario.model == "Qwen2.5-7B"
+        assert fresh.query.scenario.nodes is None
+        assert "在上一问的基础上改了" not in fresh.text
+        assert "在上一问的基础上改了" in added.text
+        assert fresh.conversation_id == first.conversation_id  # the same conversation
+
+
 async def test_new_conversation_forgets_the_context(make_test_app: MakeApp) -> None:
     app = make_test_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -74,6 +74,11 @@ def defined_term(query: str) -> str | None:
     return None
 
 
+def _slug(term: str) -> str:
+    """The anchor a section named after `term` has: "KV cache" → "kv-cache"."""
+    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
 def _contains(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
     n = len(phrase)
     return n > 0 and any(tuple(tokens[i : i + n]) == tuple(phrase) for i in range(len(tokens)))
@@ -149,12 +154,23 @@ class DefinitionPrior:
         return found
 
     def _match(
-        self, term_tokens: list[str], row: int, fields: dict[int, list[str]]
-    ) -> tuple[float, bool]:
-        """(coverage if at least `MIN_COVERAGE` else 0, whether a section heading matched
-        rather than the document title): ordered, so the best match wins."""
+        self,
+        term_tokens: list[str],
+        row: int,
+        fields: dict[int, list[str]],
+        term: str = "",
+    ) -> tuple[float, bool, bool]:
+        """(coverage if at least `MIN_COVERAGE` else 0, whether the section's anchor is the
+        term itself, whether a section heading matched rather than the document title):
+        ordered, so the best match wins. The anchor breaks a tie between full matches: of
+        "KV cache sizing with GQA {#kv-cache}" and "KV-cache quantization
+        {#kv-cache-quantization}", the section named after the term defines it."""
         share = coverage(term_tokens, fields[row])
-        return (share, bool(self.passages[row].heading)) if share >= MIN_COVERAGE else (0.0, False)
+        if share < MIN_COVERAGE:
+            return (0.0, False, False)
+        passage = self.passages[row]
+        named = bool(term) and getattr(passage, "anchor", "") == _slug(term)
+        return (share, named, bool(passage.heading))
 
     def rerank(self, query: str, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """`hits` (row, fused score) with the bonus added, best first; unchanged unless the
@@ -168,8 +184,10 @@ class DefinitionPrior:
         if not term_tokens:
             return hits
         fields = self._section_fields(hits)
-        matches = {row: self._match(term_tokens, row, fields) for row, _ in hits if row in fields}
-        best = max(matches.values(), default=(0.0, False))
+        matches = {
+            row: self._match(term_tokens, row, fields, term) for row, _ in hits if row in fields
+        }
+        best = max(matches.values(), default=(0.0, False, False))
         boosted = []
         for order, (row, score) in enumerate(hits):
             bonus = self.prior * best[0] if best[0] and matches.get(row) == best else 0.0

@@ -114,8 +114,9 @@ def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
 class Counts:
     """GPU and node counts stated in the question."""
 
-    gpu_counts: tuple[int, ...] = ()
-    """Every total GPU count mentioned, in order (two distinct values are a contradiction)."""
+    gpu_counts: tuple[float, ...] = ()
+    """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
+    fraction ("1.5张4090") is kept as typed, for the calculator to refuse, never truncated."""
     nodes: int | None = None
     gpus_per_node: int | None = None
 
@@ -185,6 +186,12 @@ _PER_NODE_ONLY = (
 )
 
 
+def _count(number: str) -> float:
+    """A stated GPU count: an int when whole, else the fraction as typed (1.5 stays 1.5)."""
+    value = to_float(number)
+    return int(value) if value.is_integer() else value
+
+
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
     nodes: int | None = None
@@ -211,12 +218,12 @@ def read_counts(text: str) -> Counts:
             re.ASCII,
         ):
             nodes = 1
-    totals: list[tuple[int, int]] = []
+    totals: list[tuple[int, float]] = []
     for pattern in _TOTAL_PATTERNS:
         for match in re.finditer(pattern, text, re.ASCII):
             if any(s <= match.start() < e for s, e in spans):
                 continue
-            totals.append((match.start(), int(to_float(match.group(1)))))
+            totals.append((match.start(), _count(match.group(1))))
     if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))

@@ -13,6 +13,8 @@ Examples:
     '2台8卡训练100000000000模型'
     >>> magnitude("1.5", "t")
     1500000000000.0
+    >>> normalize_numbers("用负八张h100")  # a spelled-out minus stays a sign, to be refused
+    '用-8张h100'
 """
 
 from __future__ import annotations
@@ -130,6 +132,9 @@ _CN_IDIOMS = (
     "不一",
 )
 _CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?([" + _CN_CHARS + r"]+)")
+#: "负8张卡", "负三天": 负 (minus) right before a number is its sign, never dropped, so that the
+#: count is refused as negative instead of read as 8; "负载" or "负责" are words, not signs.
+_CN_MINUS = re.compile(r"负\s*(?=\d)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+)")
 
@@ -202,7 +207,7 @@ def normalize_numbers(text: str) -> str:
         pieces.append(idiom_match.group(0))
         pos = idiom_match.end()
     pieces.append(_CN_RUN.sub(_rewrite_cn, text[pos:]))
-    return "".join(pieces)
+    return _CN_MINUS.sub("-", "".join(pieces))
 
 
 def _rewrite_power(match: re.Match[str]) -> str:

@@ -253,6 +253,10 @@ def test_parse_slots(question: str, expected: dict[str, object]) -> None:
         ("😀😀😀", False),
         ("8 H100 enough for 70B?", True),
         ("吉林GPU服务器怎么样", True),
+        # creative writing about hardware is not a job; a job asked in verse still is
+        ("帮我写一首关于显卡的诗", False),
+        ("Tell me a joke about GPUs", False),
+        ("用一首诗解释ZeRO-3", True),
     ],
 )
 def test_in_domain(question: str, in_domain: bool) -> None:

@@ -213,10 +213,13 @@ def read_context_length(text: str) -> int | None:
     return int(value)
 
 
+#: A number with a thousands suffix or "tokens" after it is a length, not a batch: in
+#: "32并发 8k上下文" the batch is 32, and "8k" is the context.
+_NOT_A_BATCH = r"(?![\d.]|\s*(?:k(?![a-z])|千|tokens?\b))"
 _BATCH = (
     re.compile(
         r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
-        r"(?:of|=|:|：|为|是|达到|要|有)?\s*" + NUMBER,
+        r"(?:of|=|:|：|为|是|达到|要|有)?\s*" + NUMBER + _NOT_A_BATCH,
         re.ASCII,
     ),
     re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
@@ -224,12 +227,16 @@ _BATCH = (
 
 
 def read_batch_size(text: str) -> int | None:
-    """Batch size (or concurrent requests for serving)."""
-    for pattern in _BATCH:
-        match = pattern.search(text)
-        if match is not None:
-            return int(to_float(match.group(1)))
-    return None
+    """Batch size (or concurrent requests for serving): the first one stated in the text.
+
+    Examples:
+        >>> read_batch_size("32并发 8k上下文"), read_batch_size("batch size 16, 4k context")
+        (32, 16)
+    """
+    found = [m for m in (p.search(text) for p in _BATCH) if m is not None]
+    if not found:
+        return None
+    return int(to_float(min(found, key=lambda m: m.start()).group(1)))
 
 
 def read_zero_stage(text: str) -> int | None:

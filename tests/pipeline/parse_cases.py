@@ -102,6 +102,11 @@ TUNE: list[Row] = [
     ("Llama-2-70B 4-bit 权重有多大", {"asks": "weights", "precision": "int4"}),
     ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
+    # the batch is the number at 并发, not the "8" of the "8k" context after it
+    (
+        "vllm部署Qwen2.5-72B，8张L20，32并发 8k上下文",
+        {"batch_size": 32, "concurrency": 32, "context_length": 8192},
+    ),
     # whether the money covers the run is a cost question, not a yes/no on a default deadline
     ("预算20万元，8张A100训练7B模型，钱够吗", {"asks": "cost", "budget": 200000.0}),
     ("Is a $30k budget enough to pretrain a 3B model on 8 H100?", {"asks": "cost"}),

@@ -247,3 +247,29 @@ def test_an_estimate_names_its_reference_card_without_a_verdict() -> None:
     assert "参考配置" in outcome.lead
     assert "可行" not in outcome.lead
     assert "评估" not in outcome.lead
+
+
+def test_three_cards_that_no_tensor_split_fills_serve_as_three_pipeline_stages() -> None:
+    # Qwen2.5-72B in int4: ~41 GB of weights (bf16 embeddings and head) + 10.7 GB of bf16 KV
+    # cache at 32k = ~52 GB > 21.6 GB usable on one 24 GB card. TP=3 cannot split 64 heads /
+    # 8 KV heads, but 3 pipeline stages hold ~17-19 GB each: it fits on the 3 cards stated,
+    # and the fewest cards reported is those 3 (not 4, the next power of two).
+    query = _ask(
+        "3张4090D跑Qwen2.5-72B的int4量化版，上下文32k，能行吗",
+        lang="zh",
+        scenario=Scenario(
+            model="Qwen2.5-72B",
+            gpu="RTX 4090D 24GB",
+            gpu_count=3,
+            task="inference",
+            precision="int4",
+            context_length=32768,
+        ),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "feasible"
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["min_gpus"] == 3
+    assert memory["required_bytes_per_gpu"] <= memory["available_bytes_per_gpu"]
+    assert outcome.scenario is not None
+    assert outcome.scenario.pipeline_parallel == 3

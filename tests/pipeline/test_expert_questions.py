@@ -253,3 +253,19 @@ def test_a_named_card_is_evaluated_with_the_memory_stated_for_it() -> None:
     memory = next(c for c in outcome.checks if c.kind == "memory")
     assert memory.figures["available_bytes_per_gpu"] == pytest.approx(0.9 * 48e9)
     assert outcome.assumptions[0].startswith("RTX 4090 24GB 按问题给出的显存 48.0 GB")
+
+
+@pytest.mark.parametrize("question", ["910C 能训练 70B 的模型吗", "MTT S4000 能跑 Qwen2-7B 吗?"])
+def test_an_unknown_cards_note_offers_the_leads_closest_entries(question: str) -> None:
+    # The lead offered "Ascend 910B 64GB、Ascend 910 32GB、A10" while the note under it said
+    # the closest was "A10": two lists from two look-ups. Both now come from one.
+    from assistant.calculate import calculate
+    from assistant.parse.names import catalog_suggestions
+
+    query = parse(question)
+    (name,) = query.unknown_names
+    closest, _ = catalog_suggestions(name)
+    assert closest
+    listed = "、".join(closest)
+    assert listed in calculate(query).lead
+    assert any(listed in warning for warning in query.warnings)

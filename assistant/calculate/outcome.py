@@ -397,13 +397,15 @@ def _resolve(
     query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
 ) -> Resolved:
     """Fill the open slots; a how-long question with no deadline is judged on a year (the
-    answer is the duration, and past a year it is called impractical), not on a default."""
+    answer is the duration, and past a year it is called impractical), not on a default, and
+    so is each option of a comparison ("H20和H800哪个快": which is faster, not which meets a
+    90-day deadline nobody stated)."""
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
+    if ask not in (*_QUANTITY, "compare") or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)

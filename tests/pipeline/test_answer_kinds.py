@@ -273,3 +273,24 @@ def test_three_cards_that_no_tensor_split_fills_serve_as_three_pipeline_stages()
     assert memory["required_bytes_per_gpu"] <= memory["available_bytes_per_gpu"]
     assert outcome.scenario is not None
     assert outcome.scenario.pipeline_parallel == 3
+
+
+def test_a_comparison_with_no_deadline_judges_no_option_on_the_default_one() -> None:
+    # 7B on 140B tokens: 6.8e21 FLOPs / (8 x 148e12 x 0.38) = ~176 days on 8 H20, ~26 on 8 H800.
+    # "Which is faster" states no deadline: the slow option still works (under a year), it is
+    # not "conditional" on the 90-day default; a stated 30 days does decide it.
+    def verdicts(question: str, deadline: float | None) -> list[str]:
+        query = _ask(
+            question,
+            lang="zh",
+            scenario=Scenario(params=7e9, task="pretrain", gpu_count=8, deadline_seconds=deadline),
+            options=(Scenario(gpu="H20 96GB"), Scenario(gpu="H800 SXM 80GB")),
+            asks=("compare",),
+        )
+        return [o.verdict for o in calculate(query).options]
+
+    assert verdicts("H20和H800各8张，预训练7B，哪个快？", None) == ["feasible", "feasible"]
+    assert verdicts("H20和H800各8张，30天内预训练7B，哪个行？", 30 * 86400.0) == [
+        "infeasible",
+        "feasible",
+    ]

@@ -65,6 +65,9 @@ _CONCURRENCY = (
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
+    # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
+    re.compile(NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*同时\s*(?:用|使用|访问|在线|请求|聊天)"),
+    re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
 )
 
 
@@ -136,7 +139,11 @@ _QPS = (
     re.compile(
         NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
     ),
-    re.compile(r"每秒(?:处理|响应|服务|处理约)?\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
+    re.compile(
+        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*"
+        + NUMBER
+        + r"\s*(?:个)?\s*(?:请求|查询)"
+    ),
 )
 
 

@@ -102,6 +102,10 @@ TUNE: list[Row] = [
     ("Llama-2-70B 4-bit 权重有多大", {"asks": "weights", "precision": "int4"}),
     ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
+    # people using it at once are concurrent sequences; requests a second are a QPS target
+    ("想部署Llama-3.1-8B给200人同时用，4090要几张", {"concurrency": 200, "asks": "gpu_count"}),
+    ("同时有50个用户在线，H20够吗", {"concurrency": 50}),
+    ("Qwen2.5-7B 推理 每秒要处理50个请求 需要几张L20", {"target_qps": 50.0}),
     # the batch is the number at 并发, not the "8" of the "8k" context after it
     (
         "vllm部署Qwen2.5-72B，8张L20，32并发 8k上下文",

@@ -164,6 +164,12 @@ _PER_NODE_PATTERNS = (
     + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
 )
 _PER_NODE_ONLY = (
+    # "要几台8卡H20", "需要多少台8卡服务器": the count asked is of nodes; 8 is per node
+    r"(?:几|多少)\s*(?:台|个节点|个服务器)\s*(?:的)?\s*"
+    + NUMBER
+    + r"\s*(?:张|块)?\s*(?:卡|"
+    + _G
+    + r"|gpus?\b)",
     # "4 nodes with 100G RoCE, 8 H800 each": a count followed by "each" is per node
     NUMBER
     + r"\s*[x×*]?\s*(?:"

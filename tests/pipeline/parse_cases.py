@@ -102,6 +102,11 @@ TUNE: list[Row] = [
     ("Llama-2-70B 4-bit 权重有多大", {"asks": "weights", "precision": "int4"}),
     ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
+    # "几台8卡": the nodes are asked for, 8 is per node (not 8 GPUs in all)
+    (
+        "Mixtral 8x22B 全参微调需要几台8卡H100",
+        {"gpu_count": None, "gpus_per_node": 8, "asks": "gpu_count"},
+    ),
     # people using it at once are concurrent sequences; requests a second are a QPS target
     ("想部署Llama-3.1-8B给200人同时用，4090要几张", {"concurrency": 200, "asks": "gpu_count"}),
     ("同时有50个用户在线，H20够吗", {"concurrency": 50}),

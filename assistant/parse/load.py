@@ -216,7 +216,8 @@ _ENERGY = (
         + _KWH
     ),
     re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
-    re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每)\s*" + _KWH),
+    # "0.6元/度", "0.8元一度" (一 is rewritten as 1)
+    re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每|1)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
 )

@@ -215,6 +215,31 @@ def test_electricity_of_stated_hardware_needs_no_model() -> None:
     assert power.figures["kwh"] == pytest.approx(1024 * 937 * 1.58 * 720 / 1000)
 
 
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        ("H800每卡时费用12元，8卡跑一个月多少钱", 12.0),  # words between 卡时 and the price
+        ("每张卡每小时的费用是12元，8张H800跑30天要花多少钱", 12.0),
+    ],
+)
+def test_the_rent_of_stated_hardware_needs_no_model(question: str, price: float) -> None:
+    from assistant.calculate import calculate
+
+    # 8 GPUs x 720 h = 5,760 GPU-hours x 12 yuan = 69,120 yuan: no job, so no verdict
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "unknown"
+    cost = next(c for c in outcome.checks if c.kind == "cost")
+    assert cost.figures["gpu_hours"] == pytest.approx(8 * 720)
+    assert cost.figures["cost"] == pytest.approx(8 * 720 * price)
+    assert "69,120 元" in outcome.lead
+
+
+def test_electricity_priced_per_degree_in_words_is_read() -> None:
+    # "0.8元一度" (一 read as 1): 8 x (700 + 237) W x PUE 1.58 x 720 h = 8,527 kWh x 0.8
+    outcome = parse("8张H100功耗多少？电费0.8元一度，一个月电费多少")
+    assert outcome.scenario.price_per_kwh == 0.8
+
+
 def test_a_bare_ascend_variant_is_an_unknown_card_with_its_count() -> None:
     # "910B4" matched nothing: typical set-ups on 4 H100 answered "8张910B4推理…"
     query = parse("8张910B4推理Qwen2.5-72B可以吗")

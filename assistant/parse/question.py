@@ -300,7 +300,7 @@ def parse(
         named_job=bool(mentions.site or has_job),
         named_hardware=bool(mentions.gpus or mentions.unknown),
     )
-    asks = _refine_asks(read_asks(text, has_job=has_job), found, text)
+    asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
     base = Query(
         question=cleaned,
@@ -357,16 +357,8 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
     return notes
 
 
-#: "Is it enough" ("够不够", "够吗", "够用吗", "enough?"): with a budget and no other ask, the
-#: money is what must be enough (a memory "显存够吗" is its own ask, read first).
-_ENOUGH = re.compile(r"够不够|够吗|够么|够用|够不|够了吗|\benough\b")
-
-
-def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) -> tuple[Ask, ...]:
-    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost;
-    "预算20万 … 够不够" (a budget and a bare "is it enough") asks whether the money covers it."""
+def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:
+    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost."""
     if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
         asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
-    if asks[:1] == ("feasibility",) and "budget" in found and _ENOUGH.search(text):
-        asks = ("cost", *asks)
     return asks

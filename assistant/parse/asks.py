@@ -80,11 +80,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        r"how much (?:will|would|does) it (?:cost|run)|spend|"
-        # "钱够吗", "预算能覆盖吗", "is $30k enough": whether the money covers the run
-        r"钱(?:够|不够)|预算(?:能|可以)?(?:覆盖|足够|撑)|够不够(?:钱|花)|"
-        r"(?:money|budget|funds?) (?:be |is )?enough|enough (?:money|budget|funds?)|"
-        r"within (?:the |my |our |a )?budget|afford",
+        r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (
         "power",

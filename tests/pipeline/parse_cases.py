@@ -116,9 +116,6 @@ TUNE: list[Row] = [
         "vllm部署Qwen2.5-72B，8张L20，32并发 8k上下文",
         {"batch_size": 32, "concurrency": 32, "context_length": 8192},
     ),
-    # whether the money covers the run is a cost question, not a yes/no on a default deadline
-    ("预算20万元，8张A100训练7B模型，钱够吗", {"asks": "cost", "budget": 200000.0}),
-    ("Is a $30k budget enough to pretrain a 3B model on 8 H100?", {"asks": "cost"}),
     ("8张H100训练一个月多少电费", {"asks": "energy_cost"}),
     ("8卡H100满载功耗多少", {"asks": "power"}),
     (

@@ -381,10 +381,12 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much with no deadline given), everything when nothing is to be judged."""
+    long; how much, or a budget, with no deadline given: never "期限 365 天" the user did not
+    set), everything when nothing is to be judged."""
     if not judged:
         return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+    open_horizon = ask in _QUANTITY or stated.budget is not None  # judged on a year
+    if ask == "duration" or (open_horizon and stated.deadline_seconds is None):
         return ("compute",)
     return ()
 
@@ -399,13 +401,15 @@ def _resolve(
     """Fill the open slots; a how-long question with no deadline is judged on a year (the
     answer is the duration, and past a year it is called impractical), not on a default, and
     so is each option of a comparison ("H20和H800哪个快": which is faster, not which meets a
-    90-day deadline nobody stated)."""
+    90-day deadline nobody stated) and a run asked about its budget ("预算50万…钱够吗": the
+    money, not the time)."""
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if ask not in (*_QUANTITY, "compare") or s.deadline_seconds is not None or not _training(s):
+    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)

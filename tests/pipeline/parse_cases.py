@@ -111,6 +111,8 @@ TUNE: list[Row] = [
     ("想部署Llama-3.1-8B给200人同时用，4090要几张", {"concurrency": 200, "asks": "gpu_count"}),
     ("同时有50个用户在线，H20够吗", {"concurrency": 50}),
     ("Qwen2.5-7B 推理 每秒要处理50个请求 需要几张L20", {"target_qps": 50.0}),
+    # a budget's yes/no is a yes/no (its headline says whether the money is enough)
+    ("预算20万元，8张A100训练7B模型，钱够吗", {"asks": "feasibility", "budget": 200000.0}),
     # the batch is the number at 并发, not the "8" of the "8k" context after it
     (
         "vllm部署Qwen2.5-72B，8张L20，32并发 8k上下文",

@@ -174,6 +174,19 @@ def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() 
     assert "最直接的办法" not in outcome.lead
 
 
+def test_a_budget_question_with_no_deadline_is_not_judged_on_the_default_one() -> None:
+    from assistant.calculate import calculate
+
+    # 13B on 300B tokens: 2.64e22 FLOPs / 3.76e14 per H800-second = 19,540 GPU-hours x 15 yuan =
+    # 293,100 yuan < 500,000; on the 8 cards assumed that is ~102 days, past the 90-day default
+    # deadline the user never stated: the money is what was asked, and it is enough.
+    question = "预算50万人民币，租H800 每卡时15元，训练一个13B的模型 3000亿token，钱够吗"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("预算够：约需 293,1")
+    assert "期限" not in outcome.lead  # no deadline the user did not set
+
+
 def test_a_refused_deadline_is_said_in_days() -> None:
     from assistant.calculate import calculate
 

@@ -15,6 +15,8 @@ Examples:
     1500000000000.0
     >>> normalize_numbers("用负八张h100")  # a spelled-out minus stays a sign, to be refused
     '用-8张h100'
+    >>> normalize_numbers("万卡集群"), normalize_numbers("万一")
+    ('10000卡集群', '万一')
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ def _format(value: float) -> str:
 
 def _rewrite_cn(match: re.Match[str]) -> str:
     arabic, chars = match.group(1), match.group(2)
+    after = match.string[match.end() : match.end() + 8]
     if arabic is not None:
         if set(chars) - set("十百千万亿"):
             head = len(chars) - len(chars.lstrip("十百千万亿"))
@@ -182,14 +185,19 @@ def _rewrite_cn(match: re.Match[str]) -> str:
                 return arabic + _rewrite_pure(chars)
             return _format(float(arabic) * cn_value(chars[:head])) + _rewrite_pure(chars[head:])
         return _format(float(arabic) * cn_value(chars))
-    return _rewrite_pure(chars)
+    return _rewrite_pure(chars, after)
 
 
-def _rewrite_pure(chars: str) -> str:
+#: A lone 万 or 亿 is kept (it is part of words), except as a count of cards: "万卡集群" has
+#: 10,000 GPUs as "千卡集群" has 1,000.
+_CARD_AFTER = re.compile(r"\s*(?:张|块)?\s*(?:卡|显卡|gpu)")
+
+
+def _rewrite_pure(chars: str, after: str = "") -> str:
     if not chars:
         return ""
     if len(chars) == 1 and chars in "万亿":
-        return chars
+        return _format(cn_value(chars)) if _CARD_AFTER.match(after) else chars
     return _format(cn_value(chars))
 
 

@@ -59,6 +59,9 @@ def test_cn_value(text: str, value: float) -> None:
         ("负8张卡", "-8张卡"),
         ("负三天", "-3天"),
         ("负载均衡8张卡", "负载均衡8张卡"),
+        # a lone 万 is a count of cards before 卡 ("万卡集群"), else part of a word
+        ("万卡集群", "10000卡集群"),
+        ("万能的模型", "万能的模型"),
     ],
 )
 def test_normalize_numbers(text: str, expected: str) -> None:

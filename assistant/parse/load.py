@@ -42,7 +42,11 @@ _CURRENCY = {
 }  # fmt: skip
 _CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
 _K = r"\s*(k|w|万)?"
-_VERB = r"\s*(?:of|=|:|为|是|达到|要|有)?\s*"
+#: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
+_VERB = (
+    r"\s*(?:of|=|:|为|是|达到|要|有|"
+    r"改成|改为|换成|设为|设成|调到|调成|提到|提高到|加到|增加到|变成)?\s*"
+)
 
 
 def _plain(text: str) -> str:

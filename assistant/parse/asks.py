@@ -28,6 +28,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
+        # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
+        r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison",
     ),
     (

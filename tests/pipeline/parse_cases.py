@@ -108,8 +108,18 @@ TUNE: list[Row] = [
         {"gpu_count": None, "gpus_per_node": 8, "asks": "gpu_count"},
     ),
     ("万卡集群 H100 训练 405B 需要多久，15万亿token", {"gpu_count": 10000, "tokens": 15e12}),
-    ("并发改成32", {"concurrency": 32, "batch_size": 32}),
-    ("千问2.5 72B 推理 需要 几张 4090", {"model": "Qwen2.5-72B", "unknown": ()}),  # a follow-up's verb before the count
+    ("并发改成32", {"concurrency": 32, "batch_size": 32}),  # a follow-up's verb before the count
+    # how far apart two cards are is a comparison; one card's "还差多少" is not
+    (
+        "H100和A100训练7B模型，速度差多少",
+        {"asks": "compare", "options": ("H100 SXM 80GB", "A100 SXM 80GB")},
+    ),
+    (
+        "H100比A100快多少，推理Llama-3.1-70B，8卡",
+        {"asks": "compare", "options": ("H100 SXM 80GB", "A100 SXM 80GB")},
+    ),
+    ("8张H100训练7B，显存还差多少", {"options": ()}),
+    ("千问2.5 72B 推理 需要 几张 4090", {"model": "Qwen2.5-72B", "unknown": ()}),
     # people using it at once are concurrent sequences; requests a second are a QPS target
     ("想部署Llama-3.1-8B给200人同时用，4090要几张", {"concurrency": 200, "asks": "gpu_count"}),
     ("同时有50个用户在线，H20够吗", {"concurrency": 50}),

@@ -64,12 +64,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "weights",
         r"权重(?:文件)?(?:有|占|是)?(?:多大|多少)|模型文件(?:有)?多大|"
+        r"量化(?:后|之后|完)(?:的)?(?:模型|权重)?(?:有|占|是)?(?:多大|多少g)|"
         r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"
         r"how (?:big|large) (?:are|is|would) the (?:model )?weights|weight size",
     ),
     (
         "memory",
         r"多少显存|多大显存|显存(?:占用|需求|要求|需要|要多少|够|够不够|放得下|装得下)|"
+        r"(?:推理|训练|微调|部署)\s*(?:的)?\s*显存\s*[?？]?\s*$|"  # "…fp32 推理 显存"
         r"内存(?:需要|要多少)|how much (?:gpu |v)?(?:memory|vram)|"
         r"memory (?:requirement|needed|usage)|"
         r"vram (?:needed|requirement)|(?:fit|fits) in (?:memory|vram)",

@@ -116,9 +116,10 @@ class Counts:
 
     gpu_counts: tuple[float, ...] = ()
     """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
-    fraction ("1.5张4090") is kept as typed, for the calculator to refuse, never truncated."""
-    nodes: int | None = None
-    gpus_per_node: int | None = None
+    fraction ("1.5张4090", "2.5台") is kept as typed, for the calculator to refuse, never
+    truncated."""
+    nodes: float | None = None
+    gpus_per_node: float | None = None
 
 
 _G = r"⟨gpu⟩"
@@ -200,24 +201,24 @@ def _count(number: str) -> float:
 
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
-    nodes: int | None = None
-    per_node: int | None = None
+    nodes: float | None = None
+    per_node: float | None = None
     spans: list[tuple[int, int]] = []
     for pattern in _PER_NODE_PATTERNS:
         match = re.search(pattern, text, re.ASCII)
         if match:
-            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
+            nodes, per_node = _count(match.group(1)), _count(match.group(2))
             spans.append(match.span())
             break
     for pattern in _PER_NODE_ONLY:
         match = re.search(pattern, text, re.ASCII)
         if match and per_node is None:
-            per_node = int(to_float(match.group(1)))
+            per_node = _count(match.group(1))
             spans.append(match.span())
     if nodes is None:
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:
-            nodes = int(to_float(match.group(1)))
+            nodes = _count(match.group(1))
         elif re.search(
             r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
             text,

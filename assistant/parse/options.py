@@ -57,7 +57,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     options: list[dict[str, object]] = []
     starts: list[int] = []  # where each option's piece starts in `text`
     marks = 0
-    each: int | None = None
+    each: object = None
     for start, piece in _pieces(text):
         option: dict[str, object] = {}
         count = piece.count(hw.GPU_MARK.strip())
@@ -76,7 +76,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
         if counts.nodes is not None and counts.gpus_per_node is not None:
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
         if "gpu_count" in option and _EACH.search(piece):
-            each = int(str(option["gpu_count"]))
+            each = option["gpu_count"]
             if not count:
                 continue  # "…, 8 cards each" is the options' count, not an option
         seen = [o.get("gpu") for o in options]

@@ -309,6 +309,10 @@ def test_absurd_counts_are_kept_for_the_calculator_to_refuse(question: str, coun
     assert parse(question).scenario.gpu_count == count
 
 
+def test_a_fractional_node_count_is_kept_for_the_calculator_to_refuse() -> None:
+    assert parse("2.5台8卡H100训练7B").scenario.nodes == 2.5
+
+
 def test_huge_paste_is_cut_with_a_warning() -> None:
     query = parse("训练70B " + "啊" * 100_000)
     assert query.scenario.params == 70e9

@@ -125,9 +125,10 @@ def read_sizes(text: str) -> list[SizeMention]:
         if match.start() in taken:
             continue
         value = to_float(match.group(1)) * {"亿": 1e8, "万": 1e4, None: 1.0}[match.group(2)]
-        if _TOKEN_AFTER.match(text, match.end()) and value >= 1e6:
+        # a negative size keeps its sign ("负一万亿token"), to be refused, never replaced
+        if _TOKEN_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "tokens", match.start()))
-        elif _PARAM_AFTER.match(text, match.end()) and value >= 1e6:
+        elif _PARAM_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "params", match.start()))
     return sorted(found, key=lambda m: m.start)
 

@@ -122,6 +122,7 @@ def test_no_hardware_evaluates_typical_setups_and_says_which_works() -> None:
         ("1.5张4090能跑Qwen2.5-7B吗", "GPU 数量 1.5", "整数"),
         ("Serve Qwen2.5-7B on 2.5 RTX 4090", "GPU count 2.5", "whole"),
         ("2.5台8卡H100训练7B", "节点数 2.5", "整数"),
+        ("8张H100训练7B，数据负一万亿token", "数据量 -1000000000000", "正数"),  # not the default
         ("A100和H100各1.5张，预训练7B哪个快", "GPU 数量 1.5", "整数"),  # options too, no crash
         ("0 GPUs train a 7B model", "GPU count 0", "must"),
         ("train a 10^30 parameter model on 8 H100", "model size", "Invalid input"),

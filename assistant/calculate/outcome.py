@@ -473,7 +473,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     results: list[Outcome] = []
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
     setups = (
         [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
         if counted  # "千卡集群": keep the count, try the usual GPUs

@@ -223,6 +223,23 @@ def test_how_long_with_no_gpu_named_is_an_estimate() -> None:
     assert "It takes about" in outcome.lead
 
 
+def test_how_many_with_no_gpu_named_is_an_estimate() -> None:
+    # "训练一个7B模型需要几张卡" names no card: the count is read off a typical set-up the
+    # advisor chose itself, so it is an estimate with that set-up named, not "Feasible".
+    query = _ask(
+        "训练一个7B模型需要几张卡",
+        lang="zh",
+        scenario=Scenario(params=7e9, task="pretrain"),
+        asks=("gpu_count",),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert "至少需要" in outcome.lead
+    assert "参考配置" in outcome.lead
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count
+
+
 def test_offload_makes_a_full_fine_tune_on_a_slow_fabric_conditional() -> None:
     # Qwen2.5-72B full fine-tune on 2 x 8 H800 over 25GbE: 72.7e9 x 16 B of model states do
     # not fit 16 x 72 GB, but ZeRO-3 + full recompute + optimizer offload (12 B/param to host:

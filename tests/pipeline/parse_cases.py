@@ -103,6 +103,7 @@ TUNE: list[Row] = [
     ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
     ("72B模型 int4 量化后多大", {"asks": "weights", "precision": "int4"}),
+    ("GLM-4-9B 在 T4 上推理能跑多快", {"asks": "throughput"}),
     ("Qwen2.5-14B fp32 推理 显存", {"asks": "memory"}),  # a question that ends at 显存
     # "几台8卡": the nodes are asked for, 8 is per node (not 8 GPUs in all)
     (

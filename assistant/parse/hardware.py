@@ -291,6 +291,14 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         text,
         re.ASCII,
     )
+    if speed_match is None:  # "IB 200G", "RoCE 200G": the speed after the fabric
+        speed_match = re.search(
+            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡)\s*(?:v2)?\s*(?:网络)?\s*"
+            + NUMBER
+            + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+            text,
+            re.ASCII,
+        )
     if speed_match is None:
         speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII)
     speed = int(to_float(speed_match.group(1))) if speed_match else None

@@ -468,17 +468,16 @@ def _setup(outcome: Outcome, lang: Language) -> str:
     return describe_setup(outcome.scenario, lang) if outcome.scenario else ""
 
 
-def _typical(query: Query, ask: Ask) -> Outcome:
-    lang = query.language
-    results: list[Outcome] = []
+def _try_setups(
+    query: Query, ask: Ask, setups: list[tuple[str, int | None, int | None]], *, judged: bool
+) -> list[Outcome]:
+    """The question on each typical set-up in turn, up to the first that works. A set-up that
+    cannot run what the question states (fp8 on an A100 the advisor picked itself) is skipped,
+    never reported as the user's input error; only when none can is the last refusal raised."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
-    setups = (
-        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
-        if counted  # "千卡集群": keep the count, try the usual GPUs
-        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
-    )
+    results: list[Outcome] = []
+    refused: CalculatorInputError | None = None
     for gpu, nodes, per_node in setups:
         scenario = replace(
             s,
@@ -487,10 +486,30 @@ def _typical(query: Query, ask: Ask) -> Outcome:
             gpus_per_node=per_node,
             gpu_count=s.gpu_count if counted else None,
         )
-        resolved = _resolve(query, None, ask, scenario)
-        results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
+        try:
+            resolved = _resolve(query, None, ask, scenario)
+            results.append(_evaluate_scenario(resolved, query.language, s, ask, judged=judged))
+        except CalculatorInputError as exc:
+            refused = exc
+            continue
         if results[-1].verdict == "feasible":
             break  # larger set-ups are not needed
+    if not results and refused is not None:
+        raise refused
+    return results
+
+
+def _typical(query: Query, ask: Ask) -> Outcome:
+    lang = query.language
+    s = query.scenario
+    counted = s.gpu_count is not None or s.nodes is not None
+    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
+    setups = (
+        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
+        if counted  # "千卡集群": keep the count, try the usual GPUs
+        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
+    )
+    results = _try_setups(query, ask, setups, judged=judged)
     chosen = next(
         (r for r in results if r.verdict == "feasible"),
         next((r for r in results if r.verdict == "conditional"), results[-1]),

@@ -240,6 +240,22 @@ def test_how_many_with_no_gpu_named_is_an_estimate() -> None:
     assert outcome.scenario.gpu_count
 
 
+def test_a_stated_precision_a_reference_card_lacks_skips_that_card() -> None:
+    # "DeepSeek-V3 推理需要多少显存？fp8" names no card: the first reference set-up (A100) has no
+    # FP8, which is the advisor's choice, not the user's input error; an FP8 card answers.
+    query = _ask(
+        "DeepSeek-V3 推理需要多少显存？fp8",
+        lang="zh",
+        scenario=Scenario(model="DeepSeek-V3", task="inference", precision="fp8"),
+        asks=("memory",),
+    )
+    outcome = calculate(query)
+    assert outcome.mode != "invalid"
+    assert "输入有误" not in outcome.lead
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["weights_bytes_total"] == pytest.approx(671e9, rel=0.05)  # 1 byte a parameter
+
+
 def test_offload_makes_a_full_fine_tune_on_a_slow_fabric_conditional() -> None:
     # Qwen2.5-72B full fine-tune on 2 x 8 H800 over 25GbE: 72.7e9 x 16 B of model states do
     # not fit 16 x 72 GB, but ZeRO-3 + full recompute + optimizer offload (12 B/param to host:

@@ -21,12 +21,25 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
-from assistant.records import Check, Query
+from assistant.records import Check, Query, Scenario
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
 __all__ = ["energy_outcome", "hardware_energy", "hardware_rental"]
+
+
+_HOUR = 3600.0
+
+
+def _stated_count(s: Scenario) -> int:
+    """The GPUs the question states: a total, or nodes x GPUs per node; "一台8卡服务器" (GPUs
+    per node and no node count) is one node."""
+    if s.gpu_count:
+        return int(s.gpu_count)
+    if s.gpus_per_node:
+        return int((s.nodes or 1) * s.gpus_per_node)
+    return 0
 
 
 def hardware_energy(query: Query) -> tuple[Check, int] | None:
@@ -37,14 +50,17 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     from calculators.messages import Msg
 
     s = query.scenario
-    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
-    if main_ask(query) not in ("energy_cost", "power") or not (s.gpu and count):
+    count = _stated_count(s)
+    ask = main_ask(query)
+    if ask not in ("energy_cost", "power") or not (s.gpu and count):
         return None
-    if not s.deadline_seconds:
+    # "8卡A100服务器满载功率多少": a power needs no duration; its energy is for one hour
+    seconds = s.deadline_seconds or (_HOUR if ask == "power" else None)
+    if not seconds:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=s.deadline_seconds)
+    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds)
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
         "answer.hardware_energy",
@@ -83,7 +99,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     from calculators.messages import Msg
 
     s = query.scenario
-    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
+    count = _stated_count(s)
     price = s.price_per_gpu_hour
     if main_ask(query) != "cost" or not (count and s.deadline_seconds and price):
         return None

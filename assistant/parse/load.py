@@ -223,6 +223,8 @@ _ENERGY = (
     # "0.6元/度", "0.8元一度" (一 is rewritten as 1)
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每|1)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
+    # "电价0.5元": an electricity price is per kWh (度) unless it says otherwise
+    re.compile(r"电价\s*(?:为|是|:|按|约)?\s*" + NUMBER + r"\s*" + _CUR + r"(?!\s*(?:/|每|per))"),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
 )
 

@@ -247,6 +247,21 @@ def test_the_rent_of_stated_hardware_needs_no_model(question: str, price: float)
     assert "69,120 元" in outcome.lead
 
 
+def test_the_power_of_a_stated_server_needs_no_duration() -> None:
+    from assistant.calculate import calculate
+
+    # "8卡A100服务器": one server of 8 cards; 8 x (400 W + 237 W host) x PUE 1.58 = 8.05 kW
+    outcome = calculate(parse("8卡A100服务器满载功率多少瓦"))
+    assert outcome.verdict == "unknown"
+    power = next(c for c in outcome.checks if c.kind == "power")
+    assert power.figures["average_power_watts"] == pytest.approx(8 * 637 * 1.58, rel=0.01)
+
+
+def test_an_electricity_price_with_no_unit_is_per_kwh() -> None:
+    assert parse("1000张H800跑30天，电价0.6元，电费多少").scenario.price_per_kwh == 0.6
+    assert parse("电价0.5元每小时，8卡H100").scenario.price_per_kwh is None  # not per kWh
+
+
 def test_electricity_priced_per_degree_in_words_is_read() -> None:
     # "0.8元一度" (一 read as 1): 8 x (700 + 237) W x PUE 1.58 x 720 h = 8,527 kWh x 0.8
     outcome = parse("8张H100功耗多少？电费0.8元一度，一个月电费多少")

@@ -257,6 +257,17 @@ def test_the_power_of_a_stated_server_needs_no_duration() -> None:
     assert power.figures["average_power_watts"] == pytest.approx(8 * 637 * 1.58, rel=0.01)
 
 
+def test_the_electricity_of_serving_is_for_the_period_stated() -> None:
+    from assistant.calculate import calculate
+
+    # serving's power check is per hour (64 x (400 + 237) W x 1.58 = 64.4 kWh an hour): "一天"
+    # is 24 of them, 1,546 kWh x 0.5 = 773 yuan, not one hour's 32 yuan
+    outcome = calculate(parse("64张H20推理DeepSeek-V3一天电费多少，电价0.5元/度"))
+    per_hour = next(c for c in outcome.checks if c.kind == "power").figures["kwh_per_hour"]
+    assert isinstance(per_hour, float)
+    assert f"{per_hour * 24 * 0.5:,.0f} CNY" in outcome.lead
+
+
 def test_an_electricity_price_with_no_unit_is_per_kwh() -> None:
     assert parse("1000张H800跑30天，电价0.6元，电费多少").scenario.price_per_kwh == 0.6
     assert parse("电价0.5元每小时，8卡H100").scenario.price_per_kwh is None  # not per kWh

@@ -341,7 +341,11 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
-        return energy_outcome(query) or _concept(query)
+        try:
+            validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
+            return energy_outcome(query) or _concept(query)
+        except CalculatorInputError as exc:
+            return _refused(exc, lang, s)
     site = _site(query, sites)
     found = _calculate(query, site)
     if probing:  # the largest model's own figures, not the probe's
@@ -375,8 +379,12 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
-        refused = Msg("answer.invalid_input", error=input_error(exc, lang))
-        return _unknown("invalid", lang, refused, s)
+        return _refused(exc, lang, s)
+
+
+def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
+    """A refused input, said in the question's language and naming its slot."""
+    return _unknown("invalid", lang, Msg("answer.invalid_input", error=input_error(exc, lang)), s)
 
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
@@ -469,7 +477,7 @@ def _setup(outcome: Outcome, lang: Language) -> str:
 
 
 def _try_setups(
-    query: Query, ask: Ask, setups: list[tuple[str, int | None, int | None]], *, judged: bool
+    query: Query, ask: Ask, setups: Sequence[tuple[str, int | None, int | None]], *, judged: bool
 ) -> list[Outcome]:
     """The question on each typical set-up in turn, up to the first that works. A set-up that
     cannot run what the question states (fp8 on an A100 the advisor picked itself) is skipped,

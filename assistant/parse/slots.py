@@ -29,7 +29,10 @@ __all__ = [
 
 _TASK_WORDS: tuple[tuple[str, str], ...] = (
     (
-        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter",
+        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter|"
+        # preference tuning and RLHF start from a trained model (memory: at least a fine-tune)
+        r"\bdpo\b|\brlhf\b|\bppo\b|\borpo\b|\bkto\b|\bgrpo\b|\bsimpo\b|偏好(?:对齐|优化|训练)|"
+        r"对齐训练|人类反馈强化学习|强化学习微调",
         "finetune",
     ),
     (

@@ -104,6 +104,9 @@ TUNE: list[Row] = [
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
     ("72B模型 int4 量化后多大", {"asks": "weights", "precision": "int4"}),
     ("GLM-4-9B 在 T4 上推理能跑多快", {"asks": "throughput"}),
+    # preference tuning starts from a trained model: a fine-tune, not pre-training on 18T tokens
+    ("用DPO训练Qwen2.5-14B，8张A100够吗", {"task": "finetune"}),
+    ("RLHF 训练 70B 需要多少卡", {"task": "finetune"}),
     # the fabric's speed typed after its name
     ("4台8卡H800，IB 200G，全参微调70B，多久", {"inter_link": "InfiniBand HDR"}),
     ("两台8卡910B，RoCE 200G，预训练7B", {"inter_link": "200GbE RoCE"}),

@@ -293,7 +293,8 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
     )
     if speed_match is None:  # "IB 200G", "RoCE 200G": the speed after the fabric
         speed_match = re.search(
-            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡)\s*(?:v2)?\s*(?:网络)?\s*"
+            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡|网络|机间|节点间)\s*(?:v2)?\s*"
+            r"(?:网络)?\s*(?:是|为|用|走|:)?\s*"
             + NUMBER
             + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
             text,

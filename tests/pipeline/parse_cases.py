@@ -110,6 +110,7 @@ TUNE: list[Row] = [
     # the fabric's speed typed after its name
     ("4台8卡H800，IB 200G，全参微调70B，多久", {"inter_link": "InfiniBand HDR"}),
     ("两台8卡910B，RoCE 200G，预训练7B", {"inter_link": "200GbE RoCE"}),
+    ("两台8卡A800，机间25G，预训练13B", {"inter_link": "25GbE TCP"}),
     ("Qwen2.5-14B fp32 推理 显存", {"asks": "memory"}),  # a question that ends at 显存
     # "几台8卡": the nodes are asked for, 8 is per node (not 8 GPUs in all)
     (

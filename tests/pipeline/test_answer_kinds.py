@@ -256,6 +256,26 @@ def test_a_stated_precision_a_reference_card_lacks_skips_that_card() -> None:
     assert memory["weights_bytes_total"] == pytest.approx(671e9, rel=0.05)  # 1 byte a parameter
 
 
+def test_a_server_of_n_cards_is_those_n_cards() -> None:
+    # "4卡4090服务器" states 4 GPUs per node and no node count: one server of 4 cards, not the
+    # serving default of one card (Qwen2.5-32B int4, ~19 GB of weights, split over the 4)
+    query = _ask(
+        "4卡4090服务器推理Qwen2.5-32B int4",
+        lang="zh",
+        scenario=Scenario(
+            model="Qwen2.5-32B",
+            gpu="RTX 4090 24GB",
+            gpus_per_node=4,
+            task="inference",
+            precision="int4",
+        ),
+    )
+    outcome = calculate(query)
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 4
+    assert "未给出 GPU 数量" not in " ".join(outcome.assumptions)
+
+
 def test_offload_makes_a_full_fine_tune_on_a_slow_fabric_conditional() -> None:
     # Qwen2.5-72B full fine-tune on 2 x 8 H800 over 25GbE: 72.7e9 x 16 B of model states do
     # not fit 16 x 72 GB, but ZeRO-3 + full recompute + optimizer offload (12 B/param to host:

@@ -38,6 +38,7 @@ from assistant.calculate.solvers import max_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
+from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -472,43 +473,8 @@ def _training(s: Scenario) -> bool:
     return bool(s.tokens or s.deadline_seconds)
 
 
-def _setup(outcome: Outcome, lang: Language) -> str:
-    return describe_setup(outcome.scenario, lang) if outcome.scenario else ""
-
-
-def _try_setups(
-    query: Query, ask: Ask, setups: Sequence[tuple[str, int | None, int | None]], *, judged: bool
-) -> list[Outcome]:
-    """The question on each typical set-up in turn, up to the first that works. A set-up that
-    cannot run what the question states (fp8 on an A100 the advisor picked itself) is skipped,
-    never reported as the user's input error; only when none can is the last refusal raised."""
-    s = query.scenario
-    counted = s.gpu_count is not None or s.nodes is not None
-    results: list[Outcome] = []
-    refused: CalculatorInputError | None = None
-    for gpu, nodes, per_node in setups:
-        scenario = replace(
-            s,
-            gpu=gpu,
-            nodes=nodes,
-            gpus_per_node=per_node,
-            gpu_count=s.gpu_count if counted else None,
-        )
-        try:
-            resolved = _resolve(query, None, ask, scenario)
-            results.append(_evaluate_scenario(resolved, query.language, s, ask, judged=judged))
-        except CalculatorInputError as exc:
-            refused = exc
-            continue
-        if results[-1].verdict == "feasible":
-            break  # larger set-ups are not needed
-    if not results and refused is not None:
-        raise refused
-    return results
-
-
 def _typical(query: Query, ask: Ask) -> Outcome:
-    lang = query.language
+    """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
     judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
@@ -517,28 +483,9 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         if counted  # "千卡集群": keep the count, try the usual GPUs
         else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
     )
-    results = _try_setups(query, ask, setups, judged=judged)
-    chosen = next(
-        (r for r in results if r.verdict == "feasible"),
-        next((r for r in results if r.verdict == "conditional"), results[-1]),
-    )
-    tried = tuple(
-        Msg(
-            "answer.typical_tried",
-            setup=describe_setup(r.scenario, lang),
-            verdict=Msg(f"common.verdict.{r.verdict}"),
-        )
-        for r in results
-        if r.scenario
-    )
-    listed = (
-        Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
-        if judged
-        else Msg("answer.typical_reference", lead=chosen.lead.strip(), setup=_setup(chosen, lang))
-    )
-    lead = text(listed, lang) if chosen.scenario else chosen.lead
-    note = text(Msg("answer.typical_note"), lang)
-    # A quantity asked with no hardware named: the figure is the answer, and no verdict is
-    # decided on a card the user never chose (the set-ups tried are listed as assumed).
-    verdict = chosen.verdict if judged else "unknown"
-    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))
+
+    def run(scenario: Scenario) -> Outcome:
+        resolved = _resolve(query, None, ask, scenario)
+        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged)
+
+    return typical_outcome(query, setups, run, judged=judged)

@@ -180,6 +180,8 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         count = nodes * per_node
         if s.gpus_per_node is None:
             notes.append(_said("default.per_node", lang, per_node=per_node))
+    if count is None and per_node is not None:
+        count = per_node  # "4卡4090服务器": one server of the GPUs per node it states
     if count is None:
         count = 1 if s.task == "inference" else DEFAULT_GPUS_PER_NODE
         key = "default.gpu_count_one" if count == 1 else "default.gpu_count"

@@ -1,5 +1,6 @@
-"""Electricity of hardware running for a stated time, with no job named: "1024张H800跑30天电费多少",
-"the electricity bill for 64 H100 running for a week at $0.12 per kWh".
+"""Electricity (or rent) of hardware running for a stated time, with no job named:
+"1024张H800跑30天电费多少", "the electricity bill for 64 H100 running for a week at $0.12 per
+kWh", "H800每卡时12元，8卡跑一个月多少钱".
 
 No model is needed: the GPUs draw their datasheet TDP (full load, an upper bound) plus the host's
 share, times the facility's PUE (:func:`calculators.energy`). The figure is the answer; there is
@@ -20,12 +21,25 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
-from assistant.records import Check, Query
+from assistant.records import Check, Query, Scenario
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["energy_outcome", "hardware_energy"]
+__all__ = ["energy_outcome", "hardware_energy", "hardware_rental"]
+
+
+_HOUR = 3600.0
+
+
+def _stated_count(s: Scenario) -> int:
+    """The GPUs the question states: a total, or nodes x GPUs per node; "一台8卡服务器" (GPUs
+    per node and no node count) is one node."""
+    if s.gpu_count:
+        return int(s.gpu_count)
+    if s.gpus_per_node:
+        return int((s.nodes or 1) * s.gpus_per_node)
+    return 0
 
 
 def hardware_energy(query: Query) -> tuple[Check, int] | None:
@@ -36,14 +50,17 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     from calculators.messages import Msg
 
     s = query.scenario
-    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
-    if main_ask(query) not in ("energy_cost", "power") or not (s.gpu and count):
+    count = _stated_count(s)
+    ask = main_ask(query)
+    if ask not in ("energy_cost", "power") or not (s.gpu and count):
         return None
-    if not s.deadline_seconds:
+    # "8卡A100服务器满载功率多少": a power needs no duration; its energy is for one hour
+    seconds = s.deadline_seconds or (_HOUR if ask == "power" else None)
+    if not seconds:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=s.deadline_seconds)
+    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds)
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
         "answer.hardware_energy",
@@ -73,11 +90,56 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     return check, count
 
 
+def hardware_rental(query: Query) -> tuple[Check, int] | None:
+    """The rent of the stated GPUs over the stated time at the stated price per GPU-hour (GPU
+    count x hours x price, :func:`calculators.cost`), and the count; None unless the question
+    asks what it costs and states a count, a duration and a price."""
+    from assistant.calculate.summaries import currency_words
+    from calculators import cost
+    from calculators.messages import Msg
+
+    s = query.scenario
+    count = _stated_count(s)
+    price = s.price_per_gpu_hour
+    if main_ask(query) != "cost" or not (count and s.deadline_seconds and price):
+        return None
+    hours = count * s.deadline_seconds / 3600
+    value = cost(gpu_hours=hours, price_per_gpu_hour=price)
+    code = (s.currency or "CNY").upper()
+    currency = currency_words(code)
+    hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")
+    summary = Msg(
+        "answer.hardware_rental",
+        hardware=hardware,
+        seconds=s.deadline_seconds,
+        hours=hours,
+        cost=value,
+        currency=currency,
+    )
+    lang = query.language
+    check = Check(
+        kind="cost",
+        verdict="ok",
+        summary=text(summary, lang),
+        figures={
+            "cost": value,
+            "gpu_hours": hours,
+            "currency": code,
+            "seconds": s.deadline_seconds,
+        },
+        formula=text(Msg("formula.cost.gpu_hours"), lang),
+        inputs={"price_per_gpu_hour": price, "gpu_hours": hours},
+        assumptions=(text(Msg("assume.cost.user_price"), lang),),
+    )
+    return check, count
+
+
 def energy_outcome(query: Query) -> Outcome | None:
-    """The answer for :func:`hardware_energy`: its figures first, no verdict (an estimate)."""
+    """The answer for :func:`hardware_energy` (or :func:`hardware_rental`): its figures first,
+    no verdict (an estimate)."""
     from assistant.calculate.outcome import Outcome
 
-    found = hardware_energy(query)
+    found = hardware_energy(query) or hardware_rental(query)
     if found is None:
         return None
     check, count = found

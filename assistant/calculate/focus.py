@@ -207,6 +207,9 @@ def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     kwh = figure(checks, "power", "kwh") or figure(checks, "power", "kwh_per_hour")
+    per_hour = figure(checks, "power", "kwh_per_hour")
+    if per_hour is not None and scenario.task == "inference" and scenario.deadline_seconds:
+        kwh = per_hour * scenario.deadline_seconds / 3600  # serving over the stated "一天"
     if kwh is None:
         return None
     if scenario.price_per_kwh is None:

@@ -152,12 +152,14 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
     layouts: list[dict[str, object]] = [
         {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
     ]
-    nodes = gpus // per_node
+    # Pipeline stages over what TP leaves: one per node, or inside a node whose GPU count no
+    # TP degree fills (3 cards hold a 72B int4 model as 3 stages, as llama.cpp and vLLM's
+    # pipeline parallelism split layers; TP must divide the attention heads, 3 does not).
     node_tp = _node_tensor_parallel(per_node, gpus)
     layouts += [
         {"tensor_parallel": node_tp, "pipeline_parallel": p}
-        for p in range(2, nodes + 1)
-        if node_tp > 1 and gpus % (node_tp * p) == 0
+        for p in range(2, gpus // node_tp + 1)
+        if gpus % (node_tp * p) == 0
     ]
     return layouts
 

@@ -38,6 +38,7 @@ from assistant.calculate.solvers import max_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
+from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -348,7 +349,11 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
-        return energy_outcome(query) or _concept(query)
+        try:
+            validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
+            return energy_outcome(query) or _concept(query)
+        except CalculatorInputError as exc:
+            return _refused(exc, lang, s)
     site = _site(query, sites)
     found = _calculate(query, site)
     if probing:  # the largest model's own figures, not the probe's
@@ -382,16 +387,22 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
-        refused = Msg("answer.invalid_input", error=input_error(exc, lang))
-        return _unknown("invalid", lang, refused, s)
+        return _refused(exc, lang, s)
+
+
+def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
+    """A refused input, said in the question's language and naming its slot."""
+    return _unknown("invalid", lang, Msg("answer.invalid_input", error=input_error(exc, lang)), s)
 
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much with no deadline given), everything when nothing is to be judged."""
+    long; how much, or a budget, with no deadline given: never "期限 365 天" the user did not
+    set), everything when nothing is to be judged."""
     if not judged:
         return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+    open_horizon = ask in _QUANTITY or stated.budget is not None  # judged on a year
+    if ask == "duration" or (open_horizon and stated.deadline_seconds is None):
         return ("compute",)
     return ()
 
@@ -404,13 +415,17 @@ def _resolve(
     query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
 ) -> Resolved:
     """Fill the open slots; a how-long question with no deadline is judged on a year (the
-    answer is the duration, and past a year it is called impractical), not on a default."""
+    answer is the duration, and past a year it is called impractical), not on a default, and
+    so is each option of a comparison ("H20和H800哪个快": which is faster, not which meets a
+    90-day deadline nobody stated) and a run asked about its budget ("预算50万…钱够吗": the
+    money, not the time)."""
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
+    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
@@ -465,56 +480,19 @@ def _training(s: Scenario) -> bool:
     return bool(s.tokens or s.deadline_seconds)
 
 
-def _setup(outcome: Outcome, lang: Language) -> str:
-    return describe_setup(outcome.scenario, lang) if outcome.scenario else ""
-
-
 def _typical(query: Query, ask: Ask) -> Outcome:
-    lang = query.language
-    results: list[Outcome] = []
+    """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
     setups = (
         [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
         if counted  # "千卡集群": keep the count, try the usual GPUs
         else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
     )
-    for gpu, nodes, per_node in setups:
-        scenario = replace(
-            s,
-            gpu=gpu,
-            nodes=nodes,
-            gpus_per_node=per_node,
-            gpu_count=s.gpu_count if counted else None,
-        )
+
+    def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
-        results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
-        if results[-1].verdict == "feasible":
-            break  # larger set-ups are not needed
-    chosen = next(
-        (r for r in results if r.verdict == "feasible"),
-        next((r for r in results if r.verdict == "conditional"), results[-1]),
-    )
-    tried = tuple(
-        Msg(
-            "answer.typical_tried",
-            setup=describe_setup(r.scenario, lang),
-            verdict=Msg(f"common.verdict.{r.verdict}"),
-        )
-        for r in results
-        if r.scenario
-    )
-    listed = (
-        Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
-        if judged
-        else Msg("answer.typical_reference", lead=chosen.lead.strip(), setup=_setup(chosen, lang))
-    )
-    # strip: with no lead of its own ("" unjudged) the reference note starts the text, and a
-    # leading space would become a double one after the focus sentence
-    lead = text(listed, lang).strip() if chosen.scenario else chosen.lead
-    note = text(Msg("answer.typical_note"), lang)
-    # A quantity asked with no hardware named: the figure is the answer, and no verdict is
-    # decided on a card the user never chose (the set-ups tried are listed as assumed).
-    verdict = chosen.verdict if judged else "unknown"
-    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))
+        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged)
+
+    return typical_outcome(query, setups, run, judged=judged)

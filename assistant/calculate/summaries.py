@@ -15,7 +15,7 @@ from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
 
-__all__ = ["describe_setup", "summarize"]
+__all__ = ["currency_words", "describe_setup", "summarize"]
 
 Figures = Mapping[str, Figure]
 
@@ -133,7 +133,7 @@ def _power(f: Figures, gpu: str) -> list[Msg]:
     return parts
 
 
-def _currency(code: str) -> Msg | str:
+def currency_words(code: str) -> Msg | str:
     """A currency as said after an amount: a known code in words ("元"), others as written."""
     key = f"summary.currency.{code.upper()}"
     return Msg(key) if key in catalog() else f" {code}"
@@ -150,7 +150,7 @@ def _cost(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg(key, hours=hours, per=per))
     cost = _num(f, "cost")
     if cost is not None:
-        currency = _currency(str(f.get("currency") or ""))
+        currency = currency_words(str(f.get("currency") or ""))
         parts.append(Msg("summary.cost.amount", cost=cost, currency=currency, per=per))
     return parts
 

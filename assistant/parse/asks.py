@@ -28,6 +28,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
+        # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
+        r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison",
     ),
     (
@@ -62,12 +64,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "weights",
         r"权重(?:文件)?(?:有|占|是)?(?:多大|多少)|模型文件(?:有)?多大|"
+        r"量化(?:后|之后|完)(?:的)?(?:模型|权重)?(?:有|占|是)?(?:多大|多少g)|"
         r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"
         r"how (?:big|large) (?:are|is|would) the (?:model )?weights|weight size",
     ),
     (
         "memory",
         r"多少显存|多大显存|显存(?:占用|需求|要求|需要|要多少|够|够不够|放得下|装得下)|"
+        r"(?:推理|训练|微调|部署)\s*(?:的)?\s*显存\s*[?？]?\s*$|"  # "…fp32 推理 显存"
         r"内存(?:需要|要多少)|how much (?:gpu |v)?(?:memory|vram)|"
         r"memory (?:requirement|needed|usage)|"
         r"vram (?:needed|requirement)|(?:fit|fits) in (?:memory|vram)",
@@ -90,6 +94,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
+        r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
         r"requests? per second",
     ),
     (

@@ -56,7 +56,7 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
     """
     for match in _CN_RUN.finditer(cleaned):
         if match.group(0).count("亿") >= 3 or cn_value(match.group(0)) >= _CN_LIMIT:
-            field = "number"
+            field = _slot_after(cleaned[match.end() :])  # "一亿亿亿参数": the model size
             raise CalculatorInputError(
                 field,
                 match.group(0),

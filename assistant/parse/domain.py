@@ -8,7 +8,7 @@ Three kinds of evidence, read from the cleaned, lower-cased text with catalog na
 - *hardware*: words about GPUs and servers that a gamer or a PC builder uses too ("显卡",
   "GPU", "4090", "CUDA", "功耗", "服务器");
 - *elsewhere*: a sign the question belongs to another domain (games and frame rates, mining,
-  driver installation, laptops and thermal paste, cars, stock prices).
+  driver installation, laptops and thermal paste, cars, stock prices, poems and jokes).
 
 In the domain = any intent, or hardware with no sign of another domain. So "ZeRO-3 是什么" and
 "H100 和 A100 有什么区别" are in, "4090 玩黑神话能跑多少帧" and "which GPU for gaming" are out,
@@ -58,7 +58,10 @@ _ELSEWHERE = re.compile(
     r"motherboard|显示器|超频|overclock|风扇|\bfan\b|"
     # cars, shopping for consumer goods, markets
     r"特斯拉|tesla model|model [3sxy]\b|汽车|\bcars?\b|电动车|股票|股价|\bstocks?\b|"
-    r"share price|nvda",
+    r"share price|nvda|"
+    # creative writing and chit-chat ("帮我写一首关于显卡的诗", "tell me a joke about GPUs")
+    r"诗|写(?:一|1)?首|歌词|笑话|讲(?:一|1)?个故事|小说|作文|\bpoems?\b|\bhaiku|\bjokes?\b|"
+    r"\blyrics\b|\bshort story\b",
     re.ASCII,
 )
 

@@ -114,10 +114,12 @@ def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
 class Counts:
     """GPU and node counts stated in the question."""
 
-    gpu_counts: tuple[int, ...] = ()
-    """Every total GPU count mentioned, in order (two distinct values are a contradiction)."""
-    nodes: int | None = None
-    gpus_per_node: int | None = None
+    gpu_counts: tuple[float, ...] = ()
+    """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
+    fraction ("1.5张4090", "2.5台") is kept as typed, for the calculator to refuse, never
+    truncated."""
+    nodes: float | None = None
+    gpus_per_node: float | None = None
 
 
 _G = r"⟨gpu⟩"
@@ -168,6 +170,12 @@ _PER_NODE_PATTERNS = (
     + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
 )
 _PER_NODE_ONLY = (
+    # "要几台8卡H20", "需要多少台8卡服务器": the count asked is of nodes; 8 is per node
+    r"(?:几|多少)\s*(?:台|个节点|个服务器)\s*(?:的)?\s*"
+    + NUMBER
+    + r"\s*(?:张|块)?\s*(?:卡|"
+    + _G
+    + r"|gpus?\b)",
     # "4 nodes with 100G RoCE, 8 H800 each": a count followed by "each" is per node
     NUMBER
     + r"\s*[x×*]?\s*(?:"
@@ -190,38 +198,44 @@ _PER_NODE_ONLY = (
 )
 
 
+def _count(number: str) -> float:
+    """A stated GPU count: an int when whole, else the fraction as typed (1.5 stays 1.5)."""
+    value = to_float(number)
+    return int(value) if value.is_integer() else value
+
+
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
-    nodes: int | None = None
-    per_node: int | None = None
+    nodes: float | None = None
+    per_node: float | None = None
     spans: list[tuple[int, int]] = []
     for pattern in _PER_NODE_PATTERNS:
         match = re.search(pattern, text, re.ASCII)
         if match:
-            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
+            nodes, per_node = _count(match.group(1)), _count(match.group(2))
             spans.append(match.span())
             break
     for pattern in _PER_NODE_ONLY:
         match = re.search(pattern, text, re.ASCII)
         if match and per_node is None:
-            per_node = int(to_float(match.group(1)))
+            per_node = _count(match.group(1))
             spans.append(match.span())
     if nodes is None:
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:
-            nodes = int(to_float(match.group(1)))
+            nodes = _count(match.group(1))
         elif re.search(
             r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
             text,
             re.ASCII,
         ):
             nodes = 1
-    totals: list[tuple[int, int]] = []
+    totals: list[tuple[int, float]] = []
     for pattern in _TOTAL_PATTERNS:
         for match in re.finditer(pattern, text, re.ASCII):
             if any(s <= match.start() < e for s, e in spans):
                 continue
-            totals.append((match.start(), int(to_float(match.group(1)))))
+            totals.append((match.start(), _count(match.group(1))))
     if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
@@ -298,6 +312,15 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         text,
         re.ASCII,
     )
+    if speed_match is None:  # "IB 200G", "RoCE 200G": the speed after the fabric
+        speed_match = re.search(
+            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡|网络|机间|节点间)\s*(?:v2)?\s*"
+            r"(?:网络)?\s*(?:是|为|用|走|:)?\s*"
+            + NUMBER
+            + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+            text,
+            re.ASCII,
+        )
     if speed_match is None:
         speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII) or _SPEED_AFTER.search(text)
     speed = int(to_float(speed_match.group(1))) if speed_match else None

@@ -48,7 +48,11 @@ _CURRENCY = {
 }  # fmt: skip
 _CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
 _K = r"\s*(k|w|万)?"
-_VERB = r"\s*(?:of|=|:|为|是|达到|要|有)?\s*"
+#: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
+_VERB = (
+    r"\s*(?:of|=|:|为|是|达到|要|有|"
+    r"改成|改为|换成|设为|设成|调到|调成|提到|提高到|加到|增加到|变成)?\s*"
+)
 
 
 def _plain(text: str) -> str:
@@ -71,6 +75,9 @@ _CONCURRENCY = (
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
+    # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
+    re.compile(NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*同时\s*(?:用|使用|访问|在线|请求|聊天)"),
+    re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
 )
 
 
@@ -149,7 +156,11 @@ _QPS = (
     re.compile(
         NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
     ),
-    re.compile(r"每秒(?:处理|响应|服务|处理约)?\s*" + NUMBER + r"\s*(?:个)?\s*(?:请求|查询)"),
+    re.compile(
+        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*"
+        + NUMBER
+        + r"\s*(?:个)?\s*(?:请求|查询)"
+    ),
 )
 
 
@@ -224,10 +235,13 @@ _ENERGY = (
         + _KWH
     ),
     re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
-    re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每)\s*" + _KWH),
+    # "0.6元/度", "0.8元一度" (一 is rewritten as 1)
+    re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每|1)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
     # "0.8块一度" (normalised "0.8块1度"): the price of one kWh
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*1\s*(?:度电?|kwh|千瓦时)"),
+    # "电价0.5元": an electricity price is per kWh (度) unless it says otherwise
+    re.compile(r"电价\s*(?:为|是|:|按|约)?\s*" + NUMBER + r"\s*" + _CUR + r"(?!\s*(?:/|每|per))"),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
 )
 

@@ -22,13 +22,12 @@ Examples:
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = [
     "as_typed",
-    "closest_names",
+    "catalog_suggestions",
     "digit_groups_fit",
     "maker_spans",
     "unknown_gpu_spans",
@@ -141,8 +140,33 @@ def digit_groups_fit(matched: str, spellings: Iterable[str]) -> bool:
     return all(group in known for group in typed)
 
 
-def closest_names(name: str, candidates: Iterable[str], n: int = 3) -> tuple[str, ...]:
-    """Up to `n` catalog names close to `name` (difflib, case-insensitive)."""
-    pool = {c.lower(): c for c in candidates}
-    hits = difflib.get_close_matches(name.lower(), list(pool), n=n, cutoff=0.4)
-    return tuple(pool[h] for h in hits)
+#: A name that reads as a model ("Qwen2-7B", "GLM-4", "Yi-34B"), not a GPU.
+_READS_AS_MODEL = re.compile(
+    r"\d+(?:\.\d+)?\s*[bm]\b|llama|qwen|mistral|mixtral|deepseek|gpt|glm|baichuan|\byi\b|gemma|phi",
+    re.IGNORECASE,
+)
+
+
+def catalog_suggestions(name: str) -> tuple[tuple[str, ...], str]:
+    """Up to three catalog entries closest to the unknown `name`, and the table they are from
+    ("gpu" or "model"; GPUs first unless the name reads as a model): the catalog lookup's own
+    suggestions, so the answer's lead and the parse note offer the same entries."""
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.catalog.models import lookup_model
+    from calculators.errors import CalculatorInputError, UnknownNameError
+
+    tables: list[tuple[Callable[[str], object], str]] = [
+        (lookup_gpu, "gpu"),
+        (lookup_model, "model"),
+    ]
+    if _READS_AS_MODEL.search(name):
+        tables.reverse()
+    for lookup, table in tables:
+        try:
+            lookup(name)
+        except UnknownNameError as exc:
+            if exc.suggestions:
+                return tuple(exc.suggestions[:3]), table
+        except CalculatorInputError:
+            continue
+    return (), tables[0][1]  # the template to offer when nothing is close

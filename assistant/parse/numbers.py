@@ -13,6 +13,10 @@ Examples:
     '2台8卡训练100000000000模型'
     >>> magnitude("1.5", "t")
     1500000000000.0
+    >>> normalize_numbers("用负八张h100")  # a spelled-out minus stays a sign, to be refused
+    '用-8张h100'
+    >>> normalize_numbers("万卡集群"), normalize_numbers("万一")
+    ('10000卡集群', '万一')
 """
 
 from __future__ import annotations
@@ -130,6 +134,9 @@ _CN_IDIOMS = (
     "不一",
 )
 _CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?([" + _CN_CHARS + r"]+)")
+#: "负8张卡", "负三天": 负 (minus) right before a number is its sign, never dropped, so that the
+#: count is refused as negative instead of read as 8; "负载" or "负责" are words, not signs.
+_CN_MINUS = re.compile(r"负\s*(?=\d)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+)")
 
@@ -170,6 +177,7 @@ def _format(value: float) -> str:
 
 def _rewrite_cn(match: re.Match[str]) -> str:
     arabic, chars = match.group(1), match.group(2)
+    after = match.string[match.end() : match.end() + 8]
     if arabic is not None:
         if set(chars) - set("十百千万亿"):
             head = len(chars) - len(chars.lstrip("十百千万亿"))
@@ -177,14 +185,19 @@ def _rewrite_cn(match: re.Match[str]) -> str:
                 return arabic + _rewrite_pure(chars)
             return _format(float(arabic) * cn_value(chars[:head])) + _rewrite_pure(chars[head:])
         return _format(float(arabic) * cn_value(chars))
-    return _rewrite_pure(chars)
+    return _rewrite_pure(chars, after)
 
 
-def _rewrite_pure(chars: str) -> str:
+#: A lone 万 or 亿 is kept (it is part of words), except as a count of cards: "万卡集群" has
+#: 10,000 GPUs as "千卡集群" has 1,000.
+_CARD_AFTER = re.compile(r"\s*(?:张|块)?\s*(?:卡|显卡|gpu)")
+
+
+def _rewrite_pure(chars: str, after: str = "") -> str:
     if not chars:
         return ""
     if len(chars) == 1 and chars in "万亿":
-        return chars
+        return _format(cn_value(chars)) if _CARD_AFTER.match(after) else chars
     return _format(cn_value(chars))
 
 
@@ -202,7 +215,7 @@ def normalize_numbers(text: str) -> str:
         pieces.append(idiom_match.group(0))
         pos = idiom_match.end()
     pieces.append(_CN_RUN.sub(_rewrite_cn, text[pos:]))
-    return "".join(pieces)
+    return _CN_MINUS.sub("-", "".join(pieces))
 
 
 def _rewrite_power(match: re.Match[str]) -> str:

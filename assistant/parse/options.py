@@ -1,7 +1,8 @@
 """Hardware options compared in one question ("8×H20 vs 8×910B for 70B inference").
 
 The masked text is cut at the words that separate options ("vs", "versus", "还是", "对比",
-"or", "和", "与"); each piece that names hardware (a GPU mark or a GPU count) is one option.
+"or", "和", "与", a 比 between two cards); each piece that names hardware (a GPU mark or a
+GPU count) is one option.
 An option holds only its hardware slots: the job (model, task, precision, load) is the
 question's, in `Query.scenario`, and an answer evaluates `replace(scenario, **option)`.
 
@@ -20,7 +21,9 @@ from assistant.parse.slots import PRICE, read_price
 __all__ = ["hardware_options"]
 
 _SPLIT = re.compile(
-    r"\bvs\.?(?![a-z])|\bversus\b|还是|对比|相比|比较|\bor\b|\band\b|和|与|跟|,|，|、|/"
+    r"\bvs\.?(?![a-z])|\bversus\b|还是|对比|相比|比较|\bor\b|\band\b|和|与|跟|,|，|、|/|"
+    # "H100比A100快多少": 比 between two cards (not in 比例, 对比 or 比较)
+    r"(?<=⟨gpu⟩)\s*比(?=\s*(?:\d+\s*(?:张|块|x)?\s*)?⟨gpu⟩)"
 )
 _MAX_OPTIONS = 3
 #: A count that is every option's ("A100、H100、910B 各8张", "8 cards each").
@@ -54,7 +57,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     options: list[dict[str, object]] = []
     starts: list[int] = []  # where each option's piece starts in `text`
     marks = 0
-    each: int | None = None
+    each: object = None
     for start, piece in _pieces(text):
         option: dict[str, object] = {}
         count = piece.count(hw.GPU_MARK.strip())
@@ -73,7 +76,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
         if counts.nodes is not None and counts.gpus_per_node is not None:
             option["nodes"], option["gpus_per_node"] = counts.nodes, counts.gpus_per_node
         if "gpu_count" in option and _EACH.search(piece):
-            each = int(str(option["gpu_count"]))
+            each = option["gpu_count"]
             if not count:
                 continue  # "…, 8 cards each" is the options' count, not an option
         seen = [o.get("gpu") for o in options]

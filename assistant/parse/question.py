@@ -28,7 +28,7 @@ from assistant.parse.followup import added_counts, as_followup, bare_count, merg
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     as_typed,
-    closest_names,
+    catalog_suggestions,
     digit_groups_fit,
     maker_spans,
     unknown_gpu_spans,
@@ -386,11 +386,8 @@ def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
     """ "<name> is not in the catalog (closest: …)" per unknown name."""
-    from calculators.catalog.hardware import GPUS
-
-    pool = (*GPUS, *_model_spellings())
     notes = [
-        Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
+        Msg("parse.unknown_name", name=name, closest=catalog_suggestions(name)[0] or ("—",))
         for name in mentions.unknown
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)

@@ -29,7 +29,10 @@ __all__ = [
 
 _TASK_WORDS: tuple[tuple[str, str], ...] = (
     (
-        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter",
+        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter|"
+        # preference tuning and RLHF start from a trained model (memory: at least a fine-tune)
+        r"\bdpo\b|\brlhf\b|\bppo\b|\borpo\b|\bkto\b|\bgrpo\b|\bsimpo\b|偏好(?:对齐|优化|训练)|"
+        r"对齐训练|人类反馈强化学习|强化学习微调",
         "finetune",
     ),
     (
@@ -142,9 +145,10 @@ def read_sizes(text: str) -> list[SizeMention]:
         if match.start() in taken:
             continue
         value = to_float(match.group(1)) * {"亿": 1e8, "万": 1e4, None: 1.0}[match.group(2)]
-        if _TOKEN_AFTER.match(text, match.end()) and value >= 1e6:
+        # a negative size keeps its sign ("负一万亿token"), to be refused, never replaced
+        if _TOKEN_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "tokens", match.start()))
-        elif _PARAM_AFTER.match(text, match.end()) and value >= 1e6:
+        elif _PARAM_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "params", match.start()))
     return sorted(found, key=lambda m: m.start)
 
@@ -259,10 +263,15 @@ def read_context_length(text: str) -> int | None:
     return value if match is lead or value >= _MIN_CONTEXT else None
 
 
+#: A number with a thousands suffix or "tokens" after it is a length, not a batch: in
+#: "32并发 8k上下文" the batch is 32, and "8k" is the context.
+_NOT_A_BATCH = r"(?![\d.]|\s*(?:k(?![a-z])|千|tokens?\b))"
 _BATCH = (
     re.compile(
         r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
-        r"(?:of|=|:|：|为|是|达到|要|有)?\s*" + NUMBER,
+        r"(?:of|=|:|：|为|是|达到|要|有|改成|改为|换成|设为|调到|提到|加到|变成)?\s*"
+        + NUMBER
+        + _NOT_A_BATCH,
         re.ASCII,
     ),
     re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
@@ -270,12 +279,16 @@ _BATCH = (
 
 
 def read_batch_size(text: str) -> int | None:
-    """Batch size (or concurrent requests for serving)."""
-    for pattern in _BATCH:
-        match = pattern.search(text)
-        if match is not None:
-            return int(to_float(match.group(1)))
-    return None
+    """Batch size (or concurrent requests for serving): the first one stated in the text.
+
+    Examples:
+        >>> read_batch_size("32并发 8k上下文"), read_batch_size("batch size 16, 4k context")
+        (32, 16)
+    """
+    found = [m for m in (p.search(text) for p in _BATCH) if m is not None]
+    if not found:
+        return None
+    return int(to_float(min(found, key=lambda m: m.start()).group(1)))
 
 
 def read_zero_stage(text: str) -> int | None:
@@ -309,7 +322,10 @@ PRICE = re.compile(
     r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
     r"(?:hour|hr|h|小时)"
     r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
-    r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*" + _SIGNED + r"\s*(元|美元)"
+    r"(?:hour|hr|h|小时|卡时|时)"
+    # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
+    r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
+    r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元)"
 )
 _CURRENCY = {
     "$": "USD",

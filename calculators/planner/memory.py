@@ -249,6 +249,15 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     )
 
 
+def _fewest_gpus(plan: Plan, *, fits: bool) -> int | None:
+    """min_gpus, or the plan's own GPUs when its layout fits on fewer than the search found
+    (3 pipeline stages on 3 cards: the search tries powers of two): the fewest known to fit."""
+    fewest = min_gpus(plan)
+    if fits and (fewest is None or fewest > plan.gpus):
+        return plan.gpus
+    return fewest
+
+
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?
     With CPU offload, do the offloaded states also fit the node's host RAM?"""
@@ -265,7 +274,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         "required_bytes_per_gpu": b.total_bytes,
         "available_bytes_per_gpu": available,
         "memory_bytes": plan.gpu.memory_bytes,
-        "min_gpus": min_gpus(plan) if with_min_gpus else None,
+        "min_gpus": _fewest_gpus(plan, fits=verdict != "fail") if with_min_gpus else None,
         "gpus_per_node": plan.gpus_per_node,
         "weights_bytes": b.weights_bytes,
         "gradients_bytes": b.gradients_bytes,

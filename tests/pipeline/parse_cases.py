@@ -102,6 +102,45 @@ TUNE: list[Row] = [
     ("Llama-2-70B 4-bit 权重有多大", {"asks": "weights", "precision": "int4"}),
     ("Llama-2-70B 32k上下文 KV cache占多少显存", {"asks": "kv_cache", "context_length": 32768}),
     ("8卡A100训练7B要花多少钱", {"asks": "cost"}),
+    ("72B模型 int4 量化后多大", {"asks": "weights", "precision": "int4"}),
+    ("GLM-4-9B 在 T4 上推理能跑多快", {"asks": "throughput"}),
+    # preference tuning starts from a trained model: a fine-tune, not pre-training on 18T tokens
+    ("用DPO训练Qwen2.5-14B，8张A100够吗", {"task": "finetune"}),
+    ("RLHF 训练 70B 需要多少卡", {"task": "finetune"}),
+    # the fabric's speed typed after its name
+    ("4台8卡H800，IB 200G，全参微调70B，多久", {"inter_link": "InfiniBand HDR"}),
+    ("两台8卡910B，RoCE 200G，预训练7B", {"inter_link": "200GbE RoCE"}),
+    ("两台8卡A800，机间25G，预训练13B", {"inter_link": "25GbE TCP"}),
+    ("Qwen2.5-14B fp32 推理 显存", {"asks": "memory"}),  # a question that ends at 显存
+    # "几台8卡": the nodes are asked for, 8 is per node (not 8 GPUs in all)
+    (
+        "Mixtral 8x22B 全参微调需要几台8卡H100",
+        {"gpu_count": None, "gpus_per_node": 8, "asks": "gpu_count"},
+    ),
+    ("万卡集群 H100 训练 405B 需要多久，15万亿token", {"gpu_count": 10000, "tokens": 15e12}),
+    ("并发改成32", {"concurrency": 32, "batch_size": 32}),  # a follow-up's verb before the count
+    # how far apart two cards are is a comparison; one card's "还差多少" is not
+    (
+        "H100和A100训练7B模型，速度差多少",
+        {"asks": "compare", "options": ("H100 SXM 80GB", "A100 SXM 80GB")},
+    ),
+    (
+        "H100比A100快多少，推理Llama-3.1-70B，8卡",
+        {"asks": "compare", "options": ("H100 SXM 80GB", "A100 SXM 80GB")},
+    ),
+    ("8张H100训练7B，显存还差多少", {"options": ()}),
+    ("千问2.5 72B 推理 需要 几张 4090", {"model": "Qwen2.5-72B", "unknown": ()}),
+    # people using it at once are concurrent sequences; requests a second are a QPS target
+    ("想部署Llama-3.1-8B给200人同时用，4090要几张", {"concurrency": 200, "asks": "gpu_count"}),
+    ("同时有50个用户在线，H20够吗", {"concurrency": 50}),
+    ("Qwen2.5-7B 推理 每秒要处理50个请求 需要几张L20", {"target_qps": 50.0}),
+    # a budget's yes/no is a yes/no (its headline says whether the money is enough)
+    ("预算20万元，8张A100训练7B模型，钱够吗", {"asks": "feasibility", "budget": 200000.0}),
+    # the batch is the number at 并发, not the "8" of the "8k" context after it
+    (
+        "vllm部署Qwen2.5-72B，8张L20，32并发 8k上下文",
+        {"batch_size": 32, "concurrency": 32, "context_length": 8192},
+    ),
     ("8张H100训练一个月多少电费", {"asks": "energy_cost"}),
     ("8卡H100满载功耗多少", {"asks": "power"}),
     (

@@ -223,6 +223,59 @@ def test_how_long_with_no_gpu_named_is_an_estimate() -> None:
     assert "It takes about" in outcome.lead
 
 
+def test_how_many_with_no_gpu_named_is_an_estimate() -> None:
+    # "训练一个7B模型需要几张卡" names no card: the count is read off a typical set-up the
+    # advisor chose itself, so it is an estimate with that set-up named, not "Feasible".
+    query = _ask(
+        "训练一个7B模型需要几张卡",
+        lang="zh",
+        scenario=Scenario(params=7e9, task="pretrain"),
+        asks=("gpu_count",),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert "至少需要" in outcome.lead
+    assert "参考配置" in outcome.lead
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count
+
+
+def test_a_stated_precision_a_reference_card_lacks_skips_that_card() -> None:
+    # "DeepSeek-V3 推理需要多少显存？fp8" names no card: the first reference set-up (A100) has no
+    # FP8, which is the advisor's choice, not the user's input error; an FP8 card answers.
+    query = _ask(
+        "DeepSeek-V3 推理需要多少显存？fp8",
+        lang="zh",
+        scenario=Scenario(model="DeepSeek-V3", task="inference", precision="fp8"),
+        asks=("memory",),
+    )
+    outcome = calculate(query)
+    assert outcome.mode != "invalid"
+    assert "输入有误" not in outcome.lead
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["weights_bytes_total"] == pytest.approx(671e9, rel=0.05)  # 1 byte a parameter
+
+
+def test_a_server_of_n_cards_is_those_n_cards() -> None:
+    # "4卡4090服务器" states 4 GPUs per node and no node count: one server of 4 cards, not the
+    # serving default of one card (Qwen2.5-32B int4, ~19 GB of weights, split over the 4)
+    query = _ask(
+        "4卡4090服务器推理Qwen2.5-32B int4",
+        lang="zh",
+        scenario=Scenario(
+            model="Qwen2.5-32B",
+            gpu="RTX 4090 24GB",
+            gpus_per_node=4,
+            task="inference",
+            precision="int4",
+        ),
+    )
+    outcome = calculate(query)
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 4
+    assert "未给出 GPU 数量" not in " ".join(outcome.assumptions)
+
+
 def test_offload_makes_a_full_fine_tune_on_a_slow_fabric_conditional() -> None:
     # Qwen2.5-72B full fine-tune on 2 x 8 H800 over 25GbE: 72.7e9 x 16 B of model states do
     # not fit 16 x 72 GB, but ZeRO-3 + full recompute + optimizer offload (12 B/param to host:
@@ -247,3 +300,50 @@ def test_an_estimate_names_its_reference_card_without_a_verdict() -> None:
     assert "参考配置" in outcome.lead
     assert "可行" not in outcome.lead
     assert "评估" not in outcome.lead
+
+
+def test_three_cards_that_no_tensor_split_fills_serve_as_three_pipeline_stages() -> None:
+    # Qwen2.5-72B in int4: ~41 GB of weights (bf16 embeddings and head) + 10.7 GB of bf16 KV
+    # cache at 32k = ~52 GB > 21.6 GB usable on one 24 GB card. TP=3 cannot split 64 heads /
+    # 8 KV heads, but 3 pipeline stages hold ~17-19 GB each: it fits on the 3 cards stated,
+    # and the fewest cards reported is those 3 (not 4, the next power of two).
+    query = _ask(
+        "3张4090D跑Qwen2.5-72B的int4量化版，上下文32k，能行吗",
+        lang="zh",
+        scenario=Scenario(
+            model="Qwen2.5-72B",
+            gpu="RTX 4090D 24GB",
+            gpu_count=3,
+            task="inference",
+            precision="int4",
+            context_length=32768,
+        ),
+    )
+    outcome = calculate(query)
+    assert outcome.verdict == "feasible"
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert memory["min_gpus"] == 3
+    assert memory["required_bytes_per_gpu"] <= memory["available_bytes_per_gpu"]
+    assert outcome.scenario is not None
+    assert outcome.scenario.pipeline_parallel == 3
+
+
+def test_a_comparison_with_no_deadline_judges_no_option_on_the_default_one() -> None:
+    # 7B on 140B tokens: 6.8e21 FLOPs / (8 x 148e12 x 0.38) = ~176 days on 8 H20, ~26 on 8 H800.
+    # "Which is faster" states no deadline: the slow option still works (under a year), it is
+    # not "conditional" on the 90-day default; a stated 30 days does decide it.
+    def verdicts(question: str, deadline: float | None) -> list[str]:
+        query = _ask(
+            question,
+            lang="zh",
+            scenario=Scenario(params=7e9, task="pretrain", gpu_count=8, deadline_seconds=deadline),
+            options=(Scenario(gpu="H20 96GB"), Scenario(gpu="H800 SXM 80GB")),
+            asks=("compare",),
+        )
+        return [o.verdict for o in calculate(query).options]
+
+    assert verdicts("H20和H800各8张，预训练7B，哪个快？", None) == ["feasible", "feasible"]
+    assert verdicts("H20和H800各8张，30天内预训练7B，哪个行？", 30 * 86400.0) == [
+        "infeasible",
+        "feasible",
+    ]

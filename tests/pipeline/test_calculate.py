@@ -118,6 +118,14 @@ def test_no_hardware_evaluates_typical_setups_and_says_which_works() -> None:
     ("question", "field", "language_word"),
     [
         ("用-8张卡训练7B模型", "GPU 数量 -8", "必须"),
+        ("用负8张H100训练7B模型可以吗", "GPU 数量 -8", "必须"),
+        ("1.5张4090能跑Qwen2.5-7B吗", "GPU 数量 1.5", "整数"),
+        ("Serve Qwen2.5-7B on 2.5 RTX 4090", "GPU count 2.5", "whole"),
+        ("2.5台8卡H100训练7B", "节点数 2.5", "整数"),
+        ("8张H100训练7B，数据负一万亿token", "数据量 -1000000000000", "正数"),  # not the default
+        ("A100和H100各1.5张，预训练7B哪个快", "GPU 数量 1.5", "整数"),  # options too, no crash
+        ("1.5张H100满载功耗多少", "GPU 数量 1.5", "整数"),  # no job: the energy path too
+        ("负8张H100功耗多少", "GPU 数量 -8", "整数"),  # named in Chinese, not "gpus=-8"
         ("0 GPUs train a 7B model", "GPU count 0", "must"),
         ("train a 10^30 parameter model on 8 H100", "model size", "Invalid input"),
     ],

@@ -204,6 +204,19 @@ def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() 
     assert "最直接的办法" not in outcome.lead
 
 
+def test_a_budget_question_with_no_deadline_is_not_judged_on_the_default_one() -> None:
+    from assistant.calculate import calculate
+
+    # 13B on 300B tokens: 2.64e22 FLOPs / 3.76e14 per H800-second = 19,540 GPU-hours x 15 yuan =
+    # 293,100 yuan < 500,000; on the 8 cards assumed that is ~102 days, past the 90-day default
+    # deadline the user never stated: the money is what was asked, and it is enough.
+    question = "预算50万人民币，租H800 每卡时15元，训练一个13B的模型 3000亿token，钱够吗"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("预算够：约需 293,1")
+    assert "期限" not in outcome.lead  # no deadline the user did not set
+
+
 def test_a_refused_deadline_is_said_in_days() -> None:
     from assistant.calculate import calculate
 
@@ -245,6 +258,57 @@ def test_electricity_of_stated_hardware_needs_no_model() -> None:
     assert power.figures["kwh"] == pytest.approx(1024 * 937 * 1.58 * 720 / 1000)
 
 
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        ("H800每卡时费用12元，8卡跑一个月多少钱", 12.0),  # words between 卡时 and the price
+        ("每张卡每小时的费用是12元，8张H800跑30天要花多少钱", 12.0),
+    ],
+)
+def test_the_rent_of_stated_hardware_needs_no_model(question: str, price: float) -> None:
+    from assistant.calculate import calculate
+
+    # 8 GPUs x 720 h = 5,760 GPU-hours x 12 yuan = 69,120 yuan: no job, so no verdict
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "unknown"
+    cost = next(c for c in outcome.checks if c.kind == "cost")
+    assert cost.figures["gpu_hours"] == pytest.approx(8 * 720)
+    assert cost.figures["cost"] == pytest.approx(8 * 720 * price)
+    assert "69,120 元" in outcome.lead
+
+
+def test_the_power_of_a_stated_server_needs_no_duration() -> None:
+    from assistant.calculate import calculate
+
+    # "8卡A100服务器": one server of 8 cards; 8 x (400 W + 237 W host) x PUE 1.58 = 8.05 kW
+    outcome = calculate(parse("8卡A100服务器满载功率多少瓦"))
+    assert outcome.verdict == "unknown"
+    power = next(c for c in outcome.checks if c.kind == "power")
+    assert power.figures["average_power_watts"] == pytest.approx(8 * 637 * 1.58, rel=0.01)
+
+
+def test_the_electricity_of_serving_is_for_the_period_stated() -> None:
+    from assistant.calculate import calculate
+
+    # serving's power check is per hour (64 x (400 + 237) W x 1.58 = 64.4 kWh an hour): "一天"
+    # is 24 of them, 1,546 kWh x 0.5 = 773 yuan, not one hour's 32 yuan
+    outcome = calculate(parse("64张H20推理DeepSeek-V3一天电费多少，电价0.5元/度"))
+    per_hour = next(c for c in outcome.checks if c.kind == "power").figures["kwh_per_hour"]
+    assert isinstance(per_hour, float)
+    assert f"{per_hour * 24 * 0.5:,.0f} CNY" in outcome.lead
+
+
+def test_an_electricity_price_with_no_unit_is_per_kwh() -> None:
+    assert parse("1000张H800跑30天，电价0.6元，电费多少").scenario.price_per_kwh == 0.6
+    assert parse("电价0.5元每小时，8卡H100").scenario.price_per_kwh is None  # not per kWh
+
+
+def test_electricity_priced_per_degree_in_words_is_read() -> None:
+    # "0.8元一度" (一 read as 1): 8 x (700 + 237) W x PUE 1.58 x 720 h = 8,527 kWh x 0.8
+    outcome = parse("8张H100功耗多少？电费0.8元一度，一个月电费多少")
+    assert outcome.scenario.price_per_kwh == 0.8
+
+
 def test_a_bare_ascend_variant_is_an_unknown_card_with_its_count() -> None:
     # "910B4" matched nothing: typical set-ups on 4 H100 answered "8张910B4推理…"
     query = parse("8张910B4推理Qwen2.5-72B可以吗")
@@ -283,3 +347,19 @@ def test_a_named_card_is_evaluated_with_the_memory_stated_for_it() -> None:
     memory = next(c for c in outcome.checks if c.kind == "memory")
     assert memory.figures["available_bytes_per_gpu"] == pytest.approx(0.9 * 48e9)
     assert outcome.assumptions[0].startswith("RTX 4090 24GB 按问题给出的显存 48.0 GB")
+
+
+@pytest.mark.parametrize("question", ["910C 能训练 70B 的模型吗", "MTT S4000 能跑 Qwen2-7B 吗?"])
+def test_an_unknown_cards_note_offers_the_leads_closest_entries(question: str) -> None:
+    # The lead offered "Ascend 910B 64GB、Ascend 910 32GB、A10" while the note under it said
+    # the closest was "A10": two lists from two look-ups. Both now come from one.
+    from assistant.calculate import calculate
+    from assistant.parse.names import catalog_suggestions
+
+    query = parse(question)
+    (name,) = query.unknown_names
+    closest, _ = catalog_suggestions(name)
+    assert closest
+    listed = "、".join(closest)
+    assert listed in calculate(query).lead
+    assert any(listed in warning for warning in query.warnings)

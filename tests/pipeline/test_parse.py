@@ -55,6 +55,13 @@ def test_cn_value(text: str, value: float) -> None:
         ("千兆网", "千兆网"),
         ("eight gpus on two nodes", "8 gpus on 2 nodes"),
         ("10^30 params", "1e+30 params"),
+        # 负 before a number is its sign; in a word ("负载", "负责") it is no sign
+        ("负8张卡", "-8张卡"),
+        ("负三天", "-3天"),
+        ("负载均衡8张卡", "负载均衡8张卡"),
+        # a lone 万 is a count of cards before 卡 ("万卡集群"), else part of a word
+        ("万卡集群", "10000卡集群"),
+        ("万能的模型", "万能的模型"),
     ],
 )
 def test_normalize_numbers(text: str, expected: str) -> None:
@@ -249,6 +256,10 @@ def test_parse_slots(question: str, expected: dict[str, object]) -> None:
         ("😀😀😀", False),
         ("8 H100 enough for 70B?", True),
         ("吉林GPU服务器怎么样", True),
+        # creative writing about hardware is not a job; a job asked in verse still is
+        ("帮我写一首关于显卡的诗", False),
+        ("Tell me a joke about GPUs", False),
+        ("用一首诗解释ZeRO-3", True),
     ],
 )
 def test_in_domain(question: str, in_domain: bool) -> None:
@@ -286,10 +297,20 @@ def test_ge_after_a_gpu_counts_cards_only(
 
 @pytest.mark.parametrize(
     ("question", "count"),
-    [("用-8张卡训练7b", -8), ("0 GPUs train 7B", 0)],
+    [
+        ("用-8张卡训练7b", -8),
+        ("0 GPUs train 7B", 0),
+        ("用负8张H100训练7B模型", -8),  # 负 spelled out is the sign, not dropped
+        ("用负八张卡训练7b", -8),
+        ("1.5张4090能跑qwen2.5-7b吗", 1.5),  # a fraction is kept, not truncated to 1
+    ],
 )
-def test_absurd_counts_are_kept_for_the_calculator_to_refuse(question: str, count: int) -> None:
+def test_absurd_counts_are_kept_for_the_calculator_to_refuse(question: str, count: float) -> None:
     assert parse(question).scenario.gpu_count == count
+
+
+def test_a_fractional_node_count_is_kept_for_the_calculator_to_refuse() -> None:
+    assert parse("2.5台8卡H100训练7B").scenario.nodes == 2.5
 
 
 def test_huge_paste_is_cut_with_a_warning() -> None:

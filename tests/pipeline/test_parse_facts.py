@@ -176,7 +176,8 @@ def test_changed_slots_list_only_real_changes() -> None:
     ("question", "field"),
     [
         ("1e999 GPUs train 7B", "gpu_count"),  # the unit after it names the slot
-        ("一亿亿亿参数的模型训练要多久", "number"),
+        ("一亿亿亿参数的模型训练要多久", "params"),  # named too, not "number=" in Chinese
+        ("训练7B要一亿亿亿", "number"),  # no unit after it: a number, said as 数字
         ("train 7B on 8 H100 at $-2 per GPU-hour", "price_per_gpu_hour"),
         ("预算-5万元训练7B", "budget"),
         ("电价-0.6元/度，8卡训练7B电费", "price_per_kwh"),
@@ -186,6 +187,16 @@ def test_nonsense_numbers_are_refused_by_name(question: str, field: str) -> None
     with pytest.raises(CalculatorInputError) as info:
         parse(question)
     assert info.value.field == field
+
+
+def test_a_refused_chinese_numeral_is_said_in_chinese_by_its_slot() -> None:
+    from assistant.i18n import input_error
+
+    with pytest.raises(CalculatorInputError) as info:
+        parse("一亿亿亿参数的模型要几张卡")
+    message = input_error(info.value, "zh")
+    assert message.startswith("模型规模 一亿亿亿：")
+    assert "number" not in message
 
 
 def report() -> str:

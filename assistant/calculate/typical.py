@@ -1,0 +1,99 @@
+"""A question that names no GPU, answered on typical set-ups: the smallest that works.
+
+"Can I pretrain a 7B model in 30 days?" or "训练一个7B模型需要几张卡" name no hardware: the
+advisor tries the usual set-ups in turn (calculators' reference configurations) and answers on
+the first that works, listing what it tried. A quantity asked (memory, how many, how long, how
+much) is an estimate on that set-up, never a verdict on a card the user did not choose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.summaries import describe_setup
+from assistant.i18n import text
+from assistant.records import Language, Query, Scenario
+from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["typical_outcome"]
+
+
+def typical_outcome(
+    query: Query,
+    setups: Sequence[tuple[str, int | None, int | None]],
+    run: Callable[[Scenario], Outcome],
+    *,
+    judged: bool,
+) -> Outcome:
+    """The answer on the first of `setups` that works (`run` evaluates one), with the set-ups
+    tried listed; `judged` False (a quantity asked) makes it an estimate, verdict "unknown"."""
+    lang = query.language
+    results = _try_setups(query, setups, run)
+    chosen = next(
+        (r for r in results if r.verdict == "feasible"),
+        next((r for r in results if r.verdict == "conditional"), results[-1]),
+    )
+    tried = tuple(
+        Msg(
+            "answer.typical_tried",
+            setup=describe_setup(r.scenario, lang),
+            verdict=Msg(f"common.verdict.{r.verdict}"),
+        )
+        for r in results
+        if r.scenario
+    )
+    listed = (
+        Msg("answer.typical_setups", lead=chosen.lead, tried=tried)
+        if judged
+        else Msg("answer.typical_reference", lead=chosen.lead.strip(), setup=_setup(chosen, lang))
+    )
+    # strip: with no lead of its own ("" unjudged) the reference note starts the text, and a
+    # leading space would become a double one after the focus sentence
+    lead = text(listed, lang).strip() if chosen.scenario else chosen.lead
+    note = text(Msg("answer.typical_note"), lang)
+    # A quantity asked with no hardware named: the figure is the answer, and no verdict is
+    # decided on a card the user never chose (the set-ups tried are listed as assumed).
+    verdict = chosen.verdict if judged else "unknown"
+    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))
+
+
+def _try_setups(
+    query: Query,
+    setups: Sequence[tuple[str, int | None, int | None]],
+    run: Callable[[Scenario], Outcome],
+) -> list[Outcome]:
+    """The question on each set-up in turn, up to the first that works. A set-up that cannot
+    run what the question states (fp8 on an A100 the advisor picked itself) is skipped, never
+    reported as the user's input error; only when none can is the last refusal raised."""
+    s = query.scenario
+    counted = s.gpu_count is not None or s.nodes is not None
+    results: list[Outcome] = []
+    refused: CalculatorInputError | None = None
+    for gpu, nodes, per_node in setups:
+        scenario = replace(
+            s,
+            gpu=gpu,
+            nodes=nodes,
+            gpus_per_node=per_node,
+            gpu_count=s.gpu_count if counted else None,
+        )
+        try:
+            results.append(run(scenario))
+        except CalculatorInputError as exc:
+            refused = exc
+            continue
+        if results[-1].verdict == "feasible":
+            break  # larger set-ups are not needed
+    if not results and refused is not None:
+        raise refused
+    return results
+
+
+def _setup(outcome: Outcome, lang: Language) -> str:
+    return describe_setup(outcome.scenario, lang) if outcome.scenario else ""

@@ -19,6 +19,8 @@ Examples:
     False
     >>> classify("what is the kv cache?").in_domain
     True
+    >>> classify("what's the best gpu for cyberpunk 2077 at 4k?").in_domain
+    False
 """
 
 from __future__ import annotations
@@ -51,6 +53,11 @@ _ELSEWHERE = re.compile(
     # games and frame rates
     r"游戏|玩|帧|光追|fps\b|frame ?rates?|gaming|\bgames?\b|\bplay(?:ing)?\b|ray ?tracing|dlss|"
     r"黑神话|原神|steam|esports|电竞|"
+    # game titles and display settings ("best GPU for Cyberpunk 2077 at 4K"); "at 4k" of a
+    # context length ("serve at 4k context") is not a display
+    r"cyberpunk|elden ring|fortnite|minecraft|call of duty|starfield|\bgta\b|baldur|"
+    r"\b(?:1080|1440|2160)p\b|\bat 4k\b(?!\s*(?:context|ctx|tokens?|seq|sequence|prompt))|"
+    r"(?:ultra|max|high) settings|"
     # mining and crypto
     r"挖矿|矿机|矿卡|\bmin(?:e|ing|er)\b|crypto|比特币|bitcoin|以太坊|ethereum|\bhashrate|算力币|"
     # drivers, personal computers, repairs

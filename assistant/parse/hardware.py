@@ -14,12 +14,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
+from calculators.messages import Msg
 
 __all__ = [
     "CatalogMatch",
     "Counts",
     "find_aliases",
     "mask",
+    "nvlink_question_note",
     "read_counts",
     "read_links",
     "read_memory",
@@ -151,8 +153,8 @@ _PER_NODE_PATTERNS = (
     + r"\s*(?:张\s*卡?|块\s*卡?|卡|"
     + _G
     + ")",
-    # "4x8 h100", "2×8卡": nodes × GPUs per node (the second number follows an "x")
-    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "4x8 h100", "2×8卡", "2x 8xA100": nodes × GPUs per node (the second number follows an "x")
+    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*[x×*]?\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
     NUMBER
     + r"\s*"
     + _NODE
@@ -182,6 +184,14 @@ _PER_NODE_ONLY = (
     + r"\s*(?:"
     + _G
     + r"\s*)?(?:gpus?|cards?|卡)\s*(?:per|each|every|/)\s*(?:node|server|machine|台)",
+)
+
+
+#: "on my 3090", "a 4090", "an A100": one card, unless a cluster, a node or a plural follows
+_ONE_CARD = re.compile(
+    r"\b(?:my|a|an)\s+(?:single\s+)?" + _G + r"(?!\s*(?:s\b|'s|cluster|node|server|machine|"
+    r"box|rig|pod|system|instance|farm|workstation|setup|based|-based|gpus|cards))",
+    re.ASCII,
 )
 
 
@@ -217,7 +227,10 @@ def read_counts(text: str) -> Counts:
             if any(s <= match.start() < e for s, e in spans):
                 continue
             totals.append((match.start(), int(to_float(match.group(1)))))
-    if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
+    if not totals and (
+        re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
+        or _ONE_CARD.search(text)
+    ):
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
     if nodes == 1 and per_node is None and len(counts) == 1:
@@ -250,6 +263,28 @@ def read_memory(text: str) -> float | None:
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 
+#: "do I need NVLink", "is NVLink required", "需要NVLink吗": a question about NVLink, which
+#: states no link the hardware has
+_ASKS_FOR_NVLINK = re.compile(
+    r"(?:need|require|necessary|essential|matter|important|worth)\w*\s+(?:an?\s+|the\s+)?nvlink"
+    r"|nvlink\s+(?:is\s+)?(?:needed|required|necessary|essential|worth|matter|a must)"
+    r"|(?:是否|要不要|需不需要|需要|必须)\s*(?:用|有|上)?\s*nvlink|nvlink\s*(?:有必要|必要|重要|吗)",
+    re.ASCII,
+)
+
+
+def nvlink_question_note(plain: str, found: Mapping[str, object]) -> Msg | None:
+    """For "do I need NVLink …" on a named card: which link the card is evaluated over, so the
+    answer's Network line answers the question (the question states no link itself)."""
+    gpu = found.get("gpu")
+    if not gpu or "intra_link" in found or not _ASKS_FOR_NVLINK.search(plain):
+        return None
+    from calculators.catalog.hardware import GPUS
+
+    card = GPUS.get(str(gpu))
+    return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link) if card else None
+
+
 def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Candidate names for the intra-node link and the inter-node fabric, most specific first.
 
@@ -263,7 +298,7 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         re.ASCII,
     ):
         intra += ["pcie gen4", "pcie4", "pcie"]
-    elif "nvlink" in text:
+    elif "nvlink" in text and not _ASKS_FOR_NVLINK.search(text):
         intra += ["nvlink"]
     elif re.search(r"\bpcie\b", text, re.ASCII):
         intra += ["pcie gen4", "pcie4", "pcie"]

@@ -8,6 +8,8 @@ Examples:
     (20, 8)
     >>> read_concurrency("20 concurrent users"), read_concurrency("serving it to 32 users")
     (20, 32)
+    >>> read_concurrency("8 users at 16k ctx"), read_concurrency("1000 users per day, qps 5")
+    (8, None)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
@@ -64,6 +66,12 @@ _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
+    # "8 users at 16k ctx": users with a context or a load attached are in flight, not a
+    # head-count per day ("1000 users per day" is a rate, not a concurrency)
+    re.compile(
+        NUMBER + r"\s*(?:active |online )?users\b(?=\s*(?:at|with|@|each|on|,))"
+        r"(?!\s*(?:per|a|an|each|every)\s+(?:day|hour|week|month|minute|second)\b)"
+    ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
 )
 

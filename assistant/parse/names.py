@@ -41,6 +41,7 @@ _FAMILIES = (
 )
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
+    r"g[hb](?=\d{3})|"  # Grace superchips: "gh200", "gb200" (not an H200 or a B200)
     r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))"  # bare Ascend "910b4"
 )
 # ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗

@@ -357,7 +357,8 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
         for name in mentions.unknown
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
-    return notes
+    link_note = hw.nvlink_question_note(mentions.plain, found)
+    return [*notes, link_note] if link_note else notes
 
 
 def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:

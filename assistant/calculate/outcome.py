@@ -15,13 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
-from assistant.calculate.defaults import (
-    TYPICAL_INFERENCE_SETUPS,
-    TYPICAL_SETUPS,
-    Resolved,
-    names_own_run,
-    resolve,
-)
+from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
@@ -468,12 +462,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
     judged = ask not in ("memory", "weights", "kv_cache", *_QUANTITY)
-    setups = (
-        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
-        if counted  # "千卡集群": keep the count, try the usual GPUs
-        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
-    )
-    for gpu, nodes, per_node in setups:
+    for gpu, nodes, per_node in typical_setups(s, training=_training(s), counted=counted):
         scenario = replace(
             s,
             gpu=gpu,

@@ -302,6 +302,9 @@ def parse(
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    if len({o.get("gpu_count") for o in options}) > 1:  # "128 A100 … or 64 H100": no contradiction
+        stale = _counts_slots(hw.read_counts(text), lang)[1]
+        slot_warnings = [w for w in slot_warnings if w not in stale]
     base = Query(
         question=cleaned,
         language=lang,

@@ -80,3 +80,11 @@ def test_the_nvlink_question_is_answered_with_the_cards_own_link() -> None:
 )
 def test_games_and_display_settings_are_off_topic(question: str, in_domain: bool) -> None:
     assert parse(question).in_domain is in_domain
+
+
+def test_a_comparison_of_different_counts_is_no_contradiction() -> None:
+    compared = parse("Which is cheaper: 128 A100 at $1.3/GPU-hr or 64 H100 at $2.5/GPU-hr?")
+    assert [o.gpu_count for o in compared.options] == [128, 64]
+    assert compared.warnings == ()
+    stated_twice = parse("Train a 7B model on 8 H100, we have 16 H100")
+    assert any("8 and 16" in w for w in stated_twice.warnings)

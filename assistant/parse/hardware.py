@@ -19,9 +19,10 @@ from calculators.messages import Msg
 __all__ = [
     "CatalogMatch",
     "Counts",
+    "card_nvlink",
     "find_aliases",
     "mask",
-    "nvlink_question_note",
+    "nvlink_note",
     "read_counts",
     "read_links",
     "read_memory",
@@ -263,6 +264,9 @@ def read_memory(text: str) -> float | None:
     return to_float(number) * (2**30 if unit == "gib" else 1e9)
 
 
+_NO_NVLINK = re.compile(
+    r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie", re.ASCII
+)
 #: "do I need NVLink", "is NVLink required", "需要NVLink吗": a question about NVLink, which
 #: states no link the hardware has
 _ASKS_FOR_NVLINK = re.compile(
@@ -273,16 +277,39 @@ _ASKS_FOR_NVLINK = re.compile(
 )
 
 
-def nvlink_question_note(plain: str, found: Mapping[str, object]) -> Msg | None:
-    """For "do I need NVLink …" on a named card: which link the card is evaluated over, so the
-    answer's Network line answers the question (the question states no link itself)."""
+def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
+    """A note on NVLink for a named card: for "do I need NVLink …", the link the card is
+    evaluated over, so the answer's Network line answers it (the question states no link); for
+    "8 L40S with NVLink", that the card has none and what it is evaluated over instead."""
     gpu = found.get("gpu")
-    if not gpu or "intra_link" in found or not _ASKS_FOR_NVLINK.search(plain):
+    if not gpu or "intra_link" in found or "nvlink" not in plain:
         return None
     from calculators.catalog.hardware import GPUS
 
     card = GPUS.get(str(gpu))
-    return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link) if card else None
+    if card is None:
+        return None
+    if _ASKS_FOR_NVLINK.search(plain):
+        return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link)
+    if _NO_NVLINK.search(plain) or "nvlink" in card.intra_link.lower():
+        return None
+    # "8 L40S with NVLink": the card has none (`card_nvlink`), so its own link is evaluated
+    return Msg("parse.nvlink_absent", gpu=str(gpu), link=card.intra_link)
+
+
+def card_nvlink(gpu: str, plain: str) -> str | None:
+    """The link a bare "NVLink" means on `gpu`: the generation typed ("NVLink 4"), else the
+    card's own NVLink (NVLink 3 on an A100, the 400 GB/s one on an A800); None for a card whose
+    GPUs link over PCIe only (an L40S has no NVLink; it is then evaluated over its PCIe)."""
+    from calculators.catalog.hardware import GPUS
+
+    typed = re.search(r"nvlink\s*(?:gen\s*)?([1-5])\b", plain, re.ASCII)
+    if typed:
+        return f"nvlink {typed.group(1)}"
+    card = GPUS.get(gpu)
+    if card is None:
+        return "nvlink"
+    return card.intra_link if "nvlink" in card.intra_link.lower() else None
 
 
 def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -292,11 +319,7 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     because the catalog's aliases decide which one exists.
     """
     intra: list[str] = []
-    if re.search(
-        r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie",
-        text,
-        re.ASCII,
-    ):
+    if _NO_NVLINK.search(text):
         intra += ["pcie gen4", "pcie4", "pcie"]
     elif "nvlink" in text and not _ASKS_FOR_NVLINK.search(text):
         intra += ["nvlink"]

@@ -237,11 +237,16 @@ def _workload_slots(text: str) -> dict[str, object]:
     return out
 
 
-def _link_slots(text: str, plain: str) -> dict[str, object]:
-    """Links from the masked text; "PCIe-only" / "no NVLink" also from the unmasked one."""
+def _link_slots(text: str, plain: str, gpu: object = None) -> dict[str, object]:
+    """Links from the masked text; "PCIe-only" / "no NVLink" also from the unmasked one. A bare
+    "NVLink" is the named card's own generation (an A100's is NVLink 3, not NVLink 4), and
+    nothing on a card that has none (see `hw.card_nvlink`)."""
     _, inter = hw.read_links(text)
     intra, _ = hw.read_links(plain)
     out: dict[str, object] = {}
+    if intra == ("nvlink",) and gpu:
+        own = hw.card_nvlink(str(gpu), plain)
+        intra = (own,) if own else ()
     if intra:
         out["intra_link"] = _resolve_link(intra)
     if inter:
@@ -337,7 +342,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     count_slots, warnings = _counts_slots(hw.read_counts(text), lang)
     found.update(count_slots)
     found.update(_workload_slots(text))
-    found.update(_link_slots(text, mentions.plain))
+    found.update(_link_slots(text, mentions.plain, found.get("gpu")))
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
@@ -360,7 +365,7 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
         for name in mentions.unknown
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
-    link_note = hw.nvlink_question_note(mentions.plain, found)
+    link_note = hw.nvlink_note(mentions.plain, found)
     return [*notes, link_note] if link_note else notes
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from assistant.i18n import text
 from assistant.parse import parse
-from assistant.parse.hardware import nvlink_question_note, read_links
+from assistant.parse.hardware import nvlink_note, read_links
 from assistant.parse.load import read_concurrency
 
 H100 = "H100 SXM 80GB"
@@ -64,10 +64,10 @@ def test_the_nvlink_question_is_answered_with_the_cards_own_link() -> None:
     assert any("PCIe Gen4 x16" in w and "NVLink" in w for w in query.warnings)
     zh = parse("8张4090训练13B需要NVLink吗")
     assert any("PCIe Gen4 x16" in w and "是否需要" in w for w in zh.warnings)
-    note = nvlink_question_note("is nvlink required?", {"gpu": H100})
+    note = nvlink_note("is nvlink required?", {"gpu": H100})
     assert note is not None
     assert "NVLink 4" in text(note, "en")
-    assert nvlink_question_note("with nvlink", {"gpu": H100}) is None
+    assert nvlink_note("with nvlink", {"gpu": H100}) is None
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,20 @@ def test_a_comparison_of_different_counts_is_no_contradiction() -> None:
     assert compared.warnings == ()
     stated_twice = parse("Train a 7B model on 8 H100, we have 16 H100")
     assert any("8 and 16" in w for w in stated_twice.warnings)
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        ("Can 8 A100 with NVLink serve Llama-3.1-70B?", "NVLink 3"),  # not NVLink 4's 450 GB/s
+        ("8 H800 NVLink train 7B", "H800 NVLink"),
+        ("8 A100 with NVLink 4 train 7B", "NVLink 4"),  # a generation typed is kept
+        ("8 GPUs with NVLink train 7B", "NVLink 4"),  # no card named: the generic alias
+        ("Can 8 L40S with NVLink serve Llama-3.1-70B?", None),  # an L40S has none
+    ],
+)
+def test_a_bare_nvlink_is_the_named_cards_own(question: str, link: str | None) -> None:
+    query = parse(question)
+    assert query.scenario.intra_link == link
+    if link is None:
+        assert any("has no NVLink" in w and "PCIe Gen4" in w for w in query.warnings)

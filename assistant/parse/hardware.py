@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = [
@@ -159,7 +160,7 @@ _PER_NODE_PATTERNS = (
     NUMBER
     + r"\s*"
     + _NODE
-    + r"\s*(?:of|with|each with|,|，|each has|每台)?\s*"
+    + r"\s*(?:of|with|each with|,|，|each has|每台|x|×|\*)?\s*"
     + NUMBER
     + r"\s*[x×*]?\s*(?:"
     + _G
@@ -188,6 +189,16 @@ _PER_NODE_ONLY = (
 )
 
 
+_ONE_NODE = re.compile(
+    r"单机|单台|(?:single|one)[- ](?:\d+[- ]?(?:gpu|card|way)s?[- ]\s*)?(?:"
+    + _G
+    + r"\s*)?(?:node|machine|server|box)",
+    re.ASCII,
+)
+_DGX = re.compile(
+    r"(?:" + NUMBER + r"\s*|\b(?:a|an|one|single)\s+)?(?:dgx|hgx)\b\s*(?:" + _G + r")?"
+    r"(\s*(?:clusters?|superpods?|pods?))?"
+)
 #: "on my 3090", "a 4090", "an A100": one card, unless a cluster, a node or a plural follows
 _ONE_CARD = re.compile(
     r"\b(?:my|a|an)\s+(?:single\s+)?" + _G + r"(?!\s*(?:s\b|'s|cluster|node|server|machine|"
@@ -198,30 +209,7 @@ _ONE_CARD = re.compile(
 
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
-    nodes: int | None = None
-    per_node: int | None = None
-    spans: list[tuple[int, int]] = []
-    for pattern in _PER_NODE_PATTERNS:
-        match = re.search(pattern, text, re.ASCII)
-        if match:
-            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
-            spans.append(match.span())
-            break
-    for pattern in _PER_NODE_ONLY:
-        match = re.search(pattern, text, re.ASCII)
-        if match and per_node is None:
-            per_node = int(to_float(match.group(1)))
-            spans.append(match.span())
-    if nodes is None:
-        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
-        if match:
-            nodes = int(to_float(match.group(1)))
-        elif re.search(
-            r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
-            text,
-            re.ASCII,
-        ):
-            nodes = 1
+    nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, int]] = []
     for pattern in _TOTAL_PATTERNS:
         for match in re.finditer(pattern, text, re.ASCII):
@@ -237,6 +225,43 @@ def read_counts(text: str) -> Counts:
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+def _node_layout(text: str) -> tuple[int | None, int | None, list[tuple[int, int]]]:
+    """Nodes, GPUs per node, and the spans that stated them (not total GPU counts)."""
+    nodes: int | None = None
+    per_node: int | None = None
+    spans: list[tuple[int, int]] = []
+    for pattern in _PER_NODE_PATTERNS:
+        match = re.search(pattern, text, re.ASCII)
+        if match:
+            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
+            spans.append(match.span())
+            break
+    for pattern in _PER_NODE_ONLY:
+        match = re.search(pattern, text, re.ASCII)
+        if match and per_node is None:
+            per_node = int(to_float(match.group(1)))
+            spans.append(match.span())
+            # "two 8-GPU servers", "a single 8-GPU H100 server" (a single → 1): the count of nodes
+            ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
+            if ahead and nodes is None:
+                nodes = int(to_float(ahead.group(1)))
+    if nodes is None:
+        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        if match:
+            nodes = int(to_float(match.group(1)))
+        elif _ONE_NODE.search(text):
+            nodes = 1
+    dgx = _DGX.search(text)
+    if dgx and per_node is None:
+        # "one DGX H100", "4 HGX H100s": DGX/HGX systems hold 8 GPUs (NVIDIA DGX H100 guide);
+        # "a DGX pod" or "DGX cluster" says nothing about how many systems
+        per_node = DEFAULT_GPUS_PER_NODE
+        if nodes is None and (dgx.group(1) or not dgx.group(2)):
+            nodes = int(to_float(dgx.group(1) or "1"))
+        spans.append(dgx.span())
+    return nodes, per_node, spans
 
 
 # Host RAM ("512GB 内存", "host memory") is read elsewhere (parsing.load), never as GPU memory.

@@ -105,3 +105,21 @@ def test_a_bare_nvlink_is_the_named_cards_own(question: str, link: str | None) -
     assert query.scenario.intra_link == link
     if link is None:
         assert any("has no NVLink" in w and "PCIe Gen4" in w for w in query.warnings)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("2 nodes x 8 H100 over 400G IB, pretrain 13B", (2, 8, 16)),
+        ("one DGX H100: how long to pretrain 7B on 1T tokens?", (1, 8, 8)),
+        ("4 DGX H100s train 70B", (4, 8, 32)),
+        ("a DGX A100 pod of 4 nodes train 13B", (4, 8, 32)),
+        ("DGX H100 superpod train 70B", (None, 8, None)),  # how many systems is not said
+        ("Can a single 8-GPU H100 server serve DeepSeek-V3?", (1, 8, 8)),
+        ("two 8-GPU A100 servers fine-tune 70B", (2, 8, 16)),
+        ("Can 16 H100 in 8-GPU servers train 30B?", (None, 8, 16)),
+    ],
+)
+def test_nodes_and_systems(question: str, expected: tuple[object, object, object]) -> None:
+    s = parse(question).scenario
+    assert (s.nodes, s.gpus_per_node, s.gpu_count) == expected

@@ -41,7 +41,7 @@ def validate(s: Scenario) -> None:
         "context_length",
     ):
         value = getattr(s, name)
-        if value is not None and value < 1:
+        if value is not None and (value < 1 or value != int(value)):  # "2.5 H100" is no count
             raise CalculatorInputError(name, value, Msg("invalid.whole_at_least_1"))
         if value is not None and value > _MAX_COUNT:
             reason = Msg("invalid.at_most", maximum=f"{_MAX_COUNT:,}")

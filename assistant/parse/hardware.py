@@ -114,14 +114,19 @@ def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
     return text
 
 
+Count = int | float
+"""A count as typed; a float only when it is not whole (see `_whole`)."""
+
+
 @dataclass(frozen=True)
 class Counts:
     """GPU and node counts stated in the question."""
 
-    gpu_counts: tuple[int, ...] = ()
-    """Every total GPU count mentioned, in order (two distinct values are a contradiction)."""
-    nodes: int | None = None
-    gpus_per_node: int | None = None
+    gpu_counts: tuple[Count, ...] = ()
+    """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
+    fractional one ("2.5 H100") is kept as typed, for validation to refuse, never truncated."""
+    nodes: Count | None = None
+    gpus_per_node: Count | None = None
 
 
 _G = r"⟨gpu⟩"
@@ -207,15 +212,22 @@ _ONE_CARD = re.compile(
 )
 
 
+def _whole(raw: str) -> Count:
+    """A count as typed: an int when whole, else the float ("2.5 H100", "1.5 nodes"), kept for
+    validation to refuse (never truncated to a count the user did not give)."""
+    value = to_float(raw)
+    return int(value) if value.is_integer() else value
+
+
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
     nodes, per_node, spans = _node_layout(text)
-    totals: list[tuple[int, int]] = []
+    totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:
         for match in re.finditer(pattern, text, re.ASCII):
             if any(s <= match.start() < e for s, e in spans):
                 continue
-            totals.append((match.start(), int(to_float(match.group(1)))))
+            totals.append((match.start(), _whole(match.group(1))))
     if not totals and (
         re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
         or _ONE_CARD.search(text)
@@ -227,30 +239,30 @@ def read_counts(text: str) -> Counts:
     return Counts(counts, nodes, per_node)
 
 
-def _node_layout(text: str) -> tuple[int | None, int | None, list[tuple[int, int]]]:
+def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:
     """Nodes, GPUs per node, and the spans that stated them (not total GPU counts)."""
-    nodes: int | None = None
-    per_node: int | None = None
+    nodes: Count | None = None
+    per_node: Count | None = None
     spans: list[tuple[int, int]] = []
     for pattern in _PER_NODE_PATTERNS:
         match = re.search(pattern, text, re.ASCII)
         if match:
-            nodes, per_node = int(to_float(match.group(1))), int(to_float(match.group(2)))
+            nodes, per_node = _whole(match.group(1)), _whole(match.group(2))
             spans.append(match.span())
             break
     for pattern in _PER_NODE_ONLY:
         match = re.search(pattern, text, re.ASCII)
         if match and per_node is None:
-            per_node = int(to_float(match.group(1)))
+            per_node = _whole(match.group(1))
             spans.append(match.span())
             # "two 8-GPU servers", "a single 8-GPU H100 server" (a single → 1): the count of nodes
             ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
             if ahead and nodes is None:
-                nodes = int(to_float(ahead.group(1)))
+                nodes = _whole(ahead.group(1))
     if nodes is None:
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:
-            nodes = int(to_float(match.group(1)))
+            nodes = _whole(match.group(1))
         elif _ONE_NODE.search(text):
             nodes = 1
     dgx = _DGX.search(text)
@@ -259,7 +271,7 @@ def _node_layout(text: str) -> tuple[int | None, int | None, list[tuple[int, int
         # "a DGX pod" or "DGX cluster" says nothing about how many systems
         per_node = DEFAULT_GPUS_PER_NODE
         if nodes is None and (dgx.group(1) or not dgx.group(2)):
-            nodes = int(to_float(dgx.group(1) or "1"))
+            nodes = _whole(dgx.group(1) or "1")
         spans.append(dgx.span())
     return nodes, per_node, spans
 

@@ -31,3 +31,20 @@ def test_typical_setups_skip_only_cards_without_the_stated_tensor_mode() -> None
     # int4 is a weight format every card dequantizes: nothing is skipped
     int4 = typical_setups(Scenario(precision="int4"), training=False, counted=False)
     assert int4 == typical_setups(Scenario(), training=False, counted=False)
+
+
+@pytest.mark.parametrize(
+    ("question", "slot", "lang"),
+    [
+        ("Serve Llama-3.1-8B on 2.5 H100", "GPU count 2.5", "en"),
+        ("Serve a 70B model on 1.5 nodes of 8 H100", "node count 1.5", "en"),
+        ("用2.5张H100部署Llama-3.1-8B", "GPU 数量 2.5", "zh"),
+    ],
+)
+def test_a_fractional_count_is_refused_not_truncated(question: str, slot: str, lang: str) -> None:
+    # "2.5 H100" was read as 2 GPUs and answered "Feasible" on a count nobody gave
+    query = parse(question)
+    assert query.language == lang
+    outcome = calculate(query)
+    assert outcome.mode == "invalid"
+    assert slot in outcome.lead

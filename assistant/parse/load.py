@@ -41,8 +41,9 @@ __all__ = [
 _CURRENCY = {
     "$": "USD", "usd": "USD", "美元": "USD", "dollar": "USD", "dollars": "USD",
     "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "yuan": "CNY",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
 }  # fmt: skip
-_CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
+_CUR = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp|美元|元|块|dollars?|yuan|euros?)"
 _K = r"\s*(k|w|万)?"
 _VERB = r"\s*(?:of|=|:|为|是|达到|要|有)?\s*"
 

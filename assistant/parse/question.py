@@ -37,6 +37,7 @@ from assistant.parse.names import (
 from assistant.parse.numbers import clean_text, normalize_numbers
 from assistant.parse.options import hardware_options
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = [
@@ -346,6 +347,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    warnings += _node_price(text, found, lang)
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
@@ -353,6 +355,26 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
     return found, warnings
+
+
+def _node_price(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """A price per node-hour becomes a price per GPU-hour over the GPUs of one node (the node's
+    stated count, a one-node total, else 8 as in DGX/HGX servers), and the answer says so."""
+    price, currency = slots.read_node_price(text)
+    if price is None:
+        return []
+    count = found.get("gpu_count") if found.get("nodes") in (None, 1) else None
+    per_node = found.get("gpus_per_node") or count or DEFAULT_GPUS_PER_NODE
+    assert isinstance(per_node, (int, float))
+    found["price_per_gpu_hour"], found["currency"] = price / per_node, currency
+    message = Msg(
+        "parse.node_price",
+        price=price,
+        per_gpu=price / per_node,
+        currency=Msg(f"summary.currency.{currency}"),
+        gpus=per_node,
+    )
+    return [_say(message, lang)]
 
 
 def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:

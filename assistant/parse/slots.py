@@ -20,6 +20,7 @@ __all__ = [
     "read_method",
     "read_parallelism",
     "read_precision",
+    "read_node_price",
     "read_price",
     "read_sizes",
     "read_task",
@@ -259,12 +260,12 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
+_PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
 PRICE = re.compile(
-    r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
-    r"(?:hour|hr|h|小时)"
-    r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
+    + r"\s*(元|美元|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
     r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*" + _SIGNED + r"\s*(元|美元)"
-)
+)  # fmt: skip
 _CURRENCY = {
     "$": "USD",
     "usd": "USD",
@@ -276,7 +277,40 @@ _CURRENCY = {
     "rmb": "CNY",
     "cny": "CNY",
     "元": "CNY",
+    "€": "EUR",
+    "eur": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "£": "GBP",
+    "gbp": "GBP",
 }
+
+
+_NODE_WORD = r"(?:nodes?|servers?|machines?|boxes|instances?|dgx|hgx)"
+_SYMBOL = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)"
+#: A price per server-hour: "8xH100 node at $25/hour", "$98 per node-hour", "$25/node/hr"
+NODE_PRICE = re.compile(
+    _NODE_WORD + r"\s*(?:at|for|costs?|is|@|=|rents? for|rented at)?\s*(?:about\s*)?"
+    + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per|an|a)\s*(?:hour|hr|h)\b"
+    r"|" + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per)\s*" + _NODE_WORD
+    + r"\s*(?:[- /]|per\s*)?(?:hour|hr|h)\b",
+    re.ASCII,
+)  # fmt: skip
+
+
+def read_node_price(text: str) -> tuple[float | None, str | None]:
+    """A price per node-hour (a whole server rented by the hour), with its currency.
+
+    >>> read_node_price("8x⟨gpu⟩ node at $25/hour"), read_node_price("$98 per node-hour")
+    ((25.0, 'USD'), (98.0, 'USD'))
+    >>> read_node_price("⟨gpu⟩ at $2/hour")
+    (None, None)
+    """
+    match = NODE_PRICE.search(text)
+    if match is None:
+        return None, None
+    symbol, value = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
+    return to_float(value), _CURRENCY.get(symbol, "USD")
 
 
 def read_price(text: str) -> tuple[float | None, str | None]:

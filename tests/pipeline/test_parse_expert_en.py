@@ -123,3 +123,25 @@ def test_a_bare_nvlink_is_the_named_cards_own(question: str, link: str | None) -
 def test_nodes_and_systems(question: str, expected: tuple[object, object, object]) -> None:
     s = parse(question).scenario
     assert (s.nodes, s.gpus_per_node, s.gpu_count) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "price", "currency"),
+    [
+        ("H100s at €2.1 per GPU hour, pretrain 7B on 1T tokens with 128 GPUs", 2.1, "EUR"),
+        ("£1.8/GPU-hr for A100, fine-tune 13B fully on 8 GPUs", 1.8, "GBP"),
+        # a whole server's hourly price is over its GPUs: $25 / 8 = $3.125 per GPU-hour
+        ("8xH100 node at $25/hour: cost to fine-tune llama 3 70b with LoRA", 3.125, "USD"),
+        ("4 nodes of 8 H100 at $98 per node-hour, pretrain 7B", 12.25, "USD"),
+        ("2 nodes of 4 L40S at $8 per node per hour, fine-tune 7B", 2.0, "USD"),
+        ("H100 at $2/hour, pretrain 7B on 8 GPUs", 2.0, "USD"),  # a GPU's price stays
+    ],
+)
+def test_prices_in_other_currencies_and_per_node(
+    question: str, price: float, currency: str
+) -> None:
+    query = parse(question)
+    assert query.scenario.price_per_gpu_hour == pytest.approx(price)
+    assert query.scenario.currency == currency
+    per_node = "per node" in question or "node at" in question
+    assert any("price of a whole node" in w for w in query.warnings) is per_node

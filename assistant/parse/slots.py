@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = [
     "PRICE",
@@ -106,6 +107,9 @@ _PARAM_AFTER = re.compile(
 )
 
 
+_BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*|~\s*)?$", re.ASCII)
+
+
 def read_sizes(text: str) -> list[SizeMention]:
     """Model sizes and token budgets ("70b", "1.5t", "175 billion", "300b tokens").
 
@@ -118,6 +122,8 @@ def read_sizes(text: str) -> list[SizeMention]:
         kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
         if kind == "tokens" and _CONTEXT_AFTER.match(text, match.end()):
             continue  # "16k tokens of context" is a context length, not a training budget
+        if kind == "tokens" and _BATCH_BEFORE.search(text[: match.start()]):
+            continue  # "global batch 4M tokens" is a batch size (read_batch_size)
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         found.append(SizeMention(value, kind, match.start()))
@@ -225,11 +231,22 @@ _BATCH = (
 
 
 def read_batch_size(text: str) -> int | None:
-    """Batch size (or concurrent requests for serving)."""
+    """Batch size (or concurrent requests for serving); a batch given in tokens ("global batch
+    4M tokens") is that many sequences of the context length (4,096 unless stated).
+
+    >>> read_batch_size("global batch 4m tokens"), read_batch_size("batch 4m tokens, 8k context")
+    (977, 488)
+    """
     for pattern in _BATCH:
         match = pattern.search(text)
-        if match is not None:
-            return int(to_float(match.group(1)))
+        if match is None:
+            continue
+        tokens = _SIZE_SUFFIX.match(text, match.start(1))
+        if pattern is _BATCH[0] and tokens and _TOKEN_AFTER.match(text, tokens.end()):
+            value = to_float(tokens.group(1)) * MAGNITUDES[tokens.group(2)]
+            context = read_context_length(text) or DEFAULT_CONTEXT_TOKENS
+            return max(1, round(value / context))
+        return int(to_float(match.group(1)))
     return None
 
 

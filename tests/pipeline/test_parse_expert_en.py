@@ -145,3 +145,17 @@ def test_prices_in_other_currencies_and_per_node(
     assert query.scenario.currency == currency
     per_node = "per node" in question or "node at" in question
     assert any("price of a whole node" in w for w in query.warnings) is per_node
+
+
+@pytest.mark.parametrize(
+    ("question", "tokens", "batch"),
+    [
+        # a batch in tokens is no training budget: 4M / 4,096 = 977 sequences
+        ("pretrain 7B with global batch 4M tokens on 128 H100", None, 977),
+        ("pretrain 7B on 1T tokens, batch size 2M tokens, seq len 8k, 64 H100", 1e12, 244),
+        ("pretrain 7B on 300B tokens with batch size 32 on 8 H100", 3e11, 32),
+    ],
+)
+def test_a_batch_in_tokens_is_a_batch(question: str, tokens: float | None, batch: int) -> None:
+    s = parse(question).scenario
+    assert (s.tokens, s.batch_size) == (tokens, batch)

@@ -218,7 +218,23 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
 
 
+def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Serving throughput: all replicas' decode rate at the evaluated concurrency (the stated
+    one, else the most sequences that fit: see `outcome._resolve`)."""
+    from assistant.calculate.targets import has_target
+
+    total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
+    step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
+    if scenario.task != "inference" or has_target(scenario) or not total or not step:
+        return None  # a stated target has its own answer (`targets.meet_target`)
+    sequences = scenario.batch_size or 1
+    if sequences == 1:
+        return Msg("answer.throughput_one", each=1.0 / step)
+    return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
+
+
 _ANSWERS = {
+    "throughput": _throughput,
     "memory": _memory,
     "duration": _duration,
     "gpu_count": _count,

@@ -28,7 +28,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
-from assistant.calculate.solvers import max_sequences
+from assistant.calculate.solvers import at_full_batch, max_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
@@ -395,7 +395,7 @@ def _resolve(
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
-    if ask == "max_concurrency" and not _training(s):
+    if (ask == "max_concurrency" or at_full_batch(ask, query.question, s)) and not _training(s):
         return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)

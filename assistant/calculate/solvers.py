@@ -7,6 +7,7 @@ so the figure agrees with the checks shown under it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
@@ -19,7 +20,14 @@ if TYPE_CHECKING:
     from calculators.catalog.models import ModelSpec
     from calculators.serving_solvers import Concurrency
 
-__all__ = ["concurrency", "max_sequences", "model_and_gpu", "solved", "weight_dtype"]
+__all__ = [
+    "at_full_batch",
+    "concurrency",
+    "max_sequences",
+    "model_and_gpu",
+    "solved",
+    "weight_dtype",
+]
 
 _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
 
@@ -59,7 +67,13 @@ def _max_concurrency(scenario: Scenario) -> Concurrency | None:
     found = model_and_gpu(scenario)
     if found is None or scenario.task != "inference":
         return None
+    from assistant.calculate.layouts import serving_kv_dtype
+
     model, gpu = found
+    weights = weight_dtype(scenario)
+    # the KV cache the checks evaluate (an int4 model keeps a 16-bit cache), so the count found
+    # is one the memory check passes
+    compute = scenario.precision if weights in (None, "fp8", "fp16", "bf16") else None
     try:
         return max_concurrency(
             model=model,
@@ -67,7 +81,8 @@ def _max_concurrency(scenario: Scenario) -> Concurrency | None:
             gpus=scenario.gpu_count or 1,
             context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
             gpus_per_node=scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE,
-            weight_dtype=weight_dtype(scenario),
+            weight_dtype=weights,
+            kv_dtype=serving_kv_dtype(weights, compute or gpu.default_training_precision()),
             tensor_parallel=scenario.tensor_parallel,
             pipeline_parallel=scenario.pipeline_parallel,
         )
@@ -88,6 +103,24 @@ def concurrency(scenario: Scenario) -> Msg | None:
         replicas=result.replicas,
         per_sequence=result.kv_bytes_per_sequence_per_gpu * split,
     )
+
+
+#: "throughput", "吞吐", "in total", "max tokens/s": the deployment's rate, all sequences together
+_TOTAL_RATE = re.compile(
+    r"throughput|吞吐|\btotal\b|aggregate|总|(?:max(?:imum)?|peak|最大|最高)\s*(?:tok|token|速度)",
+    re.IGNORECASE,
+)
+
+
+def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
+    """A throughput question with no load stated ("throughput of Llama-3.1-70B on 8 H100") is
+    answered at the most sequences that fit, as a serving engine batches them; "how many
+    tokens/s" alone is one sequence's generation speed, and a stated concurrency, batch or
+    target is evaluated as stated."""
+    from assistant.calculate.targets import has_target
+
+    stated = scenario.concurrency or scenario.batch_size or has_target(scenario)
+    return ask == "throughput" and not stated and bool(_TOTAL_RATE.search(question))
 
 
 def solved(ask: Ask, scenario: Scenario, lang: Language) -> str:

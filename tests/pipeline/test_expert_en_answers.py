@@ -48,3 +48,35 @@ def test_a_fractional_count_is_refused_not_truncated(question: str, slot: str, l
     outcome = calculate(query)
     assert outcome.mode == "invalid"
     assert slot in outcome.lead
+
+
+def _figure(outcome: object, kind: str, key: str) -> float:
+    checks = getattr(outcome, "checks", ())
+    value = next(c for c in checks if c.kind == kind).figures[key]
+    assert isinstance(value, (int, float))
+    return float(value)
+
+
+def test_throughput_with_no_load_is_at_the_most_sequences_that_fit() -> None:
+    # One H100, Llama-3.1-8B bf16: 72 - 16.1 GB = ~56 GB of KV at 0.537 GB per 4k sequence =
+    # ~103 sequences; the answer's total is all of them, each at its own (slower) speed.
+    outcome = calculate(parse("What is the maximum throughput of Llama-3.1-8B on one H100?"))
+    assert outcome.verdict == "feasible"
+    assert outcome.scenario is not None
+    assert 95 <= (outcome.scenario.batch_size or 0) <= 105
+    total = _figure(outcome, "compute", "decode_tokens_per_s_all_replicas")
+    assert outcome.lead.startswith(f"About {total:,.0f} tokens/s in total")  # the first sentence
+    one = calculate(parse("How many tokens/s does Llama-3.1-8B decode on one H100?"))
+    assert "for one sequence" in one.lead  # a speed question is one sequence's speed
+    assert _figure(one, "compute", "decode_tokens_per_s_all_replicas") < total / 10
+
+
+def test_the_most_sequences_found_fit_the_memory_check_int4() -> None:
+    # int4 weights keep a 16-bit KV cache in the checks; the solver counted an int4 cache
+    # (134.7 MB per 4k sequence): "about 116 fit" beside "Memory does not fit: 68.3 GB"
+    query = parse("How many concurrent users can one RTX 4090 serve with Llama-3.1-8B in int4?")
+    outcome = calculate(query)
+    assert outcome.verdict == "feasible"
+    need = _figure(outcome, "memory", "required_bytes_per_gpu")
+    assert need <= _figure(outcome, "memory", "available_bytes_per_gpu")
+    assert 25 <= (outcome.scenario.batch_size if outcome.scenario else 0) <= 30  # type: ignore[operator]

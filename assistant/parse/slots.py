@@ -18,10 +18,11 @@ __all__ = [
     "read_batch_size",
     "read_context_length",
     "read_deadline",
+    "read_epochs",
     "read_method",
     "read_parallelism",
-    "read_precision",
     "read_node_price",
+    "read_precision",
     "read_price",
     "read_sizes",
     "read_task",
@@ -31,7 +32,10 @@ __all__ = [
 
 _TASK_WORDS: tuple[tuple[str, str], ...] = (
     (
-        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter",
+        r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter|"
+        # preference tuning and RLHF update a trained model's weights: fine-tuning compute
+        r"\b(?:dpo|rlhf|ppo|orpo|kto|grpo)\b|preference (?:tuning|optimi[sz]ation)|post-?train|"
+        r"对齐训练|偏好优化|强化学习微调",
         "finetune",
     ),
     (
@@ -137,6 +141,27 @@ def read_sizes(text: str) -> list[SizeMention]:
         elif _PARAM_AFTER.match(text, match.end()) and value >= 1e6:
             found.append(SizeMention(value, "params", match.start()))
     return sorted(found, key=lambda m: m.start)
+
+
+_EPOCHS = re.compile(
+    NUMBER
+    + r"\s*(?:个\s*)?(?:epochs?|轮(?!次?对话))|(?:训练|跑)\s*"
+    + NUMBER
+    + r"\s*(?:轮|遍|个epoch)",
+    re.ASCII,
+)
+
+
+def read_epochs(text: str) -> float | None:
+    """Passes over the data ("3 epochs", "训练3轮"); the token budget counts every pass.
+
+    >>> read_epochs("sft for 3 epochs of 200m tokens"), read_epochs("训练3轮"), read_epochs("7b")
+    (3.0, 3.0, None)
+    """
+    match = _EPOCHS.search(text)
+    if match is None:
+        return None
+    return to_float(match.group(1) or match.group(2))
 
 
 def read_task(text: str) -> str | None:

@@ -159,3 +159,18 @@ def test_prices_in_other_currencies_and_per_node(
 def test_a_batch_in_tokens_is_a_batch(question: str, tokens: float | None, batch: int) -> None:
     s = parse(question).scenario
     assert (s.tokens, s.batch_size) == (tokens, batch)
+
+
+@pytest.mark.parametrize(
+    ("question", "task", "tokens"),
+    [
+        ("SFT Qwen2.5-7B on 8 A100 for 3 epochs of 200M tokens", "finetune", 6e8),
+        ("用8张A100微调Qwen2.5-7B，2亿token训练3轮", "finetune", 6e8),
+        ("fine-tune 7B on 100M tokens for 1 epoch on 2 A100", "finetune", 1e8),
+        ("DPO on llama 3 8b with 4 H100s", "finetune", None),
+        ("RLHF with PPO on Llama-3.1-70B using 64 H100", "finetune", None),
+    ],
+)
+def test_epochs_and_preference_tuning(question: str, task: str, tokens: float | None) -> None:
+    s = parse(question).scenario
+    assert (s.task, s.tokens) == (task, tokens)

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg
 
@@ -191,11 +191,37 @@ def _largest_finetune(
     query: Query, probe: Outcome, found: Msg, run: Callable[[Query], Outcome]
 ) -> Outcome:
     """The largest size whose own evaluation is feasible as stated (no offload, no other method:
-    those would change the job). Activations, 16-bit embeddings and quantization scales do not
-    scale with the parameter count, so the size is bisected between the probe, which fits, and
-    the model-state bound `found`, which is an upper bound; each step is one evaluation."""
-    low, high = PROBE_PARAMS, float(found["params"])  # type: ignore[arg-type]
-    best: Outcome | None = None
+    those would change the job). With no method stated, the answer is for full fine-tuning and
+    also names what LoRA and QLoRA reach on the same GPUs (the method was left open)."""
+    method = query.scenario.method or "full"
+    usable = float(found["params"]) * _FINETUNE_STATE_BYTES[method]  # type: ignore[arg-type]
+    size, best = _bisect(query, run, usable / _FINETUNE_STATE_BYTES[method])
+    if best is None:
+        return probe
+    lead = text(Msg(found.key, **{**found.params, "params": size}), query.language)
+    if query.scenario.method is None:
+        lighter = {
+            m: _bisect(_with_method(query, m), run, usable / _FINETUNE_STATE_BYTES[m])[0]
+            for m in ("lora", "qlora")
+        }
+        others = Msg("answer.max_model_finetune_others", **lighter)
+        lead = join_sentences((lead, text(others, query.language)), query.language)
+    return replace(best, lead=lead, scenario=probe.scenario)
+
+
+def _with_method(query: Query, method: str) -> Query:
+    """`query` with a fine-tuning method set."""
+    return replace(query, scenario=replace(query.scenario, method=method))  # type: ignore[arg-type]
+
+
+def _bisect(
+    query: Query, run: Callable[[Query], Outcome], high: float
+) -> tuple[float, Outcome | None]:
+    """The largest size in (probe, `high`] whose evaluation is feasible, and that evaluation.
+    Activations, 16-bit embeddings and quantization scales do not scale with the parameter
+    count, so the size is bisected from the probe, which fits, and the model-state bound
+    `high`; each step is one evaluation."""
+    low, best = PROBE_PARAMS, None
     for _ in range(_BISECTION_STEPS):
         if high <= low * 1.01:
             break
@@ -205,10 +231,7 @@ def _largest_finetune(
             low, best = size, outcome
         else:
             high = size
-    if best is None:
-        return probe
-    lead = text(Msg(found.key, **{**found.params, "params": low}), query.language)
-    return replace(best, lead=lead, scenario=probe.scenario)
+    return low, best
 
 
 def _overrun(checks: tuple[Check, ...], horizon: float | None) -> float | None:

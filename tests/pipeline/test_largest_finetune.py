@@ -64,3 +64,20 @@ def test_the_chinese_answer_names_the_method_and_no_token_budget() -> None:
     assert "QLoRA" in lead
     assert "最大能微调" in lead
     assert re.search(r"按 Chinchilla 最优 [\d.]", lead) is None  # no pre-training token count
+
+
+def test_with_no_method_stated_the_lighter_methods_are_named_too() -> None:
+    # one A100 80GB: full ~72/16 = 4.5B at most; LoRA ~72/2 = 36B; QLoRA ~72/0.5 = 144B
+    query = Query(
+        question="What is the largest model I can fine-tune on one A100 80GB?",
+        language="en",
+        scenario=Scenario(gpu="A100 SXM 80GB", gpu_count=1, task="finetune"),
+        asks=("max_model",),
+    )
+    lead = calculate(query).lead
+    sizes = [float(x) for x in re.findall(r"about (\d+(?:\.\d+)?)B", lead)]
+    assert len(sizes) == 3
+    full, lora, qlora = sizes
+    assert 3.5 <= full <= 4.5
+    assert 25 <= lora <= 36
+    assert 80 <= qlora <= 144

@@ -28,7 +28,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
-from assistant.calculate.solvers import at_full_batch, max_sequences
+from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
@@ -396,25 +396,14 @@ def _resolve(
     lang = query.language
     own = names_own_run(query.question)
     if (ask == "max_concurrency" or at_full_batch(ask, query.question, s)) and not _training(s):
-        return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
+        return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    if ask == "max_context" and s.context_length is None and not _training(s):
+        return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
-
-
-def _at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
-    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
-    sequences that fit (memory full, speed per sequence at that batch), not for one."""
-    s = resolved.scenario
-    count = max_sequences(s) if s.concurrency is None else None
-    if count is None or s.batch_size not in (None, 1):
-        return resolved
-    one = text(Msg("answer.default_one_sequence"), lang)
-    kept = tuple(a for a in resolved.assumptions if a != one)
-    note = text(Msg("answer.at_max_concurrency", count=count), lang)
-    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
 
 
 def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:

@@ -8,6 +8,7 @@ so the figure agrees with the checks shown under it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
@@ -16,13 +17,17 @@ from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
+    from assistant.calculate.defaults import Resolved
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
     from calculators.serving_solvers import Concurrency
 
 __all__ = [
     "at_full_batch",
+    "at_longest_context",
+    "at_most_sequences",
     "concurrency",
+    "longest_context",
     "max_sequences",
     "model_and_gpu",
     "solved",
@@ -123,7 +128,80 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     return ask == "throughput" and not stated and bool(_TOTAL_RATE.search(question))
 
 
+def at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
+    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
+    sequences that fit (memory full, speed per sequence at that batch), not for one."""
+    s = resolved.scenario
+    count = max_sequences(s) if s.concurrency is None else None
+    if count is None or s.batch_size not in (None, 1):
+        return resolved
+    one = text(Msg("answer.default_one_sequence"), lang)
+    kept = tuple(a for a in resolved.assumptions if a != one)
+    note = text(Msg("answer.at_max_concurrency", count=count), lang)
+    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
+
+
+#: Shortest context tried, and the step the longest one is found to.
+_CONTEXT_STEP = 256
+
+
+def longest_context(scenario: Scenario) -> tuple[int, int] | None:
+    """(the longest context that fits the scenario's sequences, the model's own limit), or None
+    when not even a short one fits; bisected on the concurrency solver, so it agrees with the
+    memory check."""
+    found = model_and_gpu(scenario)
+    if found is None or scenario.task != "inference":
+        return None
+    limit = found[0].context_length or DEFAULT_CONTEXT_TOKENS
+    need = scenario.concurrency or scenario.batch_size or 1
+
+    def fits(context: int) -> bool:
+        result = _max_concurrency(replace(scenario, context_length=context))
+        return result is not None and result.sequences >= need
+
+    if not fits(_CONTEXT_STEP):
+        return None
+    if fits(limit):
+        return limit, limit
+    low, high = _CONTEXT_STEP, limit
+    while high - low > _CONTEXT_STEP:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low, limit
+
+
+def at_longest_context(resolved: Resolved, lang: Language) -> Resolved:
+    """ "What's the max context …": the figures under the answer are for the longest context
+    that fits, not the default 4,096."""
+    s = resolved.scenario
+    found = longest_context(s)
+    if found is None:
+        return resolved
+    default = text(Msg("default.context", context=s.context_length or 0), lang)
+    kept = tuple(a for a in resolved.assumptions if a != default)
+    note = text(Msg("answer.at_max_context", context=found[0]), lang)
+    return replace(
+        resolved, scenario=replace(s, context_length=found[0]), assumptions=(note, *kept)
+    )
+
+
+def _context_answer(scenario: Scenario) -> Msg | None:
+    found = longest_context(scenario)
+    if found is None:
+        return None
+    context, limit = found
+    sequences = scenario.concurrency or scenario.batch_size or 1
+    key = "answer.max_context_full" if context >= limit else "answer.max_context"
+    load = (
+        Msg("answer.context_load.one")
+        if sequences == 1
+        else Msg("answer.context_load.many", sequences=sequences)
+    )
+    return Msg(key, context=context, limit=limit, load=load)
+
+
 def solved(ask: Ask, scenario: Scenario, lang: Language) -> str:
     """The direct answer from a calculator solver ("" when none applies)."""
-    found = concurrency(scenario) if ask == "max_concurrency" else None
+    solvers = {"max_concurrency": concurrency, "max_context": _context_answer}
+    found = solvers[ask](scenario) if ask in solvers else None
     return text(found, lang) if found is not None else ""

@@ -46,6 +46,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"how many (?:users|requests|sequences) (?:can|could)",
     ),
     (
+        "max_context",
+        r"max(?:imum)? context(?: length| window)?|longest context|"
+        r"how (?:long|much|many tokens of) (?:a |of a )?context|"
+        r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
+        r"(?:能|可以)?(?:支持|跑|放下?)多长(?:的)?上下文",
+    ),
+    (
         "gpu_count",
         r"多少(?:张|块|台|个|片)|几张|几块|几台|几个节点|几卡|多少(?:卡|gpu|显卡|节点)|"
         r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)",

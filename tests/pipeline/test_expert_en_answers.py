@@ -80,3 +80,28 @@ def test_the_most_sequences_found_fit_the_memory_check_int4() -> None:
     need = _figure(outcome, "memory", "required_bytes_per_gpu")
     assert need <= _figure(outcome, "memory", "available_bytes_per_gpu")
     assert 25 <= (outcome.scenario.batch_size if outcome.scenario else 0) <= 30  # type: ignore[operator]
+
+
+def test_the_longest_context_is_the_kv_room_over_the_bytes_per_token() -> None:
+    # RTX 4090, Llama-3.1-8B bf16: 21.6 GB usable - 16.06 GB of weights = 5.5 GB at most for
+    # the KV cache (less the workspace); 131,072 B per token -> at most 42,300 tokens
+    outcome = calculate(parse("What's the max context length for Llama-3.1-8B on a 4090?"))
+    assert outcome.verdict == "feasible"
+    assert outcome.scenario is not None
+    context = outcome.scenario.context_length or 0
+    assert 35_000 <= context <= 42_300
+    assert outcome.lead.startswith(f"About {context:,} tokens of context fit for one sequence")
+    memory = _figure(outcome, "memory", "required_bytes_per_gpu")
+    assert memory <= _figure(outcome, "memory", "available_bytes_per_gpu")
+
+
+def test_more_sequences_share_the_same_kv_room() -> None:
+    one = calculate(parse("max context for Llama-3.1-8B on one H100?"))
+    eight = calculate(parse("max context for Llama-3.1-8B on one H100 with 8 concurrent users?"))
+    assert one.scenario is not None
+    assert eight.scenario is not None
+    assert one.scenario.context_length == 131_072  # the model's own limit fits for one
+    assert "full context of 131,072 tokens" in one.lead
+    per_sequence = eight.scenario.context_length or 0
+    assert 8 * per_sequence <= 56e9 / 131_072  # 72 - 16 GB over 8 sequences' KV
+    assert "for each of 8 concurrent sequences" in eight.lead

@@ -174,3 +174,18 @@ def test_a_batch_in_tokens_is_a_batch(question: str, tokens: float | None, batch
 def test_epochs_and_preference_tuning(question: str, task: str, tokens: float | None) -> None:
     s = parse(question).scenario
     assert (s.task, s.tokens) == (task, tokens)
+
+
+@pytest.mark.parametrize(
+    ("question", "first_ask"),
+    [
+        ("What's the max context length for Llama-3.1-8B on a 4090?", "max_context"),
+        ("What is the longest context Llama-3.1-70B can handle on 2 H100?", "max_context"),
+        ("Qwen2.5-7B在一张4090上最长能跑多长的上下文", "max_context"),
+        ("一张H100跑Qwen2.5-7B，32k上下文最大batch是多少", "max_concurrency"),  # a batch size
+    ],
+)
+def test_the_longest_context_is_an_ask_of_its_own(question: str, first_ask: str) -> None:
+    from assistant.calculate.focus import main_ask
+
+    assert main_ask(parse(question)) == first_ask

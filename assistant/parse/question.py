@@ -348,10 +348,10 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         if name != "currency" or "currency" not in found:
             found[name] = value
     warnings += _node_price(text, found, lang)
-    epochs = slots.read_epochs(text)
-    if epochs and epochs != 1 and isinstance(found.get("tokens"), float):
-        found["tokens"] = epochs * float(found["tokens"])  # type: ignore[arg-type]
-        warnings.append(_say(Msg("parse.epochs", epochs=epochs, tokens=found["tokens"]), lang))
+    epochs, tokens = slots.read_epochs(text), found.get("tokens")
+    if epochs and epochs != 1 and isinstance(tokens, float):
+        found["tokens"] = epochs * tokens
+        warnings.append(_say(Msg("parse.epochs", epochs=epochs, tokens=epochs * tokens), lang))
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):

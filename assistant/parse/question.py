@@ -308,9 +308,7 @@ def parse(
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
-    if len({o.get("gpu_count") for o in options}) > 1:  # "128 A100 … or 64 H100": no contradiction
-        stale = _counts_slots(hw.read_counts(text), lang)[1]
-        slot_warnings = [w for w in slot_warnings if w not in stale]
+    slot_warnings = _compared_counts(options, slot_warnings, text, lang)
     base = Query(
         question=cleaned,
         language=lang,
@@ -328,6 +326,17 @@ def parse(
     if followup and isinstance(previous, Query) and says_no_language(cleaned):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     return followup or base
+
+
+def _compared_counts(
+    options: Iterable[Mapping[str, object]], warnings: list[str], text: str, lang: Language
+) -> list[str]:
+    """A comparison of different counts ("128 A100 … or 64 H100") is no contradiction: the
+    counts-differ note is dropped."""
+    if len({o.get("gpu_count") for o in options}) < 2:
+        return warnings
+    stale = _counts_slots(hw.read_counts(text), lang)[1]
+    return [w for w in warnings if w not in stale]
 
 
 def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:

@@ -25,7 +25,7 @@ from assistant.records import Check, Query
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["energy_outcome", "hardware_energy"]
+__all__ = ["energy_outcome", "hardware_cost", "hardware_energy"]
 
 
 def hardware_energy(query: Query) -> tuple[Check, int] | None:
@@ -37,13 +37,15 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
 
     s = query.scenario
     count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
-    if main_ask(query) not in ("energy_cost", "power") or not (s.gpu and count):
+    ask = main_ask(query)
+    if ask not in ("energy_cost", "power") or not (s.gpu and count):
         return None
-    if not s.deadline_seconds:
+    if not s.deadline_seconds and ask != "power":
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=s.deadline_seconds)
+    # "how many kW does it draw": the draw is the answer; one hour shows what it uses per hour
+    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=s.deadline_seconds or 3600.0)
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
         "answer.hardware_energy",
@@ -73,11 +75,40 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     return check, count
 
 
+def hardware_cost(query: Query) -> tuple[Check, int] | None:
+    """The rent of the stated GPUs over the stated time at the stated price per GPU-hour ("cost
+    per month to rent 8 H100 at $2/GPU-hr"), and the GPU count; None unless all are given."""
+    from calculators import cost
+    from calculators.messages import Msg
+
+    s = query.scenario
+    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
+    if main_ask(query) != "cost" or not (s.gpu and count and s.deadline_seconds):
+        return None
+    if s.price_per_gpu_hour is None:
+        return None
+    hours = count * s.deadline_seconds / 3600
+    value = cost(gpu_hours=hours, price_per_gpu_hour=s.price_per_gpu_hour)
+    hardware = Msg("common.gpus", count=count, gpu=s.gpu)
+    rent = Msg("answer.hardware_rent", hardware=hardware, seconds=s.deadline_seconds, hours=hours)
+    check = Check(
+        kind="cost",
+        verdict="ok",
+        summary=text(rent, query.language),
+        figures={"cost": value, "gpu_hours": hours, "currency": s.currency, "period": "stated"},
+        formula=text(Msg("formula.cost.gpu_hours"), query.language),
+        inputs={"price_per_gpu_hour": s.price_per_gpu_hour, "gpu_hours": hours},
+        assumptions=(text(Msg("assume.cost.user_price"), query.language),),
+    )
+    return check, count
+
+
 def energy_outcome(query: Query) -> Outcome | None:
-    """The answer for :func:`hardware_energy`: its figures first, no verdict (an estimate)."""
+    """The answer for :func:`hardware_energy` or :func:`hardware_cost`: its figures first, no
+    verdict (an estimate)."""
     from assistant.calculate.outcome import Outcome
 
-    found = hardware_energy(query)
+    found = hardware_energy(query) or hardware_cost(query)
     if found is None:
         return None
     check, count = found

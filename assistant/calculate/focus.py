@@ -181,7 +181,30 @@ def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     hours = figure(checks, "cost", "gpu_hours")
     if cost is None:
         return Msg("answer.cost_hours", hours=hours) if hours else None
+    per_million = figure(checks, "cost", "cost_per_million_tokens")
+    if per_million is not None:  # serving: the rent and what a million generated tokens cost
+        return _serving_cost(checks, scenario, cost, hours or 0.0, per_million)
     return Msg("answer.cost", cost=cost, currency=scenario.currency or "", hours=hours or 0)
+
+
+def _serving_cost(
+    checks: tuple[Check, ...], scenario: Scenario, cost: float, hours: float, per_million: float
+) -> Msg:
+    period = next((c.figures.get("period") for c in checks if c.kind == "cost"), None)
+    per = Msg("summary.cost.per_hour_of_serving") if period == "one hour of serving" else ""
+    rent = Msg("summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours")
+    sequences = scenario.batch_size or 1
+    load = (
+        Msg("answer.load.one") if sequences == 1 else Msg("answer.load.many", sequences=sequences)
+    )
+    return Msg(
+        "answer.cost_serving",
+        cost=cost,
+        currency=scenario.currency or "",
+        rent=Msg(rent.key, hours=hours, per=per),
+        per_million=per_million,
+        load=load,
+    )
 
 
 def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

@@ -93,6 +93,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
         "weight_dtype": weight_dtype,
         "kv_dtype": serving_kv_dtype(weight_dtype, precision),
+        # "serving it for a month": the deadline of a serving question is how long it runs
+        "serving_seconds": scenario.deadline_seconds if inference else None,
         "price_per_gpu_hour": scenario.price_per_gpu_hour,
         "currency": scenario.currency,
         "host_ram_bytes": scenario.host_ram_bytes,

@@ -117,6 +117,13 @@ _TOTAL_RATE = re.compile(
 )
 
 
+_PER_TOKENS = re.compile(
+    r"per (?:1m|one million|million|1,000,000|1k|thousand|1,000) (?:output |generated )?tok|"
+    r"/\s*(?:1m|m|1k) ?tok|per token|每百万|每千|百万\s*token|每\s*token",
+    re.IGNORECASE,
+)
+
+
 def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     """A throughput question with no load stated ("throughput of Llama-3.1-70B on 8 H100") is
     answered at the most sequences that fit, as a serving engine batches them; "how many
@@ -125,7 +132,11 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     from assistant.calculate.targets import has_target
 
     stated = scenario.concurrency or scenario.batch_size or has_target(scenario)
-    return ask == "throughput" and not stated and bool(_TOTAL_RATE.search(question))
+    if stated:
+        return False
+    if ask in ("cost", "energy_cost", "power"):  # "cost per million tokens": as deployed
+        return bool(_PER_TOKENS.search(question))
+    return ask == "throughput" and bool(_TOTAL_RATE.search(question))
 
 
 def at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:

@@ -233,6 +233,9 @@ def _workload_slots(text: str) -> dict[str, object]:
         out["price_per_gpu_hour"], out["currency"] = price, currency
     if out.get("method") is not None:
         out["task"] = "finetune"
+    period = slots.read_period(text)
+    if period and "deadline_seconds" not in out and out.get("task") in (None, "inference"):
+        out["deadline_seconds"] = period  # "monthly cost of serving it": how long it serves
     if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
         out["method"] = "qlora"
     return out

@@ -21,6 +21,7 @@ __all__ = [
     "read_epochs",
     "read_method",
     "read_parallelism",
+    "read_period",
     "read_node_price",
     "read_precision",
     "read_price",
@@ -128,6 +129,8 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "16k tokens of context" is a context length, not a training budget
         if kind == "tokens" and _BATCH_BEFORE.search(text[: match.start()]):
             continue  # "global batch 4M tokens" is a batch size (read_batch_size)
+        if kind == "tokens" and re.search(r"(?:\bper|/|每)\s*$", text[: match.start()]):
+            continue  # "cost per 1M tokens" is a unit of a rate, not a training budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         found.append(SizeMention(value, kind, match.start()))
@@ -162,6 +165,31 @@ def read_epochs(text: str) -> float | None:
     if match is None:
         return None
     return to_float(match.group(1) or match.group(2))
+
+
+_PERIODS = (
+    (r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*month\b|每(?:个)?月|一个月", 30 * 86400.0),
+    (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一天", 86400.0),
+    (
+        r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b|每年|一年",
+        365 * 86400.0,
+    ),
+    (r"\bweekly\b|(?:per|a|each|every) week\b|每周|每星期", 7 * 86400.0),
+)
+
+
+def read_period(text: str) -> float | None:
+    """How long a deployment or the hardware runs for a rate asked per period ("monthly
+    electricity cost", "cost per month", "每月电费"), in seconds; a job's deadline is
+    `read_deadline`.
+
+    >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
+    (2592000.0, 86400.0, None)
+    """
+    for pattern, seconds in _PERIODS:
+        if re.search(pattern, text, re.ASCII):
+            return seconds
+    return None
 
 
 def read_task(text: str) -> str | None:

@@ -105,3 +105,45 @@ def test_more_sequences_share_the_same_kv_room() -> None:
     per_sequence = eight.scenario.context_length or 0
     assert 8 * per_sequence <= 56e9 / 131_072  # 72 - 16 GB over 8 sequences' KV
     assert "for each of 8 concurrent sequences" in eight.lead
+
+
+def test_a_stated_serving_period_is_its_energy_and_gpu_hours() -> None:
+    # 8 H100 serving for 30 days: 8 x 720 = 5,760 GPU-hours; the energy is 720 hours of the
+    # deployment's draw, and the electricity sentence says the month's bill, not one hour's
+    month = calculate(
+        parse(
+            "What's the monthly electricity cost of serving Llama-3.1-70B on 8 H100 at $0.12/kWh?"
+        )
+    )
+    hour = calculate(parse("Electricity cost of serving Llama-3.1-70B on 8 H100 at $0.12/kWh?"))
+    assert _figure(month, "cost", "gpu_hours") == pytest.approx(5760)
+    assert _figure(month, "power", "kwh") == pytest.approx(720 * _figure(hour, "power", "kwh"))
+    assert "over 30 days" in next(c.summary for c in month.checks if c.kind == "power")
+
+
+def test_renting_hardware_with_no_job_is_an_estimate_of_its_rent() -> None:
+    outcome = calculate(parse("How much does it cost per month to rent 8 H100 at $2/GPU-hr?"))
+    assert outcome.verdict == "unknown"  # no job, no verdict
+    assert _figure(outcome, "cost", "cost") == pytest.approx(8 * 720 * 2.0)
+    assert "11,520 USD" in outcome.lead
+
+
+def test_the_draw_of_hardware_with_no_job_or_time() -> None:
+    # 64 x (700 W + 237 W host share) x PUE 1.58 = 94.7 kW
+    outcome = calculate(parse("How many kW does a cluster of 64 H100 draw?"))
+    assert _figure(outcome, "power", "average_power_watts") == pytest.approx(94_750, rel=0.01)
+    assert "94.7 kW" in outcome.lead
+
+
+def test_cost_per_million_tokens_is_at_the_deployments_full_batch() -> None:
+    # 8 H100 at $2 = $16 per hour over all replicas' decode rate; "per 1M tokens" is a rate's
+    # unit, not a 1M-token training run
+    query = parse("Llama-3.1-70B on 8 H100 at $2/GPU-hr, cost per 1M tokens?")
+    assert (query.scenario.tokens, query.scenario.task) == (None, None)
+    outcome = calculate(query)
+    rate = _figure(outcome, "compute", "decode_tokens_per_s_all_replicas")
+    per_million = _figure(outcome, "cost", "cost_per_million_tokens")
+    assert per_million == pytest.approx(16.0 / (rate * 3600) * 1e6)
+    assert outcome.scenario is not None
+    assert (outcome.scenario.batch_size or 0) > 100  # the most that fit, not one sequence
+    assert f"about {per_million:,.2f} USD per million generated tokens" in outcome.lead

@@ -119,7 +119,7 @@ _TOTAL_RATE = re.compile(
 
 _PER_TOKENS = re.compile(
     r"per (?:1m|one million|million|1,000,000|1k|thousand|1,000) (?:output |generated )?tok|"
-    r"/\s*(?:1m|m|1k) ?tok|per token|每百万|每千|百万\s*token|每\s*token",
+    r"/\s*(?:1m|m|1k) ?tok|per token|每百万|每千\s*(?:个\s*)?token|百万\s*token|每\s*token",
     re.IGNORECASE,
 )
 

@@ -136,6 +136,10 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
         return False
     if ask in ("cost", "energy_cost", "power"):  # "cost per million tokens": as deployed
         return bool(_PER_TOKENS.search(question))
+    if ask == "compare" and scenario.price_per_gpu_hour is not None:
+        from assistant.calculate.compare import CHEAPER
+
+        return bool(CHEAPER.search(question))  # serving cost is compared per token, at capacity
     return ask == "throughput" and bool(_TOTAL_RATE.search(question))
 
 

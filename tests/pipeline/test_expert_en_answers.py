@@ -147,3 +147,22 @@ def test_cost_per_million_tokens_is_at_the_deployments_full_batch() -> None:
     assert outcome.scenario is not None
     assert (outcome.scenario.batch_size or 0) > 100  # the most that fit, not one sequence
     assert f"about {per_million:,.2f} USD per million generated tokens" in outcome.lead
+
+
+def test_serving_options_are_compared_on_cost_per_token_at_capacity() -> None:
+    # $12/h for 8 H20 against $14.40/h for 8 A100: the H20 rent is lower, but at the most
+    # sequences each holds the A100s (312 vs 148 TFLOP/s dense bf16) generate more tokens an
+    # hour, so a million tokens costs less on them; one sequence each would say the opposite
+    question = (
+        "8×H20 at $1.5/GPU-hr vs 8×A100 at $1.8/GPU-hr: which is cheaper per token for "
+        "serving Llama-3.1-70B?"
+    )
+    outcome = calculate(parse(question))
+    per_million = {
+        o.scenario.gpu: o.figures["cost"]
+        for o in outcome.options
+        if o.figures.get("cost_per_million")
+    }
+    assert set(per_million) == {"H20 96GB", "A100 SXM 80GB"}
+    assert outcome.lead.startswith("8 × A100 SXM 80GB is the cheapest per million generated tokens")
+    assert all((o.figures.get("concurrent_sequences") or 0) > 100 for o in outcome.options)  # type: ignore[operator]

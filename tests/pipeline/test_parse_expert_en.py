@@ -76,6 +76,9 @@ def test_the_nvlink_question_is_answered_with_the_cards_own_link() -> None:
         ("What's the best GPU for Cyberpunk 2077 at 4K?", False),
         ("Which card runs Elden Ring at 1440p on ultra settings?", False),
         ("What GPU do I need to serve Llama-3.1-8B at 4k context?", True),
+        ("What is speculative decoding?", True),  # was "outside what gpu-advisor covers"
+        ("What is continuous batching?", True),
+        ("What's a TTFT budget for chat?", True),
     ],
 )
 def test_games_and_display_settings_are_off_topic(question: str, in_domain: bool) -> None:

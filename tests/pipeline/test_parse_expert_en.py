@@ -192,3 +192,33 @@ def test_the_longest_context_is_an_ask_of_its_own(question: str, first_ask: str)
     from assistant.calculate.focus import main_ask
 
     assert main_ask(parse(question)) == first_ask
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        # each was evaluated on a typical RTX 4090 as if no hardware had been named
+        ("Can I run llama 3 8b on a 3060 12GB?", "3060"),
+        ("4070 ti super 能跑 Qwen2.5-7B 吗", "4070 ti super"),
+        ("Can a 7900 XTX run Llama-3.1-8B?", "7900 XTX"),
+        ("Can I run Llama 3 70B on a MacBook M3 Max with 128GB?", "MacBook M3 Max"),
+        ("Can an M2 Ultra run Llama-3.1-70B?", "M2 Ultra"),
+        ("Can a Google TPU v5e serve Llama-3.1-8B?", "TPU v5e"),
+    ],
+)
+def test_devices_outside_the_catalog_are_named_not_replaced(question: str, name: str) -> None:
+    query = parse(question)
+    assert query.unknown_names == (name,)
+    assert query.scenario.gpu is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can 2048 H100 train 70B in 30 days?",
+        "4090 玩黑神话能跑多少帧",
+        "Serve a 7B model on 1 3090",
+    ],
+)
+def test_counts_and_catalog_cards_are_no_unknown_device(question: str) -> None:
+    assert parse(question).unknown_names == ()

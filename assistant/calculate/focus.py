@@ -238,7 +238,31 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
             per_gpu=per_gpu,
             gpus=gpus,
         )
+    states = _model_states_total(checks, scenario)
+    if states is not None and gpus > 1:
+        activations = figure(checks, "memory", "activations_bytes") or 0.0
+        return Msg(
+            "answer.memory_training_total",
+            states=states,
+            activations=activations,
+            per_gpu=per_gpu,
+            gpus=gpus,
+        )
     return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
+
+
+def _model_states_total(checks: tuple[Check, ...], scenario: Scenario) -> float | None:
+    """Weights, gradients and optimizer states of the whole model, unsharded: each per-GPU part
+    times the model-parallel split (TP x PP) and, where the ZeRO stage shards it, the
+    data-parallel degree (stage 1 shards the optimizer states, 2 the gradients too, 3 all)."""
+    parts = [figure(checks, "memory", f"{k}_bytes") for k in ("weights", "gradients", "optimizer")]
+    dp = figure(checks, "memory", "data_parallel")
+    if any(p is None for p in parts) or not dp:
+        return None
+    split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
+    stage = scenario.zero_stage or 0
+    shards = [dp if stage >= level else 1.0 for level in (3, 2, 1)]
+    return sum(float(p or 0.0) * split * k for p, k in zip(parts, shards))
 
 
 def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

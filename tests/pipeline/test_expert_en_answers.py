@@ -166,3 +166,13 @@ def test_serving_options_are_compared_on_cost_per_token_at_capacity() -> None:
     assert set(per_million) == {"H20 96GB", "A100 SXM 80GB"}
     assert outcome.lead.startswith("8 × A100 SXM 80GB is the cheapest per million generated tokens")
     assert all((o.figures.get("concurrent_sequences") or 0) > 100 for o in outcome.options)  # type: ignore[operator]
+
+
+def test_how_much_memory_to_train_names_the_whole_models_states() -> None:
+    # full fine-tuning: 16 bytes per parameter (bf16 weights and gradients, fp32 Adam m, v and
+    # master weights; ZeRO paper §3.1): 7e9 x 16 = 112 GB, whatever the reference node shards
+    outcome = calculate(parse("How much VRAM for full fine-tuning of a 7B model?"))
+    assert outcome.verdict == "unknown"  # no hardware named: an estimate
+    assert "about 112.3 GB" in outcome.lead.split(":")[1]
+    lora = calculate(parse("How much GPU memory to LoRA fine-tune Llama-3.1-70B?"))
+    assert "about 14" in lora.lead  # ~141 GB frozen bf16 base + small adapters

@@ -149,10 +149,33 @@ _QPS = (
 )
 
 
+#: "1M requests per day", "36,000 queries an hour", "每天100万次请求": a rate over a longer period
+_REQUESTS_PER = re.compile(
+    NUMBER + r"\s*(k|m|万|百万)?\s*(?:requests?|queries|calls|次请求|个请求|次调用)\s*"
+    r"(?:per|a|an|each|every|/)\s*(day|hour|minute|min)\b"
+    r"|每(天|小时|分钟)\s*" + NUMBER + r"\s*(万|百万)?\s*(?:次|个)?(?:请求|调用|查询)",
+    re.ASCII,
+)
+_PERIOD_SECONDS = {"day": 86400.0, "天": 86400.0, "hour": 3600.0, "小时": 3600.0}
+_SCALE_WORD = {"k": 1e3, "m": 1e6, "万": 1e4, "百万": 1e6}
+
+
 def read_qps(text: str) -> float | None:
-    """A requests-per-second target ("QPS 5", "10 requests per second")."""
+    """A requests-per-second target ("QPS 5", "10 requests per second"); a rate per day, hour
+    or minute is averaged over it ("1M requests per day" → 11.6).
+
+    >>> round(read_qps("1m requests per day")), read_qps("每小时 3600 次请求")
+    (12, 1.0)
+    """
     match = _first(_QPS, text)
-    return to_float(match.group(1)) if match else None
+    if match:
+        return to_float(match.group(1))
+    found = _REQUESTS_PER.search(_plain(text))
+    if found is None:
+        return None
+    number, scale, period = found.group(1, 2, 3) if found.group(1) else found.group(5, 6, 4)
+    seconds = _PERIOD_SECONDS.get(period, 60.0)
+    return to_float(number) * _SCALE_WORD.get(scale or "", 1.0) / seconds
 
 
 _TTFT = re.compile(

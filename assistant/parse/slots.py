@@ -186,6 +186,13 @@ def read_period(text: str) -> float | None:
     >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
     (2592000.0, 86400.0, None)
     """
+    # "1M requests per day" is a load (read_qps), not how long the deployment runs
+    text = re.sub(
+        r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
+        r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
+        "",
+        text,
+    )
     for pattern, seconds in _PERIODS:
         if re.search(pattern, text, re.ASCII):
             return seconds

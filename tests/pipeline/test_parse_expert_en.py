@@ -222,3 +222,20 @@ def test_devices_outside_the_catalog_are_named_not_replaced(question: str, name:
 )
 def test_counts_and_catalog_cards_are_no_unknown_device(question: str) -> None:
     assert parse(question).unknown_names == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "qps", "period"),
+    [
+        ("1M requests per day for Llama-3.1-8B on A100s, how many GPUs?", 1e6 / 86400, None),
+        ("每天100万次请求，Llama-3.1-8B 需要几张A100", 1e6 / 86400, None),
+        ("36,000 queries an hour on Qwen2.5-7B, how many L40S?", 10.0, None),
+        ("monthly cost of serving Llama-3.1-8B on one H100 at $2/GPU-hr", None, 30 * 86400.0),
+    ],
+)
+def test_requests_per_day_are_a_load_and_monthly_is_a_period(
+    question: str, qps: float | None, period: float | None
+) -> None:
+    s = parse(question).scenario
+    assert s.target_qps == (pytest.approx(qps) if qps else None)
+    assert s.deadline_seconds == period

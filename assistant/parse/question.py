@@ -359,11 +359,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
-    warnings += _node_price(text, found, lang)
-    epochs, tokens = slots.read_epochs(text), found.get("tokens")
-    if epochs and epochs != 1 and isinstance(tokens, float):
-        found["tokens"] = epochs * tokens
-        warnings.append(_say(Msg("parse.epochs", epochs=epochs, tokens=epochs * tokens), lang))
+    warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
@@ -371,6 +367,24 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
     return found, warnings
+
+
+_MFU = re.compile(r"\bmfu\b\D{0,12}?(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu")
+
+
+def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """Epochs multiply the token budget ("3 epochs of 200M tokens"); a stated MFU has no slot,
+    so the answer says it is not used rather than drop it silently."""
+    notes = []
+    mfu = _MFU.search(text)
+    if mfu:
+        stated = float(mfu.group(1) or mfu.group(2)) / 100
+        notes.append(_say(Msg("parse.mfu_not_used", mfu=stated), lang))
+    epochs, tokens = slots.read_epochs(text), found.get("tokens")
+    if epochs and epochs != 1 and isinstance(tokens, float):
+        found["tokens"] = epochs * tokens
+        notes.append(_say(Msg("parse.epochs", epochs=epochs, tokens=epochs * tokens), lang))
+    return notes
 
 
 def _node_price(text: str, found: dict[str, object], lang: Language) -> list[str]:

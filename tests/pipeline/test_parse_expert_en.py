@@ -239,3 +239,14 @@ def test_requests_per_day_are_a_load_and_monthly_is_a_period(
     s = parse(question).scenario
     assert s.target_qps == (pytest.approx(qps) if qps else None)
     assert s.deadline_seconds == period
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("train a 7B on 300B tokens, 256 H100s, MFU 45%", "The MFU you gave (45%) is not used"),
+        ("256张H100训练7B模型，3000亿token，45%的MFU", "MFU（45%）没有采用"),
+    ],
+)
+def test_a_stated_mfu_is_said_to_be_unused_not_dropped_silently(question: str, said: str) -> None:
+    assert any(said in w for w in parse(question).warnings)

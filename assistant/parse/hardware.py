@@ -221,6 +221,12 @@ def _whole(raw: str) -> Count:
 
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
+    # "1k H100", "2k GPUs": thousands of cards ("4k context" has no card after it)
+    text = re.sub(
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*k\s+(?=" + _G + r"|gpus?\b|cards?\b)",
+        lambda m: f"{float(m.group(1)) * 1000:g} ",
+        text,
+    )
     nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:

@@ -193,6 +193,7 @@ def normalize_numbers(text: str) -> str:
 
     The text should already be cleaned and lower-cased. Idioms such as "一下" or "千兆" are kept.
     """
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = _POWER.sub(_rewrite_power, text)
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
     pieces: list[str] = []

@@ -250,3 +250,17 @@ def test_requests_per_day_are_a_load_and_monthly_is_a_period(
 )
 def test_a_stated_mfu_is_said_to_be_unused_not_dropped_silently(question: str, said: str) -> None:
     assert any(said in w for w in parse(question).warnings)
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("a cluster of 1,024 A100s pretrain GPT-3", 1024),  # was 24
+        ("Can 2,048 H100 pretrain a 70B model in 30 days?", 2048),
+        ("Can 1k H100 train 70B?", 1000),  # was no count
+        ("2k GPUs of H800 pretrain 70B", 2000),
+        ("serve Llama-3.1-8B at 4k context on 2 H100", 2),  # 4k of context is no card count
+    ],
+)
+def test_thousands_of_gpus(question: str, count: int) -> None:
+    assert parse(question).scenario.gpu_count == count

@@ -264,3 +264,17 @@ def test_a_stated_mfu_is_said_to_be_unused_not_dropped_silently(question: str, s
 )
 def test_thousands_of_gpus(question: str, count: int) -> None:
     assert parse(question).scenario.gpu_count == count
+
+
+@pytest.mark.parametrize(
+    ("question", "params", "count"),
+    [
+        ("pretrain a 7-billion-parameter model on 8 H100", 7e9, 8),  # no size was read
+        ("two hundred H100s pretrain 30B", 3e10, 200),  # was 100
+        ("three thousand H100 train 70B", 7e10, 3000),
+        ("a hundred A100 train 13B", 1.3e10, 100),
+    ],
+)
+def test_number_words(question: str, params: float, count: int) -> None:
+    s = parse(question).scenario
+    assert (s.params, s.gpu_count) == (params, count)

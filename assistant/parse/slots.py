@@ -234,6 +234,13 @@ _DURATION_UNITS: tuple[tuple[str, float], ...] = (
     (r"天|日|days?\b", 86400.0),
     (r"小时|个小时|hours?|hrs?\b|h\b", 3600.0),
     (r"年|years?|yrs?\b", 365 * 86400.0),
+    (r"个?季度|quarters?\b", 90 * 86400.0),
+)
+_NAMED_SPANS: tuple[tuple[str, float], ...] = (
+    (r"\bfortnight\b", 14.0),
+    (r"\b(?:this|next|the|end of (?:the )?)\s*quarter\b|本季度", 90.0),
+    (r"\b(?:over|during|in|by) the weekend\b|周末", 2.0),
+    (r"\bovernight\b|一晚上|一夜", 0.5),
 )
 _NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
 
@@ -242,8 +249,12 @@ def read_deadline(text: str) -> float | None:
     """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
+    # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
+    for pattern, days in _NAMED_SPANS:
+        if re.search(pattern, text, re.ASCII):
+            return days * 86400.0
     # "in a month", "within a week": the article is the number
-    text = re.sub(r"(?<![a-z])an? (month|week|day|year)\b", r"1 \1", text)
+    text = re.sub(r"(?<![a-z])an? (month|week|day|year|quarter)\b", r"1 \1", text)
     # "1t token30天内": a number glued to a word before a Chinese time unit is still a number
     # (not after "int", whose digit is part of "int4")
     text = re.sub(

@@ -278,3 +278,18 @@ def test_thousands_of_gpus(question: str, count: int) -> None:
 def test_number_words(question: str, params: float, count: int) -> None:
     s = parse(question).scenario
     assert (s.params, s.gpu_count) == (params, count)
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        ("within a fortnight train 1B on 8 A100", 14),
+        ("fine-tune 7B over the weekend on 2 A100", 2),
+        ("train 7B on 32 H100 by end of quarter", 90),
+        ("pretrain 70B in a quarter on 512 H100", 90),
+        ("两个季度内预训练70B，512张H100", 180),
+        ("can we fine-tune 7B overnight on 8 A100?", 0.5),
+    ],
+)
+def test_named_time_spans_are_deadlines(question: str, days: float) -> None:
+    assert parse(question).scenario.deadline_seconds == days * 86400

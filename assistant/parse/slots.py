@@ -64,8 +64,14 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bbf16\b|bfloat16", "bf16"),
     (r"\bfp16\b|float16|半精度|\bhalf precision", "fp16"),
     (r"\bfp32\b|float32|单精度|full precision", "fp32"),
-    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b", "int8"),
-    (r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b", "int4"),
+    # llama.cpp GGUF types: q8_0 is 8-bit; q4_0 / q4_k_m (and the smaller q3_k, q2_k, kept at
+    # 4 bits as an upper bound) are 4-bit
+    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8_0\b", "int8"),
+    (
+        r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b|"
+        r"\bq4_(?:0|1|k(?:_[sm])?)\b|\bq[23]_k\w*",
+        "int4",
+    ),
 )
 _TOPIC_WORDS: tuple[tuple[str, str], ...] = (
     (r"电|功耗|功率|散热|制冷|pue|power|energy|electric|cooling|watt|kwh", "power"),

@@ -293,3 +293,16 @@ def test_number_words(question: str, params: float, count: int) -> None:
 )
 def test_named_time_spans_are_deadlines(question: str, days: float) -> None:
     assert parse(question).scenario.deadline_seconds == days * 86400
+
+
+@pytest.mark.parametrize(
+    ("question", "precision"),
+    [
+        ("llama 3 70b q4_k_m on a 4090 with llama.cpp", "int4"),
+        ("llama 3 8b q8_0 on a 3060 12GB", "int8"),
+        ("Qwen2.5-72B Q4_0 GGUF on 2 3090", "int4"),
+        ("Qwen2.5-14B-Instruct-AWQ on a 4090", "int4"),
+    ],
+)
+def test_quantized_checkpoint_names_give_the_weight_format(question: str, precision: str) -> None:
+    assert parse(question).scenario.precision == precision

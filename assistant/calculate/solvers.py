@@ -126,9 +126,10 @@ _PER_TOKENS = re.compile(
 
 def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     """A throughput question with no load stated ("throughput of Llama-3.1-70B on 8 H100") is
-    answered at the most sequences that fit, as a serving engine batches them; "how many
-    tokens/s" alone is one sequence's generation speed, and a stated concurrency, batch or
-    target is evaluated as stated."""
+    answered at the most sequences that fit, as a serving engine batches them, and so is a
+    cost per token ("cost per 1M tokens") or a "which is cheaper" comparison of priced serving
+    options; "how many tokens/s" alone is one sequence's generation speed, and a stated
+    concurrency, batch or target is evaluated as stated."""
     from assistant.calculate.targets import has_target
 
     stated = scenario.concurrency or scenario.batch_size or has_target(scenario)

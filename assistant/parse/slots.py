@@ -332,6 +332,14 @@ def read_zero_stage(text: str) -> int | None:
     match = re.search(r"zero[- _]?(?:stage[- _]?)?([0-3])\b", text, re.ASCII)
     if match:
         return int(match.group(1))
+    # "without ZeRO", "plain DDP": every data-parallel rank keeps the whole model state
+    if re.search(
+        r"(?:without|no|w/o|不用|不开|没有)\s*(?:deepspeed\s*)?zero\b|\bddp\b(?!\s*\+)|"
+        r"pure data[- ]parallel|plain data[- ]parallel",
+        text,
+        re.ASCII,
+    ):
+        return 0
     if re.search(r"\bfsdp\b|full[_ ]shard", text, re.ASCII):
         return 3
     return None

@@ -306,3 +306,17 @@ def test_named_time_spans_are_deadlines(question: str, days: float) -> None:
 )
 def test_quantized_checkpoint_names_give_the_weight_format(question: str, precision: str) -> None:
     assert parse(question).scenario.precision == precision
+
+
+@pytest.mark.parametrize(
+    ("question", "stage"),
+    [
+        ("Can 8 A100 40GB fully fine-tune Llama-2-13B without ZeRO?", 0),  # was ZeRO-1 + TP=8
+        ("Can 4 L40S do full fine-tuning of Qwen2.5-7B with DDP?", 0),
+        ("fine-tune 13B with FSDP on 8 A100 40GB", 3),
+        ("ZeRO-2 on 2 H100 for a 7B full fine-tune", 2),
+        ("fine-tune 7B on 8 A100", None),  # left open
+    ],
+)
+def test_zero_stage_as_stated(question: str, stage: int | None) -> None:
+    assert parse(question).scenario.zero_stage == stage

@@ -28,7 +28,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
-        r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison",
+        r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
+        # "H100 or B200 for …?", "MI300X 还是 H100": two cards joined by "or" / 还是
+        r"⟨gpu⟩[^.?!。？]{0,30}?(?:\bor\b|还是)[^.?!。？]{0,20}?⟨gpu⟩",
     ),
     (
         "max_model",

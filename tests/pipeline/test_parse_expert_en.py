@@ -320,3 +320,21 @@ def test_quantized_checkpoint_names_give_the_weight_format(question: str, precis
 )
 def test_zero_stage_as_stated(question: str, stage: int | None) -> None:
     assert parse(question).scenario.zero_stage == stage
+
+
+@pytest.mark.parametrize(
+    ("question", "gpus"),
+    [
+        ("H100 or B200 for pretraining a 70B model on 2T tokens with 256 GPUs?", 2),
+        ("Is MI300X or H100 better for serving Llama-3.1-405B in fp8 on 8 GPUs?", 2),
+        ("训练70B用H100还是A100好，64张", 2),
+    ],
+)
+def test_two_cards_joined_by_or_are_a_comparison(question: str, gpus: int) -> None:
+    query = parse(question)
+    assert query.asks[0] == "compare"
+    assert len(query.options) == gpus
+
+
+def test_one_card_and_an_or_is_no_comparison() -> None:
+    assert "compare" not in parse("Can 8 H100 pretrain a 7B model, or is it too slow?").asks

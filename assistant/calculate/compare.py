@@ -186,6 +186,8 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     gap = "" if lang == "zh" else " "
     wins = _verdicts(options)
     asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
+    if CHEAPER.search(query.question) and not any("cost" in o.figures for o in options):
+        asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
     # "which is cheaper": the cheapest option first, then each option's line, then the rest
     sentences = [text(m, lang) for m in asked]
     sentences += [text(_line(o), lang) for o in options]

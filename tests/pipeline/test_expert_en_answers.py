@@ -176,3 +176,10 @@ def test_how_much_memory_to_train_names_the_whole_models_states() -> None:
     assert outcome.lead.startswith("It needs about 112.3 GB (104.6 GiB) for the model states")
     lora = calculate(parse("How much GPU memory to LoRA fine-tune Llama-3.1-70B?"))
     assert "about 14" in lora.lead  # ~141 GB frozen bf16 base + small adapters
+
+
+def test_which_is_cheaper_with_no_prices_says_so_first() -> None:
+    outcome = calculate(parse("which is cheaper: 8×H20 vs 8×910B vs 8×A100 for 70B inference"))
+    assert outcome.lead.startswith("Which is cheaper cannot be said without a price per GPU-hour")
+    priced = calculate(parse("8×H20 at $1.5/GPU-hr vs 8×A100 at $1.8/GPU-hr: which is cheaper?"))
+    assert "cannot be said" not in priced.lead

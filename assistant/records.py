@@ -29,6 +29,7 @@ Ask = Literal[
     "energy_cost",
     "power",
     "max_concurrency",
+    "max_context",
     "throughput",
     "max_model",
     "compare",

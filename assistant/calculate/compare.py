@@ -23,7 +23,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["compare_options", "merged", "options_of"]
+__all__ = ["CHEAPER", "compare_options", "merged", "options_of"]
 
 _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
 #: What an option can win on: the figure, and True when higher is better.
@@ -41,12 +41,15 @@ def merged(base: Scenario, option: Scenario) -> Scenario:
     return replace(base, **{k: v for k, v in changes.items() if v is not None})
 
 
+CHEAPER = re.compile(
+    r"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    r"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+    re.I,
+)
 #: The win a comparison question asks about, by its words: that sentence answers it, first.
 _ASKED_WIN = {
-    "solve.wins_cost": re.compile(
-        r"cheap|less expensive|lower cost|costs? less|便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
-        re.I,
-    ),
+    "solve.wins_cost": CHEAPER,
+    "solve.wins_cost_tokens": CHEAPER,
     "answer.faster_training": re.compile(r"fast|quick|sooner|更快|快|用时(?:更)?短", re.I),
     "answer.faster_serving": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
     "answer.faster_serving_one": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
@@ -78,7 +81,10 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     if need is not None and have:
         out["memory_share"] = need / have
     cost = figure(checks, "cost", "cost")
-    if cost is not None:
+    per_million = figure(checks, "cost", "cost_per_million_tokens")
+    if s.task == "inference" and per_million is not None:
+        out["cost"], out["cost_per_million"] = per_million, True  # serving: per token, not hour
+    elif cost is not None:
         out["cost"] = cost
     return out
 
@@ -167,7 +173,8 @@ def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
             out.append(Msg("solve.wins_memory", winner=hardware, share=f["memory_share"]))
         if "cost" in option.wins:
             currency = option.scenario.currency or ""
-            out.append(Msg("solve.wins_cost", winner=hardware, cost=f["cost"], currency=currency))
+            key = "solve.wins_cost_tokens" if f.get("cost_per_million") else "solve.wins_cost"
+            out.append(Msg(key, winner=hardware, cost=f["cost"], currency=currency))
     return out
 
 
@@ -179,6 +186,8 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     gap = "" if lang == "zh" else " "
     wins = _verdicts(options)
     asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
+    if CHEAPER.search(query.question) and not any("cost" in o.figures for o in options):
+        asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
     # "which is cheaper": the cheapest option first, then each option's line, then the rest
     sentences = [text(m, lang) for m in asked]
     sentences += [text(_line(o), lang) for o in options]

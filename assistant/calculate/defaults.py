@@ -37,6 +37,7 @@ __all__ = [
     "Resolved",
     "resolve",
     "say",
+    "typical_setups",
 ]
 
 DEFAULT_CONTEXT = DEFAULT_CONTEXT_TOKENS
@@ -58,6 +59,29 @@ TYPICAL_INFERENCE_SETUPS: tuple[tuple[str, int, int], ...] = (
     ("H100 SXM 80GB", 1, 8),
     ("H100 SXM 80GB", 2, 8),
 )
+
+
+def typical_setups(
+    s: Scenario, *, training: bool, counted: bool
+) -> list[tuple[str, int | None, int | None]]:
+    """The set-ups tried when the question names no GPU: the usual GPUs at a stated count
+    ("千卡集群"), else the typical set-ups; a card with no tensor mode for a stated precision
+    (fp8 on an A100) is skipped, not refused as bad input."""
+    setups: list[tuple[str, int | None, int | None]] = (
+        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
+        if counted
+        else list(TYPICAL_SETUPS if training else TYPICAL_INFERENCE_SETUPS)
+    )
+    return [x for x in setups if _runs_precision(x[0], s.precision)] or setups
+
+
+def _runs_precision(gpu: str, precision: str | None) -> bool:
+    from calculators.catalog.hardware import GPUS, PRECISIONS
+
+    card = GPUS.get(gpu)
+    if card is None or precision is None or precision.lower() not in PRECISIONS:
+        return True  # int4 is a weight format, not a tensor mode: any card dequantizes it
+    return card.supports(precision)
 
 
 def say(language: Language, zh: str, en: str) -> str:

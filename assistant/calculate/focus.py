@@ -202,7 +202,30 @@ def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     hours = figure(checks, "cost", "gpu_hours")
     if cost is None:
         return Msg("answer.cost_hours", hours=hours) if hours else None
+    per_million = figure(checks, "cost", "cost_per_million_tokens")
+    if per_million is not None:  # serving: the rent and what a million generated tokens cost
+        return _serving_cost(checks, scenario, cost, hours or 0.0, per_million)
     return Msg("answer.cost", cost=cost, currency=scenario.currency or "", hours=hours or 0)
+
+
+def _serving_cost(
+    checks: tuple[Check, ...], scenario: Scenario, cost: float, hours: float, per_million: float
+) -> Msg:
+    period = next((c.figures.get("period") for c in checks if c.kind == "cost"), None)
+    per = Msg("summary.cost.per_hour_of_serving") if period == "one hour of serving" else ""
+    rent = Msg("summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours")
+    sequences = scenario.batch_size or 1
+    load = (
+        Msg("answer.load.one") if sequences == 1 else Msg("answer.load.many", sequences=sequences)
+    )
+    return Msg(
+        "answer.cost_serving",
+        cost=cost,
+        currency=scenario.currency or "",
+        rent=Msg(rent.key, hours=hours, per=per),
+        per_million=per_million,
+        load=load,
+    )
 
 
 def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -239,10 +262,50 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
             per_gpu=per_gpu,
             gpus=gpus,
         )
+    states = _model_states_total(checks, scenario)
+    if states is not None and gpus > 1:
+        activations = figure(checks, "memory", "activations_bytes") or 0.0
+        return Msg(
+            "answer.memory_training_total",
+            states=states,
+            activations=activations,
+            per_gpu=per_gpu,
+            gpus=gpus,
+        )
     return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
 
 
+def _model_states_total(checks: tuple[Check, ...], scenario: Scenario) -> float | None:
+    """Weights, gradients and optimizer states of the whole model, unsharded: each per-GPU part
+    times the model-parallel split (TP x PP) and, where the ZeRO stage shards it, the
+    data-parallel degree (stage 1 shards the optimizer states, 2 the gradients too, 3 all)."""
+    parts = [figure(checks, "memory", f"{k}_bytes") for k in ("weights", "gradients", "optimizer")]
+    dp = figure(checks, "memory", "data_parallel")
+    if any(p is None for p in parts) or not dp:
+        return None
+    split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
+    stage = scenario.zero_stage or 0
+    shards = [dp if stage >= level else 1.0 for level in (3, 2, 1)]
+    return sum(float(p or 0.0) * split * k for p, k in zip(parts, shards))
+
+
+def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Serving throughput: all replicas' decode rate at the evaluated concurrency (the stated
+    one, else the most sequences that fit: see `outcome._resolve`)."""
+    from assistant.calculate.targets import has_target
+
+    total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
+    step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
+    if scenario.task != "inference" or has_target(scenario) or not total or not step:
+        return None  # a stated target has its own answer (`targets.meet_target`)
+    sequences = scenario.batch_size or 1
+    if sequences == 1:
+        return Msg("answer.throughput_one", each=1.0 / step)
+    return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
+
+
 _ANSWERS = {
+    "throughput": _throughput,
     "memory": _memory,
     "duration": _duration,
     "gpu_count": _count,

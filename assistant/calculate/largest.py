@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg
 
@@ -33,6 +33,10 @@ PROBE_PARAMS = 1e9
 _TOKENS_PER_PARAM = 20.0
 _STATE_BYTES = 16.0
 _WEIGHT_BYTES = {"int4": 0.5, "int8": 1.0, "fp8": 1.0}
+#: Model-state bytes per parameter when fine-tuning: full = mixed-precision Adam (16, ZeRO paper
+#: arXiv:1910.02054 §3.1); LoRA = the frozen 16-bit base (2); QLoRA = the 4-bit NF4 base (0.5,
+#: Dettmers et al. 2023, arXiv:2305.14314 §3). Adapters and their Adam states are under 1%.
+_FINETUNE_STATE_BYTES = {"full": _STATE_BYTES, "lora": 2.0, "qlora": 0.5}
 
 
 def chinchilla_params(compute_flops: float) -> float:
@@ -64,6 +68,8 @@ def largest_model(
             params=free / per_weight,
             precision=scenario.precision or "bf16",
         )
+    if scenario.task == "finetune":
+        return _finetune_largest(usable * gpus, hardware, scenario.method or "full")
     flops = figure(checks, "compute", "total_flops")
     seconds = figure(checks, "compute", "seconds")
     memory_params = usable * gpus / _STATE_BYTES
@@ -83,6 +89,20 @@ def largest_model(
         params=params,
         tokens=_TOKENS_PER_PARAM * params,
         memory_params=memory_params,
+    )
+
+
+def _finetune_largest(usable_bytes: float, hardware: Msg, method: str) -> Msg:
+    """Fine-tuning is memory-bound, not compute-optimal: its data is given (or the default
+    fine-tuning set), so the largest model is the one whose per-parameter bytes fill the usable
+    memory of all GPUs (sharded, ZeRO-3 / FSDP). This first guess counts the model states only;
+    `at_largest` evaluates it and shrinks it by the overrun (activations, embeddings kept in
+    16 bits, quantization scales)."""
+    return Msg(
+        "answer.max_model_finetune",
+        hardware=hardware,
+        method=Msg(f"answer.finetune_method.{method}"),
+        params=usable_bytes / _FINETUNE_STATE_BYTES.get(method, _STATE_BYTES),
     )
 
 
@@ -137,6 +157,8 @@ def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) ->
     if found is None:
         return probe
     params = float(found["params"])  # type: ignore[arg-type]
+    if found.key == "answer.max_model_finetune":
+        return _largest_finetune(query, probe, found, run)
     training = "tokens" in found
     horizon = float(found["seconds"]) if "seconds" in found else None  # type: ignore[arg-type]
     for _ in range(4):
@@ -158,6 +180,58 @@ def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) ->
             break
         params /= overrun * 1.002  # just inside the bound: the size scaling is near exact
     return probe
+
+
+#: Bisection steps for the largest fine-tunable model: 8 halvings of the log-size range
+#: between the probe and the memory bound leave it within a few percent.
+_BISECTION_STEPS = 8
+
+
+def _largest_finetune(
+    query: Query, probe: Outcome, found: Msg, run: Callable[[Query], Outcome]
+) -> Outcome:
+    """The largest size whose own evaluation is feasible as stated (no offload, no other method:
+    those would change the job). With no method stated, the answer is for full fine-tuning and
+    also names what LoRA and QLoRA reach on the same GPUs (the method was left open)."""
+    method = query.scenario.method or "full"
+    usable = float(found["params"]) * _FINETUNE_STATE_BYTES[method]  # type: ignore[arg-type]
+    size, best = _bisect(query, run, usable / _FINETUNE_STATE_BYTES[method])
+    if best is None:
+        return probe
+    lead = text(Msg(found.key, **{**found.params, "params": size}), query.language)
+    if query.scenario.method is None:
+        lighter = {
+            m: _bisect(_with_method(query, m), run, usable / _FINETUNE_STATE_BYTES[m])[0]
+            for m in ("lora", "qlora")
+        }
+        others = Msg("answer.max_model_finetune_others", **lighter)
+        lead = join_sentences((lead, text(others, query.language)), query.language)
+    return replace(best, lead=lead, scenario=probe.scenario)
+
+
+def _with_method(query: Query, method: str) -> Query:
+    """`query` with a fine-tuning method set."""
+    return replace(query, scenario=replace(query.scenario, method=method))  # type: ignore[arg-type]
+
+
+def _bisect(
+    query: Query, run: Callable[[Query], Outcome], high: float
+) -> tuple[float, Outcome | None]:
+    """The largest size in (probe, `high`] whose evaluation is feasible, and that evaluation.
+    Activations, 16-bit embeddings and quantization scales do not scale with the parameter
+    count, so the size is bisected from the probe, which fits, and the model-state bound
+    `high`; each step is one evaluation."""
+    low, best = PROBE_PARAMS, None
+    for _ in range(_BISECTION_STEPS):
+        if high <= low * 1.01:
+            break
+        size = math.sqrt(low * high)
+        outcome = run(replace(query, scenario=replace(query.scenario, params=size)))
+        if outcome.verdict == "feasible":
+            low, best = size, outcome
+        else:
+            high = size
+    return low, best
 
 
 def _overrun(checks: tuple[Check, ...], horizon: float | None) -> float | None:

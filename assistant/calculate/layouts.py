@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
     from calculators.planner.plan import Evaluation, Plan
 
-__all__ = ["evaluate_best", "one_replica", "to_plan"]
+__all__ = ["evaluate_best", "one_replica", "serving_kv_dtype", "to_plan"]
 
 #: Training layouts tried when the question leaves them open, cheapest first: (ZeRO stage,
 #: recompute, tensor parallel inside the node?). The fastest with no failing check is used (ties
@@ -54,6 +54,13 @@ _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
 #: Run times within 1% of the fastest count as a tie (well inside the model's own precision),
 #: so a tight layout is not chosen over an all-ok one for a rounding difference.
 TIME_TIE = 0.01
+
+
+def serving_kv_dtype(weight_dtype: str | None, precision: str) -> str:
+    """The KV cache format evaluated beside a weight format: an int8 cache with int8 weights,
+    else the compute precision (int4 is a weight-only format, as AWQ/GPTQ serve it with a
+    16-bit cache). The one rule for the checks (`to_plan`) and the solvers (`solvers`)."""
+    return "int8" if weight_dtype == "int8" else precision
 
 
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
@@ -98,7 +105,9 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "batch_size": (scenario.batch_size or 1) if inference else 1,
         "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
         "weight_dtype": weight_dtype,
-        "kv_dtype": weight_dtype if weight_dtype == "int8" else None,
+        "kv_dtype": serving_kv_dtype(weight_dtype, precision),
+        # "serving it for a month": the deadline of a serving question is how long it runs
+        "serving_seconds": scenario.deadline_seconds if inference else None,
         "price_per_gpu_hour": scenario.price_per_gpu_hour,
         "currency": scenario.currency,
         "host_ram_bytes": scenario.host_ram_bytes,

@@ -15,13 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
-from assistant.calculate.defaults import (
-    TYPICAL_INFERENCE_SETUPS,
-    TYPICAL_SETUPS,
-    Resolved,
-    names_own_run,
-    resolve,
-)
+from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
@@ -34,7 +28,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
-from assistant.calculate.solvers import max_sequences
+from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
@@ -422,27 +416,16 @@ def _resolve(
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
-    if ask == "max_concurrency" and not _training(s):
-        return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    if (ask == "max_concurrency" or at_full_batch(ask, query.question, s)) and not _training(s):
+        return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    if ask == "max_context" and s.context_length is None and not _training(s):
+        return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
     open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
-
-
-def _at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
-    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
-    sequences that fit (memory full, speed per sequence at that batch), not for one."""
-    s = resolved.scenario
-    count = max_sequences(s) if s.concurrency is None else None
-    if count is None or s.batch_size not in (None, 1):
-        return resolved
-    one = text(Msg("answer.default_one_sequence"), lang)
-    kept = tuple(a for a in resolved.assumptions if a != one)
-    note = text(Msg("answer.at_max_concurrency", count=count), lang)
-    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
 
 
 def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
@@ -485,11 +468,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
     judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
-    setups = (
-        [(gpu, s.nodes, s.gpus_per_node) for gpu in ("A100 SXM 80GB", "H100 SXM 80GB")]
-        if counted  # "千卡集群": keep the count, try the usual GPUs
-        else list(TYPICAL_SETUPS if _training(s) else TYPICAL_INFERENCE_SETUPS)
-    )
+    setups = typical_setups(s, training=_training(s), counted=counted)
 
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)

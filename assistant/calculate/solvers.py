@@ -7,6 +7,8 @@ so the figure agrees with the checks shown under it.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import join_sentences, text
@@ -15,11 +17,22 @@ from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
+    from assistant.calculate.defaults import Resolved
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
     from calculators.serving_solvers import Concurrency
 
-__all__ = ["concurrency", "max_sequences", "model_and_gpu", "solved", "weight_dtype"]
+__all__ = [
+    "at_full_batch",
+    "at_longest_context",
+    "at_most_sequences",
+    "concurrency",
+    "longest_context",
+    "max_sequences",
+    "model_and_gpu",
+    "solved",
+    "weight_dtype",
+]
 
 _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
 
@@ -61,7 +74,13 @@ def _max_concurrency(
     found = model_and_gpu(scenario)
     if found is None or scenario.task != "inference":
         return None
+    from assistant.calculate.layouts import serving_kv_dtype
+
     model, gpu = found
+    weights = weight or weight_dtype(scenario)
+    # the KV cache the checks evaluate (an int4 model keeps a 16-bit cache), so the count found
+    # is one the memory check passes
+    compute = scenario.precision if weights in (None, "fp8", "fp16", "bf16") else None
     try:
         return max_concurrency(
             model=model,
@@ -69,8 +88,8 @@ def _max_concurrency(
             gpus=scenario.gpu_count or 1,
             context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
             gpus_per_node=scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE,
-            weight_dtype=weight or weight_dtype(scenario),
-            kv_dtype=kv,
+            weight_dtype=weights,
+            kv_dtype=kv or serving_kv_dtype(weights, compute or gpu.default_training_precision()),
             tensor_parallel=scenario.tensor_parallel,
             pipeline_parallel=scenario.pipeline_parallel,
         )
@@ -126,10 +145,119 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
     return (said,)
 
 
+#: "throughput", "吞吐", "in total", "max tokens/s": the deployment's rate, all sequences together
+_TOTAL_RATE = re.compile(
+    r"throughput|吞吐|\btotal\b|aggregate|总|(?:max(?:imum)?|peak|最大|最高)\s*(?:tok|token|速度)",
+    re.IGNORECASE,
+)
+
+
+_PER_TOKENS = re.compile(
+    r"per (?:1m|one million|million|1,000,000|1k|thousand|1,000) (?:output |generated )?tok|"
+    r"/\s*(?:1m|m|1k) ?tok|per token|每百万|每千\s*(?:个\s*)?token|百万\s*token|每\s*token",
+    re.IGNORECASE,
+)
+
+
+def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
+    """A throughput question with no load stated ("throughput of Llama-3.1-70B on 8 H100") is
+    answered at the most sequences that fit, as a serving engine batches them, and so is a
+    cost per token ("cost per 1M tokens") or a "which is cheaper" comparison of priced serving
+    options; "how many tokens/s" alone is one sequence's generation speed, and a stated
+    concurrency, batch or target is evaluated as stated."""
+    from assistant.calculate.targets import has_target
+
+    stated = scenario.concurrency or scenario.batch_size or has_target(scenario)
+    if stated:
+        return False
+    if ask in ("cost", "energy_cost", "power"):  # "cost per million tokens": as deployed
+        return bool(_PER_TOKENS.search(question))
+    if ask == "compare" and scenario.price_per_gpu_hour is not None:
+        from assistant.calculate.compare import CHEAPER
+
+        return bool(CHEAPER.search(question))  # serving cost is compared per token, at capacity
+    return ask == "throughput" and bool(_TOTAL_RATE.search(question))
+
+
+def at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
+    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
+    sequences that fit (memory full, speed per sequence at that batch), not for one."""
+    s = resolved.scenario
+    count = max_sequences(s) if s.concurrency is None else None
+    if count is None or s.batch_size not in (None, 1):
+        return resolved
+    one = text(Msg("answer.default_one_sequence"), lang)
+    kept = tuple(a for a in resolved.assumptions if a != one)
+    note = text(Msg("answer.at_max_concurrency", count=count), lang)
+    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
+
+
+#: Shortest context tried, and the step the longest one is found to.
+_CONTEXT_STEP = 256
+
+
+def longest_context(scenario: Scenario) -> tuple[int, int] | None:
+    """(the longest context that fits the scenario's sequences, the model's own limit), or None
+    when not even a short one fits; bisected on the concurrency solver, so it agrees with the
+    memory check."""
+    found = model_and_gpu(scenario)
+    if found is None or scenario.task != "inference":
+        return None
+    limit = found[0].context_length or DEFAULT_CONTEXT_TOKENS
+    need = scenario.concurrency or scenario.batch_size or 1
+
+    def fits(context: int) -> bool:
+        result = _max_concurrency(replace(scenario, context_length=context))
+        return result is not None and result.sequences >= need
+
+    if not fits(_CONTEXT_STEP):
+        return None
+    if fits(limit):
+        return limit, limit
+    low, high = _CONTEXT_STEP, limit
+    while high - low > _CONTEXT_STEP:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low, limit
+
+
+def at_longest_context(resolved: Resolved, lang: Language) -> Resolved:
+    """ "What's the max context …": the figures under the answer are for the longest context
+    that fits, not the default 4,096."""
+    s = resolved.scenario
+    found = longest_context(s)
+    if found is None:
+        return resolved
+    default = text(Msg("default.context", context=s.context_length or 0), lang)
+    kept = tuple(a for a in resolved.assumptions if a != default)
+    note = text(Msg("answer.at_max_context", context=found[0]), lang)
+    return replace(
+        resolved, scenario=replace(s, context_length=found[0]), assumptions=(note, *kept)
+    )
+
+
+def _context_answer(scenario: Scenario) -> Msg | None:
+    found = longest_context(scenario)
+    if found is None:
+        return None
+    context, limit = found
+    sequences = scenario.concurrency or scenario.batch_size or 1
+    key = "answer.max_context_full" if context >= limit else "answer.max_context"
+    load = (
+        Msg("answer.context_load.one")
+        if sequences == 1
+        else Msg("answer.context_load.many", sequences=sequences)
+    )
+    return Msg(key, context=context, limit=limit, load=load)
+
+
 def solved(ask: Ask, scenario: Scenario, lang: Language, *, open_format: bool = False) -> str:
     """The direct answer from a calculator solver ("" when none applies)."""
-    if ask != "max_concurrency":
-        return ""
-    return join_sentences(
-        tuple(text(m, lang) for m in concurrency(scenario, open_format=open_format)), lang
-    )
+    if ask == "max_concurrency":
+        return join_sentences(
+            tuple(text(m, lang) for m in concurrency(scenario, open_format=open_format)), lang
+        )
+    if ask == "max_context":
+        found = _context_answer(scenario)
+        return text(found, lang) if found is not None else ""
+    return ""

@@ -128,6 +128,9 @@ def _power(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.power.per_hour", kwh=per_hour))
         if per_million is not None:
             parts.append(Msg("summary.power.per_million", kwh=per_million))
+        seconds = _num(f, "seconds")
+        if joules is not None and seconds is not None and seconds > 3600:  # a stated period
+            parts.append(Msg("summary.power.over_period", kwh=joules / 3.6e6, seconds=seconds))
     elif joules is not None:
         parts.append(Msg("summary.power.energy", kwh=joules / 3.6e6))
     return parts
@@ -152,6 +155,9 @@ def _cost(f: Figures, gpu: str) -> list[Msg]:
     if cost is not None:
         currency = currency_words(str(f.get("currency") or ""))
         parts.append(Msg("summary.cost.amount", cost=cost, currency=currency, per=per))
+        per_million = _num(f, "cost_per_million_tokens")
+        if per_million is not None:
+            parts.append(Msg("summary.cost.per_million", cost=per_million, currency=currency))
     return parts
 
 

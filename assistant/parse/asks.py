@@ -30,7 +30,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
         # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
         r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
-        r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison",
+        r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
+        # "H100 or B200 for …?", "MI300X 还是 H100": two cards joined by "or" / 还是
+        r"⟨gpu⟩[^.?!。？]{0,30}?(?:\bor\b|还是)[^.?!。？]{0,20}?⟨gpu⟩",
     ),
     (
         "max_model",
@@ -46,6 +48,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"how many (?:concurrent|simultaneous|parallel) (?:users|requests|sequences|sessions)|"
         r"max(?:imum)? (?:number of )?concurren|"
         r"how many (?:users|requests|sequences) (?:can|could)",
+    ),
+    (
+        "max_context",
+        r"max(?:imum)? context(?: length| window)?|longest context|"
+        r"how (?:long|much|many tokens of) (?:a |of a )?context|"
+        r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
+        r"(?:能|可以)?(?:支持|跑|放下?)多长(?:的)?上下文",
     ),
     (
         "gpu_count",

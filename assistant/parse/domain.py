@@ -19,6 +19,8 @@ Examples:
     False
     >>> classify("what is the kv cache?").in_domain
     True
+    >>> classify("what's the best gpu for cyberpunk 2077 at 4k?").in_domain
+    False
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ _INTENT = re.compile(
     r"kv ?cache|nccl|all-?reduce|\bmfu\b|chinchilla|scaling law|缩放定律|量化|quantiz|"
     r"混合精度|mixed precision|bf16|fp16|fp8|int8|int4|4-?bit|8-?bit|nf4|gptq|awq|"
     r"\badam\b|优化器|optimizer state|flash ?attention|注意力|attention|\bmoe\b|混合专家|"
-    r"mixture of experts|prefill|decode|解码|吞吐|throughput|vllm|tensorrt|重计算|recomput|"
+    r"mixture of experts|prefill|decod(?:e|ing)|解码|吞吐|throughput|vllm|tensorrt|重计算|recomput|"
+    r"speculative|draft model|投机解码|paged ?attention|continuous batching|\bttft\b|"
+    r"time to first token|context (?:length|window)|上下文|sequence length|"
     r"激活值|activation memory|checkpoint(?:ing| interval| size)|检查点|transformer|\bgqa\b|"
     r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|东数西算|算力枢纽|"
     r"\boom\b|out of memory|爆显存|"
@@ -51,6 +55,11 @@ _ELSEWHERE = re.compile(
     # games and frame rates
     r"游戏|玩|帧|光追|fps\b|frame ?rates?|gaming|\bgames?\b|\bplay(?:ing)?\b|ray ?tracing|dlss|"
     r"黑神话|原神|steam|esports|电竞|"
+    # game titles and display settings ("best GPU for Cyberpunk 2077 at 4K"); "at 4k" of a
+    # context length ("serve at 4k context") is not a display
+    r"cyberpunk|elden ring|fortnite|minecraft|call of duty|starfield|\bgta\b|baldur|"
+    r"\b(?:1080|1440|2160)p\b|\bat 4k\b(?!\s*(?:context|ctx|tokens?|seq|sequence|prompt))|"
+    r"(?:ultra|max|high) settings|"
     # mining and crypto
     r"挖矿|矿机|矿卡|\bmin(?:e|ing|er)\b|crypto|比特币|bitcoin|以太坊|ethereum|\bhashrate|算力币|"
     # drivers, personal computers, repairs

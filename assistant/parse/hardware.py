@@ -14,12 +14,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
+from calculators.messages import Msg
 
 __all__ = [
     "CatalogMatch",
     "Counts",
     "find_aliases",
     "mask",
+    "nvlink_note",
     "read_counts",
     "read_links",
     "read_memory",
@@ -110,16 +113,19 @@ def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
     return text
 
 
+Count = int | float
+"""A count as typed; a float only when it is not whole (see `_whole`)."""
+
+
 @dataclass(frozen=True)
 class Counts:
     """GPU and node counts stated in the question."""
 
-    gpu_counts: tuple[float, ...] = ()
+    gpu_counts: tuple[Count, ...] = ()
     """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
-    fraction ("1.5张4090", "2.5台") is kept as typed, for the calculator to refuse, never
-    truncated."""
-    nodes: float | None = None
-    gpus_per_node: float | None = None
+    fractional one ("2.5 H100") is kept as typed, for validation to refuse, never truncated."""
+    nodes: Count | None = None
+    gpus_per_node: Count | None = None
 
 
 _G = r"⟨gpu⟩"
@@ -153,8 +159,8 @@ _PER_NODE_PATTERNS = (
     + r"\s*(?:张\s*卡?|块\s*卡?|卡|"
     + _G
     + ")",
-    # "4x8 h100", "2×8卡": nodes × GPUs per node (the second number follows an "x")
-    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "4x8 h100", "2×8卡", "2x 8xA100": nodes × GPUs per node (the second number follows an "x")
+    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*[x×*]?\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
     # "two 8-GPU H100 nodes", "2 台 8 卡服务器": the node count, then the per-node size
     NUMBER
     + r"\s+(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
@@ -163,7 +169,7 @@ _PER_NODE_PATTERNS = (
     NUMBER
     + r"\s*"
     + _NODE
-    + r"\s*(?:of|with|each with|,|，|each has|每台)?\s*"
+    + r"\s*(?:of|with|each with|,|，|each has|每台|x|×|\*)?\s*"
     + NUMBER
     + r"\s*[x×*]?\s*(?:"
     + _G
@@ -198,50 +204,92 @@ _PER_NODE_ONLY = (
 )
 
 
-def _count(number: str) -> float:
-    """A stated GPU count: an int when whole, else the fraction as typed (1.5 stays 1.5)."""
-    value = to_float(number)
+_ONE_NODE = re.compile(
+    r"单机|单台|(?:single|one)[- ](?:\d+[- ]?(?:gpu|card|way)s?[- ]\s*)?(?:"
+    + _G
+    + r"\s*)?(?:node|machine|server|box)",
+    re.ASCII,
+)
+_DGX = re.compile(
+    r"(?:" + NUMBER + r"\s*|\b(?:a|an|one|single)\s+)?(?:dgx|hgx)\b\s*(?:" + _G + r")?"
+    r"(\s*(?:clusters?|superpods?|pods?))?"
+)
+#: "on my 3090", "a 4090", "an A100": one card, unless a cluster, a node or a plural follows
+_ONE_CARD = re.compile(
+    r"\b(?:my|a|an)\s+(?:single\s+)?" + _G + r"(?!\s*(?:s\b|'s|cluster|node|server|machine|"
+    r"box|rig|pod|system|instance|farm|workstation|setup|based|-based|gpus|cards))",
+    re.ASCII,
+)
+
+
+def _whole(raw: str) -> Count:
+    """A count as typed: an int when whole, else the float ("2.5 H100", "1.5 nodes"), kept for
+    validation to refuse (never truncated to a count the user did not give)."""
+    value = to_float(raw)
     return int(value) if value.is_integer() else value
 
 
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
-    nodes: float | None = None
-    per_node: float | None = None
-    spans: list[tuple[int, int]] = []
-    for pattern in _PER_NODE_PATTERNS:
-        match = re.search(pattern, text, re.ASCII)
-        if match:
-            nodes, per_node = _count(match.group(1)), _count(match.group(2))
-            spans.append(match.span())
-            break
-    for pattern in _PER_NODE_ONLY:
-        match = re.search(pattern, text, re.ASCII)
-        if match and per_node is None:
-            per_node = _count(match.group(1))
-            spans.append(match.span())
-    if nodes is None:
-        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
-        if match:
-            nodes = _count(match.group(1))
-        elif re.search(
-            r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
-            text,
-            re.ASCII,
-        ):
-            nodes = 1
-    totals: list[tuple[int, float]] = []
+    # "1k H100", "2k GPUs": thousands of cards ("4k context" has no card after it)
+    text = re.sub(
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*k\s+(?=" + _G + r"|gpus?\b|cards?\b)",
+        lambda m: f"{float(m.group(1)) * 1000:g} ",
+        text,
+    )
+    nodes, per_node, spans = _node_layout(text)
+    totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:
         for match in re.finditer(pattern, text, re.ASCII):
             if any(s <= match.start() < e for s, e in spans):
                 continue
-            totals.append((match.start(), _count(match.group(1))))
-    if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
+            totals.append((match.start(), _whole(match.group(1))))
+    if not totals and (
+        re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
+        or _ONE_CARD.search(text)
+    ):
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:
+    """Nodes, GPUs per node, and the spans that stated them (not total GPU counts)."""
+    nodes: Count | None = None
+    per_node: Count | None = None
+    spans: list[tuple[int, int]] = []
+    for pattern in _PER_NODE_PATTERNS:
+        match = re.search(pattern, text, re.ASCII)
+        if match:
+            nodes, per_node = _whole(match.group(1)), _whole(match.group(2))
+            spans.append(match.span())
+            break
+    for pattern in _PER_NODE_ONLY:
+        match = re.search(pattern, text, re.ASCII)
+        if match and per_node is None:
+            per_node = _whole(match.group(1))
+            spans.append(match.span())
+            # "two 8-GPU servers", "a single 8-GPU H100 server" (a single → 1): the count of nodes
+            ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
+            if ahead and nodes is None:
+                nodes = _whole(ahead.group(1))
+    if nodes is None:
+        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        if match:
+            nodes = _whole(match.group(1))
+        elif _ONE_NODE.search(text):
+            nodes = 1
+    dgx = _DGX.search(text)
+    if dgx and per_node is None:
+        # "one DGX H100", "4 HGX H100s": DGX/HGX systems hold 8 GPUs (NVIDIA DGX H100 guide);
+        # "a DGX pod" or "DGX cluster" says nothing about how many systems
+        per_node = DEFAULT_GPUS_PER_NODE
+        if nodes is None and (dgx.group(1) or not dgx.group(2)):
+            nodes = _whole(dgx.group(1) or "1")
+        spans.append(dgx.span())
+    return nodes, per_node, spans
 
 
 # Host RAM ("512GB 内存", "host memory") is read elsewhere (parsing.load), never as GPU memory.
@@ -279,6 +327,34 @@ _SPEED_AFTER = re.compile(
     + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
     re.ASCII,
 )
+_NO_NVLINK = re.compile(
+    r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie", re.ASCII
+)
+#: "do I need NVLink", "is NVLink required", "需要NVLink吗": a question about NVLink, which
+#: states no link the hardware has
+_ASKS_FOR_NVLINK = re.compile(
+    r"(?:need|require|necessary|essential|matter|important|worth)\w*\s+(?:an?\s+|the\s+)?nvlink"
+    r"|nvlink\s+(?:is\s+)?(?:needed|required|necessary|essential|worth|matter|a must)"
+    r"|(?:是否|要不要|需不需要|需要|必须)\s*(?:用|有|上)?\s*nvlink|nvlink\s*(?:有必要|必要|重要|吗)",
+    re.ASCII,
+)
+
+
+def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
+    """For "do I need NVLink …" on a named card, the link the card is evaluated over, so the
+    answer's Network line answers it (the question states no link). A card with no NVLink named
+    "with NVLink" is noted where the link is resolved (`parse.question._family_nvlink`)."""
+    gpu = found.get("gpu")
+    if not gpu or "intra_link" in found or "nvlink" not in plain:
+        return None
+    from calculators.catalog.hardware import GPUS
+
+    card = GPUS.get(str(gpu))
+    if card is None:
+        return None
+    if _ASKS_FOR_NVLINK.search(plain):
+        return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link)
+    return None
 
 
 def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -288,13 +364,9 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     because the catalog's aliases decide which one exists.
     """
     intra: list[str] = []
-    if re.search(
-        r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie",
-        text,
-        re.ASCII,
-    ):
+    if _NO_NVLINK.search(text):
         intra += ["pcie gen4", "pcie4", "pcie"]
-    elif "nvlink" in text:
+    elif "nvlink" in text and not _ASKS_FOR_NVLINK.search(text):
         generation = _NVLINK_GENERATION.search(text)
         if generation is not None:
             number = generation.group(1) or str("一二三四五".index(generation.group(2)) + 1)

@@ -8,6 +8,8 @@ Examples:
     (20, 8)
     >>> read_concurrency("20 concurrent users"), read_concurrency("serving it to 32 users")
     (20, 32)
+    >>> read_concurrency("8 users at 16k ctx"), read_concurrency("1000 users per day, qps 5")
+    (8, None)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
@@ -45,8 +47,9 @@ __all__ = [
 _CURRENCY = {
     "$": "USD", "usd": "USD", "美元": "USD", "dollar": "USD", "dollars": "USD",
     "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "yuan": "CNY",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
 }  # fmt: skip
-_CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
+_CUR = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp|美元|元|块|dollars?|yuan|euros?)"
 _K = r"\s*(k|w|万)?"
 #: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
 _VERB = (
@@ -74,6 +77,12 @@ _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
+    # "8 users at 16k ctx": users with a context or a load attached are in flight, not a
+    # head-count per day ("1000 users per day" is a rate, not a concurrency)
+    re.compile(
+        NUMBER + r"\s*(?:active |online )?users\b(?=\s*(?:at|with|@|each|on|,))"
+        r"(?!\s*(?:per|a|an|each|every)\s+(?:day|hour|week|month|minute|second)\b)"
+    ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*同时\s*(?:用|使用|访问|在线|请求|聊天)"),
@@ -164,10 +173,33 @@ _QPS = (
 )
 
 
+#: "1M requests per day", "36,000 queries an hour", "每天100万次请求": a rate over a longer period
+_REQUESTS_PER = re.compile(
+    NUMBER + r"\s*(k|m|万|百万)?\s*(?:requests?|queries|calls|次请求|个请求|次调用)\s*"
+    r"(?:per|a|an|each|every|/)\s*(day|hour|minute|min)\b"
+    r"|每(天|小时|分钟)\s*" + NUMBER + r"\s*(万|百万)?\s*(?:次|个)?(?:请求|调用|查询)",
+    re.ASCII,
+)
+_PERIOD_SECONDS = {"day": 86400.0, "天": 86400.0, "hour": 3600.0, "小时": 3600.0}
+_SCALE_WORD = {"k": 1e3, "m": 1e6, "万": 1e4, "百万": 1e6}
+
+
 def read_qps(text: str) -> float | None:
-    """A requests-per-second target ("QPS 5", "10 requests per second")."""
+    """A requests-per-second target ("QPS 5", "10 requests per second"); a rate per day, hour
+    or minute is averaged over it ("1M requests per day" → 11.6).
+
+    >>> round(read_qps("1m requests per day")), read_qps("每小时 3600 次请求")
+    (12, 1.0)
+    """
     match = _first(_QPS, text)
-    return to_float(match.group(1)) if match else None
+    if match:
+        return to_float(match.group(1))
+    found = _REQUESTS_PER.search(_plain(text))
+    if found is None:
+        return None
+    number, scale, period = found.group(1, 2, 3) if found.group(1) else found.group(5, 6, 4)
+    seconds = _PERIOD_SECONDS.get(period, 60.0)
+    return to_float(number) * _SCALE_WORD.get(scale or "", 1.0) / seconds
 
 
 _TTFT = re.compile(

@@ -40,6 +40,7 @@ _FAMILIES = (
 )
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
+    r"g[hb](?=\d{3})|"  # Grace superchips: "gh200", "gb200" (not an H200 or a B200)
     r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))"  # bare Ascend "910b4"
 )
 # ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗
@@ -76,11 +77,22 @@ _NEXT_TO_CARD = (
     r"(?!(?:fp|bf|int|tf|x|e\d+m)\d)[a-z]{1,6}-?\d{2,5}[a-z0-9]{0,4}(?![a-z0-9])"
     r"(?=" + _CARD_WORD + ")"
 )
+# cards and chips typed without their line: a bare GeForce number ("a 3060 12GB", "4080 super";
+# 3090/4090/5090 are catalog aliases, masked before this runs), a Radeon ("7900 XTX"), Apple
+# silicon ("M3 Max", "MacBook"), Google TPUs ("TPU v5e"), AWS Trainium/Inferentia
+_BARE_CARDS = (
+    r"(?<![\d.,])(?![345]090)[2-5]0[5-9]0(?:[- ]?(?:ti|super)){0,2}(?![a-z0-9])"
+    r"(?!\s*(?:tokens?|params?|b\b))"
+    r"|(?:rx[- ]?)?[5-9]\d00[- ]?(?:xtx|xt|gre)(?![a-z0-9])"
+    r"|(?:mac ?book(?: pro| air)?|mac (?:studio|mini|pro))(?:[- ]m[1-4](?:[- ](?:pro|max|ultra))?)?"
+    r"|\bm[1-4][- ](?:pro|max|ultra)\b"
+    r"|tpu[- ]?v\d[a-z]?(?![a-z0-9])|trainium\d?|inferentia\d?"
+)
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
     r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
     r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
-    r"|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
+    r"|" + _BARE_CARDS + "|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
 )
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)

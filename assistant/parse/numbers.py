@@ -105,6 +105,19 @@ _ENGLISH_WORDS = {
 _ENGLISH_RE = re.compile(
     r"\b(" + "|".join(sorted(map(re.escape, _ENGLISH_WORDS), key=len, reverse=True)) + r")\b"
 )
+_TIMES_RE = re.compile(
+    r"\b("
+    + "|".join(w for w in _ENGLISH_WORDS if w.isalpha() and _ENGLISH_WORDS[w] < 100)
+    + r"|\d+(?:\.\d+)?)\s+(hundred|thousand)\b"
+)
+
+
+def _rewrite_times(match: re.Match[str]) -> str:
+    unit = _ENGLISH_WORDS.get(match.group(1))
+    count = float(unit) if unit is not None else float(match.group(1))
+    return _format(count * (100 if match.group(2) == "hundred" else 1000))
+
+
 # Words where a Chinese numeral is not a number; protected from rewriting.
 _CN_IDIOMS = (
     "一下",
@@ -206,7 +219,10 @@ def normalize_numbers(text: str) -> str:
 
     The text should already be cleaned and lower-cased. Idioms such as "一下" or "千兆" are kept.
     """
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
+    text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
+    text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
     pieces: list[str] = []
     pos = 0

@@ -37,6 +37,7 @@ from assistant.parse.names import (
 from assistant.parse.numbers import clean_text, normalize_numbers
 from assistant.parse.options import hardware_options
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = [
@@ -234,6 +235,9 @@ def _workload_slots(text: str) -> dict[str, object]:
         out["price_per_gpu_hour"], out["currency"] = price, currency
     if out.get("method") is not None:
         out["task"] = "finetune"
+    period = slots.read_period(text)
+    if period and "deadline_seconds" not in out and out.get("task") in (None, "inference"):
+        out["deadline_seconds"] = period  # "monthly cost of serving it": how long it serves
     if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
         out["method"] = "qlora"
     return out
@@ -305,6 +309,7 @@ def parse(
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    slot_warnings = _compared_counts(options, slot_warnings, text, lang)
     base = Query(
         question=cleaned,
         language=lang,
@@ -340,6 +345,17 @@ def _with_previous(
     return followup or base
 
 
+def _compared_counts(
+    options: Iterable[Mapping[str, object]], warnings: list[str], text: str, lang: Language
+) -> list[str]:
+    """A comparison of different counts ("128 A100 … or 64 H100") is no contradiction: the
+    counts-differ note is dropped."""
+    if len({o.get("gpu_count") for o in options}) < 2:
+        return warnings
+    stale = _counts_slots(hw.read_counts(text), lang)[1]
+    return [w for w in warnings if w not in stale]
+
+
 def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:
     """Every slot the question states, and the notes on how they were read."""
     text = mentions.text
@@ -359,6 +375,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
@@ -366,6 +383,44 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
     return found, warnings
+
+
+_MFU = re.compile(r"\bmfu\b\D{0,12}?(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu")
+
+
+def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """Epochs multiply the token budget ("3 epochs of 200M tokens"); a stated MFU has no slot,
+    so the answer says it is not used rather than drop it silently."""
+    notes = []
+    mfu = _MFU.search(text)
+    if mfu:
+        stated = float(mfu.group(1) or mfu.group(2)) / 100
+        notes.append(_say(Msg("parse.mfu_not_used", mfu=stated), lang))
+    epochs, tokens = slots.read_epochs(text), found.get("tokens")
+    if epochs and epochs != 1 and isinstance(tokens, float):
+        found["tokens"] = epochs * tokens
+        notes.append(_say(Msg("parse.epochs", epochs=epochs, tokens=epochs * tokens), lang))
+    return notes
+
+
+def _node_price(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """A price per node-hour becomes a price per GPU-hour over the GPUs of one node (the node's
+    stated count, a one-node total, else 8 as in DGX/HGX servers), and the answer says so."""
+    price, currency = slots.read_node_price(text)
+    if price is None:
+        return []
+    count = found.get("gpu_count") if found.get("nodes") in (None, 1) else None
+    per_node = found.get("gpus_per_node") or count or DEFAULT_GPUS_PER_NODE
+    assert isinstance(per_node, (int, float))
+    found["price_per_gpu_hour"], found["currency"] = price / per_node, currency
+    message = Msg(
+        "parse.node_price",
+        price=price,
+        per_gpu=price / per_node,
+        currency=Msg(f"summary.currency.{currency}"),
+        gpus=per_node,
+    )
+    return [_say(message, lang)]
 
 
 def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
@@ -391,7 +446,8 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
         for name in mentions.unknown
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
-    return notes
+    link_note = hw.nvlink_note(mentions.plain, found)
+    return [*notes, link_note] if link_note else notes
 
 
 def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = [
     "PRICE",
@@ -17,8 +18,11 @@ __all__ = [
     "read_batch_size",
     "read_context_length",
     "read_deadline",
+    "read_epochs",
     "read_method",
     "read_parallelism",
+    "read_period",
+    "read_node_price",
     "read_precision",
     "read_price",
     "read_sizes",
@@ -30,9 +34,9 @@ __all__ = [
 _TASK_WORDS: tuple[tuple[str, str], ...] = (
     (
         r"微调|精调|fine[- ]?tun|finetun|\bsft\b|lora|qlora|指令调优|instruction[- ]tun|adapter|"
-        # preference tuning and RLHF start from a trained model (memory: at least a fine-tune)
-        r"\bdpo\b|\brlhf\b|\bppo\b|\borpo\b|\bkto\b|\bgrpo\b|\bsimpo\b|偏好(?:对齐|优化|训练)|"
-        r"对齐训练|人类反馈强化学习|强化学习微调",
+        # preference tuning and RLHF update a trained model's weights: fine-tuning compute
+        r"\b(?:dpo|rlhf|ppo|orpo|kto|grpo|simpo)\b|preference (?:tuning|optimi[sz]ation)|"
+        r"post-?train|偏好(?:对齐|优化|训练)|对齐训练|人类反馈强化学习|强化学习微调",
         "finetune",
     ),
     (
@@ -60,8 +64,14 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bbf16\b|bfloat16", "bf16"),
     (r"\bfp16\b|float16|半精度|\bhalf precision", "fp16"),
     (r"\bfp32\b|float32|单精度|full precision", "fp32"),
-    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b", "int8"),
-    (r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b", "int4"),
+    # llama.cpp GGUF types: q8_0 is 8-bit; q4_0 / q4_k_m (and the smaller q3_k, q2_k, kept at
+    # 4 bits as an upper bound) are 4-bit
+    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8_0\b", "int8"),
+    (
+        r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b|"
+        r"\bq4_(?:0|1|k(?:_[sm])?)\b|\bq[23]_k\w*",
+        "int4",
+    ),
 )
 _TOPIC_WORDS: tuple[tuple[str, str], ...] = (
     (r"电|功耗|功率|散热|制冷|pue|power|energy|electric|cooling|watt|kwh", "power"),
@@ -123,6 +133,9 @@ _PARAM_AFTER = re.compile(
 )
 
 
+_BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*|~\s*)?$", re.ASCII)
+
+
 def read_sizes(text: str) -> list[SizeMention]:
     """Model sizes and token budgets ("70b", "1.5t", "175 billion", "300b tokens").
 
@@ -137,6 +150,10 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "16k tokens of context" is a context length, not a training budget
         if kind == "tokens" and _PER_SEQUENCE_BEFORE.search(text[: match.start()]):
             continue  # "64 requests of 8k tokens": each request's length, not a budget
+        if kind == "tokens" and _BATCH_BEFORE.search(text[: match.start()]):
+            continue  # "global batch 4M tokens" is a batch size (read_batch_size)
+        if kind == "tokens" and re.search(r"(?:\bper|/|每)\s*$", text[: match.start()]):
+            continue  # "cost per 1M tokens" is a unit of a rate, not a training budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         found.append(SizeMention(value, kind, match.start()))
@@ -151,6 +168,59 @@ def read_sizes(text: str) -> list[SizeMention]:
         elif _PARAM_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "params", match.start()))
     return sorted(found, key=lambda m: m.start)
+
+
+_EPOCHS = re.compile(
+    NUMBER
+    + r"\s*(?:个\s*)?(?:epochs?|轮(?!次?对话))|(?:训练|跑)\s*"
+    + NUMBER
+    + r"\s*(?:轮|遍|个epoch)",
+    re.ASCII,
+)
+
+
+def read_epochs(text: str) -> float | None:
+    """Passes over the data ("3 epochs", "训练3轮"); the token budget counts every pass.
+
+    >>> read_epochs("sft for 3 epochs of 200m tokens"), read_epochs("训练3轮"), read_epochs("7b")
+    (3.0, 3.0, None)
+    """
+    match = _EPOCHS.search(text)
+    if match is None:
+        return None
+    return to_float(match.group(1) or match.group(2))
+
+
+_PERIODS = (
+    (r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*month\b|每(?:个)?月|一个月", 30 * 86400.0),
+    (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一天", 86400.0),
+    (
+        r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b|每年|一年",
+        365 * 86400.0,
+    ),
+    (r"\bweekly\b|(?:per|a|each|every) week\b|每周|每星期", 7 * 86400.0),
+)
+
+
+def read_period(text: str) -> float | None:
+    """How long a deployment or the hardware runs for a rate asked per period ("monthly
+    electricity cost", "cost per month", "每月电费"), in seconds; a job's deadline is
+    `read_deadline`.
+
+    >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
+    (2592000.0, 86400.0, None)
+    """
+    # "1M requests per day" is a load (read_qps), not how long the deployment runs
+    text = re.sub(
+        r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
+        r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
+        "",
+        text,
+    )
+    for pattern, seconds in _PERIODS:
+        if re.search(pattern, text, re.ASCII):
+            return seconds
+    return None
 
 
 def read_task(text: str) -> str | None:
@@ -188,6 +258,13 @@ _DURATION_UNITS: tuple[tuple[str, float], ...] = (
     (r"天|日|days?\b", 86400.0),
     (r"小时|个小时|hours?|hrs?\b|h\b", 3600.0),
     (r"年|years?|yrs?\b", 365 * 86400.0),
+    (r"个?季度|quarters?\b", 90 * 86400.0),
+)
+_NAMED_SPANS: tuple[tuple[str, float], ...] = (
+    (r"\bfortnight\b", 14.0),
+    (r"\b(?:this|next|the|end of (?:the )?)\s*quarter\b|本季度", 90.0),
+    (r"\b(?:over|during|in|by) the weekend\b|周末", 2.0),
+    (r"\bovernight\b|一晚上|一夜", 0.5),
 )
 _NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
 
@@ -196,8 +273,12 @@ def read_deadline(text: str) -> float | None:
     """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
+    # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
+    for pattern, days in _NAMED_SPANS:
+        if re.search(pattern, text, re.ASCII):
+            return days * 86400.0
     # "in a month", "within a week": the article is the number
-    text = re.sub(r"(?<![a-z])an? (month|week|day|year)\b", r"1 \1", text)
+    text = re.sub(r"(?<![a-z])an? (month|week|day|year|quarter)\b", r"1 \1", text)
     # "1t token30天内": a number glued to a word before a Chinese time unit is still a number
     # (not after "int", whose digit is part of "int4")
     text = re.sub(
@@ -279,16 +360,28 @@ _BATCH = (
 
 
 def read_batch_size(text: str) -> int | None:
-    """Batch size (or concurrent requests for serving): the first one stated in the text.
+    """Batch size (or concurrent requests for serving): the first one stated in the text; a
+    batch given in tokens ("global batch 4M tokens") is that many sequences of the context
+    length (4,096 unless stated).
 
     Examples:
         >>> read_batch_size("32并发 8k上下文"), read_batch_size("batch size 16, 4k context")
         (32, 16)
+        >>> read_batch_size("global batch 4m tokens")
+        977
+        >>> read_batch_size("batch 4m tokens, 8k context")
+        488
     """
-    found = [m for m in (p.search(text) for p in _BATCH) if m is not None]
+    found = [(p, m) for p in _BATCH if (m := p.search(text)) is not None]
     if not found:
         return None
-    return int(to_float(min(found, key=lambda m: m.start()).group(1)))
+    pattern, match = min(found, key=lambda found_one: found_one[1].start())
+    tokens = _SIZE_SUFFIX.match(text, match.start(1))
+    if pattern is _BATCH[0] and tokens and _TOKEN_AFTER.match(text, tokens.end()):
+        value = to_float(tokens.group(1)) * MAGNITUDES[tokens.group(2)]
+        context = read_context_length(text) or DEFAULT_CONTEXT_TOKENS
+        return max(1, round(value / context))
+    return int(to_float(match.group(1)))
 
 
 def read_zero_stage(text: str) -> int | None:
@@ -296,6 +389,14 @@ def read_zero_stage(text: str) -> int | None:
     match = re.search(r"zero[- _]?(?:stage[- _]?)?([0-3])\b", text, re.ASCII)
     if match:
         return int(match.group(1))
+    # "without ZeRO", "plain DDP": every data-parallel rank keeps the whole model state
+    if re.search(
+        r"(?:without|no|w/o|不用|不开|没有)\s*(?:deepspeed\s*)?zero\b|\bddp\b(?!\s*\+)|"
+        r"pure data[- ]parallel|plain data[- ]parallel",
+        text,
+        re.ASCII,
+    ):
+        return 0
     if re.search(r"\bfsdp\b|full[_ ]shard", text, re.ASCII):
         return 3
     return None
@@ -318,15 +419,15 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
+_PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
 PRICE = re.compile(
-    r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
-    r"(?:hour|hr|h|小时)"
-    r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
+    + r"\s*(元|美元|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
     r"(?:hour|hr|h|小时|卡时|时)"
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
     r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
     r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元)"
-)
+)  # fmt: skip
 _CURRENCY = {
     "$": "USD",
     "usd": "USD",
@@ -338,7 +439,40 @@ _CURRENCY = {
     "rmb": "CNY",
     "cny": "CNY",
     "元": "CNY",
+    "€": "EUR",
+    "eur": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "£": "GBP",
+    "gbp": "GBP",
 }
+
+
+_NODE_WORD = r"(?:nodes?|servers?|machines?|boxes|instances?|dgx|hgx)"
+_SYMBOL = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)"
+#: A price per server-hour: "8xH100 node at $25/hour", "$98 per node-hour", "$25/node/hr"
+NODE_PRICE = re.compile(
+    _NODE_WORD + r"\s*(?:at|for|costs?|is|@|=|rents? for|rented at)?\s*(?:about\s*)?"
+    + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per|an|a)\s*(?:hour|hr|h)\b"
+    r"|" + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per)\s*" + _NODE_WORD
+    + r"\s*(?:[- /]|per\s*)?(?:hour|hr|h)\b",
+    re.ASCII,
+)  # fmt: skip
+
+
+def read_node_price(text: str) -> tuple[float | None, str | None]:
+    """A price per node-hour (a whole server rented by the hour), with its currency.
+
+    >>> read_node_price("8x⟨gpu⟩ node at $25/hour"), read_node_price("$98 per node-hour")
+    ((25.0, 'USD'), (98.0, 'USD'))
+    >>> read_node_price("⟨gpu⟩ at $2/hour")
+    (None, None)
+    """
+    match = NODE_PRICE.search(text)
+    if match is None:
+        return None, None
+    symbol, value = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
+    return to_float(value), _CURRENCY.get(symbol, "USD")
 
 
 def read_price(text: str) -> tuple[float | None, str | None]:

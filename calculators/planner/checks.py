@@ -303,8 +303,12 @@ def _serving_energy(rate: EnergyEstimate, tokens_per_s: float | None) -> dict[st
     }
 
 
-def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResult:
-    """Cost at the user's price per GPU-hour; "n/a" when no price was given (none is invented)."""
+def cost_check(
+    plan: Plan, *, gpu_hours: float | None, label: str, tokens_per_s: float | None = None
+) -> CheckResult:
+    """Cost at the user's price per GPU-hour; "n/a" when no price was given (none is invented).
+    Serving at a known decode rate (`tokens_per_s`, all replicas) also costs per million
+    generated tokens: gpus x price / (tokens_per_s x 3600) x 1e6."""
     if plan.price_per_gpu_hour is None or gpu_hours is None:
         return CheckResult(
             kind="cost",
@@ -315,10 +319,19 @@ def cost_check(plan: Plan, *, gpu_hours: float | None, label: str) -> CheckResul
             assumptions=(Msg("assume.cost.no_price"),),
         )
     value = cost(gpu_hours=gpu_hours, price_per_gpu_hour=plan.price_per_gpu_hour)
+    figures: dict[str, Figure] = {
+        "cost": value,
+        "gpu_hours": gpu_hours,
+        "currency": plan.currency,
+        "period": label,
+    }
+    if plan.task == "inference" and tokens_per_s:
+        hourly = cost(gpu_hours=plan.gpus, price_per_gpu_hour=plan.price_per_gpu_hour)
+        figures["cost_per_million_tokens"] = hourly / (tokens_per_s * 3600) * 1e6
     return CheckResult(
         kind="cost",
         verdict="ok",
-        figures={"cost": value, "gpu_hours": gpu_hours, "currency": plan.currency, "period": label},
+        figures=figures,
         formula=Msg("formula.cost.gpu_hours"),
         inputs={"price_per_gpu_hour": plan.price_per_gpu_hour, "gpu_hours": gpu_hours},
         assumptions=(Msg("assume.cost.user_price"),),

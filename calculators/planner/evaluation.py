@@ -81,9 +81,13 @@ def _power_and_cost(
         served = (
             float(rate) if compute.verdict != "n/a" and isinstance(rate, (int, float)) else None
         )
+        seconds = plan.serving_seconds or 3600.0
+        label = "stated serving period" if plan.serving_seconds else "one hour of serving"
         return (
-            power_check(plan, seconds=3600.0, label="one hour of serving", tokens_per_s=served),
-            cost_check(plan, gpu_hours=float(plan.gpus), label="one hour of serving"),
+            power_check(plan, seconds=seconds, label=label, tokens_per_s=served),
+            cost_check(
+                plan, gpu_hours=plan.gpus * seconds / 3600, label=label, tokens_per_s=served
+            ),
         )
     hours = facts.seconds * plan.gpus / 3600 if facts.seconds is not None else None
     return (

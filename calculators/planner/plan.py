@@ -102,6 +102,9 @@ class Plan:
     """Inference weight format (None: precision)."""
     kv_dtype: str | None = None
     """Inference KV-cache format (None: precision)."""
+    serving_seconds: float | None = None
+    """Inference: how long the deployment serves ("for a month"), for its energy and GPU-hours;
+    None reports one hour (serving runs until it is switched off)."""
     offload: bool = False
     """ZeRO-Offload: gradients and optimizer states in CPU memory; for LoRA/QLoRA with ZeRO-3
     (FSDP CPUOffload, as Answer.AI's FSDP-QLoRA) the frozen base shards too. Full training

@@ -28,6 +28,8 @@ _REPORTED = frozenset(
         "deadline_seconds",
         "tokens",
         "context_length",
+        "prompt_tokens",
+        "output_tokens",
         "batch_size",
         "concurrency",
         "budget",

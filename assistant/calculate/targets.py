@@ -81,13 +81,14 @@ def serving_target(s: Scenario) -> ServingTarget | None:
     if found is None:
         return None
     model, gpu = found
+    context = s.context_length or DEFAULT_CONTEXT_TOKENS
     try:
         return gpus_for_target(
             model=model,
             gpu=gpu,
-            context_length=s.context_length or DEFAULT_CONTEXT_TOKENS,
-            prompt_tokens=min(DEFAULT_PROMPT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
-            output_tokens=min(DEFAULT_OUTPUT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
+            context_length=context,
+            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
+            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,

@@ -1,0 +1,100 @@
+"""A stated GPU count that meets a serving target is judged at the load the target implies
+(Little's law), with the request lengths as stated (issue 10)."""
+
+from __future__ import annotations
+
+from assistant.calculate import calculate
+from assistant.i18n import text
+from assistant.records import Query, Scenario
+from calculators.messages import Msg
+
+_70B = {"model": "Llama-3.1-70B", "gpu": "H100 SXM 80GB", "task": "inference"}
+
+
+def _ask(question: str, lang: str = "en", **slots: object) -> Query:
+    return Query(question=question, language=lang, scenario=Scenario(**slots))  # type: ignore[arg-type]
+
+
+def _memory(outcome: object) -> dict[str, object]:
+    checks = {c.kind: c for c in outcome.checks}  # type: ignore[attr-defined]
+    return dict(checks["memory"].figures)
+
+
+def test_a_stated_count_is_checked_at_the_sequences_in_flight() -> None:
+    # 10 QPS on one TP4 replica: each request ~0.11 s + 256 x ~30 ms = ~7.7 s, so ~77 in
+    # flight (Little's law); the memory check holds them all, not one.
+    outcome = calculate(
+        _ask("Can 4 H100 serve Llama-3.1-70B at 10 QPS?", gpu_count=4, target_qps=10.0, **_70B)
+    )
+    assert outcome.verdict == "feasible"
+    assert outcome.scenario is not None
+    assert 60 <= outcome.scenario.batch_size <= 90
+    assert _memory(outcome)["concurrent_sequences"] == outcome.scenario.batch_size
+    assert any("Little's law" in a for a in outcome.assumptions)
+
+
+def test_a_stated_batch_is_kept() -> None:
+    outcome = calculate(
+        _ask(
+            "Can 4 H100 serve Llama-3.1-70B at 10 QPS with batch 8?",
+            gpu_count=4,
+            target_qps=10.0,
+            batch_size=8,
+            **_70B,
+        )
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 8
+
+
+def test_a_longer_output_keeps_more_in_flight() -> None:
+    counts = []
+    for output in (128, 512):
+        outcome = calculate(
+            _ask(
+                "QPS 5",
+                gpu_count=4,
+                target_qps=5.0,
+                output_tokens=output,
+                prompt_tokens=1024,
+                **_70B,
+            )
+        )
+        assert outcome.scenario is not None
+        counts.append(outcome.scenario.batch_size)
+    assert counts[1] > 3 * counts[0]  # 4x the decode time per request, and a larger batch
+
+
+def test_a_stated_prompt_sets_the_time_to_first_token() -> None:
+    # prefill is compute-bound, 2·N FLOPs per prompt token: 4x the prompt is >= 4x the time
+    times = []
+    for prompt in (512, 2048):
+        outcome = calculate(
+            _ask(
+                "TTFT?",
+                gpu_count=1,
+                prompt_tokens=prompt,
+                model="Llama-3.1-8B",
+                gpu="H100 SXM 80GB",
+                task="inference",
+            )
+        )
+        compute = {c.kind: c for c in outcome.checks}["compute"]
+        times.append(float(compute.figures["first_token_seconds"]))  # type: ignore[arg-type]
+    assert times[1] > 3.5 * times[0]
+
+
+def test_one_sequence_is_singular() -> None:
+    assert text(Msg("solve.concurrent_one", count=1), "en") == "1 concurrent sequence"
+    assert text(Msg("solve.concurrent", count=8), "en") == "8 concurrent sequences"
+    assert text(Msg("solve.concurrent", count=8), "zh") == "8 路并发"
+
+
+def test_a_target_of_one_sequence_per_replica_reads_in_the_singular() -> None:
+    from assistant.calculate.targets import _sized
+    from calculators.serving_solvers import ServingTarget
+
+    target = ServingTarget(2, 1, 2, 1, 1, 40.0, 0.15, 0.025, 0.2, 6.6, Msg("x"))
+    said = text(_sized("solve.target_gpus", target, "H100", target=()), "en")
+    assert "each replica serving 1 concurrent sequence at" in said
+    assert "sequences" not in said

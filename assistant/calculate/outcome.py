@@ -27,7 +27,7 @@ from assistant.calculate.focus import (
     figure,
     main_ask,
 )
-from assistant.calculate.headline import headline
+from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
@@ -264,6 +264,8 @@ def _evaluate_scenario(
         offer_fix=not over,
         deadline_asked=stated.deadline_seconds is not None,
     )
+    if fix is not None and not over and any(c.verdict == "fail" for c in checks):
+        top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)

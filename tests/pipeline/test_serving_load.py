@@ -98,3 +98,37 @@ def test_a_target_of_one_sequence_per_replica_reads_in_the_singular() -> None:
     said = text(_sized("solve.target_gpus", target, "H100", target=()), "en")
     assert "each replica serving 1 concurrent sequence at" in said
     assert "sequences" not in said
+
+
+def test_a_serving_fix_says_the_speed_it_reaches() -> None:
+    # 2 x 910B (57.6 GB usable each) hold no 141 GB of bf16 weights; int8 (open) halves them:
+    # 35.3 GB per card read per token at 1.6 TB/s x 0.8 = ~28 ms + kernels: ~30 token/s.
+    import re
+
+    outcome = calculate(
+        _ask(
+            "2张910B跑Llama-3.1-70B每秒多少token？",
+            "zh",
+            gpu_count=2,
+            model="Llama-3.1-70B",
+            gpu="Ascend 910B 64GB",
+            task="inference",
+        )
+    )
+    assert outcome.verdict == "conditional"
+    found = re.search(r"int8[^。]*。改后每路生成约 ([\d.]+) token/s", outcome.lead)
+    assert found is not None, outcome.lead
+    assert 20 < float(found.group(1)) < 40
+
+
+def test_a_training_fix_says_no_speed() -> None:
+    outcome = calculate(
+        _ask(
+            "Fine-tune Llama-3.1-70B on 8 A100",
+            gpu_count=8,
+            model="Llama-3.1-70B",
+            gpu="A100 SXM 80GB",
+            task="finetune",
+        )
+    )
+    assert "tokens/s per sequence" not in outcome.lead

@@ -373,7 +373,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if has_target(s) and not _training(s):
             first = _typical(query, ask) if s.gpu is None and site is None else None
             first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
-            run = _rerun(query, ask)
+            run = _rerun(query, ask, site)
             return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
             return with_focus(query, _typical(query, ask), ask)
@@ -442,11 +442,14 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
     return run
 
 
-def _rerun(query: Query, ask: Ask) -> Callable[[Scenario, str], Outcome]:
-    """Evaluate another scenario for the question (what it stated stays fixed), with a note."""
+def _rerun(
+    query: Query, ask: Ask, site: SiteProfile | None = None
+) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate another scenario for the question (what it stated stays fixed), with a note;
+    on the question's site, when it names one."""
 
     def run(scenario: Scenario, note: str) -> Outcome:
-        resolved = _resolve(query, None, ask, scenario)
+        resolved = _resolve(query, site, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, query.scenario, ask)

@@ -205,14 +205,20 @@ def _at_load(
         tpot=load.seconds_per_token,
     )
     at_load = replace(
-        stated,
-        gpu=evaluated.gpu,
-        gpu_count=have,
+        _on_stated(stated, evaluated.gpu, have),
         tensor_parallel=stated.tensor_parallel or target.tensor_parallel,
         pipeline_parallel=stated.pipeline_parallel or target.pipeline_parallel,
         batch_size=load.sequences,
     )
     return rerun(at_load, text(note, lang))
+
+
+def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
+    """The question's scenario on the GPUs it was judged on: a named site's profile gives
+    them again when re-evaluated (set here, they would read as overriding the profile)."""
+    if stated.site_profile is not None:
+        return stated
+    return replace(stated, gpu=gpu, gpu_count=count)
 
 
 def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None:
@@ -322,7 +328,8 @@ def _in_format(
     more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
     more["tpot"] = t.seconds_per_token
     if have is not None:
-        scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
+        on = _on_stated(stated, gpu, evaluated.gpu_count or have)
+        scenario = replace(on, precision=dtype)
         more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
         said = _sized("solve.target_in_format", t, gpu, **more)
         note = Msg("solve.target_format_note", dtype=label)

@@ -132,3 +132,23 @@ def test_a_training_fix_says_no_speed() -> None:
         )
     )
     assert "tokens/s per sequence" not in outcome.lead
+
+
+def test_a_site_is_judged_at_the_load_on_its_own_hardware() -> None:
+    from tests.pipeline.test_calculate import JILIN
+
+    query = _ask(
+        "吉林服务器跑Llama-3.1-70B，QPS 10够吗？",
+        "zh",
+        site_profile=JILIN.id,
+        target_qps=10.0,
+        model="Llama-3.1-70B",
+        task="inference",
+    )
+    outcome = calculate(query, sites=(JILIN,))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu == "A100 PCIe 80GB"
+    assert outcome.scenario.intra_link == "PCIe Gen4"  # the profile's, kept in the re-run
+    assert outcome.scenario.batch_size > 1
+    assert any("Little" in a for a in outcome.assumptions)
+    assert not any("优先于档案" in a for a in outcome.assumptions)  # nothing was overridden

@@ -152,3 +152,19 @@ def test_a_site_is_judged_at_the_load_on_its_own_hardware() -> None:
     assert outcome.scenario.batch_size > 1
     assert any("Little" in a for a in outcome.assumptions)
     assert not any("优先于档案" in a for a in outcome.assumptions)  # nothing was overridden
+
+
+def test_the_speed_summary_gives_the_first_token_of_the_stated_prompt() -> None:
+    outcome = calculate(
+        _ask(
+            "TTFT with 2k-token prompts?",
+            gpu_count=1,
+            prompt_tokens=2048,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    compute = {c.kind: c for c in outcome.checks}["compute"]
+    assert compute.figures["prompt_tokens"] == 2048
+    assert "for a 2,048-token prompt" in compute.summary

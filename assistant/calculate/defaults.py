@@ -244,6 +244,16 @@ def _lengths(s: Scenario, lang: Language, notes: list[str]) -> dict[str, object]
     if s.output_tokens is None:
         notes.append(_said("default.output_tokens", lang, output=output))
     out: dict[str, object] = {"prompt_tokens": prompt, "output_tokens": output}
+    if s.context_length is not None and prompt + output > s.context_length:
+        notes.append(
+            _said(
+                "default.lengths_over_context",
+                lang,
+                prompt=prompt,
+                output=output,
+                context=s.context_length,
+            )
+        )
     if s.context_length is None:
         out["context_length"] = prompt + output
         notes.append(

@@ -168,3 +168,36 @@ def test_the_speed_summary_gives_the_first_token_of_the_stated_prompt() -> None:
     compute = {c.kind: c for c in outcome.checks}["compute"]
     assert compute.figures["prompt_tokens"] == 2048
     assert "for a 2,048-token prompt" in compute.summary
+
+
+def test_lengths_past_a_stated_context_are_said() -> None:
+    outcome = calculate(
+        _ask(
+            "4k context, 8k-token prompts",
+            gpu_count=1,
+            context_length=4096,
+            prompt_tokens=8192,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.context_length == 4096  # stated: kept, not undone
+    assert any("exceed the stated context of 4,096" in a for a in outcome.assumptions)
+
+
+def test_open_lengths_are_said_as_defaults() -> None:
+    outcome = calculate(
+        _ask(
+            "Llama-3.1-8B on one H100",
+            gpu_count=1,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    assert outcome.scenario is not None
+    assert (outcome.scenario.prompt_tokens, outcome.scenario.output_tokens) == (1024, 256)
+    assert outcome.scenario.context_length == 4096  # the default context, as before
+    assert any("1,024-token prompt and 256 output tokens" in a for a in outcome.assumptions)

@@ -91,6 +91,10 @@ class Scenario:
     site_profile: str | None = None
     price_per_gpu_hour: float | None = None
     currency: str | None = None
+    prompt_tokens: int | None = None
+    """Prompt length of a serving request, in tokens ("2k-token prompts", "输入2k")."""
+    output_tokens: int | None = None
+    """Tokens generated per serving request ("256 output tokens", "输出512")."""
     concurrency: int | None = None
     """Concurrent sequences (users, requests in flight) the user states for serving."""
     target_tokens_per_second: float | None = None

@@ -4,8 +4,8 @@ Three layers, each importing only the ones before it:
 
 - `catalog/`: reference data (GPUs, links, models) with a public source beside every figure;
 - formula modules: `gpu_memory` (with `_memory_parts`), `compute_time`, `collectives`,
-  `network`, `serving`, `serving_layout`, `power`, and the inverse solvers `sizing` and
-  `serving_solvers`;
+  `network`, `serving`, `serving_layout`, `serving_load` (Little's law), `power`, and the
+  inverse solvers `sizing` and `serving_solvers`;
 - `planner/`: one job on one cluster, its checks, the verdict and the changes that would fix it.
 
 Beside them: `defaults` (every value used when a question leaves one open), `validate` (input
@@ -103,6 +103,7 @@ if TYPE_CHECKING:
     )
     from calculators.serving import ServingSpeed, experts_touched, serving_speed
     from calculators.serving_layout import ServingLayout, serving_dtype
+    from calculators.serving_load import InFlight, in_flight, littles_law_sequences
     from calculators.serving_solvers import (
         Concurrency,
         ServingTarget,
@@ -172,6 +173,9 @@ _EXPORTS: dict[str, str] = {
     "ServingLayout": "calculators.serving_layout",
     "ServingSpeed": "calculators.serving",
     "ServingTarget": "calculators.serving_solvers",
+    "InFlight": "calculators.serving_load",
+    "in_flight": "calculators.serving_load",
+    "littles_law_sequences": "calculators.serving_load",
     "TB": "calculators.units",
     "TFLOPS": "calculators.units",
     "TrainingTime": "calculators.compute_time",
@@ -264,6 +268,7 @@ __all__ = [
     "GiB",
     "GpuComparison",
     "HOST_WATTS_PER_GPU",
+    "InFlight",
     "InferenceSpeed",
     "LINKS",
     "LargestModel",
@@ -310,12 +315,14 @@ __all__ = [
     "gpu_alias_index",
     "gpus_for_deadline",
     "gpus_for_target",
+    "in_flight",
     "inference_memory",
     "inference_speed",
     "job_energy_cost",
     "kv_cache_bytes_per_token",
     "largest_model",
     "link_alias_index",
+    "littles_law_sequences",
     "lookup_gpu",
     "lookup_link",
     "lookup_model",

@@ -33,6 +33,8 @@ SCENARIO_KEYS = frozenset(
         "deadline_seconds",
         "zero_stage",
         "context_length",
+        "prompt_tokens",
+        "output_tokens",
         "batch_size",
         "site_profile",
         "gpus_per_node",

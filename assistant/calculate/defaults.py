@@ -18,6 +18,8 @@ from calculators.defaults import (
     DEFAULT_DEADLINE_SECONDS,
     DEFAULT_GPUS_PER_NODE,
     DEFAULT_INTER_LINK,
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
     FINETUNE_BATCH_SEQUENCES,
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
@@ -231,7 +233,9 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
     if task == "finetune" and s.method is None:
         changes["method"] = "full"
         notes.append(_said("default.finetune_method", lang))
-    if s.context_length is None:
+    if task == "inference":
+        changes.update(_lengths(s, lang, notes))
+    if s.context_length is None and "context_length" not in changes:
         context = min(_model_context(s.model), DEFAULT_CONTEXT)
         changes["context_length"] = context
         notes.append(_said("default.context", lang, context=context))
@@ -243,6 +247,51 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
         changes["batch_size"] = 1
         notes.append(text(Msg("answer.default_one_sequence"), lang))
     return replace(s, **changes)  # type: ignore[arg-type]
+
+
+def _lengths(s: Scenario, lang: Language, notes: list[str]) -> dict[str, object]:
+    """A serving request's prompt and output lengths, and the context they make.
+
+    With either length stated, the other takes its default and, with no context stated, each
+    sequence's KV context is prompt + output. With neither, the defaults are capped at the
+    context (stated or default) as before, and said: they set the time to first token and the
+    requests per second."""
+    stated = s.prompt_tokens is not None or s.output_tokens is not None
+    if not stated:
+        context = s.context_length or min(_model_context(s.model), DEFAULT_CONTEXT)
+        prompt = min(DEFAULT_PROMPT_TOKENS, context)
+        output = min(DEFAULT_OUTPUT_TOKENS, context)
+        notes.append(_said("default.request_lengths", lang, prompt=prompt, output=output))
+        return {"prompt_tokens": prompt, "output_tokens": output}
+    prompt = s.prompt_tokens or DEFAULT_PROMPT_TOKENS
+    output = s.output_tokens or DEFAULT_OUTPUT_TOKENS
+    if s.prompt_tokens is None:
+        notes.append(_said("default.prompt_tokens", lang, prompt=prompt))
+    if s.output_tokens is None:
+        notes.append(_said("default.output_tokens", lang, output=output))
+    out: dict[str, object] = {"prompt_tokens": prompt, "output_tokens": output}
+    if s.context_length is not None and prompt + output > s.context_length:
+        notes.append(
+            _said(
+                "default.lengths_over_context",
+                lang,
+                prompt=prompt,
+                output=output,
+                context=s.context_length,
+            )
+        )
+    if s.context_length is None:
+        out["context_length"] = prompt + output
+        notes.append(
+            _said(
+                "default.context_from_lengths",
+                lang,
+                prompt=prompt,
+                output=output,
+                context=prompt + output,
+            )
+        )
+    return out
 
 
 #: "GPT-3量级" / "a GPT-3-scale model" name a size, not the model's own training run.

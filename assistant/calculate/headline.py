@@ -8,15 +8,19 @@ over compute); the fix is the first planner change whose re-evaluation is feasib
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from assistant.calculate.whole_nodes import whole_nodes
-from assistant.i18n import t
+from assistant.i18n import t, text
 from assistant.i18n.labels import CHECK_LABELS
 from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
 from calculators.messages import Msg
 from calculators.planner.host import HOST_USABLE_FRACTION
 from calculators.units import format_bytes
+
+if TYPE_CHECKING:
+    from calculators.planner.plan import Evaluation
 
 __all__ = ["headline", "shortfall"]
 
@@ -217,3 +221,20 @@ def _lower_first(text: str) -> str:
     if any(c.isupper() or c.isdigit() for c in first[1:]):
         return text
     return text[:1].lower() + text[1:]
+
+
+def speed_after_fix(evaluation: Evaluation, keeping: int | None, lang: Language) -> str:
+    """A serving plan that fails and has a fix: the decode speed the fixed plan reaches
+    ("int8 后每路生成约 30 token/s"), so a how-fast question still gets its number; "" for
+    training, no fix, or a fixed plan that still fails."""
+    if keeping is None or keeping >= len(evaluation.suggestions):
+        return ""
+    change = evaluation.suggestions[keeping]
+    if change.new_plan.task != "inference" or not change.evaluation_after.works:
+        return ""
+    from calculators.planner.serving import plan_serving_speed
+
+    step = plan_serving_speed(change.new_plan).decode_seconds_per_token
+    batch = change.new_plan.batch_size
+    key = "answer.speed_after_fix_total" if batch > 1 else "answer.speed_after_fix"
+    return text(Msg(key, speed=1.0 / step, total=batch / step), lang)

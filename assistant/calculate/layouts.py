@@ -102,6 +102,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "tensor_parallel": scenario.tensor_parallel or 1,
         "pipeline_parallel": scenario.pipeline_parallel or 1,
         "sequence_length": context,
+        "prompt_tokens": scenario.prompt_tokens if inference else None,
         "batch_size": (scenario.batch_size or 1) if inference else 1,
         "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
         "weight_dtype": weight_dtype,

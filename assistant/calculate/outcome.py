@@ -21,7 +21,7 @@ from assistant.calculate.focus import (
     figure,
     main_ask,
 )
-from assistant.calculate.headline import headline
+from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
@@ -259,6 +259,8 @@ def _evaluate_scenario(
         offer_fix=not over,
         deadline_asked=stated.deadline_seconds is not None,
     )
+    if fix is not None and not over and any(c.verdict == "fail" for c in checks):
+        top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
@@ -370,7 +372,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if has_target(s) and not _training(s):
             first = _typical(query, ask) if s.gpu is None and site is None else None
             first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
-            run = _rerun(query, ask)
+            run = _rerun(query, ask, site)
             return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
             return with_focus(query, _typical(query, ask), ask)
@@ -438,11 +440,14 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
     return run
 
 
-def _rerun(query: Query, ask: Ask) -> Callable[[Scenario, str], Outcome]:
-    """Evaluate another scenario for the question (what it stated stays fixed), with a note."""
+def _rerun(
+    query: Query, ask: Ask, site: SiteProfile | None = None
+) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate another scenario for the question (what it stated stays fixed), with a note;
+    on the question's site, when it names one."""
 
     def run(scenario: Scenario, note: str) -> Outcome:
-        resolved = _resolve(query, None, ask, scenario)
+        resolved = _resolve(query, site, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, query.scenario, ask)

@@ -80,7 +80,11 @@ def _compute(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.compute.decode", rate=1 / per_token))
     if total and per_token and total > 1.5 / per_token:
         parts.append(Msg("summary.compute.total", rate=total))
-    if prefill is not None:
+    first, prompt = _num(f, "first_token_seconds"), _num(f, "prompt_tokens")
+    if prefill is not None and first is not None and prompt:
+        said = Msg("summary.compute.prefill_first", rate=prefill, seconds=first, prompt=prompt)
+        parts.append(said)  # the time to first token of the prompt as stated (or defaulted)
+    elif prefill is not None:
         parts.append(Msg("summary.compute.prefill", rate=prefill))
     replicas = _num(f, "replicas")
     if replicas and replicas > 1:

@@ -27,6 +27,7 @@ from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
+    from calculators.serving_load import InFlight
     from calculators.serving_solvers import ServingTarget
 
 __all__ = ["has_target", "meet_target", "serving_target", "target_words"]
@@ -59,7 +60,9 @@ def target_words(s: Scenario) -> tuple[Msg, ...]:
         ("solve.target_users" if users and speed else "solve.target_speed", speed),
     )
     return tuple(
-        Msg(key, value=value, users=users or 1) for key, value in parts if value is not None
+        Msg(key, value=value, concurrent=_concurrent(users or 1))
+        for key, value in parts
+        if value is not None
     )
 
 
@@ -81,13 +84,14 @@ def serving_target(s: Scenario) -> ServingTarget | None:
     if found is None:
         return None
     model, gpu = found
+    context = s.context_length or DEFAULT_CONTEXT_TOKENS
     try:
         return gpus_for_target(
             model=model,
             gpu=gpu,
-            context_length=s.context_length or DEFAULT_CONTEXT_TOKENS,
-            prompt_tokens=min(DEFAULT_PROMPT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
-            output_tokens=min(DEFAULT_OUTPUT_TOKENS, s.context_length or DEFAULT_CONTEXT_TOKENS),
+            context_length=context,
+            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
+            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
@@ -109,12 +113,17 @@ def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
         hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
         replicas=t.replicas,
         per_replica=t.tensor_parallel * t.pipeline_parallel,
-        sequences=t.sequences_per_replica,
+        concurrent=_concurrent(t.sequences_per_replica),
         tokens_per_second=t.tokens_per_second_per_replica,
         qps=t.requests_per_second_per_replica,
         ttft=t.first_token_seconds,
         **more,
     )
+
+
+def _concurrent(sequences: int) -> Msg:
+    """ "1 concurrent sequence" / "8 concurrent sequences": the count with its noun."""
+    return Msg("solve.concurrent_one" if sequences == 1 else "solve.concurrent", count=sequences)
 
 
 def _at_count(stated: Scenario, gpu: str, t: ServingTarget) -> Scenario:
@@ -164,8 +173,89 @@ def meet_target(
         key = "solve.target_met" if enough else "solve.target_short"
         said = (_sized(key, target, gpu, stated=stated_hw, target=words), *other)
         focus = join_sentences(tuple(text(m, lang) for m in said), lang)
+        if enough:
+            outcome = _at_load(stated, evaluated, rerun, lang, target, have) or outcome
         return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
     return _sized_answer(stated, evaluated, rerun, lang, target, per_node)
+
+
+def _at_load(
+    stated: Scenario,
+    evaluated: Scenario,
+    rerun: Rerun,
+    lang: Language,
+    target: ServingTarget,
+    have: int,
+) -> Outcome | None:
+    """The stated GPUs, which meet the target, evaluated at the sequences the target keeps in
+    flight (Little's law), not at one: memory and speed at the load asked for. None when the
+    question states its batch, or nothing sets a load (a latency target alone)."""
+    s = evaluated
+    if stated.batch_size is not None or not (s.target_qps or _aggregate(s)):
+        return None
+    load = _in_flight(s, target, have)
+    if load is None:
+        return None
+    note = Msg(
+        "solve.in_flight_note",
+        sequences=load.sequences,
+        per_replica=load.per_replica,
+        ttft=load.first_token_seconds,
+        output=s.output_tokens or DEFAULT_OUTPUT_TOKENS,
+        tpot=load.seconds_per_token,
+    )
+    at_load = replace(
+        _on_stated(stated, evaluated.gpu, have),
+        tensor_parallel=stated.tensor_parallel or target.tensor_parallel,
+        pipeline_parallel=stated.pipeline_parallel or target.pipeline_parallel,
+        batch_size=load.sequences,
+    )
+    return rerun(at_load, text(note, lang))
+
+
+def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
+    """The question's scenario on the GPUs it was judged on: a named site's profile gives
+    them again when re-evaluated (set here, they would read as overriding the profile)."""
+    if stated.site_profile is not None:
+        return stated
+    return replace(stated, gpu=gpu, gpu_count=count)
+
+
+def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None:
+    """`calculators.in_flight` on the target's layout over the stated GPUs."""
+    from calculators import in_flight, serving_dtype
+    from calculators.catalog.hardware import lookup_link
+    from calculators.errors import CalculatorInputError
+    from calculators.serving_solvers import kv_format
+
+    found = model_and_gpu(s)
+    per_replica = target.tensor_parallel * target.pipeline_parallel
+    if found is None or per_replica < 1 or target.sequences_per_replica < 1:
+        return None
+    context = s.context_length or DEFAULT_CONTEXT_TOKENS
+    weight = weight_dtype(s) or serving_dtype(model=found[0], gpu=found[1])
+    try:
+        return in_flight(
+            model=found[0],
+            gpu=found[1],
+            replicas=max(1, have // per_replica),
+            batch_limit=target.sequences_per_replica,
+            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
+            target_qps=s.target_qps,
+            target_tokens_per_second=_aggregate(s),
+            concurrency=s.concurrency,
+            tensor_parallel=target.tensor_parallel,
+            pipeline_parallel=target.pipeline_parallel,
+            gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
+            intra_link=lookup_link(s.intra_link) if s.intra_link else None,
+            inter_link=lookup_link(s.inter_link) if s.inter_link else None,
+            weight_dtype=weight,
+            kv_dtype=kv_format(weight, found[1]),
+            context_length=context,
+            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
+        )
+    except (CalculatorInputError, KeyError, ValueError):
+        return None
 
 
 def _sized_answer(
@@ -238,7 +328,8 @@ def _in_format(
     more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
     more["tpot"] = t.seconds_per_token
     if have is not None:
-        scenario = replace(stated, gpu=gpu, gpu_count=evaluated.gpu_count, precision=dtype)
+        on = _on_stated(stated, gpu, evaluated.gpu_count or have)
+        scenario = replace(on, precision=dtype)
         more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
         said = _sized("solve.target_in_format", t, gpu, **more)
         note = Msg("solve.target_format_note", dtype=label)

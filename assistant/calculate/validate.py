@@ -39,6 +39,8 @@ def validate(s: Scenario) -> None:
         "pipeline_parallel",
         "batch_size",
         "context_length",
+        "prompt_tokens",
+        "output_tokens",
     ):
         value = getattr(s, name)
         if value is not None and (value < 1 or not float(value).is_integer()):

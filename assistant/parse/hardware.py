@@ -444,8 +444,9 @@ def pcie_variant(gpu: str) -> tuple[str, str | None]:
 
 
 def names_bare_nvlink(text: str) -> bool:
-    """True when the text says NVLink (or an NVLink bridge) without a generation or a speed."""
-    if "nvlink" not in text or _NVLINK_GENERATION.search(text):
+    """True when the text says NVLink (or an NVLink bridge) without a generation or a speed;
+    "do I need NVLink" asks about it and states no link (see `nvlink_note`)."""
+    if "nvlink" not in text or _NVLINK_GENERATION.search(text) or _ASKS_FOR_NVLINK.search(text):
         return False
     return not re.search(r"nvlink\s*\d|(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink", text)
 

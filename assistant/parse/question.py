@@ -25,6 +25,7 @@ from assistant.parse.asks import read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
+from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     as_typed,
@@ -209,6 +210,11 @@ def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, obje
 
 def _workload_slots(text: str) -> dict[str, object]:
     out: dict[str, object] = {}
+    prompt, output, text = read_lengths(text)  # "2k-token prompts" is no context of 2048
+    if prompt is not None:
+        out["prompt_tokens"] = prompt
+    if output is not None:
+        out["output_tokens"] = output
     for mention in slots.read_sizes(text):
         out.setdefault(mention.kind, mention.value)
     readers = {

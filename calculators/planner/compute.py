@@ -14,6 +14,7 @@ from calculators.compute_time import (
     pipeline_bubble_fraction,
     training_time,
 )
+from calculators.defaults import DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg
 from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
 from calculators.planner.memory import trainable_params
@@ -387,6 +388,7 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         "seconds_per_token": speed.decode_seconds_per_token,
         "prefill_seconds": speed.prefill_seconds,
         "first_token_seconds": speed.first_token_seconds,
+        "prompt_tokens": min(plan.prompt_tokens or DEFAULT_PROMPT_TOKENS, plan.sequence_length),
         "roofline_seconds_per_token": speed.roofline_seconds_per_token,
         "hbm_seconds_per_token": speed.hbm_seconds,
         "allreduce_seconds_per_token": speed.allreduce_seconds,

@@ -94,6 +94,9 @@ class Plan:
     """None: 4M tokens (pretrain) or 64 sequences (finetune)."""
     sequence_length: int = DEFAULT_CONTEXT_TOKENS
     """Training sequence length, and the inference context length (prompt + output)."""
+    prompt_tokens: int | None = None
+    """Inference: the prompt of one request, for time to first token (None: the default
+    `DEFAULT_PROMPT_TOKENS`); capped at `sequence_length`."""
     batch_size: int = 1
     """Inference: concurrent sequences across the WHOLE deployment, split evenly over the
     replicas (gpus / (TP x PP)); each replica holds ceil(batch_size / replicas) of them (see

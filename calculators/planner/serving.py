@@ -40,7 +40,7 @@ def plan_serving_speed(plan: Plan) -> ServingSpeed:
         kv_dtype=plan.kv_dtype or plan.precision,
         batch_size=plan.batch_per_replica,
         context_length=plan.sequence_length,
-        prompt_tokens=min(DEFAULT_PROMPT_TOKENS, plan.sequence_length),
+        prompt_tokens=min(plan.prompt_tokens or DEFAULT_PROMPT_TOKENS, plan.sequence_length),
         prefill_mfu=plan.mfu,
     )
 

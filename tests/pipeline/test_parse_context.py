@@ -17,7 +17,6 @@ from assistant.parse.slots import read_context_length
         ("Qwen2.5-7B 16k-context serving on an A10", 16384),
         ("Serve Qwen2.5-7B on one L40S with a context of 16k", 16384),
         ("Llama-3.1-8B at 32k tokens each for 8 users on one H100", 32768),
-        ("prompts of 8k-token length, Qwen2.5-7B on one L4", 8192),  # "-token" + "length"
         ("上下文16k，Qwen2.5-14B用两张4090推理可以吗", 16384),
         ("单卡H100部署Llama-3.1-8B，16k上下文", 16384),
         ("16K长度的Qwen2.5-7B推理，L20能支持几个并发", 16384),

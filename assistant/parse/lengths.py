@@ -1,0 +1,86 @@
+"""Prompt and output lengths of a serving request ("2k-token prompts and 256 output tokens",
+"输入2k输出512", "prompt 4096, generate 512", "平均输入长度3000 token").
+
+A length in thousands ("2k") is 2 × 1024 tokens, as context lengths are read
+(`slots.read_context_length`). The spans read here are masked out before the context length
+is read, so "2k-token prompts" is a prompt length, not a context of 2048.
+
+Examples:
+    >>> read_lengths("2k-token prompts and 256 output tokens")[:2]
+    (2048, 256)
+    >>> read_lengths("输入2k输出512")[:2], read_lengths("prompt 4096, generate 512")[:2]
+    ((2048, 512), (4096, 512))
+    >>> read_lengths("平均输入长度3000 token")[:2], read_lengths("1000 tok/s")[:2]
+    ((3000, None), (None, None))
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import NUMBER, to_float
+
+__all__ = ["read_lengths"]
+
+_K = r"(?![\d.])\s*(k)?"
+#: Not a length but a speed: "generate 50 tokens/s", "输出 20 token/s".
+_NOT_SPEED = (
+    r"(?!\s*(?:个)?\s*(?:tok(?:en)?s?\s*/|tokens? (?:per|a) sec|tokens?每秒|token/秒|词元每秒))"
+)
+_VERB = r"\s*(?:of|=|:|is|为|是|约|平均|大约|up to|about|~)?\s*"
+_PROMPT = (
+    # "2k-token prompts", "2k token prompts", "3000 prompt tokens", "2k tokens of prompt"
+    re.compile(
+        NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?(?:prompts?|inputs?)\b"
+    ),
+    re.compile(NUMBER + _K + r"\s*(?:prompt|input)\s*tokens?\b"),
+    # "prompt 4096", "prompts of 2k tokens", "input length 3000", "prompt length: 1k"
+    re.compile(
+        r"\b(?:prompts?|inputs?)(?:[ _-]?(?:length|len|size))?" + _VERB + NUMBER + _K + _NOT_SPEED
+    ),
+    # "输入2k", "平均输入长度3000 token", "提示词长度 1k"
+    re.compile(r"(?:输入|提示词?|prompt)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
+)
+_OUTPUT = (
+    # "256 output tokens", "512 generated tokens", "256 new tokens"
+    re.compile(NUMBER + _K + r"\s*(?:output|generated|new|completion)\s*tokens?\b"),
+    # "512-token outputs", "256 tokens of output"
+    re.compile(
+        NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?"
+        r"(?:outputs?|completions?|answers?|responses?|generations?)\b"
+    ),
+    # "generate 512", "output 256 tokens", "max output 1k", "output length 512"
+    re.compile(
+        r"\b(?:generat(?:e|es|ing|ion)|outputs?|completions?)(?:[ _-]?(?:length|len))?"
+        + _VERB
+        + NUMBER
+        + _K
+        + _NOT_SPEED
+    ),
+    # "输出512", "生成 256 token", "输出长度1k"
+    re.compile(r"(?:输出|生成)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
+)
+#: Fewer than this is not a request's length ("2 prompts", "output 1 answer").
+_MIN_TOKENS = 8
+
+
+def _read(patterns: tuple[re.Pattern[str], ...], text: str) -> tuple[int | None, str]:
+    """The first length a pattern reads, and the text with that span blanked out."""
+    found = [m for p in patterns for m in p.finditer(text)]
+    for match in sorted(found, key=lambda m: m.start()):
+        value = int(to_float(match.group(1)) * (1024 if match.group(2) else 1))
+        if value >= _MIN_TOKENS:
+            start, end = match.span()
+            return value, text[:start] + " " * (end - start) + text[end:]
+    return None, text
+
+
+def read_lengths(text: str) -> tuple[int | None, int | None, str]:
+    """(prompt tokens, output tokens, the text with both spans blanked) of a serving request.
+
+    The blanked text is what the context-length reader reads, so a prompt length stated
+    with a context word ("8k-token prompts") is not also read as the context.
+    """
+    prompt, rest = _read(_PROMPT, text)
+    output, rest = _read(_OUTPUT, rest)
+    return prompt, output, rest

@@ -1,0 +1,134 @@
+"""Sequences in flight under a serving load, by Little's law.
+
+Little's law (Little 1961, "A proof for the queuing formula L = λW", Operations Research 9(3)):
+the mean number of requests in a stable system is the arrival rate times the mean time each
+spends in it. A serving request stays TTFT + output_tokens x TPOT, so at λ requests/s
+
+    in flight = λ x (TTFT + output_tokens x TPOT)
+
+and a token-rate target R (tokens/s over all sequences, each emitting 1 / TPOT) keeps
+R x TPOT sequences decoding. TPOT grows with the batch (`calculators.serving.serving_speed`),
+so the in-flight count is the least fixed point of B = f(B), reached from B = 1 in a few steps
+(f is increasing). TTFT is the unloaded prefill of one prompt (no queueing), so the count is a
+lower bound at high utilisation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from calculators.catalog.hardware import GPU
+from calculators.catalog.models import ModelSpec
+from calculators.serving import ServingSpeed, serving_speed
+from calculators.validate import check_count, check_positive
+
+__all__ = ["InFlight", "in_flight", "littles_law_sequences"]
+
+_MAX_STEPS = 64
+
+
+def littles_law_sequences(
+    *,
+    requests_per_second: float,
+    first_token_seconds: float,
+    output_tokens: int,
+    seconds_per_token: float,
+) -> float:
+    """Requests in flight at ``requests_per_second``: λ x (TTFT + output x TPOT).
+
+    Examples:
+        >>> littles_law_sequences(requests_per_second=10, first_token_seconds=0.1,
+        ...                       output_tokens=256, seconds_per_token=0.03)
+        77.8
+    """
+    check_positive("requests_per_second", requests_per_second, maximum=1e12)
+    check_positive("first_token_seconds", first_token_seconds, maximum=1e9)
+    check_count("output_tokens", output_tokens, maximum=10**8)
+    check_positive("seconds_per_token", seconds_per_token, maximum=1e9)
+    return round(requests_per_second * (first_token_seconds + output_tokens * seconds_per_token), 9)
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """The sequences a deployment holds at once under a load, and its speed at that batch."""
+
+    sequences: int
+    """In flight over the whole deployment (every replica)."""
+    per_replica: int
+    replicas: int
+    seconds_per_token: float
+    first_token_seconds: float
+    request_seconds: float
+    """TTFT + output x TPOT at that batch."""
+    within_limit: bool
+    """False when the load needs more sequences per replica than ``batch_limit`` (memory or
+    the per-token target): the count is then capped at the limit, and the load not met."""
+
+
+def _need(
+    speed: ServingSpeed, per_replica_rate: float, token_rate: float, output: int, floor: int
+) -> int:
+    request = speed.first_token_seconds + output * speed.decode_seconds_per_token
+    wanted = max(per_replica_rate * request, token_rate * speed.decode_seconds_per_token, floor)
+    return max(1, math.ceil(wanted - 1e-9))
+
+
+def in_flight(
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    replicas: int,
+    batch_limit: int,
+    output_tokens: int,
+    target_qps: float | None = None,
+    target_tokens_per_second: float | None = None,
+    concurrency: int | None = None,
+    **speed_options: Any,
+) -> InFlight:
+    """Sequences in flight when ``replicas`` replicas share a load evenly (Little's law).
+
+    ``speed_options`` are `serving_speed`'s keyword arguments for one replica (layout, links,
+    formats, ``context_length``, ``prompt_tokens``); ``batch_limit`` is the most sequences a
+    replica holds. ``concurrency`` users streaming together are a floor.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
+        >>> f = in_flight(model=lookup_model("Llama-3.1-8B"), gpu=lookup_gpu("H100"),
+        ...               replicas=2, batch_limit=300, output_tokens=128, target_qps=20,
+        ...               context_length=1152, prompt_tokens=1024)
+        >>> f.per_replica, f.sequences, f.within_limit  # 10/s x (46 ms + 128 x 7.3 ms) each
+        (11, 22, True)
+    """
+    reps = check_count("replicas", replicas, maximum=10**7)
+    limit = check_count("batch_limit", batch_limit, maximum=10**7)
+    output = check_count("output_tokens", output_tokens, maximum=10**8)
+    rate = (target_qps or 0.0) / reps
+    tokens = (target_tokens_per_second or 0.0) / reps
+    floor = -(-(concurrency or 0) // reps)
+    batch = 1
+    speed = serving_speed(model=model, gpu=gpu, batch_size=batch, **speed_options)
+    for _ in range(_MAX_STEPS):
+        wanted = min(_need(speed, rate, tokens, output, floor), limit + 1)
+        if wanted <= batch:
+            break
+        batch = wanted
+        if batch > limit:
+            break
+        speed = serving_speed(model=model, gpu=gpu, batch_size=batch, **speed_options)
+    within = batch <= limit
+    batch = min(batch, limit)
+    if not within:
+        speed = serving_speed(model=model, gpu=gpu, batch_size=batch, **speed_options)
+    total = _need(speed, rate * reps, tokens * reps, output, concurrency or 0)
+    return InFlight(
+        sequences=min(total, batch * reps),
+        per_replica=batch,
+        replicas=reps,
+        seconds_per_token=speed.decode_seconds_per_token,
+        first_token_seconds=speed.first_token_seconds,
+        request_seconds=speed.first_token_seconds + output * speed.decode_seconds_per_token,
+        within_limit=within,
+    )

@@ -1,0 +1,122 @@
+"""Sequences in flight under a serving load (Little's law, L = λW): hand-worked rows and laws."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.catalog.hardware import lookup_gpu
+from calculators.catalog.models import lookup_model
+from calculators.errors import CalculatorInputError
+from calculators.serving import serving_speed
+from calculators.serving_load import in_flight, littles_law_sequences
+
+_8B = {"model": lookup_model("Llama-3.1-8B"), "gpu": lookup_gpu("H100")}
+
+
+@pytest.mark.parametrize(
+    ("qps", "ttft", "output", "tpot", "expected"),
+    [
+        (10, 0.1, 256, 0.03, 77.8),  # 10 x (0.1 + 7.68)
+        (1, 0.5, 100, 0.02, 2.5),  # 0.5 + 2.0 s per request, one arriving each second
+        (0.1, 0.05, 8, 0.01, 0.013),  # a light load: far below one sequence
+    ],
+)
+def test_littles_law(qps: float, ttft: float, output: int, tpot: float, expected: float) -> None:
+    got = littles_law_sequences(
+        requests_per_second=qps,
+        first_token_seconds=ttft,
+        output_tokens=output,
+        seconds_per_token=tpot,
+    )
+    assert got == pytest.approx(expected)
+
+
+def test_littles_law_is_linear_in_the_rate() -> None:
+    one = littles_law_sequences(
+        requests_per_second=3, first_token_seconds=0.2, output_tokens=64, seconds_per_token=0.01
+    )
+    two = littles_law_sequences(
+        requests_per_second=6, first_token_seconds=0.2, output_tokens=64, seconds_per_token=0.01
+    )
+    assert two == pytest.approx(2 * one)
+
+
+def test_a_bad_rate_is_refused() -> None:
+    with pytest.raises(CalculatorInputError):
+        littles_law_sequences(
+            requests_per_second=-1,
+            first_token_seconds=0.1,
+            output_tokens=8,
+            seconds_per_token=0.01,
+        )
+
+
+def _flight(**load: object):
+    return in_flight(
+        **_8B,
+        replicas=1,
+        batch_limit=300,
+        output_tokens=128,
+        context_length=1152,
+        prompt_tokens=1024,
+        **load,
+    )  # type: ignore[arg-type]
+
+
+def test_the_count_is_a_fixed_point_of_littles_law() -> None:
+    # 10 QPS on one H100: ~10 x (46 ms + 128 x ~7.9 ms) = ~10.6 -> 11 sequences, and at 11
+    # sequences the decode step is what the count was computed with.
+    f = _flight(target_qps=10)
+    speed = serving_speed(**_8B, batch_size=f.per_replica, context_length=1152, prompt_tokens=1024)
+    wanted = littles_law_sequences(
+        requests_per_second=10,
+        first_token_seconds=speed.first_token_seconds,
+        output_tokens=128,
+        seconds_per_token=speed.decode_seconds_per_token,
+    )
+    assert f.per_replica == f.sequences == 11
+    assert f.per_replica - 1 < wanted <= f.per_replica
+    assert f.within_limit
+
+
+def test_more_load_more_in_flight() -> None:
+    counts = [_flight(target_qps=q).sequences for q in (1, 5, 10, 20, 40)]
+    assert counts == sorted(counts)
+    assert counts[-1] > 3 * counts[1]  # TPOT grows with the batch: more than linear
+
+
+def test_replicas_share_the_load() -> None:
+    one = _flight(target_qps=20)
+    two = in_flight(
+        **_8B,
+        replicas=2,
+        batch_limit=300,
+        output_tokens=128,
+        target_qps=20,
+        context_length=1152,
+        prompt_tokens=1024,
+    )
+    assert two.per_replica < one.per_replica
+    assert two.sequences <= one.sequences  # a smaller batch decodes faster: fewer in flight
+
+
+def test_a_token_rate_keeps_rate_x_tpot_decoding() -> None:
+    f = _flight(target_tokens_per_second=1000)
+    assert f.per_replica == pytest.approx(1000 * f.seconds_per_token, abs=1)
+
+
+def test_concurrency_is_a_floor() -> None:
+    assert _flight(target_qps=1, concurrency=40).sequences == 40
+
+
+def test_a_load_past_the_limit_is_capped_and_said() -> None:
+    f = in_flight(
+        **_8B,
+        replicas=1,
+        batch_limit=16,
+        output_tokens=128,
+        target_qps=50,
+        context_length=1152,
+        prompt_tokens=1024,
+    )
+    assert (f.per_replica, f.within_limit) == (16, False)

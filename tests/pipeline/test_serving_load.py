@@ -1,0 +1,203 @@
+"""A stated GPU count that meets a serving target is judged at the load the target implies
+(Little's law), with the request lengths as stated (issue 10)."""
+
+from __future__ import annotations
+
+from assistant.calculate import calculate
+from assistant.i18n import text
+from assistant.records import Query, Scenario
+from calculators.messages import Msg
+
+_70B = {"model": "Llama-3.1-70B", "gpu": "H100 SXM 80GB", "task": "inference"}
+
+
+def _ask(question: str, lang: str = "en", **slots: object) -> Query:
+    return Query(question=question, language=lang, scenario=Scenario(**slots))  # type: ignore[arg-type]
+
+
+def _memory(outcome: object) -> dict[str, object]:
+    checks = {c.kind: c for c in outcome.checks}  # type: ignore[attr-defined]
+    return dict(checks["memory"].figures)
+
+
+def test_a_stated_count_is_checked_at_the_sequences_in_flight() -> None:
+    # 10 QPS on one TP4 replica: each request ~0.11 s + 256 x ~30 ms = ~7.7 s, so ~77 in
+    # flight (Little's law); the memory check holds them all, not one.
+    outcome = calculate(
+        _ask("Can 4 H100 serve Llama-3.1-70B at 10 QPS?", gpu_count=4, target_qps=10.0, **_70B)
+    )
+    assert outcome.verdict == "feasible"
+    assert outcome.scenario is not None
+    assert 60 <= outcome.scenario.batch_size <= 90
+    assert _memory(outcome)["concurrent_sequences"] == outcome.scenario.batch_size
+    assert any("Little's law" in a for a in outcome.assumptions)
+
+
+def test_a_stated_batch_is_kept() -> None:
+    outcome = calculate(
+        _ask(
+            "Can 4 H100 serve Llama-3.1-70B at 10 QPS with batch 8?",
+            gpu_count=4,
+            target_qps=10.0,
+            batch_size=8,
+            **_70B,
+        )
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.batch_size == 8
+
+
+def test_a_longer_output_keeps_more_in_flight() -> None:
+    counts = []
+    for output in (128, 512):
+        outcome = calculate(
+            _ask(
+                "QPS 5",
+                gpu_count=4,
+                target_qps=5.0,
+                output_tokens=output,
+                prompt_tokens=1024,
+                **_70B,
+            )
+        )
+        assert outcome.scenario is not None
+        counts.append(outcome.scenario.batch_size)
+    assert counts[1] > 3 * counts[0]  # 4x the decode time per request, and a larger batch
+
+
+def test_a_stated_prompt_sets_the_time_to_first_token() -> None:
+    # prefill is compute-bound, 2·N FLOPs per prompt token: 4x the prompt is >= 4x the time
+    times = []
+    for prompt in (512, 2048):
+        outcome = calculate(
+            _ask(
+                "TTFT?",
+                gpu_count=1,
+                prompt_tokens=prompt,
+                model="Llama-3.1-8B",
+                gpu="H100 SXM 80GB",
+                task="inference",
+            )
+        )
+        compute = {c.kind: c for c in outcome.checks}["compute"]
+        times.append(float(compute.figures["first_token_seconds"]))  # type: ignore[arg-type]
+    assert times[1] > 3.5 * times[0]
+
+
+def test_one_sequence_is_singular() -> None:
+    assert text(Msg("solve.concurrent_one", count=1), "en") == "1 concurrent sequence"
+    assert text(Msg("solve.concurrent", count=8), "en") == "8 concurrent sequences"
+    assert text(Msg("solve.concurrent", count=8), "zh") == "8 路并发"
+
+
+def test_a_target_of_one_sequence_per_replica_reads_in_the_singular() -> None:
+    from assistant.calculate.targets import _sized
+    from calculators.serving_solvers import ServingTarget
+
+    target = ServingTarget(2, 1, 2, 1, 1, 40.0, 0.15, 0.025, 0.2, 6.6, Msg("x"))
+    said = text(_sized("solve.target_gpus", target, "H100", target=()), "en")
+    assert "each replica serving 1 concurrent sequence at" in said
+    assert "sequences" not in said
+
+
+def test_a_serving_fix_says_the_speed_it_reaches() -> None:
+    # 2 x 910B (57.6 GB usable each) hold no 141 GB of bf16 weights; int8 (open) halves them:
+    # 35.3 GB per card read per token at 1.6 TB/s x 0.8 = ~28 ms + kernels: ~30 token/s.
+    import re
+
+    outcome = calculate(
+        _ask(
+            "2张910B跑Llama-3.1-70B每秒多少token？",
+            "zh",
+            gpu_count=2,
+            model="Llama-3.1-70B",
+            gpu="Ascend 910B 64GB",
+            task="inference",
+        )
+    )
+    assert outcome.verdict == "conditional"
+    found = re.search(r"int8[^。]*。改后每路生成约 ([\d.]+) token/s", outcome.lead)
+    assert found is not None, outcome.lead
+    assert 20 < float(found.group(1)) < 40
+
+
+def test_a_training_fix_says_no_speed() -> None:
+    outcome = calculate(
+        _ask(
+            "Fine-tune Llama-3.1-70B on 8 A100",
+            gpu_count=8,
+            model="Llama-3.1-70B",
+            gpu="A100 SXM 80GB",
+            task="finetune",
+        )
+    )
+    assert "tokens/s per sequence" not in outcome.lead
+
+
+def test_a_site_is_judged_at_the_load_on_its_own_hardware() -> None:
+    from tests.pipeline.test_calculate import JILIN
+
+    query = _ask(
+        "吉林服务器跑Llama-3.1-70B，QPS 10够吗？",
+        "zh",
+        site_profile=JILIN.id,
+        target_qps=10.0,
+        model="Llama-3.1-70B",
+        task="inference",
+    )
+    outcome = calculate(query, sites=(JILIN,))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu == "A100 PCIe 80GB"
+    assert outcome.scenario.intra_link == "PCIe Gen4"  # the profile's, kept in the re-run
+    assert outcome.scenario.batch_size > 1
+    assert any("Little" in a for a in outcome.assumptions)
+    assert not any("优先于档案" in a for a in outcome.assumptions)  # nothing was overridden
+
+
+def test_the_speed_summary_gives_the_first_token_of_the_stated_prompt() -> None:
+    outcome = calculate(
+        _ask(
+            "TTFT with 2k-token prompts?",
+            gpu_count=1,
+            prompt_tokens=2048,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    compute = {c.kind: c for c in outcome.checks}["compute"]
+    assert compute.figures["prompt_tokens"] == 2048
+    assert "for a 2,048-token prompt" in compute.summary
+
+
+def test_lengths_past_a_stated_context_are_said() -> None:
+    outcome = calculate(
+        _ask(
+            "4k context, 8k-token prompts",
+            gpu_count=1,
+            context_length=4096,
+            prompt_tokens=8192,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    assert outcome.scenario is not None
+    assert outcome.scenario.context_length == 4096  # stated: kept, not undone
+    assert any("exceed the stated context of 4,096" in a for a in outcome.assumptions)
+
+
+def test_open_lengths_are_said_as_defaults() -> None:
+    outcome = calculate(
+        _ask(
+            "Llama-3.1-8B on one H100",
+            gpu_count=1,
+            model="Llama-3.1-8B",
+            gpu="H100 SXM 80GB",
+            task="inference",
+        )
+    )
+    assert outcome.scenario is not None
+    assert (outcome.scenario.prompt_tokens, outcome.scenario.output_tokens) == (1024, 256)
+    assert outcome.scenario.context_length == 4096  # the default context, as before
+    assert any("1,024-token prompt and 256 output tokens" in a for a in outcome.assumptions)

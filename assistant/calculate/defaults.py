@@ -36,7 +36,6 @@ __all__ = [
     "names_own_run",
     "Resolved",
     "resolve",
-    "say",
 ]
 
 DEFAULT_CONTEXT = DEFAULT_CONTEXT_TOKENS
@@ -58,11 +57,6 @@ TYPICAL_INFERENCE_SETUPS: tuple[tuple[str, int, int], ...] = (
     ("H100 SXM 80GB", 1, 8),
     ("H100 SXM 80GB", 2, 8),
 )
-
-
-def say(language: Language, zh: str, en: str) -> str:
-    """Pick the sentence in the answer's language (older code; new text goes in the catalog)."""
-    return zh if language == "zh" else en
 
 
 def _said(key: str, language: Language, **params: Param) -> str:

@@ -117,16 +117,31 @@ def localize(exc: click.UsageError, args: Sequence[str]) -> click.UsageError:
     return LocalizedUsageError(_message(exc, args), usage_language(args, _setting()), exc.ctx)
 
 
+#: (option or command, with closest names) -> the catalog key of "no such …".
+_UNKNOWN = {
+    ("option", False): "cli.usage.no_such_option",
+    ("option", True): "cli.usage.no_such_option_closest",
+    ("command", False): "cli.usage.no_such_command",
+    ("command", True): "cli.usage.no_such_command_closest",
+}
+#: (argument or option, a choice) -> the catalog key of "missing …".
+_MISSING = {
+    ("argument", False): "cli.usage.missing_argument",
+    ("argument", True): "cli.usage.missing_argument_choice",
+    ("option", False): "cli.usage.missing_option",
+    ("option", True): "cli.usage.missing_option_choice",
+}
+
+
 def _message(exc: click.UsageError, args: Sequence[str]) -> Msg:
     """What went wrong, as a catalog message read from the fields click filled in."""
     if isinstance(exc, (click.NoSuchOption, click.exceptions.NoSuchCommand)):
-        is_option = isinstance(exc, click.NoSuchOption)
+        kind = "option" if isinstance(exc, click.NoSuchOption) else "command"
         name = exc.option_name if isinstance(exc, click.NoSuchOption) else exc.command_name
-        key = "cli.usage.no_such_option" if is_option else "cli.usage.no_such_command"
         if not exc.possibilities:
-            return Msg(key, name=name)
+            return Msg(_UNKNOWN[kind, False], name=name)
         closest = tuple(f"'{p}'" for p in sorted(exc.possibilities))
-        return Msg(key + "_closest", name=name, closest=closest)
+        return Msg(_UNKNOWN[kind, True], name=name, closest=closest)
     if isinstance(exc, click.MissingParameter) and exc.param is not None:
         return _missing(exc.param)
     if isinstance(exc, click.BadParameter) and exc.param is not None:
@@ -160,8 +175,8 @@ def _missing(param: click.Parameter) -> Msg:
     name = param.get_error_hint(None)
     if isinstance(param.type, click.Choice):
         choices = tuple(str(c) for c in param.type.choices)
-        return Msg(f"cli.usage.missing_{kind}_choice", name=name, choices=choices)
-    return Msg(f"cli.usage.missing_{kind}", name=name)
+        return Msg(_MISSING[kind, True], name=name, choices=choices)
+    return Msg(_MISSING[kind, False], name=name)
 
 
 def _bad_value(exc: click.BadParameter, param: click.Parameter, args: Sequence[str]) -> Msg:

@@ -189,7 +189,7 @@ def _bad_value(exc: click.BadParameter, param: click.Parameter, args: Sequence[s
     return Msg("cli.usage.bad_value", name=name, value=value, reason=reason)
 
 
-def _reason(exc: click.BadParameter, kind: click.ParamType, value: str | None) -> Msg:
+def _reason(exc: click.BadParameter, kind: object, value: str | None) -> Msg:
     """Why the type refuses a value: the catalog's words for click's own types (a range
     refuses a number outside it, or a value that is no number)."""
     if isinstance(exc, CatalogBadParameter):
@@ -197,8 +197,10 @@ def _reason(exc: click.BadParameter, kind: click.ParamType, value: str | None) -
     if isinstance(kind, click.Choice):
         return Msg("cli.usage.reason.one_of", choices=tuple(str(c) for c in kind.choices))
     ranged = isinstance(kind, (click.IntRange, click.FloatRange))
-    if ranged and _is_number(value, kind) and None not in (kind.min, kind.max):
-        return Msg("cli.usage.reason.range", low=kind.min, high=kind.max)
+    if isinstance(kind, (click.IntRange, click.FloatRange)) and _is_number(value, kind):
+        low, high = kind.min, kind.max
+        if low is not None and high is not None:
+            return Msg("cli.usage.reason.range", low=low, high=high)
     if isinstance(kind, click.types.IntParamType) and (value is not None or not ranged):
         return Msg("cli.usage.reason.whole")
     if isinstance(kind, click.types.FloatParamType) and (value is not None or not ranged):
@@ -206,7 +208,7 @@ def _reason(exc: click.BadParameter, kind: click.ParamType, value: str | None) -
     return Msg("cli.usage.reason.detail", detail=exc.message.rstrip("."))
 
 
-def _is_number(value: str | None, kind: click.ParamType) -> bool:
+def _is_number(value: str | None, kind: object) -> bool:
     """True when `value` is a number of `kind` (an int for an int type)."""
     try:
         (int if isinstance(kind, click.types.IntParamType) else float)(str(value))

@@ -36,6 +36,7 @@ __all__ = [
     "names_own_run",
     "Resolved",
     "resolve",
+    "say",
 ]
 
 DEFAULT_CONTEXT = DEFAULT_CONTEXT_TOKENS
@@ -57,6 +58,11 @@ TYPICAL_INFERENCE_SETUPS: tuple[tuple[str, int, int], ...] = (
     ("H100 SXM 80GB", 1, 8),
     ("H100 SXM 80GB", 2, 8),
 )
+
+
+def say(language: Language, zh: str, en: str) -> str:
+    """Pick the sentence in the answer's language (older code; new text goes in the catalog)."""
+    return zh if language == "zh" else en
 
 
 def _said(key: str, language: Language, **params: Param) -> str:
@@ -174,6 +180,8 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         count = nodes * per_node
         if s.gpus_per_node is None:
             notes.append(_said("default.per_node", lang, per_node=per_node))
+    if count is None and per_node is not None:
+        count = per_node  # "4卡4090服务器": one server of the GPUs per node it states
     if count is None:
         count = 1 if s.task == "inference" else DEFAULT_GPUS_PER_NODE
         key = "default.gpu_count_one" if count == 1 else "default.gpu_count"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from assistant.calculate.whole_nodes import whole_nodes
-from assistant.i18n import mid_sentence, t
+from assistant.i18n import t
 from assistant.i18n.labels import CHECK_LABELS
 from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
@@ -134,7 +134,7 @@ def shortfall(check: Check, lang: Language, gpu: str, horizon: bool = False) -> 
         label = label.lower()  # mid-sentence; the sentence's first letter is raised below
     summary = check.summary.rstrip("。.")
     if lang == "en" and summary[:1].isupper() and summary[1:2].islower():
-        summary = mid_sentence(summary)
+        summary = _lower_first(summary)
     return f"{label}{t('common.colon', lang)}{summary}"
 
 
@@ -176,7 +176,7 @@ def headline(
     if not offer_fix:  # over a stated budget: no change of the plan lowers its GPU-hours
         pass
     elif failing and fix is not None:
-        text += t("headline.fix", lang, fix=fix)
+        text += t("headline.fix", lang, fix=fix)  # English lower-cases it ({fix:mid})
     elif failing and beyond is not None:
         said = t(beyond_key, lang, change=beyond).rstrip("。.")
         text += t("headline.sentence_break", lang) + said
@@ -207,3 +207,12 @@ def _clauses(
         chosen.sort(key=lambda c: c.kind != "compute")
     clauses = [c for c in (shortfall(c, lang, gpu, horizon) for c in chosen) if c]
     return clauses[:3] if tight else clauses[:2]
+
+
+def _lower_first(text: str) -> str:
+    """'Use ZeRO-3' -> 'use ZeRO-3' for a sentence's middle; 'ZeRO-3 + …', 'LoRA …' and
+    'H100 …' keep their capitals (a name: another capital or a digit in its first word)."""
+    first = text.split(" ", 1)[0]
+    if any(c.isupper() or c.isdigit() for c in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]

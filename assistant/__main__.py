@@ -74,6 +74,9 @@ class LazyGroup(click.Group):
             ctx.exit(0)
         except click.UsageError as exc:  # a sub-command's arguments, or an unknown one
             raise _localized(exc, ctx.meta.get(_ARGV, ())) from exc
+        except (click.Abort, KeyboardInterrupt, EOFError):  # click would say "Aborted!"
+            _say_aborted(ctx.meta.get(_ARGV, ()))
+            raise click.exceptions.Exit(1) from None
         return result
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -106,6 +109,12 @@ def _localized(exc: click.UsageError, argv: tuple[str, ...]) -> click.UsageError
     from assistant.cli.usage import localize
 
     return localize(exc, argv)
+
+
+def _say_aborted(argv: tuple[str, ...]) -> None:
+    from assistant.cli.usage import aborted
+
+    click.echo(aborted(argv), err=True)
 
 
 def _silence_stdout() -> None:

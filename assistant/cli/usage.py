@@ -23,7 +23,13 @@ import click
 
 from assistant.i18n import Language, Msg, as_language, system_language, text
 
-__all__ = ["CatalogBadParameter", "LocalizedUsageError", "localize", "usage_language"]
+__all__ = [
+    "CatalogBadParameter",
+    "LocalizedUsageError",
+    "aborted",
+    "localize",
+    "usage_language",
+]
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -107,6 +113,11 @@ def _setting() -> str:
         return Settings().language
     except AssistantError:
         return "auto"
+
+
+def aborted(args: Sequence[str]) -> str:
+    """What an interrupted command (Ctrl+C, end of input) says, instead of click's "Aborted!"."""
+    return text(Msg("cli.aborted"), usage_language(args, _setting()))
 
 
 def localize(exc: click.UsageError, args: Sequence[str]) -> click.UsageError:

@@ -146,3 +146,18 @@ def test_help_stays_english_and_a_group_without_a_command_shows_it() -> None:
 def test_a_refused_setting_does_not_hide_the_usage_error() -> None:
     result = invoke(["ask", "--bogus", "hi"], GPU_ADVISOR_TOP_K="0", LANG="zh_CN.UTF-8")
     assert chinese_error(result) == "错误：没有这个选项：'--bogus'。"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("zh", "已中止。"), ("en", "Aborted.")])
+def test_an_interrupted_command_says_so_in_the_users_language(
+    monkeypatch: pytest.MonkeyPatch, lang: str, said: str
+) -> None:
+    import assistant.cli.ask as ask
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ask, "_answer_all", interrupted)
+    result = invoke(["ask", "--lang", lang, "hi"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip() == said, result.stderr

@@ -24,6 +24,10 @@ _SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: Where the group keeps the command line it parsed, for the language of a later usage error.
+_ARGV = "gpu_advisor.argv"
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
 
@@ -45,12 +49,18 @@ class LazyGroup(click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        """Parse the arguments; `--help` into a closed pipe also ends quietly with status 0."""
+        """Parse the arguments; `--help` into a closed pipe also ends quietly with status 0, and a
+        usage error is worded in the user's language (:mod:`assistant.cli.usage`)."""
+        argv = tuple(args)
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except BrokenPipeError:
             _silence_stdout()
             raise click.exceptions.Exit(0) from None
+        except click.UsageError as exc:
+            raise _localized(exc, argv) from exc
+        ctx.meta[_ARGV] = argv
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a reader that went away (`| head -1`) ends it quietly with status 0,
@@ -62,6 +72,11 @@ class LazyGroup(click.Group):
         except BrokenPipeError:
             _silence_stdout()
             ctx.exit(0)
+        except click.UsageError as exc:  # a sub-command's arguments, or an unknown one
+            raise _localized(exc, ctx.meta.get(_ARGV, ())) from exc
+        except (click.Abort, KeyboardInterrupt, EOFError):  # click would say "Aborted!"
+            _say_aborted(ctx.meta.get(_ARGV, ()))
+            raise click.exceptions.Exit(1) from None
         return result
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -88,6 +103,18 @@ def cli(ctx: click.Context) -> None:
         tui_command = cli.get_command(ctx, "tui")
         if tui_command is not None:
             ctx.invoke(tui_command)
+
+
+def _localized(exc: click.UsageError, argv: tuple[str, ...]) -> click.UsageError:
+    from assistant.cli.usage import localize
+
+    return localize(exc, argv)
+
+
+def _say_aborted(argv: tuple[str, ...]) -> None:
+    from assistant.cli.usage import aborted
+
+    click.echo(aborted(argv), err=True)
 
 
 def _silence_stdout() -> None:

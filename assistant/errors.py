@@ -39,9 +39,9 @@ class AssistantError(Exception):
 
     def localized(self, language: str) -> str:
         """The message in the user's language ("zh" or "en")."""
-        from assistant.i18n import text
+        from assistant.i18n import as_language, text
 
-        return text(self.msg, "zh" if language == "zh" else "en")
+        return text(self.msg, as_language(language))
 
 
 class UsageError(AssistantError):

@@ -17,38 +17,32 @@ __all__ = ["CalculatorInputError", "UnknownNameError"]
 class CalculatorInputError(ValueError):
     """An input is out of its valid range. Names the field, the value and the reason.
 
-    ``reason`` is a catalog message; a plain string is accepted from callers outside the
-    calculators that still pass an English/Chinese pair (``reason_zh``).
+    ``reason`` is a catalog message (``invalid.*``); the catalog words it in each language.
     """
 
-    def __init__(
-        self, field: str, value: object, reason: Msg | str, *, reason_zh: str = ""
-    ) -> None:
+    def __init__(self, field: str, value: object, reason: Msg) -> None:
         self.field = field
         self.value = value
-        self.reason: Msg | str = reason
-        self._reason_zh = reason_zh
+        self.reason: Msg = reason
         super().__init__(str(self))
+
+    @property
+    def message(self) -> Msg:
+        """The whole refusal as a catalog message ("field=value: reason")."""
+        return Msg(
+            "errors.calculator_value", field=self.field, value=repr(self.value), reason=self.reason
+        )
 
     def reason_text(self, language: str) -> str:
         """The reason alone in Chinese ("zh") or English."""
-        if isinstance(self.reason, Msg):
-            return render(self.reason, language)
-        return {"zh": self._reason_zh or self.reason}.get(language, self.reason)
-
-    @property
-    def reason_zh(self) -> str:
-        """The reason in Chinese."""
-        return self.reason_text("zh")
+        return render(self.reason, language)
 
     def __str__(self) -> str:
         return f"{self.field}={self.value!r}: {self.reason_text('en')}"
 
     def localized(self, language: str) -> str:
         """The message in Chinese ("zh") or English."""
-        if language == "zh":
-            return f"{self.field}={self.value!r}：{self.reason_text('zh')}"
-        return str(self)
+        return render(self.message, language)
 
 
 class UnknownNameError(CalculatorInputError):

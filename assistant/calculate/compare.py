@@ -16,7 +16,7 @@ from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
 from assistant.records import Figure, Option, Query, Scenario
 from calculators.messages import Msg
 
@@ -183,7 +183,6 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     outcomes = [run(merged(query.scenario, option)) for option in query.options]
     options = options_of(outcomes)
     lang = query.language
-    gap = "" if lang == "zh" else " "
     wins = _verdicts(options)
     asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
     if CHEAPER.search(query.question) and not any("cost" in o.figures for o in options):
@@ -193,4 +192,4 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     sentences += [text(_line(o), lang) for o in options]
     sentences += [text(m, lang) for m in wins if m not in asked]
     best = min(outcomes, key=lambda o: _RANK[o.verdict])
-    return replace(best, lead="", focus=gap.join(sentences), options=options)
+    return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)

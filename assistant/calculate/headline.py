@@ -180,11 +180,10 @@ def headline(
     if not offer_fix:  # over a stated budget: no change of the plan lowers its GPU-hours
         pass
     elif failing and fix is not None:
-        text += t("headline.fix", lang, fix=fix if lang == "zh" else _lower_first(fix))
+        text += t("headline.fix", lang, fix=fix)  # English lower-cases it ({fix:mid})
     elif failing and beyond is not None:
-        text += t("headline.sentence_break", lang) + t(
-            beyond_key, lang, change=beyond if lang == "zh" else _lower_first(beyond)
-        ).rstrip("。.")
+        said = t(beyond_key, lang, change=beyond).rstrip("。.")
+        text += t("headline.sentence_break", lang) + said
     elif failing and verdict == "infeasible":
         text += t("headline.no_single_fix", lang)
     return text + t("common.period", lang)

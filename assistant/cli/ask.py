@@ -58,13 +58,16 @@ def _question_language(question: str | None) -> str:
     return detect_language(question)
 
 
-def _open_store() -> ConversationStore | None:
+def _open_store(language: Language) -> ConversationStore | None:
     from assistant.conversations import ConversationStore, StoreError
+    from assistant.i18n import text
+    from assistant.sanitize import one_line
 
     try:
         return ConversationStore()
     except StoreError as exc:
-        click.echo(f"warning: {exc} (answers are not saved)", err=True)
+        error = one_line(exc.localized(language))
+        click.echo(text(Msg("ask.store_unusable", error=error), language), err=True)
         return None
 
 
@@ -72,6 +75,8 @@ def _save(
     store: ConversationStore | None, conversation_id: str | None, answer: Answer
 ) -> str | None:
     from assistant.conversations import StoreError
+    from assistant.i18n import as_language, text
+    from assistant.sanitize import one_line
 
     if store is None:
         return conversation_id
@@ -80,7 +85,9 @@ def _save(
             conversation_id = store.new_conversation(answer.question[:80])
         store.add_turn(conversation_id, answer)
     except StoreError as exc:
-        click.echo(f"warning: {exc} (answer not saved)", err=True)
+        language = as_language(answer.language)
+        error = one_line(exc.localized(language))
+        click.echo(text(Msg("ask.turn_not_saved", error=error), language), err=True)
     return conversation_id
 
 
@@ -193,7 +200,7 @@ def _answer_all(
     retriever = default_retriever(
         settings, notify=lambda line: click.echo(clean(line), err=True), language=language
     )
-    store = _open_store()
+    store = _open_store(language)
     run = _Run(settings, retriever, store, as_json, follow, chain, lang, full)
     # One connection for the whole run: closing one syncs the file (30-70 ms a question).
     with store.session() if store is not None else contextlib.nullcontext():

@@ -53,7 +53,9 @@ class Number(click.ParamType):  # type: ignore[type-arg]  # generic from click 8
             number = float(match.group(1) or 1) * _SUFFIXES.get(suffix, 1.0)
             if math.isfinite(number):
                 return number
-        self.fail(f"{value!r} is not a number (examples: 70e9, 70B, 2T, 千亿)", param, ctx)
+        from assistant.cli.usage import CatalogBadParameter
+
+        raise CatalogBadParameter(Msg("cli.usage.reason.size"), ctx, param)
 
 
 NUMBER = Number()

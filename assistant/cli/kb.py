@@ -292,7 +292,7 @@ def verify(ctx: click.Context) -> None:
         data = None if problems else load_index(paths.index_dir)
     if problems:
         for problem in problems:
-            click.echo(one_line(problem), err=True)
+            click.echo(one_line(text(problem, _language(ctx))), err=True)
         ctx.exit(1)
     assert data is not None
     _say(ctx, "kb.verify_ok", passages=len(data.passages), documents=len(data.documents))

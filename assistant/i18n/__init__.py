@@ -27,6 +27,8 @@ spec           parameter                                    example
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
 ``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
 ``commas``     a tuple of phrases                            a, b / a，b
+``mid``        a phrase placed mid-sentence (English lower-  use ZeRO-3 / 使用 ZeRO-3
+               cases its first letter unless it is a name)
 (none)         a string, a nested Msg, or a tuple (a list)  GPT-3、Llama-2-70B
 ``omit``       a parameter the other language shows         (nothing)
 =============  ===========================================  ==========================
@@ -63,10 +65,13 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "Msg",
+    "as_language",
     "catalog",
     "input_error",
     "join_sentences",
+    "mid_sentence",
     "placeholders",
+    "system_language",
     "t",
     "text",
 ]
@@ -82,6 +87,52 @@ _CLAUSE_SEPARATOR = {"en": "; ", "zh": "；"}
 _PHRASE_SEPARATOR = {"en": ", ", "zh": "，"}
 #: Between two sentences: none in Chinese (each ends in "。"), one space in English.
 _SENTENCE_GAP = {"en": " ", "zh": ""}
+
+
+def as_language(value: object) -> Language:
+    """A language code as one of the two languages: "zh" is Chinese, anything else English.
+
+    Examples:
+        >>> as_language("zh"), as_language("en"), as_language("auto")
+        ('zh', 'en', 'en')
+    """
+    return _LANGUAGE_OF.get(str(value), "en")
+
+
+_LANGUAGE_OF: dict[str, Language] = {"zh": "zh", "en": "en"}
+
+
+def system_language(environ: Mapping[str, str]) -> Language:
+    """The language the system locale asks for ("zh" for any Chinese locale), read from the
+    POSIX variables in their order of precedence (the first one set decides).
+
+    Examples:
+        >>> system_language({"LANG": "zh_CN.UTF-8"})
+        'zh'
+        >>> system_language({"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"})
+        'en'
+        >>> system_language({})
+        'en'
+    """
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = environ.get(name, "")
+        if value:
+            return as_language(value.lower()[:2])
+    return "en"
+
+
+def mid_sentence(phrase: str) -> str:
+    """A phrase for the middle of an English sentence: its first letter lower-cased, unless
+    its first word is a name (another capital or a digit in it: "ZeRO-3", "LoRA", "H100").
+
+    Examples:
+        >>> mid_sentence("Use ZeRO-3"), mid_sentence("ZeRO-3 + recompute"), mid_sentence("H100")
+        ('use ZeRO-3', 'ZeRO-3 + recompute', 'H100')
+    """
+    first = phrase.split(" ", 1)[0]
+    if any(c.isupper() or c.isdigit() for c in first[1:]):
+        return phrase
+    return phrase[:1].lower() + phrase[1:]
 
 
 def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, dict[str, str]]) -> None:
@@ -123,6 +174,8 @@ class _Formatter(string.Formatter):
         kind, _, arg = format_spec.partition(":")
         if kind == "omit":
             return ""
+        if kind == "mid":
+            return mid_sentence(self.format_field(value, arg))
         if isinstance(value, Msg):
             return text(value, lang)
         if isinstance(value, tuple) and format_spec == "semicolons":
@@ -166,7 +219,7 @@ def text(message: Msg | str, language: Language) -> str:
 
 
 def _render(message: Msg, language: str) -> str:
-    return text(message, "zh" if language == "zh" else "en")
+    return text(message, as_language(language))
 
 
 # The calculators name their refusals as messages but cannot import the catalog: they render
@@ -201,6 +254,5 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
         from assistant.i18n.numbers import duration_text
 
         shown = duration_text(value, language)  # "期限 -3 天", not the SI "-259200"
-    said = text(Msg("answer.slot_value", slot=Msg(key), value=shown), language)
-    reason = exc.reason_text(language)
-    return f"{said}{'：' if language == 'zh' else ': '}{reason}"
+    said = Msg("answer.slot_value", slot=Msg(key), value=shown)
+    return t("errors.slot_refused", language, slot_value=said, reason=exc.reason)

@@ -36,16 +36,6 @@ _LOADED_FROM: list[Path | None] = [None]
 _TEMPLATES = Path(__file__).resolve().parent.parent / "data"
 
 
-def calculator_reason(exc: CalculatorInputError) -> Msg:
-    """A calculator's refusal as a message ("field=value: reason" in each language)."""
-    return Msg(
-        "errors.calculator_value",
-        field=exc.field,
-        value=repr(exc.value),
-        reason=Msg("errors.text_pair", en=exc.reason, zh=exc.reason_zh),
-    )
-
-
 def register(doc: Any) -> None:
     """Check a card document and make its GPU or model known to the calculators."""
     from calculators.catalog.extend import add_gpu, add_model
@@ -56,7 +46,7 @@ def register(doc: Any) -> None:
     try:
         (add_gpu if doc.kind == "gpu" else add_model)(doc.card)
     except CalculatorInputError as exc:
-        raise DocumentError(doc.source, calculator_reason(exc)) from exc
+        raise DocumentError(doc.source, exc.message) from exc
 
 
 def load_user_cards(documents_dir: Path) -> list[DocumentError]:
@@ -129,7 +119,7 @@ def card_from_hf_config(raw: bytes, path: Path) -> bytes:
     try:
         row = model_row_from_hf_config(config, name=name or _card_name(path))
     except CalculatorInputError as exc:
-        raise DocumentError(str(path), calculator_reason(exc)) from exc
+        raise DocumentError(str(path), exc.message) from exc
     return _markdown(row).encode("utf-8")
 
 

@@ -299,12 +299,12 @@ def ensure_index(
     return data, report
 
 
-def _load(index_dir: Path) -> tuple[LoadedIndex | None, str | None]:
+def _load(index_dir: Path) -> tuple[LoadedIndex | None, Msg | None]:
     """The live index, or why it cannot be used (a corrupt index is rebuilt like a missing one)."""
     try:
         return load_checked(index_dir), None
     except CorruptIndexError as exc:
-        return None, str(exc)
+        return None, exc.msg
 
 
 def _still_usable(data: LoadedIndex | None, identity: dict[str, Any]) -> bool:

@@ -12,9 +12,38 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from calculators.messages import Msg
+
 
 class CorruptIndexError(ValueError):
-    """A generation that cannot be trusted; `str()` says what is wrong with it."""
+    """A generation that cannot be trusted. `msg` says what is wrong in the catalog's words
+    (``index.corrupt.*``), the technical detail (a file, a field, a count) as its parameter;
+    `str()` is the English text, for logs.
+
+    Examples:
+        >>> from assistant.i18n import text
+        >>> exc = CorruptIndexError("seg-0001: 3 rows, manifest says more")
+        >>> str(exc)
+        'a part is damaged or incomplete (seg-0001: 3 rows, manifest says more)'
+        >>> text(exc.msg, "zh")
+        '部分内容已损坏或不完整（seg-0001: 3 rows, manifest says more）'
+    """
+
+    def __init__(self, problem: str | Msg) -> None:
+        self.msg = (
+            problem if isinstance(problem, Msg) else Msg("index.corrupt.damaged", detail=problem)
+        )
+        super().__init__(self.msg.key)
+
+    def __str__(self) -> str:
+        from assistant.i18n import text
+
+        return text(self.msg, "en")
+
+
+def checksum_mismatch(name: str) -> Msg:
+    """A part whose bytes differ from the checksum the manifest recorded for it."""
+    return Msg("index.corrupt.checksum", file=name)
 
 
 def check_checksum(manifest: dict[str, Any], name: str, data: bytes) -> None:
@@ -28,12 +57,12 @@ def check_checksum(manifest: dict[str, Any], name: str, data: bytes) -> None:
         raise CorruptIndexError(msg)
     expected = recorded.get(name)
     if expected is not None and hashlib.sha256(data).hexdigest() != expected:
-        msg = f"{name}: checksum mismatch (the file changed after it was written)"
-        raise CorruptIndexError(msg)
+        raise CorruptIndexError(checksum_mismatch(name))
 
 
-def require(condition: bool, problem: str) -> None:
-    """Raise :class:`CorruptIndexError` with `problem` unless `condition` holds."""
+def require(condition: bool, problem: str | Msg) -> None:
+    """Raise :class:`CorruptIndexError` with `problem` (a technical detail, or a message)
+    unless `condition` holds."""
     if not condition:
         raise CorruptIndexError(problem)
 
@@ -55,7 +84,7 @@ def check_manifest(manifest: Any) -> None:
     found = manifest.get("format")
     require(
         found == FORMAT_VERSION,
-        f"index format {found!r} was written by another version (this one reads {FORMAT_VERSION})",
+        Msg("index.corrupt.format", found=repr(found), expected=FORMAT_VERSION),
     )
     require(isinstance(manifest.get("files", {}), dict), "manifest 'files' is not a table")
     require(isinstance(manifest.get("skipped", []), list), "manifest 'skipped' is not a list")

@@ -147,8 +147,7 @@ def load_checked(index_dir: Path, *, reuse: bool = True) -> LoadedIndex | None:
         path = storage.current_generation(index_dir)
         if path is None:
             if storage.pointer_exists(index_dir):
-                msg = f"{storage.POINTER}: not a readable generation name"
-                raise CorruptIndexError(msg)
+                raise CorruptIndexError(Msg("index.corrupt.pointer", file=storage.POINTER))
             return None
         try:
             return _load_generation(path, reuse)
@@ -165,8 +164,9 @@ def load_checked(index_dir: Path, *, reuse: bool = True) -> LoadedIndex | None:
             RuntimeError,
             sqlite3.Error,
         ) as exc:
-            msg = f"{path.name}: {type(exc).__name__}: {exc}"
-            raise CorruptIndexError(msg) from exc
+            detail = f"{type(exc).__name__}: {exc}"
+            unreadable = Msg("index.corrupt.unreadable", file=path.name, detail=detail)
+            raise CorruptIndexError(unreadable) from exc
     return None
 
 
@@ -231,26 +231,37 @@ def _signature(folder: Path, checksums: dict[str, Any], dim: int) -> tuple[Any, 
     return (dim, *stats)
 
 
-def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]) -> list[str]:
-    """Problems with the live index (empty when it is sound): counts, ids, file hashes."""
+def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str, Any]) -> list[Msg]:
+    """Problems with the live index (empty when it is sound): counts, ids, file hashes, each a
+    catalog message (``index.verify.*``) with its technical detail as a parameter."""
     try:
         data = load_checked(index_dir, reuse=False)
     except CorruptIndexError as exc:
-        return [f"the index in {index_dir} is unusable: {exc} (any command rebuilds it)"]
+        return [Msg("index.verify.unusable", index_dir=str(index_dir), problem=exc.msg)]
     if data is None:
-        return [f"no readable index in {index_dir}"]
+        return [Msg("index.verify.none", index_dir=str(index_dir))]
     problems = [
-        f"manifest {name} is {data.manifest.get(name)!r}, configuration wants {value!r}"
+        Msg(
+            "index.reason.changed",
+            name=Msg(f"index.part.{name}"),
+            old=repr(data.manifest.get(name)),
+            new=repr(value),
+        )
         for name, value in identity.items()
         if data.manifest.get(name) != value
     ]
     counts = {
-        "faiss vectors": data.vectors.ntotal,
-        "keyword rows": len(data.keyword),
-        "manifest passages": data.manifest.get("passages"),
+        "vectors": data.vectors.ntotal,
+        "keyword_rows": len(data.keyword),
+        "manifest_passages": data.manifest.get("passages"),
     }
     problems += [
-        f"{label} = {count}, metadata rows = {len(data.passages)}"
+        Msg(
+            "index.verify.count",
+            label=Msg(f"index.verify.label.{label}"),
+            count=str(count),
+            rows=len(data.passages),
+        )
         for label, count in counts.items()
         if count != len(data.passages)
     ]
@@ -258,25 +269,25 @@ def verify_index(index_dir: Path, sources: list[SourceFile], identity: dict[str,
     return problems + _file_problems(data.manifest, sources)
 
 
-def _passage_problems(data: LoadedIndex) -> list[str]:
+def _passage_problems(data: LoadedIndex) -> list[Msg]:
     from assistant.retrieval.chunking import passage_id
 
     return [
-        f"passage {p.id} does not match its text and offsets"
+        Msg("index.verify.passage", id=p.id)
         for p, row in data.passages.entries()
         if passage_id(row["key"], row["start"], row["end"], p.text) != p.id
     ]
 
 
-def _file_problems(manifest: dict[str, Any], sources: list[SourceFile]) -> list[str]:
+def _file_problems(manifest: dict[str, Any], sources: list[SourceFile]) -> list[Msg]:
     problems = []
     stored: dict[str, Any] = manifest.get("files", {})
     for src in sources:
         entry = stored.get(src.key)
         if entry is None:
-            problems.append(f"{src.source}: not in the index (run `kb rebuild`)")
+            problems.append(Msg("index.verify.not_indexed", source=src.source))
         elif file_hash(src.path) != entry.get("sha256"):
-            problems.append(f"{src.source}: changed since the index was built (hash differs)")
+            problems.append(Msg("index.verify.changed", source=src.source))
     current = {src.key for src in sources}
-    problems += [f"{key}: indexed but no longer on disk" for key in stored if key not in current]
+    problems += [Msg("index.verify.gone", key=key) for key in stored if key not in current]
     return problems

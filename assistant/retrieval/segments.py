@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.records import Passage
 from assistant.retrieval import storage
-from assistant.retrieval.integrity import check_checksum, require
+from assistant.retrieval.integrity import check_checksum, checksum_mismatch, require
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     import numpy as np
@@ -256,8 +257,8 @@ def _vectors(path: Path, sums: dict[str, Any]) -> np.ndarray:
     return flat.reshape(shape)
 
 
-def _mismatch(path: Path) -> str:
-    return f"{path.name}: checksum mismatch (the file changed after it was written)"
+def _mismatch(path: Path) -> Msg:
+    return checksum_mismatch(path.name)
 
 
 def open_table(path: Path, sums: dict[str, Any], count: int) -> sqlite3.Connection:

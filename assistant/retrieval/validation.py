@@ -55,9 +55,8 @@ def _site(doc: Document) -> None:
             if value is not None:
                 lookup(value)
         except CalculatorInputError as exc:
-            reason = Msg("errors.text_pair", en=exc.reason, zh=exc.reason_zh)
             raise DocumentError(
-                doc.source, Msg("errors.doc.site_field", field=field, reason=reason)
+                doc.source, Msg("errors.doc.site_field", field=field, reason=exc.reason)
             ) from exc
     if profile.pue is not None and profile.pue < 1:
         raise DocumentError(doc.source, Msg("errors.doc.site_pue", value=profile.pue))

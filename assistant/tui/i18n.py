@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
+from assistant.i18n import system_language as locale_language
 from assistant.i18n import t as catalog_t
 
 UiLanguage = Literal["zh", "en"]
@@ -32,12 +33,7 @@ def system_language(environ: dict[str, str] | None = None) -> UiLanguage:
         >>> system_language({})
         'en'
     """
-    env = os.environ if environ is None else environ
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = env.get(name, "")
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
+    return locale_language(os.environ if environ is None else environ)
 
 
 def resolve_language(setting: str, environ: dict[str, str] | None = None) -> UiLanguage:

@@ -29,12 +29,8 @@ _NOT_COUNTED = (
 INLINE_PAIRS: dict[str, int] = {}
 #: file -> `== "zh"` / `!= "zh"` branches still there.
 LANGUAGE_BRANCHES = {
-    "assistant/errors.py": 1,  # message / message_zh of a domain error
-    "assistant/calculate/compare.py": 1,  # the gap between sentences (i18n.join_sentences)
-    "assistant/calculate/defaults.py": 1,  # `say` itself
-    "assistant/calculate/headline.py": 2,  # English lower-cases a fix mid-sentence
+    "assistant/calculate/defaults.py": 1,  # `say` itself, no longer called: delete it
     "assistant/calculate/summaries.py": 1,  # describe_setup: the evaluated hardware in words
-    "calculators/errors.py": 1,  # reason / reason_zh of a refused input
 }
 
 

@@ -198,7 +198,7 @@ def test_fp8_training_is_refused_where_the_chip_has_no_fp8(gpu: str, hint: str) 
     assert info.value.field == "precision"
     assert "no FP8" in str(info.value)
     assert repr(hint) in str(info.value)
-    assert hint in info.value.reason_zh
+    assert hint in info.value.reason_text("zh")
 
 
 def test_fp8_training_keeps_sixteen_bytes_of_model_state_per_parameter() -> None:

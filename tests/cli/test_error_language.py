@@ -104,3 +104,24 @@ def test_a_stale_index_notice_is_in_one_language(
     said = notice(result, start)
     assert "documents/notes.md" in said
     assert not foreign.search(said.replace("documents/notes.md", "")), said
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end", "foreign"),
+    [
+        (QUESTION_ZH, "警告：会话存储 ", "（回答不会被保存）", ENGLISH_WORD),
+        ("How long to train a 7B model on 8 H100?", "warning: ", "(answers are not saved)", CJK),
+    ],
+)
+def test_an_unusable_conversation_store_is_a_warning_in_the_questions_language(
+    kb_home: Path, question: str, start: str, end: str, foreign: re.Pattern[str]
+) -> None:
+    store = kb_home / "conversations.sqlite3"
+    store.write_bytes(b"this is not a database" * 100)
+    result = invoke(["ask", question])
+    assert result.exit_code == 0, result.output  # the answer is given, only not saved
+    said = notice(result, start)
+    assert said.endswith(end), said
+    # the path and SQLite's own error are the technical detail, shown as they are
+    frame = said.replace(str(store), "").replace("file is not a database", "")
+    assert not foreign.search(frame), said

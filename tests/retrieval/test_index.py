@@ -15,6 +15,7 @@ import pytest
 
 from assistant.config import Settings
 from assistant.errors import KnowledgeBaseError
+from assistant.i18n import text
 from assistant.retrieval import storage
 from assistant.retrieval.encoder import UseEncoder, make_encoder
 from assistant.retrieval.engine import KnowledgePaths, ensure_index
@@ -34,7 +35,10 @@ def _verify(settings: Settings) -> list[str]:
     paths = KnowledgePaths.from_settings(settings)
     encoder = make_encoder(settings)
     sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
-    return verify_index(paths.index_dir, sources, expected_identity(encoder, chunk_cap(encoder)))
+    problems = verify_index(
+        paths.index_dir, sources, expected_identity(encoder, chunk_cap(encoder))
+    )
+    return [text(problem, "en") for problem in problems]
 
 
 class FailingEncoder(UseEncoder):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from assistant.config import Settings
+from assistant.i18n import text
 from assistant.retrieval.encoder import make_encoder
 from assistant.retrieval.engine import HybridRetriever, KnowledgePaths, ensure_index
 from assistant.retrieval.index import verify_index
@@ -46,7 +47,10 @@ def _verify(settings: Settings) -> list[str]:
     paths = KnowledgePaths.from_settings(settings)
     encoder = make_encoder(settings)
     sources = collect_sources(paths.knowledge_dir, paths.documents_dir)
-    return verify_index(paths.index_dir, sources, expected_identity(encoder, chunk_cap(encoder)))
+    problems = verify_index(
+        paths.index_dir, sources, expected_identity(encoder, chunk_cap(encoder))
+    )
+    return [text(problem, "en") for problem in problems]
 
 
 def test_an_append_writes_one_segment_and_links_the_others(settings: Settings) -> None:

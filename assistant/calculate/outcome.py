@@ -38,6 +38,7 @@ from assistant.calculate.solvers import max_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
+from assistant.calculate.totals import deployment_totals
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
@@ -54,7 +55,6 @@ from assistant.records import (
     Ask,
     Check,
     CheckKind,
-    Figure,
     Language,
     Option,
     Query,
@@ -64,7 +64,6 @@ from assistant.records import (
     Suggestion,
     Verdict,
 )
-from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
@@ -116,42 +115,13 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
-def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Figure]:
-    """Deployment totals beside the per-GPU memory figures: `kv_cache_bytes` becomes the total
-    for every concurrent sequence (`kv_cache_bytes_per_gpu` keeps the most-loaded GPU's share),
-    `weights_bytes_total` is one full copy of the weights as stored (quantization scales and
-    16-bit embeddings included) and, for serving, `weights_bytes_plain` the parameters × the
-    bytes of the weight format (69.0B × 0.5 B = 34.5 GB beside 36.3 GB stored at int4)."""
-    plan = evaluation.plan
-    split = plan.tensor_parallel * plan.pipeline_parallel
-    kv = figures.get("kv_cache_bytes")
-    if (
-        plan.task == "inference"
-        and isinstance(kv, (int, float))
-        and "kv_cache_bytes_per_gpu" not in figures  # the planner gives both already
-    ):
-        per_replica = plan.batch_per_replica or 1
-        figures["kv_cache_bytes_per_gpu"] = kv
-        figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
-    weights = figures.get("weights_bytes")
-    if isinstance(weights, (int, float)):
-        shards = split * (
-            plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3 else 1
-        )
-        figures["weights_bytes_total"] = weights * shards
-        if plan.task == "inference":  # what an expert computes: parameters × bytes per weight
-            dtype = plan.weight_dtype or plan.precision
-            figures["weights_bytes_plain"] = plan.model.params * DTYPE_BYTES.get(dtype, 2.0)
-    return figures
-
-
 def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
         figures = dict(result.figures)
         if result.kind == "memory":
-            figures = _totals(evaluation, figures)
+            figures = deployment_totals(evaluation, figures)
         out.append(
             Check(
                 kind=result.kind,

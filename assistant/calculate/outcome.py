@@ -22,6 +22,7 @@ from assistant.calculate.defaults import (
     names_own_run,
     resolve,
 )
+from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
@@ -313,6 +314,9 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if probing:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
+    computer = computer_lead(query)  # "只用CPU", "MacBook Pro M3": never a stand-in card
+    if computer:
+        return Outcome(verdict="unknown", lead=computer, scenario=s, mode="invalid")
     missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
     query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
     if missing and (stand_in is None or (s.model is None and s.params is None)):

@@ -27,10 +27,14 @@ from assistant.parse.domain import classify
 from assistant.parse.followup import as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
+    CPU_NAME,
     as_typed,
-    closest_names,
+    closest_entries,
+    cpu_only,
     digit_groups_fit,
+    is_computer,
     maker_spans,
+    name_in,
     unknown_gpu_spans,
     unknown_names,
 )
@@ -159,6 +163,8 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     ]
     text = hw.mask(text, gpu_matches, hw.GPU_MARK)
     unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
+    if cpu_only(text) and not gpu_matches:
+        unknown = (*unknown, CPU_NAME)
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
     strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
     text = hw.mask(text, strangers, hw.GPU_MARK)
@@ -186,7 +192,9 @@ def _say(message: Msg, language: Language) -> str:
     return text(message, language)
 
 
-def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, object], list[str]]:
+def _counts_slots(
+    counts: hw.Counts, language: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
     out: dict[str, object] = {}
     warnings: list[str] = []
     if counts.nodes is not None:
@@ -195,7 +203,7 @@ def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, obje
         out["gpus_per_node"] = counts.gpus_per_node
     if counts.gpu_counts:
         out["gpu_count"] = counts.gpu_counts[0]
-        if len(counts.gpu_counts) > 1:
+        if len(counts.gpu_counts) > 1 and not comparing:  # options carry their own counts
             chosen, others = counts.gpu_counts[0], counts.gpu_counts[1:]
             message = Msg("parse.counts_differ", chosen=chosen, others=others)
             warnings.append(_say(message, language))
@@ -291,7 +299,8 @@ def parse(
         warnings.append(_say(Msg("parse.question_cut", limit=MAX_QUESTION_CHARS), lang))
     mentions = _find_mentions(cleaned, sites)
     refuse_nonsense(cleaned.lower(), mentions.text, {})
-    found, slot_warnings = _slots(mentions, lang)
+    comparing = "compare" in read_asks(mentions.text)
+    found, slot_warnings = _slots(mentions, lang, comparing=comparing)
     refuse_nonsense("", "", found)
     text = mentions.text
     has_job = bool({"model", "params"} & found.keys())
@@ -321,7 +330,9 @@ def parse(
     return followup or base
 
 
-def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:
+def _slots(
+    mentions: _Mentions, lang: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
     """Every slot the question states, and the notes on how they were read."""
     text = mentions.text
     found: dict[str, object] = {}
@@ -331,7 +342,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["gpu"] = mentions.gpus[0]
     if mentions.models:
         found["model"] = mentions.models[0]
-    count_slots, warnings = _counts_slots(hw.read_counts(text), lang)
+    count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
     found.update(count_slots)
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
@@ -343,18 +354,21 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
         found["gpu"], link = hw.pcie_variant(str(found["gpu"]))
         found["intra_link"] = link or found["intra_link"]
-    warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
+    warnings += [_say(m, lang) for m in _name_notes(mentions, lang)]
     return found, warnings
 
 
-def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
-    """ "<name> is not in the catalog (closest: …)" per unknown name."""
-    from calculators.catalog.hardware import GPUS
-
-    pool = (*GPUS, *_model_spellings())
+def _name_notes(mentions: _Mentions, lang: Language) -> list[Msg]:
+    """ "<name> is not in the catalog (closest: …)" per unknown name, with the entries the
+    answer's lead offers (:func:`closest_entries`)."""
     notes = [
-        Msg("parse.unknown_name", name=name, closest=closest_names(name, pool) or ("—",))
+        Msg(
+            "parse.unknown_name",
+            name=name_in(name, lang),
+            closest=closest_entries(name)[1] or ("—",),
+        )
         for name in mentions.unknown
+        if not is_computer(name)  # no card is close to a CPU or a Mac: the lead says so
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     return notes

@@ -143,6 +143,8 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*" + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
+    # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
+    r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
 )
 _PER_NODE_PATTERNS = (
     NUMBER

@@ -196,3 +196,14 @@ def test_a_question_starting_with_a_minus_is_a_question(question: str, text: str
 
 def test_an_unknown_flag_is_still_a_usage_error() -> None:
     assert CliRunner().invoke(cli, ["ask", "--frobnicate", "hi"]).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("Gaudi 3 with 128GB: can 8 of them serve Llama-3.1-70B?", 8),
+        ("I have H100s; can 16 of them train a 70B model?", 16),
+    ],
+)
+def test_n_of_them_counts_the_card_named_before(question: str, count: int) -> None:
+    assert parse(question).scenario.gpu_count == count

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "CPU_NAME",
+    "VARIANT_AFTER",
     "as_typed",
     "cpu_only",
     "is_computer",
@@ -47,6 +48,7 @@ _FAMILIES = (
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
     r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))|"  # bare Ascend "910b4"
+    r"[km](?=\d{2}(?![0-9]))|"  # Tesla K80, M40
     # a GeForce number typed without "RTX"/"GTX" is one only with its suffix ("2080ti", "1080 Ti")
     r"(?=[1-5]0[5-9]0[ ]?(?:ti|super)(?![a-z]))"
 )
@@ -94,7 +96,7 @@ _COMPUTER = (
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
     r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
-    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
+    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell|nvl|laptop|mobile)(?![a-z0-9]))?"
     r"|" + _COMPUTER + "|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
 )
 #: "只用CPU", "没有显卡", "CPU only", "on my CPU": no GPU at all (never "CPU offload")
@@ -108,6 +110,11 @@ CPU_NAME = "CPU"
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
 _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
+
+
+#: A variant the catalog lacks, written after a catalog name: "H100 NVL" (94 GB), "RTX 4090
+#: Laptop" (16 GB) are other cards than the H100 SXM and the desktop 4090.
+VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记本|移动版)")
 
 
 def unknown_names(masked: str) -> tuple[str, ...]:

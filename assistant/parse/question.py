@@ -28,6 +28,7 @@ from assistant.parse.followup import as_followup, bare_count, merge_followup
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     CPU_NAME,
+    VARIANT_AFTER,
     as_typed,
     closest_entries,
     cpu_only,
@@ -157,18 +158,18 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
-    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
-    gpu_matches = [
-        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
-    ]
-    text = hw.mask(text, gpu_matches, hw.GPU_MARK)
-    unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
+    gpu_matches, variants = _gpu_matches(text, gpu_index)
+    variant_names = [as_typed(text[v.start : v.end].strip(), cleaned) for v in variants]
+    text = hw.mask(text, [*gpu_matches, *variants], hw.GPU_MARK)
+    unknown = tuple(
+        dict.fromkeys([*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text))])
+    )
     if cpu_only(text) and not gpu_matches:
         unknown = (*unknown, CPU_NAME)
     # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
     strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
     text = hw.mask(text, strangers, hw.GPU_MARK)
-    in_order = sorted([*gpu_matches, *strangers], key=lambda m: m.start)
+    in_order = sorted([*gpu_matches, *variants, *strangers], key=lambda m: m.start)
     return _Mentions(
         site=site_matches[0].name if site_matches else None,
         gpus=tuple(dict.fromkeys(m.name for m in gpu_matches)),
@@ -178,6 +179,25 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         unknown=unknown,
         plain=cleaned.lower(),
     )
+
+
+def _gpu_matches(
+    text: str, gpu_index: Mapping[str, str]
+) -> tuple[list[hw.CatalogMatch], list[hw.CatalogMatch]]:
+    """Catalog GPU names in `text`, and the spans of catalog names followed by a variant the
+    catalog lacks ("H100 NVL", "4090笔记本"): those are unknown cards, never the entry."""
+    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
+    found = [
+        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
+    ]
+    catalog, variants = [], []
+    for match in found:
+        variant = VARIANT_AFTER.match(text, match.end)
+        if variant is None:
+            catalog.append(match)
+        else:
+            variants.append(hw.CatalogMatch("", "", match.start, variant.end()))
+    return catalog, variants
 
 
 def mentioned_gpus(question: str) -> tuple[str, ...]:

@@ -207,3 +207,25 @@ def test_an_unknown_flag_is_still_a_usage_error() -> None:
 )
 def test_n_of_them_counts_the_card_named_before(question: str, count: int) -> None:
     assert parse(question).scenario.gpu_count == count
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "count"),
+    [
+        ("H100 NVL 两张能跑 70B 吗", "H100 NVL", 2),  # 94 GB: never the H100 SXM entry
+        ("RTX 4090 Laptop 能跑 7B 吗", "RTX 4090 Laptop", None),  # 16 GB, not the desktop card
+        ("Can a Tesla K80 run Llama-2-7B?", "K80", None),  # never a typical set-up instead
+    ],
+)
+def test_a_variant_or_an_old_card_outside_the_catalog_is_unknown(
+    question: str, name: str, count: int | None
+) -> None:
+    query = parse(question)
+    assert name in query.unknown_names
+    assert query.scenario.gpu is None
+    assert query.scenario.gpu_count == count
+
+
+@pytest.mark.parametrize("question", ["top-k 50 sampling on 8 H100", "4k context on an A100"])
+def test_sampling_and_context_words_are_no_cards(question: str) -> None:
+    assert parse(question).unknown_names == ()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = [
     "CPU_NAME",
@@ -246,6 +246,7 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     from calculators.errors import CalculatorInputError, UnknownNameError
 
     lowered = name.lower()
+    tables: list[tuple[Callable[[str], object], str]]
     if _GPU_ONLY.fullmatch(lowered) or _MAKER_ONLY.fullmatch(lowered):
         tables = [(lookup_gpu, "gpu")]
         if re.match(r"\d{4}", lowered):  # "2080ti" is spelled "RTX 2080 Ti" in the catalog

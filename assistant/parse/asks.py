@@ -34,7 +34,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"怎么选|如何选|选哪|该选|选谁|"
         r"should i (?:get|buy|rent|pick|choose|use|go with)|(?:choose|pick|decide) between|"
         r"better (?:choice|option|pick)|which to (?:pick|choose|buy|rent|use)|"
-        r"⟨gpu⟩[^⟨。？?!！]{0,8}(?:\bor\b|还是)[^⟨。？?!！]{0,12}⟨gpu⟩",
+        r"⟨gpu⟩[^⟨。？?!！]{0,8}(?:\bor\b|还是)[^⟨。？?!！]{0,12}⟨gpu⟩|"
+        r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)",  # "A100跟H100比怎么样"
     ),
     (
         "max_model",

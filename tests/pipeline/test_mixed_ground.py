@@ -26,6 +26,7 @@ from calculators.planner.plan import Plan
         ("用A100还是H100做Qwen2.5-7B的LoRA", (None, None)),
         ("8张H800和8张A800预训练7B怎么选", (8, 8)),
         ("H20 or L20 to serve Qwen2.5-14B?", (None, None)),
+        ("A100跟H100比，微调13B怎么样", (None, None)),
     ],
 )
 def test_choosing_between_cards_is_a_comparison(

@@ -230,3 +230,21 @@ def test_a_variant_or_an_old_card_outside_the_catalog_is_unknown(
 @pytest.mark.parametrize("question", ["top-k 50 sampling on 8 H100", "4k context on an A100"])
 def test_sampling_and_context_words_are_no_cards(question: str) -> None:
     assert parse(question).unknown_names == ()
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "assistant.parse.names",
+        "assistant.calculate.device",
+        "assistant.calculate.totals",
+        "assistant.render.excerpt",
+    ],
+)
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0
+    assert result.failed == 0

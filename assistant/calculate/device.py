@@ -28,14 +28,16 @@ __all__ = ["computer_lead"]
 
 def computer_lead(query: Query) -> str:
     """The lead for a question about a computer with no catalog GPU, or "" when it is not one."""
-    from assistant.parse.names import is_computer
+    from assistant.parse.names import CPU_NAME, is_computer
 
     s = query.scenario
-    names = [n for n in query.unknown_names if is_computer(n)]
+    # "笔记本没有显卡，只用CPU": the CPU is what runs it
+    names = sorted((n for n in query.unknown_names if is_computer(n)), key=lambda n: n != CPU_NAME)
     if not names or s.gpu is not None:
         return ""
     lang = query.language
-    sentences = [text(Msg("answer.computer", name=names[0]), lang)]
+    name = names[0][:1].upper() + names[0][1:]  # it starts the answer: "Laptop", "Mac mini"
+    sentences = [text(Msg("answer.computer", name=name), lang)]
     params = _params(query)
     if params is not None:
         half, quarter = params * DTYPE_BYTES["bf16"], params * DTYPE_BYTES["int4"]

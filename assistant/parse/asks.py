@@ -29,6 +29,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "compare",
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
+        r"which (?:trains|serves|runs|finishes|fits|handles|does|should)\b|"
         # choosing without a comparative ("怎么选", "should I get …"), or two cards set side by
         # side with "or" / "还是" ("A100 or H100 for LoRA on 13B?", "用A100还是H100")
         r"怎么选|如何选|选哪|该选|选谁|"

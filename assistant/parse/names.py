@@ -32,6 +32,7 @@ __all__ = [
     "as_typed",
     "cpu_only",
     "is_computer",
+    "laptop_word",
     "name_in",
     "closest_entries",
     "closest_names",
@@ -93,6 +94,9 @@ _COMPUTER = (
     r"(?:[ ]?" + _APPLE_CHIP + r")?"
     r"|(?:apple[ ]?)" + _APPLE_CHIP + r"|m[1-5][ ]?(?:pro|max|ultra)(?![a-z0-9])"
 )
+#: "my laptop", "我的笔记本": a computer, read like a CPU (never masked: "笔记本显卡散热" stays
+#: a PC question; never "Jupyter notebook")
+_LAPTOP = re.compile(r"(?<![a-z])laptops?(?![a-z])|笔记本(?:电脑)?")
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
     r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
@@ -138,13 +142,24 @@ def cpu_only(text: str) -> bool:
     return bool(_CPU_ONLY.search(text))
 
 
+def laptop_word(text: str) -> str | None:
+    """The laptop the (lower-cased) question speaks of, as typed, or None.
+
+    >>> laptop_word("我的笔记本能跑7b吗"), laptop_word("a jupyter notebook on a t4")
+    ('笔记本', None)
+    """
+    match = _LAPTOP.search(text)
+    return match.group(0) if match else None
+
+
 def is_computer(name: str) -> bool:
     """True for a name that is a computer, not a card: a CPU, an Apple Mac ("MacBook Pro M3").
 
     >>> is_computer("MacBook Pro M3"), is_computer(CPU_NAME), is_computer("MI325X")
     (True, True, False)
     """
-    return name == CPU_NAME or bool(re.fullmatch(_COMPUTER, name.lower()))
+    lowered = name.lower()
+    return name == CPU_NAME or bool(re.fullmatch(_COMPUTER, lowered) or _LAPTOP.fullmatch(lowered))
 
 
 #: Chinese names of accelerator makers, as their English documentation writes them.

@@ -34,6 +34,7 @@ from assistant.parse.names import (
     cpu_only,
     digit_groups_fit,
     is_computer,
+    laptop_word,
     maker_spans,
     name_in,
     unknown_gpu_spans,
@@ -164,11 +165,16 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     unknown = tuple(
         dict.fromkeys([*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text))])
     )
-    if cpu_only(text) and not gpu_matches:
-        unknown = (*unknown, CPU_NAME)
-    # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
-    strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
-    text = hw.mask(text, strangers, hw.GPU_MARK)
+    if gpu_matches:  # "a laptop and 8 H100 in the cloud": the cards are what is asked about
+        unknown = tuple(n for n in unknown if not is_computer(n))
+    else:
+        laptop = laptop_word(text)
+        unknown = (
+            *unknown,
+            *((laptop,) if laptop else ()),
+            *((CPU_NAME,) if cpu_only(text) else ()),
+        )
+    text, strangers = _mask_strangers(text, beside_cards=bool(gpu_matches))
     in_order = sorted([*gpu_matches, *variants, *strangers], key=lambda m: m.start)
     return _Mentions(
         site=site_matches[0].name if site_matches else None,
@@ -198,6 +204,19 @@ def _gpu_matches(
         else:
             variants.append(hw.CatalogMatch("", "", match.start, variant.end()))
     return catalog, variants
+
+
+def _mask_strangers(text: str, *, beside_cards: bool) -> tuple[str, list[hw.CatalogMatch]]:
+    """An unknown card still counts ("8 MI355X"): masked like a catalog one, with no name. A
+    computer beside catalog cards is neither a card nor their memory ("a MacBook with 36GB and
+    2 A100s"): masked apart."""
+    strangers: list[hw.CatalogMatch] = []
+    for a, b in sorted(unknown_gpu_spans(text), reverse=True):  # right to left: offsets hold
+        computer = beside_cards and is_computer(text[a:b])
+        if not computer:
+            strangers.append(hw.CatalogMatch("", "", a, b))
+        text = text[:a] + (" ⟨computer⟩ " if computer else hw.GPU_MARK) + text[b:]
+    return text, strangers[::-1]
 
 
 def mentioned_gpus(question: str) -> tuple[str, ...]:
@@ -327,7 +346,8 @@ def parse(
     evidence = classify(
         text,
         named_job=bool(mentions.site or has_job),
-        named_hardware=bool(mentions.gpus or mentions.unknown),
+        # a laptop or a CPU alone is no hardware of the domain ("笔记本显卡散热不好怎么办")
+        named_hardware=bool(mentions.gpus or [n for n in mentions.unknown if not is_computer(n)]),
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()

@@ -248,3 +248,28 @@ def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_a_computer_beside_catalog_cards_lends_them_no_memory() -> None:
+    query = parse("my MacBook Pro M3 with 36GB and 2 A100s: can I fine-tune 13B?")
+    assert query.scenario.gpu_memory_bytes is None
+    assert query.scenario.gpu_count == 2
+    assert query.unknown_names == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [("Can I run Llama-3.1-8B on my laptop?", "Laptop"), ("我的笔记本能跑7B模型吗", "笔记本")],
+)
+def test_a_laptop_is_a_computer(question: str, name: str) -> None:
+    assert calculate(parse(question)).lead.startswith(name)
+
+
+def test_a_laptop_cooling_question_stays_off_topic() -> None:
+    assert parse("笔记本显卡散热不好怎么办").in_domain is False
+
+
+def test_which_with_a_verb_compares() -> None:
+    query = parse("8 A100 and 4 H100: which trains a 70B model faster?")
+    assert query.asks[0] == "compare"
+    assert len(query.options) == 2

@@ -146,6 +146,12 @@ class _Mentions:
     plain: str = ""
     """Cleaned and lower-cased, nothing masked ("H100 PCIe-only" keeps its "pcie")."""
 
+    @property
+    def names_hardware(self) -> bool:
+        """A card is named, known or not; a laptop or a CPU alone is none of the domain's
+        hardware ("笔记本显卡散热不好怎么办")."""
+        return bool(self.gpus or [n for n in self.unknown if not is_computer(n)])
+
 
 def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     text = cleaned.lower()
@@ -346,8 +352,7 @@ def parse(
     evidence = classify(
         text,
         named_job=bool(mentions.site or has_job),
-        # a laptop or a CPU alone is no hardware of the domain ("笔记本显卡散热不好怎么办")
-        named_hardware=bool(mentions.gpus or [n for n in mentions.unknown if not is_computer(n)]),
+        named_hardware=mentions.names_hardware,
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()

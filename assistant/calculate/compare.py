@@ -187,7 +187,10 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
     if CHEAPER.search(query.question) and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
-    # "which is cheaper": the cheapest option first, then each option's line, then the rest
+    # "which is cheaper": the cheapest option first, then each option's line, then the rest;
+    # "怎么选" / "A100 or H100 for …" words no criterion: every win comes first, so the headline
+    # still names the winner and on what before listing the options
+    asked = asked or wins
     sentences = [text(m, lang) for m in asked]
     sentences += [text(_line(o), lang) for o in options]
     sentences += [text(m, lang) for m in wins if m not in asked]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
+from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import (
     figure,
@@ -32,6 +33,7 @@ from assistant.calculate.solvers import at_full_batch, at_longest_context, at_mo
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
+from assistant.calculate.totals import deployment_totals
 from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
@@ -49,7 +51,6 @@ from assistant.records import (
     Ask,
     Check,
     CheckKind,
-    Figure,
     Language,
     Option,
     Query,
@@ -59,7 +60,6 @@ from assistant.records import (
     Suggestion,
     Verdict,
 )
-from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
@@ -111,42 +111,13 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
-def _totals(evaluation: Evaluation, figures: dict[str, Figure]) -> dict[str, Figure]:
-    """Deployment totals beside the per-GPU memory figures: `kv_cache_bytes` becomes the total
-    for every concurrent sequence (`kv_cache_bytes_per_gpu` keeps the most-loaded GPU's share),
-    `weights_bytes_total` is one full copy of the weights as stored (quantization scales and
-    16-bit embeddings included) and, for serving, `weights_bytes_plain` the parameters × the
-    bytes of the weight format (69.0B × 0.5 B = 34.5 GB beside 36.3 GB stored at int4)."""
-    plan = evaluation.plan
-    split = plan.tensor_parallel * plan.pipeline_parallel
-    kv = figures.get("kv_cache_bytes")
-    if (
-        plan.task == "inference"
-        and isinstance(kv, (int, float))
-        and "kv_cache_bytes_per_gpu" not in figures  # the planner gives both already
-    ):
-        per_replica = plan.batch_per_replica or 1
-        figures["kv_cache_bytes_per_gpu"] = kv
-        figures["kv_cache_bytes"] = kv * split * plan.batch_size / per_replica
-    weights = figures.get("weights_bytes")
-    if isinstance(weights, (int, float)):
-        shards = split * (
-            plan.gpus // split if plan.task != "inference" and plan.zero_stage == 3 else 1
-        )
-        figures["weights_bytes_total"] = weights * shards
-        if plan.task == "inference":  # what an expert computes: parameters × bytes per weight
-            dtype = plan.weight_dtype or plan.precision
-            figures["weights_bytes_plain"] = plan.model.params * DTYPE_BYTES.get(dtype, 2.0)
-    return figures
-
-
 def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
     out = []
     for result in evaluation.checks:
         summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
         figures = dict(result.figures)
         if result.kind == "memory":
-            figures = _totals(evaluation, figures)
+            figures = deployment_totals(evaluation, figures)
         out.append(
             Check(
                 kind=result.kind,
@@ -340,6 +311,9 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if probing:
         query = replace(query, scenario=replace(s, params=PROBE_PARAMS))
         s = query.scenario
+    computer = computer_lead(query)  # "只用CPU", "MacBook Pro M3": never a stand-in card
+    if computer:
+        return Outcome(verdict="unknown", lead=computer, scenario=s, mode="invalid")
     missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
     query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
     if missing and (stand_in is None or (s.model is None and s.params is None)):

@@ -114,7 +114,30 @@ def _emit(answer: Answer, as_json: bool, index: int, full: bool = False) -> None
     click.echo(clean(brief.rstrip()))
 
 
-@click.command()
+def _is_question(arg: str) -> bool:
+    """A word that starts with "-" but is no flag: "-3 张卡能训练7B吗", "-2 dollars per hour?"."""
+    return (
+        len(arg) > 1
+        and arg[0] == "-"
+        and (arg[1].isdigit() or arg[1] in ".$" or " " in arg or not arg.isascii())
+    )
+
+
+class _AskCommand(click.Command):
+    """`ask` reads a question starting with "-" as the question ("-3 张卡能训练7B吗" is bad
+    input to answer in Chinese, not click's English "No such option: -3")."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args and any(_is_question(a) for a in args):
+            args = (
+                [a for a in args if not _is_question(a)]
+                + ["--"]
+                + [a for a in args if _is_question(a)]
+            )
+        return super().parse_args(ctx, args)
+
+
+@click.command(cls=_AskCommand)
 @click.argument("question", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per question.")
 @click.option(

@@ -31,8 +31,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
         r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
-        # "H100 or B200 for …?", "MI300X 还是 H100": two cards joined by "or" / 还是
-        r"⟨gpu⟩[^.?!。？]{0,30}?(?:\bor\b|还是)[^.?!。？]{0,20}?⟨gpu⟩",
+        r"which (?:trains|serves|runs|finishes|fits|handles|does|should)\b|"
+        # choosing without a comparative ("怎么选", "should I get …"), or two cards set side by
+        # side with "or" / "还是" ("A100 or H100 for LoRA on 13B?", "用A100还是H100")
+        r"怎么选|如何选|选哪|该选|选谁|"
+        r"should i (?:get|buy|rent|pick|choose|use|go with)|(?:choose|pick|decide) between|"
+        r"better (?:choice|option|pick)|which to (?:pick|choose|buy|rent|use)|"
+        r"⟨gpu⟩[^.?!。？]{0,30}?(?:\bor\b|还是)[^.?!。？]{0,20}?⟨gpu⟩|"
+        r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)",  # "A100跟H100比怎么样"
     ),
     (
         "max_model",

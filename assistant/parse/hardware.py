@@ -151,6 +151,8 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*" + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
+    # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
+    r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
 )
 _PER_NODE_PATTERNS = (
     NUMBER
@@ -302,7 +304,18 @@ _MEMORY = re.compile(
     # "A800 40G" (no such catalog entry: the mark is the A800, the size is the user's), never a
     # link speed ("H100 100G RoCE", "25G以太网")
     r"|" + GPU_MARK.strip() + r"\s*(?:\(|（)?" + NUMBER + r"\s*(gib|gb|g)(?![a-z])"
-    r"(?!\s*(?:roce|ib\b|infiniband|ethernet|以太网|网|nic))",
+    r"(?!\s*(?:roce|ib\b|infiniband|ethernet|以太网|网|nic))"
+    # "4 MI325X with 256GB each", "MI325X, 256 GB apiece", "每张256G", "单卡 48GB": the size of
+    # each card, never the host's ("with 512 GB of RAM")
+    r"|"
+    + GPU_MARK.strip()
+    + r"\s*(?:,|，)?\s*(?:each\s+)?(?:with|having|of)\s+"
+    + NUMBER
+    + r"\s*(gib|gb|g)(?![a-z/])"
+    r"(?!\s*(?:of\s+)?(?:host|system|cpu|ram|dram|内存|roce|ib\b|infiniband|ethernet|nic))"
+    r"|" + NUMBER + r"\s*(gib|gb|g)\s*(?:each|apiece|per (?:card|gpu|device))\b"
+    r"|(?:每张|每卡|单卡)\s*(?:显存)?\s*" + NUMBER + r"\s*(gib|gb|g)(?![a-z])"
+    r"(?!\s*(?:内存|roce|ib\b|以太网|网))",
     re.ASCII,
 )
 

@@ -26,8 +26,14 @@ import re
 from collections.abc import Callable, Iterable
 
 __all__ = [
+    "CPU_NAME",
+    "VARIANT_AFTER",
     "as_typed",
-    "catalog_suggestions",
+    "cpu_only",
+    "is_computer",
+    "laptop_word",
+    "name_in",
+    "closest_entries",
     "digit_groups_fit",
     "maker_spans",
     "unknown_gpu_spans",
@@ -41,7 +47,10 @@ _FAMILIES = (
 _GPU_LINES = (
     r"rtx|gtx|titan|quadro|radeon|instinct|gaudi|mi|ascend|昇腾|tpu|"
     r"g[hb](?=\d{3})|"  # Grace superchips: "gh200", "gb200" (not an H200 or a B200)
-    r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))"  # bare Ascend "910b4"
+    r"[abhlv](?=\d{2})|[bgh](?=\d{3})|(?=9[1-9]0[a-d]\d?(?![a-z0-9]))|"  # bare Ascend "910b4"
+    r"[km](?=\d{2}(?![0-9]))|"  # Tesla K80, M40
+    # a GeForce number typed without "RTX"/"GTX" is one only with its suffix ("2080ti", "1080 Ti")
+    r"(?=[1-5]0[5-9]0[ ]?(?:ti|super)(?![a-z]))"
 )
 # ASCII word characters only: "chatglm3-6b吗" is the name "chatglm3-6b" followed by 吗
 _W = r"[a-z0-9_.]"
@@ -77,26 +86,47 @@ _NEXT_TO_CARD = (
     r"(?!(?:fp|bf|int|tf|x|e\d+m)\d)[a-z]{1,6}-?\d{2,5}[a-z0-9]{0,4}(?![a-z0-9])"
     r"(?=" + _CARD_WORD + ")"
 )
+# computers rather than cards: Apple's unified-memory machines ("MacBook Pro M3", "M2 Ultra")
+_APPLE_CHIP = r"m[1-5](?:[ ]?(?:pro|max|ultra))?(?![a-z0-9])"
+_COMPUTER = (
+    r"(?:apple[ ]?)?(?:macbook(?:[ ]?(?:pro|air))?|mac[ ]?(?:studio|mini|pro)|imac)(?![a-z])"
+    r"(?:[ ]?" + _APPLE_CHIP + r")?"
+    r"|(?:apple[ ]?)" + _APPLE_CHIP + r"|m[1-5][ ]?(?:pro|max|ultra)(?![a-z0-9])"
+)
+#: "my laptop", "我的笔记本": a computer, read like a CPU (never masked: "笔记本显卡散热" stays
+#: a PC question; never "Jupyter notebook")
+_LAPTOP = re.compile(r"(?<![a-z])laptops?(?![a-z])|笔记本(?:电脑)?")
 # cards and chips typed without their line: a bare GeForce number ("a 3060 12GB", "4080 super";
-# 3090/4090/5090 are catalog aliases, masked before this runs), a Radeon ("7900 XTX"), Apple
-# silicon ("M3 Max", "MacBook"), Google TPUs ("TPU v5e"), AWS Trainium/Inferentia
+# 3090/4090/5090 are catalog aliases, masked before this runs), a Radeon ("7900 XTX"), Google
+# TPUs ("TPU v5e"), AWS Trainium/Inferentia (Apple silicon is a computer: _COMPUTER)
 _BARE_CARDS = (
     r"(?<![\d.,])(?![345]090)[2-5]0[5-9]0(?:[- ]?(?:ti|super)){0,2}(?![a-z0-9])"
     r"(?!\s*(?:tokens?|params?|b\b))"
     r"|(?:rx[- ]?)?[5-9]\d00[- ]?(?:xtx|xt|gre)(?![a-z0-9])"
-    r"|(?:mac ?book(?: pro| air)?|mac (?:studio|mini|pro))(?:[- ]m[1-4](?:[- ](?:pro|max|ultra))?)?"
-    r"|\bm[1-4][- ](?:pro|max|ultra)\b"
     r"|tpu[- ]?v\d[a-z]?(?![a-z0-9])|trainium\d?|inferentia\d?"
 )
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
     r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
-    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell)(?![a-z0-9]))?"
-    r"|" + _BARE_CARDS + "|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
+    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell|nvl|laptop|mobile)(?![a-z0-9]))?"
+    r"|" + _BARE_CARDS + "|" + _COMPUTER + "|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
 )
+#: "只用CPU", "没有显卡", "CPU only", "on my CPU": no GPU at all (never "CPU offload")
+_CPU_ONLY = re.compile(
+    r"(?:只|仅|纯)用?\s*cpu|cpu\s*only|only\s+(?:an?\s+|the\s+|my\s+)?cpus?\b|"
+    r"(?:没有|没|无)(?:独立|独)?(?:显卡|gpu)|\bno\s+gpus?\b|without\s+(?:an?\s+)?gpus?\b|"
+    r"(?:用|在)\s*cpu\s*上?\s*(?:跑|推理|运行|部署)|\bon\s+(?:an?\s+|my\s+|the\s+)?cpus?\b(?!\s*offload)"
+)
+#: The name `Query.unknown_names` carries for a question with no GPU at all.
+CPU_NAME = "CPU"
 _NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
 _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
+
+
+#: A variant the catalog lacks, written after a catalog name: "H100 NVL" (94 GB), "RTX 4090
+#: Laptop" (16 GB) are other cards than the H100 SXM and the desktop 4090.
+VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记本|移动版)")
 
 
 def unknown_names(masked: str) -> tuple[str, ...]:
@@ -109,6 +139,62 @@ def unknown_names(masked: str) -> tuple[str, ...]:
         if name and name not in out:
             out.append(name)
     return tuple(out)
+
+
+def cpu_only(text: str) -> bool:
+    """True when the (lower-cased) question says it has no GPU at all.
+
+    >>> cpu_only("我的电脑没有显卡，只用cpu能跑7b吗"), cpu_only("zero-3 with cpu offload")
+    (True, False)
+    """
+    return bool(_CPU_ONLY.search(text))
+
+
+def laptop_word(text: str) -> str | None:
+    """The laptop the (lower-cased) question speaks of, as typed, or None.
+
+    >>> laptop_word("我的笔记本能跑7b吗"), laptop_word("a jupyter notebook on a t4")
+    ('笔记本', None)
+    """
+    match = _LAPTOP.search(text)
+    return match.group(0) if match else None
+
+
+def is_computer(name: str) -> bool:
+    """True for a name that is a computer, not a card: a CPU, an Apple Mac ("MacBook Pro M3").
+
+    >>> is_computer("MacBook Pro M3"), is_computer(CPU_NAME), is_computer("MI325X")
+    (True, True, False)
+    """
+    lowered = name.lower()
+    return name == CPU_NAME or bool(re.fullmatch(_COMPUTER, lowered) or _LAPTOP.fullmatch(lowered))
+
+
+#: Chinese names of accelerator makers, as their English documentation writes them.
+_MAKERS_EN = {
+    "摩尔线程": "Moore Threads",
+    "壁仞": "Biren",
+    "海光": "Hygon",
+    "寒武纪": "Cambricon",
+    "昆仑芯": "Kunlunxin",
+    "天数智芯": "Iluvatar CoreX",
+    "沐曦": "MetaX",
+    "燧原": "Enflame",
+    "昇腾": "Ascend",
+}
+
+
+def name_in(name: str, lang: str) -> str:
+    """`name` as an answer in `lang` writes it: an English answer gives a maker's English name.
+
+    >>> name_in("寒武纪MLU370", "en"), name_in("寒武纪MLU370", "zh")
+    ('Cambricon MLU370', '寒武纪MLU370')
+    """
+    if lang != "en":
+        return name
+    for zh, en in _MAKERS_EN.items():
+        name = re.sub(zh + r"\s*(?:的\s*)?", en + " ", name)
+    return " ".join(name.split())
 
 
 def as_typed(name: str, question: str) -> str:
@@ -153,32 +239,44 @@ def digit_groups_fit(matched: str, spellings: Iterable[str]) -> bool:
 
 
 #: A name that reads as a model ("Qwen2-7B", "GLM-4", "Yi-34B"), not a GPU.
-_READS_AS_MODEL = re.compile(
+_MODEL_WORDS = re.compile(
     r"\d+(?:\.\d+)?\s*[bm]\b|llama|qwen|mistral|mixtral|deepseek|gpt|glm|baichuan|\byi\b|gemma|phi",
     re.IGNORECASE,
 )
 
 
-def catalog_suggestions(name: str) -> tuple[tuple[str, ...], str]:
-    """Up to three catalog entries closest to the unknown `name`, and the table they are from
-    ("gpu" or "model"; GPUs first unless the name reads as a model): the catalog lookup's own
-    suggestions, so the answer's lead and the parse note offer the same entries."""
+def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
+    """The catalog table an unknown `name` belongs to ("gpu" or "model") and up to three of
+    its closest entries; the one home of both, for the answer's lead and the parse note.
+
+    A name shaped like a card ("寒武纪MLU370", "Gaudi 3") is a card: it is never offered
+    models because a model name happens to be closer in spelling.
+
+    >>> closest_entries("MI325X")
+    ('gpu', ('MI250X 128GB', 'MI300X 192GB'))
+    >>> closest_entries("寒武纪MLU370")
+    ('gpu', ())
+    """
     from calculators.catalog.hardware import lookup_gpu
     from calculators.catalog.models import lookup_model
     from calculators.errors import CalculatorInputError, UnknownNameError
 
-    tables: list[tuple[Callable[[str], object], str]] = [
-        (lookup_gpu, "gpu"),
-        (lookup_model, "model"),
-    ]
-    if _READS_AS_MODEL.search(name):
-        tables.reverse()
+    lowered = name.lower()
+    tables: list[tuple[Callable[[str], object], str]]
+    if _GPU_ONLY.fullmatch(lowered) or _MAKER_ONLY.fullmatch(lowered):
+        tables = [(lookup_gpu, "gpu")]
+        if re.match(r"\d{4}", lowered):  # "2080ti" is spelled "RTX 2080 Ti" in the catalog
+            name = f"RTX {name}"
+    elif _MODEL_WORDS.search(name):
+        tables = [(lookup_model, "model"), (lookup_gpu, "gpu")]
+    else:
+        tables = [(lookup_gpu, "gpu"), (lookup_model, "model")]
     for lookup, table in tables:
         try:
             lookup(name)
         except UnknownNameError as exc:
             if exc.suggestions:
-                return tuple(exc.suggestions[:3]), table
+                return table, tuple(exc.suggestions[:3])
         except CalculatorInputError:
             continue
-    return (), tables[0][1]  # the template to offer when nothing is close
+    return tables[0][1], ()

@@ -28,10 +28,16 @@ from assistant.parse.followup import added_counts, as_followup, bare_count, merg
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
+    CPU_NAME,
+    VARIANT_AFTER,
     as_typed,
-    catalog_suggestions,
+    closest_entries,
+    cpu_only,
     digit_groups_fit,
+    is_computer,
+    laptop_word,
     maker_spans,
+    name_in,
     unknown_gpu_spans,
     unknown_names,
 )
@@ -144,6 +150,12 @@ class _Mentions:
     plain: str = ""
     """Cleaned and lower-cased, nothing masked ("H100 PCIe-only" keeps its "pcie")."""
 
+    @property
+    def names_hardware(self) -> bool:
+        """A card is named, known or not; a laptop or a CPU alone is none of the domain's
+        hardware ("笔记本显卡散热不好怎么办")."""
+        return bool(self.gpus or [n for n in self.unknown if not is_computer(n)])
+
 
 def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     text = cleaned.lower()
@@ -157,16 +169,23 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
-    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
-    gpu_matches = [
-        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
-    ]
-    text = hw.mask(text, gpu_matches, hw.GPU_MARK)
-    unknown = tuple(as_typed(name, cleaned) for name in unknown_names(text))
-    # an unknown card still counts ("8 MI355X"): masked like a catalog one, with no name
-    strangers = [hw.CatalogMatch("", "", a, b) for a, b in unknown_gpu_spans(text)]
-    text = hw.mask(text, strangers, hw.GPU_MARK)
-    in_order = sorted([*gpu_matches, *strangers], key=lambda m: m.start)
+    gpu_matches, variants = _gpu_matches(text, gpu_index)
+    variant_names = [as_typed(text[v.start : v.end].strip(), cleaned) for v in variants]
+    text = hw.mask(text, [*gpu_matches, *variants], hw.GPU_MARK)
+    unknown = tuple(
+        dict.fromkeys([*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text))])
+    )
+    if gpu_matches:  # "a laptop and 8 H100 in the cloud": the cards are what is asked about
+        unknown = tuple(n for n in unknown if not is_computer(n))
+    else:
+        laptop = laptop_word(text)
+        unknown = (
+            *unknown,
+            *((laptop,) if laptop else ()),
+            *((CPU_NAME,) if cpu_only(text) else ()),
+        )
+    text, strangers = _mask_strangers(text, beside_cards=bool(gpu_matches))
+    in_order = sorted([*gpu_matches, *variants, *strangers], key=lambda m: m.start)
     return _Mentions(
         site=site_matches[0].name if site_matches else None,
         gpus=tuple(dict.fromkeys(m.name for m in gpu_matches)),
@@ -176,6 +195,38 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         unknown=unknown,
         plain=cleaned.lower(),
     )
+
+
+def _gpu_matches(
+    text: str, gpu_index: Mapping[str, str]
+) -> tuple[list[hw.CatalogMatch], list[hw.CatalogMatch]]:
+    """Catalog GPU names in `text`, and the spans of catalog names followed by a variant the
+    catalog lacks ("H100 NVL", "4090笔记本"): those are unknown cards, never the entry."""
+    makers = maker_spans(text)  # "BI-V100" is Iluvatar's card, not a V100
+    found = [
+        m for m in hw.find_aliases(text, gpu_index) if not any(a <= m.start < b for a, b in makers)
+    ]
+    catalog, variants = [], []
+    for match in found:
+        variant = VARIANT_AFTER.match(text, match.end)
+        if variant is None:
+            catalog.append(match)
+        else:
+            variants.append(hw.CatalogMatch("", "", match.start, variant.end()))
+    return catalog, variants
+
+
+def _mask_strangers(text: str, *, beside_cards: bool) -> tuple[str, list[hw.CatalogMatch]]:
+    """An unknown card still counts ("8 MI355X"): masked like a catalog one, with no name. A
+    computer beside catalog cards is neither a card nor their memory ("a MacBook with 36GB and
+    2 A100s"): masked apart."""
+    strangers: list[hw.CatalogMatch] = []
+    for a, b in sorted(unknown_gpu_spans(text), reverse=True):  # right to left: offsets hold
+        computer = beside_cards and is_computer(text[a:b])
+        if not computer:
+            strangers.append(hw.CatalogMatch("", "", a, b))
+        text = text[:a] + (" ⟨computer⟩ " if computer else hw.GPU_MARK) + text[b:]
+    return text, strangers[::-1]
 
 
 def mentioned_gpus(question: str) -> tuple[str, ...]:
@@ -190,7 +241,9 @@ def _say(message: Msg, language: Language) -> str:
     return text(message, language)
 
 
-def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, object], list[str]]:
+def _counts_slots(
+    counts: hw.Counts, language: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
     out: dict[str, object] = {}
     warnings: list[str] = []
     if counts.nodes is not None:
@@ -199,7 +252,7 @@ def _counts_slots(counts: hw.Counts, language: Language) -> tuple[dict[str, obje
         out["gpus_per_node"] = counts.gpus_per_node
     if counts.gpu_counts:
         out["gpu_count"] = counts.gpu_counts[0]
-        if len(counts.gpu_counts) > 1:
+        if len(counts.gpu_counts) > 1 and not comparing:  # options carry their own counts
             chosen, others = counts.gpu_counts[0], counts.gpu_counts[1:]
             message = Msg("parse.counts_differ", chosen=chosen, others=others)
             warnings.append(_say(message, language))
@@ -304,14 +357,15 @@ def parse(
         warnings.append(_say(Msg("parse.question_cut", limit=MAX_QUESTION_CHARS), lang))
     mentions = _find_mentions(cleaned, sites)
     refuse_nonsense(cleaned.lower(), mentions.text, {})
-    found, slot_warnings = _slots(mentions, lang)
+    comparing = "compare" in read_asks(mentions.text)
+    found, slot_warnings = _slots(mentions, lang, comparing=comparing)
     refuse_nonsense("", "", found)
     text = mentions.text
     has_job = bool({"model", "params"} & found.keys())
     evidence = classify(
         text,
         named_job=bool(mentions.site or has_job),
-        named_hardware=bool(mentions.gpus or mentions.unknown),
+        named_hardware=mentions.names_hardware,
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
@@ -362,7 +416,9 @@ def _compared_counts(
     return [w for w in warnings if w not in stale]
 
 
-def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list[str]]:
+def _slots(
+    mentions: _Mentions, lang: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
     """Every slot the question states, and the notes on how they were read."""
     text = mentions.text
     found: dict[str, object] = {}
@@ -372,7 +428,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
         found["gpu"] = mentions.gpus[0]
     if mentions.models:
         found["model"] = mentions.models[0]
-    count_slots, warnings = _counts_slots(hw.read_counts(text), lang)
+    count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
     found.update(count_slots)
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
@@ -387,7 +443,7 @@ def _slots(mentions: _Mentions, lang: Language) -> tuple[dict[str, object], list
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
         found["gpu"], link = hw.pcie_variant(str(found["gpu"]))
         found["intra_link"] = link or found["intra_link"]
-    warnings += [_say(m, lang) for m in _name_notes(mentions, found)]
+    warnings += [_say(m, lang) for m in _name_notes(mentions, found, lang)]
     return found, warnings
 
 
@@ -445,11 +501,17 @@ def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
     return []
 
 
-def _name_notes(mentions: _Mentions, found: Mapping[str, object]) -> list[Msg]:
-    """ "<name> is not in the catalog (closest: …)" per unknown name."""
+def _name_notes(mentions: _Mentions, found: Mapping[str, object], lang: Language) -> list[Msg]:
+    """ "<name> is not in the catalog (closest: …)" per unknown name, with the entries the
+    answer's lead offers (:func:`closest_entries`)."""
     notes = [
-        Msg("parse.unknown_name", name=name, closest=catalog_suggestions(name)[0] or ("—",))
+        Msg(
+            "parse.unknown_name",
+            name=name_in(name, lang),
+            closest=closest_entries(name)[1] or ("—",),
+        )
         for name in mentions.unknown
+        if not is_computer(name)  # no card is close to a CPU or a Mac: the lead says so
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     link_note = hw.nvlink_note(mentions.plain, found)

@@ -78,7 +78,8 @@ def excerpt(text: str, limit: int = 160) -> str:
 
 #: A sentence ends at "。！？" or at ". ! ?" before a capital, an opening bracket or a CJK
 #: character ("Zhao et al. 2023" and "e.g. 8" go on).
-_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+(?=[A-Z(\u4e00-\u9fff])")
+# a sentence may start with a lower-case product name ("vLLM adds PagedAttention", "cuBLAS …")
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+(?=[A-Z(\u4e00-\u9fff]|[a-z]{1,3}[A-Z])")
 
 
 def prose_sentences(text: str) -> list[str]:

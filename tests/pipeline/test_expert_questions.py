@@ -354,11 +354,11 @@ def test_an_unknown_cards_note_offers_the_leads_closest_entries(question: str) -
     # The lead offered "Ascend 910B 64GB、Ascend 910 32GB、A10" while the note under it said
     # the closest was "A10": two lists from two look-ups. Both now come from one.
     from assistant.calculate import calculate
-    from assistant.parse.names import catalog_suggestions
+    from assistant.parse.names import closest_entries
 
     query = parse(question)
     (name,) = query.unknown_names
-    closest, _ = catalog_suggestions(name)
+    _, closest = closest_entries(name)
     assert closest
     listed = "、".join(closest)
     assert listed in calculate(query).lead

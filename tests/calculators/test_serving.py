@@ -93,6 +93,29 @@ def test_pipeline_across_nodes_adds_hops_over_the_fabric() -> None:
     assert one.inter_node_bytes_per_step > 0
 
 
+@pytest.mark.parametrize(
+    ("gpu", "link", "ports"),
+    [
+        ("910B", "200GbE RoCE", 8),  # Atlas 800T A2: 8 x 200GE, one per NPU
+        ("A800", "InfiniBand HDR", 8),  # DGX/HGX A800: 8 x HDR
+        ("H100", "InfiniBand NDR", 8),  # DGX H100: 8 x NDR
+        ("RTX 4090", "25GbE RoCE", 1),  # GeForce server: one 25GbE port
+    ],
+)
+def test_a_replica_across_nodes_with_no_fabric_given_uses_the_cards_typical_one(
+    gpu: str, link: str, ports: int
+) -> None:
+    # the same default training uses (calculators.planner.fabrics.typical_fabric), said as such
+    spoken = _speed("Llama-2-70B", gpu, 8, 2, gpus_per_node=8)
+    stated = _speed(
+        "Llama-2-70B", gpu, 8, 2, gpus_per_node=8, inter_link=lookup_link(link), nics_per_node=ports
+    )
+    assert spoken.pipeline_seconds == pytest.approx(stated.pipeline_seconds)
+    note = next(m for m in spoken.assumptions if m.key == "assume.serving.default_inter_link")
+    assert note["link"] == link
+    assert note["ports"] == ports
+
+
 @FAST
 @given(batch=st.integers(1, 512), extra=st.integers(1, 512))
 def test_bigger_batch_is_slower_per_token_but_faster_in_total(batch: int, extra: int) -> None:

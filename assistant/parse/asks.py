@@ -23,7 +23,8 @@ from assistant.records import Ask
 
 __all__ = ["read_asks"]
 
-_G = r"(?:⟨gpu⟩|gpus?|cards?|nodes?|servers?|accelerators?|machines?)"
+# "how many GPU-hours" asks for hours, not a count of GPUs
+_G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -44,6 +45,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"how many (?:concurrent|simultaneous|parallel) (?:users|requests|sequences|sessions)|"
         r"max(?:imum)? (?:number of )?concurren|"
         r"how many (?:users|requests|sequences) (?:can|could)",
+    ),
+    (
+        # "how many tokens can 64 H100 pretrain a 7B on" (with a budget or a deadline)
+        "tokens",
+        r"多少\s*(?:个\s*)?tokens?|how many (?:training )?tokens",
     ),
     (
         "gpu_count",

@@ -175,6 +175,18 @@ _BUDGET = (
     ),
     # "有20万预算", "20万元的预算", "¥50万总预算": the amount before the word
     re.compile(r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"),
+    # "is $50k enough", "$30k buys", "$100k at $2.5/GPU-hour": money said with what it is to
+    # cover or the rate it is spent at is the total (a price is the amount after "at")
+    re.compile(
+        _CUR + r"\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*"
+        r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
+        r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
+    ),
+    # "50万够不够训练13B", "20万元钱够吗": an amount in 万 (or with a currency) that must suffice
+    re.compile(
+        r"(?<![每/])(?:" + _CUR + r")?\s*" + NUMBER + r"\s*(万|w)\s*(?:" + _CUR + r")?"
+        r"\s*(?:的)?(?:钱|经费|资金)?\s*够"
+    ),
 )
 
 
@@ -189,7 +201,7 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     else:
         currency, number, scale, after = groups
     said = match.group(0)
-    named = said.startswith(("预算", "budget")) or said.endswith("预算")
+    named = said.startswith(("预算", "budget")) or said.endswith(("预算", "够"))
     if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money
     symbol = currency or after

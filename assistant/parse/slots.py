@@ -34,7 +34,7 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"预训练|从头训练|pre[- ]?train|from scratch|继续训练|增量预训练|continued (?:pre)?train|"
-        r"训练|训完|\btrain",
+        r"训练|训完|\btrain|(?<!培)训(?!练营)",  # "能训多少token的7B": 训 alone is training
         "pretrain",
     ),
     (
@@ -279,9 +279,21 @@ _CURRENCY = {
 }
 
 
+#: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
+#: GPU-hours is the price of one (never an amount in thousands, never per kWh).
+_PRICE_AT = re.compile(
+    r"(?:\bat|@)\s*(\$|¥|￥)\s*" + _SIGNED + r"(?![\d.]|\s*(?:k|m|万|w)\b|\s*(?:/|per)\s*kwh)"
+)
+_GPU_HOURS = re.compile(r"gpu[- ]?h(?:ou)?rs?|卡时|gpu 小时")
+
+
 def read_price(text: str) -> tuple[float | None, str | None]:
     """A price per GPU-hour the user gives, with its currency; never invented."""
     match = PRICE.search(text)
+    if match is None and _GPU_HOURS.search(text):
+        bare = _PRICE_AT.search(text)
+        if bare is not None:
+            return to_float(bare.group(2)), _CURRENCY.get(bare.group(1), "USD")
     if match is None:
         return None, None
     if match.group(2):

@@ -18,6 +18,7 @@ from calculators.messages import Msg
 __all__ = [
     "asked",
     "asks_count",
+    "break_even",
     "asks_duration",
     "figure",
     "focus_sentence",
@@ -176,9 +177,22 @@ def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.weights", total=total, precision=scenario.precision or "bf16")
 
 
+def break_even(budget: float, currency: str | None, hours: float) -> Msg:
+    """A budget with no price per GPU-hour: the price up to which it covers `hours`."""
+    return Msg(
+        "answer.budget_break_even",
+        budget=budget,
+        currency=currency or "",
+        hours=hours,
+        price=budget / hours,
+    )
+
+
 def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     cost = figure(checks, "cost", "cost")
     hours = figure(checks, "cost", "gpu_hours")
+    if cost is None and hours and scenario.budget:  # "50万预算够不够": the price it covers
+        return break_even(scenario.budget, scenario.currency, hours)
     if cost is None:
         return Msg("answer.cost_hours", hours=hours) if hours else None
     return Msg("answer.cost", cost=cost, currency=scenario.currency or "", hours=hours or 0)

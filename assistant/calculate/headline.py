@@ -73,6 +73,8 @@ def _compute(
     ratio = seconds / deadline
     took = _dur(seconds, lang)
     limit = _dur(deadline, lang)
+    if ratio <= 1 and horizon:  # no deadline stated: the year is no limit to compare with
+        return t("headline.compute.takes", lang, took=took)
     if ratio <= 1:
         return t("headline.compute.in_time", lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")

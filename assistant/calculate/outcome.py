@@ -31,10 +31,11 @@ from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
+from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
-from assistant.calculate.solvers import max_sequences
+from assistant.calculate.solvers import at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
 from assistant.calculate.targets import has_target, meet_target
@@ -242,7 +243,7 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
-    budget = budget_note(checks, stated)
+    budget = budget_note(checks, stated, ask)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -266,6 +267,8 @@ def _evaluate_scenario(
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+        elif budget.key == "answer.budget_break_even" and verdict == "feasible":
+            verdict = "unknown"  # whether the money is enough waits for a price: an estimate
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
@@ -341,7 +344,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
-        return energy_outcome(query) or _concept(query)
+        return energy_outcome(query) or money_outcome(query) or _concept(query)
     site = _site(query, sites)
     found = _calculate(query, site)
     if probing:  # the largest model's own figures, not the probe's
@@ -371,6 +374,9 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if ask == "duration" and open_count and _training(s):
             return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        if ask == "tokens":  # the run the money (or the time) pays for; no budget sentence
+            unbudgeted = replace(query, scenario=replace(s, budget=None))
+            outcome = bounded_tokens(query, outcome, _rerun(unbudgeted, ask))
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
@@ -397,30 +403,19 @@ def _resolve(
     query: Query, site: SiteProfile | None, ask: Ask, scenario: Scenario | None = None
 ) -> Resolved:
     """Fill the open slots; a how-long question with no deadline is judged on a year (the
-    answer is the duration, and past a year it is called impractical), not on a default."""
+    answer is the duration, and past a year it is called impractical), not on a default, and
+    so is a run with a budget ("预算50万…钱够吗": the money was asked, not a 90-day deadline)."""
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
-        return _at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if ask not in _QUANTITY or s.deadline_seconds is not None or not _training(s):
+        return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    open_horizon = ask in (*_QUANTITY, "tokens") or s.budget is not None
+    if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
     note = text(Msg("answer.open_horizon"), lang)
     return replace(resolved, assumptions=(note, *resolved.assumptions))
-
-
-def _at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
-    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
-    sequences that fit (memory full, speed per sequence at that batch), not for one."""
-    s = resolved.scenario
-    count = max_sequences(s) if s.concurrency is None else None
-    if count is None or s.batch_size not in (None, 1):
-        return resolved
-    one = text(Msg("answer.default_one_sequence"), lang)
-    kept = tuple(a for a in resolved.assumptions if a != one)
-    note = text(Msg("answer.at_max_concurrency", count=count), lang)
-    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))
 
 
 def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
@@ -462,6 +457,11 @@ def _setup(outcome: Outcome, lang: Language) -> str:
     return describe_setup(outcome.scenario, lang) if outcome.scenario else ""
 
 
+def _works(outcome: Outcome) -> bool:
+    """Feasible, or a working run whose money waits for a price (an estimate with figures)."""
+    return outcome.verdict == "feasible" or (outcome.verdict == "unknown" and bool(outcome.checks))
+
+
 def _typical(query: Query, ask: Ask) -> Outcome:
     lang = query.language
     results: list[Outcome] = []
@@ -483,10 +483,10 @@ def _typical(query: Query, ask: Ask) -> Outcome:
         )
         resolved = _resolve(query, None, ask, scenario)
         results.append(_evaluate_scenario(resolved, lang, s, ask, judged=judged))
-        if results[-1].verdict == "feasible":
+        if _works(results[-1]):
             break  # larger set-ups are not needed
     chosen = next(
-        (r for r in results if r.verdict == "feasible"),
+        (r for r in results if _works(r)),
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
     tried = tuple(

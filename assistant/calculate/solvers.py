@@ -7,6 +7,7 @@ so the figure agrees with the checks shown under it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
@@ -15,11 +16,19 @@ from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
+    from assistant.calculate.defaults import Resolved
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
     from calculators.serving_solvers import Concurrency
 
-__all__ = ["concurrency", "max_sequences", "model_and_gpu", "solved", "weight_dtype"]
+__all__ = [
+    "at_most_sequences",
+    "concurrency",
+    "max_sequences",
+    "model_and_gpu",
+    "solved",
+    "weight_dtype",
+]
 
 _DTYPES = {"int4": "int4", "int8": "int8", "fp8": "fp8", "fp16": "fp16", "bf16": "bf16"}
 
@@ -94,3 +103,16 @@ def solved(ask: Ask, scenario: Scenario, lang: Language) -> str:
     """The direct answer from a calculator solver ("" when none applies)."""
     found = concurrency(scenario) if ask == "max_concurrency" else None
     return text(found, lang) if found is not None else ""
+
+
+def at_most_sequences(resolved: Resolved, lang: Language) -> Resolved:
+    """ "最多多少并发" with no batch stated: the figures under the answer are for the most
+    sequences that fit (memory full, speed per sequence at that batch), not for one."""
+    s = resolved.scenario
+    count = max_sequences(s) if s.concurrency is None else None
+    if count is None or s.batch_size not in (None, 1):
+        return resolved
+    one = text(Msg("answer.default_one_sequence"), lang)
+    kept = tuple(a for a in resolved.assumptions if a != one)
+    note = text(Msg("answer.at_max_concurrency", count=count), lang)
+    return replace(resolved, scenario=replace(s, batch_size=count), assumptions=(note, *kept))

@@ -89,3 +89,122 @@ def test_a_small_excess_is_a_percentage_and_a_large_one_a_ratio(
     text = _shortfall(kind, figures, lang)
     assert said in text, text
     assert not_said not in text.split("，")[-1].split(", ")[-1], text
+
+
+@pytest.mark.parametrize(
+    ("question", "budget"),
+    [
+        ("is $50k enough to fine-tune llama-3-70b with lora at $2/gpu-hr", 50000.0),
+        ("how many gpu-hours does $30k buy at $2.5", 30000.0),
+        ("$100k at $2.5/gpu-hour, how many tokens can 64 h100 pretrain a 7b on?", 100000.0),
+        ("50万预算够不够训练13b", 500000.0),
+        ("20万元够不够训练7b", 200000.0),
+        ("8张h100 at $2/hr", None),  # a price, not a budget
+        ("每卡时15元够吗", None),  # a price before 够 is still a price
+        ("8 h100 at $2.5 per gpu-hour", None),
+    ],
+)
+def test_money_said_with_what_it_must_cover_is_a_budget(
+    question: str, budget: float | None
+) -> None:
+    from assistant.parse.load import read_budget
+
+    assert read_budget(question)[0] == budget
+
+
+def test_a_bare_rate_after_at_is_a_price_only_in_a_question_about_gpu_hours() -> None:
+    from assistant.parse.slots import read_price
+
+    assert read_price("how many gpu-hours does $30k buy at $2.5") == (2.5, "USD")
+    assert read_price("how many gpu-hours does $30k buy at $2.5k") == (None, None)
+    assert read_price("8 h100 at $2 each, can they train a 7b") == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("how many GPU-hours does $30k buy at $2.5", None),  # hours, not a count of GPUs
+        ("how many GPUs do I need for a 70B model", "gpu_count"),
+        ("$100k at $2.5/GPU-hour, how many tokens can 64 H100 pretrain a 7B on?", "tokens"),
+        ("预算20万元，每卡时15元，8张A800能训多少token的7B", "tokens"),
+    ],
+)
+def test_what_a_budget_question_asks(question: str, ask: str | None) -> None:
+    asks = parse(question).asks
+    assert (asks[0] if asks else None) == ask
+
+
+def test_xun_alone_is_training() -> None:
+    assert parse("8张A800能训多少token的7B").scenario.task == "pretrain"
+    assert parse("8张A800部署7B").scenario.task == "inference"
+
+
+def test_how_many_tokens_a_budget_buys_is_the_run_it_pays_for() -> None:
+    # $100k / $2.5 = 40,000 GPU-hours = 625 h on 64 H100 (26 days): the run at that token
+    # count is evaluated, its cost is the budget, and no 90-day default is in the answer
+    outcome = calculate(
+        parse("$100k at $2.5/GPU-hour, how many tokens can 64 H100 pretrain a 7B on?")
+    )
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("Training tokens the budget pays for: about 1.1")
+    assert _check(outcome, "cost").figures["cost"] == pytest.approx(100_000, rel=1e-6)
+    assert _check(outcome, "compute").figures["days"] == pytest.approx(26.04, rel=0.02)
+    assert "deadline" not in outcome.lead
+    assert "budget" not in outcome.lead.split(". ", 1)[1]  # no "Within budget: 100,000 of 100,000"
+
+
+def test_whether_the_money_covers_a_run_is_not_judged_on_the_default_deadline() -> None:
+    # 19,541 H800-hours x 15 = 293,112 < 500,000; ~102 days on 8 cards, past the 90-day default
+    question = "预算50万元，每卡时15元，8张H800训练13B模型3000亿token，钱够吗"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("预算够：约需 293,1")
+    assert "训练约需 101.8 天" in outcome.lead
+    assert "期限" not in outcome.lead
+
+
+def test_a_bare_yes_or_no_with_no_budget_keeps_the_stated_default_deadline() -> None:
+    # the same run without money: a yes/no on the job, the 90-day default applies and is said
+    outcome = calculate(parse("8张H800训练13B模型3000亿token，能行吗"))
+    assert outcome.verdict == "conditional"
+    assert "期限 90 天" in outcome.lead
+
+
+def test_a_budget_with_no_price_is_answered_with_the_price_it_covers() -> None:
+    outcome = calculate(parse("50万预算够不够训练13B"))
+    hours = _check(outcome, "cost").figures["gpu_hours"]
+    assert outcome.verdict == "unknown"  # an estimate: no price, no yes/no on the money
+    price = f"{500_000 / float(hours):.1f}"
+    assert outcome.lead.startswith("500,000 CNY 够不够取决于单价")
+    assert f"每卡时不超过 {price} CNY" in outcome.lead.split("。")[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how many GPU-hours does $30k buy at $2.5", "30,000 USD buys 12,000 GPU-hours"),
+        ("预算50万元，每卡时20元，最多能用多少张H100跑一个月", "最多可用 34 张 H100 SXM 80GB"),
+        ("预算1万元，每卡时20元，最多能用多少张H100跑一个月", "不够一张 H100 SXM 80GB"),
+        ("$100k budget at $2/GPU-hour on 32 H100: how many days does it buy?", "65.1 days"),
+        ("预算内最多能用多少张H100跑一个月", "请给出预算金额、每卡时单价"),
+        ("预算50万元，最多能用多少张H100跑一个月", "请给出每卡时单价"),
+    ],
+)
+def test_what_money_buys_with_no_job_named(question: str, said: str) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "unknown"
+    assert said in outcome.lead, outcome.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "训练大模型的预算怎么估算",
+        "How should I budget for renting H100 GPUs?",
+        "预算有限，H100和A100选哪个",
+    ],
+)
+def test_a_concept_question_about_budgets_is_still_answered_from_the_documents(
+    question: str,
+) -> None:
+    assert calculate(parse(question)).mode == "concept"

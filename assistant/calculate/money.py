@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["bounded_tokens", "money_outcome"]
 
+#: The share of a stated deadline the tokens are sized to: steps and batches round, so a run
+#: sized to the last second can come out a second late ("超出 1%" of a deadline it was sized to).
+_INSIDE = 0.999
 #: The question is about money: a budget said, or the word for one.
 _MONEY = re.compile(r"预算|经费|budget|afford", re.IGNORECASE)
 
@@ -113,8 +116,8 @@ def bounded_tokens(
     scales = []
     if s.budget and cost:
         scales.append((s.budget / cost, "solve.budget_tokens"))
-    if s.deadline_seconds:
-        scales.append((s.deadline_seconds / seconds, "solve.deadline_tokens"))
+    if s.deadline_seconds:  # 0.1% inside the deadline: the re-evaluation is not exactly linear
+        scales.append((s.deadline_seconds / seconds * _INSIDE, "solve.deadline_tokens"))
     if not scales:
         return first
     scale, key = min(scales)

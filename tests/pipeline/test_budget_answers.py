@@ -208,3 +208,12 @@ def test_a_concept_question_about_budgets_is_still_answered_from_the_documents(
     question: str,
 ) -> None:
     assert calculate(parse(question)).mode == "concept"
+
+
+def test_how_many_tokens_fit_in_a_deadline_is_sized_inside_it() -> None:
+    # 30 days x 8 x 989.4e12 x 0.38 = 7.8e21 FLOPs / 4.875e10 per token = ~160B tokens
+    outcome = calculate(parse("8张H100 30天能预训练多少token的7B模型"))
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("期限内可训练约 1")
+    assert _check(outcome, "compute").figures["days"] <= 30
+    assert _check(outcome, "compute").figures["tokens"] == pytest.approx(1.6e11, rel=0.03)

@@ -217,3 +217,24 @@ def test_how_many_tokens_fit_in_a_deadline_is_sized_inside_it() -> None:
     assert outcome.lead.startswith("期限内可训练约 1")
     assert _check(outcome, "compute").figures["days"] <= 30
     assert _check(outcome, "compute").figures["tokens"] == pytest.approx(1.6e11, rel=0.03)
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # no money given: what the run costs is the answer
+        ("8张H100训练7B，钱够吗", "cost"),
+        ("Can we afford to pretrain a 7B on 8 H100?", "cost"),
+        # a budget given: a yes/no whose headline is the budget sentence
+        ("预算20万元，每卡时15元，8张A100训练7B模型，钱够吗", "feasibility"),
+        ("8张A800预训练7B够不够", "feasibility"),  # no money word: the job itself
+    ],
+)
+def test_whether_the_money_is_enough(question: str, first: str) -> None:
+    assert parse(question).asks[0] == first
+
+
+def test_a_money_question_with_no_budget_leads_with_the_cost() -> None:
+    outcome = calculate(parse("8张H100训练7B，钱够吗"))
+    assert outcome.lead.startswith("约需 5,0")
+    assert "GPU 小时" in outcome.lead.split("。")[0]

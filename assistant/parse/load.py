@@ -42,6 +42,8 @@ _CURRENCY = {
 }  # fmt: skip
 _CUR = r"(\$|¥|￥|usd|rmb|cny|美元|元|块|dollars?|yuan)"
 _K = r"\s*(k|w|万)?"
+#: A money amount's scale: also "$1M", "$2.5 million" (a letter after it is a word: "$5 month")
+_MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
 _VERB = r"\s*(?:of|=|:|为|是|达到|要|有)?\s*"
 
 
@@ -88,7 +90,7 @@ _TPS = (
     re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
 )
-_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
+_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
 
 
 def read_tokens_per_second(text: str) -> float | None:
@@ -164,21 +166,23 @@ def read_first_token_seconds(text: str) -> float | None:
 _BUDGET = (
     re.compile(
         r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under)?\s*"
-        r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?"
     ),
-    re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
+    re.compile(_CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:total )?budget"),
     # "we have $50,000", "手头有20万元": an amount of money held, not a price
     re.compile(
         r"(?:(?:we|i) (?:have|'ve got|got|can spend)|(?:总共|一共|手头|手上|只)有)\s*"
-        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _K + r"\s*" + _CUR + r"?"
+        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _MONEY_K + r"\s*" + _CUR + r"?"
         r"(?!\s*(?:/|per|每|an? ))"
     ),
     # "有20万预算", "20万元的预算", "¥50万总预算": the amount before the word
-    re.compile(r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"),
+    re.compile(
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"
+    ),
     # "is $50k enough", "$30k buys", "$100k at $2.5/GPU-hour": money said with what it is to
     # cover or the rate it is spent at is the total (a price is the amount after "at")
     re.compile(
-        _CUR + r"\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*"
+        _CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?\s*"
         r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
         r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
     ),

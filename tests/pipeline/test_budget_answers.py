@@ -99,6 +99,9 @@ def test_a_small_excess_is_a_percentage_and_a_large_one_a_ratio(
         ("$100k at $2.5/gpu-hour, how many tokens can 64 h100 pretrain a 7b on?", 100000.0),
         ("50万预算够不够训练13b", 500000.0),
         ("20万元够不够训练7b", 200000.0),
+        ("$1m at $2/gpu-hour: what's the largest model 1024 h100 can pretrain?", 1e6),
+        ("a budget of $2.5 million", 2.5e6),
+        ("a $5 monthly plan", None),  # "m" of a word is no million
         ("8张h100 at $2/hr", None),  # a price, not a budget
         ("每卡时15元够吗", None),  # a price before 够 is still a price
         ("8 h100 at $2.5 per gpu-hour", None),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators import _memory_parts as parts
+from calculators.catalog.fabrics import typical_fabric
 from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
@@ -209,10 +210,8 @@ def _links(
     intra: Link | None, inter: Link | None, gpu: GPU, nics: int, per_node: int
 ) -> tuple[_Links, tuple[Msg, ...]]:
     """The replica's links; with no inter-node link given, the fabric ``gpu``'s clusters
-    typically have (`calculators.planner.fabrics.typical_fabric`: 200GE RoCE for Ascend 910B,
+    typically have (`calculators.catalog.fabrics.typical_fabric`: 200GE RoCE for Ascend 910B,
     HDR for A100/A800, NDR for Hopper, one 25GbE port for GeForce), as training assumes."""
-    from calculators.planner.fabrics import typical_fabric
-
     note: tuple[Msg, ...] = ()
     if inter is None:
         typical = typical_fabric(gpu)

@@ -21,13 +21,16 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure, main_ask
 from assistant.i18n import text
-from assistant.records import Check, Query, Scenario
+from assistant.records import Ask, Check, Query, Scenario
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
 __all__ = ["bounded_tokens", "money_outcome"]
+
+#: `outcome._rerun`: a question's re-evaluator (scenario, note) -> Outcome, for an ask.
+RerunFor = Callable[[Query, Ask], Callable[[Scenario, str], "Outcome"]]
 
 #: The share of a stated deadline the tokens are sized to: steps and batches round, so a run
 #: sized to the last second can come out a second late ("超出 1%" of a deadline it was sized to).
@@ -102,12 +105,12 @@ def _bought(s: Scenario, query: Query, budget: float, price: float) -> Check:
     )
 
 
-def bounded_tokens(
-    query: Query, first: Outcome, rerun: Callable[[Scenario, str], Outcome]
-) -> Outcome:
+def bounded_tokens(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome:
     """ "How many tokens can 64 H100 pretrain a 7B on" with a budget (and price) or a deadline:
     the job re-evaluated at the tokens the money (or the time) pays for, that sentence first.
-    `first` is the job at its default token count; without a bound it is returned as it is."""
+    `first` is the job at its default token count on the hardware evaluated (stated, or the
+    typical set-up: then an estimate, no verdict); without a bound it is returned as it is.
+    The re-evaluation states no budget: its cost is the budget, not "within budget"."""
     s, done = query.scenario, first.scenario
     cost = figure(first.checks, "cost", "cost")
     seconds = figure(first.checks, "compute", "seconds")
@@ -122,7 +125,19 @@ def bounded_tokens(
         return first
     scale, key = min(scales)
     tokens = done.tokens * scale
-    outcome = rerun(replace(s, tokens=tokens, task=done.task), "")
+    same = replace(
+        s,
+        tokens=tokens,
+        task=done.task,
+        gpu=done.gpu,
+        gpu_count=done.gpu_count,
+        nodes=done.nodes,
+        gpus_per_node=done.gpus_per_node,
+    )
+    unbudgeted = replace(query, scenario=replace(s, budget=None))
+    outcome = rerun_for(unbudgeted, main_ask(query))(same, "")
+    if first.verdict == "unknown":  # a set-up the user never chose: the figures, no verdict
+        outcome = replace(outcome, verdict="unknown", assumptions=first.assumptions)
     hours = figure(outcome.checks, "cost", "gpu_hours") or 0.0
     count = (outcome.scenario.gpu_count if outcome.scenario else None) or 0
     hardware = Msg("common.gpus", count=count, gpu=done.gpu or "GPU")

@@ -370,13 +370,14 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             run = _rerun(query, ask)
             return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
-            return with_focus(query, _typical(query, ask), ask)
+            typical = _typical(query, ask)
+            typical = bounded_tokens(query, typical, _rerun) if ask == "tokens" else typical
+            return with_focus(query, typical, ask)
         if ask == "duration" and open_count and _training(s):
             return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
-        if ask == "tokens":  # the run the money (or the time) pays for; no budget sentence
-            unbudgeted = replace(query, scenario=replace(s, budget=None))
-            outcome = bounded_tokens(query, outcome, _rerun(unbudgeted, ask))
+        if ask == "tokens":  # the run the money (or the time) pays for
+            outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
@@ -396,7 +397,7 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power")
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power", "tokens")
 
 
 def _resolve(
@@ -410,7 +411,7 @@ def _resolve(
     own = names_own_run(query.question)
     if ask == "max_concurrency" and not _training(s):
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    open_horizon = ask in (*_QUANTITY, "tokens") or s.budget is not None
+    open_horizon = ask in _QUANTITY or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)

@@ -241,3 +241,13 @@ def test_a_money_question_with_no_budget_leads_with_the_cost() -> None:
     outcome = calculate(parse("8张H100训练7B，钱够吗"))
     assert outcome.lead.startswith("约需 5,0")
     assert "GPU 小时" in outcome.lead.split("。")[0]
+
+
+def test_tokens_a_budget_buys_on_no_named_hardware_are_an_estimate() -> None:
+    # 40,000 GPU-hours on the reference 8 x A100 at 312e12 x 0.40: 1.8e22 FLOPs = ~369B tokens
+    outcome = calculate(
+        parse("$100k at $2.5/GPU-hour, how many tokens can a 7B model be pretrained on?")
+    )
+    assert outcome.verdict == "unknown"  # no verdict on a card the user never chose
+    assert outcome.lead.startswith("Training tokens the budget pays for: about 3")
+    assert _check(outcome, "cost").figures["cost"] == pytest.approx(100_000, rel=1e-6)

@@ -263,7 +263,10 @@ PRICE = re.compile(
     r"(\$|¥|￥|usd|rmb|cny)\s*" + _SIGNED + r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?"
     r"(?:hour|hr|h|小时)"
     r"|" + _SIGNED + r"\s*(元|美元|dollars?|usd|rmb)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
-    r"(?:hour|hr|h|小时|卡时|时)|每卡(?:每)?(?:小)?时\s*" + _SIGNED + r"\s*(元|美元)"
+    # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
+    r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))|每卡(?:每)?(?:小)?时\s*"
+    + _SIGNED
+    + r"\s*(元|美元)"
 )
 _CURRENCY = {
     "$": "USD",

@@ -251,3 +251,14 @@ def test_tokens_a_budget_buys_on_no_named_hardware_are_an_estimate() -> None:
     assert outcome.verdict == "unknown"  # no verdict on a card the user never chose
     assert outcome.lead.startswith("Training tokens the budget pays for: about 3")
     assert _check(outcome, "cost").figures["cost"] == pytest.approx(100_000, rel=1e-6)
+
+
+def test_a_budget_run_into_its_price_is_two_amounts() -> None:
+    # "预算20万元每卡时15元" (no comma): 20万元 is the budget, 15元 the price; it was read as a
+    # price of 200,000 per GPU-hour, and the question about 卡时 as off-topic
+    from assistant.parse.slots import read_price
+
+    assert read_price("预算200000元每卡时15元能买多少卡时") == (15.0, "CNY")
+    assert read_price("2.5美元每卡时8张h100") == (2.5, "USD")  # a count after it is no price
+    outcome = calculate(parse("预算20万元每卡时15元能买多少卡时"))
+    assert "可买 13,333 GPU 小时" in outcome.lead

@@ -138,8 +138,10 @@ def bounded_tokens(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome
     outcome = rerun_for(unbudgeted, main_ask(query))(same, "")
     if first.verdict == "unknown":  # a set-up the user never chose: the figures, no verdict
         outcome = replace(outcome, verdict="unknown", assumptions=first.assumptions)
+    # the figures of the run evaluated, so the sentence agrees with the checks under it
     hours = figure(outcome.checks, "cost", "gpu_hours") or 0.0
+    took = figure(outcome.checks, "compute", "seconds") or seconds * scale
     count = (outcome.scenario.gpu_count if outcome.scenario else None) or 0
     hardware = Msg("common.gpus", count=count, gpu=done.gpu or "GPU")
-    bought = Msg(key, tokens=tokens, hours=hours, seconds=seconds * scale, hardware=hardware)
+    bought = Msg(key, tokens=tokens, hours=hours, seconds=took, hardware=hardware)
     return replace(outcome, focus=text(bought, query.language))  # said first (with_focus)

@@ -262,3 +262,11 @@ def test_a_budget_run_into_its_price_is_two_amounts() -> None:
     assert read_price("2.5美元每卡时8张h100") == (2.5, "USD")  # a count after it is no price
     outcome = calculate(parse("预算20万元每卡时15元能买多少卡时"))
     assert "可买 13,333 GPU 小时" in outcome.lead
+
+
+def test_the_money_module_examples_hold() -> None:
+    import doctest
+
+    from assistant.calculate import money
+
+    assert doctest.testmod(money).failed == 0

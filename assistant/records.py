@@ -22,6 +22,7 @@ Ask = Literal[
     "feasibility",
     "duration",
     "gpu_count",
+    "tokens",
     "memory",
     "weights",
     "kv_cache",

@@ -42,7 +42,7 @@ DEFAULT_INTER_LINK = "InfiniBand NDR"
 """Inter-node link when a multi-node layout names none and no card is known to pick its own
 (`calculators.planner.fabrics.typical_fabric`: RoCE for Ascend, HDR for A100/A800, NDR for
 Hopper, Ethernet for GeForce): one 400 Gb/s InfiniBand NDR port per GPU, as in DGX/HGX H100
-clusters (NVIDIA DGX H100 user guide). Serving across nodes still uses it."""
+clusters (NVIDIA DGX H100 user guide). Serving across nodes picks the typical fabric too."""
 DEFAULT_GPUS_PER_NODE = 8
 """GPUs per server when the question names none: 8, as in DGX/HGX A100 and H100 systems and
 most 8-GPU PCIe servers (NVIDIA DGX H100 user guide)."""

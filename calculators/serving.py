@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators import _memory_parts as parts
+from calculators.catalog.fabrics import typical_fabric
 from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
 from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
@@ -26,7 +27,6 @@ from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_GPUS_PER_NODE,
-    DEFAULT_INTER_LINK,
     DEFAULT_PROMPT_TOKENS,
 )
 from calculators.messages import Msg
@@ -209,11 +209,17 @@ def _hops(size: float, tp: int, pp: int, links: _Links) -> tuple[float, float]:
 def _links(
     intra: Link | None, inter: Link | None, gpu: GPU, nics: int, per_node: int
 ) -> tuple[_Links, tuple[Msg, ...]]:
+    """The replica's links; with no inter-node link given, the fabric ``gpu``'s clusters
+    typically have (`calculators.catalog.fabrics.typical_fabric`: 200GE RoCE for Ascend 910B,
+    HDR for A100/A800, NDR for Hopper, one 25GbE port for GeForce), as training assumes."""
     note: tuple[Msg, ...] = ()
     if inter is None:
-        inter = LINKS[DEFAULT_INTER_LINK]
-        nics = per_node
-        note = (Msg("assume.serving.default_inter_link", link=DEFAULT_INTER_LINK),)
+        typical = typical_fabric(gpu)
+        inter = typical.link
+        nics = typical.ports(per_node)
+        note = (
+            Msg("assume.serving.default_inter_link", link=inter.name, gpu=gpu.name, ports=nics),
+        )
     return _Links(intra or LINKS[gpu.intra_link], inter, nics, per_node), note
 
 
@@ -300,8 +306,9 @@ def serving_speed(
     """Decode and prefill speed of one replica (TP x PP GPUs) holding ``batch_size`` sequences.
 
     Links: ``intra_link`` defaults to the GPU's own (NVLink, or PCIe); a replica that spans
-    nodes (TP x PP > gpus_per_node) uses ``inter_link`` (default one InfiniBand NDR port per
-    GPU, stated in the assumptions) for TP all-reduces across nodes or pipeline hops.
+    nodes (TP x PP > gpus_per_node) uses ``inter_link`` (default the fabric ``gpu``'s clusters
+    typically have, with their ports per node, stated in the assumptions) for TP all-reduces
+    across nodes or pipeline hops.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu

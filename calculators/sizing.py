@@ -33,6 +33,8 @@ __all__ = [
     "EnergyCost",
     "LargestModel",
     "budget_compute",
+    "budget_gpus",
+    "budget_hours",
     "job_energy_cost",
     "largest_model",
 ]
@@ -235,15 +237,39 @@ def budget_compute(
         >>> b.gpu_hours, round(b.seconds / 86400, 1), f"{b.chinchilla_params:.2e}"
         (500000.0, 20.3, '7.51e+10')
     """
-    check_positive("budget", budget, maximum=1e15)
-    check_positive("price_per_gpu_hour", price_per_gpu_hour, maximum=1e6)
     check_positive("peak_flops_per_s", peak_flops_per_s, maximum=1e18)
     check_fraction("mfu", mfu)
-    hours = budget / price_per_gpu_hour
+    hours = budget_hours(budget=budget, price_per_gpu_hour=price_per_gpu_hour)
     seconds = hours * 3600.0 / check_count("gpus", gpus, maximum=10**7) if gpus else None
     flops = hours * 3600.0 * peak_flops_per_s * mfu
     params = math.sqrt(flops / (6.0 * 20.0))
     return Budget(hours, seconds, flops, params, 20.0 * params)
+
+
+def budget_hours(*, budget: float, price_per_gpu_hour: float) -> float:
+    """GPU-hours a total ``budget`` buys at ``price_per_gpu_hour`` (same currency): cost =
+    GPU-hours x price, the rental model of every cloud price list.
+
+    Examples:
+        >>> budget_hours(budget=30_000, price_per_gpu_hour=2.5)
+        12000.0
+    """
+    check_positive("budget", budget, maximum=1e15)
+    check_positive("price_per_gpu_hour", price_per_gpu_hour, maximum=1e6)
+    return budget / price_per_gpu_hour
+
+
+def budget_gpus(*, budget: float, price_per_gpu_hour: float, seconds: float) -> int:
+    """The most GPUs a total ``budget`` keeps running for ``seconds`` (whole GPUs, rounded
+    down: a partial GPU cannot be rented for the whole period); 0 when it buys less than one.
+
+    Examples:
+        >>> budget_gpus(budget=500_000, price_per_gpu_hour=20, seconds=30 * 86400)  # 25,000 / 720
+        34
+    """
+    hours = budget_hours(budget=budget, price_per_gpu_hour=price_per_gpu_hour)
+    period = check_positive("seconds", seconds, maximum=1e12) / 3600.0
+    return math.floor(hours / period + 1e-9)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from calculators.messages import Msg
 __all__ = [
     "asked",
     "asks_count",
+    "break_even",
     "asks_duration",
     "figure",
     "focus_sentence",
@@ -197,9 +198,22 @@ _PLAIN_GAP = 0.005
 _GROUP_SCALED = ("int4", "nf4")
 
 
+def break_even(budget: float, currency: str | None, hours: float) -> Msg:
+    """A budget with no price per GPU-hour: the price up to which it covers `hours`."""
+    return Msg(
+        "answer.budget_break_even",
+        budget=budget,
+        currency=currency or "",
+        hours=hours,
+        price=budget / hours,
+    )
+
+
 def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     cost = figure(checks, "cost", "cost")
     hours = figure(checks, "cost", "gpu_hours")
+    if cost is None and hours and scenario.budget:  # "50万预算够不够": the price it covers
+        return break_even(scenario.budget, scenario.currency, hours)
     if cost is None:
         return Msg("answer.cost_hours", hours=hours) if hours else None
     per_million = figure(checks, "cost", "cost_per_million_tokens")

@@ -46,6 +46,14 @@ def _times(ratio: float) -> str:
     return f"{ratio:,.0f}" if ratio >= 10 else f"{ratio:.1f}"
 
 
+def _over(ratio: float, kind: str) -> Msg:
+    """How far over a limit: "1.5× over" from 1.1 up, "3% over" below (a ratio rounded to
+    "1.0×" reads as double); never "0%" for a limit just passed."""
+    if ratio >= 1.1:
+        return Msg(f"headline.{kind}.times", times=_times(ratio))
+    return Msg(f"headline.{kind}.percent", excess=max(ratio - 1.0, 0.01))
+
+
 def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> str:
     need, have = _num(f, "required_bytes_per_gpu"), _num(f, "available_bytes_per_gpu")
     if not need or not have:
@@ -59,8 +67,8 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
     more = _num(f, "min_gpus")
     nodes = whole_nodes(more, f, gpu)
     extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu, nodes=nodes) if more else ""
-    times = _times(ratio)
-    return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), times=times, extra=extra)
+    over = _over(ratio, "memory")
+    return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), over=over, extra=extra)
 
 
 def _host_ram(f: Mapping[str, Figure], lang: Language, need: float, have: float) -> str:
@@ -92,6 +100,8 @@ def _compute(
     ratio = seconds / deadline
     took = _dur(seconds, lang)
     limit = _dur(deadline, lang)
+    if ratio <= 1 and horizon:  # no deadline stated: the year is no limit to compare with
+        return t("headline.compute.takes", lang, took=took)
     if ratio <= 1:
         return t("headline.compute.in_time", lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")
@@ -104,7 +114,12 @@ def _compute(
         Msg("headline.compute.for_deadline", count=needed, gpu=gpu, nodes=nodes) if needed else ""
     )
     return t(
-        "headline.compute.too_slow", lang, took=took, limit=limit, times=_times(ratio), extra=extra
+        "headline.compute.too_slow",
+        lang,
+        took=took,
+        limit=limit,
+        over=_over(ratio, "compute"),
+        extra=extra,
     )
 
 

@@ -26,6 +26,7 @@ from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
+from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import unknown_names_lead
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
@@ -214,7 +215,7 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
-    budget = budget_note(checks, stated)
+    budget = budget_note(checks, stated, ask)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -241,6 +242,8 @@ def _evaluate_scenario(
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+        elif budget.key == "answer.budget_break_even" and verdict == "feasible":
+            verdict = "unknown"  # whether the money is enough waits for a price: an estimate
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
@@ -321,7 +324,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            return energy_outcome(query) or _concept(query)
+            return energy_outcome(query) or money_outcome(query) or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
@@ -349,10 +352,14 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             run = _rerun(query, ask, site)
             return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
-            return with_focus(query, _typical(query, ask), ask)
+            typical = _typical(query, ask)
+            typical = bounded_tokens(query, typical, _rerun) if ask == "tokens" else typical
+            return with_focus(query, typical, ask)
         if ask == "duration" and open_count and _training(s):
             return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        if ask == "tokens":  # the run the money (or the time) pays for
+            outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
         return with_focus(query, outcome, ask)
@@ -378,7 +385,7 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power")
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power", "tokens")
 
 
 def _resolve(

@@ -114,7 +114,9 @@ def _network(f: Figures, gpu: str) -> list[Msg]:
     bandwidth = _num(f, "inter_node_bytes_per_second")
     if bandwidth:
         parts.append(Msg("summary.network.bandwidth", bandwidth=bandwidth))
-    efficiency = _num(f, "scaling_efficiency")
+    # the efficiency the run time uses (overlapped traffic), else the no-overlap bound
+    efficiency = _num(f, "network_efficiency")
+    efficiency = _num(f, "scaling_efficiency") if efficiency is None else efficiency
     if efficiency is not None:
         parts.append(Msg("summary.network.efficiency", efficiency=efficiency))
     return parts

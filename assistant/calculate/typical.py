@@ -36,7 +36,7 @@ def typical_outcome(
     lang = query.language
     results = _try_setups(query, setups, run)
     chosen = next(
-        (r for r in results if r.verdict == "feasible"),
+        (r for r in results if _works(r)),
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
     tried = tuple(
@@ -88,11 +88,16 @@ def _try_setups(
         except CalculatorInputError as exc:
             refused = exc
             continue
-        if results[-1].verdict == "feasible":
+        if _works(results[-1]):
             break  # larger set-ups are not needed
     if not results and refused is not None:
         raise refused
     return results
+
+
+def _works(outcome: Outcome) -> bool:
+    """Feasible, or a working run whose money waits for a price (an estimate with figures)."""
+    return outcome.verdict == "feasible" or (outcome.verdict == "unknown" and bool(outcome.checks))
 
 
 def _setup(outcome: Outcome, lang: Language) -> str:

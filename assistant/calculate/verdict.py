@@ -178,11 +178,16 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
     return keeping, other
 
 
-def budget_note(checks: tuple[Check, ...], stated: Scenario) -> Msg | None:
-    """The cost against a stated budget (same currency), or None without both."""
-    from assistant.calculate.focus import figure
+def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> Msg | None:
+    """The cost against a stated budget (same currency); with no price, the price up to which
+    the budget covers the GPU-hours (a cost question says it as its answer, not here); None
+    without a budget."""
+    from assistant.calculate.focus import break_even, figure
 
     cost = figure(checks, "cost", "cost")
+    hours = figure(checks, "cost", "gpu_hours")
+    if stated.budget is not None and stated.price_per_gpu_hour is None and hours:
+        return break_even(stated.budget, stated.currency, hours) if ask != "cost" else None
     if stated.budget is None or cost is None:
         return None
     key = "answer.over_budget" if cost > stated.budget else "answer.within_budget"

@@ -23,7 +23,8 @@ from assistant.records import Ask
 
 __all__ = ["read_asks"]
 
-_G = r"(?:⟨gpu⟩|gpus?|cards?|nodes?|servers?|accelerators?|machines?)"
+# "how many GPU-hours" asks for hours, not a count of GPUs
+_G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -61,6 +62,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
         r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
         r"(?:能|可以)?(?:支持|跑|放下?)多长(?:的)?上下文",
+    ),
+    (
+        # "how many tokens can 64 H100 pretrain a 7B on" (with a budget or a deadline)
+        "tokens",
+        r"多少\s*(?:个\s*)?tokens?|how many (?:training )?tokens",
     ),
     (
         "gpu_count",

@@ -51,6 +51,8 @@ _CURRENCY = {
 }  # fmt: skip
 _CUR = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp|美元|元|块|dollars?|yuan|euros?)"
 _K = r"\s*(k|w|万)?"
+#: A money amount's scale: also "$1M", "$2.5 million" (a letter after it is a word: "$5 month")
+_MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
 #: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
 _VERB = (
     r"\s*(?:of|=|:|为|是|达到|要|有|"
@@ -117,7 +119,7 @@ _TPS = (
     re.compile(r"\btps" + _VERB + NUMBER + _K + r"(?![\d.])"),
     re.compile(NUMBER + _K + r"\s*tps\b"),
 )
-_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4}
+_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
 
 
 def read_tokens_per_second(text: str) -> float | None:
@@ -222,17 +224,31 @@ _BUDGET = (
         r"(?:预算|budget)\s*(?:of|is|=|:|为|是|有|只有|约|大约|不超过|under|改成|改为|变成|"
         r"提高到|提到|增加到|加到|降到|降低到|减到|"
         r"(?:goes |went |raised |cut |increased |lowered )?to)?\s*"
-        r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?"
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?"
     ),
-    re.compile(_CUR + r"\s*" + NUMBER + _K + r"\s*(?:total )?budget"),
+    re.compile(_CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:total )?budget"),
     # "we have $50,000", "手头有20万元": an amount of money held, not a price
     re.compile(
         r"(?:(?:we|i) (?:have|'ve got|got|can spend)|(?:总共|一共|手头|手上|只)有)\s*"
-        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _K + r"\s*" + _CUR + r"?"
+        r"(?:a total of\s*)?" + _CUR + r"?\s*" + NUMBER + _MONEY_K + r"\s*" + _CUR + r"?"
         r"(?!\s*(?:/|per|每|an? ))"
     ),
     # "有20万预算", "20万元的预算", "¥50万总预算": the amount before the word
-    re.compile(r"(?:" + _CUR + r")?\s*" + NUMBER + _K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"),
+    re.compile(
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?\s*的?\s*总?预算"
+    ),
+    # "is $50k enough", "$30k buys", "$100k at $2.5/GPU-hour": money said with what it is to
+    # cover or the rate it is spent at is the total (a price is the amount after "at")
+    re.compile(
+        _CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?\s*"
+        r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
+        r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
+    ),
+    # "50万够不够训练13B", "20万元钱够吗": an amount in 万 (or with a currency) that must suffice
+    re.compile(
+        r"(?<![每/])(?:" + _CUR + r")?\s*" + NUMBER + r"\s*(万|w)\s*(?:" + _CUR + r")?"
+        r"\s*(?:的)?(?:钱|经费|资金)?\s*够"
+    ),
 )
 
 
@@ -247,7 +263,7 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     else:
         currency, number, scale, after = groups
     said = match.group(0)
-    named = said.startswith(("预算", "budget")) or said.endswith("预算")
+    named = said.startswith(("预算", "budget")) or said.endswith(("预算", "够"))
     if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money
     symbol = currency or after

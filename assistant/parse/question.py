@@ -367,7 +367,7 @@ def parse(
         named_job=bool(mentions.site or has_job),
         named_hardware=mentions.names_hardware,
     )
-    asks = _refine_asks(read_asks(text, has_job=has_job), found)
+    asks = _refine_asks(read_asks(text, has_job=has_job), found, text)
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
     slot_warnings = _compared_counts(options, slot_warnings, text, lang)
     base = Query(
@@ -518,8 +518,19 @@ def _name_notes(mentions: _Mentions, found: Mapping[str, object], lang: Language
     return [*notes, link_note] if link_note else notes
 
 
-def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object]) -> tuple[Ask, ...]:
-    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost."""
+#: "钱够吗", "can we afford it": whether the money covers the run.
+_MONEY_ENOUGH = re.compile(
+    r"钱(?:够|不够)|(?:money|budget|funds?) (?:be |is )?enough|enough (?:money|budget|funds?)|"
+    r"\bafford"
+)
+
+
+def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) -> tuple[Ask, ...]:
+    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost.
+    "8张H100训练7B，钱够吗" with no budget asks for what the run costs (no money was given to
+    judge); with a budget it stays a yes/no whose headline is the budget sentence."""
     if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
         asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
+    if found.get("budget") is None and "cost" not in asks and _MONEY_ENOUGH.search(text):
+        asks = ("cost", *asks)
     return asks

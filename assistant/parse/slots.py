@@ -41,7 +41,7 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"预训练|从头训练|pre[- ]?train|from scratch|继续训练|增量预训练|continued (?:pre)?train|"
-        r"训练|训完|\btrain",
+        r"训练|训完|\btrain|(?<!培)训(?!练营)",  # "能训多少token的7B": 训 alone is training
         "pretrain",
     ),
     (
@@ -423,7 +423,8 @@ _PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
     + r"\s*(元|美元|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
-    r"(?:hour|hr|h|小时|卡时|时)"
+    # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
+    r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
     r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
     r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元)"
@@ -475,9 +476,21 @@ def read_node_price(text: str) -> tuple[float | None, str | None]:
     return to_float(value), _CURRENCY.get(symbol, "USD")
 
 
+#: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
+#: GPU-hours is the price of one (never an amount in thousands, never per kWh).
+_PRICE_AT = re.compile(
+    r"(?:\bat|@)\s*(\$|¥|￥)\s*" + _SIGNED + r"(?![\d.]|\s*(?:k|m|万|w)\b|\s*(?:/|per)\s*kwh)"
+)
+_GPU_HOURS = re.compile(r"gpu[- ]?h(?:ou)?rs?|卡时|gpu 小时")
+
+
 def read_price(text: str) -> tuple[float | None, str | None]:
     """A price per GPU-hour the user gives, with its currency; never invented."""
     match = PRICE.search(text)
+    if match is None and _GPU_HOURS.search(text):
+        bare = _PRICE_AT.search(text)
+        if bare is not None:
+            return to_float(bare.group(2)), _CURRENCY.get(bare.group(1), "USD")
     if match is None:
         return None, None
     if match.group(2):

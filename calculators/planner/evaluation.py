@@ -19,6 +19,8 @@ Examples:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.planner.checks import cost_check, network_check, power_check
@@ -64,13 +66,20 @@ def run_checks(plan: Plan, *, with_min_gpus: bool = True) -> tuple[CheckResult, 
 
 
 def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
-    return network_check(
+    """The network check, with the efficiency the run time uses (`network_efficiency` of the
+    compute check: traffic overlapped with compute) beside the no-overlap and overlap bounds,
+    so the figure shown with the network agrees with the time."""
+    result = network_check(
         plan,
         peak_flops_per_s=facts.peak_flops_per_s,
         mfu=facts.mfu,
         total_tokens=facts.tokens,
         trainable_params=trainable_params(plan),
     )
+    if plan.task == "inference" or "scaling_efficiency" not in result.figures:
+        return result
+    figures = {**result.figures, "network_efficiency": facts.network_efficiency}
+    return replace(result, figures=figures)
 
 
 def _power_and_cost(

@@ -14,6 +14,7 @@ MODULES = [
     "calculators.catalog.models",
     "calculators.catalog.extend",
     "calculators.catalog.hf_config",
+    "calculators.catalog.fabrics",
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.layout_search",

@@ -358,3 +358,14 @@ def test_suggestion_and_remark_texts_are_clean_at_the_source(
         assert "full recompute" not in text, text
         assert "完全重算" not in text, text
         assert not re.search(r"）\s+[\u4e00-\u9fff]", text), text
+
+
+@pytest.mark.parametrize("name", ["founding", "910b-70b", "h100-405b", "v100-13b", "4090-7b"])
+def test_the_network_check_carries_the_efficiency_the_run_time_uses(name: str) -> None:
+    # the key figure under "Network" must agree with the time: the compute check's
+    # network_efficiency (overlapped traffic), which lies between the no-overlap bound and 1
+    checks = {c.kind: c for c in run_checks(SCENARIOS[name])}
+    network, compute = checks["network"].figures, checks["compute"].figures
+    assert network["network_efficiency"] == compute["network_efficiency"]
+    assert float(network["scaling_efficiency"]) <= float(network["network_efficiency"]) + 1e-9
+    assert float(network["network_efficiency"]) <= 1.0

@@ -93,6 +93,29 @@ def test_pipeline_across_nodes_adds_hops_over_the_fabric() -> None:
     assert one.inter_node_bytes_per_step > 0
 
 
+@pytest.mark.parametrize(
+    ("gpu", "link", "ports"),
+    [
+        ("910B", "200GbE RoCE", 8),  # Atlas 800T A2: 8 x 200GE, one per NPU
+        ("A800", "InfiniBand HDR", 8),  # DGX/HGX A800: 8 x HDR
+        ("H100", "InfiniBand NDR", 8),  # DGX H100: 8 x NDR
+        ("RTX 4090", "25GbE RoCE", 1),  # GeForce server: one 25GbE port
+    ],
+)
+def test_a_replica_across_nodes_with_no_fabric_given_uses_the_cards_typical_one(
+    gpu: str, link: str, ports: int
+) -> None:
+    # the same default training uses (calculators.planner.fabrics.typical_fabric), said as such
+    spoken = _speed("Llama-2-70B", gpu, 8, 2, gpus_per_node=8)
+    stated = _speed(
+        "Llama-2-70B", gpu, 8, 2, gpus_per_node=8, inter_link=lookup_link(link), nics_per_node=ports
+    )
+    assert spoken.pipeline_seconds == pytest.approx(stated.pipeline_seconds)
+    note = next(m for m in spoken.assumptions if m.key == "assume.serving.default_inter_link")
+    assert note["link"] == link
+    assert note["ports"] == ports
+
+
 @FAST
 @given(batch=st.integers(1, 512), extra=st.integers(1, 512))
 def test_bigger_batch_is_slower_per_token_but_faster_in_total(batch: int, extra: int) -> None:
@@ -278,3 +301,37 @@ def test_budget_and_energy_cost() -> None:
     c = job_energy_cost(gpus=8, tdp_watts=400, seconds=3600, price_per_kwh=1.0, pue=1.0)
     assert c.kwh == pytest.approx(8 * (400 + 237) / 1000)
     assert c.cost == pytest.approx(c.kwh)
+
+
+@pytest.mark.parametrize(
+    ("budget", "price", "seconds", "gpus"),
+    [
+        (500_000, 20, 30 * 86400, 34),  # 25,000 GPU-hours / 720 h = 34.7: whole GPUs only
+        (14_400, 20, 30 * 86400, 1),  # exactly one GPU for the month (boundary)
+        (14_399, 20, 30 * 86400, 0),  # a cent short of one
+        (30_000, 2.5, 3600, 12_000),  # one hour: the GPU-hours themselves
+    ],
+)
+def test_budget_gpus_is_the_gpu_hours_over_the_period_rounded_down(
+    budget: float, price: float, seconds: float, gpus: int
+) -> None:
+    from calculators.sizing import budget_gpus, budget_hours
+
+    assert budget_gpus(budget=budget, price_per_gpu_hour=price, seconds=seconds) == gpus
+    # the same division budget_compute makes (one home for GPU-hours = budget / price)
+    hours = budget_hours(budget=budget, price_per_gpu_hour=price)
+    assert (
+        hours
+        == budget_compute(
+            budget=budget, price_per_gpu_hour=price, peak_flops_per_s=1e15, mfu=0.4
+        ).gpu_hours
+    )
+
+
+@pytest.mark.parametrize(("budget", "price"), [(0, 2.0), (-5, 2.0), (100, 0), (100, float("nan"))])
+def test_budget_hours_refuses_what_is_not_money(budget: float, price: float) -> None:
+    from calculators.errors import CalculatorInputError
+    from calculators.sizing import budget_hours
+
+    with pytest.raises(CalculatorInputError):
+        budget_hours(budget=budget, price_per_gpu_hour=price)

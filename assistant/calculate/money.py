@@ -1,0 +1,147 @@
+"""Questions bounded by money: what a budget buys, and the run it pays for.
+
+A budget question asks a quantity (GPU-hours, days, GPUs, tokens) or whether the money covers a
+stated job; no default deadline decides it. With no job named, the answer is arithmetic on the
+stated numbers (GPU-hours = budget ÷ price, :func:`calculators.budget_hours`); "how many tokens"
+with a budget re-evaluates the job at the token count the budget pays for (GPU-hours, and so the
+cost, grow in proportion to the tokens at a fixed layout).
+
+Examples:
+    >>> from assistant.parse import parse
+    >>> money_outcome(parse("how many GPU-hours does $30k buy at $2.5")).lead
+    '30,000 USD buys 12,000 GPU-hours at 2.5 USD per GPU-hour.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.focus import figure, main_ask
+from assistant.i18n import text
+from assistant.records import Ask, Check, Query, Scenario
+from calculators.messages import Msg, Param
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["bounded_tokens", "money_outcome"]
+
+#: `outcome._rerun`: a question's re-evaluator (scenario, note) -> Outcome, for an ask.
+RerunFor = Callable[[Query, Ask], Callable[[Scenario, str], "Outcome"]]
+
+#: The share of a stated deadline the tokens are sized to: steps and batches round, so a run
+#: sized to the last second can come out a second late ("超出 1%" of a deadline it was sized to).
+_INSIDE = 0.999
+#: The question is about money: a budget said, or the word for one.
+_MONEY = re.compile(r"预算|经费|budget|afford", re.IGNORECASE)
+
+
+def money_outcome(query: Query) -> Outcome | None:
+    """What a stated budget buys when no job is named, or what to add to compute it; None when
+    the question is not about a budget (or names no count, period or GPU-hours to buy)."""
+    from assistant.calculate.outcome import Outcome
+
+    s = query.scenario
+    if s.budget is None and not _MONEY.search(query.question):
+        return None
+    if s.budget is None or s.price_per_gpu_hour is None:
+        if main_ask(query) not in ("gpu_count", "duration") and s.budget is None:
+            return None  # "预算有限，选哪张卡", "预算要多少钱": not what a budget buys
+        missing = tuple(
+            Msg(key)
+            for key, absent in (
+                ("solve.budget_amount", s.budget is None),
+                ("solve.budget_price", s.price_per_gpu_hour is None),
+            )
+            if absent
+        )
+        lead = text(Msg("solve.budget_missing", missing=missing), query.language)
+        return Outcome(verdict="unknown", lead=lead, scenario=s, mode="verdict")
+    check = _bought(s, query, s.budget, s.price_per_gpu_hour)
+    return Outcome(
+        verdict="unknown", lead=check.summary, scenario=replace(s, task=None), checks=(check,)
+    )
+
+
+def _bought(s: Scenario, query: Query, budget: float, price: float) -> Check:
+    """The cost check of the money itself: GPU-hours, and the GPUs or time they give."""
+    from calculators import budget_gpus, budget_hours
+    from calculators.catalog.hardware import lookup_gpu
+
+    hours = budget_hours(budget=budget, price_per_gpu_hour=price)
+    count = s.gpu_count or (s.nodes or 0) * (s.gpus_per_node or 0)
+    gpu = lookup_gpu(s.gpu).name if s.gpu else "GPU"
+    said: dict[str, Param] = {
+        "budget": budget,
+        "currency": s.currency or "",
+        "hours": hours,
+        "price": price,
+    }
+    figures: dict[str, float | str] = {"cost": budget, "gpu_hours": hours}
+    if count:
+        seconds = hours * 3600.0 / count
+        hardware = Msg("common.gpus", count=count, gpu=gpu)
+        msg = Msg("solve.budget_runs", hardware=hardware, seconds=seconds, **said)
+        figures.update(seconds=seconds, days=seconds / 86400)
+    elif s.deadline_seconds and main_ask(query) == "gpu_count":
+        most = budget_gpus(budget=budget, price_per_gpu_hour=price, seconds=s.deadline_seconds)
+        key = "solve.budget_gpus" if most else "solve.budget_too_small"
+        period = s.deadline_seconds / 3600.0
+        msg = Msg(key, count=most, gpu=gpu, seconds=s.deadline_seconds, period=period, **said)
+        figures.update(gpus=most, seconds=s.deadline_seconds)
+    else:
+        msg = Msg("solve.budget_hours", **said)
+    figures["currency"] = s.currency or ""
+    return Check(
+        kind="cost",
+        verdict="ok",
+        summary=text(msg, query.language),
+        figures=figures,
+        formula=text(Msg("formula.budget_hours"), query.language),
+        inputs={"budget": budget, "price_per_gpu_hour": price},
+    )
+
+
+def bounded_tokens(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome:
+    """ "How many tokens can 64 H100 pretrain a 7B on" with a budget (and price) or a deadline:
+    the job re-evaluated at the tokens the money (or the time) pays for, that sentence first.
+    `first` is the job at its default token count on the hardware evaluated (stated, or the
+    typical set-up: then an estimate, no verdict); without a bound it is returned as it is.
+    The re-evaluation states no budget: its cost is the budget, not "within budget"."""
+    s, done = query.scenario, first.scenario
+    cost = figure(first.checks, "cost", "cost")
+    seconds = figure(first.checks, "compute", "seconds")
+    if done is None or not done.tokens or done.task == "inference" or not seconds:
+        return first
+    scales = []
+    if s.budget and cost:
+        scales.append((s.budget / cost, "solve.budget_tokens"))
+    if s.deadline_seconds:  # 0.1% inside the deadline: the re-evaluation is not exactly linear
+        scales.append((s.deadline_seconds / seconds * _INSIDE, "solve.deadline_tokens"))
+    if not scales:
+        return first
+    scale, key = min(scales)
+    tokens = done.tokens * scale
+    same = replace(
+        s,
+        tokens=tokens,
+        task=done.task,
+        gpu=done.gpu,
+        gpu_count=done.gpu_count,
+        nodes=done.nodes,
+        gpus_per_node=done.gpus_per_node,
+    )
+    unbudgeted = replace(query, scenario=replace(s, budget=None))
+    outcome = rerun_for(unbudgeted, main_ask(query))(same, "")
+    if first.verdict == "unknown":  # a set-up the user never chose: the figures, no verdict
+        outcome = replace(outcome, verdict="unknown", assumptions=first.assumptions)
+    # the figures of the run evaluated, so the sentence agrees with the checks under it
+    hours = figure(outcome.checks, "cost", "gpu_hours") or 0.0
+    took = figure(outcome.checks, "compute", "seconds") or seconds * scale
+    count = (outcome.scenario.gpu_count if outcome.scenario else None) or 0
+    hardware = Msg("common.gpus", count=count, gpu=done.gpu or "GPU")
+    bought = Msg(key, tokens=tokens, hours=hours, seconds=took, hardware=hardware)
+    return replace(outcome, focus=text(bought, query.language))  # said first (with_focus)

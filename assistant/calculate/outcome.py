@@ -218,7 +218,7 @@ def _evaluate_scenario(
     `judged` False (a quantity asked with no hardware named) passing checks are not put in
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
-    pue = resolved.site.pue if resolved.site else None
+    pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue)
     horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing

@@ -25,6 +25,8 @@ import re
 import unicodedata
 
 __all__ = [
+    "CURRENCY",
+    "CURRENCY_WORD",
     "MAGNITUDES",
     "NUMBER",
     "clean_text",
@@ -49,6 +51,15 @@ _CN_DIGITS = {
     "八": 8,
     "九": 9,
 }
+#: Money words and symbols → ISO currency; the one table every money reader uses. 块 / 块钱 is
+#: colloquial yuan ("10万块钱预算", "每卡时2块钱", "两块一度电").
+CURRENCY: dict[str, str] = {
+    "$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
+    "yuan": "CNY", "人民币": "CNY",
+}  # fmt: skip
+#: A capture group matching any key of :data:`CURRENCY`, longest first ("块钱" before "块").
+CURRENCY_WORD = "(" + "|".join(re.escape(k) for k in sorted(CURRENCY, key=len, reverse=True)) + ")"
 _CN_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CN_CHARS = "".join(_CN_DIGITS) + "十百千万亿"
 

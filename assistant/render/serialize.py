@@ -62,6 +62,7 @@ SCENARIO_KEYS = (
     "target_seconds_per_token",
     "host_ram_bytes",
     "offload",
+    "pue",
 )
 
 

@@ -77,6 +77,8 @@ def _alias_regex(key: str) -> re.Pattern[str]:
     # "8xh100": a count glued to the name with "x" still leaves the name a name.
     head = r"(?:(?<![a-z0-9])|(?<=[0-9]x))" if key[0].isascii() and key[0].isalnum() else ""
     tail = r"(?:s|es)?(?![a-z0-9])" if key[-1].isascii() and key[-1].isalnum() else ""
+    if key[-1].isdigit():
+        tail += r"(?!\.\d)"  # "gpt3.5" is not GPT-3: a number does not end before ".5"
     return re.compile(head + body + tail)
 
 
@@ -96,11 +98,28 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
         if _prefix(key) not in squashed:
             continue  # cannot match: skips compiling ~200 patterns per process (0.8 s)
         for match in _alias_regex(key).finditer(text):
-            if any(used[match.start() : match.end()]):
+            if any(used[match.start() : match.end()]) or _swallows_number(text, match):
                 continue
             used[match.start() : match.end()] = [True] * (match.end() - match.start())
             found.append(CatalogMatch(index[key], key, match.start(), match.end()))
     return sorted(found, key=lambda m: m.start)
+
+
+#: What makes a number after a name a quantity of its own: more of the number ("3.5"), a count
+#: word ("4卡", "2张", "8 GPUs") or a magnitude ("3万亿", "7b").
+_QUANTITY_AFTER = re.compile(
+    r"\.?\d|\s*(?:张|块|片|颗|个|卡|台|万|亿|千|百|[x×*](?![a-z])|%|gpus?\b|cards?\b|"
+    r"nodes?\b|servers?\b|[kmbt](?![a-z]))"
+)
+
+
+def _swallows_number(text: str, match: re.Match[str]) -> bool:
+    """True when an alias ends in a digit group typed after a space that is really a number of
+    its own: "910B 3.5万亿token" is the 910B and 3.5 trillion tokens, not the 910B3; "A100 SXM
+    4卡" is four A100 SXM cards, not one A100 SXM4."""
+    if not re.search(r"[a-z0-9]\s+\d+$", match.group(0)):
+        return False
+    return bool(_QUANTITY_AFTER.match(text, match.end()))
 
 
 def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
@@ -198,6 +217,26 @@ _PER_NODE_ONLY = (
 )
 
 
+#: "an H100", "a single A100": one card named with an article, not a server ("an H100 node",
+#: "a 4090 server", "an H100 cluster" are machines of an unstated size).
+_ONE_NAMED = re.compile(
+    r"(?<![a-z])(?:an?|single|one)\s+(?:single\s+)?" + _G + r"(?!\s*(?:[x×*]|⟨|gpus?\b|cards?\b|"
+    r"nodes?\b|servers?\b|clusters?\b|pods?\b|box(?:es)?\b|machines?\b|systems?\b|racks?\b|"
+    r"rigs?\b|instances?\b|vms?\b|dgx|hgx|superpod))",
+    re.ASCII,
+)
+
+
+#: "an 8 GPU server with H100", "8卡H100服务器": one server of that size (singular; not "8-GPU
+#: servers", and not when the number of servers is what is asked: "需要几台8卡服务器").
+_ONE_SERVER = re.compile(
+    NUMBER + r"[- ]?(?:gpu|卡|card|way)s?\s*(?:" + _G + r"\s*)?"
+    r"(?:node|server|machine|box|服务器|机器|节点|主机)(?![a-z])",
+    re.ASCII,
+)
+_HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
+
+
 def _count(number: str) -> float:
     """A stated GPU count: an int when whole, else the fraction as typed (1.5 stays 1.5)."""
     value = to_float(number)
@@ -228,7 +267,7 @@ def read_counts(text: str) -> Counts:
             r"单机|单台|single[- ](?:node|machine|server|box)|one (?:node|machine|server)",
             text,
             re.ASCII,
-        ):
+        ) or (per_node is not None and _ONE_SERVER.search(text) and not _HOW_MANY.search(text)):
             nodes = 1
     totals: list[tuple[int, float]] = []
     for pattern in _TOTAL_PATTERNS:
@@ -236,7 +275,10 @@ def read_counts(text: str) -> Counts:
             if any(s <= match.start() < e for s, e in spans):
                 continue
             totals.append((match.start(), _count(match.group(1))))
-    if re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII) and not totals:
+    if not totals and (
+        re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
+        or _ONE_NAMED.search(text)
+    ):
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
     if nodes == 1 and per_node is None and len(counts) == 1:

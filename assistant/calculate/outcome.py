@@ -23,15 +23,13 @@ from assistant.calculate.defaults import (
     resolve,
 )
 from assistant.calculate.energy import energy_outcome
-from assistant.calculate.focus import (
-    figure,
-    main_ask,
-)
+from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
 from assistant.calculate.solvers import max_sequences
@@ -355,7 +353,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
-    found = _calculate(query, site)
+    query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
+    found = with_note(_calculate(query, site), one_card)
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site))
     if stand_in is not None:

@@ -158,28 +158,43 @@ _SCALED_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+#: Halves that scale nothing: "half precision", "in half a year".
+_NOT_SCALED = re.compile(r"half[- ]precision|half an? (?:year|month|week|day|hour)|half[- ]year")
+#: At most this many characters between the change and what it changes ("double the number
+#: of GPUs"), so "in half a year with 8 GPUs" halves nothing.
+_NEAR = 16
+
+
 def scaled_units(text: str) -> tuple[str, float] | None:
     """("gpu_count", 2.0) for "再加一倍卡呢" / "double the GPUs", ("tokens", 0.5) for "half the
-    tokens?": a change relative to the previous turn's value, when the text names exactly one
-    thing it applies to (a bare "翻倍呢" is not read).
+    tokens?": a change relative to the previous turn's value, applied to the thing named next
+    to it (a bare "翻倍呢" is not read).
 
     >>> scaled_units("再加1倍卡呢"), scaled_units("数据翻倍呢"), scaled_units("half the tokens?")
     (('gpu_count', 2.0), ('tokens', 2.0), ('tokens', 0.5))
     >>> scaled_units("节点数翻倍呢"), scaled_units("翻倍呢"), scaled_units("8张⟨gpu⟩训练")
     (('nodes', 2.0), None, None)
+    >>> scaled_units("8 gpus in half precision"), scaled_units("in half a year with 8 gpus")
+    (None, None)
     """
-    factor = None
+    text = _NOT_SCALED.sub(" ", text)
     for value, pattern in _FACTORS:
-        match = pattern.search(text)
-        if match is not None:
+        for match in pattern.finditer(text):
             factor = value if value is not None else float(match.group(1))
-            break
-    named = [slot for slot, nouns in _SCALED_SLOTS if nouns.search(text)]
-    if factor is None or factor <= 0 or not named:
-        return None
-    if named[:2] == ["nodes", "gpu_count"] and re.search(r"节点|台|nodes?\b|servers?\b", text):
-        named = ["nodes"]  # "节点数翻倍": the node count, its cards follow
-    return (named[0], factor) if len(named) == 1 else None
+            near = [
+                (_gap(match.span(), noun.span()), slot)
+                for slot, nouns in _SCALED_SLOTS
+                for noun in nouns.finditer(text)
+            ]
+            near = [n for n in near if n[0] <= _NEAR]
+            if factor > 0 and near:
+                return min(near)[1], factor
+    return None
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Characters between two spans (0 when they touch or overlap)."""
+    return max(0, b[0] - a[1], a[0] - b[1])
 
 
 def _scaled_base(slot: str, prev: Scenario) -> float | None:

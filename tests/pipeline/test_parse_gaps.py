@@ -154,6 +154,9 @@ def test_stated_pue_reaches_the_plan() -> None:
         ("上下文翻倍呢", ("context_length", 2.0)),
         ("卡数变成3倍呢", ("gpu_count", 3.0)),
         ("翻倍呢", None),  # says nothing of what doubles
+        ("what about 8 gpus in half precision?", None),  # a number format, not a change
+        ("and in half a year with 8 gpus?", None),  # the half is of a year, far from the GPUs
+        ("double the number of gpus?", ("gpu_count", 2.0)),
         ("8张⟨gpu⟩训练7b", None),
     ],
 )

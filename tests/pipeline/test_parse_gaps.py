@@ -235,3 +235,16 @@ def test_n_gpu_server(question: str, nodes: int | None, per_node: int, count: in
 )
 def test_seq_is_a_context_length(question: str, context: int | None) -> None:
     assert parse(question).scenario.context_length == context
+
+
+def test_stated_pue_prices_a_hardware_only_energy_question() -> None:
+    from assistant.calculate.energy import hardware_energy
+
+    def watts(question: str) -> float:
+        found = hardware_energy(parse(question))
+        assert found is not None
+        return float(found[0].figures["average_power_watts"])  # type: ignore[arg-type]
+
+    # 8 A100 SXM: (400 W TDP + 237 W host) x 8 = 5096 W of IT power, times the PUE
+    assert watts("8张A100满载一个月要多少电，PUE 1.2") == pytest.approx(5096 * 1.2)
+    assert watts("8张A100满载一个月要多少电") == pytest.approx(5096 * 1.58)

@@ -33,10 +33,9 @@ __all__ = ["ONE_CARD_CLASSES", "with_note", "with_one_card"]
 
 #: Catalog classes sold one per desktop or workstation (`GPU.gpu_class`).
 ONE_CARD_CLASSES = frozenset({"consumer", "workstation"})
-#: Words that make the card part of a server or a cluster ("4090服务器", "a 4090 rig").
-_MACHINE = re.compile(
-    r"服务器|集群|节点|机器|整机|主机|server|cluster|node|machine|rig\b|box", re.IGNORECASE
-)
+#: Words that make the card part of a server or a cluster ("4090服务器", "a 4090 cluster"); a
+#: "4090主机" or "my 4090 machine" is a desktop PC, one card.
+_MACHINE = re.compile(r"服务器|集群|节点|机柜|server|cluster|node|rack", re.IGNORECASE)
 
 
 def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | None]:

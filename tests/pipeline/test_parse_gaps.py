@@ -106,6 +106,7 @@ def _one_card(question: str, **slots_: object) -> Scenario:
         ("A6000能LoRA微调7B吗", "RTX A6000 48GB", 1),  # a workstation card: one
         ("H100训练7B模型", "H100 SXM 80GB", None),  # a data-centre card: the 8-GPU default
         ("4090服务器训练1B模型", "RTX 4090 24GB", None),  # a server of unstated size
+        ("我的4090主机能训练1B模型吗", "RTX 4090 24GB", 1),  # a desktop PC: one card
         ("需要几张4090训练1B模型", "RTX 4090 24GB", None),  # the count is what is asked
     ],
 )

@@ -150,7 +150,11 @@ _CARD = (
 )
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
 _TOTAL_PATTERNS = (
-    NUMBER + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:nvidia\s*|英伟达\s*)?" + _G,
+    # "8张H100", "8块二手4090" (二手 is normalised to "2手"), "4 used 3090s"
+    NUMBER
+    + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:2手|魔改|改装|全新|used\s+|refurbished\s+|modded\s+)?"
+    + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?"
+    + _G,
     # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
     NUMBER
     + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*(?:魔改|改装|国产|二手|modded|used)?\s*(?:版)?\s*"

@@ -212,12 +212,32 @@ def _rewrite_pure(chars: str, after: str = "") -> str:
     return _format(cn_value(chars))
 
 
+#: "两块五一度电", "电价一块二每度": yuan and tenths said as 块 + one digit (2.5, 1.2), only
+#: before a price's unit (一度, 毛, 钱, /, 每), so "8块二手卡" (eight second-hand cards) and
+#: "两块一度电" (2 a kWh) keep theirs.
+_KUAI_TENTHS = re.compile(
+    r"([\d一二两三四五六七八九十]+)块([二三四五六七八九])(?=\s*(?:一度|1度|毛|钱|/|每|元))"
+)
+
+
+def _rewrite_kuai(match: re.Match[str]) -> str:
+    whole = match.group(1)
+    value = int(whole) if whole.isdigit() else cn_value(whole)
+    return f"{value}.{_CN_DIGITS[match.group(2)]}块"
+
+
 def normalize_numbers(text: str) -> str:
     """Rewrite Chinese numerals, English number words and powers of ten as Arabic numbers.
 
     The text should already be cleaned and lower-cased. Idioms such as "一下" or "千兆" are kept.
+
+    >>> normalize_numbers("两块五一度电"), normalize_numbers("两块一度电")
+    ('2.5块1度电', '2块1度电')
+    >>> normalize_numbers("8块二手卡")
+    '8块2手卡'
     """
     text = _POWER.sub(_rewrite_power, text)
+    text = _KUAI_TENTHS.sub(_rewrite_kuai, text)
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
     pieces: list[str] = []
     pos = 0

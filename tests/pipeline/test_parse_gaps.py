@@ -26,6 +26,8 @@ from calculators.catalog.models import MODELS, model_alias_index
         ("每卡时8块，8张A100训练7B", "price_per_gpu_hour", 8.0, "CNY"),
         ("两块一度电，8张H100训练70B", "price_per_kwh", 2.0, "CNY"),
         ("电费0.6块钱1度，8张H100训练70B", "price_per_kwh", 0.6, "CNY"),
+        ("两块五一度电，8张H100训练70B", "price_per_kwh", 2.5, "CNY"),  # 块 + tenths
+        ("每卡时三块五钱，8张A100训练7B", "price_per_gpu_hour", 3.5, "CNY"),
         ("$3 per GPU-hour, 8 H100 pretrain 7B", "price_per_gpu_hour", 3.0, "USD"),
     ],
 )
@@ -45,6 +47,7 @@ def test_one_currency_table() -> None:
 def test_kuai_as_a_card_word_is_no_money() -> None:
     s = parse("8块A100训练7B模型要多久").scenario
     assert (s.gpu_count, s.budget, s.price_per_gpu_hour) == (8, None, None)
+    assert parse("8块二手4090训练1B模型").scenario.gpu_count == 8  # not 8.2 of anything
 
 
 @pytest.mark.parametrize(

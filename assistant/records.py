@@ -116,6 +116,9 @@ class Scenario:
     offload: bool | None = None
     """Optimizer states offloaded to host memory, when the question says so ("ZeRO-3 CPU
     offload" → True, "without offload" → False)."""
+    pue: float | None = None
+    """The facility's power usage effectiveness when the question states it ("PUE 1.3",
+    "PUE为1.2"); it wins over a site profile's and the industry average."""
 
 
 @dataclass(frozen=True)

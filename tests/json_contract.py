@@ -54,6 +54,7 @@ SCENARIO_KEYS = frozenset(
         "target_seconds_per_token",
         "host_ram_bytes",
         "offload",
+        "pue",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

@@ -25,6 +25,7 @@ from calculators.defaults import (
     PRETRAIN_BATCH_TOKENS,
 )
 from calculators.messages import Msg, Param
+from calculators.power import DEFAULT_PUE
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
@@ -475,4 +476,6 @@ def resolve(
     s = _counts(s, language, notes)
     s = _precision(s, language, notes)
     s = _links(s, language, notes)
+    if s.pue is not None:
+        notes.append(_said("default.pue_stated", language, pue=s.pue, average=DEFAULT_PUE))
     return Resolved(s, tuple(notes), site)

@@ -45,7 +45,7 @@ def _stated_count(s: Scenario) -> int:
 def hardware_energy(query: Query) -> tuple[Check, int] | None:
     """The power check of the stated GPUs over the stated time, and the GPU count; None unless
     the question asks for energy or its cost and states a GPU, a count and a duration."""
-    from calculators import energy
+    from calculators import DEFAULT_PUE, energy
     from calculators.catalog.hardware import lookup_gpu
     from calculators.messages import Msg
 
@@ -60,7 +60,8 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds)
+    pue = s.pue if s.pue is not None else DEFAULT_PUE  # "PUE 1.2": the user's facility
+    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue)
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
         "answer.hardware_energy",

@@ -116,6 +116,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     }
     if scenario.inter_link:
         fields["nics_per_node"] = _ports(scenario, gpu)
+    fields.update({"pue": scenario.pue} if scenario.pue is not None else {})  # "PUE 1.3"
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 

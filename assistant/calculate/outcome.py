@@ -18,16 +18,14 @@ from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
-from assistant.calculate.focus import (
-    figure,
-    main_ask,
-)
+from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
@@ -184,7 +182,7 @@ def _evaluate_scenario(
     `judged` False (a quantity asked with no hardware named) passing checks are not put in
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
-    pue = resolved.site.pue if resolved.site else None
+    pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue)
     horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
@@ -328,7 +326,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
-    found = _calculate(query, site)
+    query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
+    found = with_note(_calculate(query, site), one_card)
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site))
     if stand_in is not None:

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from assistant.records import Ask, Query, Scenario
+from calculators.messages import Msg
 
 __all__ = [
     "added_counts",
@@ -116,16 +117,18 @@ def added_units(text: str) -> tuple[str, int] | None:
 
 def added_counts(
     text: str, previous: Scenario | Query | None, site_nodes: Mapping[str, int]
-) -> dict[str, int]:
+) -> dict[str, float]:
     """The new total an "add N more" follow-up means: {"nodes": 3} for "再加一台呢" after two
     servers; empty when the text adds nothing or there is nothing known to add to.
 
     `site_nodes` maps a site profile id to its node count ("吉林GPU服务器" is one server).
     """
-    added = added_units(text)
-    if added is None or previous is None:
+    if previous is None:
         return {}
     prev = previous.scenario if isinstance(previous, Query) else previous
+    added = added_units(text)
+    if added is None:
+        return _scaled_counts(text, prev)  # "再加一倍卡呢", "数据翻倍呢", "half the tokens?"
     slot, delta = added
     if slot == "gpu_count":
         base = prev.gpu_count
@@ -136,6 +139,89 @@ def added_counts(
     else:
         base = 1 if prev.gpu_count else None  # "8张A100" is one server
     return {slot: base + delta} if base else {}
+
+
+#: (factor, pattern): "翻倍" / "再加一倍" / "double" / "twice" ×2, "减半" / "half" ×0.5, "变成3倍"
+#: ×3 (the text is normalised: "一倍" is "1倍").
+_FACTORS: tuple[tuple[float | None, re.Pattern[str]], ...] = (
+    (2.0, re.compile(r"翻1?倍|(?:再|多)?加1倍|增加1倍|\bdoubl(?:e|ed|ing)\b|\btwice\b|\b2x\b")),
+    (0.5, re.compile(r"减半|砍半|少1半|\bhal(?:f|ve|ved|ving)\b")),
+    (None, re.compile(r"(?:变成|变为|到|成|是原来的|\bto\b)\s*(\d{1,3})\s*(?:倍|x\b|times\b)")),
+)
+#: (slot, nouns): what a relative change applies to ("卡数减半", "double the GPUs", "数据翻倍").
+_SCALED_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("nodes", re.compile(r"台|节点|机器|服务器|\bnodes?\b|\bservers?\b|\bmachines?\b")),
+    ("gpu_count", re.compile(r"卡|gpu|显卡|⟨gpu⟩|\bcards?\b|\baccelerators?\b")),
+    ("tokens", re.compile(r"数据|语料|token|词元|训练量|\bdata(?:set)?\b")),
+    ("context_length", re.compile(r"上下文|序列长度|\bcontext\b|\bsequence length\b")),
+    ("concurrency", re.compile(r"并发|\bconcurren\w*|\busers\b")),
+)
+
+
+#: Halves that scale nothing: "half precision", "in half a year".
+_NOT_SCALED = re.compile(r"half[- ]precision|half an? (?:year|month|week|day|hour)|half[- ]year")
+#: At most this many characters between the change and what it changes ("double the number
+#: of GPUs"), so "in half a year with 8 GPUs" halves nothing.
+_NEAR = 16
+
+
+def scaled_units(text: str) -> tuple[str, float] | None:
+    """("gpu_count", 2.0) for "再加一倍卡呢" / "double the GPUs", ("tokens", 0.5) for "half the
+    tokens?": a change relative to the previous turn's value, applied to the thing named next
+    to it (a bare "翻倍呢" is not read).
+
+    >>> scaled_units("再加1倍卡呢"), scaled_units("数据翻倍呢"), scaled_units("half the tokens?")
+    (('gpu_count', 2.0), ('tokens', 2.0), ('tokens', 0.5))
+    >>> scaled_units("节点数翻倍呢"), scaled_units("翻倍呢"), scaled_units("8张⟨gpu⟩训练")
+    (('nodes', 2.0), None, None)
+    >>> scaled_units("8 gpus in half precision"), scaled_units("in half a year with 8 gpus")
+    (None, None)
+    """
+    text = _NOT_SCALED.sub(" ", text)
+    for value, pattern in _FACTORS:
+        for match in pattern.finditer(text):
+            factor = value if value is not None else float(match.group(1))
+            near = [
+                (_gap(match.span(), noun.span()), slot)
+                for slot, nouns in _SCALED_SLOTS
+                for noun in nouns.finditer(text)
+            ]
+            near = [n for n in near if n[0] <= _NEAR]
+            if factor > 0 and near:
+                return min(near)[1], factor
+    return None
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Characters between two spans (0 when they touch or overlap)."""
+    return max(0, b[0] - a[1], a[0] - b[1])
+
+
+def _scaled_base(slot: str, prev: Scenario) -> float | None:
+    """The previous turn's value a relative change multiplies (tokens: the 20-per-parameter
+    default when only a size was given, as the answer assumed)."""
+    from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM
+
+    if slot == "gpu_count" and prev.gpu_count is None and prev.nodes and prev.gpus_per_node:
+        return float(prev.nodes * prev.gpus_per_node)
+    if slot == "tokens" and prev.tokens is None and prev.params:
+        return prev.params * CHINCHILLA_TOKENS_PER_PARAM
+    value = getattr(prev, slot)
+    return float(value) if value else None
+
+
+def _scaled_counts(text: str, prev: Scenario) -> dict[str, float | int]:
+    scaled = scaled_units(text)
+    if scaled is None:
+        return {}
+    slot, factor = scaled
+    base = _scaled_base(slot, prev)
+    if base is None:
+        return {}
+    value = base * factor
+    if slot == "tokens":
+        return {slot: value}
+    return {slot: max(1, round(value))}  # counts and lengths are whole
 
 
 _BARE = re.compile(r"(?<![\w.⟩-])(\d{1,6})(?![\w.%⟨])")
@@ -158,7 +244,7 @@ def as_followup(
     *,
     offtopic: bool,
     bare: int | None = None,
-    added: Mapping[str, int] | None = None,
+    added: Mapping[str, float] | None = None,
 ) -> Query | None:
     """`base` as a follow-up of `previous`, or None when it is a question of its own.
 
@@ -174,6 +260,7 @@ def as_followup(
         return None
     prev: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
     found = _relative_counts(found, prev, base.question, bare, added)
+    found, size_note = _same_family(found, prev)
     asks = tuple(a for a in base.asks if a != "concept")
     if not (found or base.topics or asks):
         return None
@@ -189,6 +276,8 @@ def as_followup(
             return None  # two conceptual questions in a row: nothing to carry over
     scenario, changed = merge_followup(prev, found)
     context = (prev_query.context or prev_query.question) if prev_query is not None else ""
+    if size_note is not None:
+        base = replace(base, warnings=(*base.warnings, _note(size_note, base.language)))
     return replace(
         base,
         scenario=scenario,
@@ -200,12 +289,56 @@ def as_followup(
     )
 
 
+_SIZED_NAME = re.compile(r"^(.*?)(\d+(?:\.\d+)?)B$")
+
+
+def family_model(model: str, params: float) -> tuple[str | None, str | None]:
+    """(the catalog model of `model`'s family at `params`, the family's name): "那72B呢" after
+    Qwen2.5-7B is Qwen2.5-72B; (None, family) when the catalog has no such size; (None, None)
+    for a name with no size in it ("DeepSeek-V3", "Mixtral-8x7B" is not a family of sizes).
+
+    >>> family_model("Qwen2.5-7B", 72e9), family_model("Llama-3.1-8B", 70e9)
+    (('Qwen2.5-72B', 'Qwen2.5'), ('Llama-3.1-70B', 'Llama-3.1'))
+    >>> family_model("Qwen2.5-7B", 70e9), family_model("DeepSeek-V3", 70e9)
+    ((None, 'Qwen2.5'), (None, None))
+    """
+    from calculators.catalog.models import MODELS
+
+    match = _SIZED_NAME.match(model)
+    if match is None or "x" in match.group(1)[-3:]:
+        return None, None
+    name = f"{match.group(1)}{params / 1e9:g}B"
+    family = match.group(1).rstrip("- ")
+    return (name if name in MODELS else None), family
+
+
+def _same_family(
+    found: Mapping[str, object], prev: Scenario
+) -> tuple[Mapping[str, object], Msg | None]:
+    """A size-only follow-up on a catalog model is the same family's model of that size when
+    the catalog has it; else the generic model of that size, with a note saying so."""
+    params = found.get("params")
+    if "model" in found or not isinstance(params, float) or prev.model is None:
+        return found, None
+    name, family = family_model(prev.model, params)
+    if name is None:
+        size = f"{params / 1e9:g}B"
+        return found, (Msg("parse.size_generic", family=family, size=size) if family else None)
+    return {**{k: v for k, v in found.items() if k != "params"}, "model": name}, None
+
+
+def _note(message: Msg, language: str) -> str:
+    from assistant.i18n import text
+
+    return text(message, language)  # type: ignore[arg-type]
+
+
 def _relative_counts(
     found: Mapping[str, object],
     prev: Scenario,
     question: str,
     bare: int | None,
-    added: Mapping[str, int] | None,
+    added: Mapping[str, float] | None,
 ) -> Mapping[str, object]:
     """The counts a follow-up means against the previous turn's ("and if we had 32?" → 32
     GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU)."""

@@ -80,6 +80,8 @@ def _alias_regex(key: str) -> re.Pattern[str]:
     # "8xh100": a count glued to the name with "x" still leaves the name a name.
     head = r"(?:(?<![a-z0-9])|(?<=[0-9]x))" if key[0].isascii() and key[0].isalnum() else ""
     tail = r"(?:s|es)?(?![a-z0-9])" if key[-1].isascii() and key[-1].isalnum() else ""
+    if key[-1].isdigit():
+        tail += r"(?!\.\d)"  # "gpt3.5" is not GPT-3: a number does not end before ".5"
     return re.compile(head + body + tail)
 
 
@@ -99,11 +101,28 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
         if _prefix(key) not in squashed:
             continue  # cannot match: skips compiling ~200 patterns per process (0.8 s)
         for match in _alias_regex(key).finditer(text):
-            if any(used[match.start() : match.end()]):
+            if any(used[match.start() : match.end()]) or _swallows_number(text, match):
                 continue
             used[match.start() : match.end()] = [True] * (match.end() - match.start())
             found.append(CatalogMatch(index[key], key, match.start(), match.end()))
     return sorted(found, key=lambda m: m.start)
+
+
+#: What makes a number after a name a quantity of its own: more of the number ("3.5"), a count
+#: word ("4卡", "2张", "8 GPUs") or a magnitude ("3万亿", "7b").
+_QUANTITY_AFTER = re.compile(
+    r"\.?\d|\s*(?:张|块|片|颗|个|卡|台|万|亿|千|百|[x×*](?![a-z])|%|gpus?\b|cards?\b|"
+    r"nodes?\b|servers?\b|[kmbt](?![a-z]))"
+)
+
+
+def _swallows_number(text: str, match: re.Match[str]) -> bool:
+    """True when an alias ends in a digit group typed after a space that is really a number of
+    its own: "910B 3.5万亿token" is the 910B and 3.5 trillion tokens, not the 910B3; "A100 SXM
+    4卡" is four A100 SXM cards, not one A100 SXM4."""
+    if not re.search(r"[a-z0-9]\s+\d+$", match.group(0)):
+        return False
+    return bool(_QUANTITY_AFTER.match(text, match.end()))
 
 
 def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:
@@ -137,7 +156,11 @@ _CARD = (
 )
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
 _TOTAL_PATTERNS = (
-    NUMBER + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:nvidia\s*|英伟达\s*)?" + _G,
+    # "8张H100", "8块二手4090" (二手 is normalised to "2手"), "4 used 3090s"
+    NUMBER
+    + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:2手|魔改|改装|全新|used\s+|refurbished\s+|modded\s+)?"
+    + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?"
+    + _G,
     # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
     NUMBER
     + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*(?:魔改|改装|国产|二手|modded|used)?\s*(?:版)?\s*"
@@ -222,6 +245,24 @@ _ONE_CARD = re.compile(
     r"box|rig|pod|system|instance|farm|workstation|setup|based|-based|gpus|cards))",
     re.ASCII,
 )
+#: "an H100", "a single A100": one card named with an article, not a server ("an H100 node",
+#: "a 4090 server", "an H100 cluster" are machines of an unstated size).
+_ONE_NAMED = re.compile(
+    r"(?<![a-z])(?:an?|single|one)\s+(?:single\s+)?" + _G + r"(?!\s*(?:[x×*]|⟨|gpus?\b|cards?\b|"
+    r"nodes?\b|servers?\b|clusters?\b|pods?\b|box(?:es)?\b|machines?\b|systems?\b|racks?\b|"
+    r"rigs?\b|instances?\b|vms?\b|dgx|hgx|superpod))",
+    re.ASCII,
+)
+
+
+#: "an 8 GPU server with H100", "8卡H100服务器": one server of that size (singular; not "8-GPU
+#: servers", and not when the number of servers is what is asked: "需要几台8卡服务器").
+_ONE_SERVER = re.compile(
+    NUMBER + r"[- ]?(?:gpu|卡|card|way)s?\s*(?:" + _G + r"\s*)?"
+    r"(?:node|server|machine|box|服务器|机器|节点|主机)(?![a-z])",
+    re.ASCII,
+)
+_HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
 
 
 def _whole(raw: str) -> Count:
@@ -249,6 +290,7 @@ def read_counts(text: str) -> Counts:
     if not totals and (
         re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
         or _ONE_CARD.search(text)
+        or _ONE_NAMED.search(text)
     ):
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
@@ -281,8 +323,10 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:
             nodes = _whole(match.group(1))
-        elif _ONE_NODE.search(text):
-            nodes = 1
+        elif _ONE_NODE.search(text) or (
+            per_node is not None and _ONE_SERVER.search(text) and not _HOW_MANY.search(text)
+        ):
+            nodes = 1  # "单机", "an 8 GPU server with H100" (not "需要几台8卡服务器")
     dgx = _DGX.search(text)
     if dgx and per_node is None:
         # "one DGX H100", "4 HGX H100s": DGX/HGX systems hold 8 GPUs (NVIDIA DGX H100 guide);

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.parse.numbers import NUMBER, to_float
+from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
 
 __all__ = [
     "read_budget",
@@ -39,17 +39,13 @@ __all__ = [
     "read_first_token_seconds",
     "read_host_ram",
     "read_price_per_kwh",
+    "read_pue",
     "read_qps",
     "read_seconds_per_token",
     "read_tokens_per_second",
 ]
 
-_CURRENCY = {
-    "$": "USD", "usd": "USD", "美元": "USD", "dollar": "USD", "dollars": "USD",
-    "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "yuan": "CNY",
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
-}  # fmt: skip
-_CUR = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp|美元|元|块|dollars?|yuan|euros?)"
+_CUR = CURRENCY_WORD
 _K = r"\s*(k|w|万)?"
 #: A money amount's scale: also "$1M", "$2.5 million" (a letter after it is a word: "$5 month")
 _MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
@@ -269,7 +265,7 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     symbol = currency or after
     if symbol is None and not re.search(r"[\u4e00-\u9fff]", text):
         symbol = "$"
-    return to_float(number) * _SCALE[scale], _CURRENCY.get(symbol or "元", "CNY")
+    return to_float(number) * _SCALE[scale], CURRENCY.get(symbol or "元", "CNY")
 
 
 _KWH = r"(?:度电?|kwh|千瓦时|kw·h|kw-h)"
@@ -305,7 +301,20 @@ def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
     value = to_float(numbers[0])
     if symbols and symbols[0].startswith("cent"):
         return value / 100, "USD"
-    return value, _CURRENCY.get(symbols[0] if symbols else "元", "CNY")
+    return value, CURRENCY.get(symbols[0] if symbols else "元", "CNY")
+
+
+_PUE = (
+    re.compile(r"\bpue\s*(?:of|=|:|：|为|是|约|大约|按|取|改成|改为|换成|变成|at|is)?\s*" + NUMBER),
+    re.compile(NUMBER + r"\s*(?:的)?\s*pue\b"),
+)
+
+
+def read_pue(text: str) -> float | None:
+    """The facility's PUE when stated ("PUE 1.3", "PUE为1.2", "a PUE of 1.25", "1.4的PUE");
+    kept as typed (a PUE below 1 is refused by the plan's validation, never replaced)."""
+    match = _first(_PUE, text)
+    return to_float(match.group(1)) if match else None
 
 
 _HOST_RAM = (
@@ -353,6 +362,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "target_seconds_per_token": read_seconds_per_token(text),
         "host_ram_bytes": read_host_ram(text),
         "offload": read_offload(text),
+        "pue": read_pue(text),
     }
     budget, budget_currency = read_budget(text)
     kwh, kwh_currency = read_price_per_kwh(text)

@@ -25,6 +25,8 @@ import re
 import unicodedata
 
 __all__ = [
+    "CURRENCY",
+    "CURRENCY_WORD",
     "MAGNITUDES",
     "NUMBER",
     "clean_text",
@@ -49,6 +51,16 @@ _CN_DIGITS = {
     "八": 8,
     "九": 9,
 }
+#: Money words and symbols → ISO currency; the one table every money reader uses. 块 / 块钱 is
+#: colloquial yuan ("10万块钱预算", "每卡时2块钱", "两块一度电").
+CURRENCY: dict[str, str] = {
+    "$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
+    "yuan": "CNY", "人民币": "CNY",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
+}  # fmt: skip
+#: A capture group matching any key of :data:`CURRENCY`, longest first ("块钱" before "块").
+CURRENCY_WORD = "(" + "|".join(re.escape(k) for k in sorted(CURRENCY, key=len, reverse=True)) + ")"
 _CN_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CN_CHARS = "".join(_CN_DIGITS) + "十百千万亿"
 
@@ -214,15 +226,35 @@ def _rewrite_pure(chars: str, after: str = "") -> str:
     return _format(cn_value(chars))
 
 
+#: "两块五一度电", "电价一块二每度": yuan and tenths said as 块 + one digit (2.5, 1.2), only
+#: before a price's unit (一度, 毛, 钱, /, 每), so "8块二手卡" (eight second-hand cards) and
+#: "两块一度电" (2 a kWh) keep theirs.
+_KUAI_TENTHS = re.compile(
+    r"([\d一二两三四五六七八九十]+)块([二三四五六七八九])(?=\s*(?:一度|1度|毛|钱|/|每|元))"
+)
+
+
+def _rewrite_kuai(match: re.Match[str]) -> str:
+    whole = match.group(1)
+    value = int(whole) if whole.isdigit() else cn_value(whole)
+    return f"{value}.{_CN_DIGITS[match.group(2)]}块"
+
+
 def normalize_numbers(text: str) -> str:
     """Rewrite Chinese numerals, English number words and powers of ten as Arabic numbers.
 
     The text should already be cleaned and lower-cased. Idioms such as "一下" or "千兆" are kept.
+
+    >>> normalize_numbers("两块五一度电"), normalize_numbers("两块一度电")
+    ('2.5块1度电', '2块1度电')
+    >>> normalize_numbers("8块二手卡")
+    '8块2手卡'
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
     text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100
+    text = _KUAI_TENTHS.sub(_rewrite_kuai, text)
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
     pieces: list[str] = []
     pos = 0

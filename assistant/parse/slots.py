@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
+from assistant.parse.numbers import CURRENCY, MAGNITUDES, NUMBER, to_float
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = [
@@ -301,6 +301,11 @@ _CONTEXT_LEAD = re.compile(
     + r"\s*(k)?"
 )
 _CONTEXT_NUMBER = re.compile(NUMBER + r"\s*(k)?")
+#: "seq 8k", "seq=4096", "序列8k": a bare sequence word right before its length (not "序列并行4",
+#: a parallelism degree, nor "sequence parallel 2"); a length of at least 128 tokens.
+_SEQ_LEAD = re.compile(
+    r"(?:\bseq(?:uence)?s?\b|序列)\s*(?:=|:|：|为|是|of|长度)?\s*" + NUMBER + r"\s*(k)?(?![a-z])"
+)
 #: "64 requests of 8k tokens", "每路 8k token": each sequence's length
 _PER_SEQUENCE_LENGTH = re.compile(_PER_SEQUENCE + NUMBER + r"\s*(k)?\s*tokens?")
 #: "concurrent 8k sequences": a length in thousands on the sequences in flight (elsewhere
@@ -323,6 +328,8 @@ def read_context_length(text: str) -> int | None:
         >>> [read_context_length(t) for t in ("16k-token sequences", "context of 16k",
         ...     "128k的上下文", "32k tokens each", "上下文16k", "16k tokens per request")]
         [16384, 16384, 131072, 32768, 16384, 16384]
+        >>> [read_context_length(t) for t in ("seq 8k", "seqlen 4k", "序列8k", "序列并行4")]
+        [8192, 4096, 8192, None]
         >>> [read_context_length(t) for t in ("1000 tok/s", "2t tokens", "500m tokens")]
         [None, None, None]
     """
@@ -335,7 +342,13 @@ def read_context_length(text: str) -> int | None:
         ),
         None,
     )
-    candidates = (lead, tail, _CONCURRENT_LENGTH.search(text), _PER_SEQUENCE_LENGTH.search(text))
+    candidates = (
+        lead,
+        tail,
+        _CONCURRENT_LENGTH.search(text),
+        _PER_SEQUENCE_LENGTH.search(text),
+        _SEQ_LEAD.search(text),
+    )
     found = [m for m in candidates if m is not None]
     if not found:
         return None
@@ -422,31 +435,14 @@ _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 _PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
-    + r"\s*(元|美元|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*"
+    r"(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
     # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
     r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
-    r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元)"
+    r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元|块钱|块)"
 )  # fmt: skip
-_CURRENCY = {
-    "$": "USD",
-    "usd": "USD",
-    "美元": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "¥": "CNY",
-    "￥": "CNY",
-    "rmb": "CNY",
-    "cny": "CNY",
-    "元": "CNY",
-    "€": "EUR",
-    "eur": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "£": "GBP",
-    "gbp": "GBP",
-}
 
 
 _NODE_WORD = r"(?:nodes?|servers?|machines?|boxes|instances?|dgx|hgx)"
@@ -473,7 +469,7 @@ def read_node_price(text: str) -> tuple[float | None, str | None]:
     if match is None:
         return None, None
     symbol, value = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
-    return to_float(value), _CURRENCY.get(symbol, "USD")
+    return to_float(value), CURRENCY.get(symbol, "USD")
 
 
 #: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
@@ -490,11 +486,11 @@ def read_price(text: str) -> tuple[float | None, str | None]:
     if match is None and _GPU_HOURS.search(text):
         bare = _PRICE_AT.search(text)
         if bare is not None:
-            return to_float(bare.group(2)), _CURRENCY.get(bare.group(1), "USD")
+            return to_float(bare.group(2)), CURRENCY.get(bare.group(1), "USD")
     if match is None:
         return None, None
     if match.group(2):
-        return to_float(match.group(2)), _CURRENCY.get(match.group(1), "USD")
+        return to_float(match.group(2)), CURRENCY.get(match.group(1), "USD")
     if match.group(3):
-        return to_float(match.group(3)), _CURRENCY.get(match.group(4), "USD")
-    return to_float(match.group(5)), _CURRENCY.get(match.group(6), "CNY")
+        return to_float(match.group(3)), CURRENCY.get(match.group(4), "USD")
+    return to_float(match.group(5)), CURRENCY.get(match.group(6), "CNY")

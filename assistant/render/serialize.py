@@ -64,6 +64,7 @@ SCENARIO_KEYS = (
     "target_seconds_per_token",
     "host_ram_bytes",
     "offload",
+    "pue",
 )
 
 

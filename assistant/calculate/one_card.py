@@ -1,0 +1,67 @@
+"""A consumer card named with no count ("用4090跑7B", "3090 24G 能LoRA微调吗") is one card.
+
+A desktop card is bought one at a time: someone asking about "a 4090" has one, not an 8-GPU
+server. The count is then the user's (more cards are more hardware, so the verdict is judged on
+one), and the answer says it was read that way. A data-centre card with no count keeps the
+default of one typical 8-GPU server (HGX/DGX boards carry 8), said in the assumptions.
+
+Examples:
+    >>> from assistant.records import Query, Scenario
+    >>> q = Query(question="用4090训练1B模型", language="zh",
+    ...           scenario=Scenario(gpu="RTX 4090 24GB", params=1e9, task="pretrain"))
+    >>> with_one_card(q, None)[0].scenario.gpu_count
+    1
+    >>> with_one_card(replace(q, question="4090服务器训练1B模型"), None)[1] is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.i18n import text
+from assistant.records import Query
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from assistant.calculate import Outcome
+    from assistant.records import SiteProfile
+
+__all__ = ["ONE_CARD_CLASSES", "with_note", "with_one_card"]
+
+#: Catalog classes sold one per desktop or workstation (`GPU.gpu_class`).
+ONE_CARD_CLASSES = frozenset({"consumer", "workstation"})
+#: Words that make the card part of a server or a cluster ("4090服务器", "a 4090 cluster"); a
+#: "4090主机" or "my 4090 machine" is a desktop PC, one card.
+_MACHINE = re.compile(r"服务器|集群|节点|机柜|server|cluster|node|rack", re.IGNORECASE)
+
+
+def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | None]:
+    """`query` with one card when it names a consumer card and no count, no node, no server and
+    no site, and does not ask how many cards ("需要几张4090"); with the assumption to state."""
+    from assistant.calculate.focus import main_ask
+    from calculators.catalog.hardware import GPUS
+
+    s = query.scenario
+    card = GPUS.get(s.gpu or "")
+    if (
+        card is None
+        or card.gpu_class not in ONE_CARD_CLASSES
+        or site is not None
+        or query.options
+        or main_ask(query) == "gpu_count"
+        or any(v is not None for v in (s.gpu_count, s.nodes, s.gpus_per_node))
+        or _MACHINE.search(query.question)
+    ):
+        return query, None
+    note = text(Msg("default.one_card", gpu=card.name), query.language)
+    return replace(query, scenario=replace(s, gpu_count=1)), note
+
+
+def with_note(outcome: Outcome, note: str | None) -> Outcome:
+    """`outcome` with `note` first among its assumptions (unchanged for None)."""
+    if note is None:
+        return outcome
+    return replace(outcome, assumptions=(note, *outcome.assumptions))

@@ -373,12 +373,12 @@ def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much, or a budget, with no deadline given: never "期限 365 天" the user did not
-    set), everything when nothing is to be judged."""
+    long; how much with no deadline given), everything when nothing is to be judged. A budget
+    with no deadline keeps its run time, worded on the open horizon ("训练约需 101.8 天", never
+    "期限 365 天" the user did not set)."""
     if not judged:
         return _KINDS
-    open_horizon = ask in _QUANTITY or stated.budget is not None  # judged on a year
-    if ask == "duration" or (open_horizon and stated.deadline_seconds is None):
+    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
         return ("compute",)
     return ()
 

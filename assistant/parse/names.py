@@ -101,14 +101,14 @@ _LAPTOP = re.compile(r"(?<![a-z])laptops?(?![a-z])|笔记本(?:电脑)?")
 # TPUs ("TPU v5e"), AWS Trainium/Inferentia (Apple silicon is a computer: _COMPUTER)
 _BARE_CARDS = (
     r"(?<![\d.,])(?![345]090)[2-5]0[5-9]0(?:[- ]?(?:ti|super)){0,2}(?![a-z0-9])"
-    r"(?!\s*(?:tokens?|params?|b\b))"
+    r"(?!\s*(?:tokens?|params?|b\b|年|years?\b))"
     r"|(?:rx[- ]?)?[5-9]\d00[- ]?(?:xtx|xt|gre)(?![a-z0-9])"
     r"|tpu[- ]?v\d[a-z]?(?![a-z0-9])|trainium\d?|inferentia\d?"
 )
 # the name ends where ASCII ends ("mi50能" is "mi50"; \b would not end it before a CJK letter)
 _GPU_NAME = (
     r"(?:(?:" + _GPU_LINES + r")[- ]?\d{1,4}[a-z]{0,3}\d?(?![a-z0-9])"
-    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell|nvl|laptop|mobile)(?![a-z0-9]))?"
+    r"(?:[- ](?:pro|ultra|max|plus|ada|ti|super|blackwell|nvl|laptop|mobile)(?![a-z0-9])){0,2}"
     r"|" + _BARE_CARDS + "|" + _COMPUTER + "|" + _MAKER_NAME + "|" + _NEXT_TO_CARD + ")"
 )
 #: "只用CPU", "没有显卡", "CPU only", "on my CPU": no GPU at all (never "CPU offload")

@@ -169,13 +169,15 @@ def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) ->
             deadline_seconds=query.scenario.deadline_seconds or horizon,
         )
         outcome = run(replace(query, scenario=scenario))
-        if outcome.verdict in ("feasible", "conditional"):
+        overrun = _overrun(outcome.checks, scenario.deadline_seconds)
+        # A conditional verdict whose memory or time still fails (a serving size a hair past the
+        # usable memory, "fixed" by quantizing) is not the largest size as stated: shrink it.
+        if outcome.verdict in ("feasible", "conditional") and overrun is None:
             sizes: dict[str, float] = {"params": params}
             if training:
                 sizes["tokens"] = _TOKENS_PER_PARAM * params
             lead = text(Msg(found.key, **{**found.params, **sizes}), query.language)
             return replace(outcome, lead=lead, scenario=probe.scenario)
-        overrun = _overrun(outcome.checks, scenario.deadline_seconds)
         if overrun is None:
             break
         params /= overrun * 1.002  # just inside the bound: the size scaling is near exact

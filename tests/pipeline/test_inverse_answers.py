@@ -81,6 +81,28 @@ def test_the_largest_model_is_shown_with_its_own_figures() -> None:
     assert f"{tokens / 1e8:.0f}亿 token" in outcome.lead  # the headline names that model
 
 
+def test_the_largest_model_to_serve_fits_as_stated() -> None:
+    # 2 x 72.0 GB usable = 144 GB; less the KV cache and workspace, over 2 bytes per bf16
+    # weight, about 71B. The first guess (71.3B) needed 72.2 GB per GPU, a hair past the 72.0
+    # usable; the answer called it "conditionally feasible" (quantize) while its headline said
+    # 71.3B serves in bf16. The size named must pass its own memory check in the stated set-up.
+    query = _ask(
+        "What's the largest model I can serve on 2x A100 80GB?",
+        scenario=Scenario(gpu="A100 SXM 80GB", gpu_count=2, task="inference"),
+        asks=("max_model",),
+    )
+    outcome = calculate(query)
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    needed, usable = memory["required_bytes_per_gpu"], memory["available_bytes_per_gpu"]
+    assert isinstance(needed, float)
+    assert isinstance(usable, float)
+    assert needed <= usable
+    assert outcome.verdict == "feasible"
+    size = re.search(r"about (\d+(?:\.\d)?)B parameters", outcome.lead)
+    assert size is not None
+    assert 65.0 <= float(size.group(1)) <= 72.0
+
+
 def test_a_comparison_says_what_each_option_wins_on() -> None:
     # Same LoRA job: 4 x 989 = 3,958 TFLOP/s beats 8 x 312 = 2,496 (A100) and 8 x 362 (L40S)
     query = _ask(

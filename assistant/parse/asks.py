@@ -87,7 +87,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"权重(?:文件)?(?:有|占|是)?(?:多大|多少)|模型文件(?:有)?多大|"
         r"量化(?:后|之后|完)(?:的)?(?:模型|权重)?(?:有|占|是)?(?:多大|多少g)|"
         r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"
-        r"how (?:big|large) (?:are|is|would) the (?:model )?weights|weight size",
+        # "how big are the weights", "how big are Llama-3-70B's weights at 4-bit"
+        r"how (?:big|large) (?:are|is|would)\b[^?.。]{0,40}?\bweights|weight size",
     ),
     (
         "memory",

@@ -339,3 +339,15 @@ def test_two_cards_joined_by_or_are_a_comparison(question: str, gpus: int) -> No
 
 def test_one_card_and_an_or_is_no_comparison() -> None:
     assert "compare" not in parse("Can 8 H100 pretrain a 7B model, or is it too slow?").asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How big are Llama-3-70B's weights at 4-bit?",
+        "How big are the weights of Llama-3-70B at 4-bit?",
+        "how large would its weights be in int8",
+    ],
+)
+def test_a_weight_size_question_asks_for_the_weights(question: str) -> None:
+    assert parse(question).asks[0] == "weights"

@@ -282,14 +282,24 @@ def moe_traffic(
     act_bytes: float,
     recompute: bool,
     fabric: Fabric,
+    routed_nodes_max: int = 0,
 ) -> Traffic:
+    """All-to-all of the routed tokens: dispatch and combine, forward and backward (x 1.5 with
+    full recompute). Each token's top_k copies leave the node in proportion (ep - local) / ep;
+    with node-limited routing (DeepSeek-V3 §2.1.2, §3.2.2: a token goes to at most M nodes and
+    is sent once per node over IB, then forwarded over NVLink) at most M x (nodes - 1) / nodes
+    copies of it cross the network, where nodes are those the expert group spans."""
     if ep == 1 or moe_layers_per_stage == 0 or top_k == 0:
         return Traffic()
-    size = s.tokens_per_replica / tp * top_k * hidden * act_bytes
+    size = s.tokens_per_replica / tp * hidden * act_bytes
     count = (6 if recompute else 4) * moe_layers_per_stage
     local = min(ep, s.dp_ranks_per_node)
-    intra = count * size * (local - 1) / ep / fabric.intra_bytes_per_s
-    inter = count * size * (ep - local) / ep * s.per_node
+    remote_copies = top_k * (ep - local) / ep
+    if routed_nodes_max and ep > local:
+        nodes = ep / local
+        remote_copies = min(remote_copies, routed_nodes_max * (nodes - 1) / nodes)
+    intra = count * size * top_k * (local - 1) / ep / fabric.intra_bytes_per_s
+    inter = count * size * remote_copies * s.per_node
     lat = fabric.inter_latency_s if ep > local else fabric.intra_latency_s
     return Traffic(intra, count * (ep - 1) * lat, inter)
 

@@ -186,6 +186,7 @@ def step_network(
     expert_params: float = 0.0,
     flops_per_token: float | None = None,
     total_tokens: float | None = None,
+    routed_nodes_max: int = 0,
 ) -> NetworkEstimate:
     """Compute and communication seconds of one training step, per GPU.
 
@@ -250,6 +251,7 @@ def step_network(
         act_bytes=activation_dtype_bytes,
         recompute=full_recompute,
         fabric=fabric,
+        routed_nodes_max=routed_nodes_max,
     )
     return _estimate(
         compute,
@@ -404,4 +406,5 @@ def training_step_network(
         experts_per_token=model.active_experts,
         expert_params=0.0 if trainable_params else expert_params(model),
         total_tokens=total_tokens,
+        routed_nodes_max=model.routed_nodes_max,
     )

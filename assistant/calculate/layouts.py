@@ -135,7 +135,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         node_tp = _node_tensor_parallel(
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
         )
-        return [
+        flat: list[dict[str, object]] = [
             {
                 "zero_stage": z,
                 "recompute": r,
@@ -145,6 +145,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
             for z, r, tp in _TRAINING_CONFIGS
             if not tp or node_tp > 1
         ]
+        return flat + _pipeline_layouts(scenario, gpus, node_tp)
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)
@@ -162,6 +163,68 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if gpus % (node_tp * p) == 0
     ]
     return layouts
+
+
+#: Most pipeline stages tried across nodes: Llama 3 405B trained with 16 (arXiv:2407.21783
+#: §3.3.2, Table 4), DeepSeek-V3 with 16 (arXiv:2412.19437 §3.2), Megatron-LM's 1T-parameter
+#: run with 64 at TP=8 (Narayanan et al. 2021, arXiv:2104.04473 Table 1); 32 keeps the search
+#: small (each degree costs four evaluations).
+MAX_PIPELINE_STAGES = 32
+
+
+def _pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[str, object]]:
+    """Multi-node pre-training with the split left open: pipeline stages across the nodes, with
+    tensor parallel inside each node (or none) and ZeRO-1 over the data-parallel rest, as
+    Megatron-LM runs 3D parallelism (Narayanan et al. 2021 §3); selective or full recompute.
+    The stage counts are the degrees up to MAX_PIPELINE_STAGES (and the layer count) that
+    divide the GPUs left by TP, so the layout is whole. Fine-tuning keeps data-parallel
+    layouts, as `layout_search.min_gpus_to_fit` does (the common fine-tuning stacks, DeepSpeed
+    and FSDP, run no pipeline stages)."""
+    from calculators.catalog.models import generic_model, lookup_model
+
+    per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    stated = scenario.tensor_parallel or scenario.pipeline_parallel
+    if scenario.task != "pretrain" or gpus <= per_node or stated:
+        return []
+    model = (
+        lookup_model(scenario.model)
+        if scenario.model
+        else generic_model(params=scenario.params or 1.0)
+    )
+    out: list[dict[str, object]] = []
+    for tp in sorted({node_tp, 1}, reverse=True):
+        top = min(MAX_PIPELINE_STAGES, model.layers, gpus // tp)
+        for pp in (p for p in range(2, top + 1) if (gpus // tp) % p == 0):
+            ep = _expert_parallel(scenario, gpus // (tp * pp))
+            batch = _pipeline_batch_tokens(scenario, gpus // (tp * pp), pp)
+            out += [
+                {
+                    "zero_stage": 1,
+                    "recompute": r,
+                    "tensor_parallel": tp if tp > 1 else None,
+                    "pipeline_parallel": pp,
+                    "expert_parallel": ep,
+                    "global_batch_tokens": batch,
+                }
+                for r in ("selective", "full")
+            ]
+    return out
+
+
+def _pipeline_batch_tokens(scenario: Scenario, data_parallel: int, pp: int) -> float | None:
+    """The default batch grown so each of the data-parallel pipelines runs at least
+    MIN_MICROBATCHES_PER_STAGE x p micro-batches of one sequence, as large runs grow the batch
+    with the cluster (`calculators.planner.compute.pipeline_microbatches`; Llama 3 405B: 16M
+    tokens, DeepSeek-V3: up to 63M); None (the scenario's) for a stated batch."""
+    from calculators.defaults import PRETRAIN_BATCH_TOKENS
+    from calculators.planner.compute import MIN_MICROBATCHES_PER_STAGE
+
+    context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
+    default = round(PRETRAIN_BATCH_TOKENS / context)
+    if scenario.task != "pretrain" or scenario.batch_size not in (None, default):
+        return None
+    sequences = max(default, MIN_MICROBATCHES_PER_STAGE * pp * data_parallel)
+    return float(sequences * context)
 
 
 #: Largest expert-parallel degree chosen for MoE training: DeepSeek-V3 trains with 64-way
@@ -221,6 +284,11 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         zero=plan.zero_stage,
         fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
         tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
+        pp=(
+            Msg("default.pp_across_nodes", pp=plan.pipeline_parallel)
+            if plan.pipeline_parallel > 1
+            else ""
+        ),
         ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
         recompute=(
             Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))

@@ -20,6 +20,7 @@ from calculators.compute_time import model_and_hardware_flops
 from calculators.layout_search import min_gpus_to_fit
 from calculators.planner import evaluate, run_checks
 from calculators.planner.plan import DAY, Plan
+from calculators.planner.schedule import uses_dualpipe
 
 
 def _m(name: str) -> ModelSpec:
@@ -592,8 +593,10 @@ RUN_ROWS = [
         "DeepSeek-AI 2024, DeepSeek-V3 "
         "(arXiv:2412.19437) Table 1 and §3.3: 2,664K H800 GPU-hours of FP8 pre-training",
         # §3.2: 16-way PP, 64-way EP, ZeRO-1; §4.2: batches up to 15,360 x 4,096 tokens.
-        # DualPipe (§3.2.1) hides the all-to-all and most of the bubble, which the planner
-        # puts on the critical path, so the compute time is compared.
+        # DualPipe (§3.2.1) hides the all-to-all and most of the bubble; the planner models
+        # it now (calculators.planner.schedule), so the wall clock is compared. Memory is not
+        # checked: DeepSeek's own savings (BF16 Adam moments, FP8 activation caching,
+        # recomputed norms and MLA up-projections, §3.3) are not modelled.
         lambda: _train(
             _m("DeepSeek-V3"),
             "H800",
@@ -608,7 +611,6 @@ RUN_ROWS = [
         gpu_hours=2.664e6,
         tolerance=0.15,
         check_memory=False,
-        compute_only=True,
     ),
     RunRow(
         "OPT-175B, 180B tokens, 992 A100 80GB at 147 TFLOP/s",
@@ -648,7 +650,11 @@ def test_published_runs_take_as_long_as_reported(row: RunRow) -> None:
 
 @pytest.mark.parametrize(
     "row",
-    [r for r in RUN_ROWS if not r.compute_only and r.plan().pipeline_parallel > 1],
+    [
+        r
+        for r in RUN_ROWS
+        if not r.compute_only and r.plan().pipeline_parallel > 1 and not uses_dualpipe(r.plan())
+    ],
     ids=lambda r: r.name,
 )
 def test_pipeline_runs_match_with_their_bubble_paid(row: RunRow) -> None:

@@ -208,6 +208,7 @@ def _pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[
                     "pipeline_parallel": pp,
                     "expert_parallel": ep,
                     "global_batch_tokens": batch,
+                    "stages_across_nodes": True,
                 }
                 for r in ("selective", "full")
             ]

@@ -8,9 +8,13 @@ import pytest
 from assistant.calculate.defaults import resolve
 from assistant.calculate.layouts import evaluate_best, to_plan
 from assistant.records import Scenario
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import lookup_model
 from calculators.collectives import Fabric, make_step, moe_traffic
+from calculators.network import NetworkEstimate
+from calculators.planner.checks import step_estimate
 from calculators.planner.compute import compute_facts
-from calculators.planner.plan import Evaluation
+from calculators.planner.plan import Evaluation, Plan
 from calculators.planner.schedule import dualpipe_bubble_fraction, uses_dualpipe
 
 
@@ -150,3 +154,28 @@ def test_when_nothing_fits_lora_reports_the_closest_layout() -> None:
     e = evaluate_best(resolve(scenario, None, "en").scenario, "en", None)[0]
     need = float(e.check("memory").figures["required_bytes_per_gpu"])  # type: ignore[arg-type]
     assert 72.7e9 < need < 1.15 * 72.7e9
+
+
+def _step(**changes: object) -> NetworkEstimate:
+    fields: dict[str, object] = {
+        "task": "pretrain",
+        "model": lookup_model("Llama-2-13B"),
+        "gpu": lookup_gpu("A100"),
+        "gpus": 32,
+        "inter_link": lookup_link("10GbE"),
+        "pipeline_parallel": 4,
+        "zero_stage": 1,
+    }
+    fields.update(changes)
+    est = step_estimate(Plan(**fields), peak_flops_per_s=312e12, mfu=0.4, total_tokens=None)  # type: ignore[arg-type]
+    assert est is not None
+    return est
+
+
+def test_stages_across_nodes_keep_the_gradient_sync_inside_each_node() -> None:
+    # TP=1, PP=4 on 4 x 8 GPUs. Megatron-LM's tp-pp-dp order puts the four stages in one node
+    # and data parallel across the nodes (gradients over 10GbE); Megatron-Core's tp-dp-pp puts
+    # the 8 data-parallel ranks of a stage in one node and the stages across nodes.
+    inside, across = _step(), _step(stages_across_nodes=True)
+    assert across.allreduce_seconds_per_step < 0.2 * inside.allreduce_seconds_per_step
+    assert across.pp_seconds_per_step > inside.pp_seconds_per_step  # activations now cross

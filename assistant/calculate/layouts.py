@@ -288,11 +288,7 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         zero=plan.zero_stage,
         fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
         tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
-        pp=(
-            Msg("default.pp_across_nodes", pp=plan.pipeline_parallel)
-            if plan.pipeline_parallel > 1
-            else ""
-        ),
+        pp=_pipeline_note(plan),
         ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
         recompute=(
             Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))
@@ -301,6 +297,18 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         ),
     )
     return text(note, lang)
+
+
+def _pipeline_note(plan: Plan) -> Msg | str:
+    """The pipeline part of the layout note, with the batch when it was grown for it."""
+    from calculators.defaults import PRETRAIN_BATCH_TOKENS
+
+    if plan.pipeline_parallel == 1 or not plan.stages_across_nodes:
+        return ""
+    sequences = (plan.global_batch_tokens or 0.0) / plan.sequence_length
+    if sequences > round(PRETRAIN_BATCH_TOKENS / plan.sequence_length):
+        return Msg("default.pp_batch_grown", pp=plan.pipeline_parallel, sequences=sequences)
+    return Msg("default.pp_across_nodes", pp=plan.pipeline_parallel)
 
 
 def evaluate_best(

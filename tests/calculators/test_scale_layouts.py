@@ -179,3 +179,13 @@ def test_stages_across_nodes_keep_the_gradient_sync_inside_each_node() -> None:
     inside, across = _step(), _step(stages_across_nodes=True)
     assert across.allreduce_seconds_per_step < 0.2 * inside.allreduce_seconds_per_step
     assert across.pp_seconds_per_step > inside.pp_seconds_per_step  # activations now cross
+
+
+@pytest.mark.parametrize(("batch", "grown"), [(None, True), (512, False)])
+def test_the_layout_note_says_when_the_batch_was_grown(batch: int | None, grown: bool) -> None:
+    scenario = Scenario(
+        task="pretrain", model="Llama-3.1-405B", gpu="H100", gpu_count=10000, batch_size=batch
+    )
+    _, notes = evaluate_best(resolve(scenario, None, "en").scenario, "en", None)
+    assert "pipeline stages across nodes" in notes[0]
+    assert ("the default batch grown" in notes[0]) is grown

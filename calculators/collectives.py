@@ -210,10 +210,23 @@ def hierarchical_allreduce(
     return Traffic(intra_bytes / fabric.intra_bytes_per_s, latency, inter_bytes)
 
 
-def dp_layout(gpus: int, gpus_per_node: int, model_parallel: int) -> tuple[int, int]:
-    """(data-parallel ranks of one group per node, groups sharing a node). Megatron order:
-    tensor-parallel innermost, then pipeline, then data parallel."""
+def dp_layout(
+    gpus: int, gpus_per_node: int, model_parallel: int, *, tp: int = 0, d: int = 0
+) -> tuple[int, int]:
+    """(data-parallel ranks of one group per node, groups sharing a node). Megatron-LM's order
+    "tp-pp-dp": tensor parallel innermost, then pipeline, then data parallel. With `tp` and
+    the data-parallel degree `d` given, Megatron-Core's default "tp-dp-pp" (parallel_state
+    `order="tp-cp-ep-dp-pp"`): data (and expert) parallel inside the node after TP, pipeline
+    stages across nodes.
+
+    Examples:
+        >>> dp_layout(32, 8, 4), dp_layout(32, 8, 4, tp=1, d=8)  # PP=4: inside / across
+        ((2, 4), (8, 1))
+    """
     per_node = min(gpus_per_node, gpus)
+    if tp and d:
+        ranks = max(1, min(d, per_node // tp))
+        return ranks, max(1, per_node // ranks)
     if model_parallel >= per_node:
         return 1, per_node
     return per_node // model_parallel, model_parallel
@@ -230,6 +243,9 @@ class StepShape:
     tokens_per_replica: float
     microbatches: int
     tokens_per_microbatch: float
+    gpus: int = 1
+    stages_across_nodes: bool = False
+    """Megatron-Core's "tp-dp-pp" rank order (see `dp_layout`)."""
 
 
 def tp_traffic(
@@ -263,7 +279,8 @@ def pp_traffic(
     if pp == 1:
         return Traffic()
     per_gpu = 2.0 * s.tokens_per_replica * hidden * act_bytes / tp
-    crosses = tp * pp > s.per_node
+    # stages across nodes (data parallel inside): every boundary is taken to cross (conservative)
+    crosses = tp * pp > s.per_node or (s.stages_across_nodes and s.per_node < s.gpus)
     if crosses:
         # every GPU of a boundary node sends through the node's NICs at once (conservative)
         return Traffic(0.0, 2 * s.microbatches * fabric.inter_latency_s, per_gpu * s.per_node)
@@ -282,14 +299,24 @@ def moe_traffic(
     act_bytes: float,
     recompute: bool,
     fabric: Fabric,
+    routed_nodes_max: int = 0,
 ) -> Traffic:
+    """All-to-all of the routed tokens: dispatch and combine, forward and backward (x 1.5 with
+    full recompute). Each token's top_k copies leave the node in proportion (ep - local) / ep;
+    with node-limited routing (DeepSeek-V3 §2.1.2, §3.2.2: a token goes to at most M nodes and
+    is sent once per node over IB, then forwarded over NVLink) at most M x (nodes - 1) / nodes
+    copies of it cross the network, where nodes are those the expert group spans."""
     if ep == 1 or moe_layers_per_stage == 0 or top_k == 0:
         return Traffic()
-    size = s.tokens_per_replica / tp * top_k * hidden * act_bytes
+    size = s.tokens_per_replica / tp * hidden * act_bytes
     count = (6 if recompute else 4) * moe_layers_per_stage
     local = min(ep, s.dp_ranks_per_node)
-    intra = count * size * (local - 1) / ep / fabric.intra_bytes_per_s
-    inter = count * size * (ep - local) / ep * s.per_node
+    remote_copies = top_k * (ep - local) / ep
+    if routed_nodes_max and ep > local:
+        nodes = ep / local
+        remote_copies = min(remote_copies, routed_nodes_max * (nodes - 1) / nodes)
+    intra = count * size * top_k * (local - 1) / ep / fabric.intra_bytes_per_s
+    inter = count * size * remote_copies * s.per_node
     lat = fabric.inter_latency_s if ep > local else fabric.intra_latency_s
     return Traffic(intra, count * (ep - 1) * lat, inter)
 
@@ -301,8 +328,13 @@ def make_step(
     d: int,
     batch_tokens: float,
     micro_tokens: int,
+    *,
+    tp_for_dp_inside: int = 0,
 ) -> StepShape:
-    ranks_per_node, groups = dp_layout(gpus, gpus_per_node, model_parallel)
+    """The step's shape; `tp_for_dp_inside` (the TP degree) selects the "tp-dp-pp" order."""
+    ranks_per_node, groups = dp_layout(
+        gpus, gpus_per_node, model_parallel, tp=tp_for_dp_inside, d=d if tp_for_dp_inside else 0
+    )
     per_replica = batch_tokens / d
     microbatches = max(1, math.ceil(per_replica / max(1, micro_tokens)))
     return StepShape(
@@ -313,4 +345,6 @@ def make_step(
         per_replica,
         microbatches,
         per_replica / microbatches,
+        gpus,
+        bool(tp_for_dp_inside),
     )

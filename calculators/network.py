@@ -186,6 +186,8 @@ def step_network(
     expert_params: float = 0.0,
     flops_per_token: float | None = None,
     total_tokens: float | None = None,
+    routed_nodes_max: int = 0,
+    data_parallel_inside: bool = False,
 ) -> NetworkEstimate:
     """Compute and communication seconds of one training step, per GPU.
 
@@ -214,7 +216,13 @@ def step_network(
             Msg("invalid.needs_inter_link"),
         )
     step = make_step(
-        gpus, gpus_per_node, tp * pp, d, global_batch_tokens, micro_batch_size * sequence_length
+        gpus,
+        gpus_per_node,
+        tp * pp,
+        d,
+        global_batch_tokens,
+        micro_batch_size * sequence_length,
+        tp_for_dp_inside=tp if data_parallel_inside else 0,
     )
     per_token = flops_per_token or 6.0 * (active_params or params)
     compute = global_batch_tokens * per_token / (gpus * peak_flops_per_s * mfu)
@@ -250,6 +258,7 @@ def step_network(
         act_bytes=activation_dtype_bytes,
         recompute=full_recompute,
         fabric=fabric,
+        routed_nodes_max=routed_nodes_max,
     )
     return _estimate(
         compute,
@@ -363,6 +372,7 @@ def training_step_network(
     total_tokens: float | None = None,
     trainable_params: float | None = None,
     flops_per_token: float | None = None,
+    data_parallel_inside: bool = False,
 ) -> NetworkEstimate:
     """The network cost of one training step of a catalog model on catalog links.
 
@@ -404,4 +414,6 @@ def training_step_network(
         experts_per_token=model.active_experts,
         expert_params=0.0 if trainable_params else expert_params(model),
         total_tokens=total_tokens,
+        routed_nodes_max=model.routed_nodes_max,
+        data_parallel_inside=data_parallel_inside,
     )

@@ -382,15 +382,37 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         return s
     if s.precision is not None:
         return s
+    recipe = _published_training_precision(s, gpu)
     if s.task == "inference":
         precision = _serving_precision(s, gpu, lang, notes) or precision
         notes.append(_said("default.serving_precision", lang, precision=precision))
+    elif recipe is not None:
+        precision = "fp8"
+        notes.append(_said("default.fp8_recipe", lang, model=recipe))
     elif s.task == "finetune" and s.method in ("lora", "qlora"):
         base = Msg("default.nf4") if s.method == "qlora" else precision
         notes.append(_said("default.lora_precision", lang, base=base, precision=precision))
     else:
         notes.append(_said("default.mixed_precision", lang, precision=precision))
     return replace(s, precision=precision)
+
+
+def _published_training_precision(s: Scenario, gpu: GPU | None) -> str | None:
+    """The model's name when pre-training a catalog model whose own published run trained in
+    FP8 (DeepSeek-V3, `ModelSpec.training_recipe_source`) on a GPU with FP8 tensor cores and
+    no precision stated; else None."""
+    from calculators.catalog.models import lookup_model
+    from calculators.errors import CalculatorInputError
+
+    if s.task != "pretrain" or s.model is None or gpu is None or not gpu.supports("fp8"):
+        return None
+    try:
+        model = lookup_model(s.model)
+    except (CalculatorInputError, KeyError, LookupError):
+        return None
+    if model.training_precision != "fp8":
+        return None
+    return model.name
 
 
 def _serving_precision(

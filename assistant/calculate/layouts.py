@@ -8,9 +8,12 @@ fits, the one needing the least memory per GPU (its shortfall is the honest one)
 the planner's own (`calculators.planner.compute`), which charges a slow NVLink's extra tensor-
 parallel time (H800/A800), so "fewest tight checks" and "fastest" no longer disagree silently:
 on 128 x H800 a 70B model runs ZeRO-1 + TP=8 in about 256 days rather than ZeRO-3 + full
-recompute in 292. Inference: the smallest tensor (then pipeline) split whose checks are all ok
-(else the first with nothing failing, else the first that fits memory); the other GPUs serve as
-replicas. The choice is stated in the answer.
+recompute in 292. Multi-node pre-training also tries pipeline stages across the nodes
+(`_pipeline_layouts`), which send activations instead of sharded gradients: Llama-3.1-405B on
+10,000 H100 runs TP=8 x PP=10 in ~149 days rather than ZeRO-3 + TP=8 in ~275, and a 70B model
+on 4 x 8 H100 over 10GbE in ~88 days rather than ~147. Inference: the smallest tensor (then
+pipeline) split whose checks are all ok (else the first with nothing failing, else the first
+that fits memory); the other GPUs serve as replicas. The choice is stated in the answer.
 """
 
 from __future__ import annotations
@@ -146,7 +149,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         node_tp = _node_tensor_parallel(
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
         )
-        return [
+        flat: list[dict[str, object]] = [
             {
                 "zero_stage": z,
                 "recompute": r,
@@ -156,6 +159,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
             for z, r, tp in _TRAINING_CONFIGS
             if not tp or node_tp > 1
         ]
+        return flat + _pipeline_layouts(scenario, gpus, node_tp)
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)
@@ -173,6 +177,69 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         if gpus % (node_tp * p) == 0
     ]
     return layouts
+
+
+#: Most pipeline stages tried across nodes: Llama 3 405B trained with 16 (arXiv:2407.21783
+#: §3.3.2, Table 4), DeepSeek-V3 with 16 (arXiv:2412.19437 §3.2), Megatron-LM's 1T-parameter
+#: run with 64 at TP=8 (Narayanan et al. 2021, arXiv:2104.04473 Table 1); 32 keeps the search
+#: small (each degree costs four evaluations).
+MAX_PIPELINE_STAGES = 32
+
+
+def _pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[str, object]]:
+    """Multi-node pre-training with the split left open: pipeline stages across the nodes, with
+    tensor parallel inside each node (or none) and ZeRO-1 over the data-parallel rest, as
+    Megatron-LM runs 3D parallelism (Narayanan et al. 2021 §3); selective or full recompute.
+    The stage counts are the degrees up to MAX_PIPELINE_STAGES (and the layer count) that
+    divide the GPUs left by TP, so the layout is whole. Fine-tuning keeps data-parallel
+    layouts, as `layout_search.min_gpus_to_fit` does (the common fine-tuning stacks, DeepSpeed
+    and FSDP, run no pipeline stages)."""
+    from calculators.catalog.models import generic_model, lookup_model
+
+    per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    stated = scenario.tensor_parallel or scenario.pipeline_parallel
+    if scenario.task != "pretrain" or gpus <= per_node or stated:
+        return []
+    model = (
+        lookup_model(scenario.model)
+        if scenario.model
+        else generic_model(params=scenario.params or 1.0)
+    )
+    out: list[dict[str, object]] = []
+    for tp in sorted({node_tp, 1}, reverse=True):
+        top = min(MAX_PIPELINE_STAGES, model.layers, gpus // tp)
+        for pp in (p for p in range(2, top + 1) if (gpus // tp) % p == 0):
+            ep = _expert_parallel(scenario, gpus // (tp * pp))
+            batch = _pipeline_batch_tokens(scenario, gpus // (tp * pp), pp)
+            out += [
+                {
+                    "zero_stage": 1,
+                    "recompute": r,
+                    "tensor_parallel": tp if tp > 1 else None,
+                    "pipeline_parallel": pp,
+                    "expert_parallel": ep,
+                    "global_batch_tokens": batch,
+                    "stages_across_nodes": True,
+                }
+                for r in ("selective", "full")
+            ]
+    return out
+
+
+def _pipeline_batch_tokens(scenario: Scenario, data_parallel: int, pp: int) -> float | None:
+    """The default batch grown so each of the data-parallel pipelines runs at least
+    MIN_MICROBATCHES_PER_STAGE x p micro-batches of one sequence, as large runs grow the batch
+    with the cluster (`calculators.planner.compute.pipeline_microbatches`; Llama 3 405B: 16M
+    tokens, DeepSeek-V3: up to 63M); None (the scenario's) for a stated batch."""
+    from calculators.defaults import PRETRAIN_BATCH_TOKENS
+    from calculators.planner.compute import MIN_MICROBATCHES_PER_STAGE
+
+    context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
+    default = round(PRETRAIN_BATCH_TOKENS / context)
+    if scenario.task != "pretrain" or scenario.batch_size not in (None, default):
+        return None
+    sequences = max(default, MIN_MICROBATCHES_PER_STAGE * pp * data_parallel)
+    return float(sequences * context)
 
 
 #: Largest expert-parallel degree chosen for MoE training: DeepSeek-V3 trains with 64-way
@@ -232,6 +299,7 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         zero=plan.zero_stage,
         fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
         tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
+        pp=_pipeline_note(plan),
         ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
         recompute=(
             Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))
@@ -240,6 +308,18 @@ def _layout_note(plan: Plan, lang: Language) -> str:
         ),
     )
     return text(note, lang)
+
+
+def _pipeline_note(plan: Plan) -> Msg | str:
+    """The pipeline part of the layout note, with the batch when it was grown for it."""
+    from calculators.defaults import PRETRAIN_BATCH_TOKENS
+
+    if plan.pipeline_parallel == 1 or not plan.stages_across_nodes:
+        return ""
+    sequences = (plan.global_batch_tokens or 0.0) / plan.sequence_length
+    if sequences > round(PRETRAIN_BATCH_TOKENS / plan.sequence_length):
+        return Msg("default.pp_batch_grown", pp=plan.pipeline_parallel, sequences=sequences)
+    return Msg("default.pp_across_nodes", pp=plan.pipeline_parallel)
 
 
 def evaluate_best(

@@ -180,6 +180,10 @@ MODEL_FIELDS: Mapping[str, tuple[Check, Any]] = {
     "active_params_published": (_positive, None),
     "training_tokens": (_positive, None),
     "training_tokens_source": (_note, ""),
+    "training_precision": (_choice("bf16", "fp16", "fp8"), "bf16"),
+    "pipeline_schedule": (_choice("1f1b", "dualpipe"), "1f1b"),
+    "routed_nodes_max": (_count0, 0),
+    "training_recipe_source": (_note, ""),
     "aliases": (_names, ()),
     "sources": (_sources, _REQUIRED),
 }

@@ -89,6 +89,18 @@ class ModelSpec:
     training_tokens: float | None = None
     """Tokens of the model's own published pre-training run (None: not published)."""
     training_tokens_source: str = ""
+    training_precision: str = "bf16"
+    """The format of the model's own published pre-training run: "bf16", or "fp8" (DeepSeek-V3,
+    FP8 mixed precision); pre-training defaults to it where the GPU has FP8 and the question
+    names no precision."""
+    pipeline_schedule: str = "1f1b"
+    """The pipeline schedule of the published run: "1f1b" (Megatron-LM), or "dualpipe"
+    (DeepSeek-V3 §3.2.1: forward and backward chunks paired so the expert all-to-all and the
+    pipeline sends overlap with compute, and fewer bubbles)."""
+    routed_nodes_max: int = 0
+    """MoE node-limited routing: each token goes to at most this many nodes (DeepSeek-V3 §2.1.2
+    and §3.2.2: 4), so its inter-node dispatch is capped at that many copies; 0: no limit."""
+    training_recipe_source: str = ""
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default=())
 

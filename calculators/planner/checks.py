@@ -121,6 +121,7 @@ def step_estimate(
         total_tokens=total_tokens,
         trainable_params=trainable_params,
         flops_per_token=flops_per_token,
+        data_parallel_inside=plan.stages_across_nodes,
     )
 
 

@@ -19,6 +19,7 @@ from calculators.messages import Msg
 from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
 from calculators.planner.memory import trainable_params
 from calculators.planner.plan import FINETUNE_TOKENS, TIGHT_MARGIN, CheckResult, Figure, Plan
+from calculators.planner.schedule import dualpipe_bubble_fraction, uses_dualpipe
 
 __all__ = [
     "ComputeFacts",
@@ -125,7 +126,7 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         hardware -= 2.0 * active * tokens
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
-    bubble = pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel, micro_batches=micro)
+    bubble = _bubble(plan, micro)
     network = _network_efficiency(
         plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
     )
@@ -155,6 +156,17 @@ def compute_facts(plan: Plan) -> ComputeFacts:
     )
 
 
+def _bubble(plan: Plan, micro: int) -> float:
+    """The pipeline's idle share: DualPipe's where the plan runs it, else 1F1B's."""
+    if uses_dualpipe(plan):
+        return dualpipe_bubble_fraction(
+            pipeline_parallel=plan.pipeline_parallel,
+            micro_batches=micro,
+            full_recompute=_recompute(plan) == "full",
+        )
+    return pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel, micro_batches=micro)
+
+
 def _network_efficiency(
     plan: Plan, *, peak: float, mfu: float, tokens: float, flops_per_token: float
 ) -> float:
@@ -168,9 +180,10 @@ def _network_efficiency(
     consumer defaults are lower for that reason). What a slower intra-node link adds on top
     (H800 and A800: NVLink cut to 400 GB/s) is the "TP excess": the plan's TP seconds minus
     the same collectives on the default's reference link (`tp_excess_seconds`), on the
-    critical path like Megatron's TP all-reduces. 1 for a layout that is not whole yet (a
-    re-laid-out plan before its GPU count is rounded) or has no inter-node link yet: those
-    are estimates only, and `validate_plan` refuses them as plans.
+    critical path like Megatron's TP all-reduces. Under DualPipe (`schedule.uses_dualpipe`)
+    the all-to-all overlaps with compute too, so it joins the hidden traffic. 1 for a layout
+    that is not whole yet (a re-laid-out plan before its GPU count is rounded) or has no
+    inter-node link yet: those are estimates only, and `validate_plan` refuses them as plans.
     """
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel
     data_parallel = plan.gpus // model_parallel
@@ -192,8 +205,11 @@ def _network_efficiency(
         return 1.0
     compute = step.compute_seconds_per_step
     hidden = step.allreduce_seconds_per_step + step.pp_seconds_per_step
+    exposed = step.moe_seconds_per_step
+    if uses_dualpipe(plan):
+        hidden, exposed = hidden + exposed, 0.0
     excess = tp_excess_seconds(plan, step.tp_seconds_per_step, peak=peak, mfu=mfu)
-    return compute / (max(compute, hidden) + step.moe_seconds_per_step + excess)
+    return compute / (max(compute, hidden) + exposed + excess)
 
 
 def tp_excess_seconds(plan: Plan, tp_seconds: float, *, peak: float, mfu: float) -> float:
@@ -284,6 +300,8 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
     if plan.task == "finetune" and plan.effective_method != "full":
         notes.append(_LORA_NOTE)
     notes.extend(_tp_excess_note(plan))
+    if uses_dualpipe(plan):
+        notes.append(Msg("assume.compute.dualpipe", model=plan.model.name))
     return CheckResult(
         kind="compute",
         verdict=verdict,

@@ -20,6 +20,7 @@ from calculators.messages import Msg
 from calculators.planner.checks import limit_verdict
 from calculators.planner.host import HostRam, host_ram
 from calculators.planner.plan import TIGHT_MARGIN, CheckResult, Figure, Plan
+from calculators.planner.schedule import uses_dualpipe
 
 __all__ = [
     "LORA_RANK",
@@ -68,19 +69,41 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
             tensor_parallel=plan.tensor_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
-    return training_memory(
-        model=plan.model,
-        gpus=plan.gpus,
-        zero_stage=plan.zero_stage,
-        tensor_parallel=plan.tensor_parallel,
-        pipeline_parallel=plan.pipeline_parallel,
-        micro_batch_size=plan.micro_batch_size,
-        sequence_length=plan.sequence_length,
-        precision=plan.precision,
-        optimizer=plan.optimizer,
-        recompute=plan.recompute or default_recompute,
-        offload_optimizer=plan.offload,
-        expert_parallel=plan.expert_parallel_degree,  # pretraining and full fine-tuning
+    return _dualpipe_copies(
+        plan,
+        training_memory(
+            model=plan.model,
+            gpus=plan.gpus,
+            zero_stage=plan.zero_stage,
+            tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
+            micro_batch_size=plan.micro_batch_size,
+            sequence_length=plan.sequence_length,
+            precision=plan.precision,
+            optimizer=plan.optimizer,
+            recompute=plan.recompute or default_recompute,
+            offload_optimizer=plan.offload,
+            expert_parallel=plan.expert_parallel_degree,  # pretraining and full fine-tuning
+        ),
+    )
+
+
+#: DualPipe's extra parameter copy (DeepSeek-V3, arXiv:2412.19437 §3.2.1, Table 2).
+_DUALPIPE_NOTE = Msg("assume.memory.dualpipe_copies")
+
+
+def _dualpipe_copies(plan: Plan, b: MemoryBreakdown) -> MemoryBreakdown:
+    """Under DualPipe each GPU holds two copies of its stage's parameters (Table 2:
+    parameter 2x, one per pipeline direction): the 16-bit weights and their gradients are
+    counted twice; the optimizer states stay sharded once."""
+    if not uses_dualpipe(plan):
+        return b
+    return dataclasses.replace(
+        b,
+        weights_bytes=2 * b.weights_bytes,
+        gradients_bytes=2 * b.gradients_bytes,
+        total_bytes=b.total_bytes + b.weights_bytes + b.gradients_bytes,
+        assumptions=(*b.assumptions, _DUALPIPE_NOTE),
     )
 
 

@@ -87,6 +87,10 @@ class Plan:
     micro-batch size), stated as an assumption."""
     expert_parallel: int = 1
     """MoE: GPUs the routed experts are split over (divides the data-parallel degree)."""
+    stages_across_nodes: bool = False
+    """Rank order: False is Megatron-LM's "tp-pp-dp" (pipeline stages fill a node before data
+    parallelism); True is Megatron-Core's "tp-dp-pp" (data and expert parallel inside the node
+    after TP, pipeline stages across nodes: only activations cross the network)."""
     host_ram_bytes: float | None = None
     """Host (CPU) memory per node; None: the default for the server class (see plan_host)."""
     micro_batch_size: int = 1

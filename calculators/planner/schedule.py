@@ -1,0 +1,54 @@
+"""Pipeline schedules of a training plan: Megatron's 1F1B, or DeepSeek's DualPipe.
+
+DualPipe (DeepSeek-AI 2024, DeepSeek-V3, arXiv:2412.19437 §3.2.1, Table 2) feeds micro-batches
+from both ends of the pipeline and pairs a forward chunk with a backward chunk, so the expert
+all-to-all and the pipeline sends of one run while the other computes ("full overlap of forward
+and backward computation-communication phases"). Its bubble is (PP/2 − 1)(F&B + B − 3W) chunk
+times against 1F1B's (PP − 1)(F + B), with F the forward, B the backward for inputs and W the
+backward for weights of one micro-batch on one stage, and F&B a paired chunk (its compute is
+F + B: only communication hides). It needs an even number of stages.
+"""
+
+from __future__ import annotations
+
+from calculators.planner.plan import Plan
+from calculators.validate import check_count
+
+__all__ = ["dualpipe_bubble_fraction", "uses_dualpipe"]
+
+#: Chunk times of one micro-batch on one stage, in units of its forward: the backward splits
+#: evenly into input and weight gradients (T_F ≈ T_B ≈ T_W, as Qi et al. 2023, Zero Bubble
+#: Pipeline Parallelism, arXiv:2401.10241 §2, take them); full recompute adds a forward to B.
+_FORWARD, _BACKWARD_INPUT, _BACKWARD_WEIGHT = 1.0, 1.0, 1.0
+
+
+def uses_dualpipe(plan: Plan) -> bool:
+    """True for a training plan of a model whose published run used DualPipe, with an even
+    number (>= 2) of pipeline stages: the schedule the planner then assumes."""
+    return (
+        plan.task != "inference"
+        and plan.model.pipeline_schedule == "dualpipe"
+        and plan.pipeline_parallel >= 2
+        and plan.pipeline_parallel % 2 == 0
+    )
+
+
+def dualpipe_bubble_fraction(
+    *, pipeline_parallel: int, micro_batches: int, full_recompute: bool = False
+) -> float:
+    """Idle share of a DualPipe step: bubble / (m (F + B + W) + bubble), with the bubble
+    (p/2 − 1)(F&B + B − 3W) of DeepSeek-V3 Table 2 and F&B = F + B.
+
+    Examples:
+        >>> dualpipe_bubble_fraction(pipeline_parallel=16, micro_batches=64)  # F = B = W
+        0.0
+        >>> round(dualpipe_bubble_fraction(pipeline_parallel=16, micro_batches=64,
+        ...                                full_recompute=True), 4)  # B = 2F: 14 / (256 + 14)
+        0.0519
+    """
+    p = check_count("pipeline_parallel", pipeline_parallel, maximum=10**6)
+    m = check_count("micro_batches", micro_batches, maximum=10**9)
+    backward = _BACKWARD_INPUT + (_FORWARD if full_recompute else 0.0)
+    paired = _FORWARD + backward
+    bubble = max(0.0, (p / 2 - 1) * (paired + backward - 3 * _BACKWARD_WEIGHT))
+    return bubble / (m * (_FORWARD + backward + _BACKWARD_WEIGHT) + bubble)

@@ -213,6 +213,9 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
+    beyond_key = "answer.needs_hardware" if hardware else "answer.beyond_stated"
+    if other is not None and _past_a_year(evaluation.suggestions[other], stated):
+        beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
     budget = budget_note(checks, stated, ask)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
@@ -223,7 +226,7 @@ def _evaluate_scenario(
         lang,
         scenario.gpu or "GPU",
         beyond=beyond,
-        beyond_key="answer.needs_hardware" if hardware else "answer.beyond_stated",
+        beyond_key=beyond_key,
         skip=_skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not over,
@@ -369,6 +372,17 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
 def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
     """A refused input, said in the question's language and naming its slot."""
     return _unknown("invalid", lang, Msg("answer.invalid_input", error=input_error(exc, lang)), s)
+
+
+def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
+    """A longer deadline past the practical year on a question that stated none: not a change
+    of "what you stated" (the 90 days were a default) but a run too long to be practical."""
+    deadline = change.new_plan.deadline_seconds
+    return (
+        change.kind == "deadline"
+        and stated.deadline_seconds is None
+        and deadline > PRACTICAL_SECONDS
+    )
 
 
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:

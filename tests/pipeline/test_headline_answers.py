@@ -191,3 +191,15 @@ def test_how_much_power_is_answered_before_the_run_time() -> None:
 def test_power_asked_second_is_answered_up_front_too() -> None:
     lead = calculate(parse("8张H100训练7B模型要多少钱和多少电")).lead
     assert lead.index("GPU 小时") < lead.index("电力：能耗约") < lead.index("显存够")
+
+
+def test_a_run_past_a_year_on_no_stated_deadline_is_impractical_not_a_stated_change() -> None:
+    # 128 H100 PCIe for a 100B model: ~509 days against the assumed 90; the user gave no
+    # deadline, so the longer horizon is no change of "what you stated", and past a year it
+    # is impractical (infeasible), said in words
+    outcome = calculate(parse("16台8卡H100 PCIe能训练千亿模型吗"))
+    assert outcome.verdict == "infeasible"
+    assert "只有接受超过一年的工期才行，这不现实" in outcome.lead
+    assert "你给定的条件" not in outcome.lead
+    stated = calculate(parse("16台8卡H100 PCIe能在90天内训练千亿模型吗"))
+    assert "只有改变你给定的条件才行" in stated.lead

@@ -381,6 +381,8 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         notes.append(_said("default.fp8_training", lang))
         return s
     if s.precision is not None:
+        if s.task == "inference" and s.precision in ("fp8", "int8"):
+            notes.append(_said("default.kv_8bit", lang, dtype=s.precision.upper()))
         return s
     recipe = _published_training_precision(s, gpu)
     if s.task == "inference":

@@ -198,6 +198,9 @@ class _Formatter(string.Formatter):
         }
         if kind in formatters:
             return formatters[kind](value)
+        if kind == "currency":  # a code as the language says it after an amount ("元")
+            word = catalog().get(f"summary.currency.{str(value).upper()}")
+            return word[lang].strip() if word else str(value)
         return str(super().format_field(value, format_spec))
 
 

@@ -386,11 +386,32 @@ def merge_followup(
     _drop_other_task_slots(changes, previous, task)
     if changes.get("precision") == "int4" and task == "finetune" and "method" not in changes:
         changes["method"] = "qlora"
+    if "gpu" in found and "precision" not in found:
+        _card_format(changes, previous, task)
     scenario = replace(previous, **changes)  # type: ignore[arg-type]
     changed = [k for k in found if getattr(previous, k, None) != found[k]]
     if "method" not in found and scenario.method not in (None, previous.method):
         changed.append("method")
+    if "precision" not in found and scenario.precision != previous.precision:
+        changed.append("precision")  # the new card's own format (`_card_format`)
     return scenario, tuple(changed)
+
+
+def _card_format(changes: dict[str, object], previous: Scenario, task: object) -> None:
+    """ "换成910B呢" after "8卡H20 推理 … fp8": the format said for the old card is one the new
+    card lacks, so it is carried as the closest one the new card has (serving FP8 weights: its
+    8-bit int8; training: the card's own 16-bit default), never turned into an input error the
+    user did not make; the answer lists the precision among what changed."""
+    from calculators.catalog.hardware import lookup_gpu
+
+    precision = previous.precision
+    if precision not in ("fp8", "bf16", "fp16") or not changes.get("gpu"):
+        return
+    card = lookup_gpu(str(changes["gpu"]))
+    if card.supports(precision):
+        return
+    eight_bit = precision == "fp8" and task == "inference" and card.supports("int8")
+    changes["precision"] = "int8" if eight_bit else None
 
 
 def _regroup(changes: dict[str, object], previous: Scenario, per_node: int) -> None:

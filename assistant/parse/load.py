@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
+from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, SET_TO, to_float
 
 __all__ = [
     "read_budget",
@@ -50,10 +50,7 @@ _K = r"\s*(k|w|万)?"
 #: A money amount's scale: also "$1M", "$2.5 million" (a letter after it is a word: "$5 month")
 _MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
 #: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
-_VERB = (
-    r"\s*(?:of|=|:|为|是|达到|要|有|"
-    r"改成|改为|换成|设为|设成|调到|调成|提到|提高到|加到|增加到|变成)?\s*"
-)
+_VERB = r"\s*(?:of|=|:|为|是|达到|要|有|" + SET_TO + r")?\s*"
 
 
 def _plain(text: str) -> str:

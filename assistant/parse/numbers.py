@@ -29,6 +29,7 @@ __all__ = [
     "CURRENCY_WORD",
     "MAGNITUDES",
     "NUMBER",
+    "SET_TO",
     "clean_text",
     "cn_value",
     "magnitude",
@@ -82,6 +83,13 @@ MAGNITUDES: dict[str, float] = {
 
 #: A plain decimal number in normalised text (signed, so "-8 cards" is caught and refused).
 NUMBER = r"(?<![a-z0-9.])([-−]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
+
+#: The verbs that set a quantity to a number, as follow-ups say them ("并发改成32",
+#: "并发开到64", "拉到128k", "batch 调成 16"): between a load word and its number.
+SET_TO = (
+    r"改成|改为|换成|设为|设成|调到|调成|调整到|调整为|提到|提高到|提升到|加到|增加到|增到|"
+    r"开到|开成|拉到|上到|扩到|扩大到|涨到|变成|到"
+)
 
 _ENGLISH_WORDS = {
     "one": 1,

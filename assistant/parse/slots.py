@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parse.numbers import CURRENCY, MAGNITUDES, NUMBER, to_float
+from assistant.parse.numbers import CURRENCY, MAGNITUDES, NUMBER, SET_TO, to_float
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = [
@@ -363,9 +363,7 @@ _NOT_A_BATCH = r"(?![\d.]|\s*(?:k(?![a-z])|千|tokens?\b))"
 _BATCH = (
     re.compile(
         r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
-        r"(?:of|=|:|：|为|是|达到|要|有|改成|改为|换成|设为|调到|提到|加到|变成)?\s*"
-        + NUMBER
-        + _NOT_A_BATCH,
+        r"(?:of|=|:|：|为|是|达到|要|有|" + SET_TO + r")?\s*" + NUMBER + _NOT_A_BATCH,
         re.ASCII,
     ),
     re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),

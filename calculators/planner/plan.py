@@ -206,7 +206,8 @@ class PlanChange:
 
     kind: str
     """"gpus", "zero", "tensor_parallel", "recompute", "offload", "lora", "qlora",
-    "quantization", "kv_quantization", "gpu", "deadline", "inter_link" or "combined"."""
+    "quantization", "kv_quantization", "context", "gpu", "deadline", "inter_link" or
+    "combined"."""
     description: Msg
     """What to change, as a catalog message (``suggest.…``), rendered when composing."""
     new_plan: Plan

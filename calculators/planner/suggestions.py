@@ -22,6 +22,7 @@ from calculators._memory_parts import (
     valid_tensor_parallel,
 )
 from calculators.catalog.hardware import DTYPE_BYTES
+from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
 from calculators.planner.memory import offload_host_ram
@@ -49,6 +50,7 @@ def candidates(
         yield from _memory_savers(plan)
         if plan.task == "inference" and _kv_bound(checks):
             yield from _kv_quantize(plan)
+            yield from _shorter_context(plan, checks)
     if "compute" in failing and plan.task == "finetune" and plan.effective_method == "full":
         yield from _methods(plan)
     if "compute" in failing:
@@ -245,6 +247,34 @@ def _kv_quantize(plan: Plan) -> Iterator[Candidate]:
         yield Candidate(
             "combined", both, alone.replace(weight_dtype=q.plan.weight_dtype), 2, 2, size=q.size
         )
+
+
+#: Granularity of a suggested context: vLLM's KV blocks are 16 tokens; 256 keeps it readable.
+_CONTEXT_STEP = 256
+
+
+def _shorter_context(plan: Plan, checks: tuple[CheckResult, ...]) -> Iterator[Candidate]:
+    """The longest context every in-flight sequence can have in the memory left after the
+    weights: the KV cache grows linearly with it (2·layers·kv_heads·head_dim·bytes per token,
+    vLLM docs, "PagedAttention"), so it is one division, not a search. Offered only when that
+    still holds a whole request (prompt + output); a condition only when the user left the
+    context open (the verdict rule keeps a stated one)."""
+    memory = next((c for c in checks if c.kind == "memory"), None)
+    if memory is None:
+        return
+    parts = [
+        memory.figures.get(key)
+        for key in ("required_bytes_per_gpu", "kv_cache_bytes_per_gpu", "available_bytes_per_gpu")
+    ]
+    if not all(isinstance(v, (int, float)) and v > 0 for v in parts):
+        return
+    need, kv, have = (float(v) for v in parts)  # type: ignore[arg-type]
+    tokens = int(plan.sequence_length * (have - need + kv) / kv) // _CONTEXT_STEP * _CONTEXT_STEP
+    request = (plan.prompt_tokens or DEFAULT_PROMPT_TOKENS) + DEFAULT_OUTPUT_TOKENS
+    if tokens < request or tokens >= plan.sequence_length:
+        return
+    said = Msg("suggest.shorter_context", tokens=tokens, was=plan.sequence_length)
+    yield Candidate("context", said, plan.replace(sequence_length=tokens), 1, size=0.8)
 
 
 def _days_needed(plan: Plan) -> int | None:

@@ -107,3 +107,17 @@ def test_every_key_is_used() -> None:
         key for key in KEYS if key not in constants and not any(map(key.startswith, prefixes))
     ]
     assert unused == []
+
+
+@pytest.mark.parametrize(
+    ("code", "zh", "en"),
+    [
+        ("CNY", "3,586 元", "3,586 CNY"),
+        ("USD", "3,586 美元", "3,586 USD"),
+        ("", "3,586 ", "3,586 "),  # no currency stated: nothing after the amount
+    ],
+)
+def test_a_currency_code_is_said_in_the_answers_language(code: str, zh: str, en: str) -> None:
+    # answer.cost: "约需 {cost:int} {currency:currency}（…）" in Chinese; "CNY" stays in English
+    assert t("answer.cost", "zh", cost=3586, currency=code, hours=448).startswith("约需 " + zh)
+    assert en in t("answer.cost", "en", cost=3586, currency=code, hours=448)

@@ -119,6 +119,10 @@ TUNE: list[Row] = [
     ),
     ("万卡集群 H100 训练 405B 需要多久，15万亿token", {"gpu_count": 10000, "tokens": 15e12}),
     ("并发改成32", {"concurrency": 32, "batch_size": 32}),  # a follow-up's verb before the count
+    # the other verbs that set a load ("开到", "拉到", "提升到"), one list for both readers
+    ("那并发开到64呢", {"concurrency": 64, "batch_size": 64}),
+    ("并发数提升到128", {"concurrency": 128, "batch_size": 128}),
+    ("并发拉到 16 试试", {"concurrency": 16, "batch_size": 16}),
     # how far apart two cards are is a comparison; one card's "还差多少" is not
     (
         "H100和A100训练7B模型，速度差多少",

@@ -178,8 +178,8 @@ def test_a_budget_with_no_price_is_answered_with_the_price_it_covers() -> None:
     hours = _check(outcome, "cost").figures["gpu_hours"]
     assert outcome.verdict == "unknown"  # an estimate: no price, no yes/no on the money
     price = f"{500_000 / float(hours):.1f}"
-    assert outcome.lead.startswith("500,000 CNY 够不够取决于单价")
-    assert f"每卡时不超过 {price} CNY" in outcome.lead.split("。")[0]
+    assert outcome.lead.startswith("500,000 元 够不够取决于单价")
+    assert f"每卡时不超过 {price} 元" in outcome.lead.split("。")[0]
 
 
 @pytest.mark.parametrize(

@@ -199,7 +199,7 @@ def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() 
     question = "预算3万美元，每卡时2.5美元，8张H100预训练Llama-3.1-8B，1万亿token，够吗"
     outcome = calculate(parse(question))
     assert outcome.verdict == "infeasible"
-    assert outcome.lead.startswith("超出预算：约需 100,894 USD，预算 30,000 USD。")
+    assert outcome.lead.startswith("超出预算：约需 100,894 美元，预算 30,000 美元。")
     assert "约够训练 2973亿 token" in outcome.lead
     assert "最直接的办法" not in outcome.lead
 
@@ -253,7 +253,7 @@ def test_electricity_of_stated_hardware_needs_no_model() -> None:
     # 1,024 x (700 W TDP + 237 W host) x PUE 1.58 = 1,516 kW; x 720 h = 1,091,514 kWh x 0.5
     outcome = calculate(parse("电价0.5元/度，1024张H800跑30天电费多少"))
     assert outcome.verdict == "unknown"  # an estimate: no job to judge
-    assert outcome.lead.startswith("电费：约 1,091,514 度 × 0.5 CNY/度 = 545,757 CNY。")
+    assert outcome.lead.startswith("电费：约 1,091,514 度 × 0.5 元/度 = 545,757 元。")
     power = outcome.checks[0]
     assert power.figures["kwh"] == pytest.approx(1024 * 937 * 1.58 * 720 / 1000)
 
@@ -295,7 +295,7 @@ def test_the_electricity_of_serving_is_for_the_period_stated() -> None:
     outcome = calculate(parse("64张H20推理DeepSeek-V3一天电费多少，电价0.5元/度"))
     per_hour = next(c for c in outcome.checks if c.kind == "power").figures["kwh_per_hour"]
     assert isinstance(per_hour, float)
-    assert f"{per_hour * 24 * 0.5:,.0f} CNY" in outcome.lead
+    assert f"{per_hour * 24 * 0.5:,.0f} 元" in outcome.lead
 
 
 def test_an_electricity_price_with_no_unit_is_per_kwh() -> None:

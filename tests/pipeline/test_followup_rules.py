@@ -241,3 +241,23 @@ def test_node_and_per_node_counts(question: str, nodes: int, per_node: int) -> N
         per_node,
         nodes * per_node,
     )
+
+
+@pytest.mark.parametrize(
+    ("turns", "precision"),
+    [
+        # FP8 serving on a card without FP8 carries as its 8-bit format (the 910B's int8)
+        (("8卡H20 推理 DeepSeek-V3 fp8", "换成 910B 呢"), "int8"),
+        # FP8 training on a card without FP8: the card's own default (none stated)
+        (("8张H100 fp8 预训练 7B 模型", "换成A100呢"), None),
+        # a format the new card has is kept as it was
+        (("8卡H20 推理 DeepSeek-V3 fp8", "换成H800呢"), "fp8"),
+        (("4张4090 推理 Qwen2.5-32B int4", "换成L20呢"), "int4"),
+    ],
+)
+def test_a_new_card_carries_the_format_it_has(
+    turns: tuple[str, ...], precision: str | None
+) -> None:
+    query = chain(*turns)
+    assert query.scenario.precision == precision
+    assert ("precision" in query.changed_slots) == (precision not in ("fp8", "int4"))

@@ -366,7 +366,9 @@ def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
     if card is None:
         return None
     if _ASKS_FOR_NVLINK.search(plain):
-        return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link)
+        # a card with no NVLink at all (RTX 4090, L40S): the question's answer is that it has none
+        key = "parse.nvlink_question" if nvlink_of(str(gpu)) else "parse.nvlink_question_none"
+        return Msg(key, gpu=str(gpu), link=card.intra_link)
     return None
 
 

@@ -392,7 +392,20 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(intra), _inter_candidates(text)
 
 
+#: "without RDMA", "or do I need InfiniBand?", "需要IB吗": a fabric asked about or ruled out,
+#: which the set-up does not have ("100G Ethernet without RDMA" is plain TCP Ethernet)
+_UNSTATED_FABRIC = re.compile(
+    r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:need|require|necessary|worth|switch\s+to|upgrade\s+to)\w*\s+(?:an?\s+|the\s+)?"
+    r"(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:rdma|roce|infiniband|\bib)\s+(?:is\s+)?(?:needed|required|necessary|worth)"
+    r"|(?:不带|没有|不用|需要|要不要|需不需要|必须)\s*(?:用|上)?\s*(?:rdma|roce|infiniband|ib\b)",
+    re.ASCII,
+)
+
+
 def _inter_candidates(text: str) -> tuple[str, ...]:
+    text = _UNSTATED_FABRIC.sub(" ", text)
     speed_match = re.search(
         NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
         r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网络|nic)",

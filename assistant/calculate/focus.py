@@ -30,7 +30,7 @@ __all__ = [
 
 _COUNT = re.compile(
     r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?|多少(?:卡|gpu|显卡)|几张|几块|几台|"
-    r"how many (?:gpus?|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
+    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(

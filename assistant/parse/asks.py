@@ -105,6 +105,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        # "how many GPU-hours does it take": the rent's quantity (a price makes it money)
+        r"how many gpu[- ]?h(?:ou)?rs?|"
         r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (

@@ -21,7 +21,30 @@ import re
 
 from assistant.records import Ask
 
-__all__ = ["read_asks"]
+__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "read_asks"]
+
+#: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
+#: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
+FABRIC_QUESTION = re.compile(
+    r"(?:need|require|necessary|worth|switch\s+to|upgrade\s+to)\w*\s+(?:an?\s+|the\s+)?"
+    r"(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:rdma|roce|infiniband|\bib)\s+(?:is\s+)?(?:needed|required|necessary|worth)"
+    r"|(?:需要|要不要|需不需要|必须)\s*(?:用|上)?\s*(?:rdma|roce|infiniband|ib\b)",
+    re.ASCII | re.IGNORECASE,
+)
+
+
+def asks_about_fabric(text: str) -> bool:
+    """True when the question asks whether InfiniBand / RDMA is needed between the nodes.
+
+    Examples:
+        >>> asks_about_fabric("Do I need InfiniBand to fine-tune 70B on 2 nodes?")
+        True
+        >>> asks_about_fabric("2 nodes over 200G IB: fine-tune 70B")
+        False
+    """
+    return bool(FABRIC_QUESTION.search(text))
+
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from assistant.parse.asks import FABRIC_QUESTION
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -396,10 +397,7 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 #: which the set-up does not have ("100G Ethernet without RDMA" is plain TCP Ethernet)
 _UNSTATED_FABRIC = re.compile(
     r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
-    r"|(?:need|require|necessary|worth|switch\s+to|upgrade\s+to)\w*\s+(?:an?\s+|the\s+)?"
-    r"(?:rdma|roce|infiniband|ib\b)"
-    r"|(?:rdma|roce|infiniband|\bib)\s+(?:is\s+)?(?:needed|required|necessary|worth)"
-    r"|(?:不带|没有|不用|需要|要不要|需不需要|必须)\s*(?:用|上)?\s*(?:rdma|roce|infiniband|ib\b)",
+    r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
     re.ASCII,
 )
 

@@ -1,12 +1,16 @@
 """The fixes answers_en4 (tests/golden/answers_en4.jsonl) found: a fabric asked about or ruled
-out is not the stated one, "how many GPU-hours" asks for hours, a TCP-only network is said to be
-the reason a check is tight, a card with no NVLink says so, tensor-parallel traffic is shown,
-and a concept's quoted sentence is a whole thought."""
+out is not the stated one, "do I need InfiniBand" is answered with the bandwidth needed, "how
+many GPU-hours" asks for hours, a TCP-only network is said to be the reason a check is tight, a
+card with no NVLink says so, tensor-parallel traffic is shown, and a concept's quoted sentence is
+a whole thought."""
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import asks_count
 from assistant.calculate.headline import shortfall
 from assistant.calculate.summaries import summarize
@@ -14,7 +18,7 @@ from assistant.compose.answer import _answering_sentence
 from assistant.parse import parse
 from assistant.parse.asks import read_asks
 from assistant.parse.hardware import nvlink_note
-from assistant.records import Check, Citation, Passage
+from assistant.records import Check, Citation, Passage, Scenario
 
 
 @pytest.mark.parametrize(
@@ -138,3 +142,51 @@ def test_a_lowercase_formula_tail_is_not_quoted() -> None:
     ]
     found = _answering_sentence("What does MFU mean?", citations)
     assert found == ("MFU is the share of peak FLOP/s a run turns into model FLOPs.", 2)
+
+
+def _fabric_checks(need: float, have: float, nodes: int = 2) -> tuple[Check, ...]:
+    figures = {
+        "nodes": nodes,
+        "required_inter_node_bytes_per_second_for_90pct": need,
+        "inter_node_bytes_per_second": have,
+    }
+    return (Check(kind="network", verdict="ok", summary="", figures=figures),)
+
+
+@pytest.mark.parametrize(
+    ("need", "link", "have", "wanted"),
+    [
+        # LoRA gradients are small: 0.26 GB/s, one plain 100GbE port (12.5 GB/s) does
+        (0.26e9, "InfiniBand HDR", 200e9, "InfiniBand is not required"),
+        # full fine-tuning of a 70B model with ZeRO-3: ~149 GB/s per node, more than 100GbE
+        (148.7e9, "InfiniBand HDR", 200e9, "a faster fabric"),
+        (148.7e9, "100GbE TCP", 12.5e9, "falls short of it, so a faster fabric"),
+        (4.6e9, "100GbE TCP", 12.5e9, "gives that, so InfiniBand is not required"),
+    ],
+)
+def test_do_i_need_infiniband_is_answered_with_the_bandwidth_needed(
+    need: float, link: str, have: float, wanted: str
+) -> None:
+    scenario = Scenario(inter_link=link)
+    said = fabric_sentence("Do I need InfiniBand?", _fabric_checks(need, have), scenario, "en")
+    assert said.startswith("Between the nodes, keeping 90% scaling efficiency takes about")
+    assert wanted in said
+    zh = fabric_sentence("需要IB吗", _fabric_checks(need, have), scenario, "zh")
+    assert "每台约需" in zh
+
+
+def test_infiniband_on_one_node_or_unasked() -> None:
+    one = _fabric_checks(0.0, 0.0, nodes=1)
+    assert "inside one node" in fabric_sentence("is InfiniBand needed?", one, Scenario(), "en")
+    two = _fabric_checks(1e9, 25e9)
+    assert fabric_sentence("2 nodes over 200G IB: fine-tune 70B", two, Scenario(), "en") == ""
+
+
+def test_the_fabric_modules_examples_run() -> None:
+    from assistant.calculate import fabric
+    from assistant.parse import asks
+
+    for module in (fabric, asks):
+        result = doctest.testmod(module)
+        assert result.attempted > 0
+        assert result.failed == 0

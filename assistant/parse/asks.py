@@ -128,8 +128,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        # "how many GPU-hours does it take": the rent's quantity (a price makes it money)
-        r"how many gpu[- ]?h(?:ou)?rs?|"
+        # "how many GPU-hours does it take": the rent's quantity (a price makes it money);
+        # "how many GPU-hours does $30k buy" is the budget's (calculate.money)
+        r"how many gpu[- ]?h(?:ou)?rs?(?![^.?!]{0,30}\bbuy)|"
         r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (

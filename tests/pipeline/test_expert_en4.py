@@ -10,6 +10,7 @@ import doctest
 
 import pytest
 
+from assistant.calculate import calculate
 from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import asks_count
 from assistant.calculate.headline import shortfall
@@ -190,3 +191,20 @@ def test_the_fabric_modules_examples_run() -> None:
         result = doctest.testmod(module)
         assert result.attempted > 0
         assert result.failed == 0
+
+
+def test_a_cost_with_no_gpu_count_is_not_judged_on_a_default_count() -> None:
+    # 6 x 7e9 x 2e12 (+ attention) on H100 at 38% MFU: ~72,000 GPU-hours whatever the count;
+    # on a default 8 GPUs it would take 375 days, "impractical": a verdict nobody asked for
+    open_count = calculate(
+        parse("how much does it cost to pretrain a 7B model on 2T tokens on H100 at $2/GPU-hr?")
+    )
+    assert open_count.verdict == "feasible"
+    assert open_count.lead.startswith("It costs about 144,080 USD")
+    assert (open_count.scenario.gpu_count or 0) > 8
+    # a stated count is the user's: judged as stated
+    stated = calculate(
+        parse("how much does it cost to pretrain a 7B model on 2T tokens on 8 H100 at $2/GPU-hr?")
+    )
+    assert stated.verdict == "infeasible"
+    assert stated.lead.startswith("It costs about 144,080 USD")

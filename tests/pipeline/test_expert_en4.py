@@ -20,6 +20,7 @@ from assistant.parse import parse
 from assistant.parse.asks import read_asks
 from assistant.parse.hardware import nvlink_note
 from assistant.records import Check, Citation, Passage, Scenario
+from calculators.errors import CalculatorInputError
 
 
 @pytest.mark.parametrize(
@@ -208,3 +209,26 @@ def test_a_cost_with_no_gpu_count_is_not_judged_on_a_default_count() -> None:
     )
     assert stated.verdict == "infeasible"
     assert stated.lead.startswith("It costs about 144,080 USD")
+
+
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        ("serve llama 3.1 8b on nan gpus", "gpu_count"),
+        ("pretrain a 7B model on inf tokens with 8 H100", "tokens"),
+        ("用nan张H100训练7B", "gpu_count"),
+    ],
+)
+def test_a_count_that_is_no_number_is_refused(question: str, field: str) -> None:
+    # "nan GPUs" was read as no count at all and answered on a typical RTX 4090
+    with pytest.raises(CalculatorInputError) as caught:
+        parse(question)
+    assert caught.value.field == field
+
+
+def test_the_bounds_examples_run() -> None:
+    from assistant.parse import bounds
+
+    result = doctest.testmod(bounds)
+    assert result.attempted > 2
+    assert result.failed == 0

@@ -232,3 +232,16 @@ def test_the_bounds_examples_run() -> None:
     result = doctest.testmod(bounds)
     assert result.attempted > 2
     assert result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "concurrency"),
+    [
+        ("Can 16 users chat with Llama-3.1-70B on 4 L40S in fp8 at 8k context?", 16),
+        ("32 users hitting the endpoint: can one H100 serve Llama-3.1-8B?", 32),
+        # a head-count per day is a rate, not sequences in flight
+        ("500 users chat with it every day: can one H100 serve Llama-3.1-8B?", None),
+    ],
+)
+def test_users_at_the_model_now_are_in_flight(question: str, concurrency: int | None) -> None:
+    assert parse(question).scenario.concurrency == concurrency

@@ -34,6 +34,9 @@ _PROMPT = (
         NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?(?:prompts?|inputs?)\b"
     ),
     re.compile(NUMBER + _K + r"\s*(?:prompt|input)\s*tokens?\b"),
+    # "the TTFT of a 32k prompt": a length with no "token" said; only with k ("8 prompts" is
+    # a count) and not as a rate ("3k prompts per hour")
+    re.compile(NUMBER + r"(?![\d.])\s*(k)[\s-]*prompts?\b(?!\s*(?:per|a|an|each|every|/)\b)"),
     # "prompt 4096", "prompts of 2k tokens", "input length 3000", "prompt length: 1k"
     re.compile(
         r"\b(?:prompts?|inputs?)(?:[ _-]?(?:length|len|size))?" + _VERB + NUMBER + _K + _NOT_SPEED

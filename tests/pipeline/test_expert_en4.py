@@ -245,3 +245,15 @@ def test_the_bounds_examples_run() -> None:
 )
 def test_users_at_the_model_now_are_in_flight(question: str, concurrency: int | None) -> None:
     assert parse(question).scenario.concurrency == concurrency
+
+
+@pytest.mark.parametrize(
+    ("question", "prompt"),
+    [
+        ("What's the TTFT for a 32k prompt on Llama-3.1-70B with 4 H100 in fp8?", 32768),
+        ("batch of 8 prompts on one H100 with Llama-3.1-8B", None),  # a count, not a length
+        ("3k prompts per hour on one H100 with Llama-3.1-8B", None),  # a rate
+    ],
+)
+def test_a_prompt_length_in_k_without_the_word_token(question: str, prompt: int | None) -> None:
+    assert parse(question).scenario.prompt_tokens == prompt

@@ -41,6 +41,8 @@ _PROMPT = (
     re.compile(
         r"\b(?:prompts?|inputs?)(?:[ _-]?(?:length|len|size))?" + _VERB + NUMBER + _K + _NOT_SPEED
     ),
+    # "8k输入", "4k token 的输入": a length before the word, only with k or token
+    re.compile(NUMBER + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)\s*(?:的)?\s*(?:输入|提示词?)"),
     # "输入2k", "平均输入长度3000 token", "提示词长度 1k"
     re.compile(r"(?:输入|提示词?|prompt)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
 )

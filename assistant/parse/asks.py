@@ -145,6 +145,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"requests? per second",
     ),
     (
+        # "what's the TTFT for a 32k prompt": the latency of the prefill (a target "TTFT < 1s"
+        # beside a load is the serving target's, answered by calculate.targets)
+        "first_token",
+        r"\bttft\b|time to (?:the )?first token|first[- ]token (?:latency|time)|"
+        r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
+    ),
+    (
         "feasibility",
         r"能(?:否|不能)?.{0,40}[吗么嘛]|可以.{0,40}[吗么嘛]|可否|是否|行不行|够不够|够吗|"
         r"^(?:can|could|is|are|will|would|does|do)\b|\bfeasible|\bpossible|\benough\b|"

@@ -257,3 +257,25 @@ def test_users_at_the_model_now_are_in_flight(question: str, concurrency: int | 
 )
 def test_a_prompt_length_in_k_without_the_word_token(question: str, prompt: int | None) -> None:
     assert parse(question).scenario.prompt_tokens == prompt
+
+
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [
+        (
+            "What's the TTFT for a 32k prompt on Llama-3.1-70B with 4 H100 in fp8?",
+            "The first token comes after about",
+        ),
+        ("一张H100跑Llama-3.1-8B，8k输入的首token延迟是多少？", "8,192 token 的输入约"),
+    ],
+)
+def test_the_time_to_first_token_is_answered_first(question: str, start: str) -> None:
+    query = parse(question)
+    assert query.asks[0] == "first_token"
+    assert calculate(query).lead.startswith(start)
+
+
+def test_a_ttft_target_stays_the_serving_targets_answer() -> None:
+    query = parse("Llama-3.1-8B on L40S, QPS 10, TTFT < 1s: how many cards?")
+    assert query.asks[0] != "first_token"
+    assert calculate(query).lead.startswith("Meeting the target")

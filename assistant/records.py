@@ -32,6 +32,7 @@ Ask = Literal[
     "max_concurrency",
     "max_context",
     "throughput",
+    "first_token",
     "max_model",
     "compare",
     "concept",

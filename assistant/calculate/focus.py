@@ -30,7 +30,7 @@ __all__ = [
 
 _COUNT = re.compile(
     r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?|多少(?:卡|gpu|显卡)|几张|几块|几台|"
-    r"how many (?:gpus?|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
+    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(
@@ -318,8 +318,21 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
 
 
+def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The time to the first token of the prompt evaluated (stated, else the default)."""
+    from assistant.calculate.targets import has_target
+
+    seconds = figure(checks, "compute", "first_token_seconds")
+    prompt = figure(checks, "compute", "prompt_tokens")
+    rate = figure(checks, "compute", "prefill_tokens_per_s")
+    if scenario.task != "inference" or has_target(scenario) or not seconds or not prompt:
+        return None
+    return Msg("answer.first_token", seconds=seconds, prompt=prompt, rate=rate or 0.0)
+
+
 _ANSWERS = {
     "throughput": _throughput,
+    "first_token": _first_token,
     "memory": _memory,
     "duration": _duration,
     "gpu_count": _count,

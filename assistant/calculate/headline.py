@@ -16,6 +16,7 @@ from assistant.i18n.labels import CHECK_LABELS
 from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
 from calculators.messages import Msg
+from calculators.planner.checks import NETWORK_OK_RATIO
 from calculators.planner.host import HOST_USABLE_FRACTION
 from calculators.units import format_bytes
 
@@ -130,6 +131,9 @@ def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) ->
     if comm is None or not comp:
         return ""
     key = "headline.network.fail" if verdict == "fail" else "headline.network.tight"
+    if verdict == "tight" and f.get("inter_node_rdma") is False and comm / comp <= NETWORK_OK_RATIO:
+        # within the ok band: tight only because the nodes talk plain TCP (no RDMA)
+        key = "headline.network.tight_tcp"
     return t(key, lang, comm=_dur(comm, lang), compute=_dur(comp, lang), ratio=comm / comp)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import focus_sentence, topic_sentences
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
@@ -35,6 +36,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
         or _answer(ask, outcome, scenario, query.language)
     )
+    fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
+    focus = join_sentences((fabric, focus), query.language) if fabric else focus
     if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
         focus = join_sentences((focus, took), query.language)  # how much, and over how long

@@ -357,8 +357,11 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             typical = _typical(query, ask)
             typical = bounded_tokens(query, typical, _rerun) if ask == "tokens" else typical
             return with_focus(query, typical, ask)
-        if ask == "duration" and open_count and _training(s):
-            return with_focus(query, how_long(query, _evaluator(query, ask)), ask)
+        if ask in ("duration", *_OPEN_COUNT_QUANTITIES) and open_count and _training(s):
+            timed = how_long(query, _evaluator(query, ask))  # the count no default decides
+            if ask != "duration":  # the money or energy is what was asked, then the time
+                timed = replace(timed, focus="")
+            return with_focus(query, timed, ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
@@ -399,6 +402,10 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
 _QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power", "tokens")
+#: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
+#: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
+#: whose run time would decide a verdict nobody asked for.
+_OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "energy_cost", "power")
 
 
 def _resolve(

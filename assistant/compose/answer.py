@@ -455,14 +455,29 @@ def _answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[s
     passages = list({c.passage.id: c.passage for c in citations}.values())
     best: tuple[int, str, int] | None = None
     for number, passage in enumerate(passages[:3], start=1):
-        for sentence in prose_sentences(passage.text):
+        sentences = prose_sentences(passage.text)
+        for i, sentence in enumerate(sentences):
             if (
                 sentence.endswith((":", "："))
                 or len(sentence) > _SENTENCE_LIMIT
                 or _CROSS_REFERENCE.search(sentence)
+                or sentence[0].islower()  # "with training FLOPs ≈ …": the tail of a formula
             ):
                 continue
             shared = len(terms & set(tokenize(sentence)))
             if shared and (best is None or shared > best[0]):
-                best = (shared, sentence, number)
+                best = (shared, _with_antecedent(sentences[:i], sentence), number)
     return (best[1], best[2]) if best else None
+
+
+#: "… remove that redundancy by giving each rank one slice of those states": the sentence
+#: points back at the one before it.
+_ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的|同一")
+
+
+def _with_antecedent(before: Sequence[str], sentence: str) -> str:
+    """`sentence`, after the sentence it refers back to when it has one and both stay short."""
+    if not before or not _ANAPHOR.search(sentence) or before[-1].endswith((":", "：")):
+        return sentence
+    joined = f"{before[-1]}{'' if before[-1][-1] in '。！？' else ' '}{sentence}"
+    return joined if len(joined) <= _SENTENCE_LIMIT else sentence

@@ -21,7 +21,30 @@ import re
 
 from assistant.records import Ask
 
-__all__ = ["read_asks"]
+__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "read_asks"]
+
+#: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
+#: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
+FABRIC_QUESTION = re.compile(
+    r"(?:need|require|necessary|worth|switch\s+to|upgrade\s+to)\w*\s+(?:an?\s+|the\s+)?"
+    r"(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:rdma|roce|infiniband|\bib)\s+(?:is\s+)?(?:needed|required|necessary|worth)"
+    r"|(?:需要|要不要|需不需要|必须)\s*(?:用|上)?\s*(?:rdma|roce|infiniband|ib\b)",
+    re.ASCII | re.IGNORECASE,
+)
+
+
+def asks_about_fabric(text: str) -> bool:
+    """True when the question asks whether InfiniBand / RDMA is needed between the nodes.
+
+    Examples:
+        >>> asks_about_fabric("Do I need InfiniBand to fine-tune 70B on 2 nodes?")
+        True
+        >>> asks_about_fabric("2 nodes over 200G IB: fine-tune 70B")
+        False
+    """
+    return bool(FABRIC_QUESTION.search(text))
+
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
@@ -106,6 +129,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        # "how many GPU-hours does it take": the rent's quantity (a price makes it money);
+        # "how many GPU-hours does $30k buy" is the budget's (calculate.money)
+        r"how many gpu[- ]?h(?:ou)?rs?(?![^.?!]{0,30}\bbuy)|"
         r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (
@@ -118,6 +144,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
         r"requests? per second",
+    ),
+    (
+        # "what's the TTFT for a 32k prompt": the latency of the prefill (a target "TTFT < 1s"
+        # beside a load is the serving target's, answered by calculate.targets)
+        "first_token",
+        r"\bttft\b|time to (?:the )?first token|first[- ]token (?:latency|time)|"
+        r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
     ),
     (
         "feasibility",

@@ -11,6 +11,10 @@ Examples:
     Traceback (most recent call last):
     ...
     calculators.errors.CalculatorInputError: gpu_count='1e999': is too large to be read as a number
+    >>> refuse_nonsense("serve 8b on nan gpus", "serve 8b on nan gpus", {})
+    Traceback (most recent call last):
+    ...
+    calculators.errors.CalculatorInputError: gpu_count='nan': must be a finite number
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ _UNIT_SLOTS = (
 )
 
 
+#: A word that is no number where a count or an amount goes ("on nan GPUs", "inf nodes").
+_NOT_A_NUMBER = re.compile(r"(?<![a-z0-9])(?:nan|inf|infinity|infinite)(?![a-z0-9])")
+
+
 def _slot_after(rest: str) -> str:
     """The slot named by the unit after a number, or "number" when none is."""
     return next((slot for slot, unit in _UNIT_SLOTS if unit.match(rest)), "number")
@@ -62,6 +70,10 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
                 match.group(0),
                 Msg("invalid.chinese_numeral"),
             )
+    for match in _NOT_A_NUMBER.finditer(normalized):  # "nan GPUs", "inf nodes"
+        field = _slot_after(normalized[match.end() :])
+        if field != "number":
+            raise CalculatorInputError(field, match.group(0), Msg("invalid.finite"))
     for match in re.finditer(NUMBER, normalized):
         if not math.isfinite(to_float(match.group(1))):
             field = _slot_after(normalized[match.end() :])

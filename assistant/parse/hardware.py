@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from assistant.parse.asks import FABRIC_QUESTION
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -410,7 +411,9 @@ def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
     if card is None:
         return None
     if _ASKS_FOR_NVLINK.search(plain):
-        return Msg("parse.nvlink_question", gpu=str(gpu), link=card.intra_link)
+        # a card with no NVLink at all (RTX 4090, L40S): the question's answer is that it has none
+        key = "parse.nvlink_question" if nvlink_of(str(gpu)) else "parse.nvlink_question_none"
+        return Msg(key, gpu=str(gpu), link=card.intra_link)
     return None
 
 
@@ -434,7 +437,17 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(intra), _inter_candidates(text)
 
 
+#: "without RDMA", "or do I need InfiniBand?", "需要IB吗": a fabric asked about or ruled out,
+#: which the set-up does not have ("100G Ethernet without RDMA" is plain TCP Ethernet)
+_UNSTATED_FABRIC = re.compile(
+    r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
+    re.ASCII,
+)
+
+
 def _inter_candidates(text: str) -> tuple[str, ...]:
+    text = _UNSTATED_FABRIC.sub(" ", text)
     speed_match = re.search(
         NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
         r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网络|nic)",

@@ -34,10 +34,15 @@ _PROMPT = (
         NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?(?:prompts?|inputs?)\b"
     ),
     re.compile(NUMBER + _K + r"\s*(?:prompt|input)\s*tokens?\b"),
+    # "the TTFT of a 32k prompt": a length with no "token" said; only with k ("8 prompts" is
+    # a count) and not as a rate ("3k prompts per hour")
+    re.compile(NUMBER + r"(?![\d.])\s*(k)[\s-]*prompts?\b(?!\s*(?:per|a|an|each|every|/)\b)"),
     # "prompt 4096", "prompts of 2k tokens", "input length 3000", "prompt length: 1k"
     re.compile(
         r"\b(?:prompts?|inputs?)(?:[ _-]?(?:length|len|size))?" + _VERB + NUMBER + _K + _NOT_SPEED
     ),
+    # "8k输入", "4k token 的输入": a length before the word, only with k or token
+    re.compile(NUMBER + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)\s*(?:的)?\s*(?:输入|提示词?)"),
     # "输入2k", "平均输入长度3000 token", "提示词长度 1k"
     re.compile(r"(?:输入|提示词?|prompt)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
 )

@@ -78,6 +78,12 @@ _CONCURRENCY = (
         NUMBER + r"\s*(?:active |online )?users\b(?=\s*(?:at|with|@|each|on|,))"
         r"(?!\s*(?:per|a|an|each|every)\s+(?:day|hour|week|month|minute|second)\b)"
     ),
+    # "16 users chat with it", "32 users hitting the endpoint": users at it now (not "a day")
+    re.compile(
+        NUMBER + r"\s*(?:active |online )?users\s+(?:chat|chatting|talk|talking|using|use|"
+        r"hitting|hit|query|querying|prompting)\b"
+        r"(?![^.?!]{0,30}\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)"
+    ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*同时\s*(?:用|使用|访问|在线|请求|聊天)"),

@@ -199,6 +199,8 @@ def _network_result(plan: Plan, est: NetworkEstimate) -> CheckResult:
         ),
         "data_parallel": est.data_parallel,
         "nodes": est.nodes,
+        # False: the nodes talk plain TCP, which alone makes a passing ratio "tight"
+        "inter_node_rdma": "ethernet_without_rdma" not in est.flags if multi_node else None,
         "steps": est.steps,
     }
     inter = plan.inter_link.name if plan.inter_link else None

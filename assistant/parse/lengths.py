@@ -48,7 +48,12 @@ _PROMPT = (
 )
 _OUTPUT = (
     # "256 output tokens", "512 generated tokens", "256 new tokens"
-    re.compile(NUMBER + _K + r"\s*(?:output|generated|new|completion)\s*tokens?\b"),
+    re.compile(
+        NUMBER
+        + _K
+        + r"\s*(?:output|generated|new|completion)\s*tokens?\b"
+        + r"(?!\s*(?:/\s*s|per\s+sec|a\s+sec|每秒))"  # "2000 output tokens per second": a rate
+    ),
     # "512-token outputs", "256 tokens of output"
     re.compile(
         NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?"

@@ -98,7 +98,8 @@ def read_concurrency(text: str) -> int | None:
 
 
 _TOKS = (
-    r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?(?![a-z])|tokens? (?:per|a|/) ?sec(?:ond)?|"
+    r"(?:(?:output |generated )?tok(?:en)?s?\s*/\s*s(?:ec)?(?![a-z])|"
+    r"(?:output |generated )?tokens? (?:per|a|/) ?sec(?:ond)?|"
     r"tokens?每秒|token/秒)"
 )
 #: "per user" / "每路": a per-sequence speed, not the deployment's throughput.
@@ -226,6 +227,10 @@ _BUDGET = (
         r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?"
     ),
     re.compile(_CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:total )?budget"),
+    # "a 300k CNY budget", "a 50k USD total budget": the currency code after the amount
+    re.compile(
+        r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*" + _CUR + r"\s*(?:total\s+)?budget"
+    ),
     # "we have $50,000", "手头有20万元": an amount of money held, not a price
     re.compile(
         r"(?:(?:we|i) (?:have|'ve got|got|can spend)|(?:总共|一共|手头|手上|只)有)\s*"

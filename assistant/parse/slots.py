@@ -118,7 +118,7 @@ _CONTEXT_TAIL = re.compile(
     r"|[\s-]*(?:tokens?|toks?)(?:\s+long)?\s*(?:each\b|apiece\b|"
     r"(?:per|a|for each|/)\s*(?:request|sequence|prompt|conversation|query|session|chat)s?\b)"
     r"|-(?:tokens?|toks?)\s+(?:long\s+)?(?:sequences?|requests?|prompts?|conversations?|"
-    r"contexts?|inputs?|chats?|windows?)\b"
+    r"contexts?|inputs?|chats?|windows?|sessions?|dialogues?|documents?|threads?)\b"
 )
 #: "64 requests of 8k tokens", "每路 8k token": the length of each sequence, a context length.
 _PER_SEQUENCE = (
@@ -321,6 +321,13 @@ _OUTPUT_BEFORE = re.compile(r"(?:output|generat\w*|输出|生成)\W{0,3}$")
 _MIN_CONTEXT = 128
 
 
+#: A follow-up that is only a length in thousands: "32k呢？", "what about 16k?"
+_BARE_THOUSANDS = re.compile(
+    r"\s*(?:那|那么|如果|换成|改成|and|what about|how about)?\s*(\d+(?:\.\d+)?)\s*k\s*"
+    r"(?:tokens?)?\s*(?:的)?\s*(?:呢|吗|\?|？|。|!|！)*\s*"
+)
+
+
 def read_context_length(text: str) -> int | None:
     """Context length in tokens; "32k" means 32 × 1024.
 
@@ -332,7 +339,12 @@ def read_context_length(text: str) -> int | None:
         [8192, 4096, 8192, None]
         >>> [read_context_length(t) for t in ("1000 tok/s", "2t tokens", "500m tokens")]
         [None, None, None]
+        >>> [read_context_length(t) for t in ("32k呢？", "那128k呢", "what about 16k?", "8 呢")]
+        [32768, 131072, 16384, None]
     """
+    bare = _BARE_THOUSANDS.fullmatch(text)
+    if bare:  # "32k呢？" alone: a length in thousands of tokens is a context, never a model size
+        return int(to_float(bare.group(1)) * 1024)
     lead = _CONTEXT_LEAD.search(text)
     tail = next(
         (
@@ -433,7 +445,7 @@ _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 _PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
-    + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|euros?|eur)\s*(?:/|per|每)\s*"
+    + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
     r"(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
     # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"

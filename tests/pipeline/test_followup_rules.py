@@ -241,3 +241,26 @@ def test_node_and_per_node_counts(question: str, nodes: int, per_node: int) -> N
         per_node,
         nodes * per_node,
     )
+
+
+@pytest.mark.parametrize(
+    ("turns", "tokens", "params"),
+    [
+        # a data noun before a bare size makes it the token budget, not a 1T-parameter model
+        (("8张H100训练70B模型，2T token", "数据改成1T"), 1e12, 70e9),
+        (("8张H100训练70B模型，2T token", "换成Qwen2.5-72B，数据改成1T"), 1e12, None),
+        (("8张H100训练70B模型，2T token", "数据量3T呢"), 3e12, 70e9),
+        (("8 H100 train a 70B model on 2T tokens", "what if the data is 1T?"), 1e12, 70e9),
+        # a size followed by a model word stays the model's, whatever comes before it
+        (("8张H100训练70B模型，2T token", "训练数据 13B模型呢"), 2e12, 13e9),
+    ],
+)
+def test_a_size_after_a_data_noun_is_the_token_budget(
+    turns: tuple[str, ...], tokens: float, params: float | None
+) -> None:
+    scenario = chain(*turns).scenario
+    assert scenario.tokens == tokens
+    if params is not None:
+        assert scenario.params == params
+    else:
+        assert scenario.model == "Qwen2.5-72B"

@@ -264,3 +264,26 @@ def test_a_size_after_a_data_noun_is_the_token_budget(
         assert scenario.params == params
     else:
         assert scenario.model == "Qwen2.5-72B"
+
+
+@pytest.mark.parametrize(
+    ("turns", "asks"),
+    [
+        # a new deadline after the electricity bill asks whether the run makes it
+        (("8张H100预训练7B模型，1T token要多久", "电费呢", "要是只有一个月呢"), ("feasibility",)),
+        (
+            ("8 H100 pretrain a 7B model on 1T tokens", "and the power bill?", "in 30 days?"),
+            ("feasibility",),
+        ),
+        # how many cards make the new deadline: still the count
+        (("8张H100预训练7B模型，1T token要多久", "需要几张", "要是只有一个月呢"), ("gpu_count",)),
+        # a change that is no deadline keeps the electricity bill
+        (("8张H100预训练7B模型，1T token要多久", "电费呢", "电价0.8元/度呢"), ("energy_cost",)),
+    ],
+)
+def test_a_new_deadline_asks_whether_the_job_makes_it(
+    turns: tuple[str, ...], asks: tuple[str, ...]
+) -> None:
+    query = chain(*turns)
+    assert query.followup
+    assert query.asks == asks

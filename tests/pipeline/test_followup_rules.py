@@ -287,3 +287,18 @@ def test_a_new_deadline_asks_whether_the_job_makes_it(
     query = chain(*turns)
     assert query.followup
     assert query.asks == asks
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("and the power?", ("power",)),
+        ("what about the energy?", ("power",)),
+        ("and the power bill?", ("energy_cost",)),  # the bill, not the draw
+    ],
+)
+def test_and_the_power_asks_the_power_of_the_same_run(question: str, asks: tuple[str, ...]) -> None:
+    query = chain("8 H100 pretrain a 7B model on 1T tokens", question)
+    assert query.followup
+    assert query.asks == asks
+    assert query.scenario.gpu_count == 8

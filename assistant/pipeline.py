@@ -9,6 +9,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from assistant.calculate import calculate
+from assistant.calculate.followup import settled
 from assistant.compose import compose
 from assistant.errors import UsageError
 from assistant.parse import parse
@@ -99,5 +100,6 @@ def answer(
     load_user_cards(settings.home / "documents")  # the user's GPU and model cards, once
     sites = retriever.site_profiles()
     query = parse(question, sites=sites, previous=previous, language=_language(settings, language))
+    query = settled(query, previous, sites)  # "用bf16呢" after a BF16 answer changed nothing
     outcome = calculate(query, sites=sites)
     return compose(query, outcome, retriever, top_k=settings.top_k)

@@ -363,11 +363,13 @@ def topic_sentences(
     Only checks of `kinds`: power and cost are never in the verdict sentence; a follow-up that
     only names a topic ("那网络呢?") passes every kind.
     """
+    from assistant.i18n import mid_sentence
     from assistant.i18n.labels import CHECK_LABELS
 
     out = []
     for check in checks:
         if check.kind in kinds and check.kind in topics and check.verdict != "n/a":
             label = CHECK_LABELS[check.kind][language]
-            out.append(text(Msg("answer.topic", label=label, summary=check.summary), language))
+            summary = mid_sentence(check.summary) if language == "en" else check.summary
+            out.append(text(Msg("answer.topic", label=label, summary=summary), language))
     return " ".join(out)

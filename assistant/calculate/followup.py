@@ -1,16 +1,21 @@
 """What a follow-up changed: "在上一问的基础上改了：GPU 型号。", only slots that really moved.
 
 Slots are named as everywhere else (the catalog's `parse.slot.*`: the same words as a refused
-input, "GPU 数量 -3：…").
+input, "GPU 数量 -3：…"). A slot the follow-up states with the value the previous answer already
+used ("用bf16呢" after a BF16 answer, "with 4k context?" after the 4,096-token default, "8张卡呢"
+on a site of 8 cards) changed nothing, and is not named.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
+
 from assistant.i18n import t
-from assistant.records import Query
+from assistant.records import Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
-__all__ = ["changed_note"]
+__all__ = ["changed_note", "settled"]
 
 #: Slots a follow-up changes only as a consequence of another (the currency of a stated price,
 #: the active parameters of a named model): never reported. Every other slot that moves is named
@@ -32,3 +37,34 @@ def changed_note(query: Query) -> str:
     if query.scenario.model is not None or query.scenario.params is not None:
         return t("answer.same_context", query.language)
     return ""  # a topic follow-up on a concept ("那网络呢?") carries no set-up
+
+
+def settled(
+    query: Query, previous: Query | Scenario | None, sites: Iterable[SiteProfile] = ()
+) -> Query:
+    """`query` whose `changed_slots` keeps only the slots whose effective value (defaults and
+    the site filled in) differs from the previous turn's; unchanged when either cannot be filled
+    (no hardware named: an estimate)."""
+    if not (query.followup and query.changed_slots and isinstance(previous, Query)):
+        return query
+    sites = tuple(sites)
+    before, after = _effective(previous, sites), _effective(query, sites)
+    if before is None or after is None:
+        return query
+    moved = tuple(k for k in query.changed_slots if getattr(before, k) != getattr(after, k))
+    return replace(query, changed_slots=moved)
+
+
+def _effective(query: Query, sites: tuple[SiteProfile, ...]) -> Scenario | None:
+    """The scenario as the answer evaluates it, or None when it cannot be filled here."""
+    from assistant.calculate.defaults import resolve
+    from calculators.errors import CalculatorInputError
+
+    s = query.scenario
+    site = next((p for p in sites if s.site_profile and p.id == s.site_profile), None)
+    if (s.gpu is None and site is None) or (s.model is None and s.params is None):
+        return None
+    try:
+        return resolve(s, site, query.language).scenario
+    except (CalculatorInputError, ValueError, KeyError):
+        return None

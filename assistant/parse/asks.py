@@ -140,7 +140,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "power",
         r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
-        r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b",
+        r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b|"
+        r"^(?:and|what about|how about) (?:the )?(?:power|energy)\s*\??$",  # "and the power?"
     ),
     (
         "throughput",

@@ -285,8 +285,24 @@ def as_followup(
         followup=True,
         changed_slots=changed,
         context=context,
-        asks=base.asks or (prev_query.asks if prev_query is not None else ()),
+        asks=base.asks or _inherited_asks(prev_query, found),
     )
+
+
+#: What a follow-up that only sets a deadline can still be asking of the turn before: how many
+#: cards make it, what it costs, whether it works. Any other ask ("电费呢", "显存多少") is not
+#: what "要是只有一个月呢" asks: that is whether the job fits the month.
+_DEADLINE_ASKS: frozenset[Ask] = frozenset({"feasibility", "gpu_count", "cost"})
+
+
+def _inherited_asks(prev_query: Query | None, found: Mapping[str, object]) -> tuple[Ask, ...]:
+    """The previous turn's asks for a follow-up with none of its own ("那用H100呢?" after
+    "需要几张"); a new deadline after another quantity ("电费呢" → "要是只有一个月呢") asks
+    whether the job makes it."""
+    asks = prev_query.asks if prev_query is not None else ()
+    if "deadline_seconds" in found and asks and not set(asks) <= _DEADLINE_ASKS:
+        return ("feasibility",)
+    return asks
 
 
 _SIZED_NAME = re.compile(r"^(.*?)(\d+(?:\.\d+)?)B$")

@@ -132,8 +132,9 @@ _PARAM_AFTER = re.compile(
     re.ASCII,
 )
 
-
 _BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*|~\s*)?$", re.ASCII)
+#: A data noun just before a size makes it a token budget: "数据改成1T", "语料2T", "data to 2T".
+_DATA_BEFORE = re.compile(r"(?:数据量?|语料|\bdata\w*)\s*(?:[改换变][成为]|[是为=:]|to|is|of)?\s*$")
 
 
 def read_sizes(text: str) -> list[SizeMention]:
@@ -145,7 +146,9 @@ def read_sizes(text: str) -> list[SizeMention]:
     taken: set[int] = set()
     for match in _SIZE_SUFFIX.finditer(text):
         value = to_float(match.group(1)) * MAGNITUDES[match.group(2)]
-        kind = "tokens" if _TOKEN_AFTER.match(text, match.end()) else "params"
+        end = match.end()
+        data = _DATA_BEFORE.search(text, 0, match.start()) and not _PARAM_AFTER.match(text, end)
+        kind = "tokens" if data or _TOKEN_AFTER.match(text, end) else "params"
         if kind == "tokens" and _CONTEXT_TAIL.match(text, match.end()):
             continue  # "16k tokens of context" is a context length, not a training budget
         if kind == "tokens" and _PER_SEQUENCE_BEFORE.search(text[: match.start()]):

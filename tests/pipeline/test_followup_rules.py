@@ -261,3 +261,64 @@ def test_a_new_card_carries_the_format_it_has(
     query = chain(*turns)
     assert query.scenario.precision == precision
     assert ("precision" in query.changed_slots) == (precision not in ("fp8", "int4"))
+
+
+@pytest.mark.parametrize(
+    ("turns", "tokens", "params"),
+    [
+        # a data noun before a bare size makes it the token budget, not a 1T-parameter model
+        (("8张H100训练70B模型，2T token", "数据改成1T"), 1e12, 70e9),
+        (("8张H100训练70B模型，2T token", "换成Qwen2.5-72B，数据改成1T"), 1e12, None),
+        (("8张H100训练70B模型，2T token", "数据量3T呢"), 3e12, 70e9),
+        (("8 H100 train a 70B model on 2T tokens", "what if the data is 1T?"), 1e12, 70e9),
+        # a size followed by a model word stays the model's, whatever comes before it
+        (("8张H100训练70B模型，2T token", "训练数据 13B模型呢"), 2e12, 13e9),
+    ],
+)
+def test_a_size_after_a_data_noun_is_the_token_budget(
+    turns: tuple[str, ...], tokens: float, params: float | None
+) -> None:
+    scenario = chain(*turns).scenario
+    assert scenario.tokens == tokens
+    if params is not None:
+        assert scenario.params == params
+    else:
+        assert scenario.model == "Qwen2.5-72B"
+
+
+@pytest.mark.parametrize(
+    ("turns", "asks"),
+    [
+        # a new deadline after the electricity bill asks whether the run makes it
+        (("8张H100预训练7B模型，1T token要多久", "电费呢", "要是只有一个月呢"), ("feasibility",)),
+        (
+            ("8 H100 pretrain a 7B model on 1T tokens", "and the power bill?", "in 30 days?"),
+            ("feasibility",),
+        ),
+        # how many cards make the new deadline: still the count
+        (("8张H100预训练7B模型，1T token要多久", "需要几张", "要是只有一个月呢"), ("gpu_count",)),
+        # a change that is no deadline keeps the electricity bill
+        (("8张H100预训练7B模型，1T token要多久", "电费呢", "电价0.8元/度呢"), ("energy_cost",)),
+    ],
+)
+def test_a_new_deadline_asks_whether_the_job_makes_it(
+    turns: tuple[str, ...], asks: tuple[str, ...]
+) -> None:
+    query = chain(*turns)
+    assert query.followup
+    assert query.asks == asks
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("and the power?", ("power",)),
+        ("what about the energy?", ("power",)),
+        ("and the power bill?", ("energy_cost",)),  # the bill, not the draw
+    ],
+)
+def test_and_the_power_asks_the_power_of_the_same_run(question: str, asks: tuple[str, ...]) -> None:
+    query = chain("8 H100 pretrain a 7B model on 1T tokens", question)
+    assert query.followup
+    assert query.asks == asks
+    assert query.scenario.gpu_count == 8

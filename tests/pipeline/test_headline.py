@@ -142,3 +142,13 @@ def test_every_quantity_asked_is_answered_up_front() -> None:
     assert "约需" in lead
     assert "电费：约" in lead
     assert lead.index("约需") < lead.index("电费：约") < lead.index("显存够")
+
+
+def test_an_english_topic_sentence_reads_on_after_its_label() -> None:
+    """ "Power: about 59,748 kWh", not "Power: About …" (the label and the summary are one
+    sentence); a summary opening on a name keeps it ("Network: H100 …" would stay)."""
+    query = parse("Can 8 A100 train a 13B model in 30 days, and how much power?")
+    outcome = calculate(query)
+    sentence = topic_sentences(query.topics, outcome.checks, "en")
+    assert sentence.startswith("Power: ")
+    assert sentence[len("Power: ")].islower() or sentence[len("Power: ")].isdigit()

@@ -388,7 +388,7 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
     recipe = _published_training_precision(s, gpu)
     if s.task == "inference":
         precision, kv = _serving_precision(s, gpu, lang, notes) or precision, precision
-        kv = precision if precision in ("bf16", "fp16", "fp32") else kv  # FP8: 16-bit KV
+        kv = s.kv_dtype or (precision if precision in ("bf16", "fp16", "fp32") else kv)
         notes.append(_said("default.serving_precision", lang, precision=precision, kv=kv))
     elif recipe is not None:
         precision = "fp8"

@@ -75,3 +75,9 @@ def test_the_plan_keeps_a_16bit_cache_unless_one_is_stated(
     )
     plan = to_plan(resolve(s, None, "en").scenario)
     assert plan.cache_dtype == want
+
+
+def test_the_format_note_names_a_stated_kv_cache() -> None:
+    # no precision stated: the released bf16 weights, and the FP8 cache the question gives
+    s = Scenario(task="inference", model="Llama-3.1-8B", gpu="L4", gpu_count=1, kv_dtype="fp8")
+    assert "Weights in bf16, KV cache in fp8." in "\n".join(resolve(s, None, "en").assumptions)

@@ -205,4 +205,3 @@ def test_an_8bit_kv_cache_when_its_half_closes_a_small_shortfall() -> None:
     kv8 = next(s for s in e.suggestions if s.kind == "kv_quantization")
     assert kv8.new_plan.kv_dtype == "fp8"
     assert kv8.evaluation_after.works
-

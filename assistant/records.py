@@ -83,6 +83,9 @@ class Scenario:
     intra_link: str | None = None
     inter_link: str | None = None
     precision: str | None = None
+    kv_dtype: str | None = None
+    """The KV cache's format when the question states one ("fp8 KV cache", "KV缓存用INT8");
+    None: the 16-bit activation dtype, whatever the weights' format (vLLM `kv_cache_dtype`)."""
     tokens: float | None = None
     deadline_seconds: float | None = None
     zero_stage: int | None = None

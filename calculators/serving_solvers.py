@@ -44,16 +44,20 @@ _MAX_BATCH = 10**7
 
 
 def kv_format(weight_dtype: str, gpu: GPU) -> str:
-    """The KV cache's format when only the weights' is given: the same 8- or 16-bit format,
-    but 16-bit beside 4-bit weights (AWQ/GPTQ are weight-only; vLLM keeps the cache in the
-    activation dtype unless `kv_cache_dtype` says otherwise).
+    """The KV cache's format when only the weights' is given: the 16-bit (or 32-bit) format of
+    16/32-bit weights, and the card's 16-bit activation dtype beside 8- or 4-bit weights. FP8,
+    INT8 (W8A8) and AWQ/GPTQ quantize the weights; vLLM keeps `kv_cache_dtype="auto"` (the
+    model dtype) unless `--kv-cache-dtype fp8` is given (vLLM docs, "Quantized KV Cache"), and
+    TensorRT-LLM's FP8/INT8 KV cache is a separate option too. An 8-bit cache is its own choice.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> [kv_format(w, lookup_gpu("H100")) for w in ("bf16", "fp8", "int8", "int4")]
-        ['bf16', 'fp8', 'int8', 'bf16']
+        ['bf16', 'bf16', 'bf16', 'bf16']
+        >>> kv_format("int8", lookup_gpu("V100")), kv_format("fp16", lookup_gpu("H100"))
+        ('fp16', 'fp16')
     """
-    if DTYPE_BYTES.get(weight_dtype, 2.0) >= 1.0:
+    if DTYPE_BYTES.get(weight_dtype, 1.0) >= 2.0:
         return weight_dtype
     return gpu.default_training_precision()
 
@@ -169,7 +173,7 @@ def max_concurrency(
     """Most concurrent sequences of ``context_length`` tokens the GPUs hold (all replicas).
 
     Defaults as deployed: the released precision where the GPU runs it (`serving_dtype`), the
-    KV cache in the weights' format (16-bit beside 4-bit weights: `kv_format`), and the
+    KV cache in the 16-bit activation dtype beside any weight format (`kv_format`), and the
     deployment layout (`serving_layout`).
 
     Examples:

@@ -26,6 +26,7 @@ from calculators.gpu_memory import USABLE_FRACTION, finetune_memory, training_me
 from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
 from calculators.serving_layout import serving_layout
+from calculators.serving_solvers import kv_format
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
 
 __all__ = [
@@ -75,7 +76,7 @@ def _memory_ok(
                     gpus=gpus,
                     gpus_per_node=per_node,
                     weight_dtype=dtype,
-                    kv_dtype=dtype,
+                    kv_dtype=kv_format(dtype, gpu),  # 16-bit beside any weights
                     context_length=context,
                 )
                 is not None

@@ -29,6 +29,7 @@ SCENARIO_KEYS = frozenset(
         "gpu_count",
         "nodes",
         "precision",
+        "kv_dtype",
         "tokens",
         "deadline_seconds",
         "zero_stage",

@@ -381,13 +381,15 @@ def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         notes.append(_said("default.fp8_training", lang))
         return s
     if s.precision is not None:
-        if s.task == "inference" and s.precision in ("fp8", "int8"):
-            notes.append(_said("default.kv_8bit", lang, dtype=s.precision.upper()))
+        if s.task == "inference" and s.precision in ("fp8", "int8") and s.kv_dtype is None:
+            kv = precision.upper()  # vLLM kv_cache_dtype="auto": 16-bit beside 8-bit weights
+            notes.append(_said("default.kv_16bit", lang, dtype=s.precision.upper(), kv=kv))
         return s
     recipe = _published_training_precision(s, gpu)
     if s.task == "inference":
-        precision = _serving_precision(s, gpu, lang, notes) or precision
-        notes.append(_said("default.serving_precision", lang, precision=precision))
+        precision, kv = _serving_precision(s, gpu, lang, notes) or precision, precision
+        kv = s.kv_dtype or (precision if precision in ("bf16", "fp16", "fp32") else kv)
+        notes.append(_said("default.serving_precision", lang, precision=precision, kv=kv))
     elif recipe is not None:
         precision = "fp8"
         notes.append(_said("default.fp8_recipe", lang, model=recipe))

@@ -59,11 +59,14 @@ _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
 TIME_TIE = 0.01
 
 
-def serving_kv_dtype(weight_dtype: str | None, precision: str) -> str:
-    """The KV cache format evaluated beside a weight format: an int8 cache with int8 weights,
-    else the compute precision (int4 is a weight-only format, as AWQ/GPTQ serve it with a
-    16-bit cache). The one rule for the checks (`to_plan`) and the solvers (`solvers`)."""
-    return "int8" if weight_dtype == "int8" else precision
+def serving_kv_dtype(stated: str | None, weights: str, gpu: GPU) -> str:
+    """The KV cache format evaluated beside a weight format: the one the question states
+    ("fp8 KV cache"), else the 16-bit activation dtype whatever the weights' format
+    (`calculators.serving_solvers.kv_format`: vLLM keeps `kv_cache_dtype="auto"` beside FP8,
+    INT8 and AWQ/GPTQ weights). The one rule for the checks (`to_plan`) and the solvers."""
+    from calculators.serving_solvers import kv_format
+
+    return stated or kv_format(weights, gpu)
 
 
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
@@ -109,7 +112,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "batch_size": (scenario.batch_size or 1) if inference else 1,
         "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
         "weight_dtype": weight_dtype,
-        "kv_dtype": serving_kv_dtype(weight_dtype, precision),
+        "kv_dtype": serving_kv_dtype(scenario.kv_dtype, weight_dtype or precision, gpu),
         # "serving it for a month": the deadline of a serving question is how long it runs
         "serving_seconds": scenario.deadline_seconds if inference else None,
         "price_per_gpu_hour": scenario.price_per_gpu_hour,

@@ -78,9 +78,9 @@ def _max_concurrency(
 
     model, gpu = found
     weights = weight or weight_dtype(scenario)
-    # the KV cache the checks evaluate (an int4 model keeps a 16-bit cache), so the count found
-    # is one the memory check passes
-    compute = scenario.precision if weights in (None, "fp8", "fp16", "bf16") else None
+    # the KV cache the checks evaluate (`to_plan`: 16-bit unless the question states one), so
+    # the count found is one the memory check passes
+    compute = scenario.precision if weights is None else weights
     try:
         return max_concurrency(
             model=model,
@@ -89,7 +89,10 @@ def _max_concurrency(
             context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
             gpus_per_node=scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weights,
-            kv_dtype=kv or serving_kv_dtype(weights, compute or gpu.default_training_precision()),
+            kv_dtype=kv
+            or serving_kv_dtype(
+                scenario.kv_dtype, compute or gpu.default_training_precision(), gpu
+            ),
             tensor_parallel=scenario.tensor_parallel,
             pipeline_parallel=scenario.pipeline_parallel,
         )
@@ -110,10 +113,13 @@ def _counted(key: str, result: Concurrency, **more: Param) -> Msg:
 
 
 def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, ...]:
-    """Most concurrent sequences at the scenario's context on its GPUs and layout; with
-    `open_format` (the question states no precision), also what the format a serving engineer
-    tries next holds: an 8-bit KV cache (FP8, INT8 without FP8; vLLM `kv_cache_dtype`) when
-    some fit, else the first smaller weight format in which any fit (see `_ALTERNATIVES`)."""
+    """Most concurrent sequences at the scenario's context on its GPUs and layout, and what
+    the format a serving engineer tries next holds: an 8-bit KV cache (FP8, INT8 without FP8;
+    vLLM `kv_cache_dtype`) when some fit and the KV format is open (none stated, and no 16-bit
+    precision, which sets it: `verdict.SERVING_FORMATS`); with `open_format` (no precision
+    stated) and none fitting, the first smaller weight format in which any fit."""
+    from assistant.calculate.verdict import SERVING_FORMATS
+
     result = _max_concurrency(scenario)
     if result is None:
         return ()
@@ -127,15 +133,18 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
         )
     )
     found = model_and_gpu(scenario)
-    if not open_format or found is None:
+    if found is None:
         return (said,)
     fp8 = found[1].supports("fp8")
     kv8 = "fp8" if fp8 else "int8"
-    options = (
-        ((result.weight_dtype, kv8),)
-        if result.sequences
-        else tuple((w, None) for w in (("fp8" if fp8 else "int8"), "int4"))
+    kv_open = scenario.kv_dtype is None and (
+        open_format or scenario.precision not in SERVING_FORMATS
     )
+    options: tuple[tuple[str, str | None], ...] = ()
+    if result.sequences and kv_open:
+        options = ((result.weight_dtype, kv8),)
+    elif not result.sequences and open_format:
+        options = tuple((w, None) for w in (("fp8" if fp8 else "int8"), "int4"))
     for weight, kv in options:
         other = _max_concurrency(scenario, weight, kv)
         if other is not None and other.sequences > result.sequences:

@@ -99,6 +99,7 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             target_seconds_per_token=s.target_seconds_per_token,
             gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weight_dtype(s),
+            kv_dtype=s.kv_dtype,  # None: 16-bit beside any weights (`kv_format`)
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,
             inter_link=lookup_link(s.inter_link) if s.inter_link else None,
         )
@@ -250,7 +251,7 @@ def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,
             inter_link=lookup_link(s.inter_link) if s.inter_link else None,
             weight_dtype=weight,
-            kv_dtype=kv_format(weight, found[1]),
+            kv_dtype=s.kv_dtype or kv_format(weight, found[1]),
             context_length=context,
             prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
         )
@@ -276,7 +277,7 @@ def _sized_answer(
     fewer = _lower_format(evaluated, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
         dtype, t = fewer
-        said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(dtype)))
+        said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(*dtype)))
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(sized_outcome, focus=focus)
 
@@ -285,15 +286,21 @@ def _sized_answer(
 #: engineer tries them: FP8 where the GPU has FP8 tensor cores (vLLM / TensorRT-LLM FP8
 #: checkpoints), int8 where it has not (the same byte per weight, so never both), then 4-bit
 #: AWQ/GPTQ. Decode reads every weight once per step (Pope et al. 2022, §2), so fewer bytes
-#: per weight is a proportionally shorter step; see knowledge/guides/inference-serving.
+#: per weight is a proportionally shorter step; see knowledge/guides/inference-serving. The KV
+#: cache stays 16-bit beside them (`kv_format`); when the question leaves the KV format open,
+#: each is also tried with an 8-bit KV cache (vLLM `--kv-cache-dtype fp8`; INT8 without FP8),
+#: its own change, as a serving engineer adds it.
 _FP8_FORMATS = ("fp8", "int4")
 _NO_FP8_FORMATS = ("int8", "int4")
+
+#: A serving format tried: (weights, the KV cache's format or None for the 16-bit default).
+Format = tuple[str, str | None]
 
 
 def _lower_format(
     evaluated: Scenario, per_node: int, have: int | None
-) -> tuple[str, ServingTarget] | None:
-    """The first smaller weight format whose deployment meets the target (on `have` GPUs at
+) -> tuple[Format, ServingTarget] | None:
+    """The first smaller serving format whose deployment meets the target (on `have` GPUs at
     most when the count is stated), and that deployment; None when none does."""
     from calculators.catalog.hardware import DTYPE_BYTES
 
@@ -301,13 +308,14 @@ def _lower_format(
     if found is None:
         return None
     current = DTYPE_BYTES.get(weight_dtype(evaluated) or "bf16", 2.0)
-    formats = _FP8_FORMATS if found[1].supports("fp8") else _NO_FP8_FORMATS
-    for dtype in formats:
-        if DTYPE_BYTES[dtype] >= current:
-            continue
-        t = serving_target(replace(evaluated, gpus_per_node=per_node, precision=dtype))
-        if t is not None and t.gpus is not None and (have is None or t.gpus <= have):
-            return dtype, t
+    fp8 = found[1].supports("fp8")
+    kv8 = (None,) if evaluated.kv_dtype is not None else (None, "fp8" if fp8 else "int8")
+    for dtype in _FP8_FORMATS if fp8 else _NO_FP8_FORMATS:
+        for kv in kv8 if DTYPE_BYTES[dtype] < current else ():
+            tried = replace(evaluated, gpus_per_node=per_node, precision=dtype)
+            t = serving_target(replace(tried, kv_dtype=kv or evaluated.kv_dtype))
+            if t is not None and t.gpus is not None and (have is None or t.gpus <= have):
+                return (dtype, kv), t
     return None
 
 
@@ -317,14 +325,15 @@ def _in_format(
     rerun: Rerun,
     lang: Language,
     released: ServingTarget,
-    lower: tuple[str, ServingTarget],
+    lower: tuple[Format, ServingTarget],
     have: int | None,
 ) -> Outcome:
     """The target met in a smaller weight format the question left open: a condition (no new
     hardware, nothing stated undone), evaluated in that format so the checks agree."""
-    dtype, t = lower
+    (dtype, kv), t = lower
     gpu = evaluated.gpu or "GPU"
-    label = _format(dtype)
+    label = _format(dtype, kv)
+    stated = replace(stated, kv_dtype=kv or stated.kv_dtype)  # evaluated with that cache
     more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
     more["tpot"] = t.seconds_per_token
     if have is not None:
@@ -353,19 +362,20 @@ def _in_released(evaluated: Scenario, released: ServingTarget, gpu: str) -> Msg:
     return Msg("solve.released_takes", released=was, hardware=hardware)
 
 
-def _other_format(gpu: str, evaluated: Scenario, dtype: str, t: ServingTarget) -> Msg:
+def _other_format(gpu: str, evaluated: Scenario, dtype: Format, t: ServingTarget) -> Msg:
     """A smaller format than the stated one meets the target: said, under `infeasible`."""
     return Msg(
         "solve.target_other_format",
-        dtype=_format(dtype),
+        dtype=_format(*dtype),
         released=(evaluated.precision or "bf16").upper(),
         hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
         tpot=t.seconds_per_token,
     )
 
 
-def _format(dtype: str) -> Msg:
-    """A serving format as deployed: an 8-bit one for the weights and the KV cache (as the
-    plan and the solvers take it), 4-bit weights beside a 16-bit KV cache (`kv_format`)."""
-    key = "solve.format.4bit" if dtype == "int4" else "solve.format.8bit"
-    return Msg(key, dtype=dtype.upper())
+def _format(dtype: str, kv: str | None = None) -> Msg:
+    """A serving format as deployed: the KV cache stays 16-bit beside 8- or 4-bit weights (as
+    the plan and the solvers take it, `kv_format`) unless an 8-bit cache is added too."""
+    if kv is None:
+        return Msg("solve.format.weights", dtype=dtype.upper())
+    return Msg("solve.format.weights_kv", dtype=dtype.upper(), kv=kv.upper())

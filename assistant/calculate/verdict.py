@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PRACTICAL_SECONDS",
+    "SERVING_FORMATS",
     "budget_note",
     "budget_tokens",
     "first_fix",
@@ -58,10 +59,11 @@ _STATED_SLOT = {
 }
 
 
-#: Stated precisions that fix the KV cache's format too ("serve it in FP16"); a weight-only
-#: format ("int4 weights", "AWQ", FP8 checkpoints) leaves the KV cache's format open, as
-#: vLLM's separate `kv_cache_dtype` option does.
-_SERVING_FORMATS = ("fp32", "bf16", "fp16")
+#: Stated precisions that fix the KV cache's format too ("serve it in FP16"); a weight format
+#: ("int4 weights", "AWQ", "int8", FP8 checkpoints) leaves the KV cache's format open (16-bit
+#: unless changed), as vLLM's separate `kv_cache_dtype` option does. A stated KV format
+#: ("fp8 KV cache", `Scenario.kv_dtype`) is kept like any stated slot.
+SERVING_FORMATS = ("fp32", "bf16", "fp16")
 
 
 def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
@@ -78,7 +80,9 @@ def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
             return False
     if stated.task == "finetune" and stated.method == "full" and new.method != plan.method:
         return False
-    if new.kv_dtype != plan.kv_dtype and stated.precision in _SERVING_FORMATS:
+    if new.kv_dtype != plan.kv_dtype and (
+        stated.kv_dtype is not None or stated.precision in SERVING_FORMATS
+    ):
         return False
     return new.deadline_seconds <= max(plan.deadline_seconds, PRACTICAL_SECONDS)
 

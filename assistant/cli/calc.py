@@ -119,7 +119,11 @@ def finetune(**options: Any) -> None:
     help="Concurrent sequences across the whole deployment (split over replicas).",
 )
 @click.option("--weight-dtype", default=None, help="bf16, fp8, int8, int4 [default: precision].")
-@click.option("--kv-dtype", default=None, help="KV-cache format (default: precision).")
+@click.option(
+    "--kv-dtype",
+    default=None,
+    help="KV-cache format (default: a 16-bit precision, else the GPU's 16-bit default).",
+)
 def infer(**options: Any) -> None:
     """Serving (`calc infer` = `calc serve`): memory, decode speed over the real links, time
     to first token, network, power and, with --price-kwh, the energy bill; served as deployed

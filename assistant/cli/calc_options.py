@@ -15,6 +15,7 @@ from calculators.defaults import DAY, DEFAULT_CONTEXT_TOKENS
 from calculators.messages import Msg
 from calculators.planner.plan import Plan
 from calculators.serving_layout import serving_dtype, serving_layout
+from calculators.serving_solvers import kv_format
 from calculators.validate import fail
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -332,7 +333,7 @@ def _deployment(
         gpus=gpus,
         gpus_per_node=min(gpus, options["gpus_per_node"]),
         weight_dtype=weight,
-        kv_dtype=options.get("kv_dtype") or weight,
+        kv_dtype=options.get("kv_dtype") or kv_format(weight, gpu),
         context_length=options["sequence_length"],
         batch_size=max(1, options.get("batch_size") or 1),
     )

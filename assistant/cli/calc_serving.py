@@ -57,7 +57,9 @@ def _model_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 default=None,
                 help="[default: the model's released format where the GPU runs it]",
             ),
-            click.option("--kv-dtype", default=None, help="[default: the weight format]"),
+            click.option(
+                "--kv-dtype", default=None, help="[default: 16-bit, whatever the weight format]"
+            ),
         ]
     ):
         func = option(func)

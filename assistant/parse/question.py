@@ -25,6 +25,7 @@ from assistant.parse.asks import read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
+from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
@@ -268,6 +269,9 @@ def _workload_slots(text: str) -> dict[str, object]:
         out["prompt_tokens"] = prompt
     if output is not None:
         out["output_tokens"] = output
+    kv, text = read_kv_format(text)  # "bf16 with an fp8 KV cache": bf16 weights
+    if kv is not None:
+        out["kv_dtype"] = kv
     for mention in slots.read_sizes(text):
         out.setdefault(mention.kind, mention.value)
     readers = {

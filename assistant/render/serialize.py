@@ -39,6 +39,7 @@ SCENARIO_KEYS = (
     "gpu_count",
     "nodes",
     "precision",
+    "kv_dtype",
     "tokens",
     "deadline_seconds",
     "zero_stage",

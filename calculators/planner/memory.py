@@ -47,7 +47,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
         return inference_memory(
             model=plan.model,
             weight_dtype=plan.weight_dtype or plan.precision,
-            kv_dtype=plan.kv_dtype or plan.precision,
+            kv_dtype=plan.cache_dtype,
             batch_size=plan.batch_per_replica,
             context_length=plan.sequence_length,
             tensor_parallel=plan.tensor_parallel,
@@ -163,7 +163,7 @@ def min_fit_with(plan: Plan, recompute: str | None) -> FitPlan | None:
         plan.optimizer,
         recompute,
         weight,
-        plan.kv_dtype or plan.precision,
+        plan.cache_dtype,
         plan.batch_size,
         plan.offload,
         plan.expert_parallel if plan.task != "inference" else 1,
@@ -321,11 +321,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         figures["kv_cache_bytes"] = (
             plan.batch_size
             * plan.sequence_length
-            * (
-                kv_cache_bytes_per_token(
-                    plan.model, dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]
-                )
-            )
+            * (kv_cache_bytes_per_token(plan.model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype]))
         )
     if host is not None:
         figures.update(

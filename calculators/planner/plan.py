@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.hardware import DTYPE_BYTES, GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.defaults import (
     DAY,
@@ -108,7 +108,7 @@ class Plan:
     weight_dtype: str | None = None
     """Inference weight format (None: precision)."""
     kv_dtype: str | None = None
-    """Inference KV-cache format (None: precision)."""
+    """Inference KV-cache format (None: `cache_dtype`, the 16-bit activation dtype)."""
     serving_seconds: float | None = None
     """Inference: how long the deployment serves ("for a month"), for its energy and GPU-hours;
     None reports one hour (serving runs until it is switched off)."""
@@ -128,6 +128,17 @@ class Plan:
     def replace(self, **changes: object) -> Plan:
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def cache_dtype(self) -> str:
+        """The KV cache's format: `kv_dtype`, else a 16/32-bit precision, else the card's
+        16-bit default beside FP8 compute (vLLM `kv_cache_dtype="auto"`: the model dtype,
+        whatever the weights' format; docs "Quantized KV Cache")."""
+        if self.kv_dtype is not None:
+            return self.kv_dtype
+        if DTYPE_BYTES.get(self.precision, 2.0) >= 2.0:
+            return self.precision
+        return self.gpu.default_training_precision()
 
     @property
     def nodes(self) -> int:

@@ -37,7 +37,7 @@ def plan_serving_speed(plan: Plan) -> ServingSpeed:
         inter_link=plan.inter_link,
         nics_per_node=plan.nics_per_node,
         weight_dtype=plan.weight_dtype or plan.precision,
-        kv_dtype=plan.kv_dtype or plan.precision,
+        kv_dtype=plan.cache_dtype,
         batch_size=plan.batch_per_replica,
         context_length=plan.sequence_length,
         prompt_tokens=min(plan.prompt_tokens or DEFAULT_PROMPT_TOKENS, plan.sequence_length),

@@ -223,20 +223,27 @@ KV_BOUND_SHARE = 0.25
 
 
 def _kv_bound(checks: tuple[CheckResult, ...]) -> bool:
+    """True when the KV cache is what does not fit: at least `KV_BOUND_SHARE` of the need, or
+    a shortfall its 8-bit half would close (a 16-bit cache beside 8-bit weights that misses by
+    a few percent: halving the KV bytes is the change, vLLM docs "Quantized KV Cache")."""
     memory = next((c for c in checks if c.kind == "memory"), None)
     if memory is None:
         return False
-    kv, need = memory.figures.get("kv_cache_bytes"), memory.figures.get("required_bytes_per_gpu")
+    figures = memory.figures
+    kv, need = figures.get("kv_cache_bytes"), figures.get("required_bytes_per_gpu")
     if not isinstance(kv, (int, float)) or not isinstance(need, (int, float)) or need <= 0:
         return False
-    return kv / need >= KV_BOUND_SHARE
+    have, share = figures.get("available_bytes_per_gpu"), figures.get("kv_cache_bytes_per_gpu")
+    short = need - have if isinstance(have, (int, float)) else math.inf
+    per_gpu = share if isinstance(share, (int, float)) else kv  # the part of `need`
+    return kv / need >= KV_BOUND_SHARE or 0 < short <= per_gpu / 2
 
 
 def _kv_quantize(plan: Plan) -> Iterator[Candidate]:
     """An 8-bit KV cache, alone and with 8-bit weights: FP8 (E4M3) where the GPU has FP8, as
     vLLM's `kv_cache_dtype="fp8"` and TensorRT-LLM offer; INT8 (TensorRT-LLM) elsewhere. Both
     halve the KV bytes of a 16-bit cache (vLLM docs, "Quantized KV Cache")."""
-    if DTYPE_BYTES[plan.kv_dtype or plan.precision] <= 1.0:
+    if DTYPE_BYTES[plan.cache_dtype] <= 1.0:
         return
     dtype = "fp8" if plan.gpu.supports("fp8") else "int8"
     said = Msg("suggest.kv_quantize", dtype=dtype.upper())

@@ -136,7 +136,7 @@ def test_a_stated_count_short_of_a_target_says_what_meets_it() -> None:
     assert outcome.verdict == "infeasible"
     assert "it takes 4 × H100 SXM 80GB" in outcome.lead
     assert "No deployment" not in outcome.lead
-    assert "Served in FP8 (weights and KV cache) instead of the stated BF16" in outcome.lead
+    assert "Served in FP8 (weights; KV cache in 16 bits) instead of the stated BF16" in outcome.lead
 
 
 def test_a_target_met_in_a_format_left_open_is_a_condition() -> None:
@@ -148,7 +148,7 @@ def test_a_target_met_in_a_format_left_open_is_a_condition() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.precision == "fp8"
     assert outcome.scenario.gpu_count == 2  # the stated count, not a larger one
-    assert "served in FP8 (weights and KV cache)" in outcome.lead
+    assert "served in FP8 (weights; KV cache in 16 bits)" in outcome.lead
     assert "In BF16 it takes 4 × H100 SXM 80GB" in outcome.lead
     compute = next(c for c in outcome.checks if c.kind == "compute")
     assert compute.figures["seconds_per_token"] < 0.03  # the checks are of the FP8 plan

@@ -92,12 +92,19 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         offloaded = plan.replace(offload=True)
         yield Candidate(
             "offload",
-            Msg("suggest.offload", host=_host_need(offloaded)),
+            Msg(_offload_key(offloaded), host=_host_need(offloaded)),
             offloaded,
             1,
             size=0.5,
         )
     yield from _combined(plan)
+
+
+def _offload_key(offloaded: Plan) -> str:
+    """What the offload moves: under LoRA/QLoRA with ZeRO-3 the frozen base shards (FSDP
+    CPUOffload, `_memory_parts.frozen_base_on_gpu`), else the gradients and optimizer states."""
+    adapters = offloaded.task == "finetune" and offloaded.effective_method != "full"
+    return "suggest.offload_base" if adapters and offloaded.zero_stage == 3 else "suggest.offload"
 
 
 def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:

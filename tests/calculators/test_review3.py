@@ -64,3 +64,43 @@ def test_lora_compute_formula_says_4n() -> None:
     assert formulas["full"].formula is not None
     assert formulas["lora"].formula.key == "formula.compute.training_adapters"
     assert formulas["full"].formula.key == "formula.compute.training"
+
+
+@pytest.mark.parametrize(
+    ("lang", "per_hour"), [("en", "per hour of serving"), ("zh", "每服务 1 小时")]
+)
+def test_serving_gpu_hours_without_a_price_say_per_hour(lang: str, per_hour: str) -> None:
+    # 'Cost: 4 GPU-hours.' for 4 H100 serving Llama-3.1-70B: 4 GPU-hours of what? One hour
+    from assistant.calculate.summaries import summarize
+
+    plan = Plan(
+        task="inference", model=lookup_model("Llama-3.1-70B"), gpu=lookup_gpu("H100"), gpus=4
+    )
+    cost = next(c for c in run_checks(plan) if c.kind == "cost")
+    said = summarize("cost", cost.verdict, cost.figures, lang, "H100")  # type: ignore[arg-type]
+    assert per_hour in said
+
+
+def test_lora_offload_names_the_frozen_base() -> None:
+    # QLoRA of Llama-3.1-70B on one 4090: 'offload gradients and optimizer states to CPU memory'
+    # took the GPU from 51.9 GB to 10.9 GB, yet LoRA's gradients and Adam states are a few
+    # hundred MB: what moved was the 39.9 GB frozen base (FSDP CPUOffload)
+    from calculators.planner import evaluate
+
+    plan = Plan(
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=1,
+        gpus_per_node=1,
+        zero_stage=3,
+        recompute="full",
+    )
+    offloads = [s for s in evaluate(plan).suggestions if s.kind == "offload"]
+    assert offloads
+    assert offloads[0].description.key == "suggest.offload_base"
+    full = plan.replace(method="full", model=lookup_model("Llama-3.2-1B"))
+    assert {s.description.key for s in evaluate(full).suggestions if s.kind == "offload"} <= {
+        "suggest.offload"
+    }

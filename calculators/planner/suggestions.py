@@ -153,6 +153,17 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
         2,
         4,
     )
+    if plan.zero_stage < 3 and changed.tensor_parallel > 1:
+        # ZeRO-Offload is built on ZeRO-2 and combines with Megatron TP (Ren et al. 2021,
+        # arXiv:2101.06840 §4 and §6.2.1): a plan that keeps its stated ZeRO stage
+        kept = changed.replace(zero_stage=plan.zero_stage, offload=True)
+        said = Msg(
+            "suggest.combined_tp_offload",
+            tp=kept.tensor_parallel,
+            zero=plan.zero_stage,
+            host=_host_need(kept),
+        )
+        yield Candidate("combined", said, kept, 2, 4)
 
 
 def _host_need(plan: Plan) -> Msg | str:

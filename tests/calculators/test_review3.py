@@ -104,3 +104,31 @@ def test_lora_offload_names_the_frozen_base() -> None:
     assert {s.description.key for s in evaluate(full).suggestions if s.kind == "offload"} <= {
         "suggest.offload"
     }
+
+
+def test_stated_zero2_keeps_its_stage_with_tp_and_offload() -> None:
+    # '8张H100用ZeRO-2全参微调Llama-3.1-70B' was infeasible: every memory fix changed the stated
+    # stage or the method. ZeRO-2 + TP8 + ZeRO-Offload keeps it: 2 B x 70.55e9 / 8 = 17.6 GB of
+    # weights per GPU, (2 + 12) B x 70.55e9 = 988 GB of gradients and Adam states on the host
+    from calculators.planner import evaluate
+
+    plan = Plan(
+        task="finetune",
+        method="full",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("H100"),
+        gpus=8,
+        zero_stage=2,
+        tokens=1e8,
+    )
+    kept = [
+        s
+        for s in evaluate(plan, max_suggestions=10).suggestions
+        if s.evaluation_after.works
+        and s.new_plan.zero_stage == 2
+        and not s.hardware
+        and s.new_plan.method in (None, "full")
+    ]
+    assert kept
+    assert kept[0].new_plan.offload
+    assert kept[0].new_plan.tensor_parallel == 8

@@ -111,6 +111,9 @@ def _network(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.network.one_replica"))
     elif comm is not None and comp is not None:
         parts.append(Msg("summary.network.sync", comm=comm, compute=comp))
+    tp = _num(f, "tp_seconds_per_step")
+    if tp:
+        parts.append(Msg("summary.network.tensor_parallel", tp=tp))
     bandwidth = _num(f, "inter_node_bytes_per_second")
     if bandwidth:
         parts.append(Msg("summary.network.bandwidth", bandwidth=bandwidth))

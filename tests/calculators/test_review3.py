@@ -160,3 +160,26 @@ def test_network_summary_says_per_node_and_the_tp_traffic(
     said = summarize("network", net.verdict, net.figures, lang, "H100")  # type: ignore[arg-type]
     assert per_node in said
     assert tp_words in said
+
+
+def test_weights_total_of_an_offloaded_frozen_base_is_the_whole_copy() -> None:
+    # 'QLoRA fine-tune Llama-3.1-70B on one RTX 4090 with CPU offload': weights_bytes_total was
+    # 1.4 GB (the two layers gathered on the GPU), not the 39.9 GB 4-bit base in host RAM
+    from assistant.calculate.totals import one_copy
+    from calculators.planner.memory import memory_breakdown
+
+    kept = Plan(
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus_per_node=1,
+        zero_stage=3,
+        recompute="full",
+    )
+    offloaded = kept.replace(offload=True)
+    on_gpu = memory_breakdown(offloaded).weights_bytes
+    assert on_gpu < memory_breakdown(kept).weights_bytes / 10  # the gathered layers only
+    whole = one_copy(kept, memory_breakdown(kept).weights_bytes)
+    assert whole == pytest.approx(39.9e9, rel=0.02)
+    assert one_copy(offloaded, on_gpu) == pytest.approx(whole)

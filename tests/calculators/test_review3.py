@@ -183,3 +183,14 @@ def test_weights_total_of_an_offloaded_frozen_base_is_the_whole_copy() -> None:
     whole = one_copy(kept, memory_breakdown(kept).weights_bytes)
     assert whole == pytest.approx(39.9e9, rel=0.02)
     assert one_copy(offloaded, on_gpu) == pytest.approx(whole)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "compute alone"), ("zh", "仅按算力")])
+def test_gpus_for_the_deadline_say_they_count_compute_only(lang: str, words: str) -> None:
+    # '8张A100全参数微调Qwen2.5-14B': 'at least 4 × A100' for memory, then in the compute line
+    # '90 天内完成需要 1 张 A100': one card is what the time needs, not what the job needs
+    from assistant.calculate.summaries import summarize
+
+    figures = {"total_flops": 1e19, "seconds": 1e4, "mfu": 0.4, "gpus_for_deadline": 1}
+    said = summarize("compute", "ok", {**figures, "deadline_seconds": 90 * 86400.0}, lang, "A100")  # type: ignore[arg-type]
+    assert words in said

@@ -281,6 +281,23 @@ def _fewest_gpus(plan: Plan, *, fits: bool) -> int | None:
     return fewest
 
 
+def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, Figure]:
+    """kv_cache_bytes: every concurrent sequence of the deployment; kv_cache_bytes_per_gpu the
+    per-GPU share (the part of required_bytes_per_gpu); kv_cache_bytes_per_sequence one
+    sequence at the full context (the "10.7 GB of KV cache per sequence" an answer states)."""
+    per_token = kv_cache_bytes_per_token(
+        plan.model, dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]
+    )
+    per_sequence = plan.sequence_length * per_token
+    return {
+        "concurrent_sequences": plan.batch_size,
+        "batch_per_replica": plan.batch_per_replica,
+        "kv_cache_bytes_per_gpu": b.kv_cache_bytes,
+        "kv_cache_bytes": plan.batch_size * per_sequence,
+        "kv_cache_bytes_per_sequence": per_sequence,
+    }
+
+
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?
     With CPU offload, do the offloaded states also fit the node's host RAM?"""
@@ -313,20 +330,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         if plan.model.is_moe and plan.task == "pretrain":  # experts split over EP ranks
             figures["expert_parallel"] = plan.expert_parallel_degree
     else:
-        figures["concurrent_sequences"] = plan.batch_size
-        figures["batch_per_replica"] = plan.batch_per_replica
-        # kv_cache_bytes: every concurrent sequence of the deployment; the per-GPU share (the
-        # part of required_bytes_per_gpu) is kv_cache_bytes_per_gpu.
-        figures["kv_cache_bytes_per_gpu"] = b.kv_cache_bytes
-        figures["kv_cache_bytes"] = (
-            plan.batch_size
-            * plan.sequence_length
-            * (
-                kv_cache_bytes_per_token(
-                    plan.model, dtype_bytes=DTYPE_BYTES[plan.kv_dtype or plan.precision]
-                )
-            )
-        )
+        figures.update(_serving_kv(plan, b))
     if host is not None:
         figures.update(
             host_ram_needed_bytes_per_node=host.needed_bytes_per_node,

@@ -194,3 +194,21 @@ def test_gpus_for_the_deadline_say_they_count_compute_only(lang: str, words: str
     figures = {"total_flops": 1e19, "seconds": 1e4, "mfu": 0.4, "gpus_for_deadline": 1}
     said = summarize("compute", "ok", {**figures, "deadline_seconds": 90 * 86400.0}, lang, "A100")  # type: ignore[arg-type]
     assert words in said
+
+
+def test_serving_json_has_the_kv_of_one_sequence() -> None:
+    # the headline says '13 concurrent sequences ... 10.7 GB of KV cache per sequence'; the
+    # JSON had only the 139.6 GB of all 13 and the 34.9 GB per GPU
+    plan = Plan(
+        task="inference",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("H100"),
+        gpus=4,
+        tensor_parallel=4,
+        batch_size=13,
+        sequence_length=32768,
+    )
+    memory = _checks(plan)["memory"]
+    # 2 x 80 layers x 8 KV heads x 128 x 2 B = 327,680 B per token x 32,768
+    assert memory["kv_cache_bytes_per_sequence"] == pytest.approx(327_680 * 32_768)
+    assert memory["kv_cache_bytes"] == pytest.approx(13 * 327_680 * 32_768)

@@ -264,11 +264,16 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     b = b or memory_breakdown(plan)
     if not plan.offload or plan.task == "inference" or not b.offloaded_bytes:
         return None
+    adapters = trainable_params(plan)
+    stepped = None
+    if adapters is not None and plan.zero_stage == 3:  # the frozen base: read, never stepped
+        stepped = adapters / plan.tensor_parallel / b.data_parallel
     return host_ram(
         gpu=plan.gpu,
         offloaded_bytes_per_gpu=b.offloaded_bytes,
         gpus_on_node=min(plan.gpus, plan.gpus_per_node),
         host_ram_bytes=plan.host_ram_bytes,
+        optimizer_params_per_gpu=stepped,
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import lookup_model
+from calculators.messages import Msg
 from calculators.planner import run_checks
 from calculators.planner.plan import Plan
 
@@ -212,3 +213,28 @@ def test_serving_json_has_the_kv_of_one_sequence() -> None:
     # 2 x 80 layers x 8 KV heads x 128 x 2 B = 327,680 B per token x 32,768
     assert memory["kv_cache_bytes_per_sequence"] == pytest.approx(327_680 * 32_768)
     assert memory["kv_cache_bytes"] == pytest.approx(13 * 327_680 * 32_768)
+
+
+def test_an_offloaded_frozen_base_is_no_cpu_adam_work() -> None:
+    # QLoRA 70B on a 4090 with the base offloaded: 'CPU offload puts 42.0 GB of gradients and
+    # optimizer states in host RAM; the CPU Adam step takes about 1.4 s' priced Adam over
+    # 42 GB / 14 B = 3.0e9 parameters; it updates only the ~0.2e9 adapter parameters
+    from calculators.planner.memory import offload_host_ram, trainable_params
+
+    plan = Plan(
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus_per_node=1,
+        zero_stage=3,
+        recompute="full",
+        offload=True,
+    )
+    host = offload_host_ram(plan)
+    assert host is not None
+    adapters = trainable_params(plan)
+    assert adapters is not None
+    assert host.cpu_step_seconds == pytest.approx(adapters * 28.0 / 60e9, rel=0.5)  # desktop
+    assert host.cpu_step_seconds < 0.2
+    assert host.message["what"] == Msg("training.offloaded_base")

@@ -101,6 +101,12 @@ def host_ram_default(gpu: GPU) -> HostRamDefault:
     return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
 
 
+def _class_of(default: HostRamDefault) -> str:
+    """The server class of a default (its key in HOST_RAM_DEFAULTS): the catalog words of its
+    server and source are `training.host_server.<class>` / `training.host_source.<class>`."""
+    return next(name for name, one in HOST_RAM_DEFAULTS.items() if one is default)
+
+
 @dataclass(frozen=True)
 class HostRam:
     """What offloading puts in one node's host memory, against what it has."""
@@ -184,7 +190,7 @@ def host_ram(
             available_bytes=available,
             usable_bytes=usable,
             cpu_step_seconds=step,
-            server=default.server,
-            source=default.source,
+            server=Msg(f"training.host_server.{_class_of(default)}"),
+            source=Msg(f"training.host_source.{_class_of(default)}"),
         )
     return HostRam(needed, available, usable, step, host_ram_bytes is not None, message)

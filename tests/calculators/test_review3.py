@@ -238,3 +238,25 @@ def test_an_offloaded_frozen_base_is_no_cpu_adam_work() -> None:
     assert host.cpu_step_seconds == pytest.approx(adapters * 28.0 / 60e9, rel=0.5)  # desktop
     assert host.cpu_step_seconds < 0.2
     assert host.message["what"] == Msg("training.offloaded_base")
+
+
+@pytest.mark.parametrize("gpu", ["RTX 4090", "L40S", "H100", "A100"])
+def test_assumed_host_ram_is_said_in_chinese(gpu: str) -> None:
+    # '主机内存按 desktop/workstation board 假设为 128.0 GB（planning assumption: 4 x 32 GB …）'
+    from assistant.i18n import text
+    from calculators.planner.memory import offload_host_ram
+
+    plan = Plan(
+        task="finetune",
+        method="full",
+        model=lookup_model("Llama-3.1-8B"),
+        gpu=lookup_gpu(gpu),
+        gpus_per_node=1,
+        offload=True,
+    )
+    host = offload_host_ram(plan)
+    assert host is not None
+    said = text(host.message, "zh")
+    assert "board" not in said
+    assert "planning assumption" not in said
+    assert "server" not in said

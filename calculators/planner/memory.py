@@ -286,7 +286,7 @@ def _fewest_gpus(plan: Plan, *, fits: bool) -> int | None:
     return fewest
 
 
-def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, Figure]:
+def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, float | int | None]:
     """kv_cache_bytes: every concurrent sequence of the deployment; kv_cache_bytes_per_gpu the
     per-GPU share (the part of required_bytes_per_gpu); kv_cache_bytes_per_sequence one
     sequence at the full context (the "10.7 GB of KV cache per sequence" an answer states)."""

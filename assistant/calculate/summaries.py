@@ -112,8 +112,8 @@ def _network(f: Figures, gpu: str) -> list[Msg]:
     elif comm is not None and comp is not None:
         parts.append(Msg("summary.network.sync", comm=comm, compute=comp))
     tp = _num(f, "tp_seconds_per_step")
-    if tp and comp is not None:  # inside the replica: what "do I need NVLink" turns on
-        parts.append(Msg("summary.network.tp", comm=tp))
+    if tp:
+        parts.append(Msg("summary.network.tensor_parallel", tp=tp))
     bandwidth = _num(f, "inter_node_bytes_per_second")
     if bandwidth:
         parts.append(Msg("summary.network.bandwidth", bandwidth=bandwidth))

@@ -56,7 +56,15 @@ def one_copy(plan: Plan, weights_per_gpu: float) -> float:
     shards is the copy only on one pipeline stage: stages differ (the first holds the input
     embedding, DeepSeek-V3's first three layers are dense), so 16 H100 at PP=2 counted the
     heavier stage twice (694 GB for FP8 DeepSeek-V3's 673 GB). With pipeline stages the same
-    plan on one stage gives the copy."""
+    plan on one stage gives the copy; an offloaded plan (a LoRA/QLoRA base in host RAM) the
+    same plan without the offload."""
+    if plan.offload:  # a frozen base offloaded under FSDP: the GPU holds only gathered layers
+        try:
+            weights_per_gpu = memory_breakdown(plan.replace(offload=False)).weights_bytes
+        except CalculatorInputError:
+            pass
+        else:
+            plan = plan.replace(offload=False)
     if plan.pipeline_parallel > 1:
         try:
             weights_per_gpu = memory_breakdown(plan.replace(pipeline_parallel=1)).weights_bytes

@@ -75,6 +75,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "max_concurrency",
         r"最多(?:能|可以)?(?:支持|扛|承载|跑|服务)?(?:多少|几)(?:个|路)?(?:并发|用户|请求|序列)|"
         r"最大并发|(?:能|可以)(?:支持|扛|承载|服务)多少(?:个|路)?(?:并发|用户|请求)|多少并发|"
+        r"最多(?:能|可以)?并发(?:多少|几)|并发(?:数|量)?最多(?:能|可以)?(?:多少|几|是多少)|"
         r"how many (?:concurrent|simultaneous|parallel)\b[^?.。]{0,24}?"
         r"\b(?:users|requests|sequences|sessions|conversations|chats|streams)|"
         # "能同时服务多少路", "同时支持多少个用户"

@@ -316,7 +316,7 @@ def cost_check(
         return CheckResult(
             kind="cost",
             verdict="n/a",
-            figures={"cost": None, "gpu_hours": gpu_hours},
+            figures={"cost": None, "gpu_hours": gpu_hours, "period": label},
             formula=Msg("formula.cost.gpu_hours"),
             inputs={},
             assumptions=(Msg("assume.cost.no_price"),),

@@ -59,6 +59,21 @@ class ComputeFacts:
     network_efficiency: float = 1.0
 
 
+def _training_formula(plan: Plan) -> str:
+    """LoRA/QLoRA runs 4·N per token (no weight gradients), full training 6·N."""
+    adapters = plan.task == "finetune" and plan.effective_method != "full"
+    return "formula.compute.training_adapters" if adapters else "formula.compute.training"
+
+
+def step_flops_per_token(facts: ComputeFacts) -> float | None:
+    """Model FLOPs per token of the run (6·N_active + attention; 4·N_active + attention for
+    LoRA/QLoRA): what the network check prices a step at, so its compute per step times the
+    steps is the compute check's time. None without tokens (inference)."""
+    if facts.total_flops is None or not facts.tokens:
+        return None
+    return facts.total_flops / facts.tokens
+
+
 def _recompute(plan: Plan) -> str:
     return plan.recompute or ("full" if plan.task == "finetune" else "selective")
 
@@ -306,7 +321,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         kind="compute",
         verdict=verdict,
         figures=figures,
-        formula=Msg("formula.compute.training"),
+        formula=Msg(_training_formula(plan)),
         inputs={
             "gpus": plan.gpus,
             "gpu": plan.gpu.name,

@@ -24,7 +24,12 @@ from dataclasses import replace
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.planner.checks import cost_check, network_check, power_check
-from calculators.planner.compute import ComputeFacts, compute_check, compute_facts
+from calculators.planner.compute import (
+    ComputeFacts,
+    compute_check,
+    compute_facts,
+    step_flops_per_token,
+)
 from calculators.planner.fabrics import fabric_remark
 from calculators.planner.memory import memory_check, trainable_params
 from calculators.planner.plan import (
@@ -75,6 +80,7 @@ def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
         mfu=facts.mfu,
         total_tokens=facts.tokens,
         trainable_params=trainable_params(plan),
+        flops_per_token=step_flops_per_token(facts),
     )
     if plan.task == "inference" or "scaling_efficiency" not in result.figures:
         return result

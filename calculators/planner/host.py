@@ -101,6 +101,12 @@ def host_ram_default(gpu: GPU) -> HostRamDefault:
     return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
 
 
+def _class_of(default: HostRamDefault) -> str:
+    """The server class of a default (its key in HOST_RAM_DEFAULTS): the catalog words of its
+    server and source are `training.host_server.<class>` / `training.host_source.<class>`."""
+    return next(name for name, one in HOST_RAM_DEFAULTS.items() if one is default)
+
+
 @dataclass(frozen=True)
 class HostRam:
     """What offloading puts in one node's host memory, against what it has."""
@@ -126,12 +132,15 @@ def host_ram(
     gpus_on_node: int,
     host_ram_bytes: float | None = None,
     optimizer_state_bytes_per_param: float = 14.0,
+    optimizer_params_per_gpu: float | None = None,
 ) -> HostRam:
     """Host RAM offloading needs per node and the CPU optimizer step time.
 
     ``offloaded_bytes_per_gpu`` is the gradients + optimizer states one GPU moved to the host;
     the node holds ``gpus_on_node`` of them. The CPU step reads and writes
     CPU_ADAM_BYTES_PER_PARAM per parameter at the node's host memory bandwidth.
+    ``optimizer_params_per_gpu`` (a LoRA/QLoRA frozen base offloaded under FSDP) names the
+    parameters the CPU Adam updates, the adapters: the offloaded base is read, never stepped.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -150,7 +159,13 @@ def host_ram(
     available = host_ram_bytes or default.bytes_per_node
     if not host_ram_bytes and needed > HOST_USABLE_FRACTION * available:
         available = max(available, default.option_bytes_per_node)
-    params = needed / optimizer_state_bytes_per_param
+    base = optimizer_params_per_gpu is not None
+    params = (
+        optimizer_params_per_gpu * gpus_on_node
+        if optimizer_params_per_gpu is not None
+        else needed / optimizer_state_bytes_per_param
+    )
+    what = Msg("training.offloaded_base" if base else "training.offloaded_states")
     bandwidth = (
         _DESKTOP_BANDWIDTH_BYTES_PER_S
         if gpu.gpu_class == "consumer"
@@ -161,6 +176,7 @@ def host_ram(
     if host_ram_bytes:
         message = Msg(
             "training.host_ram_given",
+            what=what,
             needed_bytes=needed,
             available_bytes=available,
             usable_bytes=usable,
@@ -169,11 +185,12 @@ def host_ram(
     else:
         message = Msg(
             "training.host_ram_assumed",
+            what=what,
             needed_bytes=needed,
             available_bytes=available,
             usable_bytes=usable,
             cpu_step_seconds=step,
-            server=default.server,
-            source=default.source,
+            server=Msg(f"training.host_server.{_class_of(default)}"),
+            source=Msg(f"training.host_source.{_class_of(default)}"),
         )
     return HostRam(needed, available, usable, step, host_ram_bytes is not None, message)

@@ -264,11 +264,16 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     b = b or memory_breakdown(plan)
     if not plan.offload or plan.task == "inference" or not b.offloaded_bytes:
         return None
+    adapters = trainable_params(plan)
+    stepped = None
+    if adapters is not None and plan.zero_stage == 3:  # the frozen base: read, never stepped
+        stepped = adapters / plan.tensor_parallel / b.data_parallel
     return host_ram(
         gpu=plan.gpu,
         offloaded_bytes_per_gpu=b.offloaded_bytes,
         gpus_on_node=min(plan.gpus, plan.gpus_per_node),
         host_ram_bytes=plan.host_ram_bytes,
+        optimizer_params_per_gpu=stepped,
     )
 
 
@@ -279,6 +284,21 @@ def _fewest_gpus(plan: Plan, *, fits: bool) -> int | None:
     if fits and (fewest is None or fewest > plan.gpus):
         return plan.gpus
     return fewest
+
+
+def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, float | int | None]:
+    """kv_cache_bytes: every concurrent sequence of the deployment; kv_cache_bytes_per_gpu the
+    per-GPU share (the part of required_bytes_per_gpu); kv_cache_bytes_per_sequence one
+    sequence at the full context (the "10.7 GB of KV cache per sequence" an answer states)."""
+    per_token = kv_cache_bytes_per_token(plan.model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype])
+    per_sequence = plan.sequence_length * per_token
+    return {
+        "concurrent_sequences": plan.batch_size,
+        "batch_per_replica": plan.batch_per_replica,
+        "kv_cache_bytes_per_gpu": b.kv_cache_bytes,
+        "kv_cache_bytes": plan.batch_size * per_sequence,
+        "kv_cache_bytes_per_sequence": per_sequence,
+    }
 
 
 def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
@@ -313,16 +333,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         if plan.model.is_moe and plan.task == "pretrain":  # experts split over EP ranks
             figures["expert_parallel"] = plan.expert_parallel_degree
     else:
-        figures["concurrent_sequences"] = plan.batch_size
-        figures["batch_per_replica"] = plan.batch_per_replica
-        # kv_cache_bytes: every concurrent sequence of the deployment; the per-GPU share (the
-        # part of required_bytes_per_gpu) is kv_cache_bytes_per_gpu.
-        figures["kv_cache_bytes_per_gpu"] = b.kv_cache_bytes
-        figures["kv_cache_bytes"] = (
-            plan.batch_size
-            * plan.sequence_length
-            * (kv_cache_bytes_per_token(plan.model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype]))
-        )
+        figures.update(_serving_kv(plan, b))
     if host is not None:
         figures.update(
             host_ram_needed_bytes_per_node=host.needed_bytes_per_node,

@@ -16,7 +16,11 @@ from calculators.catalog.hardware import GPU, GPUS, Link
 from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.checks import network_check
-from calculators.planner.compute import compute_facts, gpus_needed_for_deadline
+from calculators.planner.compute import (
+    compute_facts,
+    gpus_needed_for_deadline,
+    step_flops_per_token,
+)
 from calculators.planner.fabrics import fabric_options
 from calculators.planner.memory import (
     memory_check,
@@ -114,6 +118,7 @@ def _network_verdict(plan: Plan) -> str:
         mfu=facts.mfu,
         total_tokens=facts.tokens,
         trainable_params=trainable_params(plan),
+        flops_per_token=step_flops_per_token(facts),
     ).verdict
 
 

@@ -94,12 +94,19 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
         offloaded = plan.replace(offload=True)
         yield Candidate(
             "offload",
-            Msg("suggest.offload", host=_host_need(offloaded)),
+            Msg(_offload_key(offloaded), host=_host_need(offloaded)),
             offloaded,
             1,
             size=0.5,
         )
     yield from _combined(plan)
+
+
+def _offload_key(offloaded: Plan) -> str:
+    """What the offload moves: under LoRA/QLoRA with ZeRO-3 the frozen base shards (FSDP
+    CPUOffload, `_memory_parts.frozen_base_on_gpu`), else the gradients and optimizer states."""
+    adapters = offloaded.task == "finetune" and offloaded.effective_method != "full"
+    return "suggest.offload_base" if adapters and offloaded.zero_stage == 3 else "suggest.offload"
 
 
 def _tensor_parallel(plan: Plan) -> Iterator[Candidate]:
@@ -148,6 +155,17 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
         2,
         4,
     )
+    if plan.zero_stage < 3 and changed.tensor_parallel > 1:
+        # ZeRO-Offload is built on ZeRO-2 and combines with Megatron TP (Ren et al. 2021,
+        # arXiv:2101.06840 §4 and §6.2.1): a plan that keeps its stated ZeRO stage
+        kept = changed.replace(zero_stage=plan.zero_stage, offload=True)
+        said = Msg(
+            "suggest.combined_tp_offload",
+            tp=kept.tensor_parallel,
+            zero=plan.zero_stage,
+            host=_host_need(kept),
+        )
+        yield Candidate("combined", said, kept, 2, 4)
 
 
 def _host_need(plan: Plan) -> Msg | str:

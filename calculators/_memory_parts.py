@@ -359,6 +359,24 @@ def valid_tensor_parallel(model: ModelSpec, degree: int) -> bool:
     return kv % degree == 0 or degree % kv == 0
 
 
+#: Largest tensor-parallel degree listed as possible in an error message: TP stays inside one
+#: node, and the largest NVLink domains in the GPU table hold 8 (HGX) or 16 GPUs.
+MAX_LISTED_TENSOR_PARALLEL = 16
+
+
+def valid_tensor_parallel_degrees(model: ModelSpec) -> list[int]:
+    """Every degree up to MAX_LISTED_TENSOR_PARALLEL that splits the attention
+    (valid_tensor_parallel), for the message that refuses a stated one.
+
+    Examples:
+        >>> from calculators.catalog.models import lookup_model
+        >>> valid_tensor_parallel_degrees(lookup_model("Llama-2-70B"))  # 64 heads, 8 KV
+        [1, 2, 4, 8, 16]
+    """
+    top = min(model.heads, MAX_LISTED_TENSOR_PARALLEL)
+    return [t for t in range(1, top + 1) if valid_tensor_parallel(model, t)]
+
+
 #: Tensor-parallel degrees the calculators search and suggest on their own: the powers of two
 #: real frameworks use (Megatron-LM, vLLM and DeepSpeed deployments run TP 1/2/4/8 within an
 #: 8-GPU node). An odd degree such as 3 is valid for some head counts but is left to ZeRO-3 /

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from calculators._memory_parts import valid_tensor_parallel
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec, generic_model
 from calculators.compute_time import (
@@ -81,7 +82,7 @@ def _memory_ok(
                 )
                 is not None
             )
-        t = tp if model.heads % tp == 0 else 1
+        t = max(d for d in (1, 2, 4, 8) if d <= tp and valid_tensor_parallel(model, d))
         if task == "finetune" and method != "full":
             need = finetune_memory(
                 model=model,

@@ -89,17 +89,26 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     return out
 
 
+def _counts(f: Mapping[str, Figure], works: bool, name: str) -> bool:
+    """Whether an option's figure takes part in the `name` win. A working option's figures all
+    do. For speed, so does an option that is only too slow (its memory fits: the duration or
+    rate is a computed one), so "which is faster" is answered when both runs overrun a year."""
+    share = f.get("memory_share")
+    fits = isinstance(share, float) and share <= 1.0
+    if name == "memory":
+        return works and fits  # one over its memory has no headroom
+    return works or (name.startswith("speed") and fits)
+
+
 def _wins(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> list[tuple[str, ...]]:
-    """What each option wins on: the best value of a figure at least two working options have
-    (an option that cannot do the job wins nothing, and one over its memory has no headroom)."""
+    """What each option wins on: the best value of a figure at least two options have that
+    count for it (`_counts`: an option that cannot hold the job wins nothing)."""
     won: list[list[str]] = [[] for _ in figures]
     for name, (key, higher) in _WINS.items():
         values = [
             (i, f[key])
             for i, f in enumerate(figures)
-            if works[i]
-            and isinstance(f.get(key), float)
-            and not (key == "memory_share" and float(f[key]) > 1.0)  # type: ignore[arg-type]
+            if isinstance(f.get(key), float) and _counts(f, works[i], name)
         ]
         if len(values) < 2:
             continue

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.defaults import Resolved
 from assistant.i18n import text
 from assistant.records import Language, Scenario
+from calculators._memory_parts import valid_tensor_parallel
 from calculators.defaults import (
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_DEADLINE_SECONDS,
@@ -34,6 +35,7 @@ from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
+    from calculators.catalog.models import ModelSpec
     from calculators.planner.plan import Evaluation, Plan
 
 __all__ = ["evaluate_best", "one_replica", "serving_kv_dtype", "to_plan"]
@@ -150,7 +152,7 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
             return [{}]
         gpus = scenario.gpu_count or 1
         node_tp = _node_tensor_parallel(
-            min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus
+            min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus, _model(scenario)
         )
         flat: list[dict[str, object]] = [
             {
@@ -167,13 +169,16 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)
     per_node = min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    model = _model(scenario)
     layouts: list[dict[str, object]] = [
-        {"tensor_parallel": t} for t in (1, 2, 4, 8, 16) if t <= per_node and gpus % t == 0
+        {"tensor_parallel": t}
+        for t in (1, 2, 4, 8, 16)
+        if t <= per_node and gpus % t == 0 and valid_tensor_parallel(model, t)
     ]
     # Pipeline stages over what TP leaves: one per node, or inside a node whose GPU count no
     # TP degree fills (3 cards hold a 72B int4 model as 3 stages, as llama.cpp and vLLM's
     # pipeline parallelism split layers; TP must divide the attention heads, 3 does not).
-    node_tp = _node_tensor_parallel(per_node, gpus)
+    node_tp = _node_tensor_parallel(per_node, gpus, model)
     layouts += [
         {"tensor_parallel": node_tp, "pipeline_parallel": p}
         for p in range(2, gpus // node_tp + 1)
@@ -197,17 +202,11 @@ def _pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[
     divide the GPUs left by TP, so the layout is whole. Fine-tuning keeps data-parallel
     layouts, as `layout_search.min_gpus_to_fit` does (the common fine-tuning stacks, DeepSpeed
     and FSDP, run no pipeline stages)."""
-    from calculators.catalog.models import generic_model, lookup_model
-
     per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
     stated = scenario.tensor_parallel or scenario.pipeline_parallel
     if scenario.task != "pretrain" or gpus <= per_node or stated:
         return []
-    model = (
-        lookup_model(scenario.model)
-        if scenario.model
-        else generic_model(params=scenario.params or 1.0)
-    )
+    model = _model(scenario)
     out: list[dict[str, object]] = []
     for tp in sorted({node_tp, 1}, reverse=True):
         top = min(MAX_PIPELINE_STAGES, model.layers, gpus // tp)
@@ -275,11 +274,29 @@ def _expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
     return degree if degree > 1 else None
 
 
-def _node_tensor_parallel(per_node: int, gpus: int) -> int:
-    """The largest TP degree real frameworks use (8, 4 or 2) that fits in one node and divides
-    the GPU count (the planner needs gpus = k × TP × PP); 1 when none does (e.g. 3-GPU boxes,
-    which shard with ZeRO-3/FSDP instead)."""
-    return next((t for t in (8, 4, 2) if t <= per_node and gpus % t == 0), 1)
+def _model(scenario: Scenario) -> ModelSpec:
+    """The scenario's model: the catalog entry, or the generic shape of its size."""
+    from calculators.catalog.models import generic_model, lookup_model
+
+    if scenario.model:
+        return lookup_model(scenario.model)
+    return generic_model(params=scenario.params or 1.0)
+
+
+def _node_tensor_parallel(per_node: int, gpus: int, model: ModelSpec) -> int:
+    """The largest TP degree real frameworks use (8, 4 or 2) that fits in one node, divides
+    the GPU count (the planner needs gpus = k × TP × PP) and splits the model's attention
+    heads (`valid_tensor_parallel`: Qwen2's 28 heads take 4, not 8); 1 when none does (e.g.
+    3-GPU boxes, which shard with ZeRO-3/FSDP instead). A default layout is never one the
+    planner would refuse as input."""
+    return next(
+        (
+            t
+            for t in (8, 4, 2)
+            if t <= per_node and gpus % t == 0 and valid_tensor_parallel(model, t)
+        ),
+        1,
+    )
 
 
 def _layout_note(plan: Plan, lang: Language) -> str:
@@ -397,5 +414,5 @@ def one_replica(resolved: Resolved) -> Resolved:
     if s.tensor_parallel or s.pipeline_parallel:
         return resolved
     per_node = min(s.gpu_count or 1, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
-    split = next((t for t in (8, 4, 2) if t <= per_node and (s.gpu_count or 1) % t == 0), 1)
+    split = _node_tensor_parallel(per_node, s.gpu_count or 1, _model(s))
     return replace(resolved, scenario=replace(s, tensor_parallel=split))

@@ -8,10 +8,10 @@ Examples:
 from __future__ import annotations
 
 from assistant.i18n import join_sentences, text
-from assistant.records import Language
+from assistant.records import Language, Query
 from calculators.messages import Msg
 
-__all__ = ["unknown_names_lead"]
+__all__ = ["generic_model_notes", "unknown_names_lead"]
 
 
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
@@ -25,3 +25,27 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         message = Msg("answer.unknown_name", name=name_in(name, lang), closest=listed, kind=kind)
         sentences.append(text(message, lang))
     return join_sentences(sentences, lang)
+
+
+def generic_model_notes(query: Query) -> tuple[str, str] | None:
+    """(lead sentence, assumption) when the only names the catalog lacks are model names and
+    the question gives the size ("FalconX-Ultra-70B", "Llama-5-70B"): that size is evaluated
+    as a generic model, and the answer says so. None otherwise (a card the catalog lacks, or a
+    model with no size, gets no verdict: `unknown_names_lead`)."""
+    from assistant.parse.names import closest_entries, name_in
+
+    s, lang = query.scenario, query.language
+    if not query.unknown_names or s.model is not None or s.params is None:
+        return None
+    found = [(name, *closest_entries(name)) for name in query.unknown_names]
+    if any(kind != "model" for _, kind, _ in found):
+        return None
+    leads, notes = [], []
+    for name, _, closest in found:
+        shown = name_in(name, lang)
+        listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
+        lead = Msg("answer.unknown_model_generic", name=shown, closest=listed, params=s.params)
+        leads.append(text(lead, lang))
+        note = Msg("answer.unknown_model_generic_assumption", name=shown, params=s.params)
+        notes.append(text(note, lang))
+    return join_sentences(leads, lang), " ".join(notes)

@@ -24,7 +24,7 @@ from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
-from assistant.calculate.names import unknown_names_lead
+from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.sizing import Evaluator, how_long, sized
@@ -318,9 +318,10 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     computer = computer_lead(query)  # "只用CPU", "MacBook Pro M3": never a stand-in card
     if computer:
         return Outcome(verdict="unknown", lead=computer, scenario=s, mode="invalid")
+    generic = generic_model_notes(query)  # "FalconX-Ultra-70B": a generic 70B, said so
     missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
     query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
-    if missing and (stand_in is None or (s.model is None and s.params is None)):
+    if generic is None and missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
     if s.model is None and s.params is None:
         try:
@@ -336,6 +337,9 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if stand_in is not None:
         lead = join_sentences((missing, found.lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
+    if generic is not None and found.mode == "verdict":
+        lead = join_sentences((found.lead, generic[0]), lang)
+        return replace(found, lead=lead, assumptions=(generic[1], *found.assumptions))
     return found
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "laptop_word",
     "name_in",
     "closest_entries",
+    "coined_model_names",
     "digit_groups_fit",
     "maker_spans",
     "unknown_gpu_spans",
@@ -127,6 +128,42 @@ _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
 #: A variant the catalog lacks, written after a catalog name: "H100 NVL" (94 GB), "RTX 4090
 #: Laptop" (16 GB) are other cards than the H100 SXM and the desktop 4090.
 VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记本|移动版)")
+
+
+#: A coined model name outside the known families, as typed: capitalised parts joined by hyphens
+#: ("Zephyr-Omega", "FalconX-Ultra"), optionally ending in a size ("FalconX-Ultra-70B"). Case
+#: matters here: "fine-tune" or "all-reduce" are words, not names.
+_COINED = re.compile(
+    r"(?<![A-Za-z0-9_.-])[A-Z][A-Za-z]*[a-z][A-Za-z]*(?:-[A-Z][A-Za-z0-9]*)+"
+    r"(?:-\d+(?:\.\d+)?[BbMm])?(?![A-Za-z0-9_-])"
+)
+#: Capitalised technical terms of the domain that read like a coined name ("ZeRO-Infinity").
+_TERM_PARTS = frozenset(
+    "zero infinity offload flash attention ring ulysses megatron deepspeed nvlink nvswitch "
+    "infiniband roce ethernet switch fsdp lora qlora mixture experts time first token "
+    "tensor pipeline data expert parallel sequence context full selective lm llm chat mii "
+    "hugging face tensorrt vllm sglang triton megatron-lm".split()
+)
+
+
+def coined_model_names(question: str, masked: str) -> tuple[str, ...]:
+    """Coined model-like names in the cleaned `question` (case kept) that no catalog name took:
+    a name is kept only when it is still whole in the lower-cased `masked` text.
+
+    >>> coined_model_names("Can 4 H100 serve Zephyr-Omega?", "can 4 ⟨gpu⟩ serve zephyr-omega?")
+    ('Zephyr-Omega',)
+    >>> coined_model_names("ZeRO-Infinity on 8 H100", "zero-infinity on 8 ⟨gpu⟩")
+    ()
+    """
+    out: list[str] = []
+    for match in _COINED.finditer(question):
+        name = match.group(0)
+        words = {w.lower() for w in name.split("-")}
+        if words <= _TERM_PARTS | {w for w in words if re.fullmatch(r"[\d.]+[bm]", w)}:
+            continue
+        if name.lower() in masked and name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def unknown_names(masked: str) -> tuple[str, ...]:
@@ -263,7 +300,9 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
 
     lowered = name.lower()
     tables: list[tuple[Callable[[str], object], str]]
-    if _GPU_ONLY.fullmatch(lowered) or _MAKER_ONLY.fullmatch(lowered):
+    if _COINED.fullmatch(name):  # "Zephyr-Omega": a model's name, never offered cards
+        tables = [(lookup_model, "model")]
+    elif _GPU_ONLY.fullmatch(lowered) or _MAKER_ONLY.fullmatch(lowered):
         tables = [(lookup_gpu, "gpu")]
         if re.match(r"\d{4}", lowered):  # "2080ti" is spelled "RTX 2080 Ti" in the catalog
             name = f"RTX {name}"

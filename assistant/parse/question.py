@@ -33,6 +33,7 @@ from assistant.parse.names import (
     VARIANT_AFTER,
     as_typed,
     closest_entries,
+    coined_model_names,
     cpu_only,
     digit_groups_fit,
     is_computer,
@@ -173,8 +174,12 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
     gpu_matches, variants = _gpu_matches(text, gpu_index)
     variant_names = [as_typed(text[v.start : v.end].strip(), cleaned) for v in variants]
     text = hw.mask(text, [*gpu_matches, *variants], hw.GPU_MARK)
+    # a coined name ("Zephyr-Omega") is the model asked about only when no catalog model is named
+    coined = () if model_matches else coined_model_names(cleaned, text)
     unknown = tuple(
-        dict.fromkeys([*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text))])
+        dict.fromkeys(
+            [*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text)), *coined]
+        )
     )
     if gpu_matches:  # "a laptop and 8 H100 in the cloud": the cards are what is asked about
         unknown = tuple(n for n in unknown if not is_computer(n))

@@ -20,6 +20,7 @@ __all__ = [
     "HOST_BANDWIDTH_BYTES_PER_S",
     "HOST_RAM_DEFAULTS",
     "HOST_USABLE_FRACTION",
+    "WORKSTATION_MIN_GPUS",
     "HostRam",
     "host_ram",
     "host_ram_default",
@@ -67,11 +68,22 @@ HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType(
         ),
         "consumer": HostRamDefault(
             128e9,
-            "desktop/workstation board",
+            "desktop board",
             "planning assumption: 4 x 32 GB DDR5 DIMMs, the usual ceiling of a desktop board",
+        ),
+        "workstation": HostRamDefault(
+            256e9,
+            "workstation board",
+            "planning assumption: 8 x 32 GB RDIMMs, one per channel of a workstation CPU "
+            "(AMD Ryzen Threadripper PRO 5000/7000 WX and Intel Xeon W-3400 datasheets: "
+            "8 memory channels, up to 2 TB)",
         ),
     }
 )
+#: Consumer cards on one node from which the machine is a workstation rather than a desktop: a
+#: desktop CPU has about 20-28 PCIe lanes (two cards at x8/x8), so 3 or more cards mean a
+#: workstation platform (Threadripper PRO: 128 PCIe lanes; Xeon W-3400: 112).
+WORKSTATION_MIN_GPUS = 3
 #: Share of host RAM the offloaded states may take (OS, data loader, pinned buffers).
 HOST_USABLE_FRACTION = 0.8
 #: Bytes the CPU Adam step moves per parameter: read fp32 master, momentum, variance (12) and
@@ -84,8 +96,9 @@ HOST_BANDWIDTH_BYTES_PER_S = 300e9
 _DESKTOP_BANDWIDTH_BYTES_PER_S = 60e9  # 2 DDR5 channels (~77 GB/s peak), planning figure
 
 
-def host_ram_default(gpu: GPU) -> HostRamDefault:
-    """The host RAM assumed per node for ``gpu``'s server class.
+def host_ram_default(gpu: GPU, gpus_on_node: int = 1) -> HostRamDefault:
+    """The host RAM assumed per node for ``gpu``'s server class; consumer cards sit in a
+    desktop up to two cards and in a workstation from WORKSTATION_MIN_GPUS.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -93,9 +106,12 @@ def host_ram_default(gpu: GPU) -> HostRamDefault:
         2000000000000.0
         >>> host_ram_default(lookup_gpu("RTX 4090")).bytes_per_node
         128000000000.0
+        >>> host_ram_default(lookup_gpu("RTX 4090"), gpus_on_node=4).bytes_per_node
+        256000000000.0
     """
     if gpu.gpu_class == "consumer":
-        return HOST_RAM_DEFAULTS["consumer"]
+        workstation = gpus_on_node >= WORKSTATION_MIN_GPUS
+        return HOST_RAM_DEFAULTS["workstation" if workstation else "consumer"]
     if gpu.intra_link.startswith("PCIe"):
         return HOST_RAM_DEFAULTS["pcie"]
     return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
@@ -154,7 +170,7 @@ def host_ram(
         ...          gpus_on_node=8, host_ram_bytes=1e12).fits  # a stated 1 TB decides
         False
     """
-    default = host_ram_default(gpu)
+    default = host_ram_default(gpu, gpus_on_node)
     needed = offloaded_bytes_per_gpu * gpus_on_node
     available = host_ram_bytes or default.bytes_per_node
     if not host_ram_bytes and needed > HOST_USABLE_FRACTION * available:

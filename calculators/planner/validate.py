@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from calculators._memory_parts import valid_tensor_parallel
+from calculators._memory_parts import valid_tensor_parallel, valid_tensor_parallel_degrees
 from calculators.messages import Msg
 from calculators.planner.plan import Plan
 from calculators.validate import check_choice, check_count, check_fraction, check_positive, fail
@@ -62,6 +62,7 @@ def _check_layout(plan: Plan) -> None:
                 model=model.name,
                 heads=model.heads,
                 kv_heads=model.kv_heads,
+                degrees=tuple(valid_tensor_parallel_degrees(model)),
             ),
         )
     model_parallel = plan.tensor_parallel * plan.pipeline_parallel

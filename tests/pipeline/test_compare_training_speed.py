@@ -1,0 +1,47 @@
+"""'Which is faster' over training runs names the winner first, by how much (issue 10, #3).
+
+Both runs below overrun the one-year horizon (infeasible as stated), but each duration is
+computed with the memory fitting, so the question asked, which finishes first, has an answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    ("question", "winner", "first"),
+    [
+        (
+            "Which trains Llama-2-13B on 2T tokens faster: 8 A100 or 8 V100?",
+            "8 × A100 SXM 80GB is faster",
+            r"finishes in \d+% of the time of 8 × V100",
+        ),
+        (
+            "8张A100和8张V100训练Llama-2-13B（2T token），哪个更快？",
+            "8 张 A100 SXM 80GB 更快",
+            r"用时是 8 张 V100.* 的 \d+%",
+        ),
+    ],
+)
+def test_the_faster_run_leads_even_when_both_overrun(
+    question: str, winner: str, first: str
+) -> None:
+    outcome = calculate(parse(question))
+    assert len(outcome.options) == 2
+    assert all(o.verdict == "infeasible" for o in outcome.options)  # both longer than a year
+    headline = re.split(r"(?<=[。.])\s*", outcome.focus, maxsplit=1)[0]
+    assert headline.startswith(winner)
+    assert re.search(first, headline)
+
+
+def test_an_option_over_its_memory_wins_no_speed() -> None:
+    # 8 × T4 cannot hold a 70B full run: its duration is not a run it could do
+    outcome = calculate(parse("Which trains Llama-2-70B on 1T tokens faster: 8 H100 or 8 T4?"))
+    t4 = next(o for o in outcome.options if "T4" in (o.scenario.gpu or ""))
+    assert "speed" not in t4.wins

@@ -109,7 +109,7 @@ def test_tensor_parallel_traffic_is_shown_beside_the_gradient_sync() -> None:
     }
     said = summarize("network", "ok", figures, "en", "RTX 4090 24GB")
     assert "no gradient all-reduce" in said
-    assert "tensor-parallel traffic 1.9 min per step" in said
+    assert "tensor-parallel all-reduces 1.9 min per step" in said
     assert "张量并行" in summarize("network", "ok", figures, "zh", "RTX 4090 24GB")
     figures["tp_seconds_per_step"] = 0.0
     assert "tensor-parallel" not in summarize("network", "ok", figures, "en", "A100")

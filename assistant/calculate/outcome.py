@@ -27,7 +27,7 @@ from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
-from assistant.calculate.sizing import Evaluator, how_long, sized
+from assistant.calculate.sizing import Evaluator, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
@@ -371,6 +371,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
+            outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
         return with_focus(query, outcome, ask)
     except CalculatorInputError as exc:
         return _refused(exc, lang, s)

@@ -26,7 +26,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
 
-__all__ = ["Evaluator", "how_long", "practical_count", "sized", "smallest_layout"]
+__all__ = ["Evaluator", "how_long", "in_eight_bits", "practical_count", "sized", "smallest_layout"]
 
 Evaluator = Callable[[int, str], "Outcome"]
 """Evaluate the question at a GPU count, with an assumption note ("" for none)."""
@@ -97,3 +97,33 @@ def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found
     return outcome
+
+
+def in_eight_bits(
+    query: Query, outcome: Outcome, evaluator: Callable[[Query], Evaluator]
+) -> Outcome:
+    """A serving count asked with the format left open and served in 16 bits, because the card
+    has no tensor mode for the released 8-bit format (DeepSeek-V3's FP8 on a 910B or an A100):
+    the count an 8-bit deployment on that card needs (its FP8, else INT8 weights), said after
+    the answer when it is smaller. The 16-bit count stays the answer: it is the released model
+    as the card runs it; the 8-bit one is the user's choice to make."""
+    from calculators.catalog.hardware import DTYPE_BYTES, lookup_gpu
+
+    s = outcome.scenario
+    if query.scenario.precision is not None or s is None or s.task != "inference" or not s.gpu:
+        return outcome
+    card = lookup_gpu(s.gpu)
+    eight = next((d for d in ("fp8", "int8") if card.supports(d)), None)
+    if eight is None or DTYPE_BYTES.get(s.precision or "bf16", 2.0) < 2.0 or not s.gpu_count:
+        return outcome
+    other = replace(query, scenario=replace(query.scenario, precision=eight))
+    evaluate = evaluator(other)
+    found = sized(other, evaluate(s.gpu_count, ""), evaluate)
+    fewer = found.scenario.gpu_count if found.scenario else None
+    if found.verdict == "infeasible" or not fewer or fewer >= s.gpu_count:
+        return outcome
+    hardware = Msg("common.gpus", count=fewer, gpu=card.name)
+    said = text(
+        Msg("answer.fewer_in_eight_bits", dtype=eight.upper(), hardware=hardware), query.language
+    )
+    return replace(outcome, lead=join_sentences((outcome.lead, said), query.language))

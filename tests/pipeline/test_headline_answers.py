@@ -203,3 +203,14 @@ def test_a_run_past_a_year_on_no_stated_deadline_is_impractical_not_a_stated_cha
     assert "你给定的条件" not in outcome.lead
     stated = calculate(parse("16台8卡H100 PCIe能在90天内训练千亿模型吗"))
     assert "只有改变你给定的条件才行" in stated.lead
+
+
+def test_a_count_served_in_16_bits_names_what_the_cards_8_bit_format_needs() -> None:
+    # DeepSeek-V3 ships FP8; an A100 has no FP8, so the count is for BF16 (~1.34 TB of
+    # weights), and the A100's INT8 (671 GB) would need about half: said, not decided
+    outcome = calculate(parse("How many A100 80GB to serve DeepSeek-V3 to 20 concurrent users?"))
+    assert "Served in INT8 weights instead" in outcome.lead
+    assert outcome.scenario is not None and outcome.scenario.precision == "bf16"
+    # a card that runs the released FP8 gets no such sentence
+    on_h20 = calculate(parse("How many H20 to serve DeepSeek-V3 to 20 concurrent users?"))
+    assert "instead" not in on_h20.lead

@@ -260,6 +260,30 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     )
 
 
+def _serving_memory(
+    checks: tuple[Check, ...], scenario: Scenario, per_gpu: float, weights: float, kv: float
+) -> Msg:
+    """One replica's memory (one copy of the weights and its sequences' KV cache) with the load
+    it holds; more replicas on the other GPUs are named, never summed into a "4.3 TB" total."""
+    gpus = scenario.gpu_count or 1
+    split = max(1, (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1))
+    replicas = max(1, gpus // split)
+    kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
+    sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
+    params = {
+        "total": per_gpu * split,
+        "weights": weights,
+        "kv": kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split,
+        "per_gpu": per_gpu,
+        "gpus": split,
+        "sequences": sequences,
+        "context": scenario.context_length or 0,
+    }
+    if replicas > 1:
+        return Msg("answer.memory_serving_replicas", replicas=replicas, all=gpus, **params)
+    return Msg("answer.memory_serving", **params)
+
+
 def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     per_gpu = figure(checks, "memory", "required_bytes_per_gpu")
     if per_gpu is None:
@@ -268,14 +292,7 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     weights = figure(checks, "memory", "weights_bytes_total")
     kv = figure(checks, "memory", "kv_cache_bytes")
     if scenario.task == "inference" and weights is not None and kv is not None:
-        return Msg(
-            "answer.memory_serving",
-            total=per_gpu * gpus,
-            weights=weights,
-            kv=kv,
-            per_gpu=per_gpu,
-            gpus=gpus,
-        )
+        return _serving_memory(checks, scenario, per_gpu, weights, kv)
     states = _model_states_total(checks, scenario)
     if states is not None and gpus > 1:
         activations = figure(checks, "memory", "activations_bytes") or 0.0

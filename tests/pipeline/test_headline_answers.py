@@ -210,7 +210,23 @@ def test_a_count_served_in_16_bits_names_what_the_cards_8_bit_format_needs() -> 
     # weights), and the A100's INT8 (671 GB) would need about half: said, not decided
     outcome = calculate(parse("How many A100 80GB to serve DeepSeek-V3 to 20 concurrent users?"))
     assert "Served in INT8 weights instead" in outcome.lead
-    assert outcome.scenario is not None and outcome.scenario.precision == "bf16"
+    assert outcome.scenario is not None
+    assert outcome.scenario.precision == "bf16"
     # a card that runs the released FP8 gets no such sentence
     on_h20 = calculate(parse("How many H20 to serve DeepSeek-V3 to 20 concurrent users?"))
     assert "instead" not in on_h20.lead
+
+
+def test_a_memory_estimate_is_one_replicas_need_with_its_load_not_a_sum_of_replicas() -> None:
+    # 16 users at 8k on 8 H100: TP=4 replicas, 8 sequences each; the KV of one replica is
+    # 8 x 8,192 x 327,680 B = 21.5 GB beside one 141 GB copy of the weights
+    outcome = calculate(
+        parse("How much memory does Llama-3.1-70B need on 8 H100 for 16 users at 8k context?")
+    )
+    assert "Each replica needs about 163." in outcome.lead
+    assert "21.5 GB" in outcome.lead
+    assert "(8 × 8,192 tokens)" in outcome.lead
+    assert "the 8 GPUs hold 2 replicas" in outcome.lead
+    one = calculate(parse("Llama-3-8B 推理需要多少显存?"))
+    assert "（1 路 × 4,096 token）" in one.lead
+    assert "副本" not in one.lead

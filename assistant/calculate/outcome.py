@@ -40,6 +40,7 @@ from assistant.calculate.verdict import (
     budget_note,
     budget_tokens,
     first_fix,
+    keeps_stated,
     network_pace,
     paced_checks,
     respecting_verdict,
@@ -170,6 +171,27 @@ def _suggestions(
     return out, fix
 
 
+def _stated_first(
+    suggestions: tuple[Suggestion, ...], evaluation: Evaluation, stated: Scenario, lang: Language
+) -> tuple[Suggestion, ...]:
+    """The fixes list in the order an engineer offers them: changes that keep what the user
+    stated and need no new hardware, then more or other hardware (which says so itself), then
+    changes that undo a stated choice ("全参" → LoRA, FP16 → int8), marked as such."""
+    changes = evaluation.suggestions
+    if len(changes) != len(suggestions):  # no planner changes behind them: nothing to judge
+        return suggestions
+    ranked: list[tuple[int, Suggestion]] = []
+    for suggestion, change in zip(suggestions, changes, strict=True):
+        if change.hardware:
+            ranked.append((1, suggestion))
+        elif keeps_stated(change, evaluation.plan, stated):
+            ranked.append((0, suggestion))
+        else:
+            marked = text(Msg("answer.undoes_stated", change=suggestion.change), lang)
+            ranked.append((2, replace(suggestion, change=marked)))
+    return tuple(s for _, s in sorted(ranked, key=lambda pair: pair[0]))
+
+
 def _evaluate_scenario(
     resolved: Resolved,
     lang: Language,
@@ -258,7 +280,7 @@ def _evaluate_scenario(
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
-        suggestions=suggestions,
+        suggestions=_stated_first(suggestions, evaluation, stated, lang),
         assumptions=resolved.assumptions + tuple(notes),
         site=resolved.site,
         remarks=tuple(text(r, lang) for r in evaluation.remarks),

@@ -230,3 +230,14 @@ def test_a_memory_estimate_is_one_replicas_need_with_its_load_not_a_sum_of_repli
     one = calculate(parse("Llama-3-8B 推理需要多少显存?"))
     assert "（1 路 × 4,096 token）" in one.lead
     assert "副本" not in one.lead
+
+
+def test_fixes_that_keep_what_was_stated_come_first_and_undoing_ones_are_marked() -> None:
+    # "全参" stated: ZeRO-Offload keeps it and leads the list; LoRA undoes it and says so
+    outcome = calculate(parse("2台8卡H800，节点间25G以太网，全参微调Qwen2.5-72B可以吗？"))
+    changes = [s.change for s in outcome.suggestions]
+    assert "ZeRO-Offload" in changes[0]
+    lora = [c for c in changes if c.startswith("改用 LoRA")]
+    assert lora
+    assert all(c.endswith("（改变了你给定的条件）") for c in lora)
+    assert changes.index(lora[0]) > max(i for i, c in enumerate(changes) if "H20" in c)

@@ -11,6 +11,20 @@ from calculators.planner import run_checks
 from calculators.planner.plan import Plan
 
 
+def _qlora_70b_on_a_4090(*, offload: bool = False) -> Plan:
+    """QLoRA of Llama-3.1-70B on one RTX 4090 with ZeRO-3 and full recompute (three tests)."""
+    return Plan(
+        task="finetune",
+        method="qlora",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus_per_node=1,
+        zero_stage=3,
+        recompute="full",
+        offload=offload,
+    )
+
+
 def _checks(plan: Plan) -> dict[str, dict[str, object]]:
     return {c.kind: dict(c.figures) for c in run_checks(plan)}
 
@@ -88,16 +102,7 @@ def test_lora_offload_names_the_frozen_base() -> None:
     # hundred MB: what moved was the 39.9 GB frozen base (FSDP CPUOffload)
     from calculators.planner import evaluate
 
-    plan = Plan(
-        task="finetune",
-        method="qlora",
-        model=lookup_model("Llama-3.1-70B"),
-        gpu=lookup_gpu("RTX 4090"),
-        gpus=1,
-        gpus_per_node=1,
-        zero_stage=3,
-        recompute="full",
-    )
+    plan = _qlora_70b_on_a_4090()
     offloads = [s for s in evaluate(plan).suggestions if s.kind == "offload"]
     assert offloads
     assert offloads[0].description.key == "suggest.offload_base"
@@ -169,15 +174,7 @@ def test_weights_total_of_an_offloaded_frozen_base_is_the_whole_copy() -> None:
     from assistant.calculate.totals import one_copy
     from calculators.planner.memory import memory_breakdown
 
-    kept = Plan(
-        task="finetune",
-        method="qlora",
-        model=lookup_model("Llama-3.1-70B"),
-        gpu=lookup_gpu("RTX 4090"),
-        gpus_per_node=1,
-        zero_stage=3,
-        recompute="full",
-    )
+    kept = _qlora_70b_on_a_4090()
     offloaded = kept.replace(offload=True)
     on_gpu = memory_breakdown(offloaded).weights_bytes
     assert on_gpu < memory_breakdown(kept).weights_bytes / 10  # the gathered layers only
@@ -221,16 +218,7 @@ def test_an_offloaded_frozen_base_is_no_cpu_adam_work() -> None:
     # 42 GB / 14 B = 3.0e9 parameters; it updates only the ~0.2e9 adapter parameters
     from calculators.planner.memory import offload_host_ram, trainable_params
 
-    plan = Plan(
-        task="finetune",
-        method="qlora",
-        model=lookup_model("Llama-3.1-70B"),
-        gpu=lookup_gpu("RTX 4090"),
-        gpus_per_node=1,
-        zero_stage=3,
-        recompute="full",
-        offload=True,
-    )
+    plan = _qlora_70b_on_a_4090(offload=True)
     host = offload_host_ram(plan)
     assert host is not None
     adapters = trainable_params(plan)

@@ -26,7 +26,6 @@ asked with no hardware named: figures but no verdict) may cite; conceptual quest
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
 import time
@@ -68,7 +67,7 @@ def _close(got: Any, want: Any, rel: float = 1e-6) -> bool:
         and isinstance(got, (int, float))
         and not isinstance(got, bool)
     ):
-        return math.isclose(float(got), float(want), rel_tol=rel)
+        return abs(float(got) - float(want)) <= rel * abs(float(want))
     return bool(got == want)
 
 

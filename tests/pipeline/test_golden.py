@@ -38,6 +38,14 @@ def test_checker_can_fail() -> None:
     assert len(bench.check_row(row, data)) >= 3
 
 
+def test_a_figure_tolerance_is_relative_to_the_hand_value() -> None:
+    """rel 0.45 around 16 days is 8.8-23.2 days: 27.9 fails (it is within 45% of itself)."""
+    bench = _bench()
+    assert not bench._close(27.9, 16, 0.45)
+    assert bench._close(23.0, 16, 0.45)
+    assert bench._close(8.9, 16, 0.45)
+
+
 def test_pass_rates_do_not_regress(golden_results: list[GoldenResult]) -> None:
     """A regression floor, below today's rates: the tune split is what development checks
     against; the held-out test split includes question types still being wired (budget,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from assistant.parse import hardware as hw
-from assistant.parse import slots
+from assistant.parse import links, slots
 from assistant.parse.asks import read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
@@ -441,7 +441,7 @@ def _slots(
     found.update(count_slots)
     found.update(_workload_slots(text))
     found.update(_link_slots(text, mentions.plain))
-    if "gpu" in found and hw.names_bare_nvlink(mentions.plain):
+    if "gpu" in found and links.names_bare_nvlink(mentions.plain):
         warnings += _family_nvlink(found, lang)
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
@@ -450,7 +450,7 @@ def _slots(
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
-        found["gpu"], link = hw.pcie_variant(str(found["gpu"]))
+        found["gpu"], link = links.pcie_variant(str(found["gpu"]))
         found["intra_link"] = link or found["intra_link"]
     warnings += [_say(m, lang) for m in _name_notes(mentions, found, lang)]
     return found, warnings
@@ -500,7 +500,7 @@ def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
     from calculators.catalog.hardware import GPUS
 
     gpu = str(found["gpu"])
-    link = hw.nvlink_of(gpu)
+    link = links.nvlink_of(gpu)
     card = GPUS.get(gpu)
     if link is None and card is not None:
         link = card.intra_link

@@ -43,7 +43,7 @@ _ASKS_FOR_NVLINK = re.compile(
 def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
     """For "do I need NVLink …" on a named card, the link the card is evaluated over, so the
     answer's Network line answers it (the question states no link). A card with no NVLink named
-    "with NVLink" is noted where the link is resolved (`parse.question._family_nvlink`)."""
+    "with NVLink" is noted where the link is resolved (`parse.scenario._family_nvlink`)."""
     gpu = found.get("gpu")
     if not gpu or "intra_link" in found or "nvlink" not in plain:
         return None

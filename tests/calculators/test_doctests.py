@@ -19,6 +19,8 @@ MODULES = [
     "calculators.gpu_memory",
     "calculators.layout_search",
     "calculators.compute_time",
+    "calculators.mfu",
+    "calculators.roofline",
     "calculators.planner.suggestions",
     "calculators.planner.fabrics",
     "calculators.planner.compare",

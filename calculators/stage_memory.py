@@ -19,22 +19,16 @@ __all__ = ["stage_memories", "stage_parts", "stage_totals"]
 
 def stage_memories(
     *,
-    model: ModelSpec,
     gpus: int,
     d: int,
     zero: int,
     tensor_parallel: int,
-    expert_parallel: int = 1,
     pipeline_parallel: int,
-    micro_batch_size: int,
-    sequence_length: int,
-    precision: str,
-    optimizer: str,
-    recompute: str,
-    flash_attention: bool,
     offload: bool,
+    **options: Any,
 ) -> list[MemoryBreakdown]:
-    """Per-GPU memory of each distinct pipeline stage (first stage first)."""
+    """Per-GPU memory of each distinct pipeline stage (first stage first); ``options`` are the
+    rest of :func:`stage_parts`'s inputs (model, shape, precision, optimizer, recompute)."""
     return [
         make_breakdown(
             "training",
@@ -50,19 +44,12 @@ def stage_memories(
             zero_stage=zero,
         )
         for weights, grads, opt, acts in stage_parts(
-            model=model,
             d=d,
             zero=zero,
             tensor_parallel=tensor_parallel,
-            expert_parallel=expert_parallel,
             pipeline_parallel=pipeline_parallel,
-            micro_batch_size=micro_batch_size,
-            sequence_length=sequence_length,
-            precision=precision,
-            optimizer=optimizer,
-            recompute=recompute,
-            flash_attention=flash_attention,
             offload=offload,
+            **options,
         )
     ]
 

@@ -3,9 +3,10 @@
 Three layers, each importing only the ones before it:
 
 - `catalog/`: reference data (GPUs, links, models) with a public source beside every figure;
-- formula modules: `gpu_memory` (with `_memory_parts`), `compute_time`, `collectives`,
-  `network`, `serving`, `serving_layout`, `serving_load` (Little's law), `power`, and the
-  inverse solvers `sizing` and `serving_solvers`;
+- formula modules: `gpu_memory` (with `_memory_parts`, `memory_breakdown`, `stage_memory`
+  and `serving_memory`), `compute_time` (with `mfu` and `roofline`), `collectives`, `network`,
+  `serving`, `serving_layout`, `serving_load` (Little's law), `power`, and the inverse solvers
+  `sizing` and `serving_solvers`;
 - `planner/`: one job on one cluster, its checks, the verdict and the changes that would fix it.
 
 Beside them: `defaults` (every value used when a question leaves one open), `validate` (input

@@ -5,21 +5,28 @@ parameter, ZeRO paper arXiv:1910.02054 §3.1), sharded by tensor (t) and pipelin
 and by ZeRO stage over the data-parallel degree d; activations per Korthikanti et al. 2022
 (arXiv:2205.05198) Table 2. Inference: weights at the chosen dtype + GQA-aware KV cache + a runtime
 overhead fraction. All results are bytes (SI); GB = 1e9 bytes.
+
+The record (`memory_breakdown`), the per-stage training parts (`stage_memory`) and serving
+memory (`serving_memory`) have their own modules; the public names are re-exported here.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
 from calculators._memory_parts import lora_trainable_params
-from calculators.catalog.hardware import DTYPE_BYTES
-from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS
-from calculators.errors import CalculatorInputError
+from calculators.catalog.models import ModelSpec
+from calculators.memory_breakdown import (
+    USABLE_FRACTION,
+    MemoryBreakdown,
+    input_pairs,
+    make_breakdown,
+)
 from calculators.messages import Msg
+from calculators.serving_memory import inference_memory
+from calculators.stage_memory import stage_memories
 from calculators.validate import check_choice, check_count
 
 __all__ = [
@@ -33,90 +40,7 @@ __all__ = [
 # FitPlan and min_gpus_to_fit live in calculators.layout_search; they are re-exported here
 # (see __getattr__ at the end) because the search is the memory calculator's inverse.
 
-#: Share of a GPU's datasheet memory a job may plan to use: the rest goes to the CUDA context,
-#: allocator fragmentation and library workspaces (vLLM's default gpu_memory_utilization is 0.9).
-USABLE_FRACTION = 0.9
-
-_SOURCES_TRAIN, _SOURCES_INFER, _SOURCES_LORA = (
-    parts.SOURCES_TRAIN,
-    parts.SOURCES_INFER,
-    parts.SOURCES_LORA,
-)
-
-
-@dataclass(frozen=True)
-class MemoryBreakdown:
-    """Bytes needed on the most-loaded GPU, by component.
-
-    Attributes:
-        kind: "training", "finetune" or "inference".
-        gpus: total GPUs of the layout (t x p x d).
-        offloaded_bytes: gradients and optimizer states moved to host memory by ZeRO-Offload
-            (not counted in total_bytes).
-        inputs: (name, value) pairs of the inputs, for display.
-    """
-
-    kind: str
-    gpus: int
-    weights_bytes: float
-    gradients_bytes: float
-    optimizer_bytes: float
-    activations_bytes: float
-    kv_cache_bytes: float
-    overhead_bytes: float
-    total_bytes: float
-    offloaded_bytes: float = 0.0
-    tensor_parallel: int = 1
-    pipeline_parallel: int = 1
-    data_parallel: int = 1
-    zero_stage: int = 0
-    formula: Msg | None = None
-    inputs: tuple[tuple[str, str], ...] = ()
-    assumptions: tuple[Msg, ...] = ()
-    sources: tuple[str, ...] = ()
-
-    @property
-    def model_state_bytes(self) -> float:
-        """Weights + gradients + optimizer states (what ZeRO partitions)."""
-        return self.weights_bytes + self.gradients_bytes + self.optimizer_bytes
-
-    def fits(self, *, memory_bytes: float, usable_fraction: float = USABLE_FRACTION) -> bool:
-        """True when total_bytes <= usable_fraction x memory_bytes."""
-        return self.total_bytes <= usable_fraction * memory_bytes
-
-
-def _make(
-    kind: str,
-    *,
-    gpus: int,
-    weights_bytes: float = 0.0,
-    gradients_bytes: float = 0.0,
-    optimizer_bytes: float = 0.0,
-    activations_bytes: float = 0.0,
-    kv_cache_bytes: float = 0.0,
-    overhead_bytes: float = 0.0,
-    **layout: Any,
-) -> MemoryBreakdown:
-    total = (
-        weights_bytes
-        + gradients_bytes
-        + optimizer_bytes
-        + activations_bytes
-        + kv_cache_bytes
-        + overhead_bytes
-    )
-    return MemoryBreakdown(
-        kind=kind,
-        gpus=gpus,
-        weights_bytes=weights_bytes,
-        gradients_bytes=gradients_bytes,
-        optimizer_bytes=optimizer_bytes,
-        activations_bytes=activations_bytes,
-        kv_cache_bytes=kv_cache_bytes,
-        overhead_bytes=overhead_bytes,
-        total_bytes=total,
-        **layout,
-    )
+_SOURCES_TRAIN, _SOURCES_LORA = parts.SOURCES_TRAIN, parts.SOURCES_LORA
 
 
 def _check_shape(micro_batch_size: int, sequence_length: int) -> None:
@@ -159,7 +83,7 @@ def training_memory(
     _check_shape(micro_batch_size, sequence_length)
     recompute = check_choice("recompute", recompute, parts.RECOMPUTE)
     parts.check_expert_parallel(model, expert_parallel, d)
-    candidates = _stage_memories(
+    candidates = stage_memories(
         model=model,
         gpus=gpus,
         d=d,
@@ -179,7 +103,7 @@ def training_memory(
     return dataclasses.replace(
         worst,
         formula=parts.training_formula(parts.state_bytes_per_param(precision, optimizer), zero),
-        inputs=_inputs(
+        inputs=input_pairs(
             model=model.name,
             gpus=gpus,
             zero_stage=zero,
@@ -198,212 +122,6 @@ def training_memory(
             recompute, flash_attention, offload_optimizer, zero, precision
         ),
         sources=_SOURCES_TRAIN,
-    )
-
-
-def _stage_memories(
-    *,
-    model: ModelSpec,
-    gpus: int,
-    d: int,
-    zero: int,
-    tensor_parallel: int,
-    expert_parallel: int = 1,
-    pipeline_parallel: int,
-    micro_batch_size: int,
-    sequence_length: int,
-    precision: str,
-    optimizer: str,
-    recompute: str,
-    flash_attention: bool,
-    offload: bool,
-) -> list[MemoryBreakdown]:
-    """Per-GPU memory of each distinct pipeline stage (first stage first)."""
-    return [
-        _make(
-            "training",
-            gpus=gpus,
-            weights_bytes=weights,
-            gradients_bytes=0.0 if offload else grads,
-            optimizer_bytes=0.0 if offload else opt,
-            offloaded_bytes=grads + opt if offload else 0.0,
-            activations_bytes=acts,
-            tensor_parallel=tensor_parallel,
-            pipeline_parallel=pipeline_parallel,
-            data_parallel=d,
-            zero_stage=zero,
-        )
-        for weights, grads, opt, acts in _stage_parts(
-            model=model,
-            d=d,
-            zero=zero,
-            tensor_parallel=tensor_parallel,
-            expert_parallel=expert_parallel,
-            pipeline_parallel=pipeline_parallel,
-            micro_batch_size=micro_batch_size,
-            sequence_length=sequence_length,
-            precision=precision,
-            optimizer=optimizer,
-            recompute=recompute,
-            flash_attention=flash_attention,
-            offload=offload,
-        )
-    ]
-
-
-def _stage_totals(offload: bool, **options: Any) -> list[float]:
-    """``total_bytes`` of each of :func:`_stage_memories`, summed in the same order, without
-    building the records (the layout search asks for thousands per question)."""
-    if offload:
-        return [w + 0.0 + 0.0 + a for w, _, _, a in _stage_parts(offload=True, **options)]
-    return [w + g + o + a for w, g, o, a in _stage_parts(offload=False, **options)]
-
-
-def _stage_parts(
-    *,
-    model: ModelSpec,
-    d: int,
-    zero: int,
-    tensor_parallel: int,
-    expert_parallel: int = 1,
-    pipeline_parallel: int,
-    micro_batch_size: int,
-    sequence_length: int,
-    precision: str,
-    optimizer: str,
-    recompute: str,
-    flash_attention: bool,
-    offload: bool,
-) -> list[tuple[float, float, float, float]]:
-    """(weights, gradients, optimizer states, activations) bytes per GPU of each distinct
-    pipeline stage, first stage first; gradients and optimizer states before any offload."""
-    per_param = parts.state_bytes_per_param(precision, optimizer)
-    act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
-    options = {
-        "micro_batch_size": micro_batch_size,
-        "sequence_length": sequence_length,
-        "tensor_parallel": tensor_parallel,
-    }
-    layer = parts.activation_bytes_per_layer(
-        model, recompute=recompute, flash_attention=flash_attention, **options
-    )
-    # the one layer being recomputed holds its full activations
-    recomputed = (
-        parts.activation_bytes_per_layer(
-            model, recompute="none", flash_attention=flash_attention, **options
-        )
-        if recompute == "full"
-        else 0.0
-    )
-    out = []
-    for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
-        # once sharded both are /(t·d), unsharded the experts stay /(t·e).
-        dense = (stage.params - stage.expert_params) / tensor_parallel
-        experts = stage.expert_params / tensor_parallel
-        kept = dense + experts / expert_parallel
-        weights, grads, opt = (
-            per_param[0] * (dense + experts) / d if zero >= 3 else per_param[0] * kept,
-            per_param[1] * (dense + experts) / d if zero >= 2 or offload else per_param[1] * kept,
-            per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
-        )
-        acts = stage.layers * stage.in_flight_micro_batches * layer
-        if recompute == "full":
-            acts += recomputed
-        if stage.holds_output_layer:
-            acts += parts.logits_bytes(model, **options) / act_scale
-        out.append((weights, grads, opt, acts * act_scale))
-    return out
-
-
-def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
-    return tuple((key, str(value)) for key, value in values.items())
-
-
-def inference_memory(
-    *,
-    model: ModelSpec,
-    weight_dtype: str = "bf16",
-    kv_dtype: str = "bf16",
-    batch_size: int = 1,
-    context_length: int = DEFAULT_CONTEXT_TOKENS,
-    tensor_parallel: int = 1,
-    pipeline_parallel: int = 1,
-    runtime_overhead_fraction: float = 0.0,
-) -> MemoryBreakdown:
-    """Per-GPU memory to serve ``model``: weights + KV cache + activation workspace.
-
-    The KV cache holds ``batch_size`` sequences of ``context_length`` tokens, uses the KV heads
-    (GQA) and is split over min(t, kv_heads) GPUs. MoE models keep ALL experts resident. Below
-    16 bits, only the linear layers are quantized (embeddings and output layer stay 16-bit).
-
-    Runtime overhead is counted once: the activation workspace of a 2,048-token prefill chunk
-    is added here, and the CUDA context, CUDA graphs, NCCL buffers and allocator slack come out
-    of the 10% reserve of USABLE_FRACTION (as vLLM's gpu_memory_utilization=0.9 budgets them).
-    An earlier 5% of (weights + KV) on top of that reserve counted them twice and said
-    Llama-2-70B BF16 needs 4 x A100 80GB, where practitioners serve it on 2.
-    ``runtime_overhead_fraction`` (default 0) adds a further share of weights + KV if wanted.
-
-    Examples:
-        >>> from calculators.catalog.models import lookup_model
-        >>> m = inference_memory(model=lookup_model("Llama-2-70B"), batch_size=1,
-        ...                      context_length=4096)
-        >>> round(m.weights_bytes / 1e9, 1), round(m.kv_cache_bytes / 1e9, 2)
-        (138.0, 1.34)
-    """
-    weight_dtype = check_choice("weight_dtype", weight_dtype, parts.WEIGHT_STORAGE_BYTES)
-    kv_dtype = check_choice("kv_dtype", kv_dtype, DTYPE_BYTES)
-    check_count("batch_size", batch_size, maximum=10**7)
-    check_count("context_length", context_length, maximum=10**8)
-    check_count("tensor_parallel", tensor_parallel, maximum=model.heads)
-    check_count("pipeline_parallel", pipeline_parallel, maximum=model.layers)
-    gpus = tensor_parallel * pipeline_parallel
-    if not 0 <= runtime_overhead_fraction <= 1:
-        field, reason = "runtime_overhead_fraction", Msg("invalid.between_0_1")
-        raise CalculatorInputError(field, runtime_overhead_fraction, reason)
-    linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
-    other_bytes = max(linear_bytes, 2.0)
-    kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
-    per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
-    workspace = parts.inference_workspace_bytes(
-        model, batch_size=batch_size, tensor_parallel=tensor_parallel
-    )
-    candidates = []
-    for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        weights = (
-            stage.linear_params * linear_bytes + (stage.params - stage.linear_params) * other_bytes
-        ) / tensor_parallel
-        kv = batch_size * context_length * per_token * stage.layers / model.layers / kv_split
-        candidates.append(
-            _make(
-                "inference",
-                gpus=gpus,
-                weights_bytes=weights,
-                kv_cache_bytes=kv,
-                overhead_bytes=runtime_overhead_fraction * (weights + kv) + workspace,
-                tensor_parallel=tensor_parallel,
-                pipeline_parallel=pipeline_parallel,
-            )
-        )
-    return dataclasses.replace(
-        max(candidates, key=lambda b: b.total_bytes),
-        formula=Msg("formula.memory.inference", chunk=parts.PREFILL_CHUNK_TOKENS),
-        inputs=_inputs(
-            model=model.name,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            batch_size=batch_size,
-            context_length=context_length,
-            tensor_parallel=tensor_parallel,
-            pipeline_parallel=pipeline_parallel,
-            runtime_overhead_fraction=runtime_overhead_fraction,
-        ),
-        assumptions=(
-            _runtime_overhead_note(runtime_overhead_fraction),
-            Msg("assume.memory.full_context"),
-            Msg("assume.memory.moe_resident"),
-        ),
-        sources=_SOURCES_INFER,
     )
 
 
@@ -479,7 +197,7 @@ def finetune_memory(
     on_gpu, host = parts.frozen_base_on_gpu(
         frozen, layers=model.layers, t=t, d=d, zero=zero, offload=offload_optimizer
     )
-    result = _make(
+    result = make_breakdown(
         "finetune",
         gpus=gpus,
         data_parallel=d,
@@ -497,7 +215,7 @@ def finetune_memory(
         formula=Msg(
             "formula.memory.lora", frozen=parts.frozen_base_text(frozen_linear), w=w, g=g, o=o
         ),
-        inputs=_inputs(
+        inputs=input_pairs(
             model=model.name,
             method=method,
             gpus=gpus,
@@ -523,17 +241,6 @@ def finetune_memory(
         ),
         sources=(*_SOURCES_LORA, _SOURCES_TRAIN[1]),
     )
-
-
-def _runtime_overhead_note(fraction: float) -> Msg:
-    base = Msg(
-        "assume.memory.runtime_overhead",
-        chunk=parts.PREFILL_CHUNK_TOKENS,
-        reserve=1.0 - USABLE_FRACTION,
-    )
-    if not fraction:
-        return base
-    return Msg("assume.memory.runtime_overhead_extra", base=base, fraction=fraction)
 
 
 def __getattr__(name: str) -> Any:

@@ -17,12 +17,12 @@ from calculators.errors import CalculatorInputError
 from calculators.gpu_memory import (
     USABLE_FRACTION,
     MemoryBreakdown,
-    _stage_totals,
     finetune_memory,
     inference_memory,
     training_memory,
 )
 from calculators.messages import Msg
+from calculators.stage_memory import stage_totals
 from calculators.validate import check_choice, check_count, check_fraction
 
 __all__ = ["FitPlan", "min_gpus_to_fit"]
@@ -184,7 +184,7 @@ class _FitSearch:
             **self.options,
         }
         offload = bool(opts.pop("offload_optimizer", False))
-        return _stage_totals(
+        return stage_totals(
             offload,
             model=self.model,
             d=d,

@@ -1,9 +1,12 @@
 """Parse stage: question text → :class:`~assistant.records.Query`.
 
-`question` detects the language and domain and fills the scenario slots; `numbers` cleans text
-and reads Chinese and English numerals; `hardware` finds catalog names (GPUs, models, links,
-sites); `slots` reads counts, sizes, deadlines and the other typed slots; `domain` tells
-questions about large-model jobs from everything else.
+`question` runs the stage: `language` tells Chinese from English, `mentions` finds and masks
+the catalog names (`hardware` matches them and reads a GPU's memory), and `scenario` collects
+the typed slots and the notes on them. `numbers` cleans text and reads Chinese and English
+numerals; the slot readers are `counts` (GPUs and nodes), `links` (NVLink, PCIe, fabrics),
+`slots` (task, method, precision, parallelism), `sizes` (model sizes, token budgets, context
+and batch), `durations`, `prices`, `lengths`, `kv` and `load`; `domain` tells questions about
+large-model jobs from everything else.
 """
 
 from __future__ import annotations

@@ -442,7 +442,7 @@ def _regroup(changes: dict[str, object], previous: Scenario, per_node: int) -> N
 def _pcie_card(changes: dict[str, object], previous: Scenario) -> None:
     """ "PCIe-only?" after "8 H100": the PCIe card of the same chip, as in a question that
     says both ("8 H100 PCIe-only" is the H100 PCIe), with its own PCIe generation."""
-    from assistant.parse.hardware import pcie_variant
+    from assistant.parse.links import pcie_variant
 
     if previous.gpu is None:
         return

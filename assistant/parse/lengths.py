@@ -2,7 +2,7 @@
 "输入2k输出512", "prompt 4096, generate 512", "平均输入长度3000 token").
 
 A length in thousands ("2k") is 2 × 1024 tokens, as context lengths are read
-(`slots.read_context_length`). The spans read here are masked out before the context length
+(`sizes.read_context_length`). The spans read here are masked out before the context length
 is read, so "2k-token prompts" is a prompt length, not a context of 2048.
 
 Examples:

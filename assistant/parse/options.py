@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from assistant.parse import hardware as hw
-from assistant.parse.slots import PRICE, read_price
+from assistant.parse.prices import PRICE, read_price
 
 __all__ = ["hardware_options"]
 

@@ -243,7 +243,12 @@ def test_forbidden_imports(importer: str, forbidden: str, allowed: tuple[str, ..
 _FORMULA_MODULES = (
     "calculators.collectives",
     "calculators.compute_time",
+    "calculators.mfu",
+    "calculators.roofline",
     "calculators.gpu_memory",
+    "calculators.memory_breakdown",
+    "calculators.stage_memory",
+    "calculators.serving_memory",
     "calculators._memory_parts",
     "calculators.network",
     "calculators.power",

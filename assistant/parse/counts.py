@@ -1,0 +1,221 @@
+"""GPU and node counts read from masked, normalised question text.
+
+"8张H100", "2台8卡服务器", "4x8 H100", "one DGX H100": the total GPU counts, the number of
+nodes and the GPUs per node. Catalog GPU names arrive masked as `⟨gpu⟩`
+(`assistant.parse.hardware.GPU_MARK`), so the digits in a card's name are never a count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.parse.numbers import NUMBER, to_float
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
+
+__all__ = ["Count", "Counts", "read_counts"]
+
+Count = int | float
+"""A count as typed; a float only when it is not whole (see `_whole`)."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """GPU and node counts stated in the question."""
+
+    gpu_counts: tuple[Count, ...] = ()
+    """Every total GPU count mentioned, in order (two distinct values are a contradiction); a
+    fractional one ("2.5 H100") is kept as typed, for validation to refuse, never truncated."""
+    nodes: Count | None = None
+    gpus_per_node: Count | None = None
+
+
+_G = r"⟨gpu⟩"
+#: What 个 counts when it is not cards: months, hours, weeks, quarters, nodes, servers, users…
+_NOT_CARD = r"(?!\s*(?:月|小时|钟头|星期|礼拜|周|季度|工作日|节点|服务器|机柜|用户|人|并发|请求))"
+_CARD = (
+    r"(?:张|块|片|个|颗)?\s*"
+    r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
+)
+_NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
+_TOTAL_PATTERNS = (
+    # "8张H100", "8块二手4090" (二手 is normalised to "2手"), "4 used 3090s"
+    NUMBER
+    + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:2手|魔改|改装|全新|used\s+|refurbished\s+|modded\s+)?"
+    + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?"
+    + _G,
+    # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
+    NUMBER
+    + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*(?:魔改|改装|国产|二手|modded|used)?\s*(?:版)?\s*"
+    + r"\d+(?:\.\d+)?\s*(?:gib|gb|g)\s*(?:的|版|显存的)?\s*"
+    + r"(?:"
+    + _G
+    + r"|显卡|卡|gpus?\b|cards?\b)",
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
+    # "A100 8张"; not "A100一个月内" (个 of a time span, a node or a user is no card count)
+    _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个" + _NOT_CARD + r")",
+    NUMBER + r"\s*" + _CARD,
+    # "如果有16张呢", "用32块的话": the card is understood
+    NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
+    # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
+    r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
+)
+_PER_NODE_PATTERNS = (
+    NUMBER
+    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台)?\s*(?:有|配|装)?\s*"
+    + NUMBER
+    + r"\s*(?:张\s*卡?|块\s*卡?|卡|"
+    + _G
+    + ")",
+    # "4x8 h100", "2×8卡", "2x 8xA100": nodes × GPUs per node (the second number follows an "x")
+    NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*[x×*]?\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "two 8-GPU H100 nodes", "2 台 8 卡服务器": the node count, then the per-node size
+    NUMBER
+    + r"\s+(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
+    + _G
+    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    NUMBER
+    + r"\s*"
+    + _NODE
+    + r"\s*(?:of|with|each with|,|，|each has|每台|x|×|\*)?\s*"
+    + NUMBER
+    + r"\s*[x×*]?\s*(?:"
+    + _G
+    + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
+)
+_PER_NODE_ONLY = (
+    # "要几台8卡H20", "需要多少台8卡服务器": the count asked is of nodes; 8 is per node
+    r"(?:几|多少)\s*(?:台|个节点|个服务器)\s*(?:的)?\s*"
+    + NUMBER
+    + r"\s*(?:张|块)?\s*(?:卡|"
+    + _G
+    + r"|gpus?\b)",
+    # "4 nodes with 100G RoCE, 8 H800 each": a count followed by "each" is per node
+    NUMBER
+    + r"\s*[x×*]?\s*(?:"
+    + _G
+    + r"|gpus?\b|cards?\b)\s*(?:gpus?\b|cards?\b)?\s*"
+    + r"(?:each|apiece|in each|per (?:node|server|machine))",
+    NUMBER
+    + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
+    + _G
+    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
+    + NUMBER
+    + r"\s*(?:张|块)?\s*(?:"
+    + _G
+    + r"|卡|gpus?)",
+    NUMBER
+    + r"\s*(?:"
+    + _G
+    + r"\s*)?(?:gpus?|cards?|卡)\s*(?:per|each|every|/)\s*(?:node|server|machine|台)",
+)
+
+
+_ONE_NODE = re.compile(
+    r"单机|单台|(?:single|one)[- ](?:\d+[- ]?(?:gpu|card|way)s?[- ]\s*)?(?:"
+    + _G
+    + r"\s*)?(?:node|machine|server|box)",
+    re.ASCII,
+)
+_DGX = re.compile(
+    r"(?:" + NUMBER + r"\s*|\b(?:a|an|one|single)\s+)?(?:dgx|hgx)\b\s*(?:" + _G + r")?"
+    r"(\s*(?:clusters?|superpods?|pods?))?"
+)
+#: "on my 3090", "a 4090", "an A100": one card, unless a cluster, a node or a plural follows
+_ONE_CARD = re.compile(
+    r"\b(?:my|a|an)\s+(?:single\s+)?" + _G + r"(?!\s*(?:s\b|'s|cluster|node|server|machine|"
+    r"box|rig|pod|system|instance|farm|workstation|setup|based|-based|gpus|cards))",
+    re.ASCII,
+)
+#: "an H100", "a single A100": one card named with an article, not a server ("an H100 node",
+#: "a 4090 server", "an H100 cluster" are machines of an unstated size).
+_ONE_NAMED = re.compile(
+    r"(?<![a-z])(?:an?|single|one)\s+(?:single\s+)?" + _G + r"(?!\s*(?:[x×*]|⟨|gpus?\b|cards?\b|"
+    r"nodes?\b|servers?\b|clusters?\b|pods?\b|box(?:es)?\b|machines?\b|systems?\b|racks?\b|"
+    r"rigs?\b|instances?\b|vms?\b|dgx|hgx|superpod))",
+    re.ASCII,
+)
+
+
+#: "an 8 GPU server with H100", "8卡H100服务器": one server of that size (singular; not "8-GPU
+#: servers", and not when the number of servers is what is asked: "需要几台8卡服务器").
+_ONE_SERVER = re.compile(
+    NUMBER + r"[- ]?(?:gpu|卡|card|way)s?\s*(?:" + _G + r"\s*)?"
+    r"(?:node|server|machine|box|服务器|机器|节点|主机)(?![a-z])",
+    re.ASCII,
+)
+_HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
+
+
+def _whole(raw: str) -> Count:
+    """A count as typed: an int when whole, else the float ("2.5 H100", "1.5 nodes"), kept for
+    validation to refuse (never truncated to a count the user did not give)."""
+    value = to_float(raw)
+    return int(value) if value.is_integer() else value
+
+
+def read_counts(text: str) -> Counts:
+    """GPU counts, node counts and GPUs per node from masked, normalised text."""
+    # "1k H100", "2k GPUs": thousands of cards ("4k context" has no card after it)
+    text = re.sub(
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*k\s+(?=" + _G + r"|gpus?\b|cards?\b)",
+        lambda m: f"{float(m.group(1)) * 1000:g} ",
+        text,
+    )
+    nodes, per_node, spans = _node_layout(text)
+    totals: list[tuple[int, Count]] = []
+    for pattern in _TOTAL_PATTERNS:
+        for match in re.finditer(pattern, text, re.ASCII):
+            if any(s <= match.start() < e for s, e in spans):
+                continue
+            totals.append((match.start(), _whole(match.group(1))))
+    if not totals and (
+        re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
+        or _ONE_CARD.search(text)
+        or _ONE_NAMED.search(text)
+    ):
+        totals.append((0, 1))
+    counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
+    if nodes == 1 and per_node is None and len(counts) == 1:
+        per_node = counts[0]
+    return Counts(counts, nodes, per_node)
+
+
+def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:
+    """Nodes, GPUs per node, and the spans that stated them (not total GPU counts)."""
+    nodes: Count | None = None
+    per_node: Count | None = None
+    spans: list[tuple[int, int]] = []
+    for pattern in _PER_NODE_PATTERNS:
+        match = re.search(pattern, text, re.ASCII)
+        if match:
+            nodes, per_node = _whole(match.group(1)), _whole(match.group(2))
+            spans.append(match.span())
+            break
+    for pattern in _PER_NODE_ONLY:
+        match = re.search(pattern, text, re.ASCII)
+        if match and per_node is None:
+            per_node = _whole(match.group(1))
+            spans.append(match.span())
+            # "two 8-GPU servers", "a single 8-GPU H100 server" (a single → 1): the count of nodes
+            ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
+            if ahead and nodes is None:
+                nodes = _whole(ahead.group(1))
+    if nodes is None:
+        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        if match:
+            nodes = _whole(match.group(1))
+        elif _ONE_NODE.search(text) or (
+            per_node is not None and _ONE_SERVER.search(text) and not _HOW_MANY.search(text)
+        ):
+            nodes = 1  # "单机", "an 8 GPU server with H100" (not "需要几台8卡服务器")
+    dgx = _DGX.search(text)
+    if dgx and per_node is None:
+        # "one DGX H100", "4 HGX H100s": DGX/HGX systems hold 8 GPUs (NVIDIA DGX H100 guide);
+        # "a DGX pod" or "DGX cluster" says nothing about how many systems
+        per_node = DEFAULT_GPUS_PER_NODE
+        if nodes is None and (dgx.group(1) or not dgx.group(2)):
+            nodes = _whole(dgx.group(1) or "1")
+        spans.append(dgx.span())
+    return nodes, per_node, spans

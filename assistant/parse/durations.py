@@ -1,0 +1,86 @@
+"""Time spans read from normalised question text: a job's deadline ("3个月内", "within 30
+days") and the period a rate is asked for ("monthly electricity cost"), in seconds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import NUMBER, to_float
+
+__all__ = ["read_deadline", "read_period"]
+
+
+_PERIODS = (
+    (r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*month\b|每(?:个)?月|一个月", 30 * 86400.0),
+    (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一天", 86400.0),
+    (
+        r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b|每年|一年",
+        365 * 86400.0,
+    ),
+    (r"\bweekly\b|(?:per|a|each|every) week\b|每周|每星期", 7 * 86400.0),
+)
+
+
+def read_period(text: str) -> float | None:
+    """How long a deployment or the hardware runs for a rate asked per period ("monthly
+    electricity cost", "cost per month", "每月电费"), in seconds; a job's deadline is
+    `read_deadline`.
+
+    >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
+    (2592000.0, 86400.0, None)
+    """
+    # "1M requests per day" is a load (read_qps), not how long the deployment runs
+    text = re.sub(
+        r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
+        r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
+        "",
+        text,
+    )
+    for pattern, seconds in _PERIODS:
+        if re.search(pattern, text, re.ASCII):
+            return seconds
+    return None
+
+
+_DURATION_UNITS: tuple[tuple[str, float], ...] = (
+    (r"个?月|months?|mo\b", 30 * 86400.0),
+    (r"周|星期|weeks?|wks?\b", 7 * 86400.0),
+    (r"天|日|days?\b", 86400.0),
+    (r"小时|个小时|hours?|hrs?\b|h\b", 3600.0),
+    (r"年|years?|yrs?\b", 365 * 86400.0),
+    (r"个?季度|quarters?\b", 90 * 86400.0),
+)
+_NAMED_SPANS: tuple[tuple[str, float], ...] = (
+    (r"\bfortnight\b", 14.0),
+    (r"\b(?:this|next|the|end of (?:the )?)\s*quarter\b|本季度", 90.0),
+    (r"\b(?:over|during|in|by) the weekend\b|周末", 2.0),
+    (r"\bovernight\b|一晚上|一夜", 0.5),
+)
+_NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
+
+
+def read_deadline(text: str) -> float | None:
+    """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
+    if re.search(r"半年|half a year", text):
+        return 182.5 * 86400.0
+    # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
+    for pattern, days in _NAMED_SPANS:
+        if re.search(pattern, text, re.ASCII):
+            return days * 86400.0
+    # "in a month", "within a week": the article is the number
+    text = re.sub(r"(?<![a-z])an? (month|week|day|year|quarter)\b", r"1 \1", text)
+    # "1t token30天内": a number glued to a word before a Chinese time unit is still a number
+    # (not after "int", whose digit is part of "int4")
+    text = re.sub(
+        r"(?<=[a-z]{3})(?<!int)(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text
+    )
+    for unit_pattern, seconds in _DURATION_UNITS:
+        for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
+            if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):
+                continue
+            value = to_float(match.group(1))
+            if seconds >= 365 * 86400.0 and value > 50:
+                continue  # "2024年" is a date, not a deadline
+            return value * seconds
+    return None

@@ -1,0 +1,178 @@
+"""Links read from question text: the intra-node link (NVLink, PCIe) and the inter-node fabric
+(InfiniBand, RoCE, Ethernet), and what a card's own NVLink or PCIe sibling is.
+
+The readers return candidate spellings; the caller looks them up in the link catalog
+(`link_alias_index()`), whose aliases decide which one exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from assistant.parse.asks import FABRIC_QUESTION
+from assistant.parse.numbers import NUMBER, to_float
+from calculators.messages import Msg
+
+__all__ = ["names_bare_nvlink", "nvlink_note", "nvlink_of", "pcie_variant", "read_links"]
+
+
+_NVLINK_GENERATION = re.compile(
+    r"nvlink\s*(?:gen\s*)?([1-5])(?:\.0)?(?![\d.])|第([一二三四五])代\s*nvlink"
+)
+#: "RoCE v2 200G", "IB 400G": the fabric named before its speed.
+_SPEED_AFTER = re.compile(
+    r"(?:\bib\b|infiniband|roce|rdma|以太网|ethernet)(?:\s*v2)?\s*"
+    + NUMBER
+    + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+    re.ASCII,
+)
+_NO_NVLINK = re.compile(
+    r"(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink|pcie[- ]?only|只有pcie|仅pcie", re.ASCII
+)
+#: "do I need NVLink", "is NVLink required", "需要NVLink吗": a question about NVLink, which
+#: states no link the hardware has
+_ASKS_FOR_NVLINK = re.compile(
+    r"(?:need|require|necessary|essential|matter|important|worth)\w*\s+(?:an?\s+|the\s+)?nvlink"
+    r"|nvlink\s+(?:is\s+)?(?:needed|required|necessary|essential|worth|matter|a must)"
+    r"|(?:是否|要不要|需不需要|需要|必须)\s*(?:用|有|上)?\s*nvlink|nvlink\s*(?:有必要|必要|重要|吗)",
+    re.ASCII,
+)
+
+
+def nvlink_note(plain: str, found: Mapping[str, object]) -> Msg | None:
+    """For "do I need NVLink …" on a named card, the link the card is evaluated over, so the
+    answer's Network line answers it (the question states no link). A card with no NVLink named
+    "with NVLink" is noted where the link is resolved (`parse.scenario._family_nvlink`)."""
+    gpu = found.get("gpu")
+    if not gpu or "intra_link" in found or "nvlink" not in plain:
+        return None
+    from calculators.catalog.hardware import GPUS
+
+    card = GPUS.get(str(gpu))
+    if card is None:
+        return None
+    if _ASKS_FOR_NVLINK.search(plain):
+        # a card with no NVLink at all (RTX 4090, L40S): the question's answer is that it has none
+        key = "parse.nvlink_question" if nvlink_of(str(gpu)) else "parse.nvlink_question_none"
+        return Msg(key, gpu=str(gpu), link=card.intra_link)
+    return None
+
+
+def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Candidate names for the intra-node link and the inter-node fabric, most specific first.
+
+    The names are looked up in the link catalog by the caller; several spellings are offered
+    because the catalog's aliases decide which one exists.
+    """
+    intra: list[str] = []
+    if _NO_NVLINK.search(text):
+        intra += ["pcie gen4", "pcie4", "pcie"]
+    elif "nvlink" in text and not _ASKS_FOR_NVLINK.search(text):
+        generation = _NVLINK_GENERATION.search(text)
+        if generation is not None:
+            number = generation.group(1) or str("一二三四五".index(generation.group(2)) + 1)
+            intra += [f"nvlink {number}"]
+        intra += ["nvlink"]
+    elif re.search(r"\bpcie\b", text, re.ASCII):
+        intra += ["pcie gen4", "pcie4", "pcie"]
+    return tuple(intra), _inter_candidates(text)
+
+
+#: "without RDMA", "or do I need InfiniBand?", "需要IB吗": a fabric asked about or ruled out,
+#: which the set-up does not have ("100G Ethernet without RDMA" is plain TCP Ethernet)
+_UNSTATED_FABRIC = re.compile(
+    r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
+    re.ASCII,
+)
+
+
+def _inter_candidates(text: str) -> tuple[str, ...]:
+    text = _UNSTATED_FABRIC.sub(" ", text)
+    speed_match = re.search(
+        NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
+        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网络|nic)",
+        text,
+        re.ASCII,
+    )
+    if speed_match is None:  # "IB 200G", "RoCE 200G": the speed after the fabric
+        speed_match = re.search(
+            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡|网络|机间|节点间)\s*(?:v2)?\s*"
+            r"(?:网络)?\s*(?:是|为|用|走|:)?\s*"
+            + NUMBER
+            + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",
+            text,
+            re.ASCII,
+        )
+    if speed_match is None:
+        speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII) or _SPEED_AFTER.search(text)
+    speed = int(to_float(speed_match.group(1))) if speed_match else None
+    roce = "roce" in text or "rdma" in text
+    if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
+        named = re.search(r"\b(hdr|ndr|xdr|edr)\b", text, re.ASCII)
+        generation = (
+            named.group(1)
+            if named
+            else {100: "edr", 200: "hdr", 400: "ndr", 800: "xdr"}.get(speed or 400, "ndr")
+        )
+        return (f"ib {generation}", f"infiniband {generation}", f"{speed or 400}g ib", "infiniband")
+    if "万兆" in text:
+        speed = 10
+    elif "千兆" in text:
+        speed = 1
+    if speed is not None and (speed_match or "万兆" in text or "千兆" in text):
+        if roce:
+            return (f"roce {speed}g", f"{speed}g roce", f"{speed}gbe roce", f"{speed}gbe")
+        return (f"{speed}gbe", f"{speed}g ethernet", f"ethernet {speed}g", f"{speed}g")
+    if roce:
+        return ("roce 100g", "100g roce", "roce")
+    if re.search(r"以太网|ethernet|\btcp\b", text, re.ASCII):
+        return ("25gbe", "25g ethernet", "ethernet")
+    return ()
+
+
+def pcie_variant(gpu: str) -> tuple[str, str | None]:
+    """The PCIe card of the same chip and memory, and its PCIe link, for "PCIe-only" or "no
+    NVLink" ("H100 SXM 80GB" → "H100 PCIe 80GB", "PCIe Gen5 x16"); a card with no PCIe sibling
+    keeps its name and gets the PCIe generation it has."""
+    from calculators.catalog.hardware import GPUS, link_alias_index
+
+    card = GPUS.get(gpu)
+    if card is None:
+        return gpu, None
+    if card.intra_link.lower().startswith("pcie"):
+        return gpu, card.intra_link
+    for other in GPUS.values():
+        if (
+            other.intra_link.lower().startswith("pcie")
+            and other.architecture == card.architecture
+            and other.memory_bytes == card.memory_bytes
+            and other.name.split()[0] == card.name.split()[0]
+        ):
+            return other.name, other.intra_link
+    link = f"PCIe Gen{card.pcie_gen} x16"
+    return gpu, link_alias_index().get(link.lower().replace(" ", ""), None)
+
+
+def names_bare_nvlink(text: str) -> bool:
+    """True when the text says NVLink (or an NVLink bridge) without a generation or a speed;
+    "do I need NVLink" asks about it and states no link (see `nvlink_note`)."""
+    if "nvlink" not in text or _NVLINK_GENERATION.search(text) or _ASKS_FOR_NVLINK.search(text):
+        return False
+    return not re.search(r"nvlink\s*\d|(?:no|without|无|没有|不带|不支持|缺少)\s*nvlink", text)
+
+
+def nvlink_of(gpu: str) -> str | None:
+    """The NVLink a card has: its own (an SXM card's), or the one its NVLink bridge gives a PCIe
+    card ("A100 PCIe 80GB" → "NVLink 3", "RTX 3090 24GB" → the GA102 bridge's 112.5 GB/s; the
+    catalog's `bridge_for`); None for a card the catalog knows no NVLink for (an RTX 4090)."""
+    from calculators.catalog.hardware import GPUS, LINKS, nvlink_bridge
+
+    card = GPUS.get(gpu)
+    if card is None:
+        return None
+    own = LINKS.get(card.intra_link)
+    if own is not None and own.kind == "nvlink":
+        return card.intra_link
+    return nvlink_bridge(gpu)

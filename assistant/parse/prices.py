@@ -1,0 +1,77 @@
+"""Prices read from normalised question text: per GPU-hour ("$2/GPU-hour", "每卡时15元") and
+per node-hour ("8xH100 node at $25/hour"), each with its currency; never invented.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import CURRENCY, to_float
+
+__all__ = ["NODE_PRICE", "PRICE", "read_node_price", "read_price"]
+
+
+# Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
+_SIGNED = r"([-−]?\d+(?:\.\d+)?)"
+_PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
+PRICE = re.compile(
+    r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
+    + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
+    r"(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
+    r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"
+    # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
+    r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
+    r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元|块钱|块)"
+)  # fmt: skip
+
+
+_NODE_WORD = r"(?:nodes?|servers?|machines?|boxes|instances?|dgx|hgx)"
+_SYMBOL = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)"
+#: A price per server-hour: "8xH100 node at $25/hour", "$98 per node-hour", "$25/node/hr"
+NODE_PRICE = re.compile(
+    _NODE_WORD + r"\s*(?:at|for|costs?|is|@|=|rents? for|rented at)?\s*(?:about\s*)?"
+    + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per|an|a)\s*(?:hour|hr|h)\b"
+    r"|" + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per)\s*" + _NODE_WORD
+    + r"\s*(?:[- /]|per\s*)?(?:hour|hr|h)\b",
+    re.ASCII,
+)  # fmt: skip
+
+
+def read_node_price(text: str) -> tuple[float | None, str | None]:
+    """A price per node-hour (a whole server rented by the hour), with its currency.
+
+    >>> read_node_price("8x⟨gpu⟩ node at $25/hour"), read_node_price("$98 per node-hour")
+    ((25.0, 'USD'), (98.0, 'USD'))
+    >>> read_node_price("⟨gpu⟩ at $2/hour")
+    (None, None)
+    """
+    match = NODE_PRICE.search(text)
+    if match is None:
+        return None, None
+    symbol, value = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
+    return to_float(value), CURRENCY.get(symbol, "USD")
+
+
+#: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
+#: GPU-hours is the price of one (never an amount in thousands, never per kWh).
+_PRICE_AT = re.compile(
+    r"(?:\bat|@)\s*(\$|¥|￥)\s*" + _SIGNED + r"(?![\d.]|\s*(?:k|m|万|w)\b|\s*(?:/|per)\s*kwh)"
+)
+_GPU_HOURS = re.compile(r"gpu[- ]?h(?:ou)?rs?|卡时|gpu 小时")
+
+
+def read_price(text: str) -> tuple[float | None, str | None]:
+    """A price per GPU-hour the user gives, with its currency; never invented."""
+    match = PRICE.search(text)
+    if match is None and _GPU_HOURS.search(text):
+        bare = _PRICE_AT.search(text)
+        if bare is not None:
+            return to_float(bare.group(2)), CURRENCY.get(bare.group(1), "USD")
+    if match is None:
+        return None, None
+    if match.group(2):
+        return to_float(match.group(2)), CURRENCY.get(match.group(1), "USD")
+    if match.group(3):
+        return to_float(match.group(3)), CURRENCY.get(match.group(4), "USD")
+    return to_float(match.group(5)), CURRENCY.get(match.group(6), "CNY")

@@ -1,0 +1,238 @@
+"""The scenario's slots read from a question's :class:`~assistant.parse.mentions.Mentions`,
+and the notes (in the question's language) on how they were read.
+
+Each slot reader (`counts`, `sizes`, `slots`, `links`, `load`, …) returns a value or None;
+here they are collected into one slot dict for :class:`~assistant.records.Scenario`, and the
+slots that depend on each other are settled: a node price over the GPUs of a node, epochs
+times the token budget, a bare "NVLink" as the card's own, a "PCIe-only" card as its PCIe
+sibling.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from assistant.parse import hardware as hw
+from assistant.parse import links, slots
+from assistant.parse.kv import read_kv_format
+from assistant.parse.lengths import read_lengths
+from assistant.parse.load import read_load_slots
+from assistant.parse.mentions import Mentions
+from assistant.parse.names import closest_entries, is_computer, name_in
+from assistant.records import Language
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
+from calculators.messages import Msg
+
+__all__ = ["compared_counts", "parse_note", "scenario_slots"]
+
+
+def parse_note(message: Msg, language: Language) -> str:
+    """A parse note in the question's language (Query.warnings are text for now)."""
+    from assistant.i18n import text
+
+    return text(message, language)
+
+
+def _counts_slots(
+    counts: hw.Counts, language: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
+    out: dict[str, object] = {}
+    warnings: list[str] = []
+    if counts.nodes is not None:
+        out["nodes"] = counts.nodes
+    if counts.gpus_per_node is not None:
+        out["gpus_per_node"] = counts.gpus_per_node
+    if counts.gpu_counts:
+        out["gpu_count"] = counts.gpu_counts[0]
+        if len(counts.gpu_counts) > 1 and not comparing:  # options carry their own counts
+            chosen, others = counts.gpu_counts[0], counts.gpu_counts[1:]
+            message = Msg("parse.counts_differ", chosen=chosen, others=others)
+            warnings.append(parse_note(message, language))
+    elif counts.nodes is not None and counts.gpus_per_node is not None:
+        out["gpu_count"] = counts.nodes * counts.gpus_per_node
+    return out, warnings
+
+
+def _workload_slots(text: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    prompt, output, text = read_lengths(text)  # "2k-token prompts" is no context of 2048
+    if prompt is not None:
+        out["prompt_tokens"] = prompt
+    if output is not None:
+        out["output_tokens"] = output
+    kv, text = read_kv_format(text)  # "bf16 with an fp8 KV cache": bf16 weights
+    if kv is not None:
+        out["kv_dtype"] = kv
+    for mention in slots.read_sizes(text):
+        out.setdefault(mention.kind, mention.value)
+    readers = {
+        "task": slots.read_task,
+        "method": slots.read_method,
+        "precision": slots.read_precision,
+        "deadline_seconds": slots.read_deadline,
+        "context_length": slots.read_context_length,
+        "batch_size": slots.read_batch_size,
+        "zero_stage": slots.read_zero_stage,
+        "gpu_memory_bytes": hw.read_memory,
+    }
+    for name, reader in readers.items():
+        value = reader(text)
+        if value is not None:
+            out[name] = value
+    tp, pp = slots.read_parallelism(text)
+    if tp is not None:
+        out["tensor_parallel"] = tp
+    if pp is not None:
+        out["pipeline_parallel"] = pp
+    price, currency = slots.read_price(text)
+    if price is not None:
+        out["price_per_gpu_hour"], out["currency"] = price, currency
+    if out.get("method") is not None:
+        out["task"] = "finetune"
+    period = slots.read_period(text)
+    if period and "deadline_seconds" not in out and out.get("task") in (None, "inference"):
+        out["deadline_seconds"] = period  # "monthly cost of serving it": how long it serves
+    if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
+        out["method"] = "qlora"
+    return out
+
+
+def _link_slots(text: str, plain: str) -> dict[str, object]:
+    """Links from the masked text; "PCIe-only" / "no NVLink" also from the unmasked one."""
+    _, inter = hw.read_links(text)
+    intra, _ = hw.read_links(plain)
+    out: dict[str, object] = {}
+    if intra:
+        out["intra_link"] = _resolve_link(intra)
+    if inter:
+        out["inter_link"] = _resolve_link(inter)
+    return out
+
+
+def _resolve_link(candidates: tuple[str, ...]) -> str:
+    try:
+        from calculators.catalog.hardware import link_alias_index
+    except ImportError:
+        return candidates[0]
+    from calculators.catalog.names import normalize_name
+
+    index = link_alias_index()
+    for candidate in candidates:
+        key = normalize_name(candidate)
+        if key in index:
+            return index[key]
+    return candidates[0]
+
+
+def compared_counts(
+    options: Iterable[Mapping[str, object]], warnings: list[str], text: str, lang: Language
+) -> list[str]:
+    """A comparison of different counts ("128 A100 … or 64 H100") is no contradiction: the
+    counts-differ note is dropped."""
+    if len({o.get("gpu_count") for o in options}) < 2:
+        return warnings
+    stale = _counts_slots(hw.read_counts(text), lang)[1]
+    return [w for w in warnings if w not in stale]
+
+
+def scenario_slots(
+    mentions: Mentions, lang: Language, *, comparing: bool = False
+) -> tuple[dict[str, object], list[str]]:
+    """Every slot the question states, and the notes on how they were read."""
+    text = mentions.text
+    found: dict[str, object] = {}
+    if mentions.site:
+        found["site_profile"] = mentions.site
+    if mentions.gpus:
+        found["gpu"] = mentions.gpus[0]
+    if mentions.models:
+        found["model"] = mentions.models[0]
+    count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
+    found.update(count_slots)
+    found.update(_workload_slots(text))
+    found.update(_link_slots(text, mentions.plain))
+    if "gpu" in found and links.names_bare_nvlink(mentions.plain):
+        warnings += _family_nvlink(found, lang)
+    for name, value in read_load_slots(text).items():
+        if name != "currency" or "currency" not in found:
+            found[name] = value
+    warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
+    if "model" in found:
+        found.pop("params", None)
+    if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):
+        found["gpu"], link = links.pcie_variant(str(found["gpu"]))
+        found["intra_link"] = link or found["intra_link"]
+    warnings += [parse_note(m, lang) for m in _name_notes(mentions, found, lang)]
+    return found, warnings
+
+
+_MFU = re.compile(r"\bmfu\b\D{0,12}?(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu")
+
+
+def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """Epochs multiply the token budget ("3 epochs of 200M tokens"); a stated MFU has no slot,
+    so the answer says it is not used rather than drop it silently."""
+    notes = []
+    mfu = _MFU.search(text)
+    if mfu:
+        stated = float(mfu.group(1) or mfu.group(2)) / 100
+        notes.append(parse_note(Msg("parse.mfu_not_used", mfu=stated), lang))
+    epochs, tokens = slots.read_epochs(text), found.get("tokens")
+    if epochs and epochs != 1 and isinstance(tokens, float):
+        found["tokens"] = epochs * tokens
+        notes.append(parse_note(Msg("parse.epochs", epochs=epochs, tokens=epochs * tokens), lang))
+    return notes
+
+
+def _node_price(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """A price per node-hour becomes a price per GPU-hour over the GPUs of one node (the node's
+    stated count, a one-node total, else 8 as in DGX/HGX servers), and the answer says so."""
+    price, currency = slots.read_node_price(text)
+    if price is None:
+        return []
+    count = found.get("gpu_count") if found.get("nodes") in (None, 1) else None
+    per_node = found.get("gpus_per_node") or count or DEFAULT_GPUS_PER_NODE
+    assert isinstance(per_node, (int, float))
+    found["price_per_gpu_hour"], found["currency"] = price / per_node, currency
+    message = Msg(
+        "parse.node_price",
+        price=price,
+        per_gpu=price / per_node,
+        currency=Msg(f"summary.currency.{currency}"),
+        gpus=per_node,
+    )
+    return [parse_note(message, lang)]
+
+
+def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
+    """A bare "NVLink" is the card's own (or its bridge's); a card with none ("2 4090 with
+    NVLink") is evaluated over its own link, and the answer says why."""
+    from calculators.catalog.hardware import GPUS
+
+    gpu = str(found["gpu"])
+    link = links.nvlink_of(gpu)
+    card = GPUS.get(gpu)
+    if link is None and card is not None:
+        link = card.intra_link
+        found["intra_link"] = link
+        return [parse_note(Msg("parse.no_nvlink", gpu=gpu, link=link), lang)]
+    found["intra_link"] = link or found["intra_link"]
+    return []
+
+
+def _name_notes(mentions: Mentions, found: Mapping[str, object], lang: Language) -> list[Msg]:
+    """ "<name> is not in the catalog (closest: …)" per unknown name, with the entries the
+    answer's lead offers (:func:`closest_entries`)."""
+    notes = [
+        Msg(
+            "parse.unknown_name",
+            name=name_in(name, lang),
+            closest=closest_entries(name)[1] or ("—",),
+        )
+        for name in mentions.unknown
+        if not is_computer(name)  # no card is close to a CPU or a Mac: the lead says so
+    ]
+    # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
+    link_note = hw.nvlink_note(mentions.plain, found)
+    return [*notes, link_note] if link_note else notes

@@ -16,8 +16,9 @@ generation (a NIC cannot usefully outrun the host's PCIe slot either):
 - Hopper and MI300X (PCIe Gen5): InfiniBand NDR 400G or 400GbE RoCE.
 - Blackwell (B200): InfiniBand NDR or XDR, or 400GbE RoCE.
 
-Ports per node: 1, 2, 4 or 8, never more than one per GPU (DGX/HGX and Atlas nodes have one
-per accelerator).
+Ports per node: as the card's servers are cabled (DGX/HGX and Atlas nodes: one per
+accelerator; DGX-1: one per two V100); 1, 2, 4 or 8 for a GeForce box. A suggested fabric is
+never slower than the one the card's servers ship with (`typical_fabric`).
 
 When a multi-node question names no fabric, `typical_fabric` (catalog data in
 `calculators.catalog.fabrics`, re-exported here) is assumed (and said): the one
@@ -95,14 +96,42 @@ def ports_per_node(gpu: GPU, link: Link, gpus_per_node: int) -> int:
     return max(1, gpus_per_node) if link.kind == "infiniband" else 1
 
 
+def _port_counts(gpu: GPU, gpus_per_node: int) -> tuple[int, ...]:
+    """Ports a ``gpu`` node is cabled with: as its servers come (DGX/HGX and Atlas nodes: one
+    per accelerator; DGX-1: one per two V100), any of 1-8 for a GeForce box (one port per
+    node is usual, more are added cards)."""
+    typical = typical_fabric(gpu)
+    if typical.ports(gpus_per_node) == 1:
+        return tuple(n for n in (1, 2, 4, 8) if n <= max(1, gpus_per_node))
+    return (typical.ports(gpus_per_node),)
+
+
 def fabric_options(gpu: GPU, gpus_per_node: int) -> list[tuple[float, Link, int]]:
     """(bytes/s per node per direction, link, ports) for ``gpu``, slowest first; ties go to
-    fewer ports, then to InfiniBand/RoCE in the order of `fabric_links`."""
+    fewer ports, then to InfiniBand/RoCE in the order of `fabric_links`.
+
+    A suggestion is advice to buy: nodes are cabled as the card's servers come
+    (`_port_counts`), and nothing slower than the fabric they ship with (`typical_fabric`) is
+    offered, so an A100 cluster is never told "1 x 100GbE RoCE" when a DGX A100 has eight
+    200 Gb/s HDR ports.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("A100"), 8)][:2]
+        [('InfiniBand HDR', 8), ('200GbE RoCE', 8)]
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("910B"), 8)]
+        [('200GbE RoCE', 8)]
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("4090"), 8)][:2]
+        [('25GbE RoCE', 1), ('25GbE RoCE', 2)]
+    """
+    typical = typical_fabric(gpu)
+    floor = typical.link.bytes_per_s * typical.ports(gpus_per_node)
     links = fabric_links(gpu)
-    ports = [n for n in (1, 2, 4, 8) if n <= max(1, gpus_per_node)]
+    ports = _port_counts(gpu, gpus_per_node)
     options = [(link.bytes_per_s * n, link, n) for link in links for n in ports]
     order = {link.name: i for i, link in enumerate(links)}
-    return sorted(options, key=lambda item: (item[0], item[2], order[item[1].name]))
+    shipped = [option for option in options if option[0] >= floor]
+    return sorted(shipped, key=lambda item: (item[0], item[2], order[item[1].name]))
 
 
 def fabric_remark(gpus: list[GPU]) -> Msg:

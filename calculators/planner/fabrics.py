@@ -135,16 +135,20 @@ def fabric_options(gpu: GPU, gpus_per_node: int) -> list[tuple[float, Link, int]
 
 
 def fabric_remark(gpus: list[GPU]) -> Msg:
-    """Why the suggested fabrics are the ones named: a planning assumption per generation.
+    """Why the suggested fabrics are the ones named: those the card's servers ship with, or
+    faster ones of its generation (`fabric_options`, for 8-GPU nodes).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> fabric_remark([lookup_gpu("910B")])["gpus"][0]["links"]
-        '100GbE RoCE / 200GbE RoCE'
+        '200GbE RoCE'
+        >>> fabric_remark([lookup_gpu("A100")])["gpus"][0]["links"]
+        'InfiniBand HDR / 200GbE RoCE / InfiniBand NDR'
     """
     said = []
     for gpu in dict.fromkeys(gpus):
-        links = " / ".join(link.name for link in fabric_links(gpu))
+        offered = {link.name for _, link, _ in fabric_options(gpu, 8)}
+        links = " / ".join(link.name for link in fabric_links(gpu) if link.name in offered)
         atlas = gpu.name.startswith("Ascend 910B")
         note = Msg("suggest.remark.atlas_nodes") if atlas else ""
         said.append(Msg("suggest.remark.fabric_gpu", gpu=gpu.name, links=links, note=note))

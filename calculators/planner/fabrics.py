@@ -11,8 +11,9 @@ generation (a NIC cannot usefully outrun the host's PCIe slot either):
   9000): 100GbE RoCE.
 - GeForce (RTX 3090/4090) workstations and 4U chassis: 25GbE or 100GbE RoCE at most.
 - PCIe Gen3 generation (V100, T4): InfiniBand EDR or 100GbE RoCE.
-- PCIe Gen4 generation (A100/A800, L40S, L20, L4, A10): InfiniBand HDR/NDR (200-400G) or
-  100/200GbE RoCE.
+- PCIe Gen4 generation (A100/A800, L40S, L20, L4, A10): InfiniBand HDR (200G) or
+  100/200GbE RoCE. Not NDR: a 400 Gb/s port (50 GB/s) outruns the Gen4 x16 slot it sits in
+  (31.5 GB/s per direction, PCI-SIG); DGX A100 ships ConnectX-6 HDR (user guide DU-09821-001).
 - Hopper and MI300X (PCIe Gen5): InfiniBand NDR 400G or 400GbE RoCE.
 - Blackwell (B200): InfiniBand NDR or XDR, or 400GbE RoCE.
 
@@ -58,7 +59,7 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
 _CONSUMER = ("25GbE RoCE", "100GbE RoCE")
 _BY_PCIE_GEN: dict[int, tuple[str, ...]] = {
     3: ("InfiniBand EDR", "100GbE RoCE"),
-    4: ("100GbE RoCE", "InfiniBand HDR", "200GbE RoCE", "InfiniBand NDR"),
+    4: ("100GbE RoCE", "InfiniBand HDR", "200GbE RoCE"),
     5: ("InfiniBand NDR", "400GbE RoCE"),
 }
 
@@ -143,7 +144,7 @@ def fabric_remark(gpus: list[GPU]) -> Msg:
         >>> fabric_remark([lookup_gpu("910B")])["gpus"][0]["links"]
         '200GbE RoCE'
         >>> fabric_remark([lookup_gpu("A100")])["gpus"][0]["links"]
-        'InfiniBand HDR / 200GbE RoCE / InfiniBand NDR'
+        'InfiniBand HDR / 200GbE RoCE'
     """
     said = []
     for gpu in dict.fromkeys(gpus):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import text
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
 from calculators.catalog.hardware import DTYPE_BYTES
@@ -146,10 +147,14 @@ def _duration(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 
 def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    count = needed_gpus(checks, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    count = needed_gpus(checks, per_node)
     if count is None:
         return None
-    return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=scenario.gpu or "GPU"))
+    gpu = scenario.gpu or "GPU"
+    # Past one node the count is bought as servers: the first sentence says how many.
+    nodes = whole_nodes(count, {"gpus_per_node": per_node}, gpu)
+    return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=gpu), nodes=nodes)
 
 
 def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import t, text
 from assistant.i18n.labels import CHECK_LABELS
+from assistant.i18n.numbers import bytes_text
 from assistant.i18n.numbers import duration_text as fmt_seconds
 from assistant.records import Check, Figure, Language
 from calculators.messages import Msg
@@ -85,7 +86,7 @@ def _host_ram(f: Mapping[str, Figure], lang: Language, need: float, have: float)
         lang,
         need=_gb(host_need),
         usable=_gb(usable),
-        have=_gb(host_have),
+        have=bytes_text(host_have, "ram"),  # a DIMM total: "512 GiB", not "549.8 GB"
         times=_times(host_need / usable),
         gpu_need=_gb(need),
         gpu_have=_gb(have),

@@ -378,7 +378,31 @@ def evaluate_best(
         chosen = layouts[0] if len(layouts) == 1 else fallback
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
     given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
-    return evaluation, [] if given else [_layout_note(evaluation.plan, lang)]
+    notes = [] if given else [_layout_note(evaluation.plan, lang)]
+    if deciding_notes(evaluation, lang):
+        return evaluation, notes  # said first, by `deciding_notes`
+    return evaluation, notes + _host_ram_note(evaluation.plan, lang)
+
+
+def deciding_notes(evaluation: Evaluation, lang: Language) -> tuple[str, ...]:
+    """Assumptions that decide the verdict, said before the others (a brief answer shows the
+    first few): the default host RAM an offload does not fit in."""
+    if evaluation.check("memory").limiting != "host_ram":
+        return ()
+    return tuple(_host_ram_note(evaluation.plan, lang))
+
+
+def _host_ram_note(plan: Plan, lang: Language) -> list[str]:
+    """An offload planned on a default host RAM says the figure, for the user to replace
+    ("按 512 GiB 主机内存假设…；请告诉我实际内存"); nothing when the RAM was given."""
+    from calculators.planner.host import host_ram_assumption
+    from calculators.planner.memory import offload_host_ram
+
+    host = offload_host_ram(plan)
+    if host is None or host.given:
+        return []
+    on_node = min(plan.gpus, plan.gpus_per_node)
+    return [text(host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node), lang)]
 
 
 def _pick(

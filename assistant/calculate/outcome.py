@@ -21,7 +21,7 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
-from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
+from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
@@ -281,7 +281,7 @@ def _evaluate_scenario(
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
         suggestions=_stated_first(suggestions, evaluation, stated, lang),
-        assumptions=resolved.assumptions + tuple(notes),
+        assumptions=(*deciding_notes(evaluation, lang), *resolved.assumptions, *notes),
         site=resolved.site,
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,

@@ -66,17 +66,30 @@ def bytes_text(value: float, part: str = "") -> str:
     """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled.
 
     `part` "si" or "gib" gives one of the two, for a sentence that puts the binary figure
-    after its phrase ("171.8 GB in total (160.0 GiB)").
+    after its phrase ("171.8 GB in total (160.0 GiB)"). "ram" is host memory: a whole number of
+    GiB is a DIMM total and is said in binary ("512 GiB", "2 TiB"); any other figure (a
+    computed need, a stated "256 GB") in decimal.
 
     Examples:
         >>> bytes_text(80e9), bytes_text(80e9, "si"), bytes_text(80e9, "gib")
         ('80.0 GB (74.5 GiB)', '80.0 GB', '74.5 GiB')
+        >>> bytes_text(2**41, "ram"), bytes_text(256 * 2**30, "ram"), bytes_text(987.8e9, "ram")
+        ('2 TiB', '256 GiB', '987.8 GB')
     """
     if part == "si" or abs(value) < 1e3:
         return format_bytes(value)
+    if part == "ram":
+        if not _is_whole_binary(value):
+            return format_bytes(value)
+        return format_bytes(value, binary=True).replace(".0 ", " ")
     if part == "gib":
         return format_bytes(value, binary=True)
     return f"{format_bytes(value)} ({format_bytes(value, binary=True)})"
+
+
+def _is_whole_binary(value: float) -> bool:
+    """True for a whole number of GiB (a DIMM total), not a computed need."""
+    return value >= 2**30 and value % 2**30 == 0
 
 
 def duration_text(seconds: float, language: Language = "en") -> str:

@@ -35,7 +35,8 @@ class TypicalFabric:
 
 _DGX_H100 = (
     "NVIDIA DGX H100 user guide: eight ConnectX-7 400 Gb/s (NDR) ports for the compute "
-    "fabric, one per GPU"
+    "fabric, one per GPU (DGX BasePOD reference architecture, 'Core Components': four OSFP "
+    "ports serving eight single-port ConnectX-7 VPI, up to 400 Gb/s InfiniBand/Ethernet)"
 )
 #: name -> (link, GPUs per port, source); else by class and PCIe generation below.
 _TYPICAL_BY_NAME: dict[str, tuple[str, int, str]] = {
@@ -43,7 +44,9 @@ _TYPICAL_BY_NAME: dict[str, tuple[str, int, str]] = {
         "200GbE RoCE",
         1,
         "Huawei Atlas 800T A2 training server: 8 x 200GE ports, one per NPU, on the RoCE "
-        "parameter plane (MindCluster Ascend Deployer guide, 'configure the parameter plane')",
+        "parameter plane (MindCluster Ascend Deployer guide, 'configure the parameter plane'; "
+        "DaoCloud OceanStor A800 compatibility report, Table 1-2: Atlas 800T A2 with "
+        "4 x 2-port 200GE RoCE NICs on the parameter plane)",
     ),
     "Ascend 910 32GB": (
         "100GbE RoCE",
@@ -76,8 +79,8 @@ _TYPICAL_BY_PCIE_GEN: dict[int, tuple[str, int, str]] = {
     4: (
         "InfiniBand HDR",
         1,
-        "NVIDIA DGX A100 user guide: eight single-port ConnectX-6 200 Gb/s HDR InfiniBand "
-        "adapters for the compute fabric, one per GPU (HGX A100/A800 nodes alike)",
+        "NVIDIA DGX A100 user guide (DU-09821-001): eight single-port ConnectX-6 200 Gb/s HDR "
+        "InfiniBand adapters for the compute fabric, one per GPU (HGX A100/A800 nodes alike)",
     ),
     5: ("InfiniBand NDR", 1, _DGX_H100),
 }

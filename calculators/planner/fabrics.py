@@ -11,13 +11,15 @@ generation (a NIC cannot usefully outrun the host's PCIe slot either):
   9000): 100GbE RoCE.
 - GeForce (RTX 3090/4090) workstations and 4U chassis: 25GbE or 100GbE RoCE at most.
 - PCIe Gen3 generation (V100, T4): InfiniBand EDR or 100GbE RoCE.
-- PCIe Gen4 generation (A100/A800, L40S, L20, L4, A10): InfiniBand HDR/NDR (200-400G) or
-  100/200GbE RoCE.
+- PCIe Gen4 generation (A100/A800, L40S, L20, L4, A10): InfiniBand HDR (200G) or
+  100/200GbE RoCE. Not NDR: a 400 Gb/s port (50 GB/s) outruns the Gen4 x16 slot it sits in
+  (31.5 GB/s per direction, PCI-SIG); DGX A100 ships ConnectX-6 HDR (user guide DU-09821-001).
 - Hopper and MI300X (PCIe Gen5): InfiniBand NDR 400G or 400GbE RoCE.
 - Blackwell (B200): InfiniBand NDR or XDR, or 400GbE RoCE.
 
-Ports per node: 1, 2, 4 or 8, never more than one per GPU (DGX/HGX and Atlas nodes have one
-per accelerator).
+Ports per node: as the card's servers are cabled (DGX/HGX and Atlas nodes: one per
+accelerator; DGX-1: one per two V100); 1, 2, 4 or 8 for a GeForce box. A suggested fabric is
+never slower than the one the card's servers ship with (`typical_fabric`).
 
 When a multi-node question names no fabric, `typical_fabric` (catalog data in
 `calculators.catalog.fabrics`, re-exported here) is assumed (and said): the one
@@ -57,7 +59,7 @@ _BY_NAME: dict[str, tuple[str, ...]] = {
 _CONSUMER = ("25GbE RoCE", "100GbE RoCE")
 _BY_PCIE_GEN: dict[int, tuple[str, ...]] = {
     3: ("InfiniBand EDR", "100GbE RoCE"),
-    4: ("100GbE RoCE", "InfiniBand HDR", "200GbE RoCE", "InfiniBand NDR"),
+    4: ("100GbE RoCE", "InfiniBand HDR", "200GbE RoCE"),
     5: ("InfiniBand NDR", "400GbE RoCE"),
 }
 
@@ -95,27 +97,59 @@ def ports_per_node(gpu: GPU, link: Link, gpus_per_node: int) -> int:
     return max(1, gpus_per_node) if link.kind == "infiniband" else 1
 
 
+def _port_counts(gpu: GPU, gpus_per_node: int) -> tuple[int, ...]:
+    """Ports a ``gpu`` node is cabled with: as its servers come (DGX/HGX and Atlas nodes: one
+    per accelerator; DGX-1: one per two V100), any of 1-8 for a GeForce box (one port per
+    node is usual, more are added cards)."""
+    typical = typical_fabric(gpu)
+    if typical.ports(gpus_per_node) == 1:
+        return tuple(n for n in (1, 2, 4, 8) if n <= max(1, gpus_per_node))
+    return (typical.ports(gpus_per_node),)
+
+
 def fabric_options(gpu: GPU, gpus_per_node: int) -> list[tuple[float, Link, int]]:
     """(bytes/s per node per direction, link, ports) for ``gpu``, slowest first; ties go to
-    fewer ports, then to InfiniBand/RoCE in the order of `fabric_links`."""
+    fewer ports, then to InfiniBand/RoCE in the order of `fabric_links`.
+
+    A suggestion is advice to buy: nodes are cabled as the card's servers come
+    (`_port_counts`), and nothing slower than the fabric they ship with (`typical_fabric`) is
+    offered, so an A100 cluster is never told "1 x 100GbE RoCE" when a DGX A100 has eight
+    200 Gb/s HDR ports.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("A100"), 8)][:2]
+        [('InfiniBand HDR', 8), ('200GbE RoCE', 8)]
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("910B"), 8)]
+        [('200GbE RoCE', 8)]
+        >>> [(link.name, n) for _, link, n in fabric_options(lookup_gpu("4090"), 8)][:2]
+        [('25GbE RoCE', 1), ('25GbE RoCE', 2)]
+    """
+    typical = typical_fabric(gpu)
+    floor = typical.link.bytes_per_s * typical.ports(gpus_per_node)
     links = fabric_links(gpu)
-    ports = [n for n in (1, 2, 4, 8) if n <= max(1, gpus_per_node)]
+    ports = _port_counts(gpu, gpus_per_node)
     options = [(link.bytes_per_s * n, link, n) for link in links for n in ports]
     order = {link.name: i for i, link in enumerate(links)}
-    return sorted(options, key=lambda item: (item[0], item[2], order[item[1].name]))
+    shipped = [option for option in options if option[0] >= floor]
+    return sorted(shipped, key=lambda item: (item[0], item[2], order[item[1].name]))
 
 
 def fabric_remark(gpus: list[GPU]) -> Msg:
-    """Why the suggested fabrics are the ones named: a planning assumption per generation.
+    """Why the suggested fabrics are the ones named: those the card's servers ship with, or
+    faster ones of its generation (`fabric_options`, for 8-GPU nodes).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> fabric_remark([lookup_gpu("910B")])["gpus"][0]["links"]
-        '100GbE RoCE / 200GbE RoCE'
+        '200GbE RoCE'
+        >>> fabric_remark([lookup_gpu("A100")])["gpus"][0]["links"]
+        'InfiniBand HDR / 200GbE RoCE'
     """
     said = []
     for gpu in dict.fromkeys(gpus):
-        links = " / ".join(link.name for link in fabric_links(gpu))
+        offered = {link.name for _, link, _ in fabric_options(gpu, 8)}
+        links = " / ".join(link.name for link in fabric_links(gpu) if link.name in offered)
         atlas = gpu.name.startswith("Ascend 910B")
         note = Msg("suggest.remark.atlas_nodes") if atlas else ""
         said.append(Msg("suggest.remark.fabric_gpu", gpu=gpu.name, links=links, note=note))

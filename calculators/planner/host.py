@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from calculators.catalog.hardware import GPU
 from calculators.messages import Msg
+from calculators.units import GiB, TiB
 
 __all__ = [
     "CPU_ADAM_BYTES_PER_PARAM",
@@ -23,6 +24,7 @@ __all__ = [
     "WORKSTATION_MIN_GPUS",
     "HostRam",
     "host_ram",
+    "host_ram_assumption",
     "host_ram_default",
 ]
 
@@ -40,39 +42,52 @@ class HostRamDefault:
     planned on this option and says so: the unstated host RAM does not decide the verdict."""
 
 
-#: Host RAM per node by server class (used when the site gives none).
+#: Host RAM per node by server class (used when the site gives none). DIMMs come in binary
+#: sizes, so a datasheet's "2 TB" of 32 x 64 GB DIMMs is 2 TiB = 2**41 bytes and "8 x 32 GB" is
+#: 256 GiB: the defaults are those byte counts, not 2e12 or 256e9.
 HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType(
     {
         "hopper": HostRamDefault(
-            2e12, "DGX/HGX H100-class", "NVIDIA DGX H100 datasheet: 2 TB system memory"
+            2 * TiB,
+            "DGX/HGX H100-class",
+            "NVIDIA DGX H100 datasheet and DGX BasePOD reference architecture ('Core "
+            "Components'): 2 TB of DDR5 system memory, 32 x 64 GB DIMMs = 2 TiB",
         ),
         "blackwell": HostRamDefault(
-            2e12,
+            2 * TiB,
             "DGX/HGX B200-class",
-            "NVIDIA DGX B200 datasheet: 2 TB system memory (up to 4 TB)",
-            4e12,
+            "NVIDIA DGX B200 datasheet: 2 TB system memory (up to 4 TB), binary DIMM sizes",
+            4 * TiB,
         ),
         "ampere": HostRamDefault(
-            1e12,
+            1 * TiB,
             "DGX/HGX A100-class",
-            "NVIDIA DGX A100 datasheet: 1 TB system memory (2 TB option)",
-            2e12,
+            "NVIDIA DGX A100 datasheet: 1 TB system memory (2 TB option), binary DIMM sizes",
+            2 * TiB,
         ),
         "volta": HostRamDefault(
-            512e9, "DGX-1-class V100", "NVIDIA DGX-1 datasheet: 512 GB system memory"
+            512 * GiB,
+            "DGX-1-class V100",
+            "NVIDIA DGX-1 datasheet: 512 GB system memory, binary DIMM sizes",
+        ),
+        "davinci": HostRamDefault(
+            512 * GiB,
+            "Atlas 800T A2 / Atlas 800 (Ascend) training server",
+            "planning assumption: no public Huawei memory configuration of the Atlas 800T A2 "
+            "or Atlas 900 A2 PoD node was found; a conservative 16 x 32 GB DIMMs",
         ),
         "pcie": HostRamDefault(
-            512e9,
+            512 * GiB,
             "2-socket PCIe GPU server",
             "planning assumption: 16 x 32 GB DIMMs in a 2-socket PCIe server",
         ),
         "consumer": HostRamDefault(
-            128e9,
+            128 * GiB,
             "desktop board",
             "planning assumption: 4 x 32 GB DDR5 DIMMs, the usual ceiling of a desktop board",
         ),
         "workstation": HostRamDefault(
-            256e9,
+            256 * GiB,
             "workstation board",
             "planning assumption: 8 x 32 GB RDIMMs, one per channel of a workstation CPU "
             "(AMD Ryzen Threadripper PRO 5000/7000 WX and Intel Xeon W-3400 datasheets: "
@@ -102,12 +117,14 @@ def host_ram_default(gpu: GPU, gpus_on_node: int = 1) -> HostRamDefault:
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
-        >>> host_ram_default(lookup_gpu("H100")).bytes_per_node
-        2000000000000.0
-        >>> host_ram_default(lookup_gpu("RTX 4090")).bytes_per_node
-        128000000000.0
-        >>> host_ram_default(lookup_gpu("RTX 4090"), gpus_on_node=4).bytes_per_node
-        256000000000.0
+        >>> host_ram_default(lookup_gpu("H100")).bytes_per_node / 2**40  # DGX H100: 2 TiB
+        2.0
+        >>> host_ram_default(lookup_gpu("RTX 4090")).bytes_per_node / 2**30
+        128.0
+        >>> host_ram_default(lookup_gpu("RTX 4090"), gpus_on_node=4).bytes_per_node / 2**30
+        256.0
+        >>> host_ram_default(lookup_gpu("910B")).server
+        'Atlas 800T A2 / Atlas 800 (Ascend) training server'
     """
     if gpu.gpu_class == "consumer":
         workstation = gpus_on_node >= WORKSTATION_MIN_GPUS
@@ -115,6 +132,25 @@ def host_ram_default(gpu: GPU, gpus_on_node: int = 1) -> HostRamDefault:
     if gpu.intra_link.startswith("PCIe"):
         return HOST_RAM_DEFAULTS["pcie"]
     return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
+
+
+def host_ram_assumption(gpu: GPU, gpus_on_node: int, available_bytes: float) -> Msg:
+    """The host RAM an offloading plan was given by default, said as an assumption the user
+    should replace ("按 512 GiB 主机内存假设…；请告诉我实际内存").
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> said = host_ram_assumption(lookup_gpu("910B"), 8, 512 * 2**30)
+        >>> said.key, said["server"].key
+        ('training.host_ram_note', 'training.host_server.davinci')
+    """
+    name = _class_of(host_ram_default(gpu, gpus_on_node))
+    return Msg(
+        "training.host_ram_note",
+        ram=available_bytes,
+        server=Msg(f"training.host_server.{name}"),
+        source=Msg(f"training.host_source.{name}"),
+    )
 
 
 def _class_of(default: HostRamDefault) -> str:
@@ -162,9 +198,9 @@ def host_ram(
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> h = host_ram(gpu=lookup_gpu("A100 80GB"), offloaded_bytes_per_gpu=14 * 70e9 / 8,
         ...              gpus_on_node=8)  # Llama-2-70B full fine-tune on one node
-        >>> round(h.needed_bytes_per_node / 1e9), h.fits  # 980 GB > 80% of 1 TB: 2 TB option
+        >>> round(h.needed_bytes_per_node / 1e9), h.fits  # 980 GB > 80% of 1 TiB: 2 TiB option
         (980, True)
-        >>> h.available_bytes_per_node / 1e12
+        >>> h.available_bytes_per_node / 2**40
         2.0
         >>> host_ram(gpu=lookup_gpu("A100 80GB"), offloaded_bytes_per_gpu=14 * 70e9 / 8,
         ...          gpus_on_node=8, host_ram_bytes=1e12).fits  # a stated 1 TB decides

@@ -169,12 +169,12 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
 
 
 def _host_need(plan: Plan) -> Msg | str:
-    """ "; needs 980 GB of host RAM per node, has 1,000 GB" ("assumed" instead of "has" when
-    the host RAM was not given); "" when offloading needs no host RAM figure."""
+    """ "; needs 980.0 GB of host RAM per node, has 1.0 TB" ("assumed 1 TiB" when the host RAM
+    was not given: a default is a DIMM total); "" when offloading needs no host RAM figure."""
     host = offload_host_ram(plan)
     if host is None:
         return ""
-    need, has = host.needed_bytes_per_node / 1e9, host.available_bytes_per_node / 1e9
+    need, has = host.needed_bytes_per_node, host.available_bytes_per_node
     return Msg("suggest.host.has" if host.given else "suggest.host.assumed", need=need, has=has)
 
 

@@ -139,9 +139,9 @@ def test_offload_checks_host_ram() -> None:
 
 
 def test_unstated_host_ram_is_planned_on_the_larger_standard_option() -> None:
-    """With no host RAM given, the DGX A100's 2 TB option (its datasheet) is assumed when
-    the standard 1 TB is too small: the unstated default does not decide the verdict, and
-    the assumption is said."""
+    """With no host RAM given, the DGX A100's 2 TB option (its datasheet; 2 TiB of DIMMs) is
+    assumed when the standard 1 TiB is too small: the unstated default does not decide the
+    verdict, and the assumption is said."""
     plan = Plan(
         task="finetune",
         model=lookup_model("Llama-2-70B"),
@@ -157,16 +157,16 @@ def test_unstated_host_ram_is_planned_on_the_larger_standard_option() -> None:
     small = plan.replace(model=lookup_model("Llama-2-13B"))
     host = offload_host_ram(small)
     assert host is not None
-    assert host.available_bytes_per_node == 1e12
+    assert host.available_bytes_per_node == 2**40
     big = offload_host_ram(plan)
     assert big is not None
-    assert big.available_bytes_per_node == 2e12
+    assert big.available_bytes_per_node == 2 * 2**40
     assert not big.given
-    # H100 class has no larger datasheet option: 2 TB stays 2 TB however much is needed.
+    # H100 class has no larger datasheet option: 2 TiB stays 2 TiB however much is needed.
     huge = plan.replace(model=lookup_model("Llama-3.1-405B"), gpu=lookup_gpu("H100"))
     host_huge = offload_host_ram(huge)
     assert host_huge is not None
-    assert host_huge.available_bytes_per_node == 2e12
+    assert host_huge.available_bytes_per_node == 2 * 2**40
     assert not host_huge.fits
 
 

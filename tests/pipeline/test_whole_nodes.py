@@ -61,3 +61,31 @@ def test_the_memory_minimum_says_its_whole_nodes() -> None:
     figures = {"min_gpus": 18, "gpus_per_node": 8}
     said = summarize("memory", "fail", figures, "en", "H800")
     assert "least 18 × H800 needed (24 × H800 = 3 nodes × 8)" in said
+
+
+def _count_answer(min_gpus: int, per_node: int | None, language: str) -> str:
+    from assistant.calculate.focus import focus_sentence
+    from assistant.records import Check, Scenario
+
+    memory = Check("memory", "ok", "", figures={"min_gpus": min_gpus})
+    scenario = Scenario(gpu="H20 96GB", gpus_per_node=per_node)
+    return focus_sentence("gpu_count", (memory,), scenario, language)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("min_gpus", "per_node", "language", "expected"),
+    [
+        # 12 fit memory; past one 8-GPU node the count is whole nodes, said in the sentence
+        (12, 8, "en", "You need at least 16 × H20 96GB (= 2 nodes × 8)."),
+        (12, 8, "zh", "至少需要 16 张 H20 96GB（= 2 台 × 每台 8 张）。"),
+        (32, 8, "en", "You need at least 32 × H20 96GB (= 4 nodes × 8)."),
+        (8, 8, "en", "You need at least 8 × H20 96GB."),  # one node: no split
+        (8, 8, "zh", "至少需要 8 张 H20 96GB。"),
+        (6, 4, "en", "You need at least 8 × H20 96GB (= 2 nodes × 4)."),  # 4-GPU servers
+        (9, None, "en", "You need at least 16 × H20 96GB (= 2 nodes × 8)."),  # default node
+    ],
+)
+def test_a_count_past_one_node_says_its_nodes_first(
+    min_gpus: int, per_node: int | None, language: str, expected: str
+) -> None:
+    assert _count_answer(min_gpus, per_node, language) == expected

@@ -21,12 +21,14 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
+from assistant.calculate.layout_notes import zero_applies
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
+from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import Evaluator, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
@@ -64,7 +66,7 @@ from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
-    from calculators.planner.plan import Evaluation, PlanChange
+    from calculators.planner.plan import Evaluation, Plan, PlanChange
 
 __all__ = ["Outcome", "calculate", "to_plan"]
 
@@ -206,6 +208,8 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue)
+    # a split chosen for the load or latency asked is part of the answer, not an assumption
+    led = tuple(notes) if scenario.task == "inference" and serving_goal(scenario) != "fit" else ()
     horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
         evaluation = replace(
@@ -214,7 +218,7 @@ def _evaluate_scenario(
     plan = evaluation.plan
     scenario = replace(
         scenario,
-        zero_stage=plan.zero_stage if scenario.task != "inference" else None,
+        zero_stage=_zero_shown(scenario, plan),
         tokens=scenario.tokens if scenario.task != "inference" else None,
         deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
         tensor_parallel=plan.tensor_parallel,
@@ -276,16 +280,24 @@ def _evaluate_scenario(
     where = where.replace("） 评估", "）评估")  # no space after a closing full-width bracket
     return Outcome(
         verdict=verdict,
-        lead=join_sentences((top, where if judged else ""), lang),  # unjudged: said as reference
+        lead=join_sentences((top, *led, where if judged else ""), lang),  # unjudged: reference
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
         suggestions=_stated_first(suggestions, evaluation, stated, lang),
-        assumptions=resolved.assumptions + tuple(notes),
+        assumptions=resolved.assumptions + tuple(n for n in notes if n not in led),
         site=resolved.site,
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
+
+
+def _zero_shown(scenario: Scenario, plan: Plan) -> int | None:
+    """The ZeRO stage the answer shows: a stated one, else the plan's where it shards
+    anything (none at one data-parallel replica, `layout_notes.zero_applies`)."""
+    if scenario.task == "inference":
+        return None
+    return plan.zero_stage if scenario.zero_stage is not None or zero_applies(plan) else None
 
 
 _KINDS = ("memory", "compute", "network", "power", "cost")
@@ -463,6 +475,16 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
 
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, site, "compare", scenario)
+        outcome = _evaluate_scenario(resolved, query.language, scenario, "compare")
+        if not has_target(scenario) or _training(scenario):
+            return outcome
+        # a stated target is part of what each option must do ("20 tok/s per user")
+        counted = scenario.gpu_count is not None or scenario.nodes is not None
+        return meet_target(scenario, outcome, rerun, query.language, counted=counted)
+
+    def rerun(scenario: Scenario, note: str) -> Outcome:
+        resolved = _resolve(query, site, "compare", scenario)
+        resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run

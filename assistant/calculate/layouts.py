@@ -300,14 +300,15 @@ def _node_tensor_parallel(per_node: int, gpus: int, model: ModelSpec) -> int:
 
 
 def evaluate_best(
-    scenario: Scenario, lang: Language, pue: float | None
+    scenario: Scenario, lang: Language, pue: float | None, ask: str = "feasibility"
 ) -> tuple[Evaluation, list[str]]:
-    """Evaluate, choosing ZeRO/recompute (training) or TP/PP (inference) as an engineer would."""
+    """Evaluate, choosing ZeRO/recompute (training) or TP/PP (inference) as an engineer would;
+    `ask` (what the question asks) sets what a serving split is chosen for."""
     from calculators.planner import evaluate
 
     layouts = _layouts(scenario)
     if scenario.task == "inference":
-        chosen, why = _serving_choice(scenario, layouts, pue)
+        chosen, why = _serving_choice(scenario, layouts, pue, ask)
     else:
         chosen, why = _training_choice(scenario, layouts, pue), ""
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
@@ -368,14 +369,14 @@ def _training_choice(
 
 
 def _serving_choice(
-    scenario: Scenario, layouts: list[dict[str, object]], pue: float | None
+    scenario: Scenario, layouts: list[dict[str, object]], pue: float | None, ask: str
 ) -> tuple[dict[str, object], str]:
     """(the serving split, why it was chosen): by the question's goal (`serving_pick`); with
     no load or target, the smallest split whose checks all pass (else nothing failing)."""
     from assistant.calculate.serving_pick import Tried, pick_serving, serving_goal
 
     fallback = layouts[0] if len(layouts) == 1 else layouts[-1]
-    goal = serving_goal(scenario)
+    goal = serving_goal(scenario, ask)
     trials = _trials(scenario, layouts, pue, first_ok=goal == "fit")
     fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
     if goal == "fit":
@@ -391,7 +392,7 @@ def _serving_choice(
         )
         for rank, checks, layout in fitting
     ]
-    found = pick_serving(tried, scenario)
+    found = pick_serving(tried, scenario, ask)
     return found if found is not None else (fallback, "")
 
 

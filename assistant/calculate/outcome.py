@@ -207,9 +207,10 @@ def _evaluate_scenario(
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
-    evaluation, notes = evaluate_best(scenario, lang, pue)
+    evaluation, notes = evaluate_best(scenario, lang, pue, ask)
     # a split chosen for the load or latency asked is part of the answer, not an assumption
-    led = tuple(notes) if scenario.task == "inference" and serving_goal(scenario) != "fit" else ()
+    chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"
+    led = tuple(notes) if chosen_for != "fit" else ()
     horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
         evaluation = replace(

@@ -46,15 +46,25 @@ class Tried:
     first_token_seconds: float
 
 
-def serving_goal(s: Scenario) -> Goal:
-    """What the split is chosen for: a load → throughput, a latency target → latency.
+#: Asks about what the job needs (memory, weights, KV cache, how many GPUs): answered on the
+#: smallest split that fits, whose need per replica is the figure asked for.
+NEED_ASKS = ("memory", "weights", "kv_cache", "gpu_count")
+
+
+def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
+    """What the split is chosen for: a load → throughput, a latency target → latency; a
+    question about what the job needs (`NEED_ASKS`) → the smallest split that fits.
 
     Examples:
         >>> serving_goal(Scenario(concurrency=64)), serving_goal(Scenario(batch_size=1))
         ('throughput', 'fit')
         >>> serving_goal(Scenario(target_seconds_per_token=0.025))
         'latency'
+        >>> serving_goal(Scenario(concurrency=64), "memory")
+        'fit'
     """
+    if ask in NEED_ASKS:
+        return "fit"
     load = max(s.batch_size or 1, s.concurrency or 1) > 1
     if load or s.target_tokens_per_second is not None or s.target_qps is not None:
         return "throughput"
@@ -79,7 +89,9 @@ def _shortfall(t: Tried, s: Scenario) -> float:
     )
 
 
-def pick_serving(tried: Sequence[Tried], s: Scenario) -> tuple[dict[str, object], str] | None:
+def pick_serving(
+    tried: Sequence[Tried], s: Scenario, ask: str = "feasibility"
+) -> tuple[dict[str, object], str] | None:
     """(the split, why: "throughput", "latency" or "missed") from the fitting splits tried,
     in trial order (fewest GPUs per replica first); None when none fits.
 
@@ -101,7 +113,7 @@ def pick_serving(tried: Sequence[Tried], s: Scenario) -> tuple[dict[str, object]
     if not meeting:  # no split meets the latency target: the one closest to it
         return min(pool, key=lambda t: _shortfall(t, s)).layout, "missed"
     order = {id(t): i for i, t in enumerate(meeting)}
-    if serving_goal(s) == "latency":
+    if serving_goal(s, ask) == "latency":
         best = min(meeting, key=lambda t: (t.gpus_per_replica, t.rank, order[id(t)]))
         return best.layout, "latency"
     top = max(t.tokens_per_second for t in meeting)

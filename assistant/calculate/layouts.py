@@ -398,8 +398,8 @@ def _serving_choice(
 
 def _split(layout: dict[str, object]) -> int:
     """GPUs per replica of a serving layout (TP x PP)."""
-    tp, pp = layout.get("tensor_parallel") or 1, layout.get("pipeline_parallel") or 1
-    return int(tp) * int(pp)  # type: ignore[call-overload]
+    tp, pp = layout.get("tensor_parallel"), layout.get("pipeline_parallel")
+    return (tp if isinstance(tp, int) else 1) * (pp if isinstance(pp, int) else 1)
 
 
 def _figure(checks: tuple[CheckResult, ...], kind: str, key: str) -> float:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
-from assistant.records import Language
+from assistant.records import Language, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from calculators.planner.plan import Plan
 
-__all__ = ["data_parallel", "layout_note", "zero_applies"]
+__all__ = ["data_parallel", "layout_note", "zero_applies", "zero_shown"]
 
 
 def layout_note(plan: Plan, lang: Language, why: str, rate: float) -> str:
@@ -41,6 +41,14 @@ def zero_applies(plan: Plan) -> bool:
     (every GPU in one TP/PP group) it shards nothing; with CPU offload the stage still says
     where the states live (ZeRO-Offload, arXiv:2101.06840, runs on a single GPU)."""
     return data_parallel(plan) > 1 or plan.offload
+
+
+def zero_shown(scenario: Scenario, plan: Plan) -> int | None:
+    """The ZeRO stage an answer shows: a stated one, else the plan's where it shards
+    anything (none at one data-parallel replica: `zero_applies`); none for serving."""
+    if scenario.task == "inference":
+        return None
+    return plan.zero_stage if scenario.zero_stage is not None or zero_applies(plan) else None
 
 
 def _training_note(plan: Plan) -> Msg:

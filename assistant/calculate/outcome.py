@@ -21,7 +21,7 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
-from assistant.calculate.layout_notes import zero_applies
+from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
@@ -66,7 +66,7 @@ from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
-    from calculators.planner.plan import Evaluation, Plan, PlanChange
+    from calculators.planner.plan import Evaluation, PlanChange
 
 __all__ = ["Outcome", "calculate", "to_plan"]
 
@@ -219,7 +219,7 @@ def _evaluate_scenario(
     plan = evaluation.plan
     scenario = replace(
         scenario,
-        zero_stage=_zero_shown(scenario, plan),
+        zero_stage=zero_shown(scenario, plan),
         tokens=scenario.tokens if scenario.task != "inference" else None,
         deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
         tensor_parallel=plan.tensor_parallel,
@@ -291,14 +291,6 @@ def _evaluate_scenario(
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
-
-
-def _zero_shown(scenario: Scenario, plan: Plan) -> int | None:
-    """The ZeRO stage the answer shows: a stated one, else the plan's where it shards
-    anything (none at one data-parallel replica, `layout_notes.zero_applies`)."""
-    if scenario.task == "inference":
-        return None
-    return plan.zero_stage if scenario.zero_stage is not None or zero_applies(plan) else None
 
 
 _KINDS = ("memory", "compute", "network", "power", "cost")

@@ -12,7 +12,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.planner.plan import Plan
 
-__all__ = ["data_parallel", "layout_note", "zero_applies", "zero_shown"]
+__all__ = ["data_parallel", "layout_note", "stated_zero_note", "zero_applies", "zero_shown"]
 
 
 def layout_note(plan: Plan, lang: Language, why: str, rate: float) -> str:
@@ -49,6 +49,14 @@ def zero_shown(scenario: Scenario, plan: Plan) -> int | None:
     if scenario.task == "inference":
         return None
     return plan.zero_stage if scenario.zero_stage is not None or zero_applies(plan) else None
+
+
+def stated_zero_note(plan: Plan, scenario: Scenario) -> tuple[Msg, ...]:
+    """A stated ZeRO stage at one data-parallel replica is kept, and said to shard nothing."""
+    stated = scenario.zero_stage
+    if plan.task == "inference" or not stated or zero_applies(plan):
+        return ()
+    return (Msg("default.zero_no_effect", zero=stated),)
 
 
 def _training_note(plan: Plan) -> Msg:

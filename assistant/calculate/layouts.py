@@ -22,7 +22,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved
-from assistant.calculate.layout_notes import layout_note
+from assistant.calculate.layout_notes import layout_note, stated_zero_note
+from assistant.i18n import text
 from assistant.records import Language, Scenario
 from calculators._memory_parts import valid_tensor_parallel
 from calculators.defaults import (
@@ -314,7 +315,7 @@ def evaluate_best(
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
     given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
     if given:
-        return evaluation, []
+        return evaluation, [text(m, lang) for m in stated_zero_note(evaluation.plan, scenario)]
     rate = _figure(evaluation.checks, "compute", "decode_tokens_per_s_all_replicas")
     return evaluation, [layout_note(evaluation.plan, lang, why, rate)]
 

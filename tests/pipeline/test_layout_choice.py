@@ -208,3 +208,21 @@ def test_at_one_replica_zero_gives_no_sharding_credit() -> None:
     assert layout_message(base.replace(zero_stage=3)).key == "suggest.layout.one_replica"
     two = base.replace(gpus=16, zero_stage=3)  # DP = 2: the stage is shown
     assert layout_message(two).key == "suggest.layout.training"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Can 8 H100 pretrain Llama-3-70B on 100B tokens with ZeRO-3 and TP=8?", "shards nothing"),
+        ("8张H100用ZeRO-3、TP=8预训练Llama-3-70B，1000亿token，行吗？", "不切分任何状态"),
+    ],
+)
+def test_a_stated_zero_stage_at_one_replica_is_said_to_shard_nothing(
+    question: str, said: str
+) -> None:
+    outcome = _ask(question)
+    assert outcome.scenario is not None
+    assert outcome.scenario.zero_stage == 3
+    assert any(said in a and "ZeRO-3" in a for a in outcome.assumptions)
+    wider = _ask("Can 16 H100 pretrain Llama-3-70B on 100B tokens with ZeRO-3 and TP=8?")
+    assert not any("shards nothing" in a for a in wider.assumptions)  # DP = 2: it shards

@@ -92,7 +92,7 @@ def _shortfall(t: Tried, s: Scenario) -> float:
 def pick_serving(
     tried: Sequence[Tried], s: Scenario, ask: str = "feasibility"
 ) -> tuple[dict[str, object], str] | None:
-    """(the split, why: "throughput", "latency" or "missed") from the fitting splits tried,
+    """(the split, why: "throughput", "latency", "missed" or "only") from the fitting splits tried,
     in trial order (fewest GPUs per replica first); None when none fits.
 
     Examples:
@@ -105,10 +105,14 @@ def pick_serving(
         {'tensor_parallel': 4}
         >>> pick_serving([a, b, c], Scenario(target_first_token_seconds=0.05))  # none meets it
         ({'tensor_parallel': 8}, 'missed')
+        >>> pick_serving([c], Scenario(concurrency=64))  # one split fits: no choice to make
+        ({'tensor_parallel': 8}, 'only')
     """
     pool = [t for t in tried if t.rank < 2] or list(tried)
     if not pool:
         return None
+    if len(pool) == 1 and _meets(pool[0], s):
+        return pool[0].layout, "only"  # no choice was made: say so, not "the best of one"
     meeting = [t for t in pool if _meets(t, s)]
     if not meeting:  # no split meets the latency target: the one closest to it
         return min(pool, key=lambda t: _shortfall(t, s)).layout, "missed"
@@ -127,6 +131,7 @@ def reason_key(why: str) -> str:
         "throughput": "default.layout_serving_throughput",
         "latency": "default.layout_serving_latency",
         "missed": "default.layout_serving_missed",
+        "only": "default.layout_serving_only",
     }.get(why, "default.layout_serving")
 
 

@@ -226,3 +226,10 @@ def test_a_stated_zero_stage_at_one_replica_is_said_to_shard_nothing(
     assert any(said in a and "ZeRO-3" in a for a in outcome.assumptions)
     wider = _ask("Can 16 H100 pretrain Llama-3-70B on 100B tokens with ZeRO-3 and TP=8?")
     assert not any("shards nothing" in a for a in wider.assumptions)  # DP = 2: it shards
+
+
+def test_when_one_split_fits_the_answer_says_it_is_the_only_one() -> None:
+    # 405B in bf16 is 811.7 GB: 202.9 GB per GPU at TP=4 > 172.8 GB usable, so only TP=8
+    outcome = _ask("Can 8 MI300X serve Llama-3.1-405B for 128 concurrent users?")
+    assert "TP=8, PP=1, 1 replica: the only split that fits." in outcome.lead
+    assert "highest aggregate" not in outcome.lead

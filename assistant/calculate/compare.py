@@ -10,14 +10,15 @@ least two options with the figure.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.i18n import join_sentences, text
-from assistant.records import Figure, Option, Query, Scenario
+from assistant.i18n import join_sentences, mid_sentence, text
+from assistant.records import Figure, Language, Option, Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -145,8 +146,73 @@ def _line(option: Option) -> Msg:
             rate=f["tokens_per_second"],
             share=f["memory_share"],
             n=sequences,
+            split=_split(s),
         )
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
+
+
+def _split(s: Scenario) -> Msg:
+    """The serving split an option was evaluated on ("TP=4, PP=1, 2 replicas")."""
+    tp, pp = s.tensor_parallel or 1, s.pipeline_parallel or 1
+    count = max(1, (s.gpu_count or 1) // (tp * pp))
+    replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
+    return Msg("answer.compare_split", tp=tp, pp=pp, replicas=replicas)
+
+
+#: The pace figures an option is judged near by: the shortest run, else the most tokens/s.
+_PACE = (("seconds", 1.0), ("tokens_per_second", -1.0))
+
+
+def _closeness(option: Option) -> tuple[int, float, float]:
+    """How near an option that does not work comes to working (smaller is nearer): one whose
+    memory fits before one that does not, then the least memory, the shortest run, or the
+    most tokens/s."""
+    f = option.figures
+    share = f.get("memory_share")
+    timed = next(
+        (sign * float(v) for k, sign in _PACE if isinstance(v := f.get(k), float)), math.inf
+    )
+    if isinstance(share, float) and share > 1.0:
+        return 1, share, timed  # equal memory (same card size): the faster run is nearer
+    return (0, timed, 0.0) if timed < math.inf else (2, 0.0, 0.0)
+
+
+def _closest(options: tuple[Option, ...]) -> Msg:
+    """ "8 × L40S 48GB comes closest (…)": the option nearest to working, and by what."""
+    nearest = min(options, key=_closeness)
+    fits = _closeness(nearest)[0]
+    f, hardware = nearest.figures, _hardware(nearest.scenario)
+    if fits == 1:
+        return Msg("answer.compare_closest_memory", hardware=hardware, share=f["memory_share"])
+    if "seconds" in f:
+        return Msg("answer.compare_closest_time", hardware=hardware, seconds=f["seconds"])
+    if "tokens_per_second" in f:
+        return Msg("answer.compare_closest_rate", hardware=hardware, rate=f["tokens_per_second"])
+    return Msg("answer.compare_closest", hardware=hardware)
+
+
+def _change(outcome: Outcome, lang: Language) -> str:
+    """An option's first fix, for the middle of a sentence."""
+    change = outcome.suggestions[0].change
+    return mid_sentence(change) if lang == "en" else change
+
+
+def _none_works(
+    outcomes: Sequence[Outcome], options: tuple[Option, ...], lang: Language
+) -> list[Msg]:
+    """When no option works as asked: say so, which comes closest, and what each would need
+    (its first fix, as its own answer lists it); empty when some option works."""
+    if any(o.verdict in ("feasible", "conditional") for o in outcomes) or not any(
+        o.verdict == "infeasible" for o in outcomes
+    ):
+        return []
+    none = "answer.compare_none_works" if len(options) == 2 else "answer.compare_none_works_many"
+    needs = [
+        Msg("answer.compare_needs", hardware=_hardware(o.scenario), change=_change(out, lang))
+        for o, out in zip(options, outcomes, strict=True)
+        if out.suggestions
+    ]
+    return [Msg(none), _closest(options), *needs]
 
 
 def _many(options: Sequence[Option]) -> bool:
@@ -200,6 +266,15 @@ def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome
     # "怎么选" / "A100 or H100 for …" words no criterion: every win comes first, so the headline
     # still names the winner and on what before listing the options
     asked = asked or wins
+    failing = _none_works(outcomes, options, lang)
+    if failing:  # no winner as if it worked: that none does, and the nearest
+        # "which is faster" of runs that fit but overrun: the faster first (it is the nearer)
+        faster = [m for m in asked if m.key.startswith("answer.faster")]
+        sentences = [text(m, lang) for m in (*faster, failing[0], *failing[1 : 2 - len(faster)])]
+        sentences += [text(_line(o), lang) for o in options]
+        sentences += [text(m, lang) for m in failing[2:]]
+        best = min(outcomes, key=lambda o: _RANK[o.verdict])
+        return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)
     sentences = [text(m, lang) for m in asked]
     sentences += [text(_line(o), lang) for o in options]
     sentences += [text(m, lang) for m in wins if m not in asked]

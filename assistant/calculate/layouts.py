@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved
+from assistant.calculate.layout_notes import layout_note, stated_zero_note
 from assistant.i18n import text
 from assistant.records import Language, Scenario
 from calculators._memory_parts import valid_tensor_parallel
@@ -36,7 +37,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
-    from calculators.planner.plan import Evaluation, Plan
+    from calculators.planner.plan import CheckResult, Evaluation, Plan
 
 __all__ = ["evaluate_best", "one_replica", "serving_kv_dtype", "to_plan"]
 
@@ -299,63 +300,42 @@ def _node_tensor_parallel(per_node: int, gpus: int, model: ModelSpec) -> int:
     )
 
 
-def _layout_note(plan: Plan, lang: Language) -> str:
-    if plan.task == "inference":
-        count = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
-        replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
-        return text(
-            Msg(
-                "default.layout_serving",
-                tp=plan.tensor_parallel,
-                pp=plan.pipeline_parallel,
-                replicas=replicas,
-            ),
-            lang,
-        )
-    recompute = str(plan.recompute)
-    ep = plan.expert_parallel_degree if plan.model.is_moe else 1
-    note = Msg(
-        "default.layout_training",
-        zero=plan.zero_stage,
-        fsdp=Msg("default.fsdp") if plan.zero_stage == 3 else "",
-        tp=Msg("default.tp_in_node", tp=plan.tensor_parallel) if plan.tensor_parallel > 1 else "",
-        pp=_pipeline_note(plan),
-        ep=Msg("default.expert_parallel", ep=ep) if ep > 1 else "",
-        recompute=(
-            Msg("default.and_recompute", recompute=Msg(f"assume.recompute.{recompute}"))
-            if recompute != "none"
-            else ""
-        ),
-    )
-    return text(note, lang)
-
-
-def _pipeline_note(plan: Plan) -> Msg | str:
-    """The pipeline part of the layout note, with the batch when it was grown for it."""
-    from calculators.defaults import PRETRAIN_BATCH_TOKENS
-
-    if plan.pipeline_parallel == 1 or not plan.stages_across_nodes:
-        return ""
-    sequences = (plan.global_batch_tokens or 0.0) / plan.sequence_length
-    if sequences > round(PRETRAIN_BATCH_TOKENS / plan.sequence_length):
-        return Msg("default.pp_batch_grown", pp=plan.pipeline_parallel, sequences=sequences)
-    return Msg("default.pp_across_nodes", pp=plan.pipeline_parallel)
-
-
 def evaluate_best(
-    scenario: Scenario, lang: Language, pue: float | None
+    scenario: Scenario, lang: Language, pue: float | None, ask: str = "feasibility"
 ) -> tuple[Evaluation, list[str]]:
-    """Evaluate, choosing ZeRO/recompute (training) or TP/PP (inference) as an engineer would."""
-    from calculators.planner import evaluate, run_checks
+    """Evaluate, choosing ZeRO/recompute (training) or TP/PP (inference) as an engineer would;
+    `ask` (what the question asks) sets what a serving split is chosen for."""
+    from calculators.planner import evaluate
 
     layouts = _layouts(scenario)
-    fallback = (
-        layouts[-1] if scenario.task == "inference" else {"zero_stage": 3, "recompute": "selective"}
-    )
-    inference = scenario.task == "inference"
-    # (rank, seconds, layout): rank 0 every check ok, 1 nothing failing, 2 at least memory fits
-    tried: list[tuple[int, float, dict[str, object]]] = []
-    closest: tuple[float, dict[str, object]] | None = None  # least memory, when none fits
+    if scenario.task == "inference":
+        chosen, why = _serving_choice(scenario, layouts, pue, ask)
+    else:
+        chosen, why = _training_choice(scenario, layouts, pue), ""
+    evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
+    given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
+    if given:
+        notes = [text(m, lang) for m in stated_zero_note(evaluation.plan, scenario)]
+    else:
+        rate = _figure(evaluation.checks, "compute", "decode_tokens_per_s_all_replicas")
+        notes = [layout_note(evaluation.plan, lang, why, rate)]
+    if deciding_notes(evaluation, lang):
+        return evaluation, notes  # said first, by `deciding_notes`
+    return evaluation, notes + _host_ram_note(evaluation.plan, lang)
+
+
+#: (rank, checks, layout): rank 0 every check ok, 1 nothing failing, 2 something failing
+_Trial = tuple[int, "tuple[CheckResult, ...]", dict[str, object]]
+
+
+def _trials(
+    scenario: Scenario, layouts: list[dict[str, object]], pue: float | None, *, first_ok: bool
+) -> list[_Trial]:
+    """Each layout the planner accepts, with its checks, in trial order (none when only one
+    layout is open); with `first_ok`, up to the first whose checks all pass."""
+    from calculators.planner import run_checks
+
+    out: list[_Trial] = []
     for layout in layouts if len(layouts) > 1 else ():
         try:
             checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
@@ -363,25 +343,74 @@ def evaluate_best(
             continue  # a layout the planner refuses (e.g. GPUs not a multiple of TP x PP)
         verdicts = {c.verdict for c in checks}
         rank = 0 if verdicts <= {"ok", "n/a"} else 1 if "fail" not in verdicts else 2
-        if checks[0].verdict != "fail":
-            seconds = checks[1].figures.get("seconds")
-            tried.append((rank, float(seconds) if isinstance(seconds, float) else 0.0, layout))
-        need = checks[0].figures.get("required_bytes_per_gpu")
-        if isinstance(need, float) and (closest is None or need < closest[0]):
-            closest = (need, layout)
-        if rank == 0 and inference:
-            break  # serving: the smallest split that passes everything
-    chosen = _pick(tried, by_time=not inference)
-    if chosen is None and closest is not None and not inference:
-        chosen = closest[1]  # nothing fits: the layout that comes closest ("1.1x over")
+        out.append((rank, checks, layout))
+        if first_ok and rank == 0:
+            break
+    return out
+
+
+def _training_choice(
+    scenario: Scenario, layouts: list[dict[str, object]], pue: float | None
+) -> dict[str, object]:
+    """The fastest layout that fits (see the module docstring); when none fits, the one
+    needing the least memory per GPU (its shortfall is the honest one: "1.1x over")."""
+    trials = _trials(scenario, layouts, pue, first_ok=False)
+    tried = [
+        (rank, _figure(checks, "compute", "seconds"), layout)
+        for rank, checks, layout in trials
+        if checks[0].verdict != "fail"
+    ]
+    chosen = _pick(tried, by_time=True)
+    needs = [
+        (_figure(checks, "memory", "required_bytes_per_gpu"), i, layout)
+        for i, (_, checks, layout) in enumerate(trials)
+        if isinstance(checks[0].figures.get("required_bytes_per_gpu"), float)
+    ]
+    if chosen is None and needs:
+        chosen = min(needs, key=lambda need: need[:2])[2]
     if chosen is None:
-        chosen = layouts[0] if len(layouts) == 1 else fallback
-    evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
-    given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
-    notes = [] if given else [_layout_note(evaluation.plan, lang)]
-    if deciding_notes(evaluation, lang):
-        return evaluation, notes  # said first, by `deciding_notes`
-    return evaluation, notes + _host_ram_note(evaluation.plan, lang)
+        chosen = layouts[0] if len(layouts) == 1 else {"zero_stage": 3, "recompute": "selective"}
+    return chosen
+
+
+def _serving_choice(
+    scenario: Scenario, layouts: list[dict[str, object]], pue: float | None, ask: str
+) -> tuple[dict[str, object], str]:
+    """(the serving split, why it was chosen): by the question's goal (`serving_pick`); with
+    no load or target, the smallest split whose checks all pass (else nothing failing)."""
+    from assistant.calculate.serving_pick import Tried, pick_serving, serving_goal
+
+    fallback = layouts[0] if len(layouts) == 1 else layouts[-1]
+    goal = serving_goal(scenario, ask)
+    trials = _trials(scenario, layouts, pue, first_ok=goal == "fit")
+    fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
+    if goal == "fit":
+        return _pick([(r, 0.0, layout) for r, _, layout in fitting], by_time=False) or fallback, ""
+    tried = [
+        Tried(
+            layout=layout,
+            rank=rank,
+            gpus_per_replica=_split(layout),
+            tokens_per_second=_figure(checks, "compute", "decode_tokens_per_s_all_replicas"),
+            seconds_per_token=_figure(checks, "compute", "seconds_per_token"),
+            first_token_seconds=_figure(checks, "compute", "first_token_seconds"),
+        )
+        for rank, checks, layout in fitting
+    ]
+    found = pick_serving(tried, scenario, ask)
+    return found if found is not None else (fallback, "")
+
+
+def _split(layout: dict[str, object]) -> int:
+    """GPUs per replica of a serving layout (TP x PP)."""
+    tp, pp = layout.get("tensor_parallel"), layout.get("pipeline_parallel")
+    return (tp if isinstance(tp, int) else 1) * (pp if isinstance(pp, int) else 1)
+
+
+def _figure(checks: tuple[CheckResult, ...], kind: str, key: str) -> float:
+    """A check's figure as a float (0.0 when absent)."""
+    value = next((c.figures.get(key) for c in checks if c.kind == kind), None)
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def deciding_notes(evaluation: Evaluation, lang: Language) -> tuple[str, ...]:

@@ -21,12 +21,14 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
+from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
+from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import Evaluator, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
@@ -205,7 +207,10 @@ def _evaluate_scenario(
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
-    evaluation, notes = evaluate_best(scenario, lang, pue)
+    evaluation, notes = evaluate_best(scenario, lang, pue, ask)
+    # a split chosen for the load or latency asked is part of the answer, not an assumption
+    chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"
+    led = tuple(notes) if chosen_for != "fit" else ()
     horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
         evaluation = replace(
@@ -214,7 +219,7 @@ def _evaluate_scenario(
     plan = evaluation.plan
     scenario = replace(
         scenario,
-        zero_stage=plan.zero_stage if scenario.task != "inference" else None,
+        zero_stage=zero_shown(scenario, plan),
         tokens=scenario.tokens if scenario.task != "inference" else None,
         deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
         tensor_parallel=plan.tensor_parallel,
@@ -276,12 +281,16 @@ def _evaluate_scenario(
     where = where.replace("） 评估", "）评估")  # no space after a closing full-width bracket
     return Outcome(
         verdict=verdict,
-        lead=join_sentences((top, where if judged else ""), lang),  # unjudged: said as reference
+        lead=join_sentences((top, *led, where if judged else ""), lang),  # unjudged: reference
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
         suggestions=_stated_first(suggestions, evaluation, stated, lang),
-        assumptions=(*deciding_notes(evaluation, lang), *resolved.assumptions, *notes),
+        assumptions=(
+            *deciding_notes(evaluation, lang),
+            *resolved.assumptions,
+            *(n for n in notes if n not in led),
+        ),
         site=resolved.site,
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
@@ -463,6 +472,16 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
 
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, site, "compare", scenario)
+        outcome = _evaluate_scenario(resolved, query.language, scenario, "compare")
+        if not has_target(scenario) or _training(scenario):
+            return outcome
+        # a stated target is part of what each option must do ("20 tok/s per user")
+        counted = scenario.gpu_count is not None or scenario.nodes is not None
+        return meet_target(scenario, outcome, rerun, query.language, counted=counted)
+
+    def rerun(scenario: Scenario, note: str) -> Outcome:
+        resolved = _resolve(query, site, "compare", scenario)
+        resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run

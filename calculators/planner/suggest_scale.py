@@ -92,11 +92,17 @@ def _fit_layout(
 
 
 def layout_message(plan: Plan) -> Msg:
-    """ "TP=8, PP=1, ZeRO-3, full recompute" (inference: TP and PP only)."""
+    """ "TP=8, PP=1, ZeRO-3, full recompute" (inference: TP and PP only). No ZeRO stage
+    at one data-parallel replica (every GPU in one TP x PP group): ZeRO partitions over the
+    data-parallel ranks only (Rajbhandari et al. 2020, arXiv:1910.02054 §5)."""
     tp, pp = plan.tensor_parallel, plan.pipeline_parallel
     if plan.task == "inference":
         return Msg("suggest.layout.serving", tp=tp, pp=pp)
-    key = "suggest.layout.recompute" if plan.recompute == "full" else "suggest.layout.training"
+    full = plan.recompute == "full"
+    if plan.gpus <= tp * pp and not plan.offload:  # one data-parallel replica
+        key = "suggest.layout.recompute_one_replica" if full else "suggest.layout.one_replica"
+    else:
+        key = "suggest.layout.recompute" if full else "suggest.layout.training"
     return Msg(key, tp=tp, pp=pp, zero=plan.zero_stage)
 
 

@@ -1,0 +1,140 @@
+"""The serving layout chosen on the given GPUs, by what the question asks of them.
+
+A question with a load (concurrent users, a batch, a tokens/s or QPS target) is answered on the
+split (TP x PP, the other GPUs as replicas) with the highest aggregate decode rate that meets any
+stated latency target. Decode is memory-bound: each step reads a replica's share of the weights
+and its sequences' KV cache (Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2;
+knowledge/guides/inference-serving), so at a fixed number of users a wider split that reads
+1/TP of the weights per GPU usually serves them faster than more, narrower replicas; the
+planner's speed model (`calculators.serving.serving_speed`) charges the all-reduces a wider
+split adds, so where communication dominates the narrower one wins. A latency target alone
+(one user, "40 tok/s per user", "first token under 200 ms") is met with the fewest GPUs per
+replica; when no split meets it, the fastest per-token split is the closest. With neither (a
+yes/no "can it serve…"), the smallest split that fits with headroom, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from assistant.records import Scenario
+from calculators.messages import Msg
+
+__all__ = ["Goal", "Tried", "layout_reason", "pick_serving", "reason_key", "serving_goal"]
+
+Goal = Literal["fit", "throughput", "latency"]
+
+#: Aggregate rates within 1% count as a tie (inside the model's own precision): then the
+#: split with every check ok, then the one with fewer GPUs per replica (more replicas).
+RATE_TIE = 0.01
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One serving split whose memory fits, with what the planner's checks found."""
+
+    layout: dict[str, object]
+    rank: int
+    """0 every check ok, 1 nothing failing, 2 a check other than memory failing."""
+    gpus_per_replica: int
+    tokens_per_second: float
+    """All replicas' decode rate at the question's load."""
+    seconds_per_token: float
+    """Time per token of the fullest replica (what each user sees)."""
+    first_token_seconds: float
+
+
+#: Asks about what the job needs (memory, weights, KV cache, how many GPUs): answered on the
+#: smallest split that fits, whose need per replica is the figure asked for.
+NEED_ASKS = ("memory", "weights", "kv_cache", "gpu_count")
+
+
+def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
+    """What the split is chosen for: a load → throughput, a latency target → latency; a
+    question about what the job needs (`NEED_ASKS`) → the smallest split that fits.
+
+    Examples:
+        >>> serving_goal(Scenario(concurrency=64)), serving_goal(Scenario(batch_size=1))
+        ('throughput', 'fit')
+        >>> serving_goal(Scenario(target_seconds_per_token=0.025))
+        'latency'
+        >>> serving_goal(Scenario(concurrency=64), "memory")
+        'fit'
+    """
+    if ask in NEED_ASKS:
+        return "fit"
+    load = max(s.batch_size or 1, s.concurrency or 1) > 1
+    if load or s.target_tokens_per_second is not None or s.target_qps is not None:
+        return "throughput"
+    if s.target_seconds_per_token is not None or s.target_first_token_seconds is not None:
+        return "latency"
+    return "fit"
+
+
+def _meets(t: Tried, s: Scenario) -> bool:
+    per_token = s.target_seconds_per_token
+    first = s.target_first_token_seconds
+    return (per_token is None or t.seconds_per_token <= per_token * (1 + 1e-9)) and (
+        first is None or t.first_token_seconds <= first * (1 + 1e-9)
+    )
+
+
+def _shortfall(t: Tried, s: Scenario) -> float:
+    """How far a split is from the latency targets stated (1.0: met), the worst of them."""
+    return max(
+        t.seconds_per_token / (s.target_seconds_per_token or t.seconds_per_token or 1.0),
+        t.first_token_seconds / (s.target_first_token_seconds or t.first_token_seconds or 1.0),
+    )
+
+
+def pick_serving(
+    tried: Sequence[Tried], s: Scenario, ask: str = "feasibility"
+) -> tuple[dict[str, object], str] | None:
+    """(the split, why: "throughput", "latency", "missed" or "only") from the fitting splits tried,
+    in trial order (fewest GPUs per replica first); None when none fits.
+
+    Examples:
+        >>> a = Tried({"tensor_parallel": 1}, 0, 1, 1641.0, 0.039, 0.375)
+        >>> b = Tried({"tensor_parallel": 4}, 0, 4, 3718.0, 0.017, 0.108)
+        >>> c = Tried({"tensor_parallel": 8}, 1, 8, 3706.0, 0.017, 0.067)
+        >>> pick_serving([a, b, c], Scenario(concurrency=64))[0]  # a tie with 8: the all-ok 4
+        {'tensor_parallel': 4}
+        >>> pick_serving([a, b, c], Scenario(target_seconds_per_token=0.02))[0]  # fewest GPUs
+        {'tensor_parallel': 4}
+        >>> pick_serving([a, b, c], Scenario(target_first_token_seconds=0.05))  # none meets it
+        ({'tensor_parallel': 8}, 'missed')
+        >>> pick_serving([c], Scenario(concurrency=64))  # one split fits: no choice to make
+        ({'tensor_parallel': 8}, 'only')
+    """
+    pool = [t for t in tried if t.rank < 2] or list(tried)
+    if not pool:
+        return None
+    if len(pool) == 1 and _meets(pool[0], s):
+        return pool[0].layout, "only"  # no choice was made: say so, not "the best of one"
+    meeting = [t for t in pool if _meets(t, s)]
+    if not meeting:  # no split meets the latency target: the one closest to it
+        return min(pool, key=lambda t: _shortfall(t, s)).layout, "missed"
+    order = {id(t): i for i, t in enumerate(meeting)}
+    if serving_goal(s, ask) == "latency":
+        best = min(meeting, key=lambda t: (t.gpus_per_replica, t.rank, order[id(t)]))
+        return best.layout, "latency"
+    top = max(t.tokens_per_second for t in meeting)
+    near = [t for t in meeting if t.tokens_per_second >= top * (1 - RATE_TIE)]
+    return min(near, key=lambda t: (t.rank, order[id(t)])).layout, "throughput"
+
+
+def reason_key(why: str) -> str:
+    """The catalog key of the layout note for why the split was chosen."""
+    return {
+        "throughput": "default.layout_serving_throughput",
+        "latency": "default.layout_serving_latency",
+        "missed": "default.layout_serving_missed",
+        "only": "default.layout_serving_only",
+    }.get(why, "default.layout_serving")
+
+
+def layout_reason(why: str, tp: int, pp: int, replicas: Msg, rate: float, users: int) -> Msg:
+    """The layout note: the split and why it was chosen."""
+    return Msg(reason_key(why), tp=tp, pp=pp, replicas=replicas, rate=rate, n=users)

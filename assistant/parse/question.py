@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from assistant.parse import hardware as hw
 from assistant.parse import slots
 from assistant.parse.asks import implied_task, read_asks
+from assistant.parse.audience import settle_audience
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
@@ -45,6 +46,7 @@ from assistant.parse.names import (
 )
 from assistant.parse.numbers import clean_text, normalize_numbers
 from assistant.parse.options import hardware_options
+from assistant.parse.spending import settle_spending
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -449,6 +451,7 @@ def _slots(
         if name != "currency" or "currency" not in found:
             found[name] = value
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
+    warnings += [_say(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)]
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):

@@ -28,14 +28,16 @@ from calculators.messages import Msg
 
 __all__ = ["head_count", "settle_audience", "single_user"]
 
+#: Using it, in Chinese: "用" / "使用", not "用户" ("个人用户" are many people).
+_USE = r"(?:用|使用)(?!户)"
 _SINGLE = re.compile(
     r"\bsingle[- ]user\b|\b(?:for|to|by|serv\w*|with)\s+(?:just |only )?1\s+"
     r"(?:user|person|people|request|sequence|stream|session)\b(?!\s*(?:per|a|/|each|every)\b)|"
     r"\bjust (?:me|myself)\b|\bonly me\b|\bfor myself\b|\b(?:only|just) i (?:will )?use\b|"
-    r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|"
-    r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人(?:用|使用)|"
-    r"(?<![\d们])(?:我)?1\s*个人(?:用|使用)|只有我|(?<!们)我\s*(?:自己|1\s*个人)+\s*(?:用|使用)|"
-    r"(?<![\d几多少])个人(?:用|使用)"
+    r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
+    r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
+    r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE
 )
 
 _PEOPLE_ZH = r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"

@@ -241,3 +241,15 @@ def test_a_stated_request_rate_is_the_load_rather_than_the_head_count() -> None:
 def test_one_request_per_second_is_a_rate_not_one_user() -> None:
     scenario = parse("Llama-3.1-8B on one H100 with 1 request per second at 50 tok/s?").scenario
     assert scenario.concurrency != 1
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "只有我们公司的50人用，Llama-3.1-8B 跑在一张 L40S 上够吗？",
+        "面向个人用户的 Llama-3.1-8B 服务，一张 H100 能跑多少 token/s？",
+        "我们自己用，部署 Qwen2.5-7B 需要几张4090？",
+    ],
+)
+def test_we_or_personal_users_are_not_one_user(question: str) -> None:
+    assert parse(question).scenario.concurrency != 1

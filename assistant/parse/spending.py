@@ -26,7 +26,7 @@ import re
 from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
 from calculators.messages import Msg
 
-__all__ = ["buys_hardware", "money_held", "settle_spending"]
+__all__ = ["buys_hardware", "is_money", "money_held", "settle_spending"]
 
 _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
 _AMOUNT = re.compile(
@@ -62,6 +62,20 @@ def money_held(text: str) -> tuple[float | None, str | None]:
             continue
         return value, CURRENCY[symbol]
     return None, None
+
+
+_SYMBOL_BEFORE = re.compile(r"(?:\$|¥|￥|€|£)\s*$")
+_WORD_AFTER = re.compile(r"\s*" + CURRENCY_WORD + r"(?![a-z])")
+
+
+def is_money(text: str, start: int, end: int) -> bool:
+    """True when the number at text[start:end] is an amount of money: a currency symbol before
+    it or a currency word after it ("$2m", "2m cny", "1.5b美元"), so not a model size.
+
+    >>> is_money("budget $2m", 8, 10), is_money("2m cny budget", 0, 2), is_money("7b model", 0, 2)
+    (True, True, False)
+    """
+    return bool(_SYMBOL_BEFORE.search(text, 0, start) or _WORD_AFTER.match(text, end))
 
 
 _BUY = re.compile(

@@ -253,3 +253,16 @@ def test_one_request_per_second_is_a_rate_not_one_user() -> None:
 )
 def test_we_or_personal_users_are_not_one_user(question: str) -> None:
     assert parse(question).scenario.concurrency != 1
+
+
+@pytest.mark.parametrize(
+    ("question", "params"),
+    [
+        ("Budget 2M CNY to pretrain a 7B model on 140B tokens in 30 days?", 7e9),
+        ("$1.5M, A100s at $1.2/hr: largest model we can pretrain?", None),
+        ("预算2M元，预训练7B模型要多久？", 7e9),
+        ("Pretrain a 2M parameter toy model on one 4090?", 2e6),  # no currency: a size
+    ],
+)
+def test_an_amount_of_money_is_no_model_size(question: str, params: float | None) -> None:
+    assert parse(question).scenario.params == params

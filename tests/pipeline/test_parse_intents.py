@@ -266,3 +266,17 @@ def test_we_or_personal_users_are_not_one_user(question: str) -> None:
 )
 def test_an_amount_of_money_is_no_model_size(question: str, params: float | None) -> None:
     assert parse(question).scenario.params == params
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("就我一个人用，单张4090跑Qwen2.5-7B能到多少token/s？", "按所说的 1 路并发"),
+        ("Only me: serve Qwen2.5-7B on one 4090, how many tokens/s?", "(as stated)"),
+    ],
+)
+def test_a_stated_single_sequence_is_not_called_unstated(question: str, said: str) -> None:
+    lead = calculate(parse(question)).lead
+    assert said in lead
+    assert "没有给出并发数" not in lead
+    assert "no concurrency was given" not in lead

@@ -2,8 +2,9 @@
 
 `question` detects the language and domain and fills the scenario slots; `numbers` cleans text
 and reads Chinese and English numerals; `hardware` finds catalog names (GPUs, models, links,
-sites); `slots` reads counts, sizes, deadlines and the other typed slots; `domain` tells
-questions about large-model jobs from everything else.
+sites); `slots` reads counts, sizes, deadlines and the other typed slots; `audience` reads who
+a deployment serves (one user, a head-count) and `spending` what the money is for (rent or a
+purchase); `domain` tells questions about large-model jobs from everything else.
 """
 
 from __future__ import annotations

@@ -182,7 +182,18 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
-_SIZE_WORD = r"多少|多大|how (?:much|big|large)|size|占"
+_SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
+#: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
+_NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")
+
+
+def _asks_size(text: str, found: list[Ask]) -> bool:
+    """True when a KV cache named with no job is a size asked, not a concept."""
+    if _SIZE_WORD.search(text):
+        return True
+    return "concept" not in found and bool(_NEXT_QUANTITY.search(text))
+
+
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_cache", "weights", "memory")
 
@@ -198,7 +209,7 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
             break
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
-    if "kv_cache" in found and not has_job and not re.search(_SIZE_WORD, text):
+    if "kv_cache" in found and not has_job and not _asks_size(text, found):
         # "KV cache 是什么": a concept, not a size; "what's the KV cache of Mixtral at 32k"
         # names a job, so it asks for that job's KV cache
         found.remove("kv_cache")

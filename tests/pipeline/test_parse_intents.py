@@ -127,10 +127,22 @@ def test_a_quantity_of_a_named_model_is_a_new_question(question: str, task: str 
     assert query.scenario.task == task
 
 
-def test_a_kv_cache_followup_without_a_model_still_follows() -> None:
-    query = parse("那KV cache占多少？", previous=parse("8张H100推理Llama-3.1-70B，32k上下文"))
+@pytest.mark.parametrize(
+    "question",
+    ["那KV cache占多少？", "那KV cache呢？", "and the KV cache?", "What about the KV cache?"],
+)
+def test_a_kv_cache_followup_without_a_model_still_follows(question: str) -> None:
+    query = parse(question, previous=parse("8张H100推理Llama-3.1-70B，32k上下文"))
     assert query.followup
+    assert query.asks[0] == "kv_cache"
     assert query.scenario.gpu_count == 8
+
+
+@pytest.mark.parametrize(
+    "question", ["KV cache 是什么呢？", "What is KV cache?", "KV cache 是什么"]
+)
+def test_what_a_kv_cache_is_stays_a_concept(question: str) -> None:
+    assert parse(question).asks == ("concept",)
 
 
 def _notes(query: Query) -> str:

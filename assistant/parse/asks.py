@@ -49,7 +49,7 @@ def asks_about_fabric(text: str) -> bool:
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
 #: The verb and the count of a "how many at once" question ("扛得住多少人", "跑几路请求").
-_SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|带)?(?:得了|得住|得下|得)?"
+_SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
 _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
 _ASKS: tuple[tuple[Ask, str], ...] = (
@@ -88,7 +88,12 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"同时(?:能|可以)?(?:服务|支持|承载|处理|跑|接入)多少(?:个|路|人)?|"
         r"同时(?:能|可以)?" + _SERVE + _HOW_MANY + r"|"
         r"(?:多少|几)(?:个|位|名)?(?:人|用户|请求|会话)\s*同时|"
-        r"max(?:imum)? (?:number of )?concurren|"
+        # "同时在线最多多少人", "并发上限是多少"
+        r"同时在线\s*的?\s*(?:最多|最大)?(?:能|可以)?(?:有|支持)?" + _HOW_MANY + r"|"
+        r"并发(?:数|量|用户数?)?\s*的?\s*(?:上限|最大值|极限)|"
+        r"max(?:imum)? (?:number of )?(?:concurren|simultaneous|parallel)|"
+        r"max(?:imum)? (?:number of )?(?:users|requests|sequences|people|sessions)\b"
+        r"(?!\s*(?:per|a|an|each|every)\s)|"
         # "how many users at once can it handle", "how many people can it serve" (a rate per
         # second is a throughput: "how many requests per second can it handle")
         r"how many (?:active |online )?" + _LOAD_NOUN + r"(?!\s*(?:per|a|an|each|every)\s)"

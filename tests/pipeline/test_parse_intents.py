@@ -25,6 +25,10 @@ _H200_8B = "单卡H200跑Llama-3.1-8B，32k上下文"
         "One H200 running Llama-3.1-8B at 32k context: how many simultaneous requests?",
         "How many people can 2 H100 serve with Llama-3.1-70B?",
         "With Llama-3.1-8B on an L40S, how many chats can run at the same time?",
+        "One H100 with Llama-3.1-8B: what's the maximum number of simultaneous users?",
+        "一张H100跑Llama-3.1-8B，并发上限是多少？",
+        "一张H100跑Llama-3.1-8B，同时在线最多多少人？",
+        "一张H100跑Llama-3.1-8B，可以同时给多少人用？",
     ],
 )
 def test_how_many_at_once_asks_the_most_concurrent_sequences(question: str) -> None:
@@ -38,6 +42,7 @@ def test_how_many_at_once_asks_the_most_concurrent_sequences(question: str) -> N
         "How many requests per second can 8 H100 handle for Llama-3.1-70B?",
         "8张H100能同时跑几个Llama-3.1-8B模型？",  # models, not users
         "How many users per day can one H100 with Llama-3.1-8B handle?",
+        "How do most users deploy Llama-3.1-8B on one H100?",
     ],
 )
 def test_a_rate_or_other_count_is_no_concurrency_question(question: str) -> None:

@@ -33,6 +33,7 @@ _USE = r"(?:用|使用)(?!户)"
 _SINGLE = re.compile(
     r"\bsingle[- ]user\b|\b(?:for|to|by|serv\w*|with)\s+(?:just |only )?1\s+"
     r"(?:user|person|people|request|sequence|stream|session)\b(?!\s*(?:per|a|/|each|every)\b)|"
+    r"(?<![\d.])1 (?:user|person)\b(?!\s*(?:per|a|/|each|every)\b)|"
     r"\bjust (?:me|myself)\b|\bonly me\b|\bfor myself\b|\b(?:only|just) i (?:will )?use\b|"
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"

@@ -58,6 +58,7 @@ def test_a_rate_or_other_count_is_no_concurrency_question(question: str) -> None
         ("只有我自己用，Qwen2.5-14B 要跑到 40 token/s，一张 4090 够吗？", 40),
         ("单用户 50 token/s 跑 Mixtral-8x7B，需要几张A100 40GB？", 50),
         ("一个人用，Llama-3.1-8B 30 token/s，L4 行吗？", 30),
+        ("Mixtral-8x7B at 50 tok/s, one user, on A100 40GB cards: how many?", 50),
     ],
 )
 def test_one_user_is_one_sequence_at_its_own_speed(question: str, speed: float) -> None:

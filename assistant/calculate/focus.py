@@ -335,8 +335,9 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if scenario.task != "inference" or has_target(scenario) or not total or not step:
         return None  # a stated target has its own answer (`targets.meet_target`)
     sequences = scenario.batch_size or 1
-    if sequences == 1:
-        return Msg("answer.throughput_one", each=1.0 / step)
+    if sequences == 1:  # one user stated ("只有我自己用"), else one sequence for want of a load
+        key = "answer.throughput_single" if scenario.concurrency == 1 else "answer.throughput_one"
+        return Msg(key, each=1.0 / step)
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
 
 

@@ -40,11 +40,7 @@ def typical_outcome(
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
     tried = tuple(
-        Msg(
-            "answer.typical_tried",
-            setup=describe_setup(r.scenario, lang),
-            verdict=Msg(f"common.verdict.{r.verdict}"),
-        )
+        Msg("answer.typical_tried", setup=describe_setup(r.scenario, lang), verdict=_tried(r))
         for r in results
         if r.scenario
     )
@@ -98,6 +94,15 @@ def _try_setups(
 def _works(outcome: Outcome) -> bool:
     """Feasible, or a working run whose money waits for a price (an estimate with figures)."""
     return outcome.verdict == "feasible" or (outcome.verdict == "unknown" and bool(outcome.checks))
+
+
+def _tried(outcome: Outcome) -> Msg:
+    """How a set-up tried fared: its verdict, or "works; the cost waits for a price" for a run
+    whose only open check is the money (its verdict "unknown" would read "cannot tell" beside
+    a lead that evaluates that very set-up)."""
+    if outcome.verdict == "unknown" and _works(outcome):
+        return Msg("answer.typical_works_unpriced")
+    return Msg(f"common.verdict.{outcome.verdict}")
 
 
 def _setup(outcome: Outcome, lang: Language) -> str:

@@ -5,8 +5,9 @@ the catalog names (`hardware` matches them and reads a GPU's memory), and `scena
 the typed slots and the notes on them. `numbers` cleans text and reads Chinese and English
 numerals; the slot readers are `counts` (GPUs and nodes), `links` (NVLink, PCIe, fabrics),
 `slots` (task, method, precision, parallelism), `sizes` (model sizes, token budgets, context
-and batch), `durations`, `prices`, `lengths`, `kv` and `load`; `domain` tells questions about
-large-model jobs from everything else.
+and batch), `durations`, `prices`, `lengths`, `kv` and `load`; `audience` reads who a deployment
+serves (one user, a head-count) and `spending` what the money is for (rent or a purchase);
+`domain` tells questions about large-model jobs from everything else.
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 
-from assistant.records import Ask
+from assistant.records import Ask, Task
 
-__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "read_asks"]
+__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "implied_task", "read_asks"]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -48,6 +48,10 @@ def asks_about_fabric(text: str) -> bool:
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
+#: The verb and the count of a "how many at once" question ("扛得住多少人", "跑几路请求").
+_SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
+_HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
+_LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -78,10 +82,23 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"最多(?:能|可以)?并发(?:多少|几)|并发(?:数|量)?最多(?:能|可以)?(?:多少|几|是多少)|"
         r"how many (?:concurrent|simultaneous|parallel)\b[^?.。]{0,24}?"
         r"\b(?:users|requests|sequences|sessions|conversations|chats|streams)|"
-        # "能同时服务多少路", "同时支持多少个用户"
+        # "能同时服务多少路", "最多能同时跑几路请求", "最多同时服务几个人", "能扛多少人同时用":
+        # how many at once, in any order of "同时", the verb and the count (not "每秒…多少请求")
+        r"(?<!每秒)(?:最多|最大|能|可以|可)(?:能|可以)?同时(?:能|可以)?" + _SERVE + _HOW_MANY + r"|"
         r"同时(?:能|可以)?(?:服务|支持|承载|处理|跑|接入)多少(?:个|路|人)?|"
-        r"max(?:imum)? (?:number of )?concurren|"
-        r"how many (?:users|requests|sequences) (?:can|could)",
+        r"同时(?:能|可以)?" + _SERVE + _HOW_MANY + r"|"
+        r"(?:多少|几)(?:个|位|名)?(?:人|用户|请求|会话)\s*同时|"
+        # "同时在线最多多少人", "并发上限是多少"
+        r"同时在线\s*的?\s*(?:最多|最大)?(?:能|可以)?(?:有|支持)?" + _HOW_MANY + r"|"
+        r"并发(?:数|量|用户数?)?\s*的?\s*(?:上限|最大值|极限)|"
+        r"max(?:imum)? (?:number of )?(?:concurren|simultaneous|parallel)|"
+        r"max(?:imum)? (?:number of )?(?:users|requests|sequences|people|sessions)\b"
+        r"(?!\s*(?:per|a|an|each|every)\s)|"
+        # "how many users at once can it handle", "how many people can it serve" (a rate per
+        # second is a throughput: "how many requests per second can it handle")
+        r"how many (?:active |online )?" + _LOAD_NOUN + r"(?!\s*(?:per|a|an|each|every)\s)"
+        r"[^?.。]{0,30}?(?:at once|at the same time|simultaneously|concurrently|in parallel|"
+        r"\bcan\b|\bcould\b|\bwill\b)",
     ),
     (
         "max_context",
@@ -170,6 +187,18 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
+_SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
+#: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
+_NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")
+
+
+def _asks_size(text: str, found: list[Ask]) -> bool:
+    """True when a KV cache named with no job is a size asked, not a concept."""
+    if _SIZE_WORD.search(text):
+        return True
+    return "concept" not in found and bool(_NEXT_QUANTITY.search(text))
+
+
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_cache", "weights", "memory")
 
@@ -185,11 +214,27 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
             break
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
-    if "kv_cache" in found and not re.search(r"多少|多大|how (?:much|big|large)|size|占", text):
-        found.remove("kv_cache")  # "KV cache 是什么": a concept, not a size
+    if "kv_cache" in found and not has_job and not _asks_size(text, found):
+        # "KV cache 是什么": a concept, not a size; "what's the KV cache of Mixtral at 32k"
+        # names a job, so it asks for that job's KV cache
+        found.remove("kv_cache")
     if "concept" in found and (has_job or len(found) > 1):
         found.remove("concept")
     if "feasibility" in found and len(found) > 1:
         found.remove("feasibility")
         found.append("feasibility")
     return tuple(found)
+
+
+#: Asks that only a deployment has: the KV cache of requests in flight, the weights to load.
+_SERVING_ASKS: frozenset[Ask] = frozenset({"kv_cache", "weights"})
+
+
+def implied_task(asks: tuple[Ask, ...]) -> Task | None:
+    """The task a question with no task word implies by what it asks first: a KV cache or the
+    weights' size is a serving question ("What's the KV cache of Mixtral-8x7B at 32k?").
+
+    >>> implied_task(("kv_cache",)), implied_task(("memory",))
+    ('inference', None)
+    """
+    return "inference" if asks and asks[0] in _SERVING_ASKS else None

@@ -57,11 +57,19 @@ _CN_DIGITS = {
 CURRENCY: dict[str, str] = {
     "$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
     "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
-    "yuan": "CNY", "人民币": "CNY",
+    "yuan": "CNY", "人民币": "CNY", "刀": "USD",
     "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
 }  # fmt: skip
 #: A capture group matching any key of :data:`CURRENCY`, longest first ("块钱" before "块").
-CURRENCY_WORD = "(" + "|".join(re.escape(k) for k in sorted(CURRENCY, key=len, reverse=True)) + ")"
+#: "刀" is the spoken dollar ("2万刀"), never the "刀" of a blade server ("刀片").
+CURRENCY_WORD = (
+    "("
+    + "|".join(
+        re.escape(k) + ("(?!片)" if k == "刀" else "")
+        for k in sorted(CURRENCY, key=len, reverse=True)
+    )
+    + ")"
+)
 _CN_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CN_CHARS = "".join(_CN_DIGITS) + "十百千万亿"
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from assistant.parse import slots
-from assistant.parse.asks import read_asks
+from assistant.parse.asks import implied_task, read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
@@ -90,6 +90,8 @@ def parse(
         named_hardware=mentions.names_hardware,
     )
     asks = _refine_asks(read_asks(text, has_job=has_job), found, text)
+    if has_job and "task" not in found and implied_task(asks):
+        found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
     slot_warnings = compared_counts(options, slot_warnings, text, lang)
     base = Query(

@@ -15,11 +15,13 @@ from collections.abc import Iterable, Mapping
 
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
+from assistant.parse.audience import settle_audience
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closest_entries, is_computer, name_in
+from assistant.parse.spending import settle_spending
 from assistant.records import Language
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -158,6 +160,9 @@ def scenario_slots(
         if name != "currency" or "currency" not in found:
             found[name] = value
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
+    warnings += [
+        parse_note(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)
+    ]
     if "model" in found:
         found.pop("params", None)
     if "gpu" in found and str(found.get("intra_link", "")).lower().startswith("pcie"):

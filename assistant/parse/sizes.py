@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.parse.numbers import MAGNITUDES, NUMBER, SET_TO, to_float
+from assistant.parse.spending import is_money
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
 __all__ = ["SizeMention", "read_batch_size", "read_context_length", "read_epochs", "read_sizes"]
@@ -84,6 +85,8 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "cost per 1M tokens" is a unit of a rate, not a training budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
+        if is_money(text, match.start(), end):
+            continue  # "$2M", "2M CNY": an amount of money, not a model size
         found.append(SizeMention(value, kind, match.start()))
         taken.add(match.start())
     for match in _BIG_BARE.finditer(text):

@@ -82,7 +82,8 @@ CHAINS: list[tuple[tuple[str, ...], tuple[bool, ...], dict[str, object]]] = [
     (
         ("1T parameter model on 1024 H100, pretrain", "Llama-2-70B 4-bit量化后权重有多大？"),
         (False,),
-        {"gpu_count": None, "task": None, "model": "Llama-2-70B", "precision": "int4"},
+        # not the pretraining before it: a weights question with no task word is about serving
+        {"gpu_count": None, "task": "inference", "model": "Llama-2-70B", "precision": "int4"},
     ),
     (
         ("Can 8 H100 fine-tune Llama-2-70B with LoRA?", "4-bit?"),

@@ -1,0 +1,112 @@
+"""Who a deployment serves: one person, or a head-count of people who share it.
+
+"for a single user", "只有我自己用" state one sequence in flight, and a speed asked with it is
+that user's own (per-sequence) speed, not the deployment's throughput. "for a team of 30
+people", "给100个员工用", "全公司200人" state how many people share the deployment, not how many
+send a request at the same moment: the advisor evaluates them all at once (an upper bound) and
+says so. Words of simultaneity ("同时", "concurrent", "at once") make the count a concurrency of
+its own (assistant.parse.load), with nothing to note.
+
+Readers take the normalised, lower-cased text (numerals as digits: "一个人" is "1个人", "a single
+user" is "1 user").
+
+Examples:
+    >>> single_user("for 1 user on ⟨gpu⟩"), single_user("只有我自己用"), single_user("100个人使用")
+    (True, True, False)
+    >>> head_count("a team of 30 people"), head_count("给100个员工用"), head_count("全公司200人")
+    (30, 100, 200)
+    >>> head_count("1000 users per day"), head_count("30人天的工作量")
+    (None, None)
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import NUMBER, to_float
+from calculators.messages import Msg
+
+__all__ = ["head_count", "settle_audience", "single_user"]
+
+#: Using it, in Chinese: "用" / "使用", not "用户" ("个人用户" are many people).
+_USE = r"(?:用|使用)(?!户)"
+_SINGLE = re.compile(
+    r"\bsingle[- ]user\b|\b(?:for|to|by|serv\w*|with)\s+(?:just |only )?1\s+"
+    r"(?:user|person|people|request|sequence|stream|session)\b(?!\s*(?:per|a|/|each|every)\b)|"
+    r"(?<![\d.])1 (?:user|person)\b(?!\s*(?:per|a|/|each|every)\b)|"
+    r"\bjust (?:me|myself)\b|\bonly me\b|\bfor myself\b|\b(?:only|just) i (?:will )?use\b|"
+    r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
+    r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
+    r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE
+)
+
+_PEOPLE_ZH = r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"
+_PEOPLE_EN = (
+    r"\s+(?:people|persons|employees|staff|users|engineers|developers|researchers|"
+    r"colleagues|students|customers|members|analysts)\b"
+)
+#: "per day", "a month", "daily": a rate of people, not how many share the deployment
+_NOT_RATE = (
+    r"(?!\s*(?:(?:per|a|an|each|every)\s+(?:day|hour|week|month|year)\b|daily|每天|每日|每月))"
+)
+_HEAD_COUNT = (
+    re.compile(r"team of\s+" + NUMBER + r"(?:" + _PEOPLE_EN + r")?" + _NOT_RATE),
+    re.compile(r"(?:company|org|organi[sz]ation|department|lab) of\s+" + NUMBER + _NOT_RATE),
+    re.compile(NUMBER + r"[- ](?:person|people|member|user|engineer)\s+(?:team|company|org|lab)"),
+    re.compile(
+        r"(?:\bfor|\bto|\bserv(?:e|es|ing)|\bsupport(?:s|ing)?|\bby)\s+(?:our |the |all |a |"
+        r"about |around |roughly |up to )*" + NUMBER + _PEOPLE_EN + _NOT_RATE
+    ),
+    re.compile(NUMBER + _PEOPLE_EN + r"\s+(?:will |would |are going to )?(?:use|using|share)"),
+    re.compile(
+        r"(?:给|供|为|面向|服务于?|支持|满足)\s*(?:全公司|公司|团队|部门|内部|我们)?\s*的?\s*"
+        + NUMBER
+        + _PEOPLE_ZH
+        + _NOT_RATE
+    ),
+    re.compile(
+        r"(?:全公司|公司|团队|部门|小组)\s*(?:有|共|一共|总共|约|大概)?\s*" + NUMBER + _PEOPLE_ZH
+    ),
+    re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:的)?\s*(?:团队|公司|部门|小组)"),
+    re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:用|使用|共用|访问)"),
+)
+#: Words that make a count of people a concurrency of its own ("给200人同时用").
+_AT_ONCE = re.compile(
+    r"同时|并发|在线|concurren|simultaneous|at once|at the same time|in parallel|in flight"
+)
+
+
+def single_user(text: str) -> bool:
+    """True when the question says one person uses the deployment ("just me", "单用户")."""
+    return bool(_SINGLE.search(text))
+
+
+def head_count(text: str) -> int | None:
+    """How many people share the deployment ("a team of 30", "给100个员工用"), or None."""
+    plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+    for pattern in _HEAD_COUNT:
+        match = pattern.search(plain)
+        if match is not None and to_float(match.group(1)) >= 1:
+            return int(to_float(match.group(1)))
+    return None
+
+
+def settle_audience(text: str, found: dict[str, object]) -> list[Msg]:
+    """Fill the serving load the audience states into `found` (Scenario slots); the notes say
+    what was assumed. Training questions are left alone: no one is served."""
+    if found.get("task") not in (None, "inference"):
+        return []
+    if single_user(text) and found.get("concurrency") in (None, 1):
+        found["concurrency"] = 1
+        speed = found.pop("target_tokens_per_second", None)
+        if isinstance(speed, float) and speed > 0 and "target_seconds_per_token" not in found:
+            found["target_seconds_per_token"] = 1.0 / speed  # that one user's own speed
+        return []
+    count = head_count(text)
+    if count is None or _AT_ONCE.search(text) or found.get("concurrency") not in (None, count):
+        return []
+    if found.get("concurrency") is None and "target_qps" in found:
+        return []  # "给1000个用户用，QPS 5": the stated rate is the load, not everyone at once
+    found["concurrency"] = count
+    return [Msg("parse.head_count", count=count)]

@@ -1,0 +1,112 @@
+"""What the money in a question is for: rent (GPU-hours at a price) or a purchase.
+
+A sum of money said beside a rent price is the budget even without the word "budget" / "预算"
+("With $20k and H200s at $3.50/hr", "有20万块钱，H100每卡时20元"): it is what the hours are paid
+from. A budget to buy hardware ("买什么卡", "purchase", "build a cluster") is capital expense:
+the catalog has no purchase prices, so it is never divided into GPU-hours; the answer says so
+and evaluates the load on typical set-ups instead.
+
+Readers take the normalised, lower-cased text (numbers as digits: "20万" is "200000").
+
+Examples:
+    >>> money_held("with $20k and ⟨gpu⟩s at $3.50/hr")
+    (20000.0, 'USD')
+    >>> money_held("有200000块钱,⟨gpu⟩每卡时20元"), money_held("20000刀, ⟨gpu⟩ $2/hr")
+    ((200000.0, 'CNY'), (20000.0, 'USD'))
+    >>> money_held("⟨gpu⟩ at $3.50/hr")
+    (None, None)
+    >>> buys_hardware("预算500000,买什么卡"), buys_hardware("预算500000,租还是买")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
+from calculators.messages import Msg
+
+__all__ = ["buys_hardware", "is_money", "money_held", "settle_spending"]
+
+_SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
+_AMOUNT = re.compile(
+    r"(?<![\d.])(?:" + CURRENCY_WORD + r"\s*)?" + NUMBER + r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
+    r"\s*(?:" + CURRENCY_WORD + r")?"
+)
+#: After an amount: it is a price per something ("/hr", "per GPU-hour", "每卡时", "一度").
+_PRICE_AFTER = re.compile(
+    r"\s*(?:/|per\b|an?\s+(?:hour|hr|gpu|card|node|kwh)|每|1?小时|1?度|kwh|一度|的?电费|"
+    r"(?:gpu|卡)[- ]?(?:时|hour|hr))"
+)
+#: Before an amount: a price is being named ("at $3.5", "每卡时20元", "电价0.6").
+_PRICE_BEFORE = re.compile(
+    r"(?:\bat|@|每卡时|每卡每小时|每小时|每卡|单价|价格|租金|电价|电费|"
+    r"price(?: is| of)?|rate(?: is| of)?)"
+    r"\s*(?:为|是|:|约|大约|按)?\s*$"
+)
+
+
+def money_held(text: str) -> tuple[float | None, str | None]:
+    """The first sum of money that is not a price (an amount with a currency, not "per …"),
+    and its currency; (None, None) when every amount is a price."""
+    plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+    for match in _AMOUNT.finditer(plain):
+        before, number, scale, after = match.groups()
+        symbol = before or after
+        if symbol is None or number is None:
+            continue  # "8张" or "70b": no currency, no money
+        value = to_float(number) * _SCALE[scale]
+        if symbol == "块" and value < 1000:
+            continue  # "4块⟨gpu⟩": 块 counts cards too; "20万块" is money
+        if _PRICE_AFTER.match(plain, match.end()) or _PRICE_BEFORE.search(plain[: match.start()]):
+            continue
+        return value, CURRENCY[symbol]
+    return None, None
+
+
+_SYMBOL_BEFORE = re.compile(r"(?:\$|¥|￥|€|£)\s*$")
+_WORD_AFTER = re.compile(r"\s*" + CURRENCY_WORD + r"(?![a-z])")
+
+
+def is_money(text: str, start: int, end: int) -> bool:
+    """True when the number at text[start:end] is an amount of money: a currency symbol before
+    it or a currency word after it ("$2m", "2m cny", "1.5b美元"), so not a model size.
+
+    >>> is_money("budget $2m", 8, 10), is_money("2m cny budget", 0, 2), is_money("7b model", 0, 2)
+    (True, True, False)
+    """
+    return bool(_SYMBOL_BEFORE.search(text, 0, start) or _WORD_AFTER.match(text, end))
+
+
+_BUY = re.compile(
+    r"买|采购|购买|购置|购入|\bbuy(?:ing)?\b|\bpurchas(?:e|ing)\b|\bcapex\b|"
+    r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)"
+)
+#: Renting, or buying time rather than hardware ("买算力", "buy GPU-hours", "buy time on …").
+_RENT = re.compile(
+    r"租|云上|上云|按小时|按需|(?:买|购买)\s*(?:算力|机时|卡时|时长|gpu\s*小时)|"
+    r"\brent|\blease|\bcloud\b|per hour|/\s*h(?:ou)?r\b|"
+    r"\bbuy(?:ing)? (?:time|compute|capacity|gpu[- ]?hours|hours)\b"
+)
+
+
+def buys_hardware(text: str) -> bool:
+    """True when the money is to buy hardware, with no renting in the question."""
+    return bool(_BUY.search(text)) and not _RENT.search(text)
+
+
+def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
+    """Read the budget the money in the question is (Scenario slots in `found`): a sum beside a
+    rent price is the budget; a purchase budget is no rent budget, and the note says why it is
+    not used."""
+    if "budget" not in found and "price_per_gpu_hour" in found:
+        held, currency = money_held(text)
+        if held is not None and currency == found.get("currency", currency):
+            found["budget"] = held
+            found.setdefault("currency", currency)
+    budget = found.get("budget")
+    if isinstance(budget, float) and "price_per_gpu_hour" not in found and buys_hardware(text):
+        del found["budget"]
+        word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
+        return [Msg("parse.purchase_budget", budget=budget, currency=word)]
+    return []

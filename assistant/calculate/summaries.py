@@ -53,7 +53,8 @@ def _training_time(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.compute.flops", flops=flops, tokens=said))
     seconds, mfu = _num(f, "seconds"), _num(f, "mfu")
     if seconds is not None:
-        at = Msg("summary.compute.mfu", mfu=mfu) if mfu else ""
+        key = "summary.compute.mfu_stated" if f.get("mfu_stated") else "summary.compute.mfu"
+        at = Msg(key, mfu=mfu) if mfu else ""
         parts.append(Msg("summary.compute.takes", seconds=seconds, mfu=at))
     deadline = _num(f, "deadline_seconds")
     needed = _num(f, "gpus_for_deadline")

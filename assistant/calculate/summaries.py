@@ -39,7 +39,12 @@ def _memory(f: Figures, gpu: str) -> list[Msg]:
     kv = _num(f, "kv_cache_bytes_per_gpu") or _num(f, "kv_cache_bytes")
     if kv:
         parts.append(Msg("summary.memory.kv", kv=kv))
-    if min_gpus is not None:
+    gpus = _num(f, "gpus")
+    over = need is not None and have is not None and need > have
+    if min_gpus is not None and gpus is not None and over and min_gpus <= gpus:
+        # the GPUs evaluated hold it in another layout: no "at least" count they already meet
+        parts.append(Msg("summary.memory.other_layout", count=gpus, gpu=gpu))
+    elif min_gpus is not None:
         nodes = whole_nodes(min_gpus, f, gpu)
         parts.append(Msg("summary.memory.min_gpus", count=min_gpus, gpu=gpu, nodes=nodes))
     return parts

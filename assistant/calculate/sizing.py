@@ -74,12 +74,20 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     more = practical_count(count, seconds, per_node)
     second = run(more, "")
     faster = figure(second.checks, "compute", "seconds")
+    bigger = Msg("common.gpus", count=more, gpu=gpu)
+    if seconds > PRACTICAL_SECONDS and faster is not None:  # the practical count leads
+        lead = Msg(
+            "answer.practical_first",
+            hardware=bigger,
+            seconds=faster,
+            smallest=hardware,
+            slow=seconds,
+        )
+        return replace(second, focus=text(lead, lang))
     if faster is not None:
-        bigger = Msg("common.gpus", count=more, gpu=gpu)
         practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
         focus = join_sentences((focus, text(practical, lang)), lang)
-    main = first if seconds <= PRACTICAL_SECONDS else second
-    return replace(main, focus=focus)
+    return replace(first if seconds <= PRACTICAL_SECONDS else second, focus=focus)
 
 
 def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:

@@ -265,6 +265,8 @@ def _evaluate_scenario(
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+            checks = tuple(replace(c, verdict="fail") if c.kind == "cost" else c for c in checks)
+            binding = binding or "cost"  # nothing else fails: the money binds
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:

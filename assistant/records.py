@@ -27,6 +27,7 @@ Ask = Literal[
     "weights",
     "kv_cache",
     "cost",
+    "gpu_hours",
     "energy_cost",
     "power",
     "max_concurrency",

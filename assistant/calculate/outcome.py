@@ -37,9 +37,11 @@ from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
+    UNBOUNDED_SECONDS,
     budget_note,
     budget_tokens,
     first_fix,
+    judged_on_memory,
     keeps_stated,
     network_pace,
     paced_checks,
@@ -206,7 +208,12 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue)
-    horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    if _on_memory(ask, stated):
+        evaluation = judged_on_memory(evaluation)
+    unbounded = scenario.deadline_seconds == UNBOUNDED_SECONDS  # judged on memory alone
+    horizon = unbounded or (
+        stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    )
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
         evaluation = replace(
             evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
@@ -216,7 +223,9 @@ def _evaluate_scenario(
         scenario,
         zero_stage=plan.zero_stage if scenario.task != "inference" else None,
         tokens=scenario.tokens if scenario.task != "inference" else None,
-        deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
+        deadline_seconds=(  # no deadline stated, or one a memory question does not judge
+            stated.deadline_seconds if unbounded else None if horizon else scenario.deadline_seconds
+        ),
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
@@ -417,6 +426,14 @@ def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
     )
 
 
+def _on_memory(ask: Ask, stated: Scenario) -> bool:
+    """A training memory question is judged on memory unless the user stated both the tokens
+    and a deadline (then the time is theirs to judge too)."""
+    if ask != "memory" or stated.task == "inference":
+        return False
+    return stated.tokens is None or stated.deadline_seconds is None
+
+
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
     long; how much with no deadline given), everything when nothing is to be judged. A budget
@@ -426,15 +443,17 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
         return _KINDS
     if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
         return ("compute",)
+    if _on_memory(ask, stated):
+        return ("compute",)
     return ()
 
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power", "tokens")
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
-_OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "energy_cost", "power")
+_OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "gpu_hours", "energy_cost", "power")
 
 
 def _resolve(
@@ -452,6 +471,10 @@ def _resolve(
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask == "max_context" and s.context_length is None and not _training(s):
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    if _on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
+        resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
+        note = text(Msg("answer.memory_only"), lang)
+        return replace(resolved, assumptions=(note, *resolved.assumptions))
     open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)

@@ -230,10 +230,12 @@ def _gpu_hours(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     """The run's GPU-hours ("how many H100 GPU-hours") at the MFU it was evaluated at."""
     hours = figure(checks, "cost", "gpu_hours") or figure(checks, "compute", "gpu_hours")
     mfu = figure(checks, "compute", "mfu")
-    if not hours or not mfu:
+    if not hours:
         return None
     stated = any(c.kind == "compute" and c.figures.get("mfu_stated") for c in checks)
-    at = Msg("answer.at_stated_mfu" if stated else "answer.at_mfu", mfu=mfu)
+    at = Msg("answer.at_stated_mfu" if stated else "answer.at_mfu", mfu=mfu) if mfu else ""
+    if scenario.task == "inference":  # serving: the rent over its period, no training MFU
+        at = ""
     return Msg("answer.gpu_hours", hours=hours, gpu=scenario.gpu or "GPU", at=at)
 
 

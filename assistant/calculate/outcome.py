@@ -27,7 +27,13 @@ from assistant.calculate.money import bounded_tokens, money_outcome
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
-from assistant.calculate.sizing import Evaluator, how_long, in_eight_bits, sized
+from assistant.calculate.sizing import (
+    Evaluator,
+    at_fewest_fitting,
+    how_long,
+    in_eight_bits,
+    sized,
+)
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
@@ -44,6 +50,7 @@ from assistant.calculate.verdict import (
     judged_on_memory,
     keeps_stated,
     network_pace,
+    on_memory,
     paced_checks,
     respecting_verdict,
 )
@@ -208,7 +215,7 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue)
-    if _on_memory(ask, stated):
+    if on_memory(ask, stated):
         evaluation = judged_on_memory(evaluation)
     unbounded = scenario.deadline_seconds == UNBOUNDED_SECONDS  # judged on memory alone
     horizon = unbounded or (
@@ -402,6 +409,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
+        if open_count and on_memory(ask, s) and _training(s):  # no default count decides
+            outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
@@ -426,14 +435,6 @@ def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
     )
 
 
-def _on_memory(ask: Ask, stated: Scenario) -> bool:
-    """A training memory question is judged on memory unless the user stated both the tokens
-    and a deadline (then the time is theirs to judge too)."""
-    if ask != "memory" or stated.task == "inference":
-        return False
-    return stated.tokens is None or stated.deadline_seconds is None
-
-
 def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
     long; how much with no deadline given), everything when nothing is to be judged. A budget
@@ -443,7 +444,7 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
         return _KINDS
     if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
         return ("compute",)
-    if _on_memory(ask, stated):
+    if on_memory(ask, stated):
         return ("compute",)
     return ()
 
@@ -471,7 +472,7 @@ def _resolve(
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask == "max_context" and s.context_length is None and not _training(s):
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if _on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
+    if on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
         note = text(Msg("answer.memory_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))

@@ -34,6 +34,7 @@ __all__ = [
     "judged_on_memory",
     "keeps_stated",
     "network_pace",
+    "on_memory",
     "paced_by_network",
     "paced_checks",
     "respecting_verdict",
@@ -137,6 +138,14 @@ def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
     ):
         return "conditional"  # the horizon was a stated default: a longer one is a condition
     return "infeasible"
+
+
+def on_memory(ask: str, stated: Scenario) -> bool:
+    """A training memory question is judged on memory unless the user stated both the tokens
+    and a deadline (then the time is theirs to judge too)."""
+    if ask != "memory" or stated.task == "inference":
+        return False
+    return stated.tokens is None or stated.deadline_seconds is None
 
 
 def judged_on_memory(evaluation: Evaluation) -> Evaluation:

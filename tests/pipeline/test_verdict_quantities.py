@@ -191,3 +191,37 @@ def test_a_how_long_with_no_count_leads_with_the_practical_count(question: str, 
     seconds = _check(outcome, "compute").figures["seconds"]
     assert isinstance(seconds, float)
     assert seconds <= PRACTICAL_SECONDS
+
+
+@pytest.mark.parametrize(
+    ("question", "fewest"),
+    [
+        # 70e9 x 16 B = 1.12 TB of states: more than 8 H100 hold; 16 (two nodes) do
+        ("用H100预训练70B模型要多少显存", 16),
+        ("How much memory does pretraining a 70B model on H100s need?", 16),
+        # 7e9 x 16 B = 112 GB: two A100 80GB with ZeRO, not a default 8
+        ("用A100 80GB训练7B模型显存够吗", 2),
+    ],
+)
+def test_a_memory_question_with_no_count_is_judged_on_the_fewest_that_fit(
+    question: str, fewest: int
+) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == fewest
+    assert outcome.verdict == "feasible"
+    assert _check(outcome, "memory").verdict in ("ok", "tight")
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("How many GPU-hours to serve Llama-3-8B for a month on one H100?", r"^About 720 H100"),
+        ("用一张H100部署Llama-3-8B一个月需要多少卡时", r"^约需 720 H100"),
+    ],
+)
+def test_serving_gpu_hours_are_the_rent_over_the_period(question: str, opening: str) -> None:
+    # one GPU x 30 days x 24 h = 720 GPU-hours; no training MFU is named for serving
+    outcome = calculate(parse(question))
+    assert re.search(opening, outcome.lead), outcome.lead
+    assert "MFU" not in outcome.lead.split(".")[0].split("。")[0]

@@ -27,6 +27,7 @@ Ask = Literal[
     "weights",
     "kv_cache",
     "cost",
+    "gpu_hours",
     "energy_cost",
     "power",
     "max_concurrency",
@@ -123,6 +124,9 @@ class Scenario:
     pue: float | None = None
     """The facility's power usage effectiveness when the question states it ("PUE 1.3",
     "PUE为1.2"); it wins over a site profile's and the industry average."""
+    mfu: float | None = None
+    """A training run's model FLOPs utilisation when stated ("at 40% MFU", "利用率40%",
+    "MFU=0.4"), as a fraction; it replaces the planning default of the GPU."""
 
 
 @dataclass(frozen=True)

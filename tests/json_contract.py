@@ -56,6 +56,7 @@ SCENARIO_KEYS = frozenset(
         "host_ram_bytes",
         "offload",
         "pue",
+        "mfu",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

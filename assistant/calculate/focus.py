@@ -30,15 +30,24 @@ __all__ = [
 ]
 
 _COUNT = re.compile(
-    r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?|多少(?:卡|gpu|显卡)|几张|几块|几台|"
-    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|h\d+s?|a\d+s?)|number of gpus",
+    r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?(?!\s*(?:小时|时))|"
+    r"多少(?:卡|gpu|显卡)(?!\s*(?:小时|时))|几张|几块|几台|"
+    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|h\d+(?!\d)s?(?! gpu[- ]?h)|"
+    r"a\d+(?!\d)s?(?! gpu[- ]?h))|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(
     r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)", re.IGNORECASE
 )
+#: "How many H100 GPU-hours", "多少卡时": the run's GPU-hours, not a count of GPUs.
+_GPU_HOURS = re.compile(
+    r"(?:how many|number of|total) (?:\S+ )?(?:gpu|card)[- ]?h(?:ou)?rs?(?![^.?!]{0,30}\bbuy)|"
+    r"多少(?:个)?\s*(?:\S{0,12}?\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)",
+    re.IGNORECASE,
+)
 #: Asks recognised from the question's words, checked in this order (the first match is main).
 _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
+    ("gpu_hours", _GPU_HOURS),
     ("energy_cost", re.compile(r"电费|electricity (?:cost|bill)|energy cost|per kwh", re.I)),
     (
         "max_concurrency",
@@ -78,7 +87,15 @@ _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
         ),
     ),
     ("power", re.compile(r"多少电|耗电|功耗|power draw|how much power", re.I)),
-    ("memory", re.compile(r"多少显存|显存(?:需求|占用)|how much (?:gpu )?memory|vram", re.I)),
+    (
+        "memory",
+        re.compile(
+            r"多少显存|显存(?:需求|占用)|显存(?:够|够不够|放得下|装得下)|"
+            r"how much (?:gpu )?memory|vram|(?:does|will|would) (?:the )?memory fit|"
+            r"(?:enough|fit in(?:to)?) (?:gpu )?memory",
+            re.I,
+        ),
+    ),
 )
 
 
@@ -212,6 +229,19 @@ def break_even(budget: float, currency: str | None, hours: float) -> Msg:
         hours=hours,
         price=budget / hours,
     )
+
+
+def _gpu_hours(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The run's GPU-hours ("how many H100 GPU-hours") at the MFU it was evaluated at."""
+    hours = figure(checks, "cost", "gpu_hours") or figure(checks, "compute", "gpu_hours")
+    mfu = figure(checks, "compute", "mfu")
+    if not hours:
+        return None
+    stated = any(c.kind == "compute" and c.figures.get("mfu_stated") for c in checks)
+    at = Msg("answer.at_stated_mfu" if stated else "answer.at_mfu", mfu=mfu) if mfu else ""
+    if scenario.task == "inference":  # serving: the rent over its period, no training MFU
+        at = ""
+    return Msg("answer.gpu_hours", hours=hours, gpu=scenario.gpu or "GPU", at=at)
 
 
 def _cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -362,6 +392,7 @@ _ANSWERS = {
     "kv_cache": _kv_cache,
     "weights": _weights,
     "cost": _cost,
+    "gpu_hours": _gpu_hours,
     "energy_cost": _energy_cost,
 }
 

@@ -66,11 +66,20 @@ def _memory(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) -> 
     if ratio <= 1:
         key = "headline.memory.tight" if ratio > 0.9 else "headline.memory.fits"
         return t(key, lang, need=_gb(need), have=_gb(have), ratio=ratio)
-    more = _num(f, "min_gpus")
-    nodes = whole_nodes(more, f, gpu)
-    extra = Msg("headline.memory.min_gpus", count=more, gpu=gpu, nodes=nodes) if more else ""
     over = _over(ratio, "memory")
+    extra = _fewest(f, gpu)
     return t("headline.memory.over", lang, need=_gb(need), have=_gb(have), over=over, extra=extra)
+
+
+def _fewest(f: Mapping[str, Figure], gpu: str) -> Msg | str:
+    """The fewest GPUs that fit (any layout). At or below the GPUs evaluated it would read as
+    "you lack GPUs you have": another layout of those GPUs fits (the fix says which)."""
+    more, have = _num(f, "min_gpus"), _num(f, "gpus")
+    if not more:
+        return ""
+    if have and more <= have:
+        return Msg("headline.memory.other_layout", count=have, gpu=gpu)
+    return Msg("headline.memory.min_gpus", count=more, gpu=gpu, nodes=whole_nodes(more, f, gpu))
 
 
 def _host_ram(f: Mapping[str, Figure], lang: Language, need: float, have: float) -> str:

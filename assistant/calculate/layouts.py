@@ -126,6 +126,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     if scenario.inter_link:
         fields["nics_per_node"] = _ports(scenario, gpu)
     fields.update({"pue": scenario.pue} if scenario.pue is not None else {})  # "PUE 1.3"
+    if scenario.mfu is not None and not inference:  # "at 40% MFU": replaces the default
+        fields["mfu"] = scenario.mfu
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["with_focus"]
 
+#: Quantities of a whole run: with no deadline stated, the run time they take is said after.
+_RUN_QUANTITIES = ("cost", "gpu_hours", "energy_cost", "power")
+
 
 def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     """Put the direct answer to what was asked first, then the verdict's reasons."""
@@ -38,7 +41,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     )
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
     focus = join_sentences((fabric, focus), query.language) if fabric else focus
-    if ask in ("cost", "energy_cost", "power") and query.scenario.deadline_seconds is None:
+    if ask in _RUN_QUANTITIES and query.scenario.deadline_seconds is None:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
         focus = join_sentences((focus, took), query.language)  # how much, and over how long
     # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
@@ -51,7 +54,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds += ("network",)
     if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
         kinds = ("memory", "compute", "network", "power", "cost")
-    if ask in ("energy_cost", "cost"):
+    if ask in ("energy_cost", "cost", "gpu_hours"):
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     if power:
         kinds = tuple(k for k in kinds if k != "power")

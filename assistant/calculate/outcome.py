@@ -29,7 +29,13 @@ from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
-from assistant.calculate.sizing import Evaluator, how_long, in_eight_bits, sized
+from assistant.calculate.sizing import (
+    Evaluator,
+    at_fewest_fitting,
+    how_long,
+    in_eight_bits,
+    sized,
+)
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.summaries import describe_setup, summarize
@@ -39,11 +45,14 @@ from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
+    UNBOUNDED_SECONDS,
     budget_note,
     budget_tokens,
     first_fix,
+    judged_on_memory,
     keeps_stated,
     network_pace,
+    on_memory,
     paced_checks,
     respecting_verdict,
 )
@@ -208,10 +217,15 @@ def _evaluate_scenario(
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
+    if on_memory(ask, stated):
+        evaluation = judged_on_memory(evaluation)
     # a split chosen for the load or latency asked is part of the answer, not an assumption
     chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"
     led = tuple(notes) if chosen_for != "fit" else ()
-    horizon = stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    unbounded = scenario.deadline_seconds == UNBOUNDED_SECONDS  # judged on memory alone
+    horizon = unbounded or (
+        stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
+    )
     if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
         evaluation = replace(
             evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
@@ -221,7 +235,9 @@ def _evaluate_scenario(
         scenario,
         zero_stage=zero_shown(scenario, plan),
         tokens=scenario.tokens if scenario.task != "inference" else None,
-        deadline_seconds=None if horizon else scenario.deadline_seconds,  # no deadline stated
+        deadline_seconds=(  # no deadline stated, or one a memory question does not judge
+            stated.deadline_seconds if unbounded else None if horizon else scenario.deadline_seconds
+        ),
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
@@ -270,6 +286,8 @@ def _evaluate_scenario(
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
+            checks = tuple(replace(c, verdict="fail") if c.kind == "cost" else c for c in checks)
+            binding = binding or "cost"  # nothing else fails: the money binds
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
     if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
@@ -400,6 +418,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
+        if open_count and on_memory(ask, s) and _training(s):  # no default count decides
+            outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
@@ -433,15 +453,17 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
         return _KINDS
     if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
         return ("compute",)
+    if on_memory(ask, stated):
+        return ("compute",)
     return ()
 
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "energy_cost", "power", "tokens")
+_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
-_OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "energy_cost", "power")
+_OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "gpu_hours", "energy_cost", "power")
 
 
 def _resolve(
@@ -459,6 +481,10 @@ def _resolve(
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask == "max_context" and s.context_length is None and not _training(s):
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
+    if on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
+        resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
+        note = text(Msg("answer.memory_only"), lang)
+        return replace(resolved, assumptions=(note, *resolved.assumptions))
     open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)

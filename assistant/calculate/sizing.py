@@ -26,7 +26,15 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
 
-__all__ = ["Evaluator", "how_long", "in_eight_bits", "practical_count", "sized", "smallest_layout"]
+__all__ = [
+    "Evaluator",
+    "at_fewest_fitting",
+    "how_long",
+    "in_eight_bits",
+    "practical_count",
+    "sized",
+    "smallest_layout",
+]
 
 Evaluator = Callable[[int, str], "Outcome"]
 """Evaluate the question at a GPU count, with an assumption note ("" for none)."""
@@ -74,12 +82,35 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
     more = practical_count(count, seconds, per_node)
     second = run(more, "")
     faster = figure(second.checks, "compute", "seconds")
+    bigger = Msg("common.gpus", count=more, gpu=gpu)
+    if seconds > PRACTICAL_SECONDS and faster is not None:  # the practical count leads
+        lead = Msg(
+            "answer.practical_first",
+            hardware=bigger,
+            seconds=faster,
+            smallest=hardware,
+            slow=seconds,
+        )
+        return replace(second, focus=text(lead, lang))
     if faster is not None:
-        bigger = Msg("common.gpus", count=more, gpu=gpu)
         practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
         focus = join_sentences((focus, text(practical, lang)), lang)
-    main = first if seconds <= PRACTICAL_SECONDS else second
-    return replace(main, focus=focus)
+    return replace(first if seconds <= PRACTICAL_SECONDS else second, focus=focus)
+
+
+def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
+    """A memory question naming a card but no count ("用H100预训练70B要多少显存"): evaluated on
+    the smallest layout that fits, not on a default 8 GPUs whose shortfall (or offload) would
+    decide a verdict nobody asked for."""
+    s = outcome.scenario
+    fewest = figure(outcome.checks, "memory", "min_gpus")
+    if s is None or not fewest:
+        return outcome
+    count = smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    if count == s.gpu_count:
+        return outcome
+    hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")
+    return evaluate(count, text(Msg("answer.smallest_layout", hardware=hardware), query.language))
 
 
 def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:

@@ -39,7 +39,12 @@ def _memory(f: Figures, gpu: str) -> list[Msg]:
     kv = _num(f, "kv_cache_bytes_per_gpu") or _num(f, "kv_cache_bytes")
     if kv:
         parts.append(Msg("summary.memory.kv", kv=kv))
-    if min_gpus is not None:
+    gpus = _num(f, "gpus")
+    over = need is not None and have is not None and need > have
+    if min_gpus is not None and gpus is not None and over and min_gpus <= gpus:
+        # the GPUs evaluated hold it in another layout: no "at least" count they already meet
+        parts.append(Msg("summary.memory.other_layout", count=gpus, gpu=gpu))
+    elif min_gpus is not None:
         nodes = whole_nodes(min_gpus, f, gpu)
         parts.append(Msg("summary.memory.min_gpus", count=min_gpus, gpu=gpu, nodes=nodes))
     return parts
@@ -53,7 +58,8 @@ def _training_time(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.compute.flops", flops=flops, tokens=said))
     seconds, mfu = _num(f, "seconds"), _num(f, "mfu")
     if seconds is not None:
-        at = Msg("summary.compute.mfu", mfu=mfu) if mfu else ""
+        key = "summary.compute.mfu_stated" if f.get("mfu_stated") else "summary.compute.mfu"
+        at = Msg(key, mfu=mfu) if mfu else ""
         parts.append(Msg("summary.compute.takes", seconds=seconds, mfu=at))
     deadline = _num(f, "deadline_seconds")
     needed = _num(f, "gpus_for_deadline")

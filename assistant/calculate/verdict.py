@@ -14,24 +14,27 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.records import Check, Language, Scenario, Verdict
+from assistant.records import Check, Figure, Language, Scenario, Verdict
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
-    from calculators.planner.plan import Evaluation, Plan, PlanChange
+    from calculators.planner.plan import Evaluation, Outcome, Plan, PlanChange
 
 __all__ = [
     "PRACTICAL_SECONDS",
+    "UNBOUNDED_SECONDS",
     "SERVING_FORMATS",
     "budget_note",
     "budget_tokens",
     "first_fix",
+    "judged_on_memory",
     "keeps_stated",
     "network_pace",
+    "on_memory",
     "paced_by_network",
     "paced_checks",
     "respecting_verdict",
@@ -39,6 +42,9 @@ __all__ = [
 
 #: Past a year a run is a research programme, not a schedule: it is called impractical.
 PRACTICAL_SECONDS = 365 * 86400.0
+#: The horizon of a question judged on memory alone: the longest deadline a plan takes (about
+#: 317 years, `calculators.validate`), so the run time hardly ever fails.
+UNBOUNDED_SECONDS = 1e10
 
 #: Plan fields that are hardware: changing any of them is never a condition.
 _HARDWARE = ("gpu", "gpus", "gpus_per_node", "intra_link", "inter_link", "nics_per_node")
@@ -132,6 +138,53 @@ def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
     ):
         return "conditional"  # the horizon was a stated default: a longer one is a condition
     return "infeasible"
+
+
+def on_memory(ask: str, stated: Scenario) -> bool:
+    """A training memory question is judged on memory unless the user stated both the tokens
+    and a deadline (then the time is theirs to judge too)."""
+    if ask != "memory" or stated.task == "inference":
+        return False
+    return stated.tokens is None or stated.deadline_seconds is None
+
+
+def judged_on_memory(evaluation: Evaluation) -> Evaluation:
+    """A memory question ("每张卡要多少显存", "显存够吗"), evaluated with no practical time limit
+    (`UNBOUNDED_SECONDS`): the run time on the assumed tokens is information (the compute
+    check "n/a", with no deadline figures), never the verdict, and a fix is one for memory."""
+    timed = evaluation.check("compute").verdict == "fail"
+    checks = tuple(
+        replace(c, verdict="n/a", figures=_untimed(c.figures), shortfall=None)
+        if c.kind == "compute"
+        else c
+        for c in evaluation.checks
+    )
+    failing = [c for c in checks if c.verdict == "fail"]
+    if not timed:
+        return replace(evaluation, checks=checks)
+    suggestions = tuple(
+        replace(change, evaluation_after=_without_compute(change.evaluation_after))
+        for change in evaluation.suggestions
+        if failing and change.kind != "deadline"
+    )
+    return replace(
+        evaluation,
+        checks=checks,
+        verdict=evaluation.verdict if failing else "feasible",
+        binding=max(failing, key=lambda c: c.shortfall or 1.0).kind if failing else None,
+        suggestions=suggestions,
+        remarks=(),
+    )
+
+
+def _untimed(figures: Mapping[str, Figure]) -> dict[str, Figure]:
+    dropped = ("gpus_for_deadline", "deadline_seconds")
+    return {k: v for k, v in figures.items() if k not in dropped}
+
+
+def _without_compute(after: Outcome) -> Outcome:
+    failing = tuple(kind for kind in after.failing if kind != "compute")
+    return replace(after, failing=failing, verdict=after.verdict if failing else "feasible")
 
 
 def network_pace(evaluation: Evaluation, lang: Language) -> str:

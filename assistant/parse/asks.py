@@ -113,6 +113,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少\s*(?:个\s*)?tokens?|how many (?:training )?tokens",
     ),
     (
+        # "how many H100 GPU-hours", "需要多少卡时", "多少GPU小时": the rent's quantity, not a
+        # count of GPUs; "how many GPU-hours does $30k buy" is the budget's (calculate.money)
+        "gpu_hours",
+        r"(?:how many|number of|total) (?:⟨gpu⟩ )?(?:gpu|card|accelerator)[- ]?h(?:ou)?rs?"
+        r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)",
+    ),
+    (
         "gpu_count",
         r"多少(?:张|块|台|个|片)|几张|几块|几台|几个节点|几卡|多少(?:卡|gpu|显卡|节点)|"
         r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)",
@@ -140,7 +147,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:推理|训练|微调|部署)\s*(?:的)?\s*显存\s*[?？]?\s*$|"  # "…fp32 推理 显存"
         r"内存(?:需要|要多少)|how much (?:gpu |v)?(?:memory|vram)|"
         r"memory (?:requirement|needed|usage)|"
-        r"vram (?:needed|requirement)|(?:fit|fits) in (?:memory|vram)",
+        r"vram (?:needed|requirement)|(?:fit|fits) in (?:gpu )?(?:memory|vram)|"
+        # "does memory fit", "is there enough GPU memory": 显存够吗 in English
+        r"(?:does|will|would) (?:the )?(?:gpu )?(?:memory|vram) (?:fit|suffice|be enough)|"
+        r"enough (?:gpu )?(?:memory|vram)",
     ),
     (
         "energy_cost",
@@ -150,9 +160,6 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        # "how many GPU-hours does it take": the rent's quantity (a price makes it money);
-        # "how many GPU-hours does $30k buy" is the budget's (calculate.money)
-        r"how many gpu[- ]?h(?:ou)?rs?(?![^.?!]{0,30}\bbuy)|"
         r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (
@@ -187,6 +194,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
+_COMPILED_BY_ASK = dict(_COMPILED)
 _SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
 #: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
 _NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")
@@ -207,7 +215,11 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
     """Every ask the text words, main one first; `has_job` (a model or size named) rules out
     `concept` ("what is the KV cache of a 70B model" asks for the KV cache)."""
     text = re.sub(r"\s+", " ", text)
-    found = [ask for ask, pattern in _COMPILED if pattern.search(text)]
+    hours = _COMPILED_BY_ASK["gpu_hours"]
+    rest = hours.sub(" ", text)  # "多少卡时" asks for hours, not "多少卡"
+    found = [
+        ask for ask, pattern in _COMPILED if pattern.search(text if ask == "gpu_hours" else rest)
+    ]
     for specific in _MEMORY_FAMILY:
         if specific in found:
             found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]

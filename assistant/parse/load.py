@@ -39,6 +39,7 @@ __all__ = [
     "read_first_token_seconds",
     "read_host_ram",
     "read_price_per_kwh",
+    "read_mfu",
     "read_pue",
     "read_qps",
     "read_seconds_per_token",
@@ -325,6 +326,27 @@ def read_pue(text: str) -> float | None:
     return to_float(match.group(1)) if match else None
 
 
+_MFU = (
+    re.compile(
+        r"(\d+(?:\.\d+)?)\s*(%)\s*(?:的\s*)?(?:(?<![a-z])mfu(?![a-z])|(?:算力|gpu ?)?利用率)"
+    ),
+    re.compile(r"(?<![a-z])mfu(?![a-z])\D{0,12}?(\d+(?:\.\d+)?)\s*(%)?"),
+    re.compile(r"(?<!显存)(?<!内存)(?:算力|gpu ?)?利用率\D{0,6}?(\d+(?:\.\d+)?)\s*(%)?"),
+)
+
+
+def read_mfu(text: str) -> float | None:
+    """A stated MFU as a fraction ("at 40% MFU", "MFU=0.4", "利用率40%", "50% MFU"); a bare
+    number above 1 is a percentage ("MFU 45"); the memory's utilisation ("显存利用率") is not."""
+    for pattern in _MFU:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        value = to_float(match.group(1))
+        return value / 100 if match.group(2) or value > 1 else value
+    return None
+
+
 _HOST_RAM = (
     re.compile(
         NUMBER + r"\s*(tb|t|gb|g|gib)\s*(?:of\s+|的)?\s*(?:主机|系统|cpu|host|system)?\s*"
@@ -371,6 +393,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "host_ram_bytes": read_host_ram(text),
         "offload": read_offload(text),
         "pue": read_pue(text),
+        "mfu": read_mfu(text),
     }
     budget, budget_currency = read_budget(text)
     kwh, kwh_currency = read_price_per_kwh(text)

@@ -10,7 +10,6 @@ sibling.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
 from assistant.parse import hardware as hw
@@ -172,17 +171,10 @@ def scenario_slots(
     return found, warnings
 
 
-_MFU = re.compile(r"\bmfu\b\D{0,12}?(\d+(?:\.\d+)?)\s*%|(\d+(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu")
-
-
 def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:
-    """Epochs multiply the token budget ("3 epochs of 200M tokens"); a stated MFU has no slot,
-    so the answer says it is not used rather than drop it silently."""
+    """Epochs multiply the token budget ("3 epochs of 200M tokens"); a stated MFU is a slot
+    (`load.read_mfu`)."""
     notes = []
-    mfu = _MFU.search(text)
-    if mfu:
-        stated = float(mfu.group(1) or mfu.group(2)) / 100
-        notes.append(parse_note(Msg("parse.mfu_not_used", mfu=stated), lang))
     epochs, tokens = slots.read_epochs(text), found.get("tokens")
     if epochs and epochs != 1 and isinstance(tokens, float):
         found["tokens"] = epochs * tokens

@@ -66,6 +66,7 @@ SCENARIO_KEYS = (
     "host_ram_bytes",
     "offload",
     "pue",
+    "mfu",
 )
 
 

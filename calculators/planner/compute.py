@@ -113,8 +113,8 @@ def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, 
     that rate, so its MFU is the default x model / hardware FLOPs (Narayanan et al. 2021
     Table 1: 140 TFLOP/s counted with recompute = 45% of 312, i.e. 34% MFU)."""
     basis = default_mfu_basis(plan.gpu, plan.precision)  # fp8: MFU against the FP8 peak
-    if plan.mfu:
-        return plan.mfu, basis.basis
+    if plan.mfu:  # stated: it replaces the default (and is said to be the user's)
+        return plan.mfu, Msg("assume.compute.mfu_basis.stated")
     return basis.value * model_flops / hardware_flops, basis.basis
 
 
@@ -293,6 +293,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "hardware_flops": facts.hardware_flops,
         "tokens": facts.tokens,
         "mfu": facts.mfu,
+        "mfu_stated": plan.mfu is not None,
         "hfu": _hfu(facts),
         "peak_flops_per_s": facts.peak_flops_per_s,
         "compute_seconds": facts.compute_seconds,

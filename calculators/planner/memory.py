@@ -318,6 +318,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
         "available_bytes_per_gpu": available,
         "memory_bytes": plan.gpu.memory_bytes,
         "min_gpus": _fewest_gpus(plan, fits=verdict != "fail") if with_min_gpus else None,
+        "gpus": plan.gpus,
         "gpus_per_node": plan.gpus_per_node,
         "weights_bytes": b.weights_bytes,
         "gradients_bytes": b.gradients_bytes,

@@ -49,12 +49,15 @@ def test_a_fabric_asked_about_or_ruled_out_is_not_stated(question: str, link: st
     [
         "How many GPU-hours to fully fine-tune Llama-3.1-8B on 5B tokens with 8x H100?",
         "how many gpu hours does pretraining a 7B model on 1T tokens take on H100",
+        "How many H100 GPU-hours to pretrain a 7B model on 1T tokens?",
+        "用H100预训练7B模型1T token需要多少卡时",
+        "用H100预训练7B模型1T token需要多少GPU小时",
     ],
 )
 def test_how_many_gpu_hours_asks_the_hours_not_a_gpu_count(question: str) -> None:
     asks = parse(question).asks
     assert "gpu_count" not in asks
-    assert asks[0] == "cost"
+    assert asks[0] == "gpu_hours"
     assert not asks_count(question)
 
 

@@ -243,14 +243,28 @@ def test_requests_per_day_are_a_load_and_monthly_is_a_period(
 
 
 @pytest.mark.parametrize(
-    ("question", "said"),
+    ("question", "mfu"),
     [
-        ("train a 7B on 300B tokens, 256 H100s, MFU 45%", "The MFU you gave (45%) is not used"),
-        ("256张H100训练7B模型，3000亿token，45%的MFU", "MFU（45%）没有采用"),
+        ("train a 7B on 300B tokens, 256 H100s, MFU 45%", 0.45),
+        ("256张H100训练7B模型，3000亿token，45%的MFU", 0.45),
+        ("At 40% MFU, how long does Llama-3-8B take on 15T tokens with 1024 H100s?", 0.40),
+        ("MFU=0.4, 1024 H100, Llama-3-8B, 15T tokens: how long?", 0.40),
+        ("利用率40%，用1024张H100训练Llama-3-8B 15T token要多久", 0.40),
+        ("assume 50% MFU: 64 H100 train a 13B model on 500B tokens", 0.50),
     ],
 )
-def test_a_stated_mfu_is_said_to_be_unused_not_dropped_silently(question: str, said: str) -> None:
-    assert any(said in w for w in parse(question).warnings)
+def test_a_stated_mfu_is_a_slot_not_a_note(question: str, mfu: float) -> None:
+    parsed = parse(question)
+    assert parsed.scenario.mfu == pytest.approx(mfu)
+    assert not any("MFU" in w for w in parsed.warnings)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["显存利用率90%，用8张H100训练7B模型1T token要多久", "8张H100训练7B模型1T token要多久"],
+)
+def test_memory_utilisation_is_no_mfu(question: str) -> None:
+    assert parse(question).scenario.mfu is None
 
 
 @pytest.mark.parametrize(

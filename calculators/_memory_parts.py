@@ -329,8 +329,6 @@ def fit_layouts(
     tps = tensor_parallel_degrees(model, gpus_per_node)
     pps = [p for p in powers if p <= model.layers]
     zeros = [0, 1, 2, 3]
-    if kind == "finetune":
-        pps = [1]
     if kind == "inference":
         zeros = [0]
     if "tensor_parallel" in options:

@@ -20,6 +20,8 @@ from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
+from calculators.stage_memory import adapter_stages
+from calculators.stage_memory import stage_parts as _stage_parts
 from calculators.validate import check_choice, check_count
 
 __all__ = [
@@ -259,63 +261,6 @@ def _stage_totals(offload: bool, **options: Any) -> list[float]:
     return [w + g + o + a for w, g, o, a in _stage_parts(offload=False, **options)]
 
 
-def _stage_parts(
-    *,
-    model: ModelSpec,
-    d: int,
-    zero: int,
-    tensor_parallel: int,
-    expert_parallel: int = 1,
-    pipeline_parallel: int,
-    micro_batch_size: int,
-    sequence_length: int,
-    precision: str,
-    optimizer: str,
-    recompute: str,
-    flash_attention: bool,
-    offload: bool,
-) -> list[tuple[float, float, float, float]]:
-    """(weights, gradients, optimizer states, activations) bytes per GPU of each distinct
-    pipeline stage, first stage first; gradients and optimizer states before any offload."""
-    per_param = parts.state_bytes_per_param(precision, optimizer)
-    act_scale = 2.0 if str(precision).lower() == "fp32" else 1.0
-    options = {
-        "micro_batch_size": micro_batch_size,
-        "sequence_length": sequence_length,
-        "tensor_parallel": tensor_parallel,
-    }
-    layer = parts.activation_bytes_per_layer(
-        model, recompute=recompute, flash_attention=flash_attention, **options
-    )
-    # the one layer being recomputed holds its full activations
-    recomputed = (
-        parts.activation_bytes_per_layer(
-            model, recompute="none", flash_attention=flash_attention, **options
-        )
-        if recompute == "full"
-        else 0.0
-    )
-    out = []
-    for stage in dict.fromkeys(parts.stage_layout(model, pipeline_parallel)):
-        # Dense part over t, sharded over d; routed experts over t·e, sharded over d/e:
-        # once sharded both are /(t·d), unsharded the experts stay /(t·e).
-        dense = (stage.params - stage.expert_params) / tensor_parallel
-        experts = stage.expert_params / tensor_parallel
-        kept = dense + experts / expert_parallel
-        weights, grads, opt = (
-            per_param[0] * (dense + experts) / d if zero >= 3 else per_param[0] * kept,
-            per_param[1] * (dense + experts) / d if zero >= 2 or offload else per_param[1] * kept,
-            per_param[2] * (dense + experts) / d if zero >= 1 or offload else per_param[2] * kept,
-        )
-        acts = stage.layers * stage.in_flight_micro_batches * layer
-        if recompute == "full":
-            acts += recomputed
-        if stage.holds_output_layer:
-            acts += parts.logits_bytes(model, **options) / act_scale
-        out.append((weights, grads, opt, acts * act_scale))
-    return out
-
-
 def _inputs(**values: object) -> tuple[tuple[str, str], ...]:
     return tuple((key, str(value)) for key, value in values.items())
 
@@ -422,11 +367,14 @@ def finetune_memory(
     flash_attention: bool = True,
     offload_optimizer: bool = False,
     tensor_parallel: int = 1,
+    pipeline_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora" on ``gpus`` GPUs.
 
-    The GPUs form ``tensor_parallel`` x d groups: tensor parallelism splits the base, the
-    adapters and the activations over t (with sequence parallelism), ZeRO shards over d.
+    The GPUs form ``tensor_parallel`` x ``pipeline_parallel`` x d groups: tensor parallelism
+    splits the base, the adapters and the activations over t (with sequence parallelism),
+    pipeline parallelism gives each stage its layers and 1F1B's in-flight activations, as in
+    pre-training (`training_memory`; `adapter_memory` for LoRA), and ZeRO shards over d.
     LoRA freezes the 16-bit base and trains adapters on every linear layer with Adam (16 bytes
     per trainable parameter); QLoRA stores the base in NF4 (4.127 bits/param). Gradient
     checkpointing (recompute="full") is the default, as in the QLoRA recipe.
@@ -438,62 +386,54 @@ def finetune_memory(
         36.8
     """
     method = check_choice("method", method, ("full", "lora", "qlora"))
+    shape: dict[str, Any] = {
+        "micro_batch_size": micro_batch_size,
+        "sequence_length": sequence_length,
+        "precision": precision,
+        "optimizer": optimizer,
+        "recompute": recompute,
+        "flash_attention": flash_attention,
+        "tensor_parallel": tensor_parallel,
+        "pipeline_parallel": pipeline_parallel,
+    }
     if method == "full":
         full = training_memory(
             model=model,
             gpus=gpus,
             zero_stage=zero_stage,
-            micro_batch_size=micro_batch_size,
-            sequence_length=sequence_length,
-            precision=precision,
-            optimizer=optimizer,
-            recompute=recompute,
-            flash_attention=flash_attention,
             offload_optimizer=offload_optimizer,
-            tensor_parallel=tensor_parallel,
+            **shape,
         )
         return dataclasses.replace(full, kind="finetune", inputs=(("method", "full"), *full.inputs))
-    # Activations and logits as in training.
-    base = training_memory(
-        model=model,
-        gpus=gpus,
-        micro_batch_size=micro_batch_size,
-        sequence_length=sequence_length,
-        precision=precision,
-        optimizer="sgd",
-        recompute=recompute,
-        flash_attention=flash_attention,
-        tensor_parallel=tensor_parallel,
-    )
+    # Validates the layout and the shape, as for training; its activations are the stages'.
+    base = training_memory(model=model, gpus=gpus, **{**shape, "optimizer": "sgd"})
     zero = parts.check_zero_stage(zero_stage)
-    t, d = tensor_parallel, base.data_parallel
-    trainable = parts.lora_trainable_params(model, rank=lora_rank) / t
+    stages = [
+        _make(
+            "finetune",
+            gpus=gpus,
+            data_parallel=base.data_parallel,
+            zero_stage=zero,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            **dataclasses.asdict(stage),
+        )
+        for stage in adapter_stages(
+            model=model,
+            method=method,
+            d=base.data_parallel,
+            zero=zero,
+            lora_rank=lora_rank,
+            offload=offload_optimizer,
+            **shape,
+        )
+    ]
     w, g, o = parts.state_bytes_per_param(precision, optimizer)
-    stage = parts.stage_layout(model, 1)[0]
     frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
-    frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
-    opt = o * trainable / (d if zero >= 1 else 1)
-    # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
-    # Linear4bit: dequantize, multiply, free); the largest matrix bounds that buffer.
-    dequant = 2.0 * parts.largest_matrix_params(model) / t if method == "qlora" else 0.0
-    on_gpu, host = parts.frozen_base_on_gpu(
-        frozen, layers=model.layers, t=t, d=d, zero=zero, offload=offload_optimizer
-    )
-    result = _make(
-        "finetune",
-        gpus=gpus,
-        data_parallel=d,
-        zero_stage=zero,
-        tensor_parallel=t,
-        weights_bytes=on_gpu + w * trainable,
-        gradients_bytes=g * trainable / (d if zero >= 2 else 1),
-        optimizer_bytes=0.0 if offload_optimizer else opt,
-        offloaded_bytes=(opt if offload_optimizer else 0.0) + host,
-        activations_bytes=base.activations_bytes,
-        overhead_bytes=dequant,
-    )
+    trainable = parts.lora_trainable_params(model, rank=lora_rank)
+    pipeline_note = (Msg("assume.memory.pipeline_1f1b"),) if pipeline_parallel > 1 else ()
     return dataclasses.replace(
-        result,
+        max(stages, key=lambda b: b.total_bytes),
         formula=Msg(
             "formula.memory.lora", frozen=parts.frozen_base_text(frozen_linear), w=w, g=g, o=o
         ),
@@ -508,16 +448,14 @@ def finetune_memory(
             precision=precision,
             optimizer=optimizer,
             recompute=recompute,
-            tensor_parallel=t,
-            trainable_params=parts.lora_trainable_params(model, rank=lora_rank),
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            trainable_params=trainable,
         ),
         assumptions=(
-            Msg(
-                "assume.memory.lora_adapters",
-                rank=lora_rank,
-                trainable=parts.lora_trainable_params(model, rank=lora_rank),
-            ),
+            Msg("assume.memory.lora_adapters", rank=lora_rank, trainable=trainable),
             *base.assumptions[:2],
+            *pipeline_note,
             parts.recompute_words(recompute),
             *parts.lora_notes(method, zero, offload_optimizer),
         ),

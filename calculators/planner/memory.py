@@ -67,6 +67,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
             recompute=plan.recompute or "full",
             offload_optimizer=plan.offload,
             tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
     return _dualpipe_copies(

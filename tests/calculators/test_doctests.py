@@ -17,6 +17,7 @@ MODULES = [
     "calculators.catalog.fabrics",
     "calculators._memory_parts",
     "calculators.gpu_memory",
+    "calculators.stage_memory",
     "calculators.layout_search",
     "calculators.compute_time",
     "calculators.planner.suggestions",

@@ -457,6 +457,13 @@ def frozen_base_on_gpu(
     return sharded, 0.0
 
 
+def frozen_base_bytes(*, params: float, linear_params: float, method: str) -> float:
+    """Bytes of a LoRA/QLoRA frozen base (or of one stage's share of it): the linear layers
+    in BF16 (LoRA) or NF4 (QLoRA), embeddings and norms in 16 bits."""
+    linear = WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
+    return linear_params * linear + (params - linear_params) * 2.0
+
+
 def lora_notes(method: str, zero: int, offload: bool) -> tuple[Msg, ...]:
     """Assumption lines of a LoRA/QLoRA breakdown (dequantization, sharding, offload)."""
     notes = []

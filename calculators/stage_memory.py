@@ -141,7 +141,6 @@ def adapter_stages(
     """
     t, p = tensor_parallel, pipeline_parallel
     w, g, o = parts.state_bytes_per_param(precision, optimizer)
-    frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
     adapters = parts.lora_trainable_params(model, rank=lora_rank)
     all_linear = parts.stage_layout(model, 1)[0].linear_params
     # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
@@ -164,7 +163,9 @@ def adapter_stages(
     out = []
     for stage, (_, _, _, acts) in zip(parts.stage_layout(model, p), activations, strict=True):
         trainable = adapters * stage.linear_params / all_linear / t
-        frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
+        frozen = parts.frozen_base_bytes(
+            params=stage.params, linear_params=stage.linear_params, method=method
+        )
         on_gpu, host = parts.frozen_base_on_gpu(
             # a stage of a split that does not divide the layers may be left empty
             frozen,

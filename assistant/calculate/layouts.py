@@ -360,7 +360,7 @@ def evaluate_best(
     inference = scenario.task == "inference"
     # (rank, seconds, layout): rank 0 every check ok, 1 nothing failing, 2 at least memory fits
     tried: list[tuple[int, float, dict[str, object]]] = []
-    closest: tuple[float, dict[str, object]] | None = None  # least memory, when none fits
+    needs: list[tuple[float, dict[str, object]]] = []  # memory per GPU, for when none fits
     for layout in layouts if len(layouts) > 1 else ():
         try:
             checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
@@ -372,18 +372,33 @@ def evaluate_best(
             seconds = checks[1].figures.get("seconds")
             tried.append((rank, float(seconds) if isinstance(seconds, float) else 0.0, layout))
         need = checks[0].figures.get("required_bytes_per_gpu")
-        if isinstance(need, float) and (closest is None or need < closest[0]):
-            closest = (need, layout)
+        if isinstance(need, float):
+            needs.append((need, layout))
         if rank == 0 and inference:
             break  # serving: the smallest split that passes everything
     chosen = _pick(tried, by_time=not inference)
-    if chosen is None and closest is not None and not inference:
-        chosen = closest[1]  # nothing fits: the layout that comes closest ("1.1x over")
+    if chosen is None and needs and not inference:
+        chosen = _closest(needs)  # nothing fits: the layout that comes closest ("1.1x over")
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else fallback
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
     given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
     return evaluation, [] if given else [_layout_note(evaluation.plan, lang)]
+
+
+def _closest(needs: list[tuple[float, dict[str, object]]]) -> dict[str, object]:
+    """The layout needing the least memory per GPU, in trial order; needs within TIME_TIE of
+    the least count as equal and the earlier (simpler) layout wins, as for run times: 16 x
+    H800 cannot hold Qwen2.5-72B's 72.7 GB of model states per GPU either as ZeRO-3 + TP=8
+    (73.8 GB) or as TP=8 x PP=2 (73.5 GB), and the fixes are said from the simpler one.
+
+    Examples:
+        >>> a, b = {"zero_stage": 3}, {"pipeline_parallel": 2}
+        >>> _closest([(73.8, a), (73.5, b)]) is a, _closest([(80.0, a), (73.5, b)]) is b
+        (True, True)
+    """
+    least = min(need for need, _ in needs)
+    return next(layout for need, layout in needs if need <= least * (1 + TIME_TIE))
 
 
 def _pick(

@@ -268,7 +268,7 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     adapters = trainable_params(plan)
     stepped = None
     if adapters is not None and plan.zero_stage == 3:  # the frozen base: read, never stepped
-        stepped = adapters / plan.tensor_parallel / b.data_parallel
+        stepped = adapters / (plan.tensor_parallel * plan.pipeline_parallel) / b.data_parallel
     return host_ram(
         gpu=plan.gpu,
         offloaded_bytes_per_gpu=b.offloaded_bytes,

@@ -253,3 +253,30 @@ def test_more_pipeline_stages_never_raise_model_state_per_gpu(
 def test_fit_layouts_offer_pipeline_stages_to_fine_tuning() -> None:
     pps = {p for _, p, _ in parts.fit_layouts("finetune", L405, 8, {"method": "lora"})}
     assert {1, 2, 4, 8, 16} <= pps
+
+
+def test_offloaded_adapters_are_stepped_per_stage() -> None:
+    # LoRA + ZeRO-3 + CPU offload: the host steps the adapters of its GPUs' shards. 16 GPUs
+    # as TP=8 x PP=2 (d = 1) or TP=8 x d = 2 each step 1/16 of the adapters per GPU.
+    from calculators.catalog.hardware import lookup_gpu as gpu
+    from calculators.planner.memory import offload_host_ram
+    from calculators.planner.plan import Plan
+
+    def host(pp: int) -> Any:
+        plan = Plan(
+            task="finetune",
+            method="lora",
+            model=L405,
+            gpu=gpu("A100"),
+            gpus=16,
+            zero_stage=3,
+            offload=True,
+            tensor_parallel=8,
+            pipeline_parallel=pp,
+        )
+        return offload_host_ram(plan)
+
+    staged, flat = host(2), host(1)
+    assert staged is not None
+    assert flat is not None
+    assert staged.cpu_step_seconds == pytest.approx(flat.cpu_step_seconds)

@@ -361,3 +361,35 @@ def test_a_comparison_with_no_deadline_judges_no_option_on_the_default_one() -> 
         "infeasible",
         "feasible",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Full fine-tune Qwen2.5-72B on 4 nodes of 8x H100 over 10GbE: how long?",
+            "4 pipeline stages across nodes",
+        ),
+        ("4台8卡H100，万兆网互联，全参微调 Llama-3.1-70B 要多久？", "跨节点 4 级流水线并行"),
+    ],
+)
+def test_a_fine_tune_says_its_pipeline_stages_across_nodes(question: str, said: str) -> None:
+    # One 1.25 GB/s port per node: TP=8 in the node x PP=4 over the nodes sends only
+    # activations (8.6 GB per node per step, ~6.9 s); the layout note names the stages
+    from assistant.parse import parse
+
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert any(said in note for note in outcome.assumptions)
+
+
+def test_lora_over_the_same_fabric_stays_data_parallel() -> None:
+    # LoRA syncs only its adapters (~0.5 s per step over 10GbE against ~6.9 s of compute)
+    # and the 140 GB base fits at TP=8 (17.6 GB per GPU): no stages, no bubble to pay
+    from assistant.parse import parse
+
+    question = "LoRA fine-tune Llama-3.1-70B on 4 nodes of 8x H100 over 10GbE: how long?"
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "feasible"
+    assert not any("pipeline stages" in note for note in outcome.assumptions)
+    assert any("TP=8 inside the node" in note for note in outcome.assumptions)

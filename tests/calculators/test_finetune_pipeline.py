@@ -280,3 +280,70 @@ def test_offloaded_adapters_are_stepped_per_stage() -> None:
     assert staged is not None
     assert flat is not None
     assert staged.cpu_step_seconds == pytest.approx(flat.cpu_step_seconds)
+
+
+def _lora_plan(zero: int, gpus: int = 32, link: str = "10GbE") -> Any:
+    from calculators.catalog.hardware import lookup_link
+    from calculators.planner.plan import Plan
+
+    return Plan(
+        task="finetune",
+        method="lora",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("H100"),
+        gpus=gpus,
+        zero_stage=zero,
+        tensor_parallel=8,
+        inter_link=lookup_link(link),
+        recompute="full",
+    )
+
+
+def test_zero3_gathers_a_lora_base_every_step() -> None:
+    # FSDP shards the 141.1 GB BF16 base over the 4 nodes and all-gathers it in the forward
+    # and the backward pass: per GPU its TP shard, 141.1e9 / 8 = 17.6 GB, twice x 3/4 leaves
+    # the node, for 8 GPUs: 8 x 2 x 3/4 x 17.6 GB = 211.7 GB per node per step = 169 s at
+    # 1.25 GB/s. ZeRO-1 syncs only the adapters' gradients (~0.3 GB per GPU).
+    from calculators.planner.checks import step_estimate
+
+    def allreduce(zero: int) -> float:
+        plan = _lora_plan(zero)
+        facts = compute_facts(plan)
+        step = step_estimate(
+            plan,
+            peak_flops_per_s=facts.peak_flops_per_s,
+            mfu=facts.mfu,
+            total_tokens=facts.tokens,
+            trainable_params=float(parts.lora_trainable_params(plan.model, rank=16)),
+        )
+        assert step is not None
+        return step.allreduce_seconds_per_step
+
+    assert allreduce(3) == pytest.approx(169.0, rel=0.05)
+    assert allreduce(1) < 2.0
+
+
+def test_lora_suggested_from_zero3_holds_the_base_whole_when_it_fits() -> None:
+    # Full fine-tuning of Llama-3.1-70B on 16 H100 with ZeRO-3 needs 16 x 70.6e9 / 16 = 70.6 GB
+    # of states + activations: it fails. LoRA keeps a 17.6 GB base shard per GPU at TP=8, so
+    # the suggestion drops the ZeRO-3 gathers (ZeRO-1 for the adapters).
+    from calculators.catalog.hardware import lookup_link
+    from calculators.planner import evaluate
+    from calculators.planner.plan import Plan
+
+    full = Plan(
+        task="finetune",
+        method="full",
+        model=lookup_model("Llama-3.1-70B"),
+        gpu=lookup_gpu("H100"),
+        gpus=16,
+        zero_stage=3,
+        tensor_parallel=8,
+        recompute="full",
+        sequence_length=8192,
+        inter_link=lookup_link("InfiniBand NDR"),
+        nics_per_node=8,
+    )
+    lora = [s for s in evaluate(full).suggestions if s.kind == "lora"]
+    assert lora
+    assert lora[0].new_plan.zero_stage == 1

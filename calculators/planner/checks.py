@@ -9,6 +9,7 @@ efficiency without overlap), tight up to 1.0 (overlap can still hide it), fail a
 
 from __future__ import annotations
 
+from calculators._memory_parts import frozen_base_bytes, stage_layout
 from calculators.catalog.hardware import LINKS, Link
 from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
@@ -122,6 +123,17 @@ def step_estimate(
         trainable_params=trainable_params,
         flops_per_token=flops_per_token,
         data_parallel_inside=plan.stages_across_nodes,
+        frozen_bytes=_frozen_base_bytes(plan),
+    )
+
+
+def _frozen_base_bytes(plan: Plan) -> float:
+    """The LoRA/QLoRA frozen base a ZeRO-3 plan gathers every step (0 for full training)."""
+    if plan.task != "finetune" or plan.effective_method == "full":
+        return 0.0
+    whole = stage_layout(plan.model, 1)[0]
+    return frozen_base_bytes(
+        params=whole.params, linear_params=whole.linear_params, method=plan.effective_method
     )
 
 

@@ -67,6 +67,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
             recompute=plan.recompute or "full",
             offload_optimizer=plan.offload,
             tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
     return _dualpipe_copies(
@@ -267,7 +268,7 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     adapters = trainable_params(plan)
     stepped = None
     if adapters is not None and plan.zero_stage == 3:  # the frozen base: read, never stepped
-        stepped = adapters / plan.tensor_parallel / b.data_parallel
+        stepped = adapters / (plan.tensor_parallel * plan.pipeline_parallel) / b.data_parallel
     return host_ram(
         gpu=plan.gpu,
         offloaded_bytes_per_gpu=b.offloaded_bytes,

@@ -23,9 +23,10 @@ from calculators._memory_parts import (
 )
 from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
+from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
-from calculators.planner.memory import offload_host_ram
+from calculators.planner.memory import memory_breakdown, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
@@ -191,7 +192,7 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
         yield Candidate(
             method,
             Msg("suggest.method.alone", method=label),
-            plan.replace(method=method),
+            _adapters_whole(plan.replace(method=method)),
             1,
             size=size,
         )
@@ -212,6 +213,18 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
             3,
             size=size,
         )
+
+
+def _adapters_whole(plan: Plan) -> Plan:
+    """A LoRA/QLoRA plan from a full fine-tune's ZeRO-2/3: the frozen base held whole per
+    tensor/pipeline group (ZeRO-1 for the adapters) when it fits so, as PEFT recipes run it;
+    ZeRO-3 would gather the whole base over the data-parallel ranks twice a step for
+    nothing. Kept at ZeRO-3 when the base needs the sharding (that is the "sharded" change)."""
+    if plan.zero_stage < 2:
+        return plan
+    whole = plan.replace(zero_stage=1)
+    fits = memory_breakdown(whole).total_bytes <= USABLE_FRACTION * plan.gpu.memory_bytes
+    return whole if fits else plan
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:

@@ -18,6 +18,7 @@ MODULES = [
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.serving_memory",
+    "calculators.stage_memory",
     "calculators.layout_search",
     "calculators.compute_time",
     "calculators.mfu",

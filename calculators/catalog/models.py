@@ -101,6 +101,9 @@ class ModelSpec:
     """MoE node-limited routing: each token goes to at most this many nodes (DeepSeek-V3 §2.1.2
     and §3.2.2: 4), so its inter-node dispatch is capped at that many copies; 0: no limit."""
     training_recipe_source: str = ""
+    notes: str = ""
+    """What the shape leaves out and which way it errs (sliding-window or chunked attention
+    counted as full attention, a vision encoder not counted, MXFP4 experts read as int4)."""
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default=())
 

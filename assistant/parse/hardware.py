@@ -44,7 +44,9 @@ class CatalogMatch:
     end: int
 
 
-_SEP = r"[\s\-_./·()（）]*"
+# A colon before a digit separates too: Ollama tags spell a size that way ("deepseek-r1:32b" is
+# the 32B distill, never the 671B "deepseek-r1" with a stray "32b").
+_SEP = r"(?:[\s\-_./·()（）]|:(?=\d))*"
 
 
 _SEP_CHARS = re.compile(_SEP)

@@ -30,6 +30,7 @@ from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.names import (
     CPU_NAME,
+    MODEL_VARIANT_AFTER,
     VARIANT_AFTER,
     as_typed,
     closest_entries,
@@ -169,6 +170,7 @@ def _find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> _Mentions:
         m
         for m in hw.find_aliases(text, model_index)
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
+        and not MODEL_VARIANT_AFTER.match(text, m.end)
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
     gpu_matches, variants = _gpu_matches(text, gpu_index)

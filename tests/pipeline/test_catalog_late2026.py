@@ -85,3 +85,35 @@ def test_new_names_in_questions(question: str, model: str, gpu: str, count: int 
 def test_a_bare_family_word_is_never_read_as_one_model(question: str) -> None:
     # "R1" alone could be the 671B model or any distill; "Qwen3" is eight models
     assert parse(question).scenario.model is None
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown", "params"),
+    [
+        # the 1.5B distill and its Ollama tag: never the 671B model they start with
+        ("DeepSeek-R1-Distill-Qwen-1.5B on a 3060", "DeepSeek-R1-Distill-Qwen-1.5B", 1.5e9),
+        ("deepseek-r1:1.5b on a 3060", "deepseek-r1:1.5b", 1.5e9),
+        ("Phi-4-mini on a 3060", "Phi-4-mini", None),  # 3.8B, not the 14B Phi-4
+        ("Llama-3.3-8B on a 4090", "Llama-3.3-8B", 8e9),  # Llama 3.3 has only the 70B
+    ],
+)
+def test_a_size_or_sibling_after_a_catalog_name_is_another_model(
+    question: str, unknown: str, params: float | None
+) -> None:
+    query = parse(question)
+    assert query.scenario.model is None
+    assert query.unknown_names == (unknown,)
+    assert query.scenario.params == params
+
+
+@pytest.mark.parametrize(
+    ("question", "model"),
+    [
+        ("Qwen2.5-7B-Instruct on a T4", "Qwen2.5-7B"),  # a checkpoint suffix, same model
+        ("Llama-2-7B-4bit on a T4", "Llama-2-7B"),  # a format, not a size
+        ("Qwen3-30B-A3B-FP8 on a 4090", "Qwen3-30B-A3B"),
+        ("Mistral Nemo-12B on a 4090", "Mistral-Nemo-12B"),  # the sized spelling wins
+    ],
+)
+def test_suffixes_that_keep_the_model(question: str, model: str) -> None:
+    assert parse(question).scenario.model == model

@@ -271,3 +271,18 @@ def test_every_late2026_approximation_is_written_down() -> None:
     # sliding-window / chunked attention counted as full, vision encoders left out, MXFP4
     for name in ("Gemma-2-9B", "Gemma-3-27B", "Llama-4-Scout", "gpt-oss-20b"):
         assert MODELS[name].notes
+
+
+def test_approximations_are_said_in_both_languages() -> None:
+    from assistant.i18n import text
+    from calculators.serving_layout import approximation_messages
+
+    said = approximation_messages(MODELS["Gemma-3-27B"])
+    assert [m.key for m in said] == [
+        "serving.approx.kv_full_attention",
+        "serving.approx.vision_encoder_excluded",
+    ]
+    assert all("Gemma-3-27B" in text(m, lang) for m in said for lang in ("en", "zh"))
+    # the models the catalog holds exactly say nothing of the kind
+    assert approximation_messages(MODELS["Qwen3-8B"]) == ()
+    assert approximation_messages(MODELS["DeepSeek-R1"]) == ()

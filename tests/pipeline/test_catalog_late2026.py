@@ -117,3 +117,14 @@ def test_a_size_or_sibling_after_a_catalog_name_is_another_model(
 )
 def test_suffixes_that_keep_the_model(question: str, model: str) -> None:
     assert parse(question).scenario.model == model
+
+
+def test_an_approximate_shape_is_said_in_the_assumptions() -> None:
+    # gpt-oss: MXFP4 experts read as int4 (weights ~9% under the 13.7 GB checkpoint) and
+    # alternating 128-token sliding windows counted as full attention (KV overestimated)
+    outcome = calculate(parse("gpt-oss-20b 单卡4060Ti 16G能跑吗"))
+    said = " ".join(outcome.assumptions)
+    assert "MXFP4" in said
+    assert "滑动窗口" in said
+    plain = calculate(parse("Can an RTX 3060 run Qwen3-8B in 4-bit?"))
+    assert not any("sliding" in a or "MXFP4" in a for a in plain.assumptions)

@@ -106,6 +106,8 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
         for match in _alias_regex(key).finditer(text):
             if any(used[match.start() : match.end()]) or _swallows_number(text, match):
                 continue
+            if key.isdigit() and _NUMBER_AFTER.match(text, match.end()):
+                continue  # "3080亿 token", "prompts of 4080 tokens": a number, not a card
             used[match.start() : match.end()] = [True] * (match.end() - match.start())
             found.append(CatalogMatch(index[key], key, match.start(), match.end()))
     return sorted(found, key=lambda m: m.start)
@@ -116,6 +118,14 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
 _QUANTITY_AFTER = re.compile(
     r"\.?\d|\s*(?:张|块|片|颗|个|卡|台|万|亿|千|百|[x×*](?![a-z])|%|gpus?\b|cards?\b|"
     r"nodes?\b|servers?\b|[kmbt](?![a-z]))"
+)
+
+
+#: What makes a bare GeForce number ("3060", "3080", "4090") a quantity instead of a card: a
+#: magnitude or a unit right after it.
+_NUMBER_AFTER = re.compile(
+    r"\s*(?:万|亿|千|百|个|条|步|次|字|秒|[kmbt](?![a-z])|tokens?\b|steps?\b|samples?\b|"
+    r"words?\b|seconds?\b)"
 )
 
 

@@ -128,3 +128,28 @@ def test_an_approximate_shape_is_said_in_the_assumptions() -> None:
     assert "滑动窗口" in said
     plain = calculate(parse("Can an RTX 3060 run Qwen3-8B in 4-bit?"))
     assert not any("sliding" in a or "MXFP4" in a for a in plain.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("question", "slot", "value"),
+    [
+        # a bare GeForce number with a magnitude or a unit after it is a quantity
+        ("用8张A100训练7B模型，3080亿token需要多久", "tokens", 308e9),
+        ("serve llama-3.1-70b on 8 H100 with prompts of 4080 tokens", "prompt_tokens", 4080),
+        ("用4090训练7B，3090亿token", "tokens", 309e9),
+    ],
+)
+def test_a_geforce_number_followed_by_a_unit_is_a_quantity(
+    question: str, slot: str, value: float
+) -> None:
+    scenario = parse(question).scenario
+    assert getattr(scenario, slot) == value
+    assert scenario.gpu in {"A100 SXM 80GB", "H100 SXM 80GB", "RTX 4090 24GB"}
+
+
+@pytest.mark.parametrize(
+    ("question", "gpu"),
+    [("一张3060能跑7B吗", "RTX 3060 12GB"), ("4090卡能跑7B吗", "RTX 4090 24GB")],
+)
+def test_a_geforce_number_as_a_card(question: str, gpu: str) -> None:
+    assert parse(question).scenario.gpu == gpu

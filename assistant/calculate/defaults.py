@@ -425,7 +425,11 @@ def _serving_precision(
     """A catalog model is served in its released format where the GPU runs it (DeepSeek-V3:
     FP8 on Hopper), else the nearest format the GPU has; None for a bare size."""
     from calculators.catalog.models import lookup_model
-    from calculators.serving_layout import serving_dtype, serving_precision_message
+    from calculators.serving_layout import (
+        approximation_messages,
+        serving_dtype,
+        serving_precision_message,
+    )
 
     if s.model is None or gpu is None:
         return None
@@ -433,6 +437,9 @@ def _serving_precision(
     notes.append(
         _said("default.sentence", lang, sentence=serving_precision_message(model=model, gpu=gpu))
     )
+    # what the catalog shape leaves out (sliding windows, a vision encoder, MXFP4), said beside
+    # the format it is served in
+    notes.extend(_said("default.sentence", lang, sentence=m) for m in approximation_messages(model))
     return serving_dtype(model=model, gpu=gpu)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from assistant.parse import hardware as hw
 from assistant.parse.names import (
     CPU_NAME,
+    MODEL_VARIANT_AFTER,
     VARIANT_AFTER,
     as_typed,
     coined_model_names,
@@ -104,6 +105,7 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
         m
         for m in hw.find_aliases(text, model_index)
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
+        and not MODEL_VARIANT_AFTER.match(text, m.end)
     ]
     text = hw.mask(text, model_matches, hw.MODEL_MARK)
     gpu_matches, variants = _gpu_matches(text, gpu_index)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 
 __all__ = [
     "CPU_NAME",
+    "MODEL_VARIANT_AFTER",
     "VARIANT_AFTER",
     "as_typed",
     "cpu_only",
@@ -62,7 +63,7 @@ _MODEL_NAME = (
     + _W
     + r"*|[a-z]+[-_.]?\d"
     + _W
-    + r"*)(?:[-_]"
+    + r"*)(?:[-_:]"
     + _W
     + r"+)*"
 )
@@ -128,6 +129,13 @@ _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
 #: A variant the catalog lacks, written after a catalog name: "H100 NVL" (94 GB), "RTX 4090
 #: Laptop" (16 GB) are other cards than the H100 SXM and the desktop 4090.
 VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记本|移动版)")
+
+#: A size or a smaller sibling written right after a catalog model's name is another model:
+#: "deepseek-r1:1.5b" and "DeepSeek-R1-Distill-Qwen-1.5B" are not the 671B DeepSeek-R1, nor is
+#: "Phi-4-mini" (3.8B) the 14B Phi-4. Sized spellings the catalog holds match whole first.
+MODEL_VARIANT_AFTER = re.compile(
+    r"[-_:](?:\d+(?:\.\d+)?[bm]|mini|small|nano|micro|lite|tiny|distill)(?![a-z0-9])"
+)
 
 
 #: A coined model name outside the known families, as typed: capitalised parts joined by hyphens

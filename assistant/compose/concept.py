@@ -22,9 +22,11 @@ from assistant.compose.parts import (
     mentions_side,
     question_parts,
     question_terms,
+    weighted_terms,
 )
 from assistant.records import Citation, Language, Passage, Query
 from assistant.render.excerpt import answer_sentences
+from assistant.sanitize import clean
 
 if TYPE_CHECKING:
     from assistant.retrieval import Retriever
@@ -177,7 +179,7 @@ def concept_headline(
         if passage.id not in {c.passage.id for c in cited}:
             cited.append(Citation(passage=passage, claim=claim))
         number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
-        said.append(f"{sentence} [{number}]")
+        said.append(f"{clean(sentence)} [{number}]")  # a document's control bytes stay inert
     return " ".join(said), cited
 
 
@@ -225,7 +227,7 @@ def _best_sentence(
     """The sentence sharing the most keywords with `part` (the first of equals), one naming
     both compared sides preferred; it is followed by the next sentence when that one names
     the side it leaves out, or preceded by the one it refers back to."""
-    terms = question_terms(part.search_text)
+    terms = weighted_terms(part.search_text)
     sides = comparison_sides(part.text)
     why = bool(_WHY.search(part.text))
     best: tuple[float, str, Passage] | None = None
@@ -234,7 +236,8 @@ def _best_sentence(
         for i, sentence in enumerate(sentences):
             if sentence in used or not _quotable(sentence):
                 continue
-            shared = len(terms & question_terms(sentence, aliases=False))
+            words = question_terms(sentence, aliases=False)
+            shared = sum(weight for term, weight in terms.items() if term in words)
             if not shared:
                 continue
             covered = [s for s in sides if mentions_side(sentence, s)]
@@ -266,7 +269,12 @@ def _quotable(sentence: str) -> bool:
         len(sentence) <= SENTENCE_LIMIT
         and not _CROSS_REFERENCE.search(sentence)
         and not re.match(r"[a-z]+\b", sentence)  # "bf16 …", "vLLM …" start a sentence
+        and sum(len(c) for c in _CODE.findall(sentence)) <= 0.4 * len(sentence)
     )
+
+
+#: Inline code: a sentence that is mostly a command line is an instruction, not an answer.
+_CODE = re.compile(r"`[^`]*`")
 
 
 #: "… remove that redundancy by giving each rank one slice of those states": the sentence

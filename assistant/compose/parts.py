@@ -15,7 +15,7 @@ Examples:
     >>> question_parts("ZeRO-2 跟 ZeRO-3 到底有啥区别？显存能省多少")[1].search_text
     'ZeRO-2 ZeRO-3 显存能省多少'
     >>> [sorted(side)[0] for side in comparison_sides("What's the difference between TP and PP?")]
-    ['pp', 'tensor']
+    ['tensor', 'pipeline']
 """
 
 from __future__ import annotations
@@ -24,7 +24,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Part", "comparison_sides", "mentions_side", "question_parts", "question_terms"]
+__all__ = [
+    "Part",
+    "comparison_sides",
+    "mentions_side",
+    "question_parts",
+    "question_terms",
+    "weighted_terms",
+]
 
 
 @dataclass(frozen=True)
@@ -101,13 +108,31 @@ def question_terms(text: str, *, aliases: bool = True) -> frozenset[str]:
     return frozenset(found - GENERIC_TERMS)
 
 
+@lru_cache(maxsize=512)
+def weighted_terms(text: str) -> dict[str, float]:
+    """The keywords of `text` at 1.0 and their synonyms in either language at their lower
+    weight ("memory" → "显存" 0.6), so a question asked in one language finds its answer in
+    the other's passages; generic and one-character words left out.
+
+    Examples:
+        >>> weighted_terms("显存能省多少")["memory"]
+        0.6
+    """
+    from assistant.retrieval.aliases import alias_terms
+    from assistant.retrieval.tokenize import expand_query, tokenize
+
+    tokens = tokenize(text)
+    expanded = expand_query([*tokens, *alias_terms(tokens)])
+    return {w: weight for w, weight in expanded if len(w) >= 2 and w not in GENERIC_TERMS}
+
+
 def question_parts(question: str) -> list[Part]:
     """The questions `question` asks, at most three; one that names nothing of its own (or
     points back with "它", "it") is searched with the names of the first part.
 
     Examples:
         >>> [p.text for p in question_parts("What is MFU?")]
-        ['What is MFU']
+        ['What is MFU?']
     """
     pieces = [p.strip(" ，,。.") for p in _PART_BREAK.split(question)]
     pieces = [p for p in pieces if p and question_terms(p)][:3]

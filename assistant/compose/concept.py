@@ -163,6 +163,11 @@ def concept_headline(
     the best five sections is read."""
     cited = list(citations)
     parts = question_parts(query.question)
+    topics = [t for t in query.topics if t in _CONCEPT_TOPICS]
+    if query.followup and query.context and topics and len(parts) == 1:
+        # "那网络呢?" asks about its topic: its words alone name almost nothing
+        about = " ".join(_CONCEPT_TOPICS[t][query.language] for t in topics)
+        parts = [Part(query.question, f"{about} {query.question}")]
     said: list[str] = []
     used: set[str] = set()
     for part in parts:

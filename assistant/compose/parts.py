@@ -138,13 +138,22 @@ def question_parts(question: str) -> list[Part]:
     pieces = [p for p in pieces if p and question_terms(p)][:3]
     if len(pieces) < 2:
         return [Part(question.strip(), question.strip())]
-    names = _names(pieces[0])
+    names = _names(pieces[0]) or _subject(pieces[0])
     parts = [Part(pieces[0], pieces[0])]
     for piece in pieces[1:]:
         inherit = names and (not _names(piece) or _POINTER.search(piece))
         extra = [n for n in names if n.lower() not in piece.lower()] if inherit else []
         parts.append(Part(piece, " ".join([*extra, piece])))
     return parts
+
+
+def _subject(text: str) -> list[str]:
+    """A first part's keywords when it names nothing in Latin script ("什么是激活重计算" →
+    激活, 重计算): what "代价是什么" after it asks about."""
+    from assistant.retrieval.tokenize import tokenize
+
+    terms = question_terms(text, aliases=False)
+    return [t for t in dict.fromkeys(tokenize(text)) if t in terms and t not in _FILLER]
 
 
 def _names(text: str) -> list[str]:

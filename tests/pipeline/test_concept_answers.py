@@ -52,6 +52,9 @@ def test_a_later_part_without_names_is_searched_with_the_first_parts_names() -> 
     assert second.search_text == "ZeRO-2 ZeRO-3 显存能省多少"
     pointer = question_parts("What is GQA and how much KV cache does it save?")[1]
     assert pointer.search_text.startswith("GQA ")  # "it" is GQA
+    cost = question_parts("什么是激活重计算？代价是什么？")[1]
+    assert cost.search_text.endswith(" 代价是什么")
+    assert "重计算" in cost.search_text  # the cost of what the first part names
     named = question_parts("ZeRO-2 和 ZeRO-3 差在哪？什么时候非得上 ZeRO-3？")[1]
     assert named.search_text == "什么时候非得上 ZeRO-3"  # names its own subject
 

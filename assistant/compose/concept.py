@@ -80,8 +80,8 @@ def _usable(query: Query, retriever: Retriever, hits: list[Passage]) -> list[Pas
 
 def _rerank(question: str, hits: Sequence[Passage]) -> list[tuple[Passage, float]]:
     """Hits with their score raised by what makes a passage answer a concept question: its
-    section title names the question's keywords (up to +25%), and for a comparison it names
-    both compared sides (+50%, +25% for one side's every term missing from the other)."""
+    section title names the question's keywords (up to +25%, by the share it names), and for a
+    comparison it names both compared sides (+50%)."""
     terms = question_terms(question)
     sides = comparison_sides(question)
     scored = []

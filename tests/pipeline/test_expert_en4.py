@@ -15,7 +15,7 @@ from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import asks_count
 from assistant.calculate.headline import shortfall
 from assistant.calculate.summaries import summarize
-from assistant.compose.answer import _answering_sentence
+from assistant.compose.concept import answering_sentence as _answering_sentence
 from assistant.parse import parse
 from assistant.parse.asks import read_asks
 from assistant.parse.hardware import nvlink_note

@@ -1,0 +1,37 @@
+"""Readings the blind evaluations found wrong, each in several phrasings: a hedged
+concurrency, a model family beside a catalog model, "Nk input / N output", dataset sizes
+in samples × tokens per sample × epochs."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("单卡H100部署Llama-3.1-8B，同时在线并发大概50", 50),
+        ("两张A100跑Qwen2.5-14B，并发约40，显存够吗", 40),
+        ("8张4090部署Qwen2.5-7B，并发量在60左右", 60),
+        ("4张L40S部署Qwen2.5-32B，并发数差不多100", 100),
+        ("Serve Llama-3.1-8B on one L40S with concurrency around 50", 50),
+        ("8x H100 serving Llama-3.1-70B at a concurrency of about 64", 64),
+        ("Qwen2.5-7B on an A10, concurrency ~12", 12),
+        ("Qwen2.5-7B on an A10, concurrent users: roughly 30", 30),
+    ],
+)
+def test_a_hedged_concurrency_is_read(question: str, expected: int) -> None:
+    assert parse(question).scenario.concurrency == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "单卡H100部署Llama-3.1-8B，最大并发在32k上下文下是多少",
+        "what concurrency at 8k context can one H100 give Llama-3.1-8B?",
+    ],
+)
+def test_a_context_after_the_concurrency_word_is_no_load(question: str) -> None:
+    assert parse(question).scenario.concurrency is None

@@ -35,3 +35,30 @@ def test_a_hedged_concurrency_is_read(question: str, expected: int) -> None:
 )
 def test_a_context_after_the_concurrency_word_is_no_load(question: str) -> None:
     assert parse(question).scenario.concurrency is None
+
+
+@pytest.mark.parametrize(
+    ("question", "model"),
+    [
+        ("按Llama-3的15T token训练Llama-3-70B，要多久", "Llama-3-70B"),
+        ("Train Qwen2.5-7B on 18T tokens like the Qwen2.5 report did", "Qwen2.5-7B"),
+        ("用Llama-3.1的数据配方在64张H100上预训练Qwen2.5-7B", "Qwen2.5-7B"),
+        ("Llama-3-8B, the smallest of the Llama 3 family, on one 4090", "Llama-3-8B"),
+    ],
+)
+def test_a_family_beside_a_catalog_model_is_not_an_unknown_name(question: str, model: str) -> None:
+    query = parse(question)
+    assert query.scenario.model == model
+    assert query.unknown_names == ()
+    assert not any("catalog" in w or "目录" in w for w in query.warnings)
+
+
+@pytest.mark.parametrize(
+    ("question", "unknown"),
+    [
+        ("Can 8 H100 train Llama-3?", "Llama-3"),  # the family alone: which size is open
+        ("Llama-5-400B vs Llama-3-70B on 8 H100", "Llama-5-400B"),  # another model, sized
+    ],
+)
+def test_a_name_the_catalog_lacks_is_still_said(question: str, unknown: str) -> None:
+    assert unknown in parse(question).unknown_names

@@ -62,3 +62,36 @@ def test_a_family_beside_a_catalog_model_is_not_an_unknown_name(question: str, m
 )
 def test_a_name_the_catalog_lacks_is_still_said(question: str, unknown: str) -> None:
     assert unknown in parse(question).unknown_names
+
+
+@pytest.mark.parametrize(
+    ("question", "prompt", "output"),
+    [
+        ("Llama-3.1-8B on one L40S, 1k input / 256 output", 1024, 256),
+        ("Qwen2.5-14B on an A100 with 2k input and 512 output tokens", 2048, 512),
+        ("Qwen2.5-7B on a 4090, 2k prompt, 512 output, 20 users", 2048, 512),
+        ("Qwen2.5-7B on a 4090 with 1k in / 256 out", 1024, 256),
+        ("单卡4090部署Qwen2.5-7B，每个请求1k输入、256输出", 1024, 256),
+        ("单卡4090部署Qwen2.5-7B，输入1k，256输出", 1024, 256),
+        ("单卡H100部署Llama-3-8B，输入1k输出256", 1024, 256),
+        ("Llama-3-8B on one H100, prompt 2k, output 512", 2048, 512),
+    ],
+)
+def test_lengths_before_their_words(question: str, prompt: int, output: int) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.prompt_tokens, scenario.output_tokens) == (prompt, output)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Llama-3.1-8B on 2 H100, 2000 output tokens per second needed",
+        "单卡H100部署Llama-3.1-8B，每秒1000 token输出",
+        "Llama-3.1-8B on one H100 taking 100 prompts a day",
+        "4 out of 8 H100 serving Llama-3.1-8B",
+    ],
+)
+def test_rates_and_counts_are_no_request_length(question: str) -> None:
+    scenario = parse(question).scenario
+    assert scenario.prompt_tokens is None
+    assert scenario.output_tokens is None

@@ -95,3 +95,26 @@ def test_rates_and_counts_are_no_request_length(question: str) -> None:
     scenario = parse(question).scenario
     assert scenario.prompt_tokens is None
     assert scenario.output_tokens is None
+
+
+_SERVING_BF16 = "8张H100部署Llama-3.1-70B，bf16，32k上下文"
+
+
+@pytest.mark.parametrize(
+    ("followup", "kv"),
+    [
+        ("再把KV cache换成fp8呢？", "fp8"),
+        ("KV用int8呢", "int8"),
+        ("kv cache 改成 8bit 呢", "fp8"),  # 8-bit with no type: 1 byte either way, read as FP8
+        ("那KV缓存改为int8呢", "int8"),
+        ("KV cache 量化到 int8 呢", "int8"),
+        ("and with the KV cache switched to int8?", "int8"),
+        ("what if the kv cache goes to fp8?", "fp8"),
+        ("what about with an FP8 KV cache?", "fp8"),
+    ],
+)
+def test_a_kv_format_follow_up_keeps_the_weights(followup: str, kv: str) -> None:
+    previous = parse(_SERVING_BF16)
+    scenario = parse(followup, previous=previous).scenario
+    assert (scenario.kv_dtype, scenario.precision) == (kv, "bf16")
+    assert scenario.context_length == 32768

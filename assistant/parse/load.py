@@ -81,7 +81,7 @@ _CONCURRENCY = (
         + _HEDGE
         + NUMBER
         # "并发在32k上下文下是多少": a context, not a load
-        + r"(?![\d.]|\s*(?:k|tokens?|上下文|ctx|context|gb|ms|秒|%))"
+        + r"(?![\d.]|\s*(?:k(?![a-z])|tokens?|gb|ms|秒|%))"
     ),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight

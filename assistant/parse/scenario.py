@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
+from assistant.parse.datasets import read_dataset
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
@@ -64,6 +65,7 @@ def _workload_slots(text: str) -> dict[str, object]:
     kv, text = read_kv_format(text)  # "bf16 with an fp8 KV cache": bf16 weights
     if kv is not None:
         out["kv_dtype"] = kv
+    samples, per_sample, text = read_dataset(text)  # "每条1k token" is no 1,000-token budget
     for mention in slots.read_sizes(text):
         out.setdefault(mention.kind, mention.value)
     readers = {
@@ -80,6 +82,7 @@ def _workload_slots(text: str) -> dict[str, object]:
         value = reader(text)
         if value is not None:
             out[name] = value
+    out.update(_dataset_slots(samples, per_sample, out))
     tp, pp = slots.read_parallelism(text)
     if tp is not None:
         out["tensor_parallel"] = tp
@@ -96,6 +99,33 @@ def _workload_slots(text: str) -> dict[str, object]:
     if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
         out["method"] = "qlora"
     return out
+
+
+def _dataset_slots(
+    samples: float | None, per_sample: int | None, found: Mapping[str, object]
+) -> dict[str, object]:
+    """ "数据50万条，每条1k token": a budget of samples × tokens per sample (a stated budget
+    wins), and each sample's length is the sequence length unless one is stated; with no
+    length given, each sample is counted at the stated context length."""
+    if samples is None:
+        return {}
+    out: dict[str, object] = {}
+    if per_sample is not None and "context_length" not in found:
+        out["context_length"] = per_sample
+    length = per_sample or found.get("context_length")
+    if "tokens" not in found and isinstance(length, int):
+        out["tokens"] = float(samples * length)
+    return out
+
+
+def _dataset_note(text: str, found: Mapping[str, object], lang: Language) -> list[str]:
+    """How a data set said in samples became the budget (before epochs multiply it)."""
+    samples, per_sample, _ = read_dataset(text)
+    tokens = found.get("tokens")
+    if samples is None or per_sample is None or tokens != samples * per_sample:
+        return []
+    message = Msg("parse.dataset", samples=samples, per_sample=per_sample, tokens=tokens)
+    return [parse_note(message, lang)]
 
 
 def _link_slots(text: str, plain: str) -> dict[str, object]:
@@ -157,6 +187,7 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    warnings += _dataset_note(text, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     if "model" in found:
         found.pop("params", None)

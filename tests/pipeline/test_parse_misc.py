@@ -20,6 +20,7 @@ from assistant.parse import parse
         ("8x H100 serving Llama-3.1-70B at a concurrency of about 64", 64),
         ("Qwen2.5-7B on an A10, concurrency ~12", 12),
         ("Qwen2.5-7B on an A10, concurrent users: roughly 30", 30),
+        ("昇腾910B 一台8卡推理Qwen2.5-72B，并发16 上下文4k", 16),  # a context beside it
     ],
 )
 def test_a_hedged_concurrency_is_read(question: str, expected: int) -> None:
@@ -118,3 +119,48 @@ def test_a_kv_format_follow_up_keeps_the_weights(followup: str, kv: str) -> None
     scenario = parse(followup, previous=previous).scenario
     assert (scenario.kv_dtype, scenario.precision) == (kv, "bf16")
     assert scenario.context_length == 32768
+
+
+@pytest.mark.parametrize(
+    ("question", "tokens", "context"),
+    [
+        # 500,000 × 1,024 × 3 epochs
+        ("8张A100全参微调Qwen2.5-7B，数据50万条，每条1k token，三个epoch", 1.536e9, 1024),
+        ("用8张H100微调Qwen2.5-7B，5万个样本，平均每条2k token", 5e4 * 2048, 2048),
+        ("10万条对话数据，平均长度512，用4张4090做LoRA微调Qwen2.5-7B", 5.12e7, 512),
+        ("Fine-tune Llama-3.1-8B on 8x A100 with 50k examples of 1,500 tokens, 2 epochs", 1.5e8, 1500),
+        ("Full fine-tune Qwen2.5-7B on 8x H100, 10,000 samples, each sample ~2k tokens", 2.048e7, 2048),
+        ("LoRA on Qwen2.5-7B, 1M samples averaging 800 tokens, 8 A100", 8e8, 800),
+        # no length per sample: each is counted at the stated sequence length
+        ("用10万条对话数据LoRA微调Qwen2.5-7B，8张A100，序列长度2048", 2.048e8, 2048),
+    ],
+)
+def test_a_data_set_in_samples_is_a_budget_and_a_length(
+    question: str, tokens: float, context: int
+) -> None:
+    scenario = parse(question).scenario
+    assert scenario.tokens == pytest.approx(tokens)
+    assert scenario.context_length == context
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Serve Llama-3.1-8B to 8 users at 2k tokens each",
+        "8张A100微调Qwen2.5-7B，2亿token",
+        "给3条建议：8张A100微调Qwen2.5-7B",
+    ],
+)
+def test_no_sample_count_reads_no_data_set(question: str) -> None:
+    from assistant.parse.datasets import read_dataset
+    from assistant.parse.mentions import find_mentions
+    from assistant.parse.numbers import clean_text
+
+    assert read_dataset(find_mentions(clean_text(question), ()).text)[0] is None
+
+
+def test_the_note_says_how_the_budget_was_read() -> None:
+    zh = parse("8张A100全参微调Qwen2.5-7B，数据50万条，每条1k token").warnings
+    en = parse("Fine-tune Llama-3.1-8B on 8x A100 with 50k examples of 1,500 tokens").warnings
+    assert any("50万 条" in w and "1,024 token" in w for w in zh), zh
+    assert any("1,500 tokens" in w for w in en), en

@@ -128,8 +128,8 @@ def test_a_kv_format_follow_up_keeps_the_weights(followup: str, kv: str) -> None
         ("8张A100全参微调Qwen2.5-7B，数据50万条，每条1k token，三个epoch", 1.536e9, 1024),
         ("用8张H100微调Qwen2.5-7B，5万个样本，平均每条2k token", 5e4 * 2048, 2048),
         ("10万条对话数据，平均长度512，用4张4090做LoRA微调Qwen2.5-7B", 5.12e7, 512),
-        ("Fine-tune Llama-3.1-8B on 8x A100 with 50k examples of 1,500 tokens, 2 epochs", 1.5e8, 1500),
-        ("Full fine-tune Qwen2.5-7B on 8x H100, 10,000 samples, each sample ~2k tokens", 2.048e7, 2048),
+        ("Fine-tune Llama-3.1-8B on 8 A100, 50k examples of 1,500 tokens, 2 epochs", 1.5e8, 1500),
+        ("Fine-tune Qwen2.5-7B on 8 H100, 10,000 samples, each sample ~2k tokens", 2.048e7, 2048),
         ("LoRA on Qwen2.5-7B, 1M samples averaging 800 tokens, 8 A100", 8e8, 800),
         # no length per sample: each is counted at the stated sequence length
         ("用10万条对话数据LoRA微调Qwen2.5-7B，8张A100，序列长度2048", 2.048e8, 2048),

@@ -21,7 +21,7 @@ import re
 
 from assistant.records import Ask
 
-__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "read_asks"]
+__all__ = ["FABRIC_QUESTION", "KV_PER_TOKEN", "asks_about_fabric", "read_asks"]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -48,6 +48,12 @@ def asks_about_fabric(text: str) -> bool:
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
+#: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
+KV_PER_TOKEN = (
+    r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
+    r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
+    r"(?:kv ?cache|kv ?缓存|键值缓存)"
+)
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -104,6 +110,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "duration",
         r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|"
         r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)",
+    ),
+    (
+        "kv_per_token",
+        KV_PER_TOKEN,
     ),
     (
         "kv_cache",
@@ -171,7 +181,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
 # Of "how much memory" and its parts, the most specific wins.
-_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_cache", "weights", "memory")
+_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "weights", "memory")
 
 
 def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:

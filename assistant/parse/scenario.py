@@ -22,7 +22,7 @@ from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closest_entries, is_computer, name_in
 from assistant.records import Language
-from calculators.defaults import DEFAULT_GPUS_PER_NODE
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = ["compared_counts", "parse_note", "scenario_slots"]
@@ -106,13 +106,14 @@ def _dataset_slots(
 ) -> dict[str, object]:
     """ "数据50万条，每条1k token": a budget of samples × tokens per sample (a stated budget
     wins), and each sample's length is the sequence length unless one is stated; with no
-    length given, each sample is counted at the stated context length."""
+    length given, each sample is counted at the stated context length, else at the default
+    sequence length (and the note says so)."""
     if samples is None:
         return {}
     out: dict[str, object] = {}
     if per_sample is not None and "context_length" not in found:
         out["context_length"] = per_sample
-    length = per_sample or found.get("context_length")
+    length = per_sample or found.get("context_length") or DEFAULT_CONTEXT_TOKENS
     if "tokens" not in found and isinstance(length, int):
         out["tokens"] = float(samples * length)
     return out
@@ -121,10 +122,24 @@ def _dataset_slots(
 def _dataset_note(text: str, found: Mapping[str, object], lang: Language) -> list[str]:
     """How a data set said in samples became the budget (before epochs multiply it)."""
     samples, per_sample, _ = read_dataset(text)
-    tokens = found.get("tokens")
-    if samples is None or per_sample is None or tokens != samples * per_sample:
+    tokens, context = found.get("tokens"), found.get("context_length")
+    if samples is None or not isinstance(tokens, float):
         return []
-    message = Msg("parse.dataset", samples=samples, per_sample=per_sample, tokens=tokens)
+    if per_sample is not None and tokens == samples * per_sample:
+        message = Msg("parse.dataset", samples=samples, per_sample=per_sample, tokens=tokens)
+    elif per_sample is None and isinstance(context, int) and tokens == samples * context:
+        message = Msg(
+            "parse.dataset_at_context", samples=samples, per_sample=context, tokens=tokens
+        )
+    elif per_sample is None and tokens == samples * DEFAULT_CONTEXT_TOKENS:
+        message = Msg(
+            "parse.dataset_length_assumed",
+            samples=samples,
+            per_sample=DEFAULT_CONTEXT_TOKENS,
+            tokens=tokens,
+        )
+    else:
+        return []
     return [parse_note(message, lang)]
 
 

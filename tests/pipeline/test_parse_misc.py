@@ -164,3 +164,25 @@ def test_the_note_says_how_the_budget_was_read() -> None:
     en = parse("Fine-tune Llama-3.1-8B on 8x A100 with 50k examples of 1,500 tokens").warnings
     assert any("50万 条" in w and "1,024 token" in w for w in zh), zh
     assert any("1,500 tokens" in w for w in en), en
+
+
+@pytest.mark.parametrize(
+    ("question", "tokens", "said"),
+    [
+        # no length anywhere: each sample at the 4,096-token default, said as an upper bound
+        ("用10万条对话数据LoRA微调Qwen2.5-7B，8张A100要多久", 1e5 * 4096, "假设的序列长度 4,096"),
+        (
+            "LoRA Qwen2.5-7B on 8 A100 with 100k conversations",
+            1e5 * 4096,
+            "assumed sequence length",
+        ),
+        # the stated sequence length is each sample's
+        ("LoRA Qwen2.5-7B on 8 A100 with 100k conversations, seq len 2048", 1e5 * 2048, "2,048"),
+    ],
+)
+def test_samples_with_no_length_are_counted_and_said(
+    question: str, tokens: float, said: str
+) -> None:
+    query = parse(question)
+    assert query.scenario.tokens == pytest.approx(tokens)
+    assert any(said in w for w in query.warnings), query.warnings

@@ -26,6 +26,7 @@ Ask = Literal[
     "memory",
     "weights",
     "kv_cache",
+    "kv_per_token",
     "cost",
     "gpu_hours",
     "energy_cost",

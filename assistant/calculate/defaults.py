@@ -214,11 +214,9 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         key = "default.gpu_count_one" if count == 1 else "default.gpu_count"
         notes.append(_said(key, lang, count=count))
     if per_node is None:
-        per_node = (
-            min(count, DEFAULT_GPUS_PER_NODE)
-            if nodes is None
-            else max(1, -(-count // max(nodes, 1)))
-        )
+        # A stated count with no server named ("4x H100") sits in one standard server: more
+        # GPUs come as whole servers of the usual size, not as more boxes of the stated count.
+        per_node = DEFAULT_GPUS_PER_NODE if nodes is None else max(1, -(-count // max(nodes, 1)))
     if nodes is None:
         nodes = max(1, -(-count // max(per_node, 1)))
     return replace(s, gpu_count=count, gpus_per_node=per_node, nodes=nodes)

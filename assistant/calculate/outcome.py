@@ -545,7 +545,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *_QUANTITY)
     setups = typical_setups(s, training=_training(s), counted=counted)
 
     def run(scenario: Scenario) -> Outcome:

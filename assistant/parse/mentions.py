@@ -20,6 +20,7 @@ from assistant.parse.names import (
     coined_model_names,
     cpu_only,
     digit_groups_fit,
+    family_mention,
     is_computer,
     laptop_word,
     maker_spans,
@@ -118,6 +119,9 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
             [*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text)), *coined]
         )
     )
+    if model_matches:  # "按Llama-3的15T token训练Llama-3-70B": "Llama-3" is the family
+        every = [s for names in spellings.values() for s in names]
+        unknown = tuple(n for n in unknown if not family_mention(n, every))
     if gpu_matches:  # "a laptop and 8 H100 in the cloud": the cards are what is asked about
         unknown = tuple(n for n in unknown if not is_computer(n))
     else:

@@ -37,6 +37,7 @@ __all__ = [
     "closest_entries",
     "coined_model_names",
     "digit_groups_fit",
+    "family_mention",
     "maker_spans",
     "unknown_gpu_spans",
     "unknown_names",
@@ -184,6 +185,29 @@ def unknown_names(masked: str) -> tuple[str, ...]:
         if name and name not in out:
             out.append(name)
     return tuple(out)
+
+
+#: A parameter count in a name ("70b", "8x7b", "1.5b", "400m"): a model, not its family.
+_SIZE_IN_NAME = re.compile(r"\d(?:\.\d+)?\s*[bm](?![a-z])")
+
+
+def family_mention(name: str, spellings: Iterable[str]) -> bool:
+    """A model name with no size that begins a catalog model's name ("Llama-3" of Llama-3-70B,
+    "Qwen2.5" of Qwen2.5-7B): the family, as in "按Llama-3的15T token训练Llama-3-70B".
+
+    >>> family_mention("Llama-3", ["Llama-3-70B"]), family_mention("Llama-5", ["Llama-3-70B"])
+    (True, False)
+    >>> family_mention("llama-3-400b", ["Llama-3-70B"])
+    False
+    """
+    from calculators.catalog.names import normalize_name
+
+    if _SIZE_IN_NAME.search(name.lower()):
+        return False
+    key = normalize_name(name)
+    return bool(key) and any(
+        normalize_name(s).startswith(key) and normalize_name(s) != key for s in spellings
+    )
 
 
 def cpu_only(text: str) -> bool:

@@ -62,12 +62,16 @@ def intra_link(plan: Plan) -> Link:
 
 
 def batch_tokens(plan: Plan) -> float:
-    """Global batch in tokens: the plan's, else 4M (pretrain) or 64 sequences (finetune)."""
+    """Global batch in tokens: the plan's, else 4M (pretrain) or 64 sequences (finetune); never
+    more than the run's tokens, so a data set smaller than one batch is one step whose time is
+    the run's (not a 58 s step in a 0.7 s run)."""
     if plan.global_batch_tokens:
-        return plan.global_batch_tokens
-    if plan.task == "finetune":
-        return float(FINETUNE_BATCH_SEQUENCES * plan.sequence_length)
-    return PRETRAIN_BATCH_TOKENS
+        batch = plan.global_batch_tokens
+    elif plan.task == "finetune":
+        batch = float(FINETUNE_BATCH_SEQUENCES * plan.sequence_length)
+    else:
+        batch = PRETRAIN_BATCH_TOKENS
+    return min(batch, plan.tokens) if plan.tokens else batch
 
 
 def _network_na(plan: Plan, reason: Msg) -> CheckResult:

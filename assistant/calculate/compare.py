@@ -65,8 +65,12 @@ def _hardware(s: Scenario) -> Msg:
 
 def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
     """The option's key figures (SI units): time or throughput, memory share and free memory,
-    GPUs needed, power, cost."""
+    GPUs needed, power, cost. One whose memory does not fit has only its memory figures: the
+    run time, rate, power and cost of a job it cannot hold are no figures of it."""
     checks, s = outcome.checks, outcome.scenario or Scenario()
+    memory = _memory_figures(outcome, open_count)
+    if "free_bytes" not in memory and "need_bytes" in memory:
+        return memory
     out: dict[str, Figure] = {}
     seconds = figure(checks, "compute", "seconds")
     if s.task != "inference" and seconds is not None:
@@ -78,7 +82,7 @@ def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
         out["tokens_per_second"] = rate
         sequences = figure(checks, "compute", "concurrent_sequences")
         out["concurrent_sequences"] = int(sequences) if sequences else 1
-    out.update(_memory_figures(outcome, open_count))
+    out.update(memory)
     out.update(_power_figure(outcome))
     cost = figure(checks, "cost", "cost")
     per_million = figure(checks, "cost", "cost_per_million_tokens")
@@ -344,6 +348,21 @@ def _asked(
     return asked
 
 
+def _shown(outcomes: Sequence[Outcome], options: tuple[Option, ...], wanted: str | None) -> Outcome:
+    """The option whose checks the answer shows: the best verdict, and of those the winner on
+    the criterion asked (speed when none), so the figures under the headline are its."""
+    win = {None: "speed", "runs": "speed"}.get(wanted, wanted)
+    ranked = sorted(
+        zip(outcomes, options, strict=True),
+        key=lambda pair: (
+            _RANK[pair[0].verdict],
+            win not in pair[1].wins,
+            win == "count" and "memory" not in pair[1].wins,  # a tie on count: the roomiest
+        ),
+    )
+    return ranked[0][0]
+
+
 def compare_options(query: Query, run: OptionRun) -> Outcome:
     """Evaluate every option on a common basis; the lead names the winner on the criterion
     asked, says the basis, lists each option with its verdict and then the other wins."""
@@ -362,7 +381,7 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
     options = options_of(outcomes, open_count=open_count)
     wanted = criterion(query.question)
     wins = _verdicts(options)
-    best = min(outcomes, key=lambda o: _RANK[o.verdict])
+    best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest
         # "which is faster" of runs that fit but overrun: the faster first (it is the nearer)

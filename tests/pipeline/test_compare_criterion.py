@@ -163,6 +163,11 @@ def test_an_option_that_cannot_run_shows_what_it_lacks_not_a_pace(
     )
     assert lacks in line
     assert not re.search(r"about \d|约需|token/s|tokens/s", line)
+    short = next(o for o in outcome.options if "4090" in (o.scenario.gpu or ""))
+    assert float(short.figures["memory_share"]) > 1.0  # type: ignore[arg-type]
+    assert not {"seconds", "tokens_per_second", "cost", "power"} & set(
+        short.figures
+    )  # no chart bar
 
 
 def test_which_can_run_it_names_the_ones_that_can() -> None:

@@ -493,12 +493,12 @@ def _resolve(
     return replace(resolved, assumptions=(note, *resolved.assumptions))
 
 
-def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
-    """Evaluate one comparison option as its own question (its stated slots fixed)."""
+def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate one comparison option as its own question (its stated slots fixed), with a
+    note on why it is evaluated so ("" for none)."""
 
-    def run(scenario: Scenario) -> Outcome:
-        resolved = _resolve(query, site, "compare", scenario)
-        outcome = _evaluate_scenario(resolved, query.language, scenario, "compare")
+    def run(scenario: Scenario, note: str = "") -> Outcome:
+        outcome = rerun(scenario, note)
         if not has_target(scenario) or _training(scenario):
             return outcome
         # a stated target is part of what each option must do ("20 tok/s per user")
@@ -507,7 +507,8 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
 
     def rerun(scenario: Scenario, note: str) -> Outcome:
         resolved = _resolve(query, site, "compare", scenario)
-        resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
+        notes = (note,) if note else ()
+        resolved = replace(resolved, assumptions=(*notes, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run

@@ -113,17 +113,20 @@ def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Ou
     return evaluate(count, text(Msg("answer.smallest_layout", hardware=hardware), query.language))
 
 
-def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
+def sized(
+    query: Query, outcome: Outcome, evaluate: Evaluator, note: str = "answer.sized_at"
+) -> Outcome:
     """Re-evaluate at the GPU count the question asks for ("需要几张 H20?"). The count read off
     a small layout is an estimate (efficiency changes with scale), so the count is re-read at
-    each evaluated size until it holds: the answer's count is the one it was evaluated at."""
+    each evaluated size until it holds: the answer's count is the one it was evaluated at.
+    `note` is the catalog key of the assumption saying why that count (with `count`)."""
     for _ in range(3):
         if outcome.scenario is None:
             return outcome
         count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
-        found = evaluate(count, text(Msg("answer.sized_at", count=count), query.language))
+        found = evaluate(count, text(Msg(note, count=count), query.language))
         if found.verdict == "infeasible" and outcome.verdict != "infeasible":
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found

@@ -162,14 +162,15 @@ def test_comm_about_compute_in_moe_pretraining_is_no_infeasibility() -> None:
 
 
 def test_a_serving_comparison_without_load_compares_one_sequence() -> None:
-    # Llama-2-70B fp16 = 138 GB: TP=2 on H20 (4.0 TB/s) reads 69 GB per token per GPU, ~26 ms
-    # with overheads = ~39 tokens/s for one sequence; the other 3 replicas would be idle, so
-    # "39 tokens/s in total" on 8 GPUs was no throughput figure
+    # Llama-2-70B fp16 = 138 GB: the 910B (57.6 GB usable) needs TP=4, so both are compared on
+    # TP=4 x 2 replicas: H20 (4.0 TB/s) reads 34.5 GB per token per GPU, ~10.9 ms + 3.2 ms
+    # overhead + ~2.9 ms all-reduce = ~17 ms = ~59 tokens/s for one sequence; the other
+    # replica would be idle, so "59 tokens/s in total" on 8 GPUs would be no throughput figure
     from assistant.parse import parse
 
     lead = calculate(parse("Which is faster for Llama-2-70B inference, 8×H20 or 8×910B?")).lead
     assert lead.startswith("8 × H20 96GB is faster for one sequence at a time")
-    assert "39 tokens/s for one sequence" in lead
+    assert "59 tokens/s for one sequence" in lead
     assert "in total" not in lead
 
 

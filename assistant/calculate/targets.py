@@ -217,8 +217,9 @@ def _at_load(
 
 def _loaded(
     stated: Scenario, evaluated: Scenario, target: ServingTarget, have: int
-) -> tuple[Scenario, Msg] | None:
-    """The scenario at the sequences in flight on the stated GPUs, and the note saying so."""
+) -> tuple[Scenario, Msg, InFlight] | None:
+    """The scenario at the sequences in flight on the stated GPUs, the note saying so, and
+    the load (`calculators.in_flight`)."""
     s = evaluated
     if stated.batch_size is not None or not (s.target_qps or _aggregate(s)):
         return None
@@ -239,7 +240,7 @@ def _loaded(
         pipeline_parallel=stated.pipeline_parallel or target.pipeline_parallel,
         batch_size=load.sequences,
     )
-    return at_load, note
+    return at_load, note, load
 
 
 def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
@@ -369,13 +370,14 @@ def _in_format(
         on = _on_stated(stated, gpu, evaluated.gpu_count or have)
         scenario = replace(on, precision=dtype)
         more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
-        said = _sized("solve.target_in_format", t, gpu, **more)
         notes = (Msg("solve.target_format_note", dtype=label),)
         # judged at the sequences in flight in that format, as in the released one (`_at_load`)
         in_format = replace(evaluated, precision=dtype, kv_dtype=stated.kv_dtype)
         loaded = _loaded(replace(stated, precision=dtype), in_format, t, have)
         if loaded is not None:
             scenario, notes = loaded[0], (*notes, loaded[1])
+            more["tpot"] = loaded[2].seconds_per_token  # the figure the note derives from
+        said = _sized("solve.target_in_format", t, gpu, **more)
     else:
         scenario = _at_count(replace(stated, precision=dtype), gpu, t)
         said = _sized("solve.target_gpus_in_format", t, gpu, **more)

@@ -177,10 +177,19 @@ def _at_rate(
 
 
 def _candidates(
-    model: ModelSpec, gpu: GPU, per_node: int, weight: str, kv: str, context: int
+    model: ModelSpec,
+    gpu: GPU,
+    per_node: int,
+    weight: str,
+    kv: str,
+    context: int,
+    stated: tuple[int | None, int | None] = (None, None),
 ) -> list[ServingLayout]:
-    """Deployment layouts worth trying: the smallest TP inside a node that fits and every
-    larger one (faster tokens, fewer replicas), or the pipeline layout across nodes."""
+    """Deployment layouts worth trying: the stated TP x PP alone, else the smallest TP inside a
+    node that fits and every larger one (faster tokens, fewer replicas), or the pipeline
+    layout across nodes."""
+    if stated != (None, None):
+        return [ServingLayout(stated[0] or 1, stated[1] or 1, 1, 0.0)]
     base = replica_layout(model, gpu, per_node * 1024, per_node, weight, kv, context, None, None)
     if base is None:
         return []
@@ -212,6 +221,8 @@ def gpus_for_target(
     kv_dtype: str | None = None,
     intra_link: Link | None = None,
     inter_link: Link | None = None,
+    tensor_parallel: int | None = None,
+    pipeline_parallel: int | None = None,
 ) -> ServingTarget:
     """Fewest GPUs (replicas x TP x PP) that serve a tok/s or QPS target within latency targets.
 
@@ -220,7 +231,8 @@ def gpus_for_target(
     replica delivers); the layout needing the fewest GPUs wins (ties: lower latency). With only
     latency targets, one replica. ``context_length`` is prompt + output (the KV cache size).
     ``target_concurrency`` sequences in flight at once (users streaming together) each need a
-    slot: at least ceil(concurrency / batch per replica) replicas.
+    slot: at least ceil(concurrency / batch per replica) replicas. A stated
+    ``tensor_parallel`` / ``pipeline_parallel`` is the only layout tried.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -261,7 +273,8 @@ def gpus_for_target(
         "kv_dtype": kv,
     }
     best: ServingTarget | None = None
-    for lay in _candidates(model, gpu, per_node, weight, kv, context):
+    stated = (tensor_parallel, pipeline_parallel)
+    for lay in _candidates(model, gpu, per_node, weight, kv, context, stated):
         limit, _ = replica_batch_limit(
             model=model,
             gpu=gpu,

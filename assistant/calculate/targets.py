@@ -102,9 +102,22 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             kv_dtype=s.kv_dtype,  # None: 16-bit beside any weights (`kv_format`)
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,
             inter_link=lookup_link(s.inter_link) if s.inter_link else None,
+            tensor_parallel=s.tensor_parallel,
+            pipeline_parallel=s.pipeline_parallel,
         )
     except (CalculatorInputError, KeyError, ValueError):
         return None
+
+
+def _sizing(stated: Scenario, evaluated: Scenario, per_node: int) -> Scenario:
+    """The evaluated scenario to size a target on: the layout only as the question states it
+    (a layout the evaluation chose is searched again), on nodes of ``per_node``."""
+    return replace(
+        evaluated,
+        gpus_per_node=per_node,
+        tensor_parallel=stated.tensor_parallel,
+        pipeline_parallel=stated.pipeline_parallel,
+    )
 
 
 def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
@@ -171,14 +184,14 @@ def meet_target(
     # layouts are searched on nodes of eight unless the question says otherwise: "2 H100" is a
     # count to judge, not a node of two (else a target 4 GPUs meet reads as unreachable)
     per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
-    target = serving_target(replace(evaluated, gpus_per_node=per_node))
+    target = serving_target(_sizing(stated, evaluated, per_node))
     if target is None:
         return outcome
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
     have = (evaluated.gpu_count or 1) if counted else None
     short = target.gpus is None or (have is not None and have < target.gpus)
-    lower = _lower_format(evaluated, per_node, have) if short else None
+    lower = _lower_format(_sizing(stated, evaluated, per_node), per_node, have) if short else None
     if lower is not None and stated.precision is None:
         return _in_format(stated, evaluated, rerun, lang, target, lower, have)
     # a stated format: another one that meets the target is a suggestion, not a condition
@@ -303,7 +316,8 @@ def _sized_answer(
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
     said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
-    fewer = _lower_format(evaluated, per_node, count - 1) if stated.precision is None else None
+    sizing = _sizing(stated, evaluated, per_node)
+    fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
         dtype, t = fewer
         said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(*dtype)))

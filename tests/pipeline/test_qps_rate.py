@@ -111,3 +111,24 @@ def test_a_stated_precision_is_kept() -> None:
     assert outcome.verdict == "infeasible"
     assert outcome.scenario is not None
     assert outcome.scenario.precision == "bf16"
+
+
+def test_a_stated_tensor_parallel_is_the_layout_sized() -> None:
+    # TP=2 over PCIe: 75.8 ms of prefill + 64 all-reduces of 8.2 MB (~0.27 ms) + 1.3 ms =
+    # 94 ms per 1,000-token prompt; the two cards hold ~440 sequences, 32 ms of decode per
+    # request -> 7.9 requests/s per replica: 10 QPS takes both TP=2 replicas of the 4 cards
+    outcome = calculate(
+        _ask(
+            "4 张 L40S 用 TP=2 跑 Llama-3.1-8B，QPS 10，输入1000 token输出200 token，够吗？",
+            gpu_count=4,
+            tensor_parallel=2,
+            target_qps=10.0,
+            prompt_tokens=1000,
+            output_tokens=200,
+            **_L40S,
+        )
+    )
+    assert outcome.verdict == "feasible"
+    assert "2 个副本，每副本 2 张卡" in outcome.focus
+    assert outcome.scenario is not None
+    assert outcome.scenario.tensor_parallel == 2

@@ -130,7 +130,10 @@ def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
         concurrent=_concurrent(t.sequences_per_replica),
         tokens_per_second=t.tokens_per_second_per_replica,
         qps=t.requests_per_second_per_replica,
-        ttft=t.first_token_seconds,
+        ttft=Msg(
+            "solve.ttft_at_load" if t.rate_bound is not None else "solve.ttft_unloaded",
+            seconds=t.first_token_seconds,
+        ),
         **more,
     )
 

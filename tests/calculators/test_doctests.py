@@ -30,6 +30,8 @@ MODULES = [
     "calculators.planner.serving",
     "calculators.serving_layout",
     "calculators.serving_solvers",
+    "calculators.serving_rate",
+    "calculators.serving_target",
     "calculators.sizing",
 ]
 

@@ -10,7 +10,8 @@ from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import lookup_model
 from calculators.serving import experts_touched, serving_speed
 from calculators.serving_layout import serving_dtype, serving_layout
-from calculators.serving_solvers import gpus_for_target, max_concurrency
+from calculators.serving_solvers import max_concurrency
+from calculators.serving_target import gpus_for_target
 from calculators.sizing import budget_compute, job_energy_cost, largest_model
 
 FAST = settings(max_examples=40, deadline=None)

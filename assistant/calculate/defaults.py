@@ -209,8 +209,9 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
             notes.append(_said("default.per_node", lang, per_node=per_node))
     if count is None and per_node is not None:
         count = per_node  # "4卡4090服务器": one server of the GPUs per node it states
-    if count is None:
-        count = 1 if s.task == "inference" else DEFAULT_GPUS_PER_NODE
+    if count is None:  # one replica of a stated split ("TP=2"), never fewer GPUs than it
+        split = (s.tensor_parallel or 1) * (s.pipeline_parallel or 1)
+        count = max(split, 1) if s.task == "inference" else max(split, DEFAULT_GPUS_PER_NODE)
         key = "default.gpu_count_one" if count == 1 else "default.gpu_count"
         notes.append(_said(key, lang, count=count))
     if per_node is None:

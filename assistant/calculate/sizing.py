@@ -19,7 +19,7 @@ from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
 from assistant.calculate.focus import figure, needed_gpus
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, text
-from assistant.records import Query
+from assistant.records import Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
@@ -106,11 +106,24 @@ def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Ou
     fewest = figure(outcome.checks, "memory", "min_gpus")
     if s is None or not fewest:
         return outcome
-    count = smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    count = whole_splits(smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE), s)
     if count == s.gpu_count:
         return outcome
     hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")
     return evaluate(count, text(Msg("answer.smallest_layout", hardware=hardware), query.language))
+
+
+def whole_splits(count: int, stated: Scenario) -> int:
+    """`count` rounded up to whole replicas of a stated split ("TP=4": 4, 8, 12 … GPUs), the
+    only counts that layout runs on.
+
+    Examples:
+        >>> from assistant.records import Scenario
+        >>> whole_splits(2, Scenario(tensor_parallel=4)), whole_splits(5, Scenario())
+        (4, 5)
+    """
+    split = (stated.tensor_parallel or 1) * (stated.pipeline_parallel or 1)
+    return -(-count // split) * split
 
 
 def sized(
@@ -124,6 +137,7 @@ def sized(
         if outcome.scenario is None:
             return outcome
         count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+        count = None if count is None else whole_splits(count, query.scenario)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
         found = evaluate(count, text(Msg(note, count=count), query.language))

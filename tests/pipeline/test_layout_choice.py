@@ -233,3 +233,27 @@ def test_when_one_split_fits_the_answer_says_it_is_the_only_one() -> None:
     outcome = _ask("Can 8 MI300X serve Llama-3.1-405B for 128 concurrent users?")
     assert "TP=8, PP=1, 1 replica: the only split that fits." in outcome.lead
     assert "highest aggregate" not in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "split"),
+    [
+        (
+            "Llama-3.1-8B 用 TP=2 部署在 L40S 上，QPS 20，每个请求输入1000 token"
+            "输出200 token，需要几张？",
+            2,
+        ),
+        ("Serve Llama-3.1-70B with TP=4 on A100 80GB: how many GPUs for 30 concurrent users?", 4),
+        ("Llama-3.1-405B 用 TP=8 PP=2 推理，需要几张 H100？", 16),
+    ],
+)
+def test_a_count_asked_with_a_stated_split_is_whole_replicas_of_it(
+    question: str, split: int
+) -> None:
+    """A stated TP/PP with the count left open was refused as bad input ("gpus=2: must be a
+    multiple of tensor_parallel × pipeline_parallel = 4"): the default count and every count
+    tried are whole replicas of the split."""
+    outcome = calculate(parse(question))
+    assert outcome.verdict != "unknown"
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count % split == 0

@@ -411,7 +411,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             typical = bounded_tokens(query, typical, _rerun) if ask == "tokens" else typical
             return with_focus(query, typical, ask)
         if ask in ("duration", *_OPEN_COUNT_QUANTITIES) and open_count and _training(s):
-            timed = how_long(query, _evaluator(query, ask))  # the count no default decides
+            # the count no default decides; a quantity other than time, at a practical count
+            timed = how_long(query, _evaluator(query, ask), practical=ask != "duration")
             if ask != "duration":  # the money or energy is what was asked, then the time
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)

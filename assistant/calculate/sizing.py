@@ -56,9 +56,12 @@ def practical_count(gpus: int, seconds: float, per_node: int) -> int:
     return max(per_node, math.ceil(scaled / per_node) * per_node)
 
 
-def how_long(query: Query, run: Evaluator) -> Outcome:
+def how_long(query: Query, run: Evaluator, *, practical: bool = False) -> Outcome:
     """Evaluate at the smallest layout; when that takes longer than the default horizon, also
-    at the count that would finish in it (the main evaluation when the first is impractical)."""
+    at the count that would finish in it (the main evaluation when the first is impractical,
+    or, with `practical`, whenever it is evaluated: GPU-hours, money and energy asked with no
+    count are those of a deployment that finishes in the horizon, not of the fewest GPUs
+    that hold the model, whose ZeRO-3 and recomputation lower the MFU)."""
     lang = query.language
     probe = run(8, "")
     scenario = probe.scenario
@@ -93,9 +96,10 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
         )
         return replace(second, focus=text(lead, lang))
     if faster is not None:
-        practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
-        focus = join_sentences((focus, text(practical, lang)), lang)
-    return replace(first if seconds <= PRACTICAL_SECONDS else second, focus=focus)
+        then = Msg("answer.practical_count", hardware=bigger, seconds=faster)
+        focus = join_sentences((focus, text(then, lang)), lang)
+    chosen = second if practical or seconds > PRACTICAL_SECONDS else first
+    return replace(chosen, focus=focus)
 
 
 def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:

@@ -49,6 +49,7 @@ from assistant.calculate.verdict import (
     budget_note,
     budget_tokens,
     first_fix,
+    host_ram_condition,
     judged_on_memory,
     keeps_stated,
     network_pace,
@@ -306,7 +307,10 @@ def _evaluate_scenario(
             binding = binding or "cost"  # nothing else fails: the money binds
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
-    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+    condition = host_ram_condition(evaluation) if verdict == "conditional" else None
+    if condition is not None and fix is None:  # the plan works on RAM nobody stated
+        top = join_sentences((top, text(condition, lang)), lang)
+    elif verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
             longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)

@@ -31,6 +31,7 @@ __all__ = [
     "budget_note",
     "budget_tokens",
     "first_fix",
+    "host_ram_condition",
     "judged_on_memory",
     "keeps_stated",
     "network_pace",
@@ -127,7 +128,26 @@ def _still_failing(failing: Iterable[str], paced: bool) -> set[str]:
 
 
 def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
-    """The verdict under the rule above, from the planner's evaluation and the stated slots."""
+    """The verdict under the rule above, from the planner's evaluation and the stated slots.
+    A plan that works only on more host RAM than its server's standard configuration, the RAM
+    not stated, is conditional on it (`host_ram_condition`), never feasible outright."""
+    verdict = _respecting(evaluation, stated)
+    if verdict == "feasible" and host_ram_condition(evaluation) is not None:
+        return "conditional"
+    return verdict
+
+
+def host_ram_condition(evaluation: Evaluation) -> Msg | None:
+    """The condition of an offload planned past the standard host RAM of its server class (the
+    RAM was not stated; within what such a server can be configured with): "needs ≥ 1.3 TB
+    of host RAM per node: not stated, check your servers"; None otherwise."""
+    need = evaluation.check("memory").figures.get("host_ram_required_bytes_per_node")
+    if isinstance(need, bool) or not isinstance(need, (int, float)) or not need:
+        return None
+    return Msg("answer.host_ram_condition", need=need)
+
+
+def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
     if evaluation.verdict == "feasible":
         return "feasible"
     paced = paced_by_network(evaluation)

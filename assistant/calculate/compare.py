@@ -17,6 +17,7 @@ from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
+from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, mid_sentence, text
 from assistant.records import Figure, Language, Option, Query, Scenario
 from calculators.messages import Msg
@@ -134,9 +135,10 @@ def _line(option: Option) -> Msg:
     s, f = option.scenario, option.figures
     verdict = Msg(f"common.verdict.{option.verdict}")
     if "seconds" in f:
-        return Msg(
-            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=f["seconds"]
-        )
+        # past the practical year a run is impractical, said in words (the year is no verdict)
+        long = isinstance(f["seconds"], (int, float)) and f["seconds"] > PRACTICAL_SECONDS
+        key = "answer.compare_training_impractical" if long else "answer.compare_training"
+        return Msg(key, hardware=_hardware(s), verdict=verdict, seconds=f["seconds"])
     if "tokens_per_second" in f and "memory_share" in f:
         sequences = f.get("concurrent_sequences", 1)
         return Msg(

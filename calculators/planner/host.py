@@ -284,7 +284,7 @@ def host_ram(
     )
     step = params * CPU_ADAM_BYTES_PER_PARAM / bandwidth
     usable = HOST_USABLE_FRACTION * available
-    figures = {
+    figures: dict[str, Msg | float] = {
         "what": what,
         "needed_bytes": needed,
         "available_bytes": available,

@@ -223,12 +223,33 @@ def on_open_horizon(evaluation: Evaluation) -> Evaluation:
         replace(change, evaluation_after=_without_compute(change.evaluation_after))
         for change in evaluation.suggestions
     )
+    if failing:  # the planner's fixes met the year too; same-hardware ones need not
+        suggestions += _untimed_fixes(evaluation, {c.kind for c in suggestions})
     return replace(
         evaluation,
         checks=checks,
         verdict=evaluation.verdict if failing else "feasible",
         binding=max(failing, key=lambda c: c.shortfall or 1.0).kind if failing else "compute",
         suggestions=suggestions,
+    )
+
+
+def _untimed_fixes(evaluation: Evaluation, kinds: set[str]) -> tuple[PlanChange, ...]:
+    """Fixes on the same hardware for the checks other than the run time (ZeRO-Offload for a
+    memory that does not fit), found with no time limit: under the practical year the planner
+    drops them, as they leave the run as long as it was."""
+    from calculators.planner import evaluate
+
+    horizon = evaluation.plan.deadline_seconds
+    untimed = evaluate(replace(evaluation.plan, deadline_seconds=UNBOUNDED_SECONDS))
+    return tuple(
+        replace(
+            change,
+            new_plan=replace(change.new_plan, deadline_seconds=horizon),  # no longer deadline
+            evaluation_after=_without_compute(change.evaluation_after),
+        )
+        for change in untimed.suggestions
+        if not change.hardware and change.kind not in kinds and change.evaluation_after.works
     )
 
 

@@ -59,13 +59,19 @@ def test_how_long_past_a_year_is_impractical_in_words_not_the_verdict(
     assert re.search(r"(\d+(\.\d+)?) (天|days)", outcome.suggestions[0].effect)
 
 
-def test_how_long_past_a_year_that_does_not_fit_is_judged_on_memory() -> None:
-    # ZeRO-0 stated: 70e9 x 16 B = 1.12 TB on every GPU of 8 H100, on any count: the memory
-    # decides (infeasible), not the year
+def test_how_long_past_a_year_with_a_stated_stage_is_judged_on_memory_keeping_it() -> None:
+    # ZeRO-0 stated: 70e9 x 16 B = 1.12 TB on every GPU of 8 H100 without a split; TP=8 inside
+    # the node (left open) + ZeRO-Offload (979.8 GB of host RAM, within a DGX H100's 2 TiB)
+    # keeps ZeRO-0 and runs: conditional, whatever the year says; the scale-outs that switch
+    # to ZeRO-3 say they change what was stated
     outcome = _ask("How long would 8 H100 take to pretrain a 70B model on 2T tokens with ZeRO-0?")
-    assert outcome.verdict == "infeasible"
+    assert outcome.verdict == "conditional", outcome.lead
+    assert "keeping ZeRO-0" in outcome.suggestions[0].change
     memory = next(c for c in outcome.checks if c.kind == "memory")
     assert memory.verdict == "fail"
+    for suggestion in outcome.suggestions:
+        if "ZeRO-3" in suggestion.change:
+            assert "(changes what you stated)" in suggestion.change
 
 
 @pytest.mark.parametrize(
@@ -106,3 +112,20 @@ def test_a_fix_that_changes_a_stated_stage_says_so(question: str, marking: str) 
     said = re.search(r"(?:hardware: |硬件：)([^。]*?)(?:\. Evaluated|。按)", outcome.lead)
     if said and re.search(rf"ZeRO-(?!{stage.group(1)})\d", said.group(1)):
         assert marking in said.group(1)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long would 8 A100 take to pretrain a 70B model on 2T tokens?",
+        "8张4090预训练13B模型，1T token，要多久？",
+    ],
+)
+def test_how_long_past_a_year_that_needs_a_memory_fix_is_conditional_on_it(question: str) -> None:
+    # 70B on 8 A100: 70e9 x 16 B / 8 = 140 GB > 72 GB per GPU, and ~38 years. A same-hardware
+    # fix (ZeRO-Offload) leaves the run as long but makes it run: the planner's fixes against
+    # the default year alone (more GPUs) would make the year decide the verdict
+    outcome = _ask(question)
+    assert outcome.verdict == "conditional", outcome.lead
+    assert "ZeRO-Offload" in outcome.suggestions[0].change
+    assert any(re.search(r"\d+ (×|张)", s.change) for s in outcome.suggestions[1:])

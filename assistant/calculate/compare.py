@@ -23,6 +23,7 @@ from assistant.calculate.compare_basis import OptionRun, at_own_counts, on_commo
 from assistant.calculate.criterion import CHEAPER, criterion, fewest_sentence, runs_sentences
 from assistant.calculate.focus import figure
 from assistant.calculate.sizing import smallest_layout
+from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, mid_sentence, text
 from assistant.records import Figure, Language, Option, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
@@ -193,9 +194,10 @@ def _line(option: Option) -> Msg:
         least = f.get("gpus_needed")
         return Msg(key, hardware=_hardware(s), verdict=verdict, need=need, have=have, min=least)
     if "seconds" in f:
-        return Msg(
-            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=f["seconds"]
-        )
+        # past the practical year a run is impractical, said in words (the year is no verdict)
+        long = isinstance(f["seconds"], (int, float)) and f["seconds"] > PRACTICAL_SECONDS
+        key = "answer.compare_training_impractical" if long else "answer.compare_training"
+        return Msg(key, hardware=_hardware(s), verdict=verdict, seconds=f["seconds"])
     if "tokens_per_second" in f and "memory_share" in f:
         sequences = f.get("concurrent_sequences", 1)
         return Msg(

@@ -438,7 +438,9 @@ def _host_ram_note(plan: Plan, lang: Language) -> list[str]:
     if host is None or host.given:
         return []
     on_node = min(plan.gpus, plan.gpus_per_node)
-    return [text(host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node), lang)]
+    required = host.required_bytes_per_node if host.configured_bytes_per_node else 0.0
+    said = host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node, required)
+    return [text(said, lang)]
 
 
 def _closest(needs: list[tuple[float, dict[str, object]]]) -> dict[str, object]:

@@ -49,12 +49,15 @@ from assistant.calculate.verdict import (
     budget_note,
     budget_tokens,
     first_fix,
+    host_ram_condition,
     judged_on_memory,
     keeps_stated,
     network_pace,
     on_memory,
+    on_open_horizon,
     paced_checks,
     respecting_verdict,
+    undoes_stated,
 )
 from assistant.i18n import input_error, join_sentences, text
 from assistant.i18n.labels import CHECK_LABELS
@@ -187,20 +190,29 @@ def _stated_first(
 ) -> tuple[Suggestion, ...]:
     """The fixes list in the order an engineer offers them: changes that keep what the user
     stated and need no new hardware, then more or other hardware (which says so itself), then
-    changes that undo a stated choice ("全参" → LoRA, FP16 → int8), marked as such."""
+    changes that undo a stated choice ("全参" → LoRA, FP16 → int8, more GPUs at ZeRO-3 after
+    "ZeRO-0"), marked as such."""
     changes = evaluation.suggestions
     if len(changes) != len(suggestions):  # no planner changes behind them: nothing to judge
         return suggestions
     ranked: list[tuple[int, Suggestion]] = []
     for suggestion, change in zip(suggestions, changes, strict=True):
-        if change.hardware:
+        if undoes_stated(change, evaluation.plan, stated):
+            ranked.append((2, _marked(suggestion, lang)))
+        elif change.hardware:
             ranked.append((1, suggestion))
         elif keeps_stated(change, evaluation.plan, stated):
             ranked.append((0, suggestion))
         else:
-            marked = text(Msg("answer.undoes_stated", change=suggestion.change), lang)
-            ranked.append((2, replace(suggestion, change=marked)))
+            ranked.append((2, _marked(suggestion, lang)))
     return tuple(s for _, s in sorted(ranked, key=lambda pair: pair[0]))
+
+
+def _marked(suggestion: Suggestion, lang: Language) -> Suggestion:
+    """A fix that changes what the user stated, said so: "… (changes what you stated)"."""
+    return replace(
+        suggestion, change=text(Msg("answer.undoes_stated", change=suggestion.change), lang)
+    )
 
 
 def _evaluate_scenario(
@@ -230,6 +242,8 @@ def _evaluate_scenario(
         evaluation = replace(
             evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
         )
+    if horizon and not unbounded:  # past the year: impractical in words, not the verdict
+        evaluation = on_open_horizon(evaluation)
     plan = evaluation.plan
     scenario = replace(
         scenario,
@@ -256,6 +270,9 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
+    if beyond is not None and other is not None and hardware:
+        if undoes_stated(evaluation.suggestions[other], plan, stated):  # "ZeRO-0" → ZeRO-3
+            beyond = _marked(suggestions[other], lang).change
     beyond_key = "answer.needs_hardware" if hardware else "answer.beyond_stated"
     if other is not None and _past_a_year(evaluation.suggestions[other], stated):
         beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
@@ -290,7 +307,10 @@ def _evaluate_scenario(
             binding = binding or "cost"  # nothing else fails: the money binds
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
-    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+    condition = host_ram_condition(evaluation) if verdict == "conditional" else None
+    if condition is not None and fix is None:  # the plan works on RAM nobody stated
+        top = join_sentences((top, text(condition, lang)), lang)
+    elif verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
             longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)

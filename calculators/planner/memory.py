@@ -342,6 +342,8 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
             host_ram_bytes_per_node=host.available_bytes_per_node,
             cpu_optimizer_seconds_per_step=host.cpu_step_seconds,
         )
+        if host.configured_bytes_per_node:  # past the standard configuration: a condition
+            figures["host_ram_required_bytes_per_node"] = host.required_bytes_per_node
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)

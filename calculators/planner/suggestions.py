@@ -26,6 +26,7 @@ from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
+from calculators.planner.host import host_ram_condition
 from calculators.planner.memory import memory_breakdown, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
@@ -171,11 +172,15 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
 
 def _host_need(plan: Plan) -> Msg | str:
     """ "; needs 980.0 GB of host RAM per node, has 1.0 TB" ("assumed 1 TiB" when the host RAM
-    was not given: a default is a DIMM total); "" when offloading needs no host RAM figure."""
+    was not given: a default is a DIMM total; "needing ≥ 636 GB … not stated" past the standard
+    configuration); "" when offloading needs no host RAM figure."""
     host = offload_host_ram(plan)
     if host is None:
         return ""
     need, has = host.needed_bytes_per_node, host.available_bytes_per_node
+    if host.configured_bytes_per_node:  # past the standard configuration: a condition to check
+        on_node = min(plan.gpus, plan.gpus_per_node)
+        return host_ram_condition(plan.gpu, on_node, host.required_bytes_per_node)
     return Msg("suggest.host.has" if host.given else "suggest.host.assumed", need=need, has=has)
 
 

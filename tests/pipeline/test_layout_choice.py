@@ -119,14 +119,16 @@ def test_with_no_load_the_smallest_split_that_fits_with_headroom_is_kept() -> No
 @pytest.mark.parametrize(
     ("question", "none", "closest", "needs"),
     [
+        # the host RAM is stated: ZeRO-Offload's ~988 GB per node does not fit 256 GB (with
+        # none stated it would be a condition, within what such a machine can hold)
         (
-            "8×4090 vs 8×L40S for full fine-tune of Llama-3-70B",
+            "8×4090 vs 8×L40S for full fine-tune of Llama-3-70B, 256 GB of RAM per machine",
             "Neither option works as asked.",
             "8 × L40S 48GB comes closest",
             "would need: scale to",
         ),
         (
-            "8张4090和8张L40S全参微调Llama-3-70B，哪个更好？",
+            "8张4090和8张L40S全参微调Llama-3-70B，每台主机内存256 GB，哪个更好？",
             "两个方案都无法按所问完成。",
             "8 张 L40S 48GB 最接近",
             "需要：",
@@ -152,7 +154,10 @@ def test_which_is_faster_of_two_overrunning_runs_still_names_the_faster_first() 
     )
     assert outcome.focus.startswith("8 × A100")
     assert "is faster" in outcome.focus.split(".")[0]
-    assert "Neither option works as asked." in outcome.focus
+    # both run past a year: impractical in words, but the year is a default of a comparison,
+    # never the verdict (each option works)
+    assert outcome.focus.count("impractical (over a year)") == 2
+    assert "Neither option works as asked." not in outcome.focus
 
 
 def test_a_stated_target_is_part_of_each_option() -> None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from assistant.parse.language import detect_language
 from assistant.records import Query
 
-__all__ = ["continues_concept", "refers_back"]
+__all__ = ["continues_concept", "quoted_context", "refers_back"]
 
 #: Words that point back at the thing the previous turn explained.
 _BACK = re.compile(
@@ -49,3 +50,11 @@ def continues_concept(
     if refers_back(base.question) and "concept" not in base.asks:
         return True  # "它能省多少显存?", "is it faster?"
     return not base.in_domain and bool(base.asks or base.topics)  # "what's a good value?"
+
+
+def quoted_context(query: Query) -> str:
+    """The question a follow-up answer says it follows, as typed (at most 80 characters); ""
+    when that question is in another language than the answer ("What is MFU?" quoted inside
+    a Chinese answer), which then says "the previous question" in its own words."""
+    context = query.context.strip()[:80]
+    return context if context and detect_language(context) == query.language else ""

@@ -192,3 +192,23 @@ def test_catalog_names_with_their_own_size_words_still_match(question: str, mode
     query = parse(question)
     assert query.scenario.model == model
     assert query.unknown_names == ()
+
+
+@pytest.mark.parametrize(
+    ("turns", "language", "quoted"),
+    [
+        (("What is MFU?", "what's a good value?"), None, "What is MFU?"),
+        (("ZeRO-3 是什么？", "它能省多少显存？"), None, "ZeRO-3 是什么?"),
+        (("What is MFU?", "what's a good value?"), "zh", ""),  # answered in Chinese: not quoted
+        (("什么是 KV cache？", "它会随什么变大？"), "en", ""),
+    ],
+)
+def test_the_question_followed_is_quoted_only_in_its_own_language(
+    turns: tuple[str, ...], language: str | None, quoted: str
+) -> None:
+    from assistant.parse.thread import quoted_context
+
+    first = parse(turns[0])
+    query = parse(turns[1], previous=first, language=language)  # type: ignore[arg-type]
+    assert query.followup
+    assert quoted_context(query) == quoted

@@ -156,6 +156,9 @@ class Query:
     """For a follow-up: the question that started the thread ("ZeRO-3 是什么?" before "那网络呢?",
     "需要几张 H20?" before "那用H100呢?"), so the new topic is searched in that context and the
     original ask (how many, how long) still gets its direct answer."""
+    thread: Query | None = None
+    """For an off-topic turn inside a conversation: the last in-domain turn, which the next
+    elliptical follow-up still continues ("那用4张呢" after a question about games)."""
 
 
 @dataclass(frozen=True)

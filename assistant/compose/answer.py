@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
 from assistant.compose.concept import concept_citations, concept_headline
 from assistant.i18n import t
+from assistant.parse.thread import quoted_context
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
 
@@ -323,6 +324,7 @@ def _concept_lead(
     if not said:
         return outcome.lead, list(citations)
     if query.followup and query.context:  # "Following on from …" still says what it follows
-        context = query.context.strip()[:80]
-        said = f"{said} {t('concept.followup_note', query.language, context=context)}"
+        context = quoted_context(query)
+        note = "concept.followup_note" if context else "concept.followup_note_unquoted"
+        said = f"{said} {t(note, query.language, context=context)}"
     return said, cited

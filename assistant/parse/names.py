@@ -26,8 +26,10 @@ import re
 from collections.abc import Callable, Iterable
 
 __all__ = [
+    "BARE_R1",
     "CPU_NAME",
     "MODEL_VARIANT_AFTER",
+    "SPACED_VARIANT_AFTER",
     "VARIANT_AFTER",
     "as_typed",
     "cpu_only",
@@ -36,6 +38,7 @@ __all__ = [
     "name_in",
     "closest_entries",
     "coined_model_names",
+    "deepseek_r1",
     "digit_groups_fit",
     "family_mention",
     "maker_spans",
@@ -135,8 +138,22 @@ VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记
 #: "deepseek-r1:1.5b" and "DeepSeek-R1-Distill-Qwen-1.5B" are not the 671B DeepSeek-R1, nor is
 #: "Phi-4-mini" (3.8B) the 14B Phi-4. Sized spellings the catalog holds match whole first.
 MODEL_VARIANT_AFTER = re.compile(
-    r"[-_:](?:\d+(?:\.\d+)?[bm]|mini|small|nano|micro|lite|tiny|distill)(?![a-z0-9])"
+    r"[-_:](?:\d+(?:\.\d+)?[bm]|mini|small|medium|nano|micro|lite|tiny|distill)(?![a-z0-9])"
 )
+#: The same size words after a space ("Phi-4 mini"): another model too, reported by this name.
+SPACED_VARIANT_AFTER = re.compile(r"[ ]+(?:mini|small|medium|nano|micro|lite|tiny)(?![a-z0-9-])")
+#: "R1" as a model word, and the words that make it DeepSeek's ("DeepSeek 的 R1", "671B 的 R1").
+BARE_R1 = re.compile(r"(?<![a-z0-9_.:-])(?<!deepseek )r1(?![a-z0-9_.-])")
+_DEEPSEEK_WORDS = re.compile(r"deepseek|深度求索|671\s*b|满血")
+
+
+def deepseek_r1(text: str) -> str:
+    """A bare "R1" in a (lower-cased) question that says DeepSeek, 671B or 满血 is DeepSeek-R1.
+
+    >>> deepseek_r1("8张h200跑deepseek的r1"), deepseek_r1("r1 推理要几张")
+    ('8张h200跑deepseek的deepseek-r1', 'r1 推理要几张')
+    """
+    return BARE_R1.sub("deepseek-r1", text) if _DEEPSEEK_WORDS.search(text) else text
 
 
 #: A coined model name outside the known families, as typed: capitalised parts joined by hyphens
@@ -331,6 +348,9 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     from calculators.errors import CalculatorInputError, UnknownNameError
 
     lowered = name.lower()
+    named_part = _models_named(lowered)
+    if named_part:  # "R1": the catalog models with that part in their names
+        return "model", named_part
     tables: list[tuple[Callable[[str], object], str]]
     if _COINED.fullmatch(name):  # "Zephyr-Omega": a model's name, never offered cards
         tables = [(lookup_model, "model")]
@@ -351,3 +371,14 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
         except CalculatorInputError:
             continue
     return tables[0][1], ()
+
+
+def _models_named(part: str) -> tuple[str, ...]:
+    """Up to three catalog models with `part` as a hyphen-separated part of their names
+    ("r1": DeepSeek-R1 and its distills), shortest first."""
+    from calculators.catalog.models import MODELS
+
+    if not re.fullmatch(r"[a-z]+\d+", part):
+        return ()
+    named = [n for n in MODELS if part in n.lower().split("-")]
+    return tuple(sorted(named, key=len)[:3])

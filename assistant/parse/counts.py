@@ -146,6 +146,12 @@ _ONE_SERVER = re.compile(
     re.ASCII,
 )
 _HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
+#: "16 H100 nodes", "4 A800 servers": the count is of machines named by their card (plural, so
+#: "an 8 H100 node" stays one node of eight; "4x H100 nodes" is left to the card patterns)
+_NAMED_NODES = re.compile(
+    r"(?<![\d.x×*])" + NUMBER + r"\s+" + _G + r"\s*(?:nodes|servers|machines|boxes|hosts)\b",
+    re.ASCII,
+)
 
 
 def _whole(raw: str) -> Count:
@@ -202,6 +208,10 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
             ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
             if ahead and nodes is None:
                 nodes = _whole(ahead.group(1))
+    named = _NAMED_NODES.search(text)
+    if nodes is None and named:
+        nodes = _whole(named.group(1))
+        spans.append(named.span())
     if nodes is None:
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:

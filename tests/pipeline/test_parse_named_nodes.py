@@ -18,6 +18,11 @@ from assistant.parse.hardware import read_counts
         ("4 H100 nodes with 4 GPUs each: fine-tune 13B", 4, 4, 16),
         # singular: one node of eight cards, as before
         ("Can an 8 H100 node serve Llama-3-70B?", None, None, 8),
+        # Chinese counts nodes with 个/台 and cards with 张/卡
+        ("16个H100节点能全参微调70B模型吗", 16, None, None),
+        ("4个A800节点，每个节点8卡，训练13B要多久", 4, 8, 32),
+        ("2个8卡H100节点训练7B要多久", 2, 8, 16),
+        ("用8张H100节点内TP=8推理70B", None, None, 8),  # 节点内: inside the node, 8 cards
     ],
 )
 def test_a_count_before_card_nodes_counts_nodes(

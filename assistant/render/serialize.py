@@ -57,7 +57,6 @@ SCENARIO_KEYS = (
     "price_per_gpu_hour",
     "currency",
     "budget",
-    "purchase_budget",
     "price_per_kwh",
     "concurrency",
     "target_tokens_per_second",

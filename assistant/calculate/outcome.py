@@ -24,7 +24,7 @@ from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
-from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, span_judged
+from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.scaling import scaling_series
@@ -260,11 +260,8 @@ def _evaluate_scenario(
     if other is not None and _past_a_year(evaluation.suggestions[other], stated):
         beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
     budget = budget_note(checks, stated, ask)
-    span, checks = (
-        serving_span(checks, stated, plan.gpus, scenario.gpu)
-        if plan.task == "inference"
-        else (None, checks)
-    )
+    serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
+    span, checks = serving_span(checks, stated, serving, scenario.gpu)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -285,12 +282,7 @@ def _evaluate_scenario(
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
-    if span is not None:  # how long the money serves, with a stated period's verdict
-        top = join_sentences(
-            (text(span_judged(span, budget, stated.deadline_seconds), lang), top), lang
-        )
-        if span.key == "answer.serving_budget_price" and verdict == "feasible":
-            verdict = "unknown"  # how long it lasts waits for a price: an estimate
+    top, verdict = with_span(top, verdict, span, budget, stated, lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
         said = tuple(text(m, lang) for m in (budget, within) if m is not None and not span)

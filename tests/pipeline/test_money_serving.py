@@ -118,3 +118,12 @@ def test_a_purchase_budget_headline_names_set_ups_and_no_prices(
     assert no_prices in outcome.lead.split("显存")[0].split("Fits")[0]
     assert not re.search(r"per GPU-hour|每卡时", outcome.lead)  # no price invented
     assert outcome.verdict in ("feasible", "conditional")
+
+
+def test_a_year_right_after_the_model_size_is_the_serving_period() -> None:
+    # "部署70B一年" normalises to "70b1年": the year was lost, and one hour of serving was
+    # held against the budget; 2 H100 x 8,760 h x 10 = 175,200 CNY <= 200,000
+    query = parse("预算20万，部署70B一年，每卡时10元")
+    assert query.scenario.deadline_seconds == pytest.approx(365 * 86400.0)
+    outcome = calculate(query)
+    assert outcome.lead.startswith("预算够：服务 365 天约需 175,200 元")

@@ -27,6 +27,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -426,7 +427,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
-        return with_focus(query, outcome, ask)
+        return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return _refused(exc, lang, s)
 

@@ -26,7 +26,7 @@ from calculators.messages import Msg, Param
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["purchase_outcome"]
+__all__ = ["purchase_outcome", "stated_purchase"]
 
 #: Cheaper classes tried after the typical set-ups, in order, each at 1, 2, 4, 8 cards in a node
 #: (tensor parallelism needs a power of two that divides the heads).
@@ -106,3 +106,28 @@ def _per_user(outcome: Outcome) -> float:
     """Tokens per second one user (one sequence) gets: the inverse of the time per token."""
     seconds = figure(outcome.checks, "compute", "seconds_per_token")
     return 1.0 / seconds if seconds else 0.0
+
+
+def stated_purchase(query: Query, outcome: Outcome) -> Outcome:
+    """A purchase budget beside hardware the question names ("预算50万买8张L40S部署70B够吗"):
+    that set-up serves the job or not (the verdict), and the money cannot be checked (no
+    purchase prices), said in the headline, not only in a note."""
+    s, lang = query.scenario, query.language
+    if s.purchase_budget is None or outcome.scenario is None or outcome.mode != "verdict":
+        return outcome
+    key = (
+        "answer.purchase_stated_works"
+        if outcome.verdict == "feasible"
+        else "answer.purchase_stated"
+    )
+    said = text(
+        Msg(
+            key,
+            budget=s.purchase_budget,
+            currency=s.currency or "CNY",
+            setup=describe_setup(outcome.scenario, lang),
+        ),
+        lang,
+    )
+    parts = (said, outcome.lead) if outcome.verdict == "feasible" else (outcome.lead, said)
+    return replace(outcome, lead=join_sentences(parts, lang))

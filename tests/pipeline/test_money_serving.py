@@ -127,3 +127,18 @@ def test_a_year_right_after_the_model_size_is_the_serving_period() -> None:
     assert query.scenario.deadline_seconds == pytest.approx(365 * 86400.0)
     outcome = calculate(query)
     assert outcome.lead.startswith("预算够：服务 365 天约需 175,200 元")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("预算50万买8张L40S部署70B够吗", "无法判断 500,000 元 够不够买"),
+        ("We plan to buy 8 L40S with a $300k budget to serve Llama-3.1-70B, is that enough?",
+         "whether 300,000 USD buys it cannot be checked"),
+    ],
+)  # fmt: skip
+def test_a_purchase_budget_beside_named_hardware_is_not_checked(question: str, said: str) -> None:
+    outcome = calculate(parse(question))
+    assert "L40S" in outcome.lead.split("。")[0].split(". ")[0]
+    assert said in outcome.lead.split("。")[0].split(". ")[0]
+    assert not re.search(r"per GPU-hour|每卡时", outcome.lead)

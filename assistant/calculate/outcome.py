@@ -24,9 +24,10 @@ from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
-from assistant.calculate.money import bounded_tokens, money_outcome
+from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -277,6 +278,8 @@ def _evaluate_scenario(
     if other is not None and _past_a_year(evaluation.suggestions[other], stated):
         beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
     budget = budget_note(checks, stated, ask)
+    serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
+    span, checks = serving_span(checks, stated, serving, scenario.gpu)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -297,9 +300,10 @@ def _evaluate_scenario(
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
+    top, verdict = with_span(top, verdict, span, budget, stated, lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
-        said = tuple(text(m, lang) for m in (budget, within) if m is not None)
+        said = tuple(text(m, lang) for m in (budget, within) if m is not None and not span)
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
@@ -444,7 +448,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
-        return with_focus(query, outcome, ask)
+        return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return _refused(exc, lang, s)
 

@@ -344,6 +344,8 @@ def _with_basis(bill: Msg, checks: tuple[Check, ...], scenario: Scenario, kwh: f
     if not (gpu_j and total_j and host_j is not None):
         return bill
     key = "answer.energy_basis_stated" if scenario.pue is not None else "answer.energy_basis"
+    if scenario.pue is None and total_j == gpu_j + host_j:  # no facility overhead: a desk box
+        key = "answer.energy_basis_office"
     basis = Msg(key, gpu_kwh=kwh * gpu_j / total_j, pue=total_j / (gpu_j + host_j))
     return Msg("answer.energy_with_basis", bill=bill, basis=basis)
 

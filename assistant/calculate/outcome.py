@@ -138,6 +138,10 @@ def _evaluate_scenario(
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
+    if pue is None and resolved.site is not None:  # a named site is a data centre
+        from calculators.power import DEFAULT_PUE
+
+        pue = DEFAULT_PUE
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
     if on_memory(ask, stated):
         evaluation = judged_on_memory(evaluation)

@@ -26,6 +26,7 @@ Ask = Literal[
     "memory",
     "weights",
     "kv_cache",
+    "kv_per_token",
     "cost",
     "gpu_hours",
     "energy_cost",
@@ -114,6 +115,9 @@ class Scenario:
     "每路20 token/s" → 0.05)."""
     budget: float | None = None
     """A total budget, in `currency` ("预算20万元")."""
+    purchase_budget: float | None = None
+    """A budget to buy hardware ("预算50万，买什么卡"), in `currency`: never a rent budget, and
+    never checked (the catalog has no purchase prices)."""
     price_per_kwh: float | None = None
     """Electricity price per kWh, in `currency` ("电价0.6元/度")."""
     host_ram_bytes: float | None = None
@@ -155,6 +159,9 @@ class Query:
     """For a follow-up: the question that started the thread ("ZeRO-3 是什么?" before "那网络呢?",
     "需要几张 H20?" before "那用H100呢?"), so the new topic is searched in that context and the
     original ask (how many, how long) still gets its direct answer."""
+    thread: Query | None = None
+    """For an off-topic turn inside a conversation: the last in-domain turn, which the next
+    elliptical follow-up still continues ("那用4张呢" after a question about games)."""
 
 
 @dataclass(frozen=True)

@@ -105,13 +105,13 @@ if TYPE_CHECKING:
     from calculators.serving import ServingSpeed, experts_touched, serving_speed
     from calculators.serving_layout import ServingLayout, serving_dtype
     from calculators.serving_load import InFlight, in_flight, littles_law_sequences
+    from calculators.serving_rate import ReplicaRate, replica_rate
     from calculators.serving_solvers import (
         Concurrency,
-        ServingTarget,
-        gpus_for_target,
         max_concurrency,
         replica_batch_limit,
     )
+    from calculators.serving_target import ServingTarget, gpus_for_target
     from calculators.sizing import (
         Budget,
         EnergyCost,
@@ -174,8 +174,9 @@ _EXPORTS: dict[str, str] = {
     "PlanChange": "calculators.planner",
     "REGISTRY": "calculators.registry",
     "ServingLayout": "calculators.serving_layout",
+    "ReplicaRate": "calculators.serving_rate",
     "ServingSpeed": "calculators.serving",
-    "ServingTarget": "calculators.serving_solvers",
+    "ServingTarget": "calculators.serving_target",
     "InFlight": "calculators.serving_load",
     "in_flight": "calculators.serving_load",
     "littles_law_sequences": "calculators.serving_load",
@@ -206,7 +207,7 @@ _EXPORTS: dict[str, str] = {
     "generic_model": "calculators.catalog.models",
     "gpu_alias_index": "calculators.catalog.hardware",
     "gpus_for_deadline": "calculators.compute_time",
-    "gpus_for_target": "calculators.serving_solvers",
+    "gpus_for_target": "calculators.serving_target",
     "inference_memory": "calculators.gpu_memory",
     "inference_speed": "calculators.compute_time",
     "job_energy_cost": "calculators.sizing",
@@ -222,6 +223,7 @@ _EXPORTS: dict[str, str] = {
     "model_alias_index": "calculators.catalog.models",
     "normalize_name": "calculators.catalog.names",
     "replica_batch_limit": "calculators.serving_solvers",
+    "replica_rate": "calculators.serving_rate",
     "serving_dtype": "calculators.serving_layout",
     "serving_speed": "calculators.serving",
     "step_network": "calculators.network",
@@ -290,6 +292,7 @@ __all__ = [
     "Plan",
     "PlanChange",
     "REGISTRY",
+    "ReplicaRate",
     "ServingLayout",
     "ServingSpeed",
     "ServingTarget",
@@ -339,6 +342,7 @@ __all__ = [
     "model_alias_index",
     "normalize_name",
     "replica_batch_limit",
+    "replica_rate",
     "serving_dtype",
     "serving_speed",
     "step_network",

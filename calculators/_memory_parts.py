@@ -329,8 +329,6 @@ def fit_layouts(
     tps = tensor_parallel_degrees(model, gpus_per_node)
     pps = [p for p in powers if p <= model.layers]
     zeros = [0, 1, 2, 3]
-    if kind == "finetune":
-        pps = [1]
     if kind == "inference":
         zeros = [0]
     if "tensor_parallel" in options:
@@ -457,6 +455,13 @@ def frozen_base_on_gpu(
     if zero == 3 and offload:
         return min(sharded, 2.0 * frozen_bytes / layers / t), sharded
     return sharded, 0.0
+
+
+def frozen_base_bytes(*, params: float, linear_params: float, method: str) -> float:
+    """Bytes of a LoRA/QLoRA frozen base (or of one stage's share of it): the linear layers
+    in BF16 (LoRA) or NF4 (QLoRA), embeddings and norms in 16 bits."""
+    linear = WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
+    return linear_params * linear + (params - linear_params) * 2.0
 
 
 def lora_notes(method: str, zero: int, offload: bool) -> tuple[Msg, ...]:

@@ -26,7 +26,7 @@ from calculators.memory_breakdown import (
 )
 from calculators.messages import Msg
 from calculators.serving_memory import inference_memory
-from calculators.stage_memory import stage_memories
+from calculators.stage_memory import adapter_stages, stage_memories
 from calculators.validate import check_choice, check_count
 
 __all__ = [
@@ -140,11 +140,14 @@ def finetune_memory(
     flash_attention: bool = True,
     offload_optimizer: bool = False,
     tensor_parallel: int = 1,
+    pipeline_parallel: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory to fine-tune ``model``: "full", "lora" or "qlora" on ``gpus`` GPUs.
 
-    The GPUs form ``tensor_parallel`` x d groups: tensor parallelism splits the base, the
-    adapters and the activations over t (with sequence parallelism), ZeRO shards over d.
+    The GPUs form ``tensor_parallel`` x ``pipeline_parallel`` x d groups: tensor parallelism
+    splits the base, the adapters and the activations over t (with sequence parallelism),
+    pipeline parallelism gives each stage its layers and 1F1B's in-flight activations, as in
+    pre-training (`training_memory`; `adapter_memory` for LoRA), and ZeRO shards over d.
     LoRA freezes the 16-bit base and trains adapters on every linear layer with Adam (16 bytes
     per trainable parameter); QLoRA stores the base in NF4 (4.127 bits/param). Gradient
     checkpointing (recompute="full") is the default, as in the QLoRA recipe.
@@ -156,62 +159,54 @@ def finetune_memory(
         36.8
     """
     method = check_choice("method", method, ("full", "lora", "qlora"))
+    shape: dict[str, Any] = {
+        "micro_batch_size": micro_batch_size,
+        "sequence_length": sequence_length,
+        "precision": precision,
+        "optimizer": optimizer,
+        "recompute": recompute,
+        "flash_attention": flash_attention,
+        "tensor_parallel": tensor_parallel,
+        "pipeline_parallel": pipeline_parallel,
+    }
     if method == "full":
         full = training_memory(
             model=model,
             gpus=gpus,
             zero_stage=zero_stage,
-            micro_batch_size=micro_batch_size,
-            sequence_length=sequence_length,
-            precision=precision,
-            optimizer=optimizer,
-            recompute=recompute,
-            flash_attention=flash_attention,
             offload_optimizer=offload_optimizer,
-            tensor_parallel=tensor_parallel,
+            **shape,
         )
         return dataclasses.replace(full, kind="finetune", inputs=(("method", "full"), *full.inputs))
-    # Activations and logits as in training.
-    base = training_memory(
-        model=model,
-        gpus=gpus,
-        micro_batch_size=micro_batch_size,
-        sequence_length=sequence_length,
-        precision=precision,
-        optimizer="sgd",
-        recompute=recompute,
-        flash_attention=flash_attention,
-        tensor_parallel=tensor_parallel,
-    )
+    # Validates the layout and the shape, as for training; its activations are the stages'.
+    base = training_memory(model=model, gpus=gpus, **{**shape, "optimizer": "sgd"})
     zero = parts.check_zero_stage(zero_stage)
-    t, d = tensor_parallel, base.data_parallel
-    trainable = parts.lora_trainable_params(model, rank=lora_rank) / t
+    stages = [
+        make_breakdown(
+            "finetune",
+            gpus=gpus,
+            data_parallel=base.data_parallel,
+            zero_stage=zero,
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            **dataclasses.asdict(stage),
+        )
+        for stage in adapter_stages(
+            model=model,
+            method=method,
+            d=base.data_parallel,
+            zero=zero,
+            lora_rank=lora_rank,
+            offload=offload_optimizer,
+            **shape,
+        )
+    ]
     w, g, o = parts.state_bytes_per_param(precision, optimizer)
-    stage = parts.stage_layout(model, 1)[0]
     frozen_linear = parts.WEIGHT_STORAGE_BYTES["nf4" if method == "qlora" else "bf16"]
-    frozen = stage.linear_params * frozen_linear + (stage.params - stage.linear_params) * 2.0
-    opt = o * trainable / (d if zero >= 1 else 1)
-    # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
-    # Linear4bit: dequantize, multiply, free); the largest matrix bounds that buffer.
-    dequant = 2.0 * parts.largest_matrix_params(model) / t if method == "qlora" else 0.0
-    on_gpu, host = parts.frozen_base_on_gpu(
-        frozen, layers=model.layers, t=t, d=d, zero=zero, offload=offload_optimizer
-    )
-    result = make_breakdown(
-        "finetune",
-        gpus=gpus,
-        data_parallel=d,
-        zero_stage=zero,
-        tensor_parallel=t,
-        weights_bytes=on_gpu + w * trainable,
-        gradients_bytes=g * trainable / (d if zero >= 2 else 1),
-        optimizer_bytes=0.0 if offload_optimizer else opt,
-        offloaded_bytes=(opt if offload_optimizer else 0.0) + host,
-        activations_bytes=base.activations_bytes,
-        overhead_bytes=dequant,
-    )
+    trainable = parts.lora_trainable_params(model, rank=lora_rank)
+    pipeline_note = (Msg("assume.memory.pipeline_1f1b"),) if pipeline_parallel > 1 else ()
     return dataclasses.replace(
-        result,
+        max(stages, key=lambda b: b.total_bytes),
         formula=Msg(
             "formula.memory.lora", frozen=parts.frozen_base_text(frozen_linear), w=w, g=g, o=o
         ),
@@ -226,16 +221,14 @@ def finetune_memory(
             precision=precision,
             optimizer=optimizer,
             recompute=recompute,
-            tensor_parallel=t,
-            trainable_params=parts.lora_trainable_params(model, rank=lora_rank),
+            tensor_parallel=tensor_parallel,
+            pipeline_parallel=pipeline_parallel,
+            trainable_params=trainable,
         ),
         assumptions=(
-            Msg(
-                "assume.memory.lora_adapters",
-                rank=lora_rank,
-                trainable=parts.lora_trainable_params(model, rank=lora_rank),
-            ),
+            Msg("assume.memory.lora_adapters", rank=lora_rank, trainable=trainable),
             *base.assumptions[:2],
+            *pipeline_note,
             parts.recompute_words(recompute),
             *parts.lora_notes(method, zero, offload_optimizer),
         ),

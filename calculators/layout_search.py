@@ -22,7 +22,7 @@ from calculators.gpu_memory import (
     training_memory,
 )
 from calculators.messages import Msg
-from calculators.stage_memory import stage_totals
+from calculators.stage_memory import AdapterStage, adapter_stages, stage_totals
 from calculators.validate import check_choice, check_count, check_fraction
 
 __all__ = ["FitPlan", "min_gpus_to_fit"]
@@ -69,7 +69,8 @@ def min_gpus_to_fit(
     Layout options you pass (tensor_parallel, pipeline_parallel, zero_stage) are kept fixed;
     the others are searched: tensor parallel within a node (degrees that divide gpus_per_node
     and split the attention heads, see _memory_parts.valid_tensor_parallel; also for
-    fine-tuning), pipeline stages in powers of two (not for fine-tuning), ZeRO stages 0-3, and
+    fine-tuning), pipeline stages in powers of two (also for fine-tuning, whose stages hold
+    their layers of the base as a pre-training stage does), ZeRO stages 0-3, and
     the data-parallel degree. Ties go to fewer pipeline stages, then less tensor parallelism,
     then the lower ZeRO stage.
 
@@ -160,7 +161,12 @@ class _FitSearch:
             )
         if self.kind == "finetune":
             return finetune_memory(
-                model=self.model, gpus=tp * d, zero_stage=zero, tensor_parallel=tp, **self.options
+                model=self.model,
+                gpus=tp * pp * d,
+                zero_stage=zero,
+                tensor_parallel=tp,
+                pipeline_parallel=pp,
+                **self.options,
             )
         return training_memory(
             model=self.model,
@@ -172,16 +178,20 @@ class _FitSearch:
         )
 
     def _stage_totals(self, tp: int, pp: int, zero: int, d: int) -> list[float]:
-        if self.kind != "training":
+        """Bytes of each distinct pipeline stage's GPU (serving: of the most-loaded one)."""
+        if self.kind == "inference":
             return [self.evaluate(tp, pp, zero, d).total_bytes]
+        if self.kind == "finetune" and self.options.get("method", "lora") != "full":
+            return [b.total_bytes for b in self._adapter_stages(tp, pp, zero, d)]
+        # pre-training, and full fine-tuning (the same states; its recompute defaults to full)
         opts = {
             "micro_batch_size": 1,
             "sequence_length": 2048,
             "precision": "bf16",
             "optimizer": "adam",
-            "recompute": "selective",
+            "recompute": "full" if self.kind == "finetune" else "selective",
             "flash_attention": True,
-            **self.options,
+            **{k: v for k, v in self.options.items() if k != "method"},
         }
         offload = bool(opts.pop("offload_optimizer", False))
         return stage_totals(
@@ -191,6 +201,29 @@ class _FitSearch:
             zero=zero,
             tensor_parallel=tp,
             pipeline_parallel=pp,
+            **opts,
+        )
+
+    def _adapter_stages(self, tp: int, pp: int, zero: int, d: int) -> list[AdapterStage]:
+        """The LoRA/QLoRA stages, with finetune_memory's defaults for what was not given."""
+        opts = {
+            "lora_rank": 16,
+            "micro_batch_size": 1,
+            "sequence_length": 2048,
+            "precision": "bf16",
+            "optimizer": "adam",
+            "recompute": "full",
+            "flash_attention": True,
+            **self.options,
+        }
+        offload = bool(opts.pop("offload_optimizer", False))
+        return adapter_stages(
+            model=self.model,
+            d=d,
+            zero=zero,
+            tensor_parallel=tp,
+            pipeline_parallel=pp,
+            offload=offload,
             **opts,
         )
 
@@ -223,9 +256,7 @@ class _FitSearch:
         return None if d is None else self.evaluate(tp, pp, zero, d)
 
     def _fits(self, tp: int, pp: int, zero: int, d: int) -> bool:
-        if self.kind == "training":
-            return max(self._stage_totals(tp, pp, zero, d)) <= self.budget
-        return self.evaluate(tp, pp, zero, d).total_bytes <= self.budget
+        return max(self._stage_totals(tp, pp, zero, d)) <= self.budget
 
     def data_parallel(self, tp: int, pp: int, zero: int) -> int | None:
         """The smallest data-parallel degree at which the layout fits; None: none does."""

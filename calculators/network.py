@@ -188,8 +188,14 @@ def step_network(
     total_tokens: float | None = None,
     routed_nodes_max: int = 0,
     data_parallel_inside: bool = False,
+    frozen_bytes: float = 0.0,
 ) -> NetworkEstimate:
     """Compute and communication seconds of one training step, per GPU.
+
+    ``frozen_bytes`` is a LoRA/QLoRA frozen base (whole model, stored bytes): under ZeRO-3 /
+    FSDP it is sharded and all-gathered in the forward and again in the backward pass, and
+    two all-gathers move what one all-reduce of the same size does (ZeRO, Rajbhandari et al.
+    2020 §7.2: a parameter all-gather moves Ψ, an all-reduce 2Ψ); it is never reduced.
 
     Examples:
         >>> f = Fabric(intra_bytes_per_s=300e9, inter_bytes_per_s=25e9)
@@ -235,6 +241,14 @@ def step_network(
         fabric=fabric,
     )
     dp = dp.scaled(ZERO3_VOLUME_FACTOR if zero_stage == 3 else 1.0)
+    if zero_stage == 3 and frozen_bytes > 0:
+        dp += hierarchical_allreduce(
+            size_bytes=frozen_bytes / (tp * pp),
+            ranks=d,
+            ranks_per_node=step.dp_ranks_per_node,
+            groups_per_node=step.groups_per_node,
+            fabric=fabric,
+        )
     per_stage = math.ceil(layers / pp)
     tpt = tp_traffic(
         step,
@@ -373,11 +387,13 @@ def training_step_network(
     trainable_params: float | None = None,
     flops_per_token: float | None = None,
     data_parallel_inside: bool = False,
+    frozen_bytes: float = 0.0,
 ) -> NetworkEstimate:
     """The network cost of one training step of a catalog model on catalog links.
 
     `trainable_params` (LoRA adapters) replaces the parameter count in the gradient sync;
-    compute stays 6 x N_active per token unless `flops_per_token` is given.
+    compute stays 6 x N_active per token unless `flops_per_token` is given. `frozen_bytes`
+    (the LoRA/QLoRA base) is what ZeRO-3 gathers besides (see `step_network`).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_link
@@ -416,4 +432,5 @@ def training_step_network(
         total_tokens=total_tokens,
         routed_nodes_max=model.routed_nodes_max,
         data_parallel_inside=data_parallel_inside,
+        frozen_bytes=frozen_bytes,
     )

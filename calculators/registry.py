@@ -31,6 +31,7 @@ from calculators import (
     serving,
     serving_layout,
     serving_solvers,
+    serving_target,
     sizing,
 )
 from calculators.catalog.hardware import GPU, Link
@@ -132,7 +133,7 @@ REGISTRY: Mapping[str, Calculator] = _register(
     serving.serving_speed,
     serving_layout.serving_layout,
     serving_solvers.max_concurrency,
-    serving_solvers.gpus_for_target,
+    serving_target.gpus_for_target,
     sizing.largest_model,
     sizing.budget_compute,
     sizing.job_energy_cost,

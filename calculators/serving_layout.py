@@ -24,6 +24,7 @@ from calculators.validate import check_count
 __all__ = [
     "NEAREST_PRECISION",
     "ServingLayout",
+    "approximation_messages",
     "serving_dtype",
     "serving_layout",
     "serving_precision_message",
@@ -72,6 +73,20 @@ def serving_precision_message(*, model: ModelSpec, gpu: GPU) -> Msg:
         gpu=gpu.name,
         chosen=chosen,
     )
+
+
+def approximation_messages(model: ModelSpec) -> tuple[Msg, ...]:
+    """What the catalog shape of ``model`` leaves out and which way its figures err, one
+    message per `ModelSpec.approximations` code (none for the models it holds exactly).
+
+    Examples:
+        >>> from calculators.catalog.models import lookup_model
+        >>> [m.key for m in approximation_messages(lookup_model("gpt-oss-20b"))]
+        ['serving.approx.mxfp4_as_int4', 'serving.approx.kv_full_attention']
+        >>> approximation_messages(lookup_model("Llama-3.1-8B"))
+        ()
+    """
+    return tuple(Msg(f"serving.approx.{code}", model=model.name) for code in model.approximations)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ spends in it. A serving request stays TTFT + output_tokens x TPOT, so at λ requ
 and a token-rate target R (tokens/s over all sequences, each emitting 1 / TPOT) keeps
 R x TPOT sequences decoding. TPOT grows with the batch (`calculators.serving.serving_speed`),
 so the in-flight count is the least fixed point of B = f(B), reached from B = 1 in a few steps
-(f is increasing). TTFT is the unloaded prefill of one prompt (no queueing), so the count is a
-lower bound at high utilisation.
+(f is increasing). Prefill shares the replica's GPUs (`calculators.serving_rate`): at λ per
+replica, TTFT is the mean with queueing behind other prompts and TPOT is t_step / (1 − ρ),
+ρ = λ x t_prefill; at ρ ≥ 1 the load is past what the replica can prefill (not within limit).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec
 from calculators.serving import ServingSpeed, serving_speed
+from calculators.serving_rate import queued_first_token, token_interval
 from calculators.validate import check_count, check_positive
 
 __all__ = ["InFlight", "in_flight", "littles_law_sequences"]
@@ -60,18 +62,44 @@ class InFlight:
     replicas: int
     seconds_per_token: float
     first_token_seconds: float
+    """Mean time to first token at the load, queueing included."""
     request_seconds: float
-    """TTFT + output x TPOT at that batch."""
+    """TTFT + output x TPOT at that batch and load (math.inf past the prefill capacity)."""
     within_limit: bool
     """False when the load needs more sequences per replica than ``batch_limit`` (memory or
     the per-token target): the count is then capped at the limit, and the load not met."""
 
 
+def _latency(speed: ServingSpeed, per_replica_rate: float) -> tuple[float, float]:
+    """(TTFT, time per token) at ``per_replica_rate`` requests/s, prefill sharing the GPUs."""
+    step = speed.decode_seconds_per_token
+    if per_replica_rate <= 0.0:
+        return speed.first_token_seconds, step
+    shared = {
+        "requests_per_second": per_replica_rate,
+        "prefill_seconds": speed.first_token_seconds,
+        "seconds_per_step": step,
+    }
+    return queued_first_token(**shared), token_interval(**shared)
+
+
 def _need(
-    speed: ServingSpeed, per_replica_rate: float, token_rate: float, output: int, floor: int
+    speed: ServingSpeed,
+    per_replica_rate: float,
+    token_rate: float,
+    output: int,
+    floor: int,
+    replicas: int = 1,
 ) -> int:
-    request = speed.first_token_seconds + output * speed.decode_seconds_per_token
-    wanted = max(per_replica_rate * request, token_rate * speed.decode_seconds_per_token, floor)
+    """Sequences ``replicas`` replicas hold at ``per_replica_rate`` requests/s each (10**9 when
+    the rate is past what a replica can prefill)."""
+    ttft, tpot = _latency(speed, per_replica_rate)
+    if math.isinf(ttft) or math.isinf(tpot):
+        return 10**9
+    request = ttft + output * tpot
+    wanted = max(
+        replicas * per_replica_rate * request, token_rate * speed.decode_seconds_per_token, floor
+    )
     return max(1, math.ceil(wanted - 1e-9))
 
 
@@ -99,8 +127,10 @@ def in_flight(
         >>> f = in_flight(model=lookup_model("Llama-3.1-8B"), gpu=lookup_gpu("H100"),
         ...               replicas=2, batch_limit=300, output_tokens=128, target_qps=20,
         ...               context_length=1152, prompt_tokens=1024)
-        >>> f.per_replica, f.sequences, f.within_limit  # 10/s x (46 ms + 128 x 7.3 ms) each
-        (11, 22, True)
+        >>> f.per_replica, f.sequences, f.within_limit  # 10/s x 46 ms: prefill takes 46% of the GPU
+        (21, 42, True)
+        >>> round(f.first_token_seconds * 1000), round(f.seconds_per_token * 1000, 1)
+        (69, 15.6)
     """
     reps = check_count("replicas", replicas, maximum=10**7)
     limit = check_count("batch_limit", batch_limit, maximum=10**7)
@@ -122,13 +152,14 @@ def in_flight(
     batch = min(batch, limit)
     if not within:
         speed = serving_speed(model=model, gpu=gpu, batch_size=batch, **speed_options)
-    total = _need(speed, rate * reps, tokens * reps, output, concurrency or 0)
+    total = _need(speed, rate, tokens * reps, output, concurrency or 0, reps)
+    ttft, tpot = _latency(speed, rate)
     return InFlight(
         sequences=min(total, batch * reps),
         per_replica=batch,
         replicas=reps,
-        seconds_per_token=speed.decode_seconds_per_token,
-        first_token_seconds=speed.first_token_seconds,
-        request_seconds=speed.first_token_seconds + output * speed.decode_seconds_per_token,
+        seconds_per_token=tpot,
+        first_token_seconds=ttft,
+        request_seconds=ttft + output * tpot,
         within_limit=within,
     )

@@ -4,17 +4,48 @@ data-parallel degree) and activations (Korthikanti et al. 2022, arXiv:2205.05198
 
 `gpu_memory.training_memory` takes the worst stage; the layout search (`layout_search`) asks
 for the totals alone, thousands of times per question.
+
+LoRA/QLoRA (`adapter_stages`): the same stages hold their layers of the frozen base and of the
+adapters, and the activations are those of `stage_parts` itself, so a LoRA stage and a
+pre-training stage of the same layers hold the same activations. ZeRO shards the adapters'
+states (stage 1: optimizer, 2: + gradients) and at stage 3 the frozen base over d
+(Rajbhandari et al. 2020, arXiv:1910.02054 §5); stage i of p holds p - i micro-batches under
+1F1B (Narayanan et al. 2021, arXiv:2104.04473 §2.2).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from calculators import _memory_parts as parts
 from calculators.catalog.models import ModelSpec
 from calculators.memory_breakdown import MemoryBreakdown, make_breakdown
 
-__all__ = ["stage_memories", "stage_parts", "stage_totals"]
+__all__ = ["AdapterStage", "adapter_stages", "stage_memories", "stage_parts", "stage_totals"]
+
+
+@dataclass(frozen=True)
+class AdapterStage:
+    """Bytes on one GPU of a LoRA/QLoRA pipeline stage (the MemoryBreakdown fields)."""
+
+    weights_bytes: float
+    gradients_bytes: float
+    optimizer_bytes: float
+    offloaded_bytes: float
+    activations_bytes: float
+    overhead_bytes: float
+
+    @property
+    def total_bytes(self) -> float:
+        """What stays on the GPU (the offloaded bytes are in host memory)."""
+        return (
+            self.weights_bytes
+            + self.gradients_bytes
+            + self.optimizer_bytes
+            + self.activations_bytes
+            + self.overhead_bytes
+        )
 
 
 def stage_memories(
@@ -116,4 +147,90 @@ def stage_parts(
         if stage.holds_output_layer:
             acts += parts.logits_bytes(model, **options) / act_scale
         out.append((weights, grads, opt, acts * act_scale))
+    return out
+
+
+def adapter_stages(
+    *,
+    model: ModelSpec,
+    method: str,
+    d: int,
+    zero: int,
+    lora_rank: int,
+    tensor_parallel: int,
+    pipeline_parallel: int,
+    micro_batch_size: int,
+    sequence_length: int,
+    precision: str,
+    optimizer: str,
+    recompute: str,
+    flash_attention: bool,
+    offload: bool,
+) -> list[AdapterStage]:
+    """Per-GPU memory of each distinct pipeline stage of a LoRA/QLoRA run, first stage first.
+
+    A stage's adapters are the model's in proportion to its linear parameters: exact for
+    models whose layers are alike (adapters are r x (d_in + d_out) per matrix of each layer),
+    a close share for MoE models with dense first layers. With one stage this is the whole
+    model, as before pipeline stages were counted.
+
+    Examples:
+        >>> from calculators.catalog.models import lookup_model
+        >>> options = dict(model=lookup_model("Llama-2-70B"), method="lora", d=1, zero=0,
+        ...     lora_rank=16, tensor_parallel=8, micro_batch_size=1, sequence_length=4096,
+        ...     precision="bf16", optimizer="adam", recompute="full", flash_attention=True,
+        ...     offload=False)
+        >>> one = adapter_stages(pipeline_parallel=1, **options)
+        >>> two = adapter_stages(pipeline_parallel=2, **options)
+        >>> # 138 GB of BF16 base / TP 8; two stages hold half of it each (plus an embedding)
+        >>> round(one[0].weights_bytes / 1e9, 1), round(max(s.weights_bytes for s in two) / 1e9, 1)
+        (17.3, 8.6)
+    """
+    t, p = tensor_parallel, pipeline_parallel
+    w, g, o = parts.state_bytes_per_param(precision, optimizer)
+    adapters = parts.lora_trainable_params(model, rank=lora_rank)
+    all_linear = parts.stage_layout(model, 1)[0].linear_params
+    # QLoRA dequantizes one weight matrix at a time to bf16 for its matmul (bitsandbytes
+    # Linear4bit: dequantize, multiply, free); the largest matrix bounds that buffer.
+    dequant = 2.0 * parts.largest_matrix_params(model) / t if method == "qlora" else 0.0
+    activations = stage_parts(  # (weights, grads, optimizer, activations) of each stage
+        model=model,
+        d=d,
+        zero=0,
+        tensor_parallel=t,
+        pipeline_parallel=p,
+        micro_batch_size=micro_batch_size,
+        sequence_length=sequence_length,
+        precision=precision,
+        optimizer="sgd",
+        recompute=recompute,
+        flash_attention=flash_attention,
+        offload=False,
+    )
+    out = []
+    for stage, (_, _, _, acts) in zip(parts.stage_layout(model, p), activations, strict=True):
+        trainable = adapters * stage.linear_params / all_linear / t
+        frozen = parts.frozen_base_bytes(
+            params=stage.params, linear_params=stage.linear_params, method=method
+        )
+        on_gpu, host = parts.frozen_base_on_gpu(
+            # a stage of a split that does not divide the layers may be left empty
+            frozen,
+            layers=max(stage.layers, 1),
+            t=t,
+            d=d,
+            zero=zero,
+            offload=offload,
+        )
+        opt = o * trainable / (d if zero >= 1 else 1)
+        out.append(
+            AdapterStage(
+                weights_bytes=on_gpu + w * trainable,
+                gradients_bytes=g * trainable / (d if zero >= 2 else 1),
+                optimizer_bytes=0.0 if offload else opt,
+                offloaded_bytes=(opt if offload else 0.0) + host,
+                activations_bytes=acts,
+                overhead_bytes=dequant,
+            )
+        )
     return out

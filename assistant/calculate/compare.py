@@ -2,23 +2,31 @@
 per option, then which wins on what ("8×H20 vs 8×910B for 70B inference").
 
 Parse puts each option's differing slots in `Query.options`; every option is evaluated as its
-own question (its verdict respects what it states), and the answer's checks are the best one's.
-An option wins on speed (the shortest run, or the most tokens/s), on memory (the most headroom
-per GPU) and on cost (the cheapest run, when a price per GPU-hour is given); a win needs at
-least two options with the figure.
+own question (its verdict respects what it states), on a common basis (`compare_basis`: each
+at its own fewest GPUs when no count is given, one split for all at the same count), and the
+answer's checks are the best one's. An option wins on speed (the shortest run, or the most
+tokens/s at the same load), on memory (the most free memory across its GPUs at the load), on
+cost (the cheapest run, when a price per GPU-hour is given), on power (the least draw or
+energy) and on count (the fewest GPUs that hold the job); a win needs at least two options
+with the figure. The winner on the question's criterion (`criterion`) is named first; with
+none, the faster, and the answer says speed was the basis.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.compare_basis import OptionRun, at_own_counts, on_common_split, split_of
+from assistant.calculate.criterion import CHEAPER, criterion, fewest_sentence, runs_sentences
 from assistant.calculate.focus import figure
+from assistant.calculate.sizing import smallest_layout
+from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, mid_sentence, text
 from assistant.records import Figure, Language, Option, Query, Scenario
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -31,8 +39,9 @@ _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
 _WINS: dict[str, tuple[str, bool]] = {
     "speed_seconds": ("seconds", False),
     "speed_rate": ("tokens_per_second", True),
-    "memory": ("memory_share", False),
+    "memory": ("free_bytes", True),
     "cost": ("cost", False),
+    "power": ("power", False),
 }
 
 
@@ -42,30 +51,27 @@ def merged(base: Scenario, option: Scenario) -> Scenario:
     return replace(base, **{k: v for k, v in changes.items() if v is not None})
 
 
-CHEAPER = re.compile(
-    r"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
-    r"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
-    re.I,
-)
-#: The win a comparison question asks about, by its words: that sentence answers it, first.
+#: The win sentence that answers each criterion asked (`criterion.criterion`).
 _ASKED_WIN = {
-    "solve.wins_cost": CHEAPER,
-    "solve.wins_cost_tokens": CHEAPER,
-    "answer.faster_training": re.compile(r"fast|quick|sooner|更快|快|用时(?:更)?短", re.I),
-    "answer.faster_serving": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
-    "answer.faster_serving_one": re.compile(r"fast|throughput|更快|快|吞吐", re.I),
-    "solve.wins_memory": re.compile(r"headroom|more memory|显存(?:更)?(?:大|多|余量)", re.I),
+    "cost": ("solve.wins_cost", "solve.wins_cost_tokens"),
+    "speed": ("answer.faster_training", "answer.faster_serving", "answer.faster_serving_one"),
+    "memory": ("solve.wins_memory",),
+    "power": ("compare.least_power", "compare.least_energy", "compare.least_energy_cost"),
 }
-_NO_WORD = re.compile(r"(?!)")
 
 
 def _hardware(s: Scenario) -> Msg:
     return Msg("common.gpus", count=s.gpu_count or 1, gpu=s.gpu or "GPU")
 
 
-def _figures(outcome: Outcome) -> dict[str, Figure]:
-    """The option's key figures (SI units): time or throughput, memory share, cost."""
+def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
+    """The option's key figures (SI units): time or throughput, memory share and free memory,
+    GPUs needed, power, cost. One whose memory does not fit has only its memory figures: the
+    run time, rate, power and cost of a job it cannot hold are no figures of it."""
     checks, s = outcome.checks, outcome.scenario or Scenario()
+    memory = _memory_figures(outcome, open_count)
+    if "free_bytes" not in memory and "need_bytes" in memory:
+        return memory
     out: dict[str, Figure] = {}
     seconds = figure(checks, "compute", "seconds")
     if s.task != "inference" and seconds is not None:
@@ -77,10 +83,8 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
         out["tokens_per_second"] = rate
         sequences = figure(checks, "compute", "concurrent_sequences")
         out["concurrent_sequences"] = int(sequences) if sequences else 1
-    need = figure(checks, "memory", "required_bytes_per_gpu")
-    have = figure(checks, "memory", "available_bytes_per_gpu")
-    if need is not None and have:
-        out["memory_share"] = need / have
+    out.update(memory)
+    out.update(_power_figure(outcome))
     cost = figure(checks, "cost", "cost")
     per_million = figure(checks, "cost", "cost_per_million_tokens")
     if s.task == "inference" and per_million is not None:
@@ -88,6 +92,40 @@ def _figures(outcome: Outcome) -> dict[str, Figure]:
     elif cost is not None:
         out["cost"] = cost
     return out
+
+
+def _memory_figures(outcome: Outcome, open_count: bool) -> dict[str, Figure]:
+    """Memory per GPU needed and usable, their share, the memory left free across all the GPUs
+    at the load (a deployment's headroom, not one card's share of a split) and the GPUs that
+    hold the job: the count evaluated when the option was sized to it, else the fewest."""
+    checks, s = outcome.checks, outcome.scenario or Scenario()
+    need = figure(checks, "memory", "required_bytes_per_gpu")
+    have = figure(checks, "memory", "available_bytes_per_gpu")
+    least = figure(checks, "memory", "min_gpus")
+    out: dict[str, Figure] = {}
+    if need is not None and have:
+        out.update(memory_share=need / have, need_bytes=need, have_bytes=have)
+        if need <= have:
+            out["free_bytes"] = (have - need) * (s.gpu_count or 1)
+    fits = need is not None and bool(have) and need <= (have or 0.0)
+    if open_count and fits and s.gpu_count:
+        out["gpus_needed"] = int(s.gpu_count)
+    elif least is not None:  # the fewest as a layout (a power of two in a node, whole nodes)
+        out["gpus_needed"] = smallest_layout(least, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    return out
+
+
+def _power_figure(outcome: Outcome) -> dict[str, Figure]:
+    """What "the least power" compares: the energy cost when a price per kWh is given, else a
+    serving deployment's draw (W) or a training run's energy (kWh)."""
+    checks, s = outcome.checks, outcome.scenario or Scenario()
+    priced = figure(checks, "power", "energy_cost")
+    if priced is not None:
+        return {"power": priced, "power_kind": "cost"}
+    watts, kwh = figure(checks, "power", "power_watts"), figure(checks, "power", "kwh")
+    if s.task == "inference" and watts is not None:
+        return {"power": watts, "power_kind": "watts"}
+    return {"power": kwh, "power_kind": "kwh"} if kwh is not None else {}
 
 
 def _counts(f: Mapping[str, Figure], works: bool, name: str) -> bool:
@@ -117,12 +155,28 @@ def _wins(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> lis
         first, second = float(ranked[0][1]), float(ranked[1][1])  # type: ignore[arg-type]
         if abs(first - second) > 0.01 * max(abs(first), abs(second)):  # a tie wins nothing
             won[ranked[0][0]].append(name.split("_")[0])
+    for i in _fewest(figures, works):
+        won[i].append("count")
     return [tuple(w) for w in won]
 
 
-def options_of(outcomes: list[Outcome]) -> tuple[Option, ...]:
-    """The comparison's options: scenario, verdict, key figures and wins."""
-    figures = [_figures(o) for o in outcomes]
+def _fewest(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> list[int]:
+    """The working options needing the fewest GPUs (a tie is shared; all equal wins nothing)."""
+    needed = {
+        i: n
+        for i, f in enumerate(figures)
+        if works[i] and isinstance(n := f.get("gpus_needed"), int)
+    }
+    if len(needed) < 2 or len(set(needed.values())) == 1:
+        return []
+    fewest = min(needed.values())
+    return [i for i, n in needed.items() if n == fewest]
+
+
+def options_of(outcomes: list[Outcome], *, open_count: bool = False) -> tuple[Option, ...]:
+    """The comparison's options: scenario, verdict, key figures and wins; `open_count` when
+    each was evaluated at its own fewest GPUs (no count given)."""
+    figures = [_figures(o, open_count) for o in outcomes]
     works = [o.verdict in ("feasible", "conditional") for o in outcomes]
     return tuple(
         Option(scenario=o.scenario or Scenario(), verdict=o.verdict, figures=f, wins=w)
@@ -133,10 +187,17 @@ def options_of(outcomes: list[Outcome]) -> tuple[Option, ...]:
 def _line(option: Option) -> Msg:
     s, f = option.scenario, option.figures
     verdict = Msg(f"common.verdict.{option.verdict}")
+    share = f.get("memory_share")
+    if isinstance(share, float) and share > 1.0:  # it cannot run: what it lacks, not a pace
+        key = "compare.lacks" if "gpus_needed" in f else "compare.lacks_memory"
+        need, have = f["need_bytes"], f["have_bytes"]
+        least = f.get("gpus_needed")
+        return Msg(key, hardware=_hardware(s), verdict=verdict, need=need, have=have, min=least)
     if "seconds" in f:
-        return Msg(
-            "answer.compare_training", hardware=_hardware(s), verdict=verdict, seconds=f["seconds"]
-        )
+        # past the practical year a run is impractical, said in words (the year is no verdict)
+        long = isinstance(f["seconds"], (int, float)) and f["seconds"] > PRACTICAL_SECONDS
+        key = "answer.compare_training_impractical" if long else "answer.compare_training"
+        return Msg(key, hardware=_hardware(s), verdict=verdict, seconds=f["seconds"])
     if "tokens_per_second" in f and "memory_share" in f:
         sequences = f.get("concurrent_sequences", 1)
         return Msg(
@@ -146,17 +207,9 @@ def _line(option: Option) -> Msg:
             rate=f["tokens_per_second"],
             share=f["memory_share"],
             n=sequences,
-            split=_split(s),
+            split=split_of(s),
         )
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
-
-
-def _split(s: Scenario) -> Msg:
-    """The serving split an option was evaluated on ("TP=4, PP=1, 2 replicas")."""
-    tp, pp = s.tensor_parallel or 1, s.pipeline_parallel or 1
-    count = max(1, (s.gpu_count or 1) // (tp * pp))
-    replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
-    return Msg("answer.compare_split", tp=tp, pp=pp, replicas=replicas)
 
 
 #: The pace figures an option is judged near by: the shortest run, else the most tokens/s.
@@ -232,51 +285,121 @@ def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[flo
 
 
 def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
-    """ "X is faster …", "Y has the most memory headroom", "Z is cheapest"."""
+    """ "X is faster …", "Y has the most memory headroom", "Z is cheapest", "W draws the least
+    power"; the fastest first (the basis when no criterion is asked)."""
     out: list[Msg] = []
     for option in options:
-        hardware, f = _hardware(option.scenario), option.figures
         if "speed" in option.wins:
-            key = "seconds" if "seconds" in f else "tokens_per_second"
-            value, loser = _against(options, key, option)
-            if key == "seconds":
-                out.append(Msg("answer.faster_training", winner=hardware, loser=loser, share=value))
-            else:
-                key = "answer.faster_serving" if _many(options) else "answer.faster_serving_one"
-                out.append(Msg(key, winner=hardware, loser=loser, ratio=value))
+            out.append(_faster(options, option))
+    for option in options:
+        hardware, f = _hardware(option.scenario), option.figures
         if "memory" in option.wins:
-            out.append(Msg("solve.wins_memory", winner=hardware, share=f["memory_share"]))
+            free, share = f["free_bytes"], f["memory_share"]
+            out.append(Msg("solve.wins_memory", winner=hardware, free=free, share=share))
         if "cost" in option.wins:
             currency = option.scenario.currency or ""
             key = "solve.wins_cost_tokens" if f.get("cost_per_million") else "solve.wins_cost"
             out.append(Msg(key, winner=hardware, cost=f["cost"], currency=currency))
+        if "power" in option.wins:
+            key = _POWER_KEYS[str(f["power_kind"])]
+            currency = option.scenario.currency or ""
+            out.append(Msg(key, winner=hardware, value=f["power"], currency=currency))
     return out
 
 
-def compare_options(query: Query, run: Callable[[Scenario], Outcome]) -> Outcome:
-    """Evaluate every option; the lead lists each with its verdict and says which wins on what."""
-    outcomes = [run(merged(query.scenario, option)) for option in query.options]
-    options = options_of(outcomes)
-    lang = query.language
-    wins = _verdicts(options)
-    asked = [m for m in wins if _ASKED_WIN.get(m.key, _NO_WORD).search(query.question)]
-    if CHEAPER.search(query.question) and not any("cost" in o.figures for o in options):
+_POWER_KEYS = {
+    "watts": "compare.least_power",
+    "kwh": "compare.least_energy",
+    "cost": "compare.least_energy_cost",
+}
+
+
+def _faster(options: tuple[Option, ...], option: Option) -> Msg:
+    hardware, f = _hardware(option.scenario), option.figures
+    key = "seconds" if "seconds" in f else "tokens_per_second"
+    value, loser = _against(options, key, option)
+    if key == "seconds":
+        return Msg("answer.faster_training", winner=hardware, loser=loser, share=value)
+    key = "answer.faster_serving" if _many(options) else "answer.faster_serving_one"
+    return Msg(key, winner=hardware, loser=loser, ratio=value)
+
+
+def _asked(
+    wanted: str | None,
+    options: tuple[Option, ...],
+    outcomes: Sequence[Outcome],
+    wins: list[Msg],
+    lang: Language,
+) -> list[Msg]:
+    """The sentences that answer the criterion asked, first: the fewest GPUs, which run it,
+    or the winner on it; when only one option works, that it is the only one (it wins by
+    default: no figure of the others to beat)."""
+    working = [o for o in options if o.verdict in ("feasible", "conditional")]
+    changes = [_change(out, lang) if out.suggestions else None for out in outcomes]
+    if wanted == "count":
+        fewest = fewest_sentence(options)
+        if fewest is not None:
+            return [fewest]
+    if wanted in ("runs", "count") or len(working) == 1:
+        return runs_sentences(options, changes)
+    if wanted is None:
+        return [m for m in wins if m.key not in _ASKED_WIN["power"]]  # the fastest first
+    asked = [m for m in wins if m.key in _ASKED_WIN[wanted]]
+    if wanted == "cost" and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
-    # "which is cheaper": the cheapest option first, then each option's line, then the rest;
-    # "怎么选" / "A100 or H100 for …" words no criterion: every win comes first, so the headline
-    # still names the winner and on what before listing the options
-    asked = asked or wins
+    return asked
+
+
+def _shown(outcomes: Sequence[Outcome], options: tuple[Option, ...], wanted: str | None) -> Outcome:
+    """The option whose checks the answer shows: the best verdict, and of those the winner on
+    the criterion asked (speed when none), so the figures under the headline are its."""
+    win = {None: "speed", "runs": "speed"}.get(wanted, wanted)
+    ranked = sorted(
+        zip(outcomes, options, strict=True),
+        key=lambda pair: (
+            _RANK[pair[0].verdict],
+            win not in pair[1].wins,
+            win == "count" and "memory" not in pair[1].wins,  # a tie on count: the roomiest
+        ),
+    )
+    return ranked[0][0]
+
+
+def compare_options(query: Query, run: OptionRun) -> Outcome:
+    """Evaluate every option on a common basis; the lead names the winner on the criterion
+    asked, says the basis, lists each option with its verdict and then the other wins."""
+    lang = query.language
+    scenarios = [merged(query.scenario, option) for option in query.options]
+    outcomes = [run(s, "") for s in scenarios]
+    open_count = all(s.gpu_count is None and s.nodes is None for s in scenarios)
+    basis: list[Msg] = []
+    if open_count:
+        sized = at_own_counts(query, scenarios, outcomes, run)
+        if any(a.scenario != b.scenario for a, b in zip(sized, outcomes, strict=True)):
+            basis.append(Msg("compare.basis_count"))
+        outcomes = sized
+    outcomes, split_basis = on_common_split(scenarios, outcomes, run)
+    basis += [split_basis] if split_basis is not None else []
+    options = options_of(outcomes, open_count=open_count)
+    wanted = criterion(query.question)
+    wins = _verdicts(options)
+    best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest
         # "which is faster" of runs that fit but overrun: the faster first (it is the nearer)
-        faster = [m for m in asked if m.key.startswith("answer.faster")]
-        sentences = [text(m, lang) for m in (*faster, failing[0], *failing[1 : 2 - len(faster)])]
-        sentences += [text(_line(o), lang) for o in options]
-        sentences += [text(m, lang) for m in failing[2:]]
-        best = min(outcomes, key=lambda o: _RANK[o.verdict])
+        faster = [m for m in wins if m.key.startswith("answer.faster")]
+        faster = faster if wanted in ("speed", None) else []
+        fewest = fewest_sentence(options) if wanted == "count" else None
+        head = [*faster, failing[0], *([fewest] if fewest else failing[1 : 2 - len(faster)])]
+        sentences = [text(m, lang) for m in head]
+        sentences += [text(m, lang) for m in (*basis, *map(_line, options), *failing[2:])]
         return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)
-    sentences = [text(m, lang) for m in asked]
-    sentences += [text(_line(o), lang) for o in options]
-    sentences += [text(m, lang) for m in wins if m not in asked]
-    best = min(outcomes, key=lambda o: _RANK[o.verdict])
+    asked = _asked(wanted, options, outcomes, wins, lang)
+    if wanted is None and asked and asked[0].key.startswith("answer.faster"):
+        basis.insert(0, Msg("compare.basis_speed"))  # speed was our choice: say so
+    # the answer, the basis it was reached on, the rest of what was asked, each option, the
+    # other wins (power only when asked: the GPUs' draw is no merit of the job's option)
+    rest = [m for m in wins if m not in asked and m.key not in _ASKED_WIN["power"]]
+    said = (*asked[:1], *basis, *asked[1:], *map(_line, options), *rest)
+    sentences = [text(m, lang) for m in said]
     return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)

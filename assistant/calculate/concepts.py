@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assistant.i18n import t, text
+from assistant.parse.thread import quoted_context
 from assistant.records import Language, Query
 from calculators.messages import Msg
 
@@ -47,7 +48,9 @@ def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
 def concept_lead(query: Query) -> str:
     """The sentence after the verdict label for a question with no job to evaluate."""
     if query.followup and query.context:
-        context = query.context.strip()[:80]
+        context = quoted_context(query)
+        if not context:
+            return t("concept.followup_lead_unquoted", query.language)
         return t("concept.followup_lead", query.language, context=context)
     return t("concept.lead", query.language)
 

@@ -12,6 +12,7 @@ import re
 
 from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import text
+from assistant.parse.asks import KV_PER_TOKEN
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
 from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
@@ -69,6 +70,7 @@ _ASK_WORDS: tuple[tuple[Ask, re.Pattern[str]], ...] = (
     ),
     ("duration", _DURATION),
     ("gpu_count", _COUNT),
+    ("kv_per_token", re.compile(KV_PER_TOKEN, re.I)),
     ("kv_cache", re.compile(r"kv ?cache|kv ?缓存", re.I)),
     (
         "weights",
@@ -192,6 +194,43 @@ def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.kv_cache", total=total, sequences=sequences, context=context)
 
 
+def _kv_per_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """ "每个token的KV cache多大": one token's cache first, with its shape (2 (K and V) × layers
+    × KV heads × head dim × bytes, `calculators.catalog.models.kv_cache_bytes_per_token`),
+    then one sequence at the context evaluated (stated or assumed)."""
+    per_sequence = figure(checks, "memory", "kv_cache_bytes_per_sequence")
+    context = scenario.context_length
+    if not per_sequence or not context:
+        return None
+    per_token = float(per_sequence) / context
+    params = {"per_token": per_token, "per_sequence": per_sequence, "context": context}
+    shape = _kv_shape(scenario.model, per_token)
+    if shape is None:  # a latent cache (MLA) or a generic model: the size alone
+        return Msg("answer.kv_per_token", **params)
+    return Msg("answer.kv_per_token_shape", exact=per_token, **shape, **params)
+
+
+def _kv_shape(model_name: str | None, per_token: float) -> dict[str, float] | None:
+    """Layers, KV heads, head dim and bytes per element that multiply to `per_token`."""
+    from calculators.catalog.models import lookup_model
+
+    if model_name is None:
+        return None
+    model = lookup_model(model_name)
+    if model.attention != "standard":
+        return None
+    elements = 2 * model.layers * model.kv_heads * model.head_dim
+    dtype_bytes = per_token / elements
+    if dtype_bytes not in (0.5, 1.0, 2.0, 4.0):
+        return None
+    return {
+        "layers": model.layers,
+        "kv_heads": model.kv_heads,
+        "head_dim": model.head_dim,
+        "dtype_bytes": dtype_bytes,
+    }
+
+
 def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     per_gpu = figure(checks, "memory", "weights_bytes")
     if per_gpu is None:
@@ -285,14 +324,30 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if kwh is None:
         return None
     if scenario.price_per_kwh is None:
-        return Msg("answer.energy", kwh=kwh)
-    return Msg(
+        return _with_basis(Msg("answer.energy", kwh=kwh), checks, scenario, kwh)
+    bill = Msg(
         "answer.energy_cost",
         kwh=kwh,
         cost=kwh * scenario.price_per_kwh,
         currency=scenario.currency or "",
         price=scenario.price_per_kwh,
     )
+    return _with_basis(bill, checks, scenario, kwh)
+
+
+def _with_basis(bill: Msg, checks: tuple[Check, ...], scenario: Scenario, kwh: float) -> Msg:
+    """The bill and what it counts: the GPUs' own share at full load, then the host and the
+    facility's PUE (a data-centre average unless stated), which a desk-side box may not pay."""
+    gpu_j = figure(checks, "power", "gpu_energy_joules")
+    total_j = figure(checks, "power", "energy_joules")
+    host_j = figure(checks, "power", "host_energy_joules")
+    if not (gpu_j and total_j and host_j is not None):
+        return bill
+    key = "answer.energy_basis_stated" if scenario.pue is not None else "answer.energy_basis"
+    if scenario.pue is None and total_j == gpu_j + host_j:  # no facility overhead: a desk box
+        key = "answer.energy_basis_office"
+    basis = Msg(key, gpu_kwh=kwh * gpu_j / total_j, pue=total_j / (gpu_j + host_j))
+    return Msg("answer.energy_with_basis", bill=bill, basis=basis)
 
 
 def _serving_memory(
@@ -390,6 +445,7 @@ _ANSWERS = {
     "duration": _duration,
     "gpu_count": _count,
     "kv_cache": _kv_cache,
+    "kv_per_token": _kv_per_token,
     "weights": _weights,
     "cost": _cost,
     "gpu_hours": _gpu_hours,

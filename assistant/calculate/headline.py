@@ -198,7 +198,11 @@ def headline(
     the run time but never the cost). `deadline_asked`: the user stated the deadline, so a
     passing run time against it leads ("can it finish in 10 days?" is answered first).
     """
-    checks = [c for c in checks if not (c.kind in skip and c.verdict != "fail")]
+    checks = [
+        c
+        for c in checks
+        if not (c.kind in skip and c.verdict != "fail" and not _past_horizon(c, horizon))
+    ]
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
     clauses = _clauses(checks, failing, lang, gpu, horizon, deadline_asked)
@@ -216,6 +220,16 @@ def headline(
     elif failing and verdict == "infeasible":
         text += t("headline.no_single_fix", lang)
     return text + t("common.period", lang)
+
+
+def _past_horizon(check: Check, horizon: bool) -> bool:
+    """A run time past the practical year on a question that stated no deadline: a warning the
+    headline keeps (with the count that finishes within a year) even when the duration is the
+    answer, as the year decides no verdict (`verdict.on_open_horizon`)."""
+    if not horizon or check.kind != "compute":
+        return False
+    seconds, deadline = _num(check.figures, "seconds"), _num(check.figures, "deadline_seconds")
+    return bool(seconds and deadline and seconds > deadline)
 
 
 def _clauses(

@@ -8,12 +8,14 @@ fits, the one needing the least memory per GPU (its shortfall is the honest one)
 the planner's own (`calculators.planner.compute`), which charges a slow NVLink's extra tensor-
 parallel time (H800/A800), so "fewest tight checks" and "fastest" no longer disagree silently:
 on 128 x H800 a 70B model runs ZeRO-1 + TP=8 in about 256 days rather than ZeRO-3 + full
-recompute in 292. Multi-node pre-training also tries pipeline stages across the nodes
-(`_pipeline_layouts`), which send activations instead of sharded gradients: Llama-3.1-405B on
-10,000 H100 runs TP=8 x PP=10 in ~149 days rather than ZeRO-3 + TP=8 in ~275, and a 70B model
-on 4 x 8 H100 over 10GbE in ~88 days rather than ~147. Inference: the smallest tensor (then
-pipeline) split whose checks are all ok (else the first with nothing failing, else the first
-that fits memory); the other GPUs serve as replicas. The choice is stated in the answer.
+recompute in 292. Multi-node pre-training and fine-tuning also try pipeline stages across
+the nodes (`_pipeline_layouts`), which send activations instead of sharded gradients:
+Llama-3.1-405B on 10,000 H100 runs TP=8 x PP=10 in ~149 days rather than ZeRO-3 + TP=8 in
+~275, and a 70B model on 4 x 8 H100 over 10GbE in ~88 days rather than ~147 (fully
+fine-tuning it there on 100M tokens: TP=8 x PP=4 in ~1.1 h rather than ~27 h). Inference: the
+smallest tensor (then pipeline) split whose checks are all ok (else the first with nothing
+failing, else the first that fits memory); the other GPUs serve as replicas. The choice is
+stated in the answer.
 """
 
 from __future__ import annotations
@@ -198,16 +200,19 @@ MAX_PIPELINE_STAGES = 32
 
 
 def _pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[str, object]]:
-    """Multi-node pre-training with the split left open: pipeline stages across the nodes, with
+    """Multi-node training with the split left open: pipeline stages across the nodes, with
     tensor parallel inside each node (or none) and ZeRO-1 over the data-parallel rest, as
     Megatron-LM runs 3D parallelism (Narayanan et al. 2021 §3); selective or full recompute.
     The stage counts are the degrees up to MAX_PIPELINE_STAGES (and the layer count) that
-    divide the GPUs left by TP, so the layout is whole. Fine-tuning keeps data-parallel
-    layouts, as `layout_search.min_gpus_to_fit` does (the common fine-tuning stacks, DeepSpeed
-    and FSDP, run no pipeline stages)."""
+    divide the GPUs left by TP, so the layout is whole. Full and LoRA/QLoRA fine-tuning get
+    the same layouts (Megatron-LM/NeMo and DeepSpeed's pipeline engine fine-tune with
+    pipeline stages too): each stage holds its layers of the base and 1F1B's in-flight
+    activations, as in pre-training (`calculators.stage_memory`), and only activations cross
+    the nodes. A fine-tuning batch is kept as stated or defaulted, never grown: the bubble
+    (p - 1) / (m + p - 1) it leaves is charged to the run time."""
     per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
     stated = scenario.tensor_parallel or scenario.pipeline_parallel
-    if scenario.task != "pretrain" or gpus <= per_node or stated:
+    if scenario.task not in ("pretrain", "finetune") or gpus <= per_node or stated:
         return []
     model = _model(scenario)
     out: list[dict[str, object]] = []
@@ -369,7 +374,7 @@ def _training_choice(
         if isinstance(checks[0].figures.get("required_bytes_per_gpu"), float)
     ]
     if chosen is None and needs:
-        chosen = min(needs, key=lambda need: need[:2])[2]
+        chosen = _closest([(need, layout) for need, _, layout in needs])
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else {"zero_stage": 3, "recompute": "selective"}
     return chosen
@@ -433,7 +438,24 @@ def _host_ram_note(plan: Plan, lang: Language) -> list[str]:
     if host is None or host.given:
         return []
     on_node = min(plan.gpus, plan.gpus_per_node)
-    return [text(host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node), lang)]
+    required = host.required_bytes_per_node if host.configured_bytes_per_node else 0.0
+    said = host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node, required)
+    return [text(said, lang)]
+
+
+def _closest(needs: list[tuple[float, dict[str, object]]]) -> dict[str, object]:
+    """The layout needing the least memory per GPU, in trial order; needs within TIME_TIE of
+    the least count as equal and the earlier (simpler) layout wins, as for run times: 16 x
+    H800 cannot hold Qwen2.5-72B's 72.7 GB of model states per GPU either as ZeRO-3 + TP=8
+    (73.8 GB) or as TP=8 x PP=2 (73.5 GB), and the fixes are said from the simpler one.
+
+    Examples:
+        >>> a, b = {"zero_stage": 3}, {"pipeline_parallel": 2}
+        >>> _closest([(73.8, a), (73.5, b)]) is a, _closest([(80.0, a), (73.5, b)]) is b
+        (True, True)
+    """
+    least = min(need for need, _ in needs)
+    return next(layout for need, layout in needs if need <= least * (1 + TIME_TIE))
 
 
 def _pick(

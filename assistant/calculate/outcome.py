@@ -9,7 +9,7 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -18,15 +18,17 @@ from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
+from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
-from assistant.calculate.money import bounded_tokens, money_outcome
+from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -38,9 +40,8 @@ from assistant.calculate.sizing import (
 )
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
-from assistant.calculate.summaries import describe_setup, summarize
+from assistant.calculate.summaries import describe_setup
 from assistant.calculate.targets import has_target, meet_target
-from assistant.calculate.totals import deployment_totals
 from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
@@ -49,12 +50,14 @@ from assistant.calculate.verdict import (
     budget_note,
     budget_tokens,
     first_fix,
+    host_ram_condition,
     judged_on_memory,
-    keeps_stated,
     network_pace,
     on_memory,
+    on_open_horizon,
     paced_checks,
     respecting_verdict,
+    undoes_stated,
 )
 from assistant.i18n import input_error, join_sentences, text
 from assistant.i18n.labels import CHECK_LABELS
@@ -122,87 +125,6 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
-def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
-    out = []
-    for result in evaluation.checks:
-        summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
-        figures = dict(result.figures)
-        if result.kind == "memory":
-            figures = deployment_totals(evaluation, figures)
-        out.append(
-            Check(
-                kind=result.kind,
-                verdict=result.verdict,
-                summary=summary,
-                figures=figures,
-                formula=text(result.formula, lang) if result.formula is not None else "",
-                inputs=dict(result.inputs),
-                assumptions=(
-                    *(text(m, lang) for m in result.messages),
-                    *(text(a, lang) for a in result.assumptions),
-                ),
-                sources=result.sources,
-            )
-        )
-    return tuple(out)
-
-
-def _effect(change: PlanChange, lang: Language) -> str:
-    after = change.evaluation_after
-    figures = after.figures
-    parts: list[Msg] = [Msg(f"common.verdict.{after.verdict}")]
-    memory = figures.get("required_bytes_per_gpu")
-    if isinstance(memory, (int, float)) and not isinstance(memory, bool):
-        parts.append(Msg("effect.memory", memory=memory))
-    seconds = figures.get("seconds")
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
-        parts.append(Msg("effect.time", seconds=seconds))
-    if after.failing and not after.paced:  # a network that only paces the run is in `time`
-        names = tuple(Msg(f"effect.check.{k}") for k in after.failing)
-        parts.append(Msg("effect.still_fails", names=names))
-    return text(Msg("effect.summary", parts=tuple(parts)), lang)
-
-
-def _suggestions(
-    evaluation: Evaluation, lang: Language
-) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
-    """The planner's changes (its five best and a kept condition), and the first one that makes
-    the plan feasible."""
-    from calculators.planner import suggest
-
-    changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
-    out = tuple(
-        Suggestion(
-            change=text(c.description, lang),
-            effect=_effect(c, lang),
-        )
-        for c in changes
-    )
-    fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
-    return out, fix
-
-
-def _stated_first(
-    suggestions: tuple[Suggestion, ...], evaluation: Evaluation, stated: Scenario, lang: Language
-) -> tuple[Suggestion, ...]:
-    """The fixes list in the order an engineer offers them: changes that keep what the user
-    stated and need no new hardware, then more or other hardware (which says so itself), then
-    changes that undo a stated choice ("全参" → LoRA, FP16 → int8), marked as such."""
-    changes = evaluation.suggestions
-    if len(changes) != len(suggestions):  # no planner changes behind them: nothing to judge
-        return suggestions
-    ranked: list[tuple[int, Suggestion]] = []
-    for suggestion, change in zip(suggestions, changes, strict=True):
-        if change.hardware:
-            ranked.append((1, suggestion))
-        elif keeps_stated(change, evaluation.plan, stated):
-            ranked.append((0, suggestion))
-        else:
-            marked = text(Msg("answer.undoes_stated", change=suggestion.change), lang)
-            ranked.append((2, replace(suggestion, change=marked)))
-    return tuple(s for _, s in sorted(ranked, key=lambda pair: pair[0]))
-
-
 def _evaluate_scenario(
     resolved: Resolved,
     lang: Language,
@@ -216,6 +138,10 @@ def _evaluate_scenario(
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
+    if pue is None and resolved.site is not None:  # a named site is a data centre
+        from calculators.power import DEFAULT_PUE
+
+        pue = DEFAULT_PUE
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
     if on_memory(ask, stated):
         evaluation = judged_on_memory(evaluation)
@@ -230,6 +156,8 @@ def _evaluate_scenario(
         evaluation = replace(
             evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
         )
+    if horizon and not unbounded:  # past the year: impractical in words, not the verdict
+        evaluation = on_open_horizon(evaluation)
     plan = evaluation.plan
     scenario = replace(
         scenario,
@@ -241,10 +169,10 @@ def _evaluate_scenario(
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
-    suggestions, _ = _suggestions(evaluation, lang)
+    suggestions, _ = planner_suggestions(evaluation, lang)
     verdict = respecting_verdict(evaluation, stated)
     keeping, other = first_fix(evaluation, stated)
-    checks, paced = paced_checks(evaluation, _checks(evaluation, lang, scenario.gpu or ""))
+    checks, paced = paced_checks(evaluation, planner_checks(evaluation, lang, scenario.gpu or ""))
     binding = _binding(evaluation) if paced else evaluation.binding
     binding = binding if binding in CHECK_LABELS else None
     fix = (
@@ -256,10 +184,15 @@ def _evaluate_scenario(
         else None
     )
     hardware = other is not None and evaluation.suggestions[other].hardware
+    if beyond is not None and other is not None and hardware:
+        if undoes_stated(evaluation.suggestions[other], plan, stated):  # "ZeRO-0" → ZeRO-3
+            beyond = marked(suggestions[other], lang).change
     beyond_key = "answer.needs_hardware" if hardware else "answer.beyond_stated"
     if other is not None and _past_a_year(evaluation.suggestions[other], stated):
         beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
     budget = budget_note(checks, stated, ask)
+    serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
+    span, checks = serving_span(checks, stated, serving, scenario.gpu)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -280,9 +213,10 @@ def _evaluate_scenario(
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
+    top, verdict = with_span(top, verdict, span, budget, stated, lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
-        said = tuple(text(m, lang) for m in (budget, within) if m is not None)
+        said = tuple(text(m, lang) for m in (budget, within) if m is not None and not span)
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
@@ -290,7 +224,10 @@ def _evaluate_scenario(
             binding = binding or "cost"  # nothing else fails: the money binds
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
-    if verdict == "conditional" and fix is None and stated.deadline_seconds is None:
+    condition = host_ram_condition(evaluation) if verdict == "conditional" else None
+    if condition is not None and fix is None:  # the plan works on RAM nobody stated
+        top = join_sentences((top, text(condition, lang)), lang)
+    elif verdict == "conditional" and fix is None and stated.deadline_seconds is None:
         seconds = figure(checks, "compute", "seconds")
         if seconds is not None:
             longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)
@@ -303,7 +240,7 @@ def _evaluate_scenario(
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
-        suggestions=_stated_first(suggestions, evaluation, stated, lang),
+        suggestions=stated_first(suggestions, evaluation, stated, lang),
         assumptions=(
             *deciding_notes(evaluation, lang),
             *resolved.assumptions,
@@ -411,7 +348,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             typical = bounded_tokens(query, typical, _rerun) if ask == "tokens" else typical
             return with_focus(query, typical, ask)
         if ask in ("duration", *_OPEN_COUNT_QUANTITIES) and open_count and _training(s):
-            timed = how_long(query, _evaluator(query, ask))  # the count no default decides
+            # the count no default decides; a quantity other than time, at a practical count
+            timed = how_long(query, _evaluator(query, ask), practical=ask != "duration")
             if ask != "duration":  # the money or energy is what was asked, then the time
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
@@ -423,7 +361,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
-        return with_focus(query, outcome, ask)
+        return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return _refused(exc, lang, s)
 
@@ -493,12 +431,12 @@ def _resolve(
     return replace(resolved, assumptions=(note, *resolved.assumptions))
 
 
-def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario], Outcome]:
-    """Evaluate one comparison option as its own question (its stated slots fixed)."""
+def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario, str], Outcome]:
+    """Evaluate one comparison option as its own question (its stated slots fixed), with a
+    note on why it is evaluated so ("" for none)."""
 
-    def run(scenario: Scenario) -> Outcome:
-        resolved = _resolve(query, site, "compare", scenario)
-        outcome = _evaluate_scenario(resolved, query.language, scenario, "compare")
+    def run(scenario: Scenario, note: str = "") -> Outcome:
+        outcome = rerun(scenario, note)
         if not has_target(scenario) or _training(scenario):
             return outcome
         # a stated target is part of what each option must do ("20 tok/s per user")
@@ -507,7 +445,8 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
 
     def rerun(scenario: Scenario, note: str) -> Outcome:
         resolved = _resolve(query, site, "compare", scenario)
-        resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
+        notes = (note,) if note else ()
+        resolved = replace(resolved, assumptions=(*notes, *resolved.assumptions))
         return _evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run
@@ -545,7 +484,7 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", "gpu_count", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *_QUANTITY)
     setups = typical_setups(s, training=_training(s), counted=counted)
 
     def run(scenario: Scenario) -> Outcome:

@@ -19,7 +19,7 @@ from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
 from assistant.calculate.focus import figure, needed_gpus
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, text
-from assistant.records import Query
+from assistant.records import Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
@@ -56,9 +56,12 @@ def practical_count(gpus: int, seconds: float, per_node: int) -> int:
     return max(per_node, math.ceil(scaled / per_node) * per_node)
 
 
-def how_long(query: Query, run: Evaluator) -> Outcome:
+def how_long(query: Query, run: Evaluator, *, practical: bool = False) -> Outcome:
     """Evaluate at the smallest layout; when that takes longer than the default horizon, also
-    at the count that would finish in it (the main evaluation when the first is impractical)."""
+    at the count that would finish in it (the main evaluation when the first is impractical,
+    or, with `practical`, whenever it is evaluated: GPU-hours, money and energy asked with no
+    count are those of a deployment that finishes in the horizon, not of the fewest GPUs
+    that hold the model, whose ZeRO-3 and recomputation lower the MFU)."""
     lang = query.language
     probe = run(8, "")
     scenario = probe.scenario
@@ -93,9 +96,10 @@ def how_long(query: Query, run: Evaluator) -> Outcome:
         )
         return replace(second, focus=text(lead, lang))
     if faster is not None:
-        practical = Msg("answer.practical_count", hardware=bigger, seconds=faster)
-        focus = join_sentences((focus, text(practical, lang)), lang)
-    return replace(first if seconds <= PRACTICAL_SECONDS else second, focus=focus)
+        then = Msg("answer.practical_count", hardware=bigger, seconds=faster)
+        focus = join_sentences((focus, text(then, lang)), lang)
+    chosen = second if practical or seconds > PRACTICAL_SECONDS else first
+    return replace(chosen, focus=focus)
 
 
 def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
@@ -106,24 +110,41 @@ def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Ou
     fewest = figure(outcome.checks, "memory", "min_gpus")
     if s is None or not fewest:
         return outcome
-    count = smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    count = whole_splits(smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE), s)
     if count == s.gpu_count:
         return outcome
     hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")
     return evaluate(count, text(Msg("answer.smallest_layout", hardware=hardware), query.language))
 
 
-def sized(query: Query, outcome: Outcome, evaluate: Evaluator) -> Outcome:
+def whole_splits(count: int, stated: Scenario) -> int:
+    """`count` rounded up to whole replicas of a stated split ("TP=4": 4, 8, 12 … GPUs), the
+    only counts that layout runs on.
+
+    Examples:
+        >>> from assistant.records import Scenario
+        >>> whole_splits(2, Scenario(tensor_parallel=4)), whole_splits(5, Scenario())
+        (4, 5)
+    """
+    split = (stated.tensor_parallel or 1) * (stated.pipeline_parallel or 1)
+    return -(-count // split) * split
+
+
+def sized(
+    query: Query, outcome: Outcome, evaluate: Evaluator, note: str = "answer.sized_at"
+) -> Outcome:
     """Re-evaluate at the GPU count the question asks for ("需要几张 H20?"). The count read off
     a small layout is an estimate (efficiency changes with scale), so the count is re-read at
-    each evaluated size until it holds: the answer's count is the one it was evaluated at."""
+    each evaluated size until it holds: the answer's count is the one it was evaluated at.
+    `note` is the catalog key of the assumption saying why that count (with `count`)."""
     for _ in range(3):
         if outcome.scenario is None:
             return outcome
         count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+        count = None if count is None else whole_splits(count, query.scenario)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
-        found = evaluate(count, text(Msg("answer.sized_at", count=count), query.language))
+        found = evaluate(count, text(Msg(note, count=count), query.language))
         if found.verdict == "infeasible" and outcome.verdict != "infeasible":
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found

@@ -28,7 +28,7 @@ from calculators.messages import Msg, Param
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
     from calculators.serving_load import InFlight
-    from calculators.serving_solvers import ServingTarget
+    from calculators.serving_target import ServingTarget
 
 __all__ = ["has_target", "meet_target", "serving_target", "target_words"]
 
@@ -102,9 +102,22 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             kv_dtype=s.kv_dtype,  # None: 16-bit beside any weights (`kv_format`)
             intra_link=lookup_link(s.intra_link) if s.intra_link else None,
             inter_link=lookup_link(s.inter_link) if s.inter_link else None,
+            tensor_parallel=s.tensor_parallel,
+            pipeline_parallel=s.pipeline_parallel,
         )
     except (CalculatorInputError, KeyError, ValueError):
         return None
+
+
+def _sizing(stated: Scenario, evaluated: Scenario, per_node: int) -> Scenario:
+    """The evaluated scenario to size a target on: the layout only as the question states it
+    (a layout the evaluation chose is searched again), on nodes of ``per_node``."""
+    return replace(
+        evaluated,
+        gpus_per_node=per_node,
+        tensor_parallel=stated.tensor_parallel,
+        pipeline_parallel=stated.pipeline_parallel,
+    )
 
 
 def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
@@ -117,8 +130,30 @@ def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
         concurrent=_concurrent(t.sequences_per_replica),
         tokens_per_second=t.tokens_per_second_per_replica,
         qps=t.requests_per_second_per_replica,
-        ttft=t.first_token_seconds,
+        ttft=Msg(
+            "solve.ttft_at_load" if t.rate_bound is not None else "solve.ttft_unloaded",
+            seconds=t.first_token_seconds,
+        ),
         **more,
+    )
+
+
+def _rate_said(t: ServingTarget) -> tuple[Msg, ...]:
+    """How a replica's request rate is found at a QPS target: prefill plus its share of the
+    decode on the same GPUs (`calculators.serving_rate`), and the latency target if it binds."""
+    if t.rate_bound is None or t.gpus is None:
+        return ()
+    capacity = 1.0 / (t.prefill_seconds + t.decode_share_seconds)
+    key = "solve.rate_budget" if t.rate_bound == "gpu_time" else "solve.rate_budget_capped"
+    return (
+        Msg(
+            key,
+            prefill=t.prefill_seconds,
+            decode=t.decode_share_seconds,
+            capacity=capacity,
+            qps=t.requests_per_second_per_replica,
+            target=Msg(f"solve.rate_bound.{t.rate_bound}"),
+        ),
     )
 
 
@@ -152,14 +187,14 @@ def meet_target(
     # layouts are searched on nodes of eight unless the question says otherwise: "2 H100" is a
     # count to judge, not a node of two (else a target 4 GPUs meet reads as unreachable)
     per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
-    target = serving_target(replace(evaluated, gpus_per_node=per_node))
+    target = serving_target(_sizing(stated, evaluated, per_node))
     if target is None:
         return outcome
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
     have = (evaluated.gpu_count or 1) if counted else None
     short = target.gpus is None or (have is not None and have < target.gpus)
-    lower = _lower_format(evaluated, per_node, have) if short else None
+    lower = _lower_format(_sizing(stated, evaluated, per_node), per_node, have) if short else None
     if lower is not None and stated.precision is None:
         return _in_format(stated, evaluated, rerun, lang, target, lower, have)
     # a stated format: another one that meets the target is a suggestion, not a condition
@@ -172,7 +207,8 @@ def meet_target(
         enough = have >= target.gpus
         stated_hw = Msg("common.gpus", count=have, gpu=gpu)
         key = "solve.target_met" if enough else "solve.target_short"
-        said = (_sized(key, target, gpu, stated=stated_hw, target=words), *other)
+        sized = _sized(key, target, gpu, stated=stated_hw, target=words)
+        said = (sized, *_rate_said(target), *other)
         focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         if enough:
             outcome = _at_load(stated, evaluated, rerun, lang, target, have) or outcome
@@ -191,6 +227,15 @@ def _at_load(
     """The stated GPUs, which meet the target, evaluated at the sequences the target keeps in
     flight (Little's law), not at one: memory and speed at the load asked for. None when the
     question states its batch, or nothing sets a load (a latency target alone)."""
+    found = _loaded(stated, evaluated, target, have)
+    return rerun(found[0], text(found[1], lang)) if found is not None else None
+
+
+def _loaded(
+    stated: Scenario, evaluated: Scenario, target: ServingTarget, have: int
+) -> tuple[Scenario, Msg, InFlight] | None:
+    """The scenario at the sequences in flight on the stated GPUs, the note saying so, and
+    the load (`calculators.in_flight`)."""
     s = evaluated
     if stated.batch_size is not None or not (s.target_qps or _aggregate(s)):
         return None
@@ -211,7 +256,7 @@ def _at_load(
         pipeline_parallel=stated.pipeline_parallel or target.pipeline_parallel,
         batch_size=load.sequences,
     )
-    return rerun(at_load, text(note, lang))
+    return at_load, note, load
 
 
 def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
@@ -273,8 +318,9 @@ def _sized_answer(
     hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     sized_outcome = rerun(_at_count(stated, gpu, target), note)
-    said = [_sized("solve.target_gpus", target, gpu, target=words)]
-    fewer = _lower_format(evaluated, per_node, count - 1) if stated.precision is None else None
+    said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+    sizing = _sizing(stated, evaluated, per_node)
+    fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
         dtype, t = fewer
         said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(*dtype)))
@@ -335,21 +381,29 @@ def _in_format(
     label = _format(dtype, kv)
     stated = replace(stated, kv_dtype=kv or stated.kv_dtype)  # evaluated with that cache
     more: dict[str, Param] = {"target": target_words(stated), "dtype": label}
-    more["tpot"] = t.seconds_per_token
+    more["tpot"] = t.seconds_between_tokens  # at the target's load, prefill taking its share
+    notes: tuple[Msg, ...]
     if have is not None:
         on = _on_stated(stated, gpu, evaluated.gpu_count or have)
         scenario = replace(on, precision=dtype)
         more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
+        notes = (Msg("solve.target_format_note", dtype=label),)
+        # judged at the sequences in flight in that format, as in the released one (`_at_load`)
+        in_format = replace(evaluated, precision=dtype, kv_dtype=stated.kv_dtype)
+        loaded = _loaded(replace(stated, precision=dtype), in_format, t, have)
+        if loaded is not None:
+            scenario, notes = loaded[0], (*notes, loaded[1])
+            more["tpot"] = loaded[2].seconds_per_token  # the figure the note derives from
         said = _sized("solve.target_in_format", t, gpu, **more)
-        note = Msg("solve.target_format_note", dtype=label)
     else:
         scenario = _at_count(replace(stated, precision=dtype), gpu, t)
         said = _sized("solve.target_gpus_in_format", t, gpu, **more)
-        note = Msg("solve.target_format_note_any", dtype=label)
-    out = rerun(scenario, text(note, lang))
+        notes = (Msg("solve.target_format_note_any", dtype=label),)
+    out = rerun(scenario, join_sentences(tuple(text(n, lang) for n in notes), lang))
     verdict = "conditional" if out.verdict in ("feasible", "conditional") else out.verdict
     before = _in_released(evaluated, released, gpu)
-    focus = join_sentences((text(said, lang), text(before, lang)), lang)
+    sentences = (said, *_rate_said(t), before)
+    focus = join_sentences(tuple(text(m, lang) for m in sentences), lang)
     return replace(out, verdict=verdict, focus=focus)
 
 
@@ -369,7 +423,7 @@ def _other_format(gpu: str, evaluated: Scenario, dtype: Format, t: ServingTarget
         dtype=_format(*dtype),
         released=(evaluated.precision or "bf16").upper(),
         hardware=Msg("common.gpus", count=t.gpus or 0, gpu=gpu),
-        tpot=t.seconds_per_token,
+        tpot=t.seconds_between_tokens,
     )
 
 

@@ -31,13 +31,16 @@ __all__ = [
     "budget_note",
     "budget_tokens",
     "first_fix",
+    "host_ram_condition",
     "judged_on_memory",
     "keeps_stated",
     "network_pace",
     "on_memory",
+    "on_open_horizon",
     "paced_by_network",
     "paced_checks",
     "respecting_verdict",
+    "undoes_stated",
 ]
 
 #: Past a year a run is a research programme, not a schedule: it is called impractical.
@@ -79,18 +82,26 @@ def keeps_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
     new = change.new_plan
     if any(getattr(new, f) != getattr(plan, f) for f in _HARDWARE):
         return False
+    if undoes_stated(change, plan, stated):
+        return False
+    return new.deadline_seconds <= max(plan.deadline_seconds, PRACTICAL_SECONDS)
+
+
+def undoes_stated(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
+    """True when `change` alters a choice the user stated (a ZeRO stage, TP, a precision, a
+    full fine-tune), hardware aside: "scale to 8 × A100 … ZeRO-3" after "ZeRO-0" undoes the
+    stage as well as adding GPUs, and says so."""
+    new = change.new_plan
     for plan_field, slot in _STATED_SLOT.items():
         if getattr(new, plan_field) != getattr(plan, plan_field) and (
             getattr(stated, slot) is not None
         ):
-            return False
+            return True
     if stated.task == "finetune" and stated.method == "full" and new.method != plan.method:
-        return False
-    if new.kv_dtype != plan.kv_dtype and (
+        return True
+    return new.kv_dtype != plan.kv_dtype and (
         stated.kv_dtype is not None or stated.precision in SERVING_FORMATS
-    ):
-        return False
-    return new.deadline_seconds <= max(plan.deadline_seconds, PRACTICAL_SECONDS)
+    )
 
 
 def paced_by_network(evaluation: Evaluation) -> bool:
@@ -117,7 +128,26 @@ def _still_failing(failing: Iterable[str], paced: bool) -> set[str]:
 
 
 def respecting_verdict(evaluation: Evaluation, stated: Scenario) -> Verdict:
-    """The verdict under the rule above, from the planner's evaluation and the stated slots."""
+    """The verdict under the rule above, from the planner's evaluation and the stated slots.
+    A plan that works only on more host RAM than its server's standard configuration, the RAM
+    not stated, is conditional on it (`host_ram_condition`), never feasible outright."""
+    verdict = _respecting(evaluation, stated)
+    if verdict == "feasible" and host_ram_condition(evaluation) is not None:
+        return "conditional"
+    return verdict
+
+
+def host_ram_condition(evaluation: Evaluation) -> Msg | None:
+    """The condition of an offload planned past the standard host RAM of its server class (the
+    RAM was not stated; within what such a server can be configured with): "needs ≥ 1.3 TB
+    of host RAM per node: not stated, check your servers"; None otherwise."""
+    need = evaluation.check("memory").figures.get("host_ram_required_bytes_per_node")
+    if isinstance(need, bool) or not isinstance(need, (int, float)) or not need:
+        return None
+    return Msg("answer.host_ram_condition", need=need)
+
+
+def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
     if evaluation.verdict == "feasible":
         return "feasible"
     paced = paced_by_network(evaluation)
@@ -177,6 +207,52 @@ def judged_on_memory(evaluation: Evaluation) -> Evaluation:
     )
 
 
+def on_open_horizon(evaluation: Evaluation) -> Evaluation:
+    """A how-long (or how-much) question with no deadline, evaluated on the practical year
+    (`PRACTICAL_SECONDS`): past it the run is impractical, said in words with the count that
+    finishes within a year, but the year is a default, so the run time never decides the
+    verdict ("8张A800训练13B、1T token要多久" runs: feasible, about 2.8 years). The compute
+    check becomes a warning ("tight") and each fix is judged on the other checks."""
+    if evaluation.check("compute").verdict != "fail":
+        return evaluation
+    checks = tuple(
+        replace(c, verdict="tight") if c.kind == "compute" else c for c in evaluation.checks
+    )
+    failing = [c for c in checks if c.verdict == "fail"]
+    suggestions = tuple(
+        replace(change, evaluation_after=_without_compute(change.evaluation_after))
+        for change in evaluation.suggestions
+    )
+    if failing:  # the planner's fixes met the year too; same-hardware ones need not
+        suggestions += _untimed_fixes(evaluation, {c.kind for c in suggestions})
+    return replace(
+        evaluation,
+        checks=checks,
+        verdict=evaluation.verdict if failing else "feasible",
+        binding=max(failing, key=lambda c: c.shortfall or 1.0).kind if failing else "compute",
+        suggestions=suggestions,
+    )
+
+
+def _untimed_fixes(evaluation: Evaluation, kinds: set[str]) -> tuple[PlanChange, ...]:
+    """Fixes on the same hardware for the checks other than the run time (ZeRO-Offload for a
+    memory that does not fit), found with no time limit: under the practical year the planner
+    drops them, as they leave the run as long as it was."""
+    from calculators.planner import evaluate
+
+    horizon = evaluation.plan.deadline_seconds
+    untimed = evaluate(replace(evaluation.plan, deadline_seconds=UNBOUNDED_SECONDS))
+    return tuple(
+        replace(
+            change,
+            new_plan=replace(change.new_plan, deadline_seconds=horizon),  # no longer deadline
+            evaluation_after=_without_compute(change.evaluation_after),
+        )
+        for change in untimed.suggestions
+        if not change.hardware and change.kind not in kinds and change.evaluation_after.works
+    )
+
+
 def _untimed(figures: Mapping[str, Figure]) -> dict[str, Figure]:
     dropped = ("gpus_for_deadline", "deadline_seconds")
     return {k: v for k, v in figures.items() if k not in dropped}
@@ -222,17 +298,28 @@ def _lower_first(sentence: str) -> str:
 
 def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int | None]:
     """Indexes of the first working change that keeps the stated slots, and of the first
-    working change of any kind (a suggestion beyond what was stated); None when absent."""
+    working change of any kind (a suggestion beyond what was stated), where more hardware that
+    keeps the stated choices goes before more hardware that also undoes one ("ZeRO-0" stays
+    ZeRO-0 on more GPUs when that works); None when absent."""
     keeping = other = None
     paced = paced_by_network(evaluation)
+    plan = evaluation.plan
     for index, change in enumerate(evaluation.suggestions):
         if _still_failing(change.evaluation_after.failing, paced):
             continue
-        if keeping is None and keeps_stated(change, evaluation.plan, stated):
+        if keeping is None and keeps_stated(change, plan, stated):
             keeping = index
         if other is None:
             other = index
+        elif _keeps_on_more_hardware(change, plan, stated) and not _keeps_on_more_hardware(
+            evaluation.suggestions[other], plan, stated
+        ):
+            other = index if evaluation.suggestions[other].hardware else other
     return keeping, other
+
+
+def _keeps_on_more_hardware(change: PlanChange, plan: Plan, stated: Scenario) -> bool:
+    return change.hardware and not undoes_stated(change, plan, stated)
 
 
 def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> Msg | None:
@@ -241,6 +328,8 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> M
     without a budget."""
     from assistant.calculate.focus import break_even, figure
 
+    if any(c.kind == "cost" and c.figures.get("period") == "one hour of serving" for c in checks):
+        return None  # serving with no period: how long the money lasts (money.serving_span)
     cost = figure(checks, "cost", "cost")
     hours = figure(checks, "cost", "gpu_hours")
     if stated.budget is not None and stated.price_per_gpu_hour is None and hours:

@@ -184,7 +184,13 @@ def ask(
             raise UsageError(Msg("errors.ask.continue_and_independent"))
         questions = _questions(question)
         _answer_all(
-            questions, as_json=as_json, follow=follow, chain=not independent, lang=lang, full=full
+            questions,
+            as_json=as_json,
+            follow=follow,
+            chain=not independent,
+            lang=lang,
+            full=full,
+            batch=question is None,
         )
 
 
@@ -200,6 +206,8 @@ class _Run:
     chain: bool
     lang: str | None
     full: bool
+    batch: bool = False
+    """The questions came from stdin: a refused line is told as "line N: …" and skipped."""
 
 
 def _answer_all(
@@ -210,6 +218,7 @@ def _answer_all(
     chain: bool,
     lang: str | None,
     full: bool = False,
+    batch: bool = False,
 ) -> None:
     from assistant.config import Settings
     from assistant.pipeline import default_retriever
@@ -224,7 +233,7 @@ def _answer_all(
         settings, notify=lambda line: click.echo(clean(line), err=True), language=language
     )
     store = _open_store(language)
-    run = _Run(settings, retriever, store, as_json, follow, chain, lang, full)
+    run = _Run(settings, retriever, store, as_json, follow, chain, lang, full, batch)
     # One connection for the whole run: closing one syncs the file (30-70 ms a question).
     with store.session() if store is not None else contextlib.nullcontext():
         refused = _answer_lines(questions, run)
@@ -252,10 +261,12 @@ def _answer_lines(questions: list[str], run: _Run) -> int:
                 language=run.lang,
             )
         except CalculatorInputError as exc:
-            if len(questions) == 1:
+            if not run.batch:
                 raise
-            # In a batch a bad line is told on stderr and the batch goes on (exit 2 at the end).
-            _say_refused(index + 1, exc, run.lang or _question_language(text))
+            # A bad stdin line is told on stderr in its own language and the batch goes on
+            # (exit 2 at the end), even when it is the only line.
+            last = index == len(questions) - 1
+            _say_refused(index + 1, exc, _line_language(text, previous, run.lang), last=last)
             refused += 1
             continue
         keep = run.follow or (run.chain and index > 0)
@@ -287,7 +298,19 @@ def _last_turn(store: ConversationStore, lang: str) -> tuple[str | None, Query |
     return last.id, last.turns[-1].answer.query
 
 
-def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:
+def _line_language(text: str, previous: Query | None, lang: str | None) -> str:
+    """The language to tell a stdin line's refusal in: `--lang`, else the line's own, else
+    (a line with no prose, "-3 H100?") the conversation's, as its answer would be."""
+    from assistant.parse.language import says_no_language
+
+    if lang:
+        return lang
+    if previous is not None and says_no_language(text):
+        return previous.language
+    return _question_language(text)
+
+
+def _say_refused(line: int, exc: CalculatorInputError, language: str, *, last: bool) -> None:
     from assistant.i18n import input_error
     from assistant.i18n import text as say
     from assistant.sanitize import one_line
@@ -295,4 +318,5 @@ def _say_refused(line: int, exc: CalculatorInputError, language: str) -> None:
 
     lang: Language = "zh" if language == "zh" else "en"
     reason = one_line(input_error(exc, lang))
-    click.echo(say(Msg("ask.line_refused", line=line, reason=reason), lang), err=True)
+    key = "ask.line_refused_last" if last else "ask.line_refused"
+    click.echo(say(Msg(key, line=line, reason=reason), lang), err=True)

@@ -128,7 +128,7 @@ def max_concurrency_command(**options: Any) -> None:
 @click.option("--inter-link", default=None, help="Inter-node link for multi-node replicas.")
 def gpus_for_command(**options: Any) -> None:
     """Fewest GPUs (replicas x TP x PP) for a tokens/s or QPS target within latency targets."""
-    from calculators.serving_solvers import gpus_for_target
+    from calculators.serving_target import gpus_for_target
 
     with error_boundary(options["lang"]):
         tpot, ttft = options["tpot_ms"], options["ttft_ms"]

@@ -11,16 +11,16 @@ question itself, quoted; an off-topic question cites nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
+from assistant.compose.concept import concept_citations, concept_headline
 from assistant.i18n import t
+from assistant.parse.thread import quoted_context
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
-from assistant.render.excerpt import prose_sentences
 
 if TYPE_CHECKING:
     from assistant.calculate import Outcome
@@ -241,87 +241,6 @@ def _site_check_citations(
     return out
 
 
-def concept_citations(query: Query, retriever: Retriever, claim: str) -> list[Citation]:
-    """The best passages for a question with nothing to compute, searched in its language.
-
-    Site profiles and the profile template answer "which machine is this", not a concept:
-    they are left out unless the question names the site. A passage that only introduces a
-    table is followed by the table itself. At most three passages, each within half the top
-    score.
-    """
-    named = query.scenario.site_profile
-    sites = {s.id for s in retriever.site_profiles()} | {"site-template"}
-    hits = [
-        p for p in _concept_hits(query, retriever) if p.doc_id not in sites or p.doc_id == named
-    ]
-    if not hits:
-        return []
-    floor = hits[0].score * 0.5
-    chosen: list[Passage] = []
-    for passage in hits:
-        if len(chosen) >= 3 or passage.score < floor:
-            break
-        if passage.id in {p.id for p in chosen}:
-            continue
-        chosen.append(passage)
-        if lead_in(passage):
-            chosen.append(_next_passage(retriever, passage, query.language) or passage)
-    if _DEFINITION.search(query.question):  # "ZeRO-3 是什么?": the definition first
-        chosen.sort(key=lambda p: (p.anchor or "intro") != "intro")
-    return [Citation(passage=p, claim=claim) for p in dict.fromkeys(chosen)]
-
-
-_DEFINITION = re.compile(
-    r"是什么|什么是|啥是|定义|what(?: i|')s\b|what are\b|define", re.IGNORECASE
-)
-
-
-def _concept_hits(query: Query, retriever: Retriever) -> list[Passage]:
-    """Retrieval hits for a conceptual question; a follow-up is searched in its context.
-
-    "ZeRO-3 是什么?" then "那网络呢?": the search text joins both, and the hits must come from
-    documents on the new topic (network); when the context pulls only the old topic's
-    documents, the new topic is searched on its own. A question that names a topic (network,
-    power …) puts the passages of that topic's documents first.
-    """
-    topics = [t for t in query.topics if t in TOPIC_DOCUMENTS]
-    wanted = frozenset().union(*(TOPIC_DOCUMENTS[t] for t in topics))
-    if not (query.followup and query.context):
-        hits = retriever.search(query.question, k=12, lang=query.language)
-        # a question that names its topic ("千卡集群用什么网络") reads that topic's documents first
-        on_topic = [p for p in hits if p.doc_id in wanted]
-        return on_topic + [p for p in hits if p.doc_id not in wanted] if on_topic else hits
-    hits = retriever.search(f"{query.context} {query.question}", k=12, lang=query.language)
-    if not topics:
-        return hits
-    on_topic = [p for p in hits if p.doc_id in wanted]
-    if len(on_topic) < 2:  # the context says little about the new topic: search it on its own
-        alone = " ".join(_CONCEPT_TOPICS[t][query.language] for t in topics)
-        seen = {p.id for p in on_topic}
-        on_topic += [
-            p
-            for p in retriever.search(alone, k=12, lang=query.language)
-            if p.doc_id in wanted and p.id not in seen
-        ]
-    return on_topic
-
-
-#: What a bare topic follow-up ("那网络呢?") asks about, as a search text.
-_CONCEPT_TOPICS: dict[str, dict[str, str]] = {
-    "memory": {
-        "zh": "GPU 显存：权重、优化器状态、激活值",
-        "en": "GPU memory: weights, optimizer states, activations",
-    },
-    "compute": {"zh": "训练算力 6ND、MFU 与训练时间", "en": "training compute 6ND, MFU and time"},
-    "network": {
-        "zh": "GPU 网络：NVLink、InfiniBand、RoCE 与 all-reduce 通信",
-        "en": "GPU networking: NVLink, InfiniBand, RoCE and all-reduce communication",
-    },
-    "power": {"zh": "GPU 功耗、PUE 与散热", "en": "GPU power draw, PUE and cooling"},
-    "cost": {"zh": "GPU 小时价格与成本", "en": "GPU-hour prices and cost"},
-}
-
-
 def _spec_citations(
     facts: tuple[str, ...], retriever: Retriever, language: Language
 ) -> list[Citation]:
@@ -336,14 +255,6 @@ def _spec_citations(
         default=None,
     )
     return [Citation(passage=best, claim=facts[0])] if best is not None else []
-
-
-def _next_passage(retriever: Retriever, passage: Passage, language: Language) -> Passage | None:
-    passages = _document(retriever, passage.doc_id, language)
-    ids = [p.id for p in passages]
-    if passage.id in ids and ids.index(passage.id) + 1 < len(passages):
-        return passages[ids.index(passage.id) + 1]
-    return None
 
 
 def _dedupe(citations: Sequence[Citation]) -> tuple[Citation, ...]:
@@ -364,7 +275,7 @@ def compose(
     language = query.language
     citations: list[Citation] = []
     if retriever is not None and outcome.mode == "concept":
-        citations = concept_citations(query, retriever, query.question)
+        citations = concept_citations(query, retriever, query.question, TOPIC_DOCUMENTS)
         citations += _spec_citations(outcome.facts, retriever, language)
     elif retriever is not None and outcome.checks and outcome.scenario is not None:
         site_citations, site_docs = _site_citations(outcome, language, retriever, outcome.lead)
@@ -392,92 +303,28 @@ def compose(
         options=outcome.options,
         scaling=outcome.scaling,
     )
-    lead = _concept_lead(query, outcome, answer.citations)
+    lead, cited = _concept_lead(query, outcome, answer.citations, retriever)
+    answer = replace(answer, citations=_dedupe(cited))
     text = render_markdown(
         answer, lead=lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks
     )
     return replace(answer, text=text)
 
 
-def _concept_lead(query: Query, outcome: Outcome, citations: Sequence[Citation]) -> str:
-    """A question with nothing to compute is answered first by a sentence of the cited
-    passages that names what was asked (quoted, with its source number), then told why there
-    is no verdict; with no such sentence, and for any other answer, the lead is the outcome's."""
-    if outcome.mode != "concept" or not citations:
-        return outcome.lead
-    found = _answering_sentence(query.question, citations)
-    if found is None:
-        return outcome.lead
-    sentence, number = found
+def _concept_lead(
+    query: Query, outcome: Outcome, citations: Sequence[Citation], retriever: Retriever | None
+) -> tuple[str, list[Citation]]:
+    """A question with nothing to compute is answered first by the sentences of the cited
+    passages that answer it, each with its source number (:func:`.concept.concept_headline`);
+    a follow-up still says what it follows. With no such sentence, and for any other answer,
+    the lead is the outcome's."""
+    if outcome.mode != "concept" or not citations or retriever is None:
+        return outcome.lead, list(citations)
+    said, cited = concept_headline(query, retriever, citations, query.question)
+    if not said:
+        return outcome.lead, list(citations)
     if query.followup and query.context:  # "Following on from …" still says what it follows
-        return f"{sentence} [{number}] {outcome.lead}"
-    return t("concept.quoted_lead", query.language, sentence=sentence, number=number)
-
-
-#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
-_SENTENCE_LIMIT = 260
-#: Words every passage of the knowledge base shares: matching one of them alone picks a
-#: sentence about anything ("4090能训练大模型吗" → "在大模型训练领域，选择合适的计算资源…").
-_GENERIC_TERMS = frozenset(
-    {
-        "训练",
-        "模型",
-        "大模型",
-        "推理",
-        "微调",
-        "显卡",
-        "gpu",
-        "gpus",
-        "model",
-        "models",
-        "train",
-        "training",
-        "inference",
-        "serving",
-        "fine-tuning",
-    }
-)
-
-
-#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
-#: pointer or a guide's description of itself, not an answer.
-_CROSS_REFERENCE = re.compile(r"见《|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
-
-
-def _answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[str, int] | None:
-    """The sentence of the first three cited passages that shares the most keywords with the
-    question ("ZeRO-3", "FSDP", "流水线"; the first of equals), not a lead-in to a list or a
-    formula (": …") nor a pointer to another guide, with its passage's number in the answer's
-    source list."""
-    from assistant.retrieval.tokenize import tokenize
-
-    terms = {w for w in tokenize(question) if len(w) >= 2} - _GENERIC_TERMS
-    passages = list({c.passage.id: c.passage for c in citations}.values())
-    best: tuple[int, str, int] | None = None
-    for number, passage in enumerate(passages[:3], start=1):
-        sentences = prose_sentences(passage.text)
-        for i, sentence in enumerate(sentences):
-            if (
-                sentence.endswith((":", "："))
-                or len(sentence) > _SENTENCE_LIMIT
-                or _CROSS_REFERENCE.search(sentence)
-                or sentence[0].islower()  # "with training FLOPs ≈ …": the tail of a formula
-            ):
-                continue
-            shared = len(terms & set(tokenize(sentence)))
-            if shared and (best is None or shared > best[0]):
-                best = (shared, _with_antecedent(sentences[:i], sentence), number)
-    return (best[1], best[2]) if best else None
-
-
-#: "… remove that redundancy by giving each rank one slice of those states": the sentence
-#: points back at the one before it.
-_ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的|同一")
-
-
-def _with_antecedent(before: Sequence[str], sentence: str) -> str:
-    """`sentence`, after the sentence it refers back to when it has one and both stay short."""
-    if not before or not _ANAPHOR.search(sentence) or before[-1].endswith((":", "：")):
-        return sentence
-    joined = f"{before[-1]}{'' if before[-1][-1] in '。！？' else ' '}{sentence}"
-    return joined if len(joined) <= _SENTENCE_LIMIT else sentence
+        context = quoted_context(query)
+        note = "concept.followup_note" if context else "concept.followup_note_unquoted"
+        said = f"{said} {t(note, query.language, context=context)}"
+    return said, cited

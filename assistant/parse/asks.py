@@ -21,7 +21,7 @@ import re
 
 from assistant.records import Ask, Task
 
-__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "implied_task", "read_asks"]
+__all__ = ["FABRIC_QUESTION", "KV_PER_TOKEN", "asks_about_fabric", "implied_task", "read_asks"]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -52,6 +52,12 @@ _G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerator
 _SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
 _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
+#: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
+KV_PER_TOKEN = (
+    r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
+    r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
+    r"(?:kv ?cache|kv ?缓存|键值缓存)"
+)
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -128,6 +134,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "duration",
         r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|"
         r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)",
+    ),
+    (
+        "kv_per_token",
+        KV_PER_TOKEN,
     ),
     (
         "kv_cache",
@@ -208,7 +218,7 @@ def _asks_size(text: str, found: list[Ask]) -> bool:
 
 
 # Of "how much memory" and its parts, the most specific wins.
-_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_cache", "weights", "memory")
+_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "weights", "memory")
 
 
 def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:

@@ -43,6 +43,7 @@ _SINGLE = re.compile(
 
 _PEOPLE_ZH = r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"
 _PEOPLE_EN = (
+    r"(?:\s+(?:internal|active|registered|regular|enterprise|company|office|end|in-house))?"
     r"\s+(?:people|persons|employees|staff|users|engineers|developers|researchers|"
     r"colleagues|students|customers|members|analysts)\b"
 )
@@ -60,7 +61,7 @@ _HEAD_COUNT = (
     ),
     re.compile(NUMBER + _PEOPLE_EN + r"\s+(?:will |would |are going to )?(?:use|using|share)"),
     re.compile(
-        r"(?:给|供|为|面向|服务于?|支持|满足)\s*(?:全公司|公司|团队|部门|内部|我们)?\s*的?\s*"
+        r"(?:给|供|为|面向|服务于?|支持|支撑|承载|覆盖|满足)\s*(?:全公司|公司|团队|部门|内部|我们)?\s*的?\s*"
         + NUMBER
         + _PEOPLE_ZH
         + _NOT_RATE
@@ -69,7 +70,7 @@ _HEAD_COUNT = (
         r"(?:全公司|公司|团队|部门|小组)\s*(?:有|共|一共|总共|约|大概)?\s*" + NUMBER + _PEOPLE_ZH
     ),
     re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:的)?\s*(?:团队|公司|部门|小组)"),
-    re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:用|使用|共用|访问)"),
+    re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:日常|平时|一起|共同)?\s*(?:用|使用|共用|访问)"),
 )
 #: Words that make a count of people a concurrency of its own ("给200人同时用").
 _AT_ONCE = re.compile(

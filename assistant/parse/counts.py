@@ -69,9 +69,10 @@ _PER_NODE_PATTERNS = (
     + ")",
     # "4x8 h100", "2×8卡", "2x 8xA100": nodes × GPUs per node (the second number follows an "x")
     NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*[x×*]?\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
-    # "two 8-GPU H100 nodes", "2 台 8 卡服务器": the node count, then the per-node size
+    # "two 8-GPU H100 nodes", "2 台 8 卡服务器", "2个8卡H100节点": the node count, then the
+    # per-node size
     NUMBER
-    + r"\s+(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
+    + r"(?:\s+|\s*个\s*)(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
     + _G
     + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
     NUMBER
@@ -146,6 +147,14 @@ _ONE_SERVER = re.compile(
     re.ASCII,
 )
 _HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
+#: "16 H100 nodes", "4 A800 servers", "16个H100节点": the count is of machines named by their
+#: card (English plural, so "an 8 H100 node" stays one node of eight; "4x H100 nodes" is left
+#: to the card patterns; Chinese needs 个/台, since 张/卡 count cards; "节点内" is "inside a node")
+_NAMED_NODES = re.compile(
+    r"(?<![\d.x×*])" + NUMBER + r"(?:\s+" + _G + r"\s*(?:nodes|servers|machines|boxes|hosts)\b"
+    r"|\s*(?:个|台)\s*" + _G + r"\s*(?:节点|服务器|机器|主机)(?!内))",
+    re.ASCII,
+)
 
 
 def _whole(raw: str) -> Count:
@@ -202,6 +211,10 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
             ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
             if ahead and nodes is None:
                 nodes = _whole(ahead.group(1))
+    named = _NAMED_NODES.search(text)
+    if nodes is None and named:
+        nodes = _whole(named.group(1))
+        spans.append(named.span())
     if nodes is None:
         match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
         if match:

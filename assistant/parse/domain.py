@@ -43,7 +43,9 @@ _INTENT = re.compile(
     r"激活值|activation memory|checkpoint(?:ing| interval| size)|检查点|transformer|\bgqa\b|"
     r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|东数西算|算力枢纽|"
     r"\boom\b|out of memory|爆显存|"
-    r"数据并行|张量并行|流水线并行|pipeline|\bflops?\b|tflops|petaflop",
+    r"数据并行|张量并行|流水线并行|pipeline|\bflops?\b|tflops|petaflop|"
+    # "TP 和 PP 有什么区别": the parallelism degrees' abbreviations, named together
+    r"\b(?:tp|pp|dp)\b.{0,24}\b(?:tp|pp|dp|ep)\b",
     re.ASCII,
 )
 _HARDWARE = re.compile(

@@ -29,6 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from assistant.parse.thread import continues_concept
 from assistant.records import Ask, Query, Scenario
 from calculators.messages import Msg
 
@@ -262,9 +263,13 @@ def as_followup(
     found = _relative_counts(found, prev, base.question, bare, added)
     found, size_note = _same_family(found, prev)
     asks = tuple(a for a in base.asks if a != "concept")
-    if not (found or base.topics or asks):
+    # "and how much memory does it save?" after "What is FSDP?" (assistant.parse.thread)
+    concept = prev_query is not None and continues_concept(
+        base, found, prev_query, offtopic=offtopic
+    )
+    if not (found or base.topics or asks or concept):
         return None
-    marked = is_marked(base.question)
+    marked = is_marked(base.question) or concept
     if not is_strongly_marked(base.question) and _names_own_job(found, base.asks, weak=marked):
         return None
     if not marked:

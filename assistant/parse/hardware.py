@@ -46,7 +46,9 @@ class CatalogMatch:
     end: int
 
 
-_SEP = r"[\s\-_./·()（）]*"
+# A colon before a digit separates too: Ollama tags spell a size that way ("deepseek-r1:32b" is
+# the 32B distill, never the 671B "deepseek-r1" with a stray "32b").
+_SEP = r"(?:[\s\-_./·()（）]|:(?=\d))*"
 
 
 _SEP_CHARS = re.compile(_SEP)
@@ -106,6 +108,8 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
         for match in _alias_regex(key).finditer(text):
             if any(used[match.start() : match.end()]) or _swallows_number(text, match):
                 continue
+            if key.isdigit() and _NUMBER_AFTER.match(text, match.end()):
+                continue  # "3080亿 token", "prompts of 4080 tokens": a number, not a card
             used[match.start() : match.end()] = [True] * (match.end() - match.start())
             found.append(CatalogMatch(index[key], key, match.start(), match.end()))
     return sorted(found, key=lambda m: m.start)
@@ -116,6 +120,14 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
 _QUANTITY_AFTER = re.compile(
     r"\.?\d|\s*(?:张|块|片|颗|个|卡|台|万|亿|千|百|[x×*](?![a-z])|%|gpus?\b|cards?\b|"
     r"nodes?\b|servers?\b|[kmbt](?![a-z]))"
+)
+
+
+#: What makes a bare GeForce number ("3060", "3080", "4090") a quantity instead of a card: a
+#: magnitude or a unit right after it.
+_NUMBER_AFTER = re.compile(
+    r"\s*(?:万|亿|千|百|个|条|步|次|字|秒|[kmbt](?![a-z])|tokens?\b|steps?\b|samples?\b|"
+    r"words?\b|seconds?\b)"
 )
 
 

@@ -11,6 +11,8 @@ Examples:
     ('fp8', 'llama-3.1-70b with an  ')
     >>> read_kv_format("kv缓存用int8")[0], read_kv_format("kv_cache_dtype=fp8")[0]
     ('int8', 'fp8')
+    >>> read_kv_format("再把kv cache换成fp8呢")[0], read_kv_format("kv cache switched to int8")[0]
+    ('fp8', 'int8')
     >>> read_kv_format("serve it in int8")
     (None, 'serve it in int8')
     >>> read_kv_format("weights and kv cache in fp8")
@@ -20,6 +22,8 @@ Examples:
 from __future__ import annotations
 
 import re
+
+from assistant.parse.numbers import SET_TO
 
 __all__ = ["read_kv_format"]
 
@@ -35,7 +39,13 @@ _DTYPES: tuple[tuple[str, str], ...] = (
 )
 _DTYPE = "(" + "|".join(p for p, _ in _DTYPES) + ")"
 _KV = r"(?:kv|key[- ]value|键值)[ _-]?(?:cache|缓存)?(?:[ _-]?dtype)?"
-_LINK = r"\s*(?:in|as|at|=|:|：|to|用|为|是|采用|使用|改用|改为|设为|按)?\s*"
+#: Between the cache and its format: "KV用int8", and a follow-up's verbs ("KV cache换成fp8",
+#: "kv cache 改成 8bit", "switched to int8").
+_LINK = (
+    r"\s*(?:也|都)?\s*(?:in|as|at|=|:|：|to|用|为|是|采用|使用|改用|换用|换为|切到|切换到|切换成|"
+    r"量化(?:到|成|为)?|" + SET_TO + r"|(?:switched|switch|changed|change|set|moved|move|going|"
+    r"goes|go|went|dropped|drop)\s+(?:to|into))?\s*"
+)
 #: Both stated at once: the weights' precision is read from the same words.
 _BOTH = (
     re.compile(r"(?:weights?|权重)\s*(?:and|&|和|与|及|、)\s*" + _KV + _LINK + _DTYPE),

@@ -12,6 +12,8 @@ Examples:
     ((2048, 512), (4096, 512))
     >>> read_lengths("平均输入长度3000 token")[:2], read_lengths("1000 tok/s")[:2]
     ((3000, None), (None, None))
+    >>> read_lengths("1k input / 256 output")[:2], read_lengths("1k输入、256输出")[:2]
+    ((1024, 256), (1024, 256))
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _NOT_SPEED = (
     r"(?!\s*(?:个)?\s*(?:tok(?:en)?s?\s*/|tokens? (?:per|a) sec|tokens?每秒|token/秒|词元每秒))"
 )
 _VERB = r"\s*(?:of|=|:|is|为|是|约|平均|大约|up to|about|~)?\s*"
+#: "2k input tokens" is read by the "tokens" forms (and "2000 output tokens per second" is a rate).
+_NO_TOKENS = r"(?!\s*(?:tokens?|toks?)\b)(?!\s*(?:per|a|an|each|every)\s)"
 _PROMPT = (
     # "2k-token prompts", "2k token prompts", "3000 prompt tokens", "2k tokens of prompt"
     re.compile(
@@ -43,6 +47,10 @@ _PROMPT = (
     ),
     # "8k输入", "4k token 的输入": a length before the word, only with k or token
     re.compile(NUMBER + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)\s*(?:的)?\s*(?:输入|提示词?)"),
+    # "1k input / 256 output", "2k prompt, 512 output", "1k in / 256 out": the word alone (a
+    # "tokens" after it is read above; "8 prompts" is a count, so singular only)
+    re.compile(NUMBER + _K + r"[\s-]*(?:input|prompt)(?![a-z])" + _NO_TOKENS),
+    re.compile(NUMBER + _K + r"\s*in(?=\s*/)"),
     # "输入2k", "平均输入长度3000 token", "提示词长度 1k"
     re.compile(r"(?:输入|提示词?|prompt)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
 )
@@ -66,6 +74,16 @@ _OUTPUT = (
         + NUMBER
         + _K
         + _NOT_SPEED
+    ),
+    # "256 output" after a prompt length ("1k input / 256 output"), "1k in / 256 out"
+    re.compile(NUMBER + _K + r"[\s-]*output(?![a-z])" + _NO_TOKENS),
+    re.compile(r"(?<=[/,])\s*" + NUMBER + _K + r"\s*out(?![a-z])(?!\s*of\b)"),
+    # "1k输入、256输出", "512 token 的输出": after a separator ("每秒1000 token输出" is a rate)
+    re.compile(
+        r"(?:^|(?<=[，,、；;/:：]))\s*"
+        + NUMBER
+        + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)?\s*(?:的)?\s*(?:输出|生成)"
+        + r"(?!\s*(?:速度|速率|tokens?|tok|词元))"
     ),
     # "输出512", "生成 256 token", "输出长度1k"
     re.compile(r"(?:输出|生成)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),

@@ -10,6 +10,8 @@ Examples:
     (20, 32)
     >>> read_concurrency("8 users at 16k ctx"), read_concurrency("1000 users per day, qps 5")
     (8, None)
+    >>> read_concurrency("并发量在50左右"), read_concurrency("concurrency around 50")
+    (50, 50)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
@@ -52,6 +54,11 @@ _K = r"\s*(k|w|万)?"
 _MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
 #: Between a load word and its number: "of", "为", and the verbs of a follow-up ("并发改成32").
 _VERB = r"\s*(?:of|=|:|为|是|达到|要|有|" + SET_TO + r")?\s*"
+#: A hedge between a load word and its number ("并发大概50", "并发量在50左右", "concurrency
+#: around 50", "a concurrency of about 64"): the number is still the load.
+_HEDGE = (
+    r"(?:(?:大概|大约|约|差不多|估计|预计|在|近|around|about|approximately|roughly|some|~|≈)\s*)*"
+)
 
 
 def _plain(text: str) -> str:
@@ -69,7 +76,14 @@ def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | 
 
 _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
-    re.compile(r"(?:并发(?:数|量|用户数?)?|concurrency)" + _VERB + NUMBER),
+    re.compile(
+        r"(?:并发(?:数|量|用户数?)?|concurrency|concurrent (?:users|requests|sessions))"
+        + _VERB
+        + _HEDGE
+        + NUMBER
+        # "并发在32k上下文下是多少": a context, not a load
+        + r"(?![\d.]|\s*(?:k(?![a-z])|tokens?|gb|ms|秒|%))"
+    ),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),

@@ -8,17 +8,23 @@ normalised. The result, :class:`Mentions`, is what the slot readers work on.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.parse import hardware as hw
 from assistant.parse.names import (
+    BARE_R1,
     CPU_NAME,
+    MODEL_VARIANT_AFTER,
+    SPACED_VARIANT_AFTER,
     VARIANT_AFTER,
     as_typed,
     coined_model_names,
     cpu_only,
+    deepseek_r1,
     digit_groups_fit,
+    family_mention,
     is_computer,
     laptop_word,
     maker_spans,
@@ -100,12 +106,17 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
     text = hw.mask(text, site_matches, " ⟨site⟩ ")
     gpu_index, model_index = _catalog_indexes()
     spellings = _model_spellings()
+    text = deepseek_r1(text)
     model_matches = [
         m
         for m in hw.find_aliases(text, model_index)
         if digit_groups_fit(text[m.start : m.end], spellings.get(m.name, (m.name,)))
+        and not MODEL_VARIANT_AFTER.match(text, m.end)
     ]
-    text = hw.mask(text, model_matches, hw.MODEL_MARK)
+    model_matches, spaced = _spaced_variants(text, model_matches)
+    spaced_names = [as_typed(text[v.start : v.end], cleaned) for v in spaced]
+    text = hw.mask(hw.mask(text, model_matches, hw.MODEL_MARK), spaced, " ")
+    spaced_names += [as_typed("r1", cleaned) for _ in BARE_R1.finditer(text)][:1]
     gpu_matches, variants = _gpu_matches(text, gpu_index)
     variant_names = [as_typed(text[v.start : v.end].strip(), cleaned) for v in variants]
     text = hw.mask(text, [*gpu_matches, *variants], hw.GPU_MARK)
@@ -113,9 +124,17 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
     coined = () if model_matches else coined_model_names(cleaned, text)
     unknown = tuple(
         dict.fromkeys(
-            [*variant_names, *(as_typed(n, cleaned) for n in unknown_names(text)), *coined]
+            [
+                *spaced_names,
+                *variant_names,
+                *(as_typed(n, cleaned) for n in unknown_names(text)),
+                *coined,
+            ]
         )
     )
+    if model_matches:  # "按Llama-3的15T token训练Llama-3-70B": "Llama-3" is the family
+        every = [s for names in spellings.values() for s in names]
+        unknown = tuple(n for n in unknown if not family_mention(n, every))
     if gpu_matches:  # "a laptop and 8 H100 in the cloud": the cards are what is asked about
         unknown = tuple(n for n in unknown if not is_computer(n))
     else:
@@ -136,6 +155,25 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
         unknown=unknown,
         plain=cleaned.lower(),
     )
+
+
+#: A catalog name that carries its size: a size word after it describes something else.
+_SIZED = re.compile(r"\d(?:\.\d+)?[BbMm](?![a-z])")
+
+
+def _spaced_variants(
+    text: str, matches: list[hw.CatalogMatch]
+) -> tuple[list[hw.CatalogMatch], list[hw.CatalogMatch]]:
+    """Catalog models, and the spans of those followed by a spaced size word ("Phi-4 mini" is
+    not the 14B Phi-4; "Phi-3 medium" is an alias, matched whole before this)."""
+    kept, variants = [], []
+    for match in matches:
+        variant = SPACED_VARIANT_AFTER.match(text, match.end)
+        if variant is None or _SIZED.search(match.name):  # "Llama-3.1-8B small batch"
+            kept.append(match)
+        else:
+            variants.append(hw.CatalogMatch("", "", match.start, variant.end()))
+    return kept, variants
 
 
 def _gpu_matches(

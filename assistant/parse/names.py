@@ -26,7 +26,10 @@ import re
 from collections.abc import Callable, Iterable
 
 __all__ = [
+    "BARE_R1",
     "CPU_NAME",
+    "MODEL_VARIANT_AFTER",
+    "SPACED_VARIANT_AFTER",
     "VARIANT_AFTER",
     "as_typed",
     "cpu_only",
@@ -35,7 +38,9 @@ __all__ = [
     "name_in",
     "closest_entries",
     "coined_model_names",
+    "deepseek_r1",
     "digit_groups_fit",
+    "family_mention",
     "maker_spans",
     "unknown_gpu_spans",
     "unknown_names",
@@ -62,7 +67,7 @@ _MODEL_NAME = (
     + _W
     + r"*|[a-z]+[-_.]?\d"
     + _W
-    + r"*)(?:[-_]"
+    + r"*)(?:[-_:]"
     + _W
     + r"+)*"
 )
@@ -129,6 +134,27 @@ _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
 #: Laptop" (16 GB) are other cards than the H100 SXM and the desktop 4090.
 VARIANT_AFTER = re.compile(r"[- ]?(?:nvl|laptop|mobile)(?![a-z0-9])|\s*(?:笔记本|移动版)")
 
+#: A size or a smaller sibling written right after a catalog model's name is another model:
+#: "deepseek-r1:1.5b" and "DeepSeek-R1-Distill-Qwen-1.5B" are not the 671B DeepSeek-R1, nor is
+#: "Phi-4-mini" (3.8B) the 14B Phi-4. Sized spellings the catalog holds match whole first.
+MODEL_VARIANT_AFTER = re.compile(
+    r"[-_:](?:\d+(?:\.\d+)?[bm]|mini|small|medium|nano|micro|lite|tiny|distill)(?![a-z0-9])"
+)
+#: The same size words after a space ("Phi-4 mini"): another model too, reported by this name.
+SPACED_VARIANT_AFTER = re.compile(r"[ ]+(?:mini|small|medium|nano|micro|lite|tiny)(?![a-z0-9-])")
+#: "R1" as a model word, and the words that make it DeepSeek's ("DeepSeek 的 R1", "671B 的 R1").
+BARE_R1 = re.compile(r"(?<![a-z0-9_.:-])(?<!deepseek )r1(?![a-z0-9_.-])")
+_DEEPSEEK_WORDS = re.compile(r"deepseek|深度求索|671\s*b|满血")
+
+
+def deepseek_r1(text: str) -> str:
+    """A bare "R1" in a (lower-cased) question that says DeepSeek, 671B or 满血 is DeepSeek-R1.
+
+    >>> deepseek_r1("8张h200跑deepseek的r1"), deepseek_r1("r1 推理要几张")
+    ('8张h200跑deepseek的deepseek-r1', 'r1 推理要几张')
+    """
+    return BARE_R1.sub("deepseek-r1", text) if _DEEPSEEK_WORDS.search(text) else text
+
 
 #: A coined model name outside the known families, as typed: capitalised parts joined by hyphens
 #: ("Zephyr-Omega", "FalconX-Ultra"), optionally ending in a size ("FalconX-Ultra-70B"). Case
@@ -176,6 +202,29 @@ def unknown_names(masked: str) -> tuple[str, ...]:
         if name and name not in out:
             out.append(name)
     return tuple(out)
+
+
+#: A parameter count in a name ("70b", "8x7b", "1.5b", "400m"): a model, not its family.
+_SIZE_IN_NAME = re.compile(r"\d(?:\.\d+)?\s*[bm](?![a-z])")
+
+
+def family_mention(name: str, spellings: Iterable[str]) -> bool:
+    """A model name with no size that begins a catalog model's name ("Llama-3" of Llama-3-70B,
+    "Qwen2.5" of Qwen2.5-7B): the family, as in "按Llama-3的15T token训练Llama-3-70B".
+
+    >>> family_mention("Llama-3", ["Llama-3-70B"]), family_mention("Llama-5", ["Llama-3-70B"])
+    (True, False)
+    >>> family_mention("llama-3-400b", ["Llama-3-70B"])
+    False
+    """
+    from calculators.catalog.names import normalize_name
+
+    if _SIZE_IN_NAME.search(name.lower()):
+        return False
+    key = normalize_name(name)
+    return bool(key) and any(
+        normalize_name(s).startswith(key) and normalize_name(s) != key for s in spellings
+    )
 
 
 def cpu_only(text: str) -> bool:
@@ -299,6 +348,9 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     from calculators.errors import CalculatorInputError, UnknownNameError
 
     lowered = name.lower()
+    named_part = _models_named(lowered)
+    if named_part:  # "R1": the catalog models with that part in their names
+        return "model", named_part
     tables: list[tuple[Callable[[str], object], str]]
     if _COINED.fullmatch(name):  # "Zephyr-Omega": a model's name, never offered cards
         tables = [(lookup_model, "model")]
@@ -319,3 +371,14 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
         except CalculatorInputError:
             continue
     return tables[0][1], ()
+
+
+def _models_named(part: str) -> tuple[str, ...]:
+    """Up to three catalog models with `part` as a hyphen-separated part of their names
+    ("r1": DeepSeek-R1 and its distills), shortest first."""
+    from calculators.catalog.models import MODELS
+
+    if not re.fullmatch(r"[a-z]+\d+", part):
+        return ()
+    named = [n for n in MODELS if part in n.lower().split("-")]
+    return tuple(sorted(named, key=len)[:3])

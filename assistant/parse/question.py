@@ -120,12 +120,16 @@ def _with_previous(
 ) -> Query:
     """`base`, or `base` as a follow-up of `previous` (assistant.parse.followup decides);
     `text` is the masked, normalised question the counts are read from."""
+    if isinstance(previous, Query) and not previous.in_domain and previous.thread is not None:
+        previous = previous.thread  # an off-topic turn in between keeps the thread
     added = added_counts(text, previous, {s.id: s.nodes for s in sites})
     followup = as_followup(
         base, found, previous, offtopic=offtopic, bare=bare_count(text), added=added
     )
     if followup and isinstance(previous, Query) and says_no_language(base.question):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
+    if followup is None and not base.in_domain and isinstance(previous, Query):
+        return replace(base, thread=previous if previous.in_domain else previous.thread)
     return followup or base
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
 from assistant.parse.audience import settle_audience
+from assistant.parse.datasets import read_dataset
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
@@ -22,7 +23,7 @@ from assistant.parse.mentions import Mentions
 from assistant.parse.names import closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending
 from assistant.records import Language
-from calculators.defaults import DEFAULT_GPUS_PER_NODE
+from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 __all__ = ["compared_counts", "parse_note", "scenario_slots"]
@@ -65,6 +66,7 @@ def _workload_slots(text: str) -> dict[str, object]:
     kv, text = read_kv_format(text)  # "bf16 with an fp8 KV cache": bf16 weights
     if kv is not None:
         out["kv_dtype"] = kv
+    samples, per_sample, text = read_dataset(text)  # "每条1k token" is no 1,000-token budget
     for mention in slots.read_sizes(text):
         out.setdefault(mention.kind, mention.value)
     readers = {
@@ -81,6 +83,7 @@ def _workload_slots(text: str) -> dict[str, object]:
         value = reader(text)
         if value is not None:
             out[name] = value
+    out.update(_dataset_slots(samples, per_sample, out))
     tp, pp = slots.read_parallelism(text)
     if tp is not None:
         out["tensor_parallel"] = tp
@@ -97,6 +100,48 @@ def _workload_slots(text: str) -> dict[str, object]:
     if out.get("task") == "finetune" and out.get("precision") == "int4" and "method" not in out:
         out["method"] = "qlora"
     return out
+
+
+def _dataset_slots(
+    samples: float | None, per_sample: int | None, found: Mapping[str, object]
+) -> dict[str, object]:
+    """ "数据50万条，每条1k token": a budget of samples × tokens per sample (a stated budget
+    wins), and each sample's length is the sequence length unless one is stated; with no
+    length given, each sample is counted at the stated context length, else at the default
+    sequence length (and the note says so)."""
+    if samples is None:
+        return {}
+    out: dict[str, object] = {}
+    if per_sample is not None and "context_length" not in found:
+        out["context_length"] = per_sample
+    length = per_sample or found.get("context_length") or DEFAULT_CONTEXT_TOKENS
+    if "tokens" not in found and isinstance(length, int):
+        out["tokens"] = float(samples * length)
+    return out
+
+
+def _dataset_note(text: str, found: Mapping[str, object], lang: Language) -> list[str]:
+    """How a data set said in samples became the budget (before epochs multiply it)."""
+    samples, per_sample, _ = read_dataset(text)
+    tokens, context = found.get("tokens"), found.get("context_length")
+    if samples is None or not isinstance(tokens, float):
+        return []
+    if per_sample is not None and tokens == samples * per_sample:
+        message = Msg("parse.dataset", samples=samples, per_sample=per_sample, tokens=tokens)
+    elif per_sample is None and isinstance(context, int) and tokens == samples * context:
+        message = Msg(
+            "parse.dataset_at_context", samples=samples, per_sample=context, tokens=tokens
+        )
+    elif per_sample is None and tokens == samples * DEFAULT_CONTEXT_TOKENS:
+        message = Msg(
+            "parse.dataset_length_assumed",
+            samples=samples,
+            per_sample=DEFAULT_CONTEXT_TOKENS,
+            tokens=tokens,
+        )
+    else:
+        return []
+    return [parse_note(message, lang)]
 
 
 def _link_slots(text: str, plain: str) -> dict[str, object]:
@@ -158,6 +203,7 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    warnings += _dataset_note(text, found, lang) + _unquantized(text, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     warnings += [
         parse_note(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)
@@ -169,6 +215,32 @@ def scenario_slots(
         found["intra_link"] = link or found["intra_link"]
     warnings += [parse_note(m, lang) for m in _name_notes(mentions, found, lang)]
     return found, warnings
+
+
+def _unquantized(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """ "不量化" / "without quantization" states the precision: the model's own format where
+    the card runs it (`serving_dtype`), else the card's 16-bit format (bf16, or fp16 on
+    V100 / T4), else bf16; a named format ("int4") wins. The answer says which was used."""
+    if "precision" in found or not slots.read_unquantized(text):
+        return []
+    dtype = _unquantized_dtype(found)
+    found["precision"] = dtype
+    return [parse_note(Msg("parse.unquantized", dtype=dtype.upper()), lang)]
+
+
+def _unquantized_dtype(found: Mapping[str, object]) -> str:
+    from calculators.catalog.hardware import GPUS
+    from calculators.catalog.models import lookup_model
+    from calculators.serving_layout import serving_dtype
+
+    card = GPUS.get(str(found.get("gpu")))
+    if card is None:
+        return "bf16"
+    try:
+        dtype = serving_dtype(model=lookup_model(str(found["model"])), gpu=card)
+    except (KeyError, LookupError, ValueError):  # a bare size: the card's own 16-bit format
+        return card.default_training_precision()
+    return dtype if dtype not in ("int8", "int4") else card.default_training_precision()
 
 
 def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:

@@ -63,6 +63,27 @@ _BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*
 _DATA_BEFORE = re.compile(r"(?:数据量?|语料|\bdata\w*)\s*(?:[改换变][成为]|[是为=:]|to|is|of)?\s*$")
 
 
+#: A number right before "token" that is no budget: a rate ("50 token/s", "20 tokens per
+#: second"), a length of each request or sample ("输出256 token", "每条1000 token", "prompt 2000
+#: tokens"), a context length ("8192 token的上下文").
+_RATE_AFTER = re.compile(r"\s*(?:个\s*)?(?:tokens?|词元|toks?)\s*(?:/|per\b|每|一秒|每秒)")
+_LENGTH_BEFORE = re.compile(
+    r"(?:每\S{0,3}|per\s+\w+\s*|输出|输入|生成|提示词?|prompts?|outputs?|inputs?|"
+    r"generate[sd]?|max(?:imum)?|最多|最长|长度|上下文|context|length|第|top)\s*(?:of\s*)?$"
+)
+_DIRECT_TOKEN = re.compile(r"\s*(?:个\s*)?(?:tokens?|词元)(?![a-z])")
+
+
+def _small_budget(text: str, start: int, end: int) -> bool:
+    """A count under a million read as a token budget only when "token" follows it directly
+    ("10万token的数据", "50000 tokens") and nothing makes it a rate or a per-item length."""
+    if not _DIRECT_TOKEN.match(text, end) or _RATE_AFTER.match(text, end):
+        return False
+    if _CONTEXT_TAIL.match(text, end) or _LENGTH_BEFORE.search(text[max(0, start - 16) : start]):
+        return False
+    return not _PER_SEQUENCE_BEFORE.search(text[:start])
+
+
 def read_sizes(text: str) -> list[SizeMention]:
     """Model sizes and token budgets ("70b", "1.5t", "175 billion", "300b tokens").
 
@@ -94,7 +115,9 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue
         value = to_float(match.group(1)) * {"亿": 1e8, "万": 1e4, None: 1.0}[match.group(2)]
         # a negative size keeps its sign ("负一万亿token"), to be refused, never replaced
-        if _TOKEN_AFTER.match(text, match.end()) and abs(value) >= 1e6:
+        if _TOKEN_AFTER.match(text, match.end()) and (
+            abs(value) >= 1e6 or _small_budget(text, match.start(), match.end())
+        ):
             found.append(SizeMention(value, "tokens", match.start()))
         elif _PARAM_AFTER.match(text, match.end()) and abs(value) >= 1e6:
             found.append(SizeMention(value, "params", match.start()))

@@ -31,6 +31,7 @@ __all__ = [
     "fmt_rate",
     "fmt_seconds",
     "is_estimate",
+    "is_explanation",
     "render_markdown",
     "verdict_label",
     "without_banner",
@@ -47,7 +48,21 @@ def verdict_label(answer: Answer, language: Language | None = None) -> str:
     lang = language or answer.language
     if is_estimate(answer):
         return text(Msg("common.verdict.estimate"), lang)
+    if is_explanation(answer):
+        return text(Msg("concept.label"), lang)
     return VERDICT_LABELS[answer.verdict][lang]
+
+
+def is_explanation(answer: Answer) -> bool:
+    """Whether `answer` explains a concept from cited passages: nothing was evaluated, so it
+    is labelled "Explanation", not "Cannot tell" (a new user would read "无法判断" first)."""
+    return (
+        answer.verdict == "unknown"
+        and not answer.checks
+        and answer.scenario is None
+        and bool(answer.citations)
+        and answer.query.in_domain
+    )
 
 
 def is_estimate(answer: Answer) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["excerpt", "prose", "prose_sentences"]
+__all__ = ["answer_sentences", "excerpt", "prose", "prose_sentences"]
 
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -99,3 +99,60 @@ def prose_sentences(text: str) -> list[str]:
             continue
         out += [s.strip() for s in _SENTENCE_END.split(line.replace("**", "")) if s.strip()]
     return out
+
+
+#: A complete sentence ends with "。！？.!?", maybe followed by a closing bracket or quote.
+_COMPLETE = re.compile(r"[。！？.!?][)）\]」』”\"'*]*$")
+#: A line that states a formula: "GPU 数 ≥ 16 × N / 每卡可用显存", "MFU = tokens/s × 6N / …".
+_FORMULA = re.compile(r"[=≥≤≈]")
+_FORMULA_LIMIT = 160
+_LIST_MARK = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
+
+
+def answer_sentences(text: str) -> list[str]:
+    """The complete sentences of a passage that can be quoted on their own: prose lines and
+    list items (bold marks dropped), each a sentence ending in "。" or "." ; a line that leads
+    into a formula ("…最少 GPU 数为" and then "GPU 数 ≥ 16 × N / 每卡可用显存") is kept whole
+    with its formula, and one that leads into a list, a table or nothing is left out.
+
+    Examples:
+        >>> answer_sentences("所需 GPU 数为\\n\\nGPU 数 ≥ 16 × N / 每卡可用显存\\n\\n其余照旧。")
+        ['所需 GPU 数为 GPU 数 ≥ 16 × N / 每卡可用显存。', '其余照旧。']
+        >>> answer_sentences("Three modes:\\n\\n- **FULL_SHARD** shards all.\\n| a | b |")
+        ['FULL_SHARD shards all.']
+    """
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    out: list[str] = []
+    skip = code = False
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            code = not code
+        if skip or code or line.startswith(("#", "|", ">", "```")):
+            skip = False
+            continue
+        prose = _LIST_MARK.sub("", line).replace("**", "")
+        pieces = [s.strip() for s in _SENTENCE_END.split(prose) if s.strip()]
+        if pieces and not _COMPLETE.search(pieces[-1]):
+            after = lines[i + 1] if i + 1 < len(lines) else ""
+            if _formula(after):
+                pieces[-1] = f"{pieces[-1]} {after}{'。' if _cjk(pieces[-1]) else '.'}"
+                skip = True
+            else:
+                pieces.pop()  # a lead-in to a list or table, or a cut line: not a sentence
+        out += pieces
+    return out
+
+
+def _formula(line: str) -> bool:
+    return (
+        bool(line)
+        and not line.startswith(("#", "|", ">", "-", "*", "`"))
+        and bool(_FORMULA.search(line))
+        and len(line) <= _FORMULA_LIMIT
+        and not _COMPLETE.search(line)
+    )
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)

@@ -204,6 +204,18 @@ def _build(cls: type[Any], data: Mapping[str, Any], **overrides: Any) -> Any:
     return cls(**kwargs)
 
 
+def _query_from(data: Mapping[str, Any]) -> Query:
+    """A query record, with the in-domain turn an off-topic one keeps (`Query.thread`)."""
+    thread = data.get("thread")
+    query: Query = _build(
+        Query,
+        data,
+        scenario=_build(Scenario, data.get("scenario") or {}),
+        thread=_query_from(thread) if thread else None,
+    )
+    return query
+
+
 def _scaling_from(data: Mapping[str, Any] | None) -> Scaling | None:
     if not data:
         return None
@@ -214,8 +226,7 @@ def _scaling_from(data: Mapping[str, Any] | None) -> Scaling | None:
 
 def answer_from_record(record: Mapping[str, Any]) -> Answer:
     """Rebuild an :class:`Answer` from :func:`answer_to_record` output (unknown keys ignored)."""
-    query_data = record["query"]
-    query = _build(Query, query_data, scenario=_build(Scenario, query_data.get("scenario") or {}))
+    query = _query_from(record["query"])
     scenario = record.get("scenario")
     answer: Answer = _build(
         Answer,

@@ -184,6 +184,7 @@ MODEL_FIELDS: Mapping[str, tuple[Check, Any]] = {
     "pipeline_schedule": (_choice("1f1b", "dualpipe"), "1f1b"),
     "routed_nodes_max": (_count0, 0),
     "training_recipe_source": (_note, ""),
+    "notes": (_note, ""),
     "aliases": (_names, ()),
     "sources": (_sources, _REQUIRED),
 }

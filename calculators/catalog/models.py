@@ -101,6 +101,12 @@ class ModelSpec:
     """MoE node-limited routing: each token goes to at most this many nodes (DeepSeek-V3 §2.1.2
     and §3.2.2: 4), so its inter-node dispatch is capped at that many copies; 0: no limit."""
     training_recipe_source: str = ""
+    notes: str = ""
+    """What the shape leaves out and which way it errs (sliding-window or chunked attention
+    counted as full attention, a vision encoder not counted, MXFP4 experts read as int4)."""
+    approximations: tuple[str, ...] = ()
+    """The same, as codes an answer states in its language (`serving.approx.<code>`):
+    "kv_full_attention", "vision_encoder_excluded", "mxfp4_as_int4"."""
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = field(default=())
 
@@ -300,6 +306,7 @@ def _model_from_row(row: Mapping[str, Any]) -> ModelSpec:
     values = {k: v for k, v in row.items() if not k.startswith("_")}
     values["aliases"] = tuple(values.get("aliases", ()))
     values["sources"] = tuple(values.get("sources", ()))
+    values["approximations"] = tuple(values.get("approximations", ()))
     return ModelSpec(**values)
 
 

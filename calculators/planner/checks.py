@@ -9,9 +9,11 @@ efficiency without overlap), tight up to 1.0 (overlap can still hide it), fail a
 
 from __future__ import annotations
 
+from calculators._memory_parts import frozen_base_bytes, stage_layout
 from calculators.catalog.hardware import LINKS, Link
 from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
+from calculators.planner.host import desk_box
 from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
     PRETRAIN_BATCH_TOKENS,
@@ -61,12 +63,16 @@ def intra_link(plan: Plan) -> Link:
 
 
 def batch_tokens(plan: Plan) -> float:
-    """Global batch in tokens: the plan's, else 4M (pretrain) or 64 sequences (finetune)."""
+    """Global batch in tokens: the plan's, else 4M (pretrain) or 64 sequences (finetune); never
+    more than the run's tokens, so a data set smaller than one batch is one step whose time is
+    the run's (not a 58 s step in a 0.7 s run)."""
     if plan.global_batch_tokens:
-        return plan.global_batch_tokens
-    if plan.task == "finetune":
-        return float(FINETUNE_BATCH_SEQUENCES * plan.sequence_length)
-    return PRETRAIN_BATCH_TOKENS
+        batch = plan.global_batch_tokens
+    elif plan.task == "finetune":
+        batch = float(FINETUNE_BATCH_SEQUENCES * plan.sequence_length)
+    else:
+        batch = PRETRAIN_BATCH_TOKENS
+    return min(batch, plan.tokens) if plan.tokens else batch
 
 
 def _network_na(plan: Plan, reason: Msg) -> CheckResult:
@@ -122,6 +128,17 @@ def step_estimate(
         trainable_params=trainable_params,
         flops_per_token=flops_per_token,
         data_parallel_inside=plan.stages_across_nodes,
+        frozen_bytes=_frozen_base_bytes(plan),
+    )
+
+
+def _frozen_base_bytes(plan: Plan) -> float:
+    """The LoRA/QLoRA frozen base a ZeRO-3 plan gathers every step (0 for full training)."""
+    if plan.task != "finetune" or plan.effective_method == "full":
+        return 0.0
+    whole = stage_layout(plan.model, 1)[0]
+    return frozen_base_bytes(
+        params=whole.params, linear_params=whole.linear_params, method=plan.effective_method
     )
 
 
@@ -255,8 +272,8 @@ def power_check(
             formula=None,
             inputs={},
         )
-    est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
-    rate = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=1.0, pue=plan.pue)
+    est = plan_energy(plan, seconds)
+    rate = plan_energy(plan, 1.0)
     # Training keeps its whole-run energy as the headline; only serving reports power_watts.
     figures: dict[str, Figure] = {
         "energy_joules": est.energy_joules,
@@ -288,6 +305,21 @@ def power_check(
         inputs=dict(est.inputs),
         assumptions=assumptions,
         sources=POWER_SOURCES,
+    )
+
+
+def plan_energy(plan: Plan, seconds: float) -> EnergyEstimate:
+    """The plan's energy over `seconds`: consumer cards with no PUE stated (nor a site's) sit in
+    a desk-side box (no facility PUE, a desktop/workstation host); all else in a data centre."""
+    on_node = min(plan.gpus, plan.gpus_per_node)
+    box = desk_box(plan.gpu, on_node) if plan.pue is None else None
+    return energy(
+        gpus=plan.gpus,
+        tdp_watts=plan.gpu.tdp_watts,
+        seconds=seconds,
+        pue=plan.pue,
+        box=box,
+        gpus_per_box=on_node,
     )
 
 

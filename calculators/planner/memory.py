@@ -67,6 +67,7 @@ def memory_breakdown(plan: Plan) -> MemoryBreakdown:
             recompute=plan.recompute or "full",
             offload_optimizer=plan.offload,
             tensor_parallel=plan.tensor_parallel,
+            pipeline_parallel=plan.pipeline_parallel,
         )
     default_recompute = "full" if plan.task == "finetune" else "selective"
     return _dualpipe_copies(
@@ -267,7 +268,7 @@ def offload_host_ram(plan: Plan, b: MemoryBreakdown | None = None) -> HostRam | 
     adapters = trainable_params(plan)
     stepped = None
     if adapters is not None and plan.zero_stage == 3:  # the frozen base: read, never stepped
-        stepped = adapters / plan.tensor_parallel / b.data_parallel
+        stepped = adapters / (plan.tensor_parallel * plan.pipeline_parallel) / b.data_parallel
     return host_ram(
         gpu=plan.gpu,
         offloaded_bytes_per_gpu=b.offloaded_bytes,
@@ -341,6 +342,8 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
             host_ram_bytes_per_node=host.available_bytes_per_node,
             cpu_optimizer_seconds_per_step=host.cpu_step_seconds,
         )
+        if host.configured_bytes_per_node:  # past the standard configuration: a condition
+            figures["host_ram_required_bytes_per_node"] = host.required_bytes_per_node
     inputs: dict[str, Figure] = dict(b.inputs)
     if plan.task == "inference":  # the breakdown is per replica; show what the user gave
         inputs.update(batch_size=plan.batch_size, batch_per_replica=plan.batch_per_replica)

@@ -23,9 +23,11 @@ from calculators._memory_parts import (
 )
 from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
+from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
-from calculators.planner.memory import offload_host_ram
+from calculators.planner.host import host_ram_condition
+from calculators.planner.memory import memory_breakdown, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
@@ -170,11 +172,15 @@ def _combined(plan: Plan) -> Iterator[Candidate]:
 
 def _host_need(plan: Plan) -> Msg | str:
     """ "; needs 980.0 GB of host RAM per node, has 1.0 TB" ("assumed 1 TiB" when the host RAM
-    was not given: a default is a DIMM total); "" when offloading needs no host RAM figure."""
+    was not given: a default is a DIMM total; "needing ≥ 636 GB … not stated" past the standard
+    configuration); "" when offloading needs no host RAM figure."""
     host = offload_host_ram(plan)
     if host is None:
         return ""
     need, has = host.needed_bytes_per_node, host.available_bytes_per_node
+    if host.configured_bytes_per_node:  # past the standard configuration: a condition to check
+        on_node = min(plan.gpus, plan.gpus_per_node)
+        return host_ram_condition(plan.gpu, on_node, host.required_bytes_per_node)
     return Msg("suggest.host.has" if host.given else "suggest.host.assumed", need=need, has=has)
 
 
@@ -191,7 +197,7 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
         yield Candidate(
             method,
             Msg("suggest.method.alone", method=label),
-            plan.replace(method=method),
+            _adapters_whole(plan.replace(method=method)),
             1,
             size=size,
         )
@@ -212,6 +218,18 @@ def _methods(plan: Plan) -> Iterator[Candidate]:
             3,
             size=size,
         )
+
+
+def _adapters_whole(plan: Plan) -> Plan:
+    """A LoRA/QLoRA plan from a full fine-tune's ZeRO-2/3: the frozen base held whole per
+    tensor/pipeline group (ZeRO-1 for the adapters) when it fits so, as PEFT recipes run it;
+    ZeRO-3 would gather the whole base over the data-parallel ranks twice a step for
+    nothing. Kept at ZeRO-3 when the base needs the sharding (that is the "sharded" change)."""
+    if plan.zero_stage < 2:
+        return plan
+    whole = plan.replace(zero_stage=1)
+    fits = memory_breakdown(whole).total_bytes <= USABLE_FRACTION * plan.gpu.memory_bytes
+    return whole if fits else plan
 
 
 def _quantize(plan: Plan) -> Iterator[Candidate]:

@@ -255,6 +255,8 @@ _FORMULA_MODULES = (
     "calculators.serving",
     "calculators.serving_layout",
     "calculators.serving_solvers",
+    "calculators.serving_rate",
+    "calculators.serving_target",
     "calculators.sizing",
 )
 

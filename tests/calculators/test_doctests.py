@@ -18,6 +18,7 @@ MODULES = [
     "calculators._memory_parts",
     "calculators.gpu_memory",
     "calculators.serving_memory",
+    "calculators.stage_memory",
     "calculators.layout_search",
     "calculators.compute_time",
     "calculators.mfu",
@@ -29,6 +30,8 @@ MODULES = [
     "calculators.planner.serving",
     "calculators.serving_layout",
     "calculators.serving_solvers",
+    "calculators.serving_rate",
+    "calculators.serving_target",
     "calculators.sizing",
 ]
 

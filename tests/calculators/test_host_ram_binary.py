@@ -36,8 +36,19 @@ def test_defaults_are_binary_dimm_totals(gpu: str, on_node: int, expected: int) 
 @pytest.mark.parametrize("name", sorted(HOST_RAM_DEFAULTS))
 def test_every_class_is_whole_gib_and_worded_in_both_languages(name: str) -> None:
     default = HOST_RAM_DEFAULTS[name]
-    for value in (default.bytes_per_node, default.option_bytes_per_node):
+    for value in (
+        default.bytes_per_node,
+        default.option_bytes_per_node,
+        default.max_bytes_per_node,
+    ):
         assert value % GIB == 0
+    if default.max_bytes_per_node:  # a configurable maximum says where it comes from
+        assert default.max_bytes_per_node > max(
+            default.bytes_per_node, default.option_bytes_per_node
+        )
+        entry = catalog()[f"training.host_max.{name}"]
+        assert entry["en"]
+        assert entry["zh"]
     for kind in ("server", "source"):
         entry = catalog()[f"training.host_{kind}.{name}"]  # a missing one was a KeyError
         assert entry["en"]
@@ -78,3 +89,38 @@ def test_the_binary_standard_size_holds_what_decimal_did_not() -> None:
     host = host_ram(gpu=lookup_gpu("A100"), offloaded_bytes_per_gpu=850e9 / 8, gpus_on_node=8)
     assert host.fits
     assert host.available_bytes_per_node == TIB
+
+
+@pytest.mark.parametrize(
+    ("gpu", "on_node", "offloaded_per_gpu", "fits", "configured"),
+    [
+        # 8 x 61.7 GB = 494 GB > 80% of 512 GiB (440 GB), <= 80% of 2 TiB: planned on the max
+        ("910B", 8, 61.7e9, True, True),
+        ("910B", 8, 50e9, True, False),  # 400 GB fits the standard 512 GiB: no condition
+        ("910B", 8, 230e9, False, False),  # 1.84 TB > 80% of 2 TiB (1.76 TB): stays short
+        ("L40S", 8, 150e9, True, True),  # 1.2 TB on a 2-socket PCIe server (8 TiB max)
+        ("H100", 8, 230e9, False, False),  # DGX H100: 2 TiB is its only configuration
+    ],
+)
+def test_an_unstated_host_ram_is_planned_up_to_the_servers_maximum(
+    gpu: str, on_node: int, offloaded_per_gpu: float, fits: bool, configured: bool
+) -> None:
+    host = host_ram(
+        gpu=lookup_gpu(gpu), offloaded_bytes_per_gpu=offloaded_per_gpu, gpus_on_node=on_node
+    )
+    assert host.fits is fits
+    assert bool(host.configured_bytes_per_node) is configured
+    if configured:
+        assert host.message.key == "training.host_ram_beyond"
+        assert host.required_bytes_per_node == pytest.approx(on_node * offloaded_per_gpu / 0.8)
+
+
+def test_a_stated_host_ram_is_never_raised_to_the_maximum() -> None:
+    host = host_ram(
+        gpu=lookup_gpu("910B"),
+        offloaded_bytes_per_gpu=61.7e9,
+        gpus_on_node=8,
+        host_ram_bytes=512 * GIB,
+    )
+    assert not host.fits
+    assert not host.configured_bytes_per_node

@@ -108,7 +108,7 @@ def test_kv_cache_bytes_per_token(name: str, dtype_bytes: float, expected: float
         ("Llama 3.1 8B", "Llama-3.1-8B"),
         ("llama3.1-405b", "Llama-3.1-405B"),
         ("mixtral 8x7b", "Mixtral-8x7B"),
-        ("DeepSeek-R1", "DeepSeek-V3"),
+        ("DeepSeek-R1", "DeepSeek-R1"),  # its own entry (the V3 architecture), not an alias
         ("bloom", "BLOOM-176B"),
         # Hugging Face checkpoint ids: organisation prefix and variant suffixes are dropped.
         ("meta-llama/Llama-2-70b-chat-hf", "Llama-2-70B"),

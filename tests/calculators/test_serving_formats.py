@@ -168,7 +168,7 @@ def test_bf16_plan_offers_8bit_weights_and_8bit_kv_together() -> None:
 
 
 def test_users_streaming_together_each_need_a_slot() -> None:
-    from calculators.serving_solvers import gpus_for_target
+    from calculators.serving_target import gpus_for_target
 
     # 100 users at 20 tok/s each is 2,000 tok/s, but also 100 sequences in flight at once:
     # replicas x sequences per replica must hold all of them, not only the token rate

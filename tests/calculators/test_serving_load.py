@@ -9,6 +9,7 @@ from calculators.catalog.models import lookup_model
 from calculators.errors import CalculatorInputError
 from calculators.serving import serving_speed
 from calculators.serving_load import in_flight, littles_law_sequences
+from calculators.serving_rate import queued_first_token, token_interval
 
 _8B = {"model": lookup_model("Llama-3.1-8B"), "gpu": lookup_gpu("H100")}
 
@@ -64,19 +65,31 @@ def _flight(**load: object):
 
 
 def test_the_count_is_a_fixed_point_of_littles_law() -> None:
-    # 10 QPS on one H100: ~10 x (46 ms + 128 x ~7.9 ms) = ~10.6 -> 11 sequences, and at 11
-    # sequences the decode step is what the count was computed with.
+    # 10 QPS on one H100: prefill takes 10 x 45.8 ms = 46% of the GPU, so a prompt waits
+    # 0.46 x 45.8 / (2 x 0.54) = 19 ms + half a step (TTFT ~69 ms) and decode gets 54% of the
+    # time (a token every ~8.4 / 0.54 = 15.6 ms): 10 x (0.069 + 128 x 0.0156) = 20.7 -> 21.
     f = _flight(target_qps=10)
     speed = serving_speed(**_8B, batch_size=f.per_replica, context_length=1152, prompt_tokens=1024)
+    shared = {
+        "requests_per_second": 10,
+        "prefill_seconds": speed.first_token_seconds,
+        "seconds_per_step": speed.decode_seconds_per_token,
+    }
     wanted = littles_law_sequences(
         requests_per_second=10,
-        first_token_seconds=speed.first_token_seconds,
+        first_token_seconds=queued_first_token(**shared),
         output_tokens=128,
-        seconds_per_token=speed.decode_seconds_per_token,
+        seconds_per_token=token_interval(**shared),
     )
-    assert f.per_replica == f.sequences == 11
+    assert f.per_replica == f.sequences == 21
     assert f.per_replica - 1 < wanted <= f.per_replica
     assert f.within_limit
+
+
+def test_prefill_past_the_replica_is_not_within_the_limit() -> None:
+    # 25 QPS x 45.8 ms = 1.15 s of prefill per second on one H100: no batch keeps up
+    f = _flight(target_qps=25)
+    assert (f.per_replica, f.within_limit) == (300, False)
 
 
 def test_more_load_more_in_flight() -> None:

@@ -160,7 +160,11 @@ def test_full_fine_tuning_splits_the_experts_as_pretraining_does(
 
     scenario = Scenario(task="finetune", model=model, gpu="H100", gpu_count=gpus, method=method)
     resolved = resolve(scenario, None, "en").scenario
-    data_parallel_layouts = [x for x in _layouts(resolved) if x["tensor_parallel"] is None]
+    data_parallel_layouts = [  # pipeline layouts (multi-node) split what their stages leave
+        x
+        for x in _layouts(resolved)
+        if x["tensor_parallel"] is None and "pipeline_parallel" not in x
+    ]
     assert {x["expert_parallel"] for x in data_parallel_layouts} == {expected}
 
 

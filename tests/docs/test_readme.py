@@ -81,6 +81,7 @@ def test_the_tables_are_found_and_cover_every_verdict_in_both_languages() -> Non
         "infeasible",
         "unknown",
         "unknown",
+        "unknown",
     ]
     assert all(r.questions for r in rows), "every verdict row needs an example question"
     questions = [q for r in rows for q in r.questions]

@@ -1,7 +1,8 @@
 """'Which is faster' over training runs names the winner first, by how much (issue 10, #3).
 
-Both runs below overrun the one-year horizon (infeasible as stated), but each duration is
-computed with the memory fitting, so the question asked, which finishes first, has an answer.
+Both runs below overrun the one-year horizon, but each duration is computed with the memory
+fitting, so the question asked, which finishes first, has an answer. The year is a default of a
+comparison, not a deadline: each run works (feasible) and is called impractical in words.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def test_the_faster_run_leads_even_when_both_overrun(
 ) -> None:
     outcome = calculate(parse(question))
     assert len(outcome.options) == 2
-    assert all(o.verdict == "infeasible" for o in outcome.options)  # both longer than a year
+    assert all(o.verdict == "feasible" for o in outcome.options)  # the year decides nothing
+    impractical = ("impractical (over a year)", "超过一年，不现实")
+    assert sum(outcome.focus.count(words) for words in impractical) == 2  # both over a year
     headline = re.split(r"(?<=[。.])\s*", outcome.focus, maxsplit=1)[0]
     assert headline.startswith(winner)
     assert re.search(first, headline)

@@ -54,8 +54,18 @@ def test_a_stated_full_run_on_four_consumer_cards_is_conditional_on_offload() ->
 
 
 def test_when_the_host_ram_is_short_lora_is_only_a_suggestion() -> None:
-    # Qwen2.5-32B (32.8e9): ~459 GB on the host > 0.8 x 256 GiB (219.9 GB). (Qwen2.5-14B,
+    # Qwen2.5-32B (32.8e9): ~459 GB on the host > 0.8 x 256 GB (stated). (Qwen2.5-14B,
     # 207 GB, was short of a decimal 256 GB but fits the true 256 GiB: conditional on offload.)
-    outcome = calculate(parse("BF16 full fine-tune of Qwen2.5-32B on 4 RTX 4090"))
+    outcome = calculate(
+        parse("BF16 full fine-tune of Qwen2.5-32B on 4 RTX 4090 with 256 GB of RAM")
+    )
     assert outcome.verdict == "infeasible"
     assert "LoRA" in outcome.lead
+
+
+def test_an_unstated_workstation_ram_past_its_standard_one_is_a_condition() -> None:
+    # the same 459 GB with no RAM stated: past the 256 GiB assumed for a workstation board,
+    # within the 2 TB its 8-channel CPU takes (needs >= 459 / 0.8 = 574 GB): a condition
+    outcome = calculate(parse("BF16 full fine-tune of Qwen2.5-32B on 4 RTX 4090"))
+    assert outcome.verdict == "conditional"
+    assert "of host RAM per node: not stated, check your servers" in outcome.lead

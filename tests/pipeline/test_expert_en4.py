@@ -15,7 +15,7 @@ from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import asks_count
 from assistant.calculate.headline import shortfall
 from assistant.calculate.summaries import summarize
-from assistant.compose.answer import _answering_sentence
+from assistant.compose.concept import answering_sentence as _answering_sentence
 from assistant.parse import parse
 from assistant.parse.asks import read_asks
 from assistant.parse.hardware import nvlink_note
@@ -206,12 +206,16 @@ def test_a_cost_with_no_gpu_count_is_not_judged_on_a_default_count() -> None:
     assert open_count.verdict == "feasible"
     assert open_count.lead.startswith("It costs about 144,080 USD")
     assert (open_count.scenario.gpu_count or 0) > 8
-    # a stated count is the user's: judged as stated
+    # a stated count is the user's: judged as stated. It runs (memory fits); its 375 days are
+    # past the practical year, said in words with the count that finishes within a year, but
+    # the year is a default of a cost question, not the verdict
     stated = calculate(
         parse("how much does it cost to pretrain a 7B model on 2T tokens on 8 H100 at $2/GPU-hr?")
     )
-    assert stated.verdict == "infeasible"
+    assert stated.verdict == "feasible"
     assert stated.lead.startswith("It costs about 144,080 USD")
+    assert "375.2 days on 8 × H100 SXM 80GB: impractical (over a year)" in stated.lead
+    assert "Finishing within a year takes about 9 × H100" in stated.lead
 
 
 @pytest.mark.parametrize(

@@ -28,8 +28,8 @@ def test_users_being_served_are_concurrent_sequences() -> None:
 
 
 def test_an_unknown_card_keeps_its_spelling_and_suffix() -> None:
-    query = parse("Can 4 RTX 6000 Ada serve Llama-3.1-70B in int4?")
-    assert query.unknown_names == ("RTX 6000 Ada",)
+    query = parse("Can 4 RTX 5000 Ada serve Llama-3.1-70B in int4?")
+    assert query.unknown_names == ("RTX 5000 Ada",)
     assert unknown_names("一张32gb的mi50能推理") == ("mi50",)  # no \b before a CJK letter
 
 

@@ -10,7 +10,7 @@ import pytest
 from assistant.calculate import calculate
 from assistant.calculate.focus import focus_sentence
 from assistant.calculate.headline import headline
-from assistant.compose.answer import _answering_sentence
+from assistant.compose.concept import answering_sentence as _answering_sentence
 from assistant.parse import parse
 from assistant.records import Check, Citation, Passage, Scenario
 from calculators.catalog.models import lookup_model

@@ -7,14 +7,32 @@ from assistant.calculate import calculate
 from assistant.parse import parse
 
 
-def test_an_assumed_host_ram_that_decides_is_said_first() -> None:
-    # 14 B x 70.6e9 = 988 GB offloaded > 80% of the assumed 512 GiB of an Atlas 800T A2
+def test_an_unstated_host_ram_past_the_standard_one_is_a_condition_not_the_verdict() -> None:
+    # 14 B x 70.6e9 = 988 GB offloaded > 80% of the assumed 512 GiB of an Atlas 800T A2, but
+    # within the 2 TiB a 2 x Kunpeng 920 node can be configured with: the default decides
+    # nothing, the RAM needed (988 / 0.8 = 1.2 TB) is the condition, said with the maximum
     outcome = calculate(parse("8张910B用ZeRO-Offload全参微调Llama-3-70B可以吗"))
+    assert outcome.verdict == "conditional"
+    assert "卸载每节点需要 ≥ 1.2 TB 主机内存：问题未给出，请核对你的服务器" in outcome.lead
+    said = [a for a in outcome.assumptions if a.startswith("问题没有给出主机内存")]
+    assert said
+    assert "2 TiB" in said[0]
+    assert "鲲鹏 920" in said[0]  # the maximum's source
+
+
+def test_a_stated_host_ram_too_small_decides() -> None:
+    outcome = calculate(parse("8张910B用ZeRO-Offload全参微调Llama-3-70B，主机内存 1 TB，可以吗"))
     assert outcome.verdict == "infeasible"
-    first = outcome.assumptions[0]
-    assert first.startswith("按 512 GiB 主机内存假设")
-    assert "请告诉我实际内存" in first
-    assert "512 GiB 中可用" in outcome.lead
+    assert "1.0 TB 中可用 800.0 GB" in outcome.lead
+
+
+def test_an_unstated_host_ram_past_the_servers_maximum_stays_infeasible() -> None:
+    # 14 B x 405e9 = 5.7 TB offloaded on one node > the 2 TiB DGX A100 option (its maximum)
+    outcome = calculate(
+        parse("Can one node of 8 A100 80GB fully fine-tune Llama-3.1-405B with ZeRO-Offload?")
+    )
+    assert outcome.verdict == "infeasible"
+    assert "check your servers" not in outcome.lead
 
 
 def test_an_assumed_host_ram_that_fits_is_said_too() -> None:

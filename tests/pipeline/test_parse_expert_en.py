@@ -44,11 +44,17 @@ def test_users_per_day_are_not_a_concurrency() -> None:
     assert read_concurrency("8 users at 16k ctx") == 8
 
 
-@pytest.mark.parametrize("name", ["GH200", "GB200", "GB300"])
+@pytest.mark.parametrize("name", ["GB200", "GB300"])
 def test_grace_superchips_are_unknown_cards_not_an_h200(name: str) -> None:
     query = parse(f"Can one {name} serve Llama-3.1-70B in fp8?")
     assert query.unknown_names == (name,)
     assert query.scenario.gpu is None
+
+
+def test_the_gh200_is_its_own_catalog_card_not_an_h200() -> None:
+    query = parse("Can one GH200 serve Llama-3.1-70B in fp8?")
+    assert query.unknown_names == ()
+    assert query.scenario.gpu == "GH200 96GB"
 
 
 def test_asking_whether_nvlink_is_needed_states_no_link() -> None:
@@ -199,7 +205,7 @@ def test_the_longest_context_is_an_ask_of_its_own(question: str, first_ask: str)
     ("question", "name"),
     [
         # each was evaluated on a typical RTX 4090 as if no hardware had been named
-        ("Can I run llama 3 8b on a 3060 12GB?", "3060"),
+        ("Can I run llama 3 8b on a 3070 8GB?", "3070"),
         ("4070 ti super 能跑 Qwen2.5-7B 吗", "4070 ti super"),
         ("Can a 7900 XTX run Llama-3.1-8B?", "7900 XTX"),
         ("Can I run Llama 3 70B on a MacBook M3 Max with 128GB?", "MacBook M3 Max"),

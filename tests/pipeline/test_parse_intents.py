@@ -168,6 +168,10 @@ def _notes(query: Query) -> str:
         ),
         ("全公司200人，部署Qwen2.5-72B需要几张H100？", 200, "上限"),
         ("30人的团队用4张A100跑Llama-3.1-70B，够吗？", 30, "上限"),
+        # a word between the count and the people ("internal users", "名员工日常使用")
+        ("Serve Qwen2.5-72B to about 200 internal users on 8x A100 80GB. Enough?", 200, "200"),
+        ("支撑500名员工日常使用 Qwen2.5-72B 需要几张H20？", 500, "按 500 人同时使用计"),
+        ("8张A100给我们200名员工用够吗，跑Llama-3.1-70B", 200, "上限"),
     ],
 )
 def test_a_head_count_is_evaluated_all_at_once_and_said(
@@ -185,6 +189,7 @@ def test_a_head_count_is_evaluated_all_at_once_and_said(
         ("Llama-3.1-70B on 8 H100 with 64 concurrent users?", 64),
         ("1000 users per day on Llama-3.1-8B with one H100, QPS 2?", None),  # a rate
         ("团队30人，用8张H100训练Llama-2-7B要多久？", None),  # training serves no one
+        ("Llama-3.1-8B on one H100 for 200 daily users?", None),  # people per day: a rate
     ],
 )
 def test_a_stated_concurrency_or_a_rate_gets_no_head_count_note(

@@ -1,0 +1,129 @@
+"""The common basis a comparison's options are evaluated on, so their figures can be compared.
+
+With no GPU count given, each option is evaluated at its own fewest GPUs that hold the job
+(as a single-option "how many" question is: `sizing.sized`), not at a default count none of
+them may fit. At the same GPU count, serving options are evaluated on the same split when every
+option can use it: decode reads each GPU's share of the weights per token (Pope et al. 2022,
+"Efficiently Scaling Transformer Inference", §2; knowledge/guides/inference-serving), so a
+speed or headroom compared across different splits measures the split as much as the card
+(8 × H20 at TP=2 × 4 replicas against 8 × 910B at TP=4 × 2 showed 1.28× for a 2.5× HBM
+bandwidth ratio). When no split suits every option, each keeps its own best, said per option.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.focus import figure
+from assistant.calculate.serving_pick import serving_goal
+from assistant.calculate.sizing import sized
+from assistant.calculate.targets import has_target
+from assistant.records import Query, Scenario
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["OptionRun", "at_own_counts", "on_common_split", "split_of"]
+
+OptionRun = Callable[[Scenario, str], "Outcome"]
+"""Evaluate one option's scenario as its own question, with an assumption note ("" for none)."""
+
+_RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
+
+
+def split_of(s: Scenario) -> Msg:
+    """The serving split an option was evaluated on ("TP=4, PP=1, 2 replicas")."""
+    tp, pp = s.tensor_parallel or 1, s.pipeline_parallel or 1
+    count = max(1, (s.gpu_count or 1) // (tp * pp))
+    replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
+    return Msg("answer.compare_split", tp=tp, pp=pp, replicas=replicas)
+
+
+def _fits(outcome: Outcome) -> bool:
+    return any(c.kind == "memory" and c.verdict != "fail" for c in outcome.checks)
+
+
+def at_own_counts(
+    query: Query, scenarios: Sequence[Scenario], outcomes: Sequence[Outcome], run: OptionRun
+) -> list[Outcome]:
+    """Each option re-evaluated at its own fewest GPUs that hold the job, when no count was
+    given. Serving is always sized (its default is one GPU); a training run only when its
+    default count does not hold it (its count also sets the run time, which a comparison of
+    training runs is about). An option with a serving target is left to that target's own
+    search for the count (`targets.meet_target`)."""
+    out: list[Outcome] = []
+    for scenario, outcome in zip(scenarios, outcomes, strict=True):
+        evaluated = outcome.scenario
+        training = evaluated is not None and evaluated.task != "inference"
+        if evaluated is None or has_target(scenario) or (training and _fits(outcome)):
+            out.append(outcome)
+            continue
+
+        def evaluate(count: int, note: str, s: Scenario = scenario) -> Outcome:
+            return run(replace(s, gpu_count=count), note)
+
+        out.append(sized(query, outcome, evaluate, "compare.own_count"))
+    return out
+
+
+def on_common_split(
+    scenarios: Sequence[Scenario], outcomes: Sequence[Outcome], run: OptionRun
+) -> tuple[list[Outcome], Msg | None]:
+    """The options re-evaluated on one split when they are served on the same GPU count, with
+    the sentence saying the basis; unchanged (and None) when the split was stated, the counts
+    differ, a target chooses each split, or the task is training. The common split is one of
+    the splits the options chose for themselves that every option can use (memory fits, its
+    verdict no worse): for a load, the one costing the options least of their own best
+    tokens/s (the geometric mean of the ratios); else the fewest GPUs per replica."""
+    evaluated = [o.scenario for o in outcomes]
+    stated = any(s.tensor_parallel or s.pipeline_parallel or has_target(s) for s in scenarios)
+    if stated or any(e is None or e.task != "inference" for e in evaluated):
+        return list(outcomes), None
+    shown = [e for e in evaluated if e is not None]
+    if len({e.gpu_count for e in shown}) != 1:
+        return list(outcomes), None
+    splits = list(dict.fromkeys((e.tensor_parallel or 1, e.pipeline_parallel or 1) for e in shown))
+    if len(splits) == 1:
+        return list(outcomes), Msg("compare.basis_split", split=split_of(shown[0]))
+    usable: list[tuple[tuple[int, int], list[Outcome]]] = []
+    for tp, pp in splits:
+        tried = [
+            run(replace(s, gpu_count=e.gpu_count, tensor_parallel=tp, pipeline_parallel=pp), "")
+            for s, e in zip(scenarios, shown, strict=True)
+        ]
+        if all(
+            _fits(t) and _RANK[t.verdict] <= _RANK[o.verdict]
+            for t, o in zip(tried, outcomes, strict=True)
+        ):
+            usable.append(((tp, pp), tried))
+    if not usable:
+        return list(outcomes), Msg("compare.basis_own_splits")
+    if serving_goal(scenarios[0], "compare") == "throughput":
+        _, chosen = max(usable, key=lambda u: _kept_share(u[1], outcomes))
+    else:
+        _, chosen = min(usable, key=lambda u: u[0][0] * u[0][1])
+    basis = chosen[0].scenario or shown[0]
+    return chosen, Msg("compare.basis_split", split=split_of(basis))
+
+
+def _kept_share(tried: Sequence[Outcome], own: Sequence[Outcome]) -> float:
+    """The geometric mean, over the options, of their tokens/s on a split over on their own."""
+    logs = []
+    for t, o in zip(tried, own, strict=True):
+        mine = _rate(t)
+        best = _rate(o)
+        logs.append(math.log(mine / best) if mine > 0 and best > 0 else -math.inf)
+    return sum(logs) / max(len(logs), 1)
+
+
+def _rate(outcome: Outcome) -> float:
+    checks = outcome.checks
+    return (
+        figure(checks, "compute", "decode_tokens_per_s_all_replicas")
+        or figure(checks, "compute", "decode_tokens_per_s")
+        or 0.0
+    )

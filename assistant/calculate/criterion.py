@@ -1,0 +1,118 @@
+"""What a comparison is asked to decide, and the sentences that decide it.
+
+"Which needs the fewest GPUs", "哪个能跑", "which is cheapest", "which is faster", "which has
+more headroom", "which draws less power": the winner is named on that criterion first. A
+question naming none ("H20和910B哪个更适合") is ranked by speed, and the answer says so.
+
+Examples:
+    >>> criterion("H100 vs H200 vs MI300X: which needs the fewest GPUs?")
+    'count'
+    >>> criterion("8张A100和8张H200，哪个能跑？"), criterion("哪个能跑得更快？")
+    ('runs', 'speed')
+    >>> criterion("H20和910B哪个更适合跑Qwen2.5-72B推理？") is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assistant.records import Option
+from calculators.messages import Msg
+
+__all__ = ["CHEAPER", "criterion", "fewest_sentence", "runs_sentences"]
+
+CHEAPER = re.compile(
+    r"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    r"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+    re.I,
+)
+#: Criteria by their words, in the order tried: the first match is what is asked ("哪个能跑得
+#: 更快" asks for speed, so "can it run" comes last; "lower energy cost" is energy, not rent).
+_CRITERIA: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "power",
+        re.compile(
+            r"less power|lower power|least power|power draw|energy|electricity|watts?\b|"
+            r"省电|功耗(?:更)?(?:低|小)|耗电(?:更)?少|电费|能耗",
+            re.I,
+        ),
+    ),
+    ("cost", CHEAPER),
+    (
+        "count",
+        re.compile(
+            r"fewe(?:st|r) (?:gpus?|cards?|accelerators?)|least (?:number of )?(?:gpus?|cards?)|"
+            r"最少(?:的)?(?:卡|gpu|显卡)|(?:卡|gpu|显卡)(?:数)?最少|省卡",
+            re.I,
+        ),
+    ),
+    (
+        "memory",
+        re.compile(r"headroom|more memory|most memory|显存(?:更)?(?:大|多|余量)|余量", re.I),
+    ),
+    ("speed", re.compile(r"fast|quick|sooner|throughput|更快|快|用时(?:更)?短|吞吐", re.I)),
+    (
+        "runs",
+        re.compile(
+            r"which (?:one |of them )?(?:can|could) (?:run|serve|hold|fit|handle|train|do)|"
+            r"(?:哪个|哪一个|哪种)(?:能|可以)(?:跑|运行|部署|训练|推理|装下|放下)|跑得动|能不能跑",
+            re.I,
+        ),
+    ),
+)
+
+
+def criterion(question: str) -> str | None:
+    """The criterion the comparison question asks about: "count", "runs", "cost", "speed",
+    "memory" or "power"; None when it names none."""
+    return next((name for name, words in _CRITERIA if words.search(question)), None)
+
+
+def _hardware(option: Option) -> Msg:
+    s = option.scenario
+    return Msg("common.gpus", count=s.gpu_count or 1, gpu=s.gpu or "GPU")
+
+
+def runs_sentences(options: Sequence[Option], changes: Sequence[str | None]) -> list[Msg]:
+    """Which options run the job as asked, which only after a change (and which), which not;
+    `changes` are each option's first fix (None when it has none)."""
+    feasible = [o for o in options if o.verdict == "feasible"]
+    others = tuple(_hardware(o) for o in options if o.verdict != "feasible")
+    out: list[Msg] = []
+    if feasible and not others:
+        out.append(Msg("compare.runs_all"))
+    elif len(feasible) == 1:
+        out.append(Msg("compare.runs_only", winner=_hardware(feasible[0]), losers=others))
+    elif feasible:
+        winners = tuple(_hardware(o) for o in feasible)
+        out.append(Msg("compare.runs_some", winners=winners, losers=others))
+    for option, change in zip(options, changes, strict=True):
+        if option.verdict == "conditional" and change:
+            out.append(Msg("compare.runs_after", hardware=_hardware(option), change=change))
+    return out
+
+
+def fewest_sentence(options: Sequence[Option]) -> Msg | None:
+    """ "X needs the fewest GPUs": the least `gpus_needed`; a tie names every tied card and,
+    of them, the one with the most free memory across its GPUs."""
+    needed = {id(o): n for o in options if isinstance(n := o.figures.get("gpus_needed"), int)}
+    counted = [o for o in options if id(o) in needed]
+    if len(counted) < 2:
+        return None
+    fewest = min(needed.values())
+    tied = [o for o in counted if needed[id(o)] == fewest]
+    others = tuple(
+        Msg("common.gpus", count=needed[id(o)], gpu=o.scenario.gpu or "GPU")
+        for o in counted
+        if o not in tied
+    )
+    if len(tied) == 1:
+        gpu = tied[0].scenario.gpu or "GPU"
+        return Msg("compare.fewest", gpu=gpu, count=fewest, others=others)
+    roomy = [o for o in tied if isinstance(o.figures.get("free_bytes"), float)]
+    best = max(roomy, key=lambda o: float(o.figures["free_bytes"]), default=tied[0])  # type: ignore[arg-type]
+    gpus = tuple(o.scenario.gpu or "GPU" for o in tied)
+    key = "compare.fewest_tie" if others else "compare.fewest_all"
+    return Msg(key, gpus=gpus, count=fewest, others=others, best=best.scenario.gpu or "GPU")

@@ -1,0 +1,308 @@
+"""Answers to a question with nothing to compute ("ZeRO-2 和 ZeRO-3 差在哪?", "What is MFU?").
+
+The passages are the retrieval hits for the question, re-ranked for what such a question asks:
+a passage whose section title names the question's terms, and for a comparison ("区别", "vs",
+"difference") one that mentions both compared sides, comes first. The headline is the
+sentence (or two) of those passages that answers: a complete sentence sharing the most
+keywords with the question, never a lead-in cut before its formula or list ("…最少 GPU 数为"),
+with the formula it introduces kept whole. A question of two parts ("有啥区别？显存能省多少")
+gets one sentence per part, each from that part's own best passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from assistant.compose.citing import lead_in
+from assistant.compose.parts import (
+    Part,
+    comparison_sides,
+    mentions_side,
+    question_parts,
+    question_terms,
+    weighted_terms,
+)
+from assistant.records import Citation, Language, Passage, Query
+from assistant.render.excerpt import answer_sentences
+from assistant.sanitize import clean
+
+if TYPE_CHECKING:
+    from assistant.retrieval import Retriever
+
+__all__ = ["answering_sentence", "concept_citations", "concept_headline"]
+
+#: Documents whose passages may support a sentence about each topic (shared with compose).
+TopicDocuments = dict[str, frozenset[str]]
+
+
+def concept_citations(
+    query: Query, retriever: Retriever, claim: str, topics: TopicDocuments
+) -> list[Citation]:
+    """The best passages for a question with nothing to compute, searched in its language.
+
+    Site profiles and the profile template answer "which machine is this", not a concept:
+    they are left out unless the question names the site. A passage that only introduces a
+    table is followed by the table itself. At most three passages, each within half the top
+    score after re-ranking (:func:`_rerank`).
+    """
+    hits = _rerank(
+        query.question, _usable(query, retriever, _concept_hits(query, retriever, topics))
+    )
+    if not hits:
+        return []
+    floor = hits[0][1] * 0.5
+    chosen: list[Passage] = []
+    for passage, score in hits:
+        if len(chosen) >= 3 or score < floor:
+            break
+        if passage.id in {p.id for p in chosen}:
+            continue
+        chosen.append(passage)
+        if lead_in(passage):
+            chosen.append(_next_passage(retriever, passage, query.language) or passage)
+    if _DEFINITION.search(query.question):  # "ZeRO-3 是什么?": the definition first
+        chosen.sort(key=lambda p: (p.anchor or "intro") != "intro")
+    return [Citation(passage=p, claim=claim) for p in dict.fromkeys(chosen)]
+
+
+_DEFINITION = re.compile(
+    r"是什么|什么是|啥是|定义|what(?: i|')s\b|what are\b|define", re.IGNORECASE
+)
+
+
+def _usable(query: Query, retriever: Retriever, hits: list[Passage]) -> list[Passage]:
+    named = query.scenario.site_profile
+    sites = {s.id for s in retriever.site_profiles()} | {"site-template"}
+    return [p for p in hits if p.doc_id not in sites or p.doc_id == named]
+
+
+def _rerank(question: str, hits: Sequence[Passage]) -> list[tuple[Passage, float]]:
+    """Hits with their score raised by what makes a passage answer a concept question: its
+    section title names the question's keywords (up to +25%, by the share it names), and for a
+    comparison it names both compared sides (+50%)."""
+    terms = question_terms(question)
+    sides = comparison_sides(question)
+    scored = []
+    for rank, passage in enumerate(hits):
+        heading = question_terms(passage.heading, aliases=False) if passage.heading else set()
+        boost = 0.25 * len(terms & heading) / len(terms) if terms else 0.0
+        if sides and all(mentions_side(passage.text, side) for side in sides):
+            boost += 0.5
+        scored.append((rank, passage, passage.score * (1.0 + boost)))
+    scored.sort(key=lambda item: (-item[2], item[0]))
+    return [(passage, score) for _, passage, score in scored]
+
+
+def _concept_hits(query: Query, retriever: Retriever, topics: TopicDocuments) -> list[Passage]:
+    """Retrieval hits for a conceptual question; a follow-up is searched in its context.
+
+    "ZeRO-3 是什么?" then "那网络呢?": the search text joins both, and the hits must come from
+    documents on the new topic (network); when the context pulls only the old topic's
+    documents, the new topic is searched on its own. A question that names a topic (network,
+    power …) puts the passages of that topic's documents first.
+    """
+    named = [t for t in query.topics if t in topics]
+    wanted = frozenset().union(*(topics[t] for t in named))
+    if not (query.followup and query.context):
+        hits = retriever.search(query.question, k=12, lang=query.language)
+        # a question that names its topic ("千卡集群用什么网络") reads that topic's documents first
+        on_topic = [p for p in hits if p.doc_id in wanted]
+        return on_topic + [p for p in hits if p.doc_id not in wanted] if on_topic else hits
+    hits = retriever.search(f"{query.context} {query.question}", k=12, lang=query.language)
+    if not named:
+        return hits
+    on_topic = [p for p in hits if p.doc_id in wanted]
+    if len(on_topic) < 2:  # the context says little about the new topic: search it on its own
+        alone = " ".join(_CONCEPT_TOPICS[t][query.language] for t in named)
+        seen = {p.id for p in on_topic}
+        on_topic += [
+            p
+            for p in retriever.search(alone, k=12, lang=query.language)
+            if p.doc_id in wanted and p.id not in seen
+        ]
+    return on_topic
+
+
+#: What a bare topic follow-up ("那网络呢?") asks about, as a search text.
+_CONCEPT_TOPICS: dict[str, dict[str, str]] = {
+    "memory": {
+        "zh": "GPU 显存：权重、优化器状态、激活值",
+        "en": "GPU memory: weights, optimizer states, activations",
+    },
+    "compute": {"zh": "训练算力 6ND、MFU 与训练时间", "en": "training compute 6ND, MFU and time"},
+    "network": {
+        "zh": "GPU 网络：NVLink、InfiniBand、RoCE 与 all-reduce 通信",
+        "en": "GPU networking: NVLink, InfiniBand, RoCE and all-reduce communication",
+    },
+    "power": {"zh": "GPU 功耗、PUE 与散热", "en": "GPU power draw, PUE and cooling"},
+    "cost": {"zh": "GPU 小时价格与成本", "en": "GPU-hour prices and cost"},
+}
+
+
+def _next_passage(retriever: Retriever, passage: Passage, language: Language) -> Passage | None:
+    passages = retriever.document_passages(passage.doc_id, language) or (
+        retriever.document_passages(passage.doc_id)
+    )
+    ids = [p.id for p in passages]
+    if passage.id in ids and ids.index(passage.id) + 1 < len(passages):
+        return passages[ids.index(passage.id) + 1]
+    return None
+
+
+def concept_headline(
+    query: Query, retriever: Retriever, citations: Sequence[Citation], claim: str
+) -> tuple[str, list[Citation]]:
+    """The headline that answers a concept question, and the citations with the passages it
+    quotes added: one sentence (with its source number) per part of the question, each part
+    from its own best sections; "" when no passage has a sentence that answers.
+
+    Retrieval returns one passage per section; the sentence may be in another passage of that
+    section ("三个阶段" holds its table and its prose in separate passages), so every passage of
+    the best five sections is read."""
+    cited = list(citations)
+    parts = question_parts(query.question)
+    topics = [t for t in query.topics if t in _CONCEPT_TOPICS]
+    if query.followup and query.context and topics and len(parts) == 1:
+        # "那网络呢?" asks about its topic: its words alone name almost nothing
+        about = " ".join(_CONCEPT_TOPICS[t][query.language] for t in topics)
+        parts = [Part(query.question, f"{about} {query.question}")]
+    said: list[str] = []
+    used: set[str] = set()
+    for part in parts:
+        hits = _distinct(cited)
+        if len(parts) > 1 or not query.followup:  # a follow-up's own words say little alone
+            searched = _part_passages(query, retriever, part)
+            hits = searched if len(parts) > 1 else _distinct([*hits, *searched])
+        pool = _sections(retriever, hits[:_SECTIONS_READ], query.language)
+        found = _best_sentence(part, pool, used)
+        if found is None:
+            continue
+        sentence, passage = found
+        used.add(sentence)
+        if passage.id not in {c.passage.id for c in cited}:
+            cited.append(Citation(passage=passage, claim=claim))
+        number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
+        said.append(f"{clean(sentence)} [{number}]")  # a document's control bytes stay inert
+    return " ".join(said), cited
+
+
+#: How many of the best sections a headline sentence is looked for in.
+_SECTIONS_READ = 5
+
+
+def _sections(retriever: Retriever, hits: Sequence[Passage], language: Language) -> list[Passage]:
+    """Every passage of each hit's section, the hit's own first, in the hits' order."""
+    out: list[Passage] = []
+    for hit in hits:
+        passages = retriever.document_passages(hit.doc_id, language) or []
+        section = [p for p in passages if p.anchor == hit.anchor and p.id != hit.id]
+        out += [hit, *section]
+    return list({p.id: p for p in out}.values())
+
+
+def _part_passages(query: Query, retriever: Retriever, part: Part) -> list[Passage]:
+    hits = retriever.search(part.search_text, k=8, lang=query.language)
+    return [p for p, _ in _rerank(part.search_text, _usable(query, retriever, hits))]
+
+
+def _distinct(passages: Sequence[Citation] | Sequence[Passage]) -> list[Passage]:
+    found = [c.passage if isinstance(c, Citation) else c for c in passages]
+    return list({p.id: p for p in found}.values())
+
+
+def _distinct_citations(citations: Sequence[Citation]) -> list[Citation]:
+    return list({c.passage.id: c for c in citations}.values())
+
+
+def answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[str, int] | None:
+    """The sentence of the first three cited passages that best answers the whole
+    `question`, with its passage's number in the answer's source list (None: none does)."""
+    passages = _distinct(citations)[:3]
+    found = _best_sentence(Part(question, question), passages, set())
+    if found is None:
+        return None
+    return found[0], [p.id for p in passages].index(found[1].id) + 1
+
+
+def _best_sentence(
+    part: Part, passages: Sequence[Passage], used: set[str]
+) -> tuple[str, Passage] | None:
+    """The sentence sharing the most keywords with `part` (the first of equals), one naming
+    both compared sides preferred; it is followed by the next sentence when that one names
+    the side it leaves out, or preceded by the one it refers back to."""
+    terms = weighted_terms(part.search_text)
+    sides = comparison_sides(part.text)
+    why = bool(_WHY.search(part.text))
+    best: tuple[float, str, Passage] | None = None
+    for passage in passages:
+        sentences = answer_sentences(passage.text)
+        for i, sentence in enumerate(sentences):
+            if sentence in used or not _quotable(sentence):
+                continue
+            words = question_terms(sentence, aliases=False)
+            shared = sum(weight for term, weight in terms.items() if term in words)
+            if not shared:
+                continue
+            covered = [s for s in sides if mentions_side(sentence, s)]
+            score = shared + (1.0 if sides and len(covered) == len(sides) else 0.0)
+            if (sides and _CONTRAST.search(sentence)) or (why and _BECAUSE.search(sentence)):
+                score += 0.5  # "…的区别只在参数", "…, because …": it says what was asked
+            if best is None or score > best[0]:
+                quoted = _with_context(sentences, i, sides, covered)
+                best = (score, quoted, passage)
+    return (best[1], best[2]) if best else None
+
+
+#: A sentence that states a difference, asked for by a comparison.
+_CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
+#: A question that asks why, and a sentence that gives a reason.
+_WHY = re.compile(r"为什么|为啥|为何|\bwhy\b", re.IGNORECASE)
+_BECAUSE = re.compile(r"因为|由于|之所以|\bbecause\b|\bsince\b", re.IGNORECASE)
+#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
+SENTENCE_LIMIT = 260
+#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
+#: pointer or a guide's description of itself, not an answer.
+_CROSS_REFERENCE = re.compile(r"见《|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
+
+
+def _quotable(sentence: str) -> bool:
+    """Not a paragraph, not a pointer, not the lower-case tail of a formula ("with training
+    FLOPs ≈ …")."""
+    return (
+        len(sentence) <= SENTENCE_LIMIT
+        and not _CROSS_REFERENCE.search(sentence)
+        and not re.match(r"[a-z]+\b", sentence)  # "bf16 …", "vLLM …" start a sentence
+        and sum(len(c) for c in _CODE.findall(sentence)) <= 0.4 * len(sentence)
+    )
+
+
+#: Inline code: a sentence that is mostly a command line is an instruction, not an answer.
+_CODE = re.compile(r"`[^`]*`")
+
+
+#: "… remove that redundancy by giving each rank one slice of those states": the sentence
+#: points back at the one before it.
+_ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的")
+
+
+def _with_context(
+    sentences: Sequence[str], i: int, sides: Sequence[frozenset[str]], covered: Sequence[object]
+) -> str:
+    """`sentences[i]`, after the sentence it refers back to, or before the next one when that
+    one names the compared side it leaves out; only while the two stay short."""
+    sentence = sentences[i]
+    joined = sentence
+    if i and _ANAPHOR.search(sentence):
+        joined = _join(sentences[i - 1], sentence)
+    elif sides and len(covered) < len(sides) and i + 1 < len(sentences):
+        missing = [s for s in sides if not mentions_side(sentence, s)]
+        after = sentences[i + 1]
+        if _quotable(after) and all(mentions_side(after, s) for s in missing):
+            joined = _join(sentence, after)
+    return joined if len(joined) <= SENTENCE_LIMIT else sentence
+
+
+def _join(first: str, second: str) -> str:
+    return f"{first}{'' if first[-1] in '。！？' else ' '}{second}"

@@ -1,0 +1,223 @@
+"""What a concept question asks, read for choosing the sentences that answer it (pure).
+
+- its *parts*: "ZeRO-2 跟 ZeRO-3 有啥区别？显存能省多少" asks two things; a later part that names
+  nothing of its own ("显存能省多少", "how much does it save") is searched with the names of
+  the first ("ZeRO-2 ZeRO-3 显存能省多少");
+- its *keywords*: the tokens that say what it is about, with their aliases ("TP" → tensor
+  parallelism), without the words every passage shares ("训练", "model");
+- for a comparison ("区别", "差在哪", "difference", "vs", "the same as"), the two *sides*:
+  the names on either side of the conjunction ("ZeRO-2" and "ZeRO-3", "PCIe" and "SXM"),
+  each with its aliases, so a passage or a sentence can be asked whether it names both.
+
+Examples:
+    >>> [p.text for p in question_parts("ZeRO-2 跟 ZeRO-3 到底有啥区别？显存能省多少")]
+    ['ZeRO-2 跟 ZeRO-3 到底有啥区别', '显存能省多少']
+    >>> question_parts("ZeRO-2 跟 ZeRO-3 到底有啥区别？显存能省多少")[1].search_text
+    'ZeRO-2 ZeRO-3 显存能省多少'
+    >>> [sorted(side)[0] for side in comparison_sides("What's the difference between TP and PP?")]
+    ['tensor', 'pipeline']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "Part",
+    "comparison_sides",
+    "mentions_side",
+    "question_parts",
+    "question_terms",
+    "weighted_terms",
+]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One question of a question that asks several."""
+
+    text: str
+    """The part as asked."""
+    search_text: str
+    """What to search and match for it: the part, after the names it leaves to the first part."""
+
+
+#: Words every passage of the knowledge base shares: matching one of them alone picks a
+#: sentence about anything ("4090能训练大模型吗" → "在大模型训练领域，选择合适的计算资源…").
+GENERIC_TERMS = frozenset(
+    {
+        "训练",
+        "模型",
+        "大模型",
+        "推理",
+        "微调",
+        "显卡",
+        "gpu",
+        "gpus",
+        "model",
+        "models",
+        "train",
+        "training",
+        "inference",
+        "serving",
+        "fine-tuning",
+    }
+)
+#: Words that ask for a comparison rather than name what is compared.
+_FILLER = frozenset(
+    "difference differences between differ different compare comparison versus vs same "
+    "区别 差别 差异 不同 对比 比较 到底 一回事 一样 相同 有啥 什么".split()
+)
+_COMPARE = re.compile(
+    r"区别|差别|差异|不同|差在哪|差哪|对比|比较|一回事|一样吗|相同|differen|differ\b|compar|"
+    r"\bvs\b\.?|versus|same as",
+    re.IGNORECASE,
+)
+_CONJUNCTION = re.compile(
+    r"\s*(?:和|与|跟|同|及|还是|对比|\bvs\b\.?|\bversus\b|\b(?:the )?same as\b|\band\b|\bor\b|"
+    r"\bfrom\b)\s*",
+    re.IGNORECASE,
+)
+#: Where one question ends and the next begins: "？", "；", "，那…", ", and how …".
+_PART_BREAK = re.compile(
+    r"[？?；;]+|[，,]\s*(?=(?:那|还有|以及)?(?:什么时候|为什么|怎么|如何|多少|能不能|要不要|是否))|"
+    r",?\s+and\s+(?=(?:what|how|why|when|which|where|does|do|is|can)\b)",
+    re.IGNORECASE,
+)
+#: A later part that points back at the first ("它", "it") needs the first part's names.
+_POINTER = re.compile(r"它|其|\b(?:it|they|them|this|that|these|those)\b", re.IGNORECASE)
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
+
+
+@lru_cache(maxsize=512)
+def question_terms(text: str, *, aliases: bool = True) -> frozenset[str]:
+    """The keywords of `text` (two characters or more, not a generic word) and, with
+    `aliases`, what they abbreviate (a question's "TP"; a passage's own words are not expanded).
+
+    Examples:
+        >>> sorted(question_terms("What's the difference between TP and PP?"))[:4]
+        ['between', 'difference', 'parallelism', 'pipeline']
+    """
+    from assistant.retrieval.aliases import alias_terms
+    from assistant.retrieval.tokenize import tokenize
+
+    tokens = tokenize(text)
+    found = {w for w in [*tokens, *(alias_terms(tokens) if aliases else [])] if len(w) >= 2}
+    return frozenset(found - GENERIC_TERMS)
+
+
+@lru_cache(maxsize=512)
+def weighted_terms(text: str) -> dict[str, float]:
+    """The keywords of `text` at 1.0 and their synonyms in either language at their lower
+    weight ("memory" → "显存" 0.6), so a question asked in one language finds its answer in
+    the other's passages; generic and one-character words left out.
+
+    Examples:
+        >>> weighted_terms("显存能省多少")["memory"]
+        0.6
+    """
+    from assistant.retrieval.aliases import alias_terms
+    from assistant.retrieval.tokenize import expand_query, tokenize
+
+    tokens = tokenize(text)
+    expanded = expand_query([*tokens, *alias_terms(tokens)])
+    return {w: weight for w, weight in expanded if len(w) >= 2 and w not in GENERIC_TERMS}
+
+
+def question_parts(question: str) -> list[Part]:
+    """The questions `question` asks, at most three; one that names nothing of its own (or
+    points back with "它", "it") is searched with the names of the first part.
+
+    Examples:
+        >>> [p.text for p in question_parts("What is MFU?")]
+        ['What is MFU?']
+    """
+    pieces = [p.strip(" ，,。.") for p in _PART_BREAK.split(question)]
+    pieces = [p for p in pieces if p and question_terms(p)][:3]
+    if len(pieces) < 2:
+        return [Part(question.strip(), question.strip())]
+    names = _names(pieces[0]) or _subject(pieces[0])
+    parts = [Part(pieces[0], pieces[0])]
+    for piece in pieces[1:]:
+        inherit = names and (not _names(piece) or _POINTER.search(piece))
+        extra = [n for n in names if n.lower() not in piece.lower()] if inherit else []
+        parts.append(Part(piece, " ".join([*extra, piece])))
+    return parts
+
+
+def _subject(text: str) -> list[str]:
+    """A first part's keywords when it names nothing in Latin script ("什么是激活重计算" →
+    激活, 重计算): what "代价是什么" after it asks about."""
+    from assistant.retrieval.tokenize import tokenize
+
+    terms = question_terms(text, aliases=False)
+    return [t for t in dict.fromkeys(tokenize(text)) if t in terms and t not in _FILLER]
+
+
+def _names(text: str) -> list[str]:
+    """The Latin-script names in `text` that are keywords ("ZeRO-2", "GQA"), as written."""
+    from assistant.retrieval.tokenize import normalize
+
+    terms = question_terms(text)
+    return [
+        w
+        for w in _LATIN_WORD.findall(text)
+        if normalize(w) in terms and normalize(w) not in _FILLER
+    ]
+
+
+def comparison_sides(question: str) -> tuple[frozenset[str], ...]:
+    """For a comparison, the terms naming each compared side (the name nearest the
+    conjunction on either side, with its aliases, less what both sides share); () otherwise.
+
+    Examples:
+        >>> comparison_sides("ZeRO-2 和 ZeRO-3 到底差在哪")
+        (frozenset({'zero-2'}), frozenset({'zero-3'}))
+        >>> comparison_sides("What is MFU?")
+        ()
+    """
+    clause = next((p for p in _PART_BREAK.split(question) if p and _COMPARE.search(p)), "")
+    halves = _CONJUNCTION.split(clause, maxsplit=1) if clause else []
+    if len(halves) != 2:
+        return ()
+    left, right = (_side_tokens(h) for h in halves)
+    left_head = next((t for t in reversed(left) if t not in right and not _part_of(t, left)), None)
+    right_head = next((t for t in right if t not in left), None)
+    if left_head is None or right_head is None:
+        return ()
+    sides = [_with_aliases(left_head), _with_aliases(right_head)]
+    shared = sides[0] & sides[1]
+    return tuple(frozenset(s - shared) for s in sides)
+
+
+def _side_tokens(text: str) -> list[str]:
+    from assistant.retrieval.tokenize import tokenize
+
+    return [t for t in tokenize(text) if len(t) >= 2 and t not in _FILLER | GENERIC_TERMS]
+
+
+def _part_of(token: str, tokens: list[str]) -> bool:
+    """ "zero" after "zero-2": a piece of a compound the tokenizer also emitted."""
+    return any(token != t and token in t for t in tokens)
+
+
+def _with_aliases(token: str) -> frozenset[str]:
+    from assistant.retrieval.aliases import alias_terms
+
+    return frozenset({token, *(a for a in alias_terms([token]) if len(a) >= 2)})
+
+
+def mentions_side(text: str, side: frozenset[str]) -> bool:
+    """Whether `text` names one of `side`'s terms ("SXM5" names "sxm"; "output" not "tp")."""
+    from assistant.retrieval.tokenize import normalize
+
+    low = normalize(text)
+    for term in side:
+        if term.isascii():
+            if re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z])", low):
+                return True
+        elif term in low:
+            return True
+    return False

@@ -1,0 +1,60 @@
+"""Elliptical follow-ups of a concept question: "What is FSDP?" then "and how much memory does
+it save?" is still about FSDP, not a new question outside the domain.
+
+A turn continues a concept thread when the turn before explained a concept (no job named) and
+this one names no job of its own and either points back at it ("it", "this", "它", "这个") or
+says nothing about the domain on its own while still asking something ("what's a good value?").
+A question with its own concept ("What is the KV cache and how does it grow?") or its own job
+stands alone, and chit-chat with nothing asked ("hello there") is not a follow-up.
+
+Examples:
+    >>> refers_back("and how much memory does it save?"), refers_back("那它能省多少显存")
+    (True, True)
+    >>> refers_back("What is MFU?"), refers_back("itself matters")
+    (False, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from assistant.parse.language import detect_language
+from assistant.records import Query
+
+__all__ = ["continues_concept", "quoted_context", "refers_back"]
+
+#: Words that point back at the thing the previous turn explained.
+_BACK = re.compile(
+    r"^(?:and|also|so|then)\b|\b(?:it|its|it's|this|that|these|those|they|them|one)\b|"
+    r"它|其|这个|那个|这种|这样|该(?:方法|技术|指标|策略)|^(?:那|那么|还有|另外|以及)"
+)
+
+
+def refers_back(question: str) -> bool:
+    """True when the wording points back at what the turn before was about."""
+    return bool(_BACK.search(question.lower().strip()))
+
+
+def continues_concept(
+    base: Query, found: Mapping[str, object], previous: Query, *, offtopic: bool
+) -> bool:
+    """True when `base` is an elliptical follow-up of the concept question `previous`."""
+    if offtopic or not previous.in_domain or {"model", "params"} & found.keys():
+        return False
+    prev = previous.scenario
+    if prev.model is not None or prev.params is not None:
+        return False  # a job thread: assistant.parse.followup decides
+    if "concept" not in previous.asks and not (previous.followup and previous.context):
+        return False
+    if refers_back(base.question) and "concept" not in base.asks:
+        return True  # "它能省多少显存?", "is it faster?"
+    return not base.in_domain and bool(base.asks or base.topics)  # "what's a good value?"
+
+
+def quoted_context(query: Query) -> str:
+    """The question a follow-up answer says it follows, as typed (at most 80 characters); ""
+    when that question is in another language than the answer ("What is MFU?" quoted inside
+    a Chinese answer), which then says "the previous question" in its own words."""
+    context = query.context.strip()[:80]
+    return context if context and detect_language(context) == query.language else ""

@@ -25,6 +25,8 @@ DAY = 86_400.0
 """Seconds in a day."""
 DEFAULT_DEADLINE_SECONDS = 90 * DAY
 """Deadline when the question gives none: 90 days (a quarter)."""
+PRACTICAL_SECONDS = 365 * DAY
+"""Past a year a run is a research programme, not a schedule: it is called impractical."""
 DEFAULT_CONTEXT_TOKENS = 4096
 """Sequence length / serving context when none is given: 4,096 tokens (Llama 2's context,
 arXiv:2307.09288 §2.2); a model with a shorter context uses its own."""

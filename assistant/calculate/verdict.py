@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.records import Check, Figure, Language, Scenario, Verdict
+from calculators.defaults import PRACTICAL_SECONDS
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ __all__ = [
     "undoes_stated",
 ]
 
-#: Past a year a run is a research programme, not a schedule: it is called impractical.
-PRACTICAL_SECONDS = 365 * 86400.0
 #: The horizon of a question judged on memory alone: the longest deadline a plan takes (about
 #: 317 years, `calculators.validate`), so the run time hardly ever fails.
 UNBOUNDED_SECONDS = 1e10

@@ -32,6 +32,7 @@ __all__ = [
     "fmt_seconds",
     "is_estimate",
     "is_explanation",
+    "is_impractical",
     "render_markdown",
     "verdict_label",
     "without_banner",
@@ -50,7 +51,22 @@ def verdict_label(answer: Answer, language: Language | None = None) -> str:
         return text(Msg("common.verdict.estimate"), lang)
     if is_explanation(answer):
         return text(Msg("concept.label"), lang)
+    if is_impractical(answer):
+        return text(Msg(f"common.verdict.{answer.verdict}_impractical"), lang)
     return VERDICT_LABELS[answer.verdict][lang]
+
+
+def is_impractical(answer: Answer) -> bool:
+    """Whether a run that works as asked takes more than a year with no deadline stated: the
+    year is no verdict of the user's ("8张A800训练13B、1T token要多久" runs), but the label says
+    it is impractical, so "Feasible" never stands beside "over a year, impractical"."""
+    from calculators.defaults import PRACTICAL_SECONDS
+
+    if answer.verdict not in ("feasible", "conditional") or answer.query.scenario.deadline_seconds:
+        return False
+    compute = next((c for c in answer.checks if c.kind == "compute"), None)
+    seconds = compute.figures.get("seconds") if compute is not None else None
+    return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS
 
 
 def is_explanation(answer: Answer) -> bool:

@@ -115,6 +115,9 @@ class Scenario:
     "每路20 token/s" → 0.05)."""
     budget: float | None = None
     """A total budget, in `currency` ("预算20万元")."""
+    purchase_budget: float | None = None
+    """A budget to buy hardware ("预算50万，买什么卡"), in `currency`: never a rent budget, and
+    never checked (the catalog has no purchase prices)."""
     price_per_kwh: float | None = None
     """Electricity price per kWh, in `currency` ("电价0.6元/度")."""
     host_ram_bytes: float | None = None

@@ -37,10 +37,12 @@ __all__ = [
     "ACTIVATION_BYTES",
     "ALLREDUCES_PER_LAYER",
     "KERNEL_SECONDS_PER_LAYER",
+    "MOE_GROUP_LIMITED_SECONDS_PER_LAYER",
     "MOE_SECONDS_PER_LAYER",
     "SOURCES",
     "ServingSpeed",
     "experts_touched",
+    "moe_seconds_per_layer",
     "serving_speed",
 ]
 
@@ -56,12 +58,25 @@ ACTIVATION_BYTES = 2.0
 #: reads at 80%, i.e. ~70 us per layer; current vLLM/SGLang with CUDA graphs are faster, so
 #: 40 us is taken (planning assumption, medium confidence).
 KERNEL_SECONDS_PER_LAYER = 40e-6
-#: Extra time of a MoE layer at small batch: router, top-k, token permutation and the grouped
-#: expert GEMMs whose tiles are mostly empty. Calibration: DeepSeek-V3 at batch 1 on 8 x H200
-#: runs ~26 tokens/s in SGLang (vllm-project/vllm issue #11539, Jan 2025) and DeepSeek-V3.2 at
-#: 30 tokens/s on 8 x H20 in vLLM (issue #30832), ~33-38 ms per token over 58 MoE layers, where
-#: HBM reads take ~1.5 ms (planning assumption, low confidence).
-MOE_SECONDS_PER_LAYER = 300e-6
+#: Extra time of a MoE layer with plain top-k routing at small batch: router GEMM, softmax top-k,
+#: token permutation and the fused expert kernels whose tiles are mostly empty. Calibration on
+#: two public batch-1 figures, minus this module's HBM, all-reduce and per-layer kernel terms:
+#: Mixtral-8x7B (8 experts, top-2, 32 MoE layers) in int8 on 1 x A100, TensorRT-LLM, one request,
+#: 512 in / 128 out: 81 perceived tokens/s = 12.3 ms (Baseten blog, "Faster Mixtral inference
+#: with TensorRT-LLM and quantization", Dec 2023) against 9.4 ms of the other terms: ~93 us;
+#: Qwen3-30B-A3B (128 experts, top-8, 48 MoE layers) in bf16 on 1 x A100, vLLM, concurrency 1,
+#: 128 in / 128 out: TPOT 9.6 ms (tenstorrent/tt-inference-server issue #340, Jul 2025) against
+#: 6.0 ms: ~74 us. Top-2 of 8 and top-8 of 128 cost about the same, so neither the active nor
+#: the routed expert count is used (planning assumption, low-medium confidence).
+MOE_SECONDS_PER_LAYER = 85e-6
+#: The same for group-limited (node-limited) routing, DeepSeek-V3's (arXiv:2412.19437 §2.1.2:
+#: experts in groups, a token sent to at most 4 nodes; `ModelSpec.routed_nodes_max`), whose
+#: batch-1 layers are much slower. Calibration: DeepSeek-V3 at batch 1 on 8 x H200 runs ~26
+#: tokens/s in SGLang (vllm-project/vllm issue #11539, Jan 2025) and DeepSeek-V3.2 at 30 tokens/s
+#: on 8 x H20 in vLLM (issue #30832), ~33-38 ms per token over 58 MoE layers, where HBM reads
+#: take ~1.5 ms. The excess may come from its MLA attention or TP=8 as much as from its routing;
+#: the public figures cannot tell them apart (planning assumption, low confidence).
+MOE_GROUP_LIMITED_SECONDS_PER_LAYER = 300e-6
 
 SOURCES = (
     "Pope et al. 2022, Efficiently Scaling Transformer Inference (arXiv:2211.05102) §2: decode "
@@ -73,7 +88,11 @@ SOURCES = (
     "NVIDIA NeMo Framework docs, Llama-2 inference performance (TensorRT-LLM, batch 1-8, TP 1-8 "
     "on A100/H100): per-layer overhead calibration",
     "vllm-project/vllm issues #11539 and #30832: DeepSeek-V3 at batch 1 on 8 x H200 / 8 x H20 "
-    "runs 26-30 tokens/s (MoE per-layer overhead calibration)",
+    "runs 26-30 tokens/s (group-limited MoE per-layer overhead calibration)",
+    "Baseten blog, Faster Mixtral inference with TensorRT-LLM and quantization (Dec 2023): "
+    "Mixtral-8x7B int8 on 1 x A100 at one request 81 tokens/s; tenstorrent/tt-inference-server "
+    "issue #340: Qwen3-30B-A3B on A100 in vLLM at concurrency 1 TPOT 9.6 ms (plain top-k MoE "
+    "per-layer overhead calibration)",
 )
 
 
@@ -136,6 +155,25 @@ def experts_touched(*, experts: int, active_experts: int, batch_size: int) -> fl
     check_count("active_experts", active_experts, maximum=experts)
     check_count("batch_size", batch_size, maximum=10**7)
     return experts * (1.0 - (1.0 - active_experts / experts) ** batch_size)
+
+
+def moe_seconds_per_layer(model: ModelSpec) -> float:
+    """Extra batch-1 decode time of one MoE layer of ``model`` (0 for a dense model).
+
+    Plain top-k routing costs `MOE_SECONDS_PER_LAYER` whatever its expert counts; group-limited
+    routing (``routed_nodes_max`` set, DeepSeek-V3) costs `MOE_GROUP_LIMITED_SECONDS_PER_LAYER`.
+
+    Examples:
+        >>> from calculators.catalog.models import lookup_model
+        >>> [round(moe_seconds_per_layer(lookup_model(m)) * 1e6)
+        ...  for m in ("Mixtral-8x7B", "DeepSeek-V3", "Llama-2-7B")]
+        [85, 300, 0]
+    """
+    if not model.is_moe:
+        return 0.0
+    if model.routed_nodes_max:
+        return MOE_GROUP_LIMITED_SECONDS_PER_LAYER
+    return MOE_SECONDS_PER_LAYER
 
 
 def _weights_read(model: ModelSpec, weight_dtype: str, batch_size: int) -> tuple[float, float]:
@@ -255,7 +293,7 @@ def _decode(s: _Shape, batch: int, context: int, efficiency: float) -> dict[str,
     reduces = ALLREDUCES_PER_LAYER * m.layers
     hops, hop_bytes = _hops(size, s.tp, s.pp, s.links)
     moe_layers = m.layers - m.dense_layers if m.is_moe else 0
-    overhead = m.layers * KERNEL_SECONDS_PER_LAYER + moe_layers * MOE_SECONDS_PER_LAYER
+    overhead = m.layers * KERNEL_SECONDS_PER_LAYER + moe_layers * moe_seconds_per_layer(m)
     volume = 2.0 * (s.tp - 1) / s.tp * size * reduces if s.tp > 1 else 0.0
     return {
         "hbm": hbm,
@@ -416,7 +454,7 @@ def _result(
             Msg(
                 "assume.serving.kernel_overhead",
                 layer_us=KERNEL_SECONDS_PER_LAYER * 1e6,
-                moe_us=MOE_SECONDS_PER_LAYER * 1e6,
+                moe_us=(moe_seconds_per_layer(s.model) or MOE_SECONDS_PER_LAYER) * 1e6,
             ),
             Msg("assume.serving.links_nodes", intra=s.links.intra.name, inter=s.links.inter.name)
             if nodes > 1 and s.links.inter

@@ -2,8 +2,10 @@
 suggestions, assumptions), by running the calculators' planner.
 
 Owns everything between a parsed question and the planner's results: `outcome` is the entry
-point; `validate` refuses impossible values; `defaults` fills open slots with stated defaults
-(the values themselves live in `calculators.defaults`); `layouts` chooses the parallel layout;
+point (`findings` turns the planner's checks and fixes into the answer's records);
+`validate` refuses impossible values; `defaults` fills open slots with stated defaults
+(the values themselves live in `calculators.defaults`; `default_formats` the open precision and
+fabric); `layouts` chooses the parallel layout;
 `verdict` applies the verdict rule; `sizing`, `solvers`, `largest` and `compare` (with
 `compare_basis` and `criterion`: the common basis and what is asked to be decided) answer the
 inverse and side-by-side questions; `summaries`, `headline`, `focus`, `followup`, `names` and

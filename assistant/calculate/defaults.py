@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.default_formats import link_defaults, precision_defaults, said
 from assistant.i18n import t, text
 from assistant.records import Language, Scenario, SiteProfile
 from calculators.defaults import (
@@ -24,11 +25,11 @@ from calculators.defaults import (
     FINETUNE_TOKENS,
     PRETRAIN_BATCH_TOKENS,
 )
-from calculators.messages import Msg, Param
+from calculators.messages import Msg
 from calculators.power import DEFAULT_PUE
 
 if TYPE_CHECKING:
-    from calculators.catalog.hardware import GPU
+    pass
 
 __all__ = [
     "DEFAULT_CONTEXT",
@@ -92,11 +93,6 @@ def say(language: Language, zh: str, en: str) -> str:
     return zh if language == "zh" else en
 
 
-def _said(key: str, language: Language, **params: Param) -> str:
-    """One assumption from the catalog (`default.*`), in the answer's language."""
-    return text(Msg(key, **params), language)
-
-
 @dataclass(frozen=True)
 class Resolved:
     """The effective scenario and what was assumed to get there."""
@@ -124,7 +120,7 @@ def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: lis
     link = Msg("default.site_link", link=site.inter_link) if site.inter_link else ""
     unit = Msg("default.unit.node" if site.nodes == 1 else "default.unit.nodes")
     notes.append(
-        _said(
+        said(
             "default.site",
             lang,
             title=site.title,
@@ -185,10 +181,10 @@ def _fit_gpu_to_site(
         if g.name.split()[0] == family and lookup_link(g.intra_link).kind == "pcie"
     ]
     if not pcie:
-        notes.append(_said("default.module_only", lang, gpu=gpu.name, link=gpu.intra_link))
+        notes.append(said("default.module_only", lang, gpu=gpu.name, link=gpu.intra_link))
         return {"intra_link": gpu.intra_link}
     card = min(pcie, key=lambda g: abs(g.memory_bytes - gpu.memory_bytes))
-    notes.append(_said("default.pcie_card", lang, title=site.title, family=family, card=card.name))
+    notes.append(said("default.pcie_card", lang, title=site.title, family=family, card=card.name))
     return {"gpu": card.name}
 
 
@@ -206,14 +202,14 @@ def _counts(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
         per_node = per_node or DEFAULT_GPUS_PER_NODE
         count = nodes * per_node
         if s.gpus_per_node is None:
-            notes.append(_said("default.per_node", lang, per_node=per_node))
+            notes.append(said("default.per_node", lang, per_node=per_node))
     if count is None and per_node is not None:
         count = per_node  # "4卡4090服务器": one server of the GPUs per node it states
     if count is None:  # one replica of a stated split ("TP=2"), never fewer GPUs than it
         split = (s.tensor_parallel or 1) * (s.pipeline_parallel or 1)
         count = max(split, 1) if s.task == "inference" else max(split, DEFAULT_GPUS_PER_NODE)
         key = "default.gpu_count_one" if count == 1 else "default.gpu_count"
-        notes.append(_said(key, lang, count=count))
+        notes.append(said(key, lang, count=count))
     if per_node is None:
         # A stated count with no server named ("4x H100") sits in one standard server: more
         # GPUs come as whole servers of the usual size, not as more boxes of the stated count.
@@ -228,17 +224,17 @@ def _workload(s: Scenario, lang: Language, notes: list[str], *, own_run: bool = 
     if s.task is None:
         task = "pretrain" if (s.tokens or s.deadline_seconds) else "inference"
         changes["task"] = task
-        notes.append(_said("default.task", lang, task=Msg(f"default.task_name.{task}")))
+        notes.append(said("default.task", lang, task=Msg(f"default.task_name.{task}")))
     task = str(changes.get("task", s.task))
     if task == "finetune" and s.method is None:
         changes["method"] = "full"
-        notes.append(_said("default.finetune_method", lang))
+        notes.append(said("default.finetune_method", lang))
     if task == "inference":
         changes.update(_lengths(s, lang, notes))
     if s.context_length is None and "context_length" not in changes:
         context = min(_model_context(s.model), DEFAULT_CONTEXT)
         changes["context_length"] = context
-        notes.append(_said("default.context", lang, context=context))
+        notes.append(said("default.context", lang, context=context))
     if task != "inference":
         changes.update(_training_defaults(s, str(task), lang, notes, own_run=own_run))
     elif s.batch_size is None and s.concurrency is not None:
@@ -261,18 +257,18 @@ def _lengths(s: Scenario, lang: Language, notes: list[str]) -> dict[str, object]
         context = s.context_length or min(_model_context(s.model), DEFAULT_CONTEXT)
         prompt = min(DEFAULT_PROMPT_TOKENS, context)
         output = min(DEFAULT_OUTPUT_TOKENS, context)
-        notes.append(_said("default.request_lengths", lang, prompt=prompt, output=output))
+        notes.append(said("default.request_lengths", lang, prompt=prompt, output=output))
         return {"prompt_tokens": prompt, "output_tokens": output}
     prompt = s.prompt_tokens or DEFAULT_PROMPT_TOKENS
     output = s.output_tokens or DEFAULT_OUTPUT_TOKENS
     if s.prompt_tokens is None:
-        notes.append(_said("default.prompt_tokens", lang, prompt=prompt))
+        notes.append(said("default.prompt_tokens", lang, prompt=prompt))
     if s.output_tokens is None:
-        notes.append(_said("default.output_tokens", lang, output=output))
+        notes.append(said("default.output_tokens", lang, output=output))
     out: dict[str, object] = {"prompt_tokens": prompt, "output_tokens": output}
     if s.context_length is not None and prompt + output > s.context_length:
         notes.append(
-            _said(
+            said(
                 "default.lengths_over_context",
                 lang,
                 prompt=prompt,
@@ -283,7 +279,7 @@ def _lengths(s: Scenario, lang: Language, notes: list[str]) -> dict[str, object]
     if s.context_length is None:
         out["context_length"] = prompt + output
         notes.append(
-            _said(
+            said(
                 "default.context_from_lengths",
                 lang,
                 prompt=prompt,
@@ -328,7 +324,7 @@ def _training_defaults(
         published = _published_tokens(s.model) if task == "pretrain" and own_run else None
         if published is not None:
             out["tokens"] = published
-            notes.append(_said("default.published_tokens", lang, model=s.model, tokens=published))
+            notes.append(said("default.published_tokens", lang, model=s.model, tokens=published))
         elif task == "pretrain":
             # One rule with `calc`: 20 per ACTIVE parameter, MoE too
             # (calculators.compute_time.MOE_TOKENS_RULE).
@@ -336,7 +332,7 @@ def _training_defaults(
             out["tokens"] = tokens
             moe = bool(s.active_params and s.params and s.active_params < s.params)
             notes.append(
-                _said(
+                said(
                     "default.chinchilla_tokens",
                     lang,
                     per_param=CHINCHILLA_TOKENS_PER_PARAM,
@@ -346,10 +342,10 @@ def _training_defaults(
             )
         else:
             out["tokens"] = FINETUNE_TOKENS
-            notes.append(_said("default.finetune_tokens", lang, tokens=FINETUNE_TOKENS))
+            notes.append(said("default.finetune_tokens", lang, tokens=FINETUNE_TOKENS))
     if s.deadline_seconds is None:
         out["deadline_seconds"] = DEFAULT_DEADLINE_SECONDS
-        notes.append(_said("default.deadline", lang, deadline=DEFAULT_DEADLINE_SECONDS))
+        notes.append(said("default.deadline", lang, deadline=DEFAULT_DEADLINE_SECONDS))
     if s.batch_size is None:
         context = s.context_length or DEFAULT_CONTEXT
         batch = (
@@ -358,125 +354,8 @@ def _training_defaults(
             else FINETUNE_BATCH_SEQUENCES
         )
         out["batch_size"] = batch
-        notes.append(_said("default.batch", lang, batch=batch))
+        notes.append(said("default.batch", lang, batch=batch))
     return out
-
-
-def _precision(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
-    from calculators.catalog.hardware import lookup_gpu
-
-    gpu = lookup_gpu(s.gpu) if s.gpu else None
-    precision = gpu.default_training_precision() if gpu else "bf16"
-    if s.precision == "fp8" and s.task != "inference" and gpu and not gpu.supports("fp8"):
-        notes.append(_said("default.no_fp8", lang, gpu=gpu.name, precision=precision))
-        return replace(s, precision=precision)
-    quantized = s.precision in ("int4", "int8")
-    if quantized and s.task != "inference" and s.method != "qlora":
-        notes.append(
-            _said("default.quantized_training", lang, quant=s.precision, precision=precision)
-        )
-        return replace(s, precision=precision)
-    if s.precision == "fp8" and s.task != "inference":
-        notes.append(_said("default.fp8_training", lang))
-        return s
-    if s.precision is not None:
-        if s.task == "inference" and s.precision in ("fp8", "int8") and s.kv_dtype is None:
-            kv = precision.upper()  # vLLM kv_cache_dtype="auto": 16-bit beside 8-bit weights
-            notes.append(_said("default.kv_16bit", lang, dtype=s.precision.upper(), kv=kv))
-        return s
-    recipe = _published_training_precision(s, gpu)
-    if s.task == "inference":
-        precision, kv = _serving_precision(s, gpu, lang, notes) or precision, precision
-        kv = s.kv_dtype or (precision if precision in ("bf16", "fp16", "fp32") else kv)
-        notes.append(_said("default.serving_precision", lang, precision=precision, kv=kv))
-    elif recipe is not None:
-        precision = "fp8"
-        notes.append(_said("default.fp8_recipe", lang, model=recipe))
-    elif s.task == "finetune" and s.method in ("lora", "qlora"):
-        base = Msg("default.nf4") if s.method == "qlora" else precision
-        notes.append(_said("default.lora_precision", lang, base=base, precision=precision))
-    else:
-        notes.append(_said("default.mixed_precision", lang, precision=precision))
-    return replace(s, precision=precision)
-
-
-def _published_training_precision(s: Scenario, gpu: GPU | None) -> str | None:
-    """The model's name when pre-training a catalog model whose own published run trained in
-    FP8 (DeepSeek-V3, `ModelSpec.training_recipe_source`) on a GPU with FP8 tensor cores and
-    no precision stated; else None."""
-    from calculators.catalog.models import lookup_model
-    from calculators.errors import CalculatorInputError
-
-    if s.task != "pretrain" or s.model is None or gpu is None or not gpu.supports("fp8"):
-        return None
-    try:
-        model = lookup_model(s.model)
-    except (CalculatorInputError, KeyError, LookupError):
-        return None
-    if model.training_precision != "fp8":
-        return None
-    return model.name
-
-
-def _serving_precision(
-    s: Scenario, gpu: GPU | None, lang: Language, notes: list[str]
-) -> str | None:
-    """A catalog model is served in its released format where the GPU runs it (DeepSeek-V3:
-    FP8 on Hopper), else the nearest format the GPU has; None for a bare size."""
-    from calculators.catalog.models import lookup_model
-    from calculators.serving_layout import (
-        approximation_messages,
-        serving_dtype,
-        serving_precision_message,
-    )
-
-    if s.model is None or gpu is None:
-        return None
-    model = lookup_model(s.model)
-    notes.append(
-        _said("default.sentence", lang, sentence=serving_precision_message(model=model, gpu=gpu))
-    )
-    # what the catalog shape leaves out (sliding windows, a vision encoder, MXFP4), said beside
-    # the format it is served in
-    notes.extend(_said("default.sentence", lang, sentence=m) for m in approximation_messages(model))
-    return serving_dtype(model=model, gpu=gpu)
-
-
-def _links(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
-    if (s.nodes or 1) <= 1:
-        return s
-    if s.inter_link is None:
-        from calculators.catalog.hardware import lookup_gpu
-        from calculators.planner.fabrics import typical_fabric
-
-        gpu = lookup_gpu(s.gpu) if s.gpu else None
-        if gpu is None:
-            notes.append(_said("default.inter_link", lang, link=DEFAULT_INTER_LINK))
-            return replace(s, inter_link=DEFAULT_INTER_LINK)
-        typical = typical_fabric(gpu)
-        link = typical.link
-        notes.append(
-            _said(
-                "default.typical_inter_link",
-                lang,
-                link=link.name,
-                gbits=link.bytes_per_s * 8 / 1e9,
-                ports=typical.ports(s.gpus_per_node or DEFAULT_GPUS_PER_NODE),
-                gpu=gpu.name,
-            )
-        )
-        return replace(s, inter_link=link.name)
-    if "infiniband" in s.inter_link.lower():
-        notes.append(_said("default.infiniband_ports", lang))
-    elif s.gpu:
-        from calculators.catalog.hardware import lookup_gpu, lookup_link
-        from calculators.planner.fabrics import ports_per_node
-
-        link = lookup_link(s.inter_link)
-        per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
-        ports = ports_per_node(lookup_gpu(s.gpu), link, per_node)
-        notes.append(_said("default.link_ports", lang, link=link.name, ports=ports))
-    return s
 
 
 def _model(s: Scenario) -> Scenario:
@@ -506,8 +385,8 @@ def resolve(
     s = _with_site(s, site, language, notes)
     s = _workload(s, language, notes, own_run=own_run)
     s = _counts(s, language, notes)
-    s = _precision(s, language, notes)
-    s = _links(s, language, notes)
+    s = precision_defaults(s, language, notes)
+    s = link_defaults(s, language, notes)
     if s.pue is not None:
-        notes.append(_said("default.pue_stated", language, pue=s.pue, average=DEFAULT_PUE))
+        notes.append(said("default.pue_stated", language, pue=s.pue, average=DEFAULT_PUE))
     return Resolved(s, tuple(notes), site)

@@ -48,6 +48,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     from calculators import DEFAULT_PUE, energy
     from calculators.catalog.hardware import lookup_gpu
     from calculators.messages import Msg
+    from calculators.planner.host import desk_box
 
     s = query.scenario
     count = _stated_count(s)
@@ -60,8 +61,12 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    pue = s.pue if s.pue is not None else DEFAULT_PUE  # "PUE 1.2": the user's facility
-    est = energy(gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue)
+    # "PUE 1.2": the user's facility; unstated, consumer cards sit at a desk (no facility PUE)
+    box = desk_box(gpu, count) if s.pue is None else None
+    pue = s.pue if s.pue is not None or box else DEFAULT_PUE
+    est = energy(
+        gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count
+    )
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
         "answer.hardware_energy",

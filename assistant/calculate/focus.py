@@ -324,14 +324,30 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if kwh is None:
         return None
     if scenario.price_per_kwh is None:
-        return Msg("answer.energy", kwh=kwh)
-    return Msg(
+        return _with_basis(Msg("answer.energy", kwh=kwh), checks, scenario, kwh)
+    bill = Msg(
         "answer.energy_cost",
         kwh=kwh,
         cost=kwh * scenario.price_per_kwh,
         currency=scenario.currency or "",
         price=scenario.price_per_kwh,
     )
+    return _with_basis(bill, checks, scenario, kwh)
+
+
+def _with_basis(bill: Msg, checks: tuple[Check, ...], scenario: Scenario, kwh: float) -> Msg:
+    """The bill and what it counts: the GPUs' own share at full load, then the host and the
+    facility's PUE (a data-centre average unless stated), which a desk-side box may not pay."""
+    gpu_j = figure(checks, "power", "gpu_energy_joules")
+    total_j = figure(checks, "power", "energy_joules")
+    host_j = figure(checks, "power", "host_energy_joules")
+    if not (gpu_j and total_j and host_j is not None):
+        return bill
+    key = "answer.energy_basis_stated" if scenario.pue is not None else "answer.energy_basis"
+    if scenario.pue is None and total_j == gpu_j + host_j:  # no facility overhead: a desk box
+        key = "answer.energy_basis_office"
+    basis = Msg(key, gpu_kwh=kwh * gpu_j / total_j, pue=total_j / (gpu_j + host_j))
+    return Msg("answer.energy_with_basis", bill=bill, basis=basis)
 
 
 def _serving_memory(

@@ -20,14 +20,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure, main_ask
-from assistant.i18n import text
-from assistant.records import Ask, Check, Query, Scenario
+from assistant.i18n import join_sentences, text
+from assistant.records import Ask, Check, Language, Query, Scenario, Verdict
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["bounded_tokens", "money_outcome"]
+__all__ = ["bounded_tokens", "money_outcome", "serving_span", "with_span"]
 
 #: `outcome._rerun`: a question's re-evaluator (scenario, note) -> Outcome, for an ask.
 RerunFor = Callable[[Query, Ask], Callable[[Scenario, str], "Outcome"]]
@@ -103,6 +103,74 @@ def _bought(s: Scenario, query: Query, budget: float, price: float) -> Check:
         formula=text(Msg("formula.budget_hours"), query.language),
         inputs={"budget": budget, "price_per_gpu_hour": price},
     )
+
+
+#: Below this many seconds the span reads in hours already: no "(N hours)" after it.
+_SAY_HOURS_FROM = 2 * 86400.0
+
+
+def serving_span(
+    checks: tuple[Check, ...], stated: Scenario, gpus: int, gpu: str | None = None
+) -> tuple[Msg | None, tuple[Check, ...]]:
+    """How long a stated budget keeps `gpus` serving (0: not serving): budget ÷ (GPUs × price per
+    GPU-hour) hours, with the cost check carrying it (`budget_seconds`, `budget_days`); with no
+    price, what the time depends on (None when a period is stated: its break-even price says
+    it). `gpu` is the card evaluated (a typical set-up's when the question names none).
+    Serving has no run to cost: one hour of it is never held against the budget.
+
+    >>> from assistant.records import Scenario
+    >>> msg, _ = serving_span((), Scenario(budget=50e3, price_per_gpu_hour=1.5), 1)
+    >>> msg.key if msg else None, round(float(msg["hours"])) if msg else None
+    ('answer.serving_budget_lasts', 33333)
+    """
+    if stated.budget is None or gpus < 1:
+        return None, checks
+    said: dict[str, Param] = {"budget": stated.budget, "currency": stated.currency or ""}
+    said["hardware"] = Msg("common.gpus", count=gpus, gpu=gpu or stated.gpu or "GPU")
+    price = stated.price_per_gpu_hour
+    if price is None:
+        unpriced = Msg("answer.serving_budget_price", count=gpus, **said)
+        return (None if stated.deadline_seconds else unpriced), checks
+    from calculators import budget_hours
+
+    hours = budget_hours(budget=stated.budget, price_per_gpu_hour=price * gpus)
+    seconds = hours * 3600.0
+    also = Msg("answer.serving_budget_hours", hours=hours) if seconds >= _SAY_HOURS_FROM else ""
+    lasts = Msg(
+        "answer.serving_budget_lasts", price=price, seconds=seconds, hours=hours, also=also, **said
+    )
+    lasted = {"budget_seconds": seconds, "budget_days": seconds / 86400}
+    return lasts, tuple(
+        replace(c, figures={**c.figures, **lasted}) if c.kind == "cost" else c for c in checks
+    )
+
+
+#: A stated serving period held against the budget: the judgement, with how long it lasts.
+_SPAN_JUDGED = {
+    "answer.within_budget": "answer.serving_period_within",
+    "answer.over_budget": "answer.serving_period_over",
+}
+
+
+def with_span(
+    top: str,
+    verdict: Verdict,
+    span: Msg | None,
+    budget: Msg | None,
+    stated: Scenario,
+    language: Language,
+) -> tuple[str, Verdict]:
+    """The headline `top` led by how long the money serves (`serving_span`), in one sentence
+    with a stated period's verdict (`budget`, its cost against the budget); with no price, the
+    verdict waits for one (an estimate, as for a run's break-even price)."""
+    if span is None:
+        return top, verdict
+    said = span
+    if budget is not None and budget.key in _SPAN_JUDGED and stated.deadline_seconds:
+        said = Msg(_SPAN_JUDGED[budget.key], span=span, period=stated.deadline_seconds, **budget)
+    if span.key == "answer.serving_budget_price" and verdict == "feasible":
+        verdict = "unknown"
+    return join_sentences((text(said, language), top), language), verdict
 
 
 def bounded_tokens(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome:

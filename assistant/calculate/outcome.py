@@ -9,7 +9,7 @@ no hardware and no site, typical set-ups are evaluated and the answer says which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -18,15 +18,17 @@ from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
+from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
-from assistant.calculate.money import bounded_tokens, money_outcome
+from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -38,9 +40,8 @@ from assistant.calculate.sizing import (
 )
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
-from assistant.calculate.summaries import describe_setup, summarize
+from assistant.calculate.summaries import describe_setup
 from assistant.calculate.targets import has_target, meet_target
-from assistant.calculate.totals import deployment_totals
 from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
@@ -51,7 +52,6 @@ from assistant.calculate.verdict import (
     first_fix,
     host_ram_condition,
     judged_on_memory,
-    keeps_stated,
     network_pace,
     on_memory,
     on_open_horizon,
@@ -125,96 +125,6 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
 
 
-def _checks(evaluation: Evaluation, lang: Language, gpu: str) -> tuple[Check, ...]:
-    out = []
-    for result in evaluation.checks:
-        summary = summarize(result.kind, result.verdict, result.figures, lang, gpu)
-        figures = dict(result.figures)
-        if result.kind == "memory":
-            figures = deployment_totals(evaluation, figures)
-        out.append(
-            Check(
-                kind=result.kind,
-                verdict=result.verdict,
-                summary=summary,
-                figures=figures,
-                formula=text(result.formula, lang) if result.formula is not None else "",
-                inputs=dict(result.inputs),
-                assumptions=(
-                    *(text(m, lang) for m in result.messages),
-                    *(text(a, lang) for a in result.assumptions),
-                ),
-                sources=result.sources,
-            )
-        )
-    return tuple(out)
-
-
-def _effect(change: PlanChange, lang: Language) -> str:
-    after = change.evaluation_after
-    figures = after.figures
-    parts: list[Msg] = [Msg(f"common.verdict.{after.verdict}")]
-    memory = figures.get("required_bytes_per_gpu")
-    if isinstance(memory, (int, float)) and not isinstance(memory, bool):
-        parts.append(Msg("effect.memory", memory=memory))
-    seconds = figures.get("seconds")
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
-        parts.append(Msg("effect.time", seconds=seconds))
-    if after.failing and not after.paced:  # a network that only paces the run is in `time`
-        names = tuple(Msg(f"effect.check.{k}") for k in after.failing)
-        parts.append(Msg("effect.still_fails", names=names))
-    return text(Msg("effect.summary", parts=tuple(parts)), lang)
-
-
-def _suggestions(
-    evaluation: Evaluation, lang: Language
-) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
-    """The planner's changes (its five best and a kept condition), and the first one that makes
-    the plan feasible."""
-    from calculators.planner import suggest
-
-    changes: Sequence[PlanChange] = evaluation.suggestions or suggest(evaluation.plan)
-    out = tuple(
-        Suggestion(
-            change=text(c.description, lang),
-            effect=_effect(c, lang),
-        )
-        for c in changes
-    )
-    fix = next((s for s, c in zip(out, changes) if c.evaluation_after.verdict == "feasible"), None)
-    return out, fix
-
-
-def _stated_first(
-    suggestions: tuple[Suggestion, ...], evaluation: Evaluation, stated: Scenario, lang: Language
-) -> tuple[Suggestion, ...]:
-    """The fixes list in the order an engineer offers them: changes that keep what the user
-    stated and need no new hardware, then more or other hardware (which says so itself), then
-    changes that undo a stated choice ("全参" → LoRA, FP16 → int8, more GPUs at ZeRO-3 after
-    "ZeRO-0"), marked as such."""
-    changes = evaluation.suggestions
-    if len(changes) != len(suggestions):  # no planner changes behind them: nothing to judge
-        return suggestions
-    ranked: list[tuple[int, Suggestion]] = []
-    for suggestion, change in zip(suggestions, changes, strict=True):
-        if undoes_stated(change, evaluation.plan, stated):
-            ranked.append((2, _marked(suggestion, lang)))
-        elif change.hardware:
-            ranked.append((1, suggestion))
-        elif keeps_stated(change, evaluation.plan, stated):
-            ranked.append((0, suggestion))
-        else:
-            ranked.append((2, _marked(suggestion, lang)))
-    return tuple(s for _, s in sorted(ranked, key=lambda pair: pair[0]))
-
-
-def _marked(suggestion: Suggestion, lang: Language) -> Suggestion:
-    """A fix that changes what the user stated, said so: "… (changes what you stated)"."""
-    return replace(
-        suggestion, change=text(Msg("answer.undoes_stated", change=suggestion.change), lang)
-    )
-
-
 def _evaluate_scenario(
     resolved: Resolved,
     lang: Language,
@@ -228,6 +138,10 @@ def _evaluate_scenario(
     the lead: the quantity is the answer, not how it sits on a card the user never named."""
     scenario = resolved.scenario
     pue = scenario.pue or (resolved.site.pue if resolved.site else None)
+    if pue is None and resolved.site is not None:  # a named site is a data centre
+        from calculators.power import DEFAULT_PUE
+
+        pue = DEFAULT_PUE
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
     if on_memory(ask, stated):
         evaluation = judged_on_memory(evaluation)
@@ -255,10 +169,10 @@ def _evaluate_scenario(
         tensor_parallel=plan.tensor_parallel,
         pipeline_parallel=plan.pipeline_parallel,
     )
-    suggestions, _ = _suggestions(evaluation, lang)
+    suggestions, _ = planner_suggestions(evaluation, lang)
     verdict = respecting_verdict(evaluation, stated)
     keeping, other = first_fix(evaluation, stated)
-    checks, paced = paced_checks(evaluation, _checks(evaluation, lang, scenario.gpu or ""))
+    checks, paced = paced_checks(evaluation, planner_checks(evaluation, lang, scenario.gpu or ""))
     binding = _binding(evaluation) if paced else evaluation.binding
     binding = binding if binding in CHECK_LABELS else None
     fix = (
@@ -272,11 +186,13 @@ def _evaluate_scenario(
     hardware = other is not None and evaluation.suggestions[other].hardware
     if beyond is not None and other is not None and hardware:
         if undoes_stated(evaluation.suggestions[other], plan, stated):  # "ZeRO-0" → ZeRO-3
-            beyond = _marked(suggestions[other], lang).change
+            beyond = marked(suggestions[other], lang).change
     beyond_key = "answer.needs_hardware" if hardware else "answer.beyond_stated"
     if other is not None and _past_a_year(evaluation.suggestions[other], stated):
         beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
     budget = budget_note(checks, stated, ask)
+    serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
+    span, checks = serving_span(checks, stated, serving, scenario.gpu)
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
@@ -297,9 +213,10 @@ def _evaluate_scenario(
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
         top = join_sentences((top, network_pace(evaluation, lang)), lang)
+    top, verdict = with_span(top, verdict, span, budget, stated, lang)
     if budget is not None:
         within = budget_tokens(checks, scenario, stated) if over else None
-        said = tuple(text(m, lang) for m in (budget, within) if m is not None)
+        said = tuple(text(m, lang) for m in (budget, within) if m is not None and not span)
         top = join_sentences((*said, top), lang)
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
@@ -323,7 +240,7 @@ def _evaluate_scenario(
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
-        suggestions=_stated_first(suggestions, evaluation, stated, lang),
+        suggestions=stated_first(suggestions, evaluation, stated, lang),
         assumptions=(
             *deciding_notes(evaluation, lang),
             *resolved.assumptions,
@@ -444,7 +361,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
-        return with_focus(query, outcome, ask)
+        return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return _refused(exc, lang, s)
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.purchase import purchase_outcome
 from assistant.calculate.summaries import describe_setup
 from assistant.i18n import text
 from assistant.records import Language, Query, Scenario
@@ -56,7 +57,8 @@ def typical_outcome(
     # A quantity asked with no hardware named: the figure is the answer, and no verdict is
     # decided on a card the user never chose (the set-ups tried are listed as assumed).
     verdict = chosen.verdict if judged else "unknown"
-    return replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))
+    answered = replace(chosen, verdict=verdict, lead=lead, assumptions=(note, *chosen.assumptions))
+    return purchase_outcome(query, answered, _works, run) if judged else answered
 
 
 def _try_setups(

@@ -328,6 +328,8 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> M
     without a budget."""
     from assistant.calculate.focus import break_even, figure
 
+    if any(c.kind == "cost" and c.figures.get("period") == "one hour of serving" for c in checks):
+        return None  # serving with no period: how long the money lasts (money.serving_span)
     cost = figure(checks, "cost", "cost")
     hours = figure(checks, "cost", "gpu_hours")
     if stated.budget is not None and stated.price_per_gpu_hour is None and hours:

@@ -158,7 +158,12 @@ def _shared_options() -> list[Callable[[F], F]]:
             default=None,
             help="Your electricity price per kWh: prices the energy (with PUE).",
         ),
-        click.option("--pue", type=float, default=None, help="Facility PUE [default: 1.58]."),
+        click.option(
+            "--pue",
+            type=float,
+            default=None,
+            help="Facility PUE [default: 1.58; 1.0 for 1-4 consumer cards at a desk].",
+        ),
         click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True),
         click.option("--json", "as_json", is_flag=True, help="Print SI numbers as JSON."),
     ]

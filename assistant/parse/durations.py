@@ -61,7 +61,10 @@ _NOT_DEADLINE = re.compile(r"(?:每|\bper|/|\ba)\s*$", re.ASCII)
 
 
 def read_deadline(text: str) -> float | None:
-    """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year"."""
+    """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year".
+
+    >>> read_deadline("部署70b1年,每卡时10元"), read_deadline("训练7b3个月"), read_deadline("70b")
+    (31536000.0, 7776000.0, None)"""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
     # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
@@ -75,6 +78,8 @@ def read_deadline(text: str) -> float | None:
     text = re.sub(
         r"(?<=[a-z]{3})(?<!int)(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text
     )
+    # "部署70B一年" is "70b1年": a span right after a model size is a span of its own
+    text = re.sub(r"(?<=\d[bm])(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text)
     for unit_pattern, seconds in _DURATION_UNITS:
         for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
             if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):

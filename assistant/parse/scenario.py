@@ -203,7 +203,7 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
-    warnings += _dataset_note(text, found, lang)
+    warnings += _dataset_note(text, found, lang) + _unquantized(text, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     warnings += [
         parse_note(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)
@@ -215,6 +215,32 @@ def scenario_slots(
         found["intra_link"] = link or found["intra_link"]
     warnings += [parse_note(m, lang) for m in _name_notes(mentions, found, lang)]
     return found, warnings
+
+
+def _unquantized(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """ "不量化" / "without quantization" states the precision: the model's own format where
+    the card runs it (`serving_dtype`), else the card's 16-bit format (bf16, or fp16 on
+    V100 / T4), else bf16; a named format ("int4") wins. The answer says which was used."""
+    if "precision" in found or not slots.read_unquantized(text):
+        return []
+    dtype = _unquantized_dtype(found)
+    found["precision"] = dtype
+    return [parse_note(Msg("parse.unquantized", dtype=dtype.upper()), lang)]
+
+
+def _unquantized_dtype(found: Mapping[str, object]) -> str:
+    from calculators.catalog.hardware import GPUS
+    from calculators.catalog.models import lookup_model
+    from calculators.serving_layout import serving_dtype
+
+    card = GPUS.get(str(found.get("gpu")))
+    if card is None:
+        return "bf16"
+    try:
+        dtype = serving_dtype(model=lookup_model(str(found["model"])), gpu=card)
+    except (KeyError, LookupError, ValueError):  # a bare size: the card's own 16-bit format
+        return card.default_training_precision()
+    return dtype if dtype not in ("int8", "int4") else card.default_training_precision()
 
 
 def _epochs_and_mfu(text: str, found: dict[str, object], lang: Language) -> list[str]:

@@ -36,6 +36,7 @@ __all__ = [
     "read_sizes",
     "read_task",
     "read_topics",
+    "read_unquantized",
     "read_zero_stage",
 ]
 
@@ -81,6 +82,15 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
         "int4",
     ),
 )
+#: "不量化", "原精度", "without quantization": the weights stay in the model's own 16-bit
+#: format; a stated precision, so quantizing is a change of what was asked, not a condition.
+_UNQUANTIZED = (
+    # "要不要量化", "用不用量化" ask whether to quantize: not a statement
+    r"(?<![要用做])(?:不|不用|不要|不做|不进行|不经过|没有|没|未|无|非)\s*(?:做|进行|经过)?\s*量化|"
+    r"原(?:始|生)?精度|"
+    r"\bunquanti[sz]ed\b|\bnon-quanti[sz]ed\b|\bnot quanti[sz]ed\b|"
+    r"(?:\bwithout|\bno|w/o)\s+(?:any\s+)?quanti[sz](?:ation|ing|e)\b"
+)
 _TOPIC_WORDS: tuple[tuple[str, str], ...] = (
     (r"电|功耗|功率|散热|制冷|pue|power|energy|electric|cooling|watt|kwh", "power"),
     (r"成本|费用|预算|多少钱|价格|租|cost|price|budget|\$|¥|元|美元|dollar|spend", "cost"),
@@ -121,6 +131,16 @@ def read_precision(text: str) -> str | None:
         if re.search(pattern, text, re.ASCII):
             return precision
     return None
+
+
+def read_unquantized(text: str) -> bool:
+    """True when the question rules quantization out ("不量化", "without quantization").
+
+    Examples:
+        >>> [read_unquantized(t) for t in ("单卡能部署吗，不量化", "no quantization", "要不要量化")]
+        [True, True, False]
+    """
+    return re.search(_UNQUANTIZED, text, re.ASCII) is not None
 
 
 def read_topics(text: str) -> tuple[str, ...]:

@@ -106,7 +106,7 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
             found.setdefault("currency", currency)
     budget = found.get("budget")
     if isinstance(budget, float) and "price_per_gpu_hour" not in found and buys_hardware(text):
-        del found["budget"]
+        found["purchase_budget"] = found.pop("budget")
         word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
         return [Msg("parse.purchase_budget", budget=budget, currency=word)]
     return []

@@ -13,6 +13,7 @@ from calculators._memory_parts import frozen_base_bytes, stage_layout
 from calculators.catalog.hardware import LINKS, Link
 from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
+from calculators.planner.host import desk_box
 from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
     PRETRAIN_BATCH_TOKENS,
@@ -271,8 +272,8 @@ def power_check(
             formula=None,
             inputs={},
         )
-    est = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=seconds, pue=plan.pue)
-    rate = energy(gpus=plan.gpus, tdp_watts=plan.gpu.tdp_watts, seconds=1.0, pue=plan.pue)
+    est = plan_energy(plan, seconds)
+    rate = plan_energy(plan, 1.0)
     # Training keeps its whole-run energy as the headline; only serving reports power_watts.
     figures: dict[str, Figure] = {
         "energy_joules": est.energy_joules,
@@ -304,6 +305,21 @@ def power_check(
         inputs=dict(est.inputs),
         assumptions=assumptions,
         sources=POWER_SOURCES,
+    )
+
+
+def plan_energy(plan: Plan, seconds: float) -> EnergyEstimate:
+    """The plan's energy over `seconds`: consumer cards with no PUE stated (nor a site's) sit in
+    a desk-side box (no facility PUE, a desktop/workstation host); all else in a data centre."""
+    on_node = min(plan.gpus, plan.gpus_per_node)
+    box = desk_box(plan.gpu, on_node) if plan.pue is None else None
+    return energy(
+        gpus=plan.gpus,
+        tdp_watts=plan.gpu.tdp_watts,
+        seconds=seconds,
+        pue=plan.pue,
+        box=box,
+        gpus_per_box=on_node,
     )
 
 

@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from calculators.catalog.hardware import GPU
+from calculators.planner.checks import plan_energy
 from calculators.planner.compute import compute_facts
 from calculators.planner.memory import memory_check
 from calculators.planner.plan import Plan
-from calculators.power import cost, energy
+from calculators.power import cost
 
 __all__ = ["GpuComparison", "compare_gpus"]
 
@@ -60,9 +61,7 @@ def compare_gpus(
         )
         variant = plan.replace(gpu=gpu, precision=precision, intra_link=None)
         seconds = compute_facts(variant).seconds
-        est = energy(
-            gpus=plan.gpus, tdp_watts=gpu.tdp_watts, seconds=seconds or 3600.0, pue=plan.pue
-        )
+        est = plan_energy(variant, seconds or 3600.0)
         price = prices.get(gpu.name)
         hours = (seconds or 3600.0) * plan.gpus / 3600
         rows.append(

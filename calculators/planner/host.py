@@ -21,7 +21,9 @@ __all__ = [
     "HOST_BANDWIDTH_BYTES_PER_S",
     "HOST_RAM_DEFAULTS",
     "HOST_USABLE_FRACTION",
+    "DESK_MAX_GPUS",
     "WORKSTATION_MIN_GPUS",
+    "desk_box",
     "HostRam",
     "host_ram",
     "host_ram_assumption",
@@ -115,6 +117,9 @@ HOST_RAM_DEFAULTS: Mapping[str, HostRamDefault] = MappingProxyType(
 #: desktop CPU has about 20-28 PCIe lanes (two cards at x8/x8), so 3 or more cards mean a
 #: workstation platform (Threadripper PRO: 128 PCIe lanes; Xeon W-3400: 112).
 WORKSTATION_MIN_GPUS = 3
+#: Most consumer cards one desk-side box holds: a workstation board has 4 double-spaced x16
+#: slots (Threadripper PRO WRX90 / Xeon W790 boards); more cards mean a rack server.
+DESK_MAX_GPUS = 4
 #: Share of host RAM the offloaded states may take (OS, data loader, pinned buffers).
 HOST_USABLE_FRACTION = 0.8
 #: Bytes the CPU Adam step moves per parameter: read fp32 master, momentum, variance (12) and
@@ -148,6 +153,22 @@ def host_ram_default(gpu: GPU, gpus_on_node: int = 1) -> HostRamDefault:
     if gpu.intra_link.startswith("PCIe"):
         return HOST_RAM_DEFAULTS["pcie"]
     return HOST_RAM_DEFAULTS.get(gpu.architecture, HOST_RAM_DEFAULTS["pcie"])
+
+
+def desk_box(gpu: GPU, gpus_on_node: int) -> str | None:
+    """The desk-side box (`calculators.power.DESK_BOXES` key) consumer cards sit in, or None
+    for a data-centre server (any other card, or more cards than a desk-side box holds).
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> desk_box(lookup_gpu("RTX 4090"), 2), desk_box(lookup_gpu("RTX 4090"), 4)
+        ('desktop', 'workstation')
+        >>> desk_box(lookup_gpu("RTX 4090"), 8), desk_box(lookup_gpu("H100"), 1)
+        (None, None)
+    """
+    if gpu.gpu_class != "consumer" or gpus_on_node > DESK_MAX_GPUS:
+        return None
+    return "workstation" if gpus_on_node >= WORKSTATION_MIN_GPUS else "desktop"
 
 
 def host_ram_assumption(

@@ -24,7 +24,6 @@ from calculators.defaults import (
     PRETRAIN_BATCH_TOKENS,
 )
 from calculators.messages import Msg
-from calculators.power import DEFAULT_PUE
 
 __all__ = [
     "DAY",
@@ -121,7 +120,9 @@ class Plan:
     """Model FLOPs utilisation; None: the default for the GPU class."""
     price_per_gpu_hour: float | None = None
     currency: str | None = None
-    pue: float = DEFAULT_PUE
+    pue: float | None = None
+    """The facility's PUE; None: not stated, so the data-centre average, or none (1.0) for
+    consumer cards in a desk-side box (`calculators.power.energy`, ``box``)."""
     price_per_kwh: float | None = None
     """Electricity price per kWh at the socket (None: energy is not priced; none is invented)."""
 

@@ -96,5 +96,5 @@ def _check_amounts(plan: Plan) -> None:
         check_positive("host_ram_bytes", plan.host_ram_bytes, maximum=1e15)
     if plan.price_per_gpu_hour is not None:
         check_positive("price_per_gpu_hour", plan.price_per_gpu_hour, maximum=1e6)
-    if not 1.0 <= plan.pue <= 5.0:
+    if plan.pue is not None and not 1.0 <= plan.pue <= 5.0:
         fail("pue", plan.pue, Msg("invalid.pue"))

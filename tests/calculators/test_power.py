@@ -100,3 +100,58 @@ def test_compare_gpus_same_job_on_other_gpus() -> None:
     assert a100.cost is None  # no price given for it: never invented
     assert h100.cost == pytest.approx(3.0 * 64 * h100.seconds / 3600)
     assert h100.kwh == pytest.approx(energy(gpus=64, tdp_watts=700, seconds=h100.seconds).kwh)
+
+
+# Desk-side boxes: consumer cards at home or in an office pay no data-centre PUE, and their host
+# is one desktop/workstation platform per box behind the box's PSU.
+@pytest.mark.parametrize(
+    ("box", "gpus", "tdp", "expected_watts"),
+    [
+        ("desktop", 1, 450, (450 + 175) / 0.90),  # one 4090: 694 W at the socket
+        ("desktop", 2, 350, (700 + 175) / 0.90),  # two 3090s share one platform
+        ("workstation", 3, 450, (1350 + 425) / 0.92),  # 3 cards: a workstation board
+        ("workstation", 4, 450, (1800 + 425) / 0.92),
+    ],
+)
+def test_desk_box_power_at_the_socket(
+    box: str, gpus: int, tdp: float, expected_watts: float
+) -> None:
+    e = energy(gpus=gpus, tdp_watts=tdp, seconds=3600, box=box, gpus_per_box=gpus)
+    assert e.average_power_watts == pytest.approx(expected_watts, rel=1e-9)
+    assert e.pue == power.OFFICE_PUE == 1.0
+    assert e.facility_overhead_joules == 0.0
+    assert e.gpu_energy_joules == gpus * tdp * 3600  # PSU losses are counted on the host side
+    assert any(m.key == "assume.power.office_pue" for m in e.assumptions)
+
+
+def test_a_desk_box_costs_less_than_the_data_centre_model() -> None:
+    desk = energy(gpus=2, tdp_watts=450, seconds=3600, box="desktop", gpus_per_box=2)
+    centre = energy(gpus=2, tdp_watts=450, seconds=3600)
+    assert desk.kwh < centre.kwh
+    assert centre.kwh == pytest.approx(2 * (450 + HOST_WATTS_PER_GPU) * DEFAULT_PUE / 1000)
+
+
+def test_a_stated_pue_multiplies_a_desk_box_too() -> None:
+    base = energy(gpus=1, tdp_watts=450, seconds=3600, box="desktop")
+    stated = energy(gpus=1, tdp_watts=450, seconds=3600, box="desktop", pue=1.3)
+    assert stated.kwh == pytest.approx(1.3 * base.kwh)
+    assert not any(m.key == "assume.power.office_pue" for m in stated.assumptions)
+
+
+def test_two_boxes_carry_two_platforms() -> None:
+    one = energy(gpus=2, tdp_watts=450, seconds=3600, box="desktop", gpus_per_box=2)
+    two = energy(gpus=4, tdp_watts=450, seconds=3600, box="desktop", gpus_per_box=2)
+    assert two.kwh == pytest.approx(2 * one.kwh)
+
+
+def test_desk_box_figures_cite_their_sources() -> None:
+    for name, desk in power.DESK_BOXES.items():
+        e = energy(gpus=1, tdp_watts=450, seconds=1, box=name)
+        assert desk.source in e.sources
+        assert "80 PLUS" in desk.source
+        assert "TDP" in desk.source
+
+
+def test_an_unknown_box_is_refused() -> None:
+    with pytest.raises(CalculatorInputError):
+        energy(gpus=1, tdp_watts=450, seconds=1, box="garage")

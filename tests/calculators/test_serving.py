@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculators.catalog.hardware import lookup_gpu, lookup_link
-from calculators.catalog.models import lookup_model
-from calculators.serving import experts_touched, serving_speed
+from calculators.catalog.models import ModelSpec, lookup_model
+from calculators.serving import experts_touched, moe_seconds_per_layer, serving_speed
 from calculators.serving_layout import serving_dtype, serving_layout
 from calculators.serving_solvers import max_concurrency
 from calculators.serving_target import gpus_for_target
@@ -37,6 +39,10 @@ def _speed(model: str, gpu: str, tp: int = 1, pp: int = 1, dtype: str = "bf16", 
         ("DeepSeek-V3", "H20", 8, "fp8", 15, 60),
         # vLLM issue #11539 (Jan 2025): DeepSeek-V3 on 8 x H200 in SGLang, batch 1: ~26 tok/s.
         ("DeepSeek-V3", "H200", 8, "fp8", 13, 52),
+        # Baseten blog (Dec 2023): Mixtral-8x7B int8 on 1 x A100, TensorRT-LLM, one request: 81.
+        ("Mixtral-8x7B", "A100 80GB", 1, "int8", 81 / 1.35, 81 * 1.35),
+        # tenstorrent/tt-inference-server #340: Qwen3-30B-A3B on A100, vLLM, one request: 104.
+        ("Qwen3-30B-A3B", "A100 80GB", 1, "bf16", 104 / 1.35, 104 * 1.35),
         # Mixtral over PCIe (RTX 4090 has no NVLink): "tens", not 245.
         ("Mixtral-8x7B", "RTX 4090", 8, "bf16", 10, 100),
         # NVIDIA NeMo docs, Llama-2 inference (TensorRT-LLM, 128 in / 20 out, batch 1):
@@ -53,6 +59,37 @@ def test_batch_one_speed_matches_published(
     s = _speed(model, gpu, tp, dtype=dtype, context_length=1024)
     assert low <= 1 / s.decode_seconds_per_token <= high
     assert s.decode_seconds_per_token > s.roofline_seconds_per_token
+
+
+_MOE_MODELS = ("Mixtral-8x7B", "DeepSeek-V3", "Qwen3-30B-A3B", "Qwen1.5-MoE-A2.7B", "Kimi-K2")
+
+
+@FAST
+@given(
+    name=st.sampled_from(_MOE_MODELS),
+    fewer=st.integers(min_value=1, max_value=8),
+    grouped=st.booleans(),
+)
+def test_fewer_active_experts_never_cost_more_per_moe_layer(
+    name: str, fewer: int, grouped: bool
+) -> None:
+    model = replace(lookup_model(name), routed_nodes_max=4 if grouped else 0)
+    less = replace(model, active_experts=min(fewer, model.active_experts))
+    assert 0 < moe_seconds_per_layer(less) <= moe_seconds_per_layer(model)
+    assert _decode_overhead(less) <= _decode_overhead(model)
+
+
+def _decode_overhead(model: ModelSpec) -> float:
+    return serving_speed(model=model, gpu=lookup_gpu("H100"), context_length=1024).overhead_seconds
+
+
+def test_group_limited_routing_costs_more_than_plain_top_k() -> None:
+    plain, grouped = lookup_model("Mixtral-8x7B"), lookup_model("DeepSeek-V3")
+    assert moe_seconds_per_layer(lookup_model("Llama-2-7B")) == 0.0
+    assert moe_seconds_per_layer(plain) < moe_seconds_per_layer(grouped)
+    assert moe_seconds_per_layer(replace(plain, routed_nodes_max=4)) == moe_seconds_per_layer(
+        grouped
+    )
 
 
 def test_mlperf_llama2_70b_offline_throughput_on_8_h100() -> None:

@@ -139,10 +139,13 @@ def test_pue_is_read(question: str, pue: float | None) -> None:
 
 def test_stated_pue_reaches_the_plan() -> None:
     from assistant.calculate.layouts import to_plan
+    from calculators.planner.checks import plan_energy
     from calculators.power import DEFAULT_PUE
 
     stated = Scenario(model="Qwen2.5-7B", gpu="H100 SXM 80GB", gpu_count=1, task="inference")
-    assert to_plan(stated).pue == DEFAULT_PUE
+    unstated = to_plan(stated)
+    assert unstated.pue is None  # not stated: the energy model picks it for the host class
+    assert plan_energy(unstated, 3600.0).pue == DEFAULT_PUE  # a data-centre card
     assert to_plan(Scenario(**{**stated.__dict__, "pue": 1.2})).pue == 1.2
 
 

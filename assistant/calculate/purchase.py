@@ -1,0 +1,133 @@
+"""A budget to buy GPUs: the set-ups that serve the load, said before anything else.
+
+"预算50万，买什么卡？" or "We have $200k to buy GPUs…: what should we buy?" asks which hardware
+to buy. The catalog has no purchase prices, so the budget is never checked or turned into
+rented GPU-hours (`parse.spending`); what the answer can say is which typical set-up serves the
+stated load (the smallest that does), one cheaper class of card that also does (48 GB
+workstation-class L40S, else a 24 GB RTX 4090, at the fewest cards in one node), with the
+figures that are its caveats (speed per user, tensor-parallel traffic over PCIe), and then that
+vendors' quotes decide the money.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.focus import figure
+from assistant.calculate.summaries import describe_setup
+from assistant.i18n import join_sentences, text
+from assistant.records import Language, Query, Scenario
+from calculators.catalog.hardware import lookup_gpu
+from calculators.errors import CalculatorInputError
+from calculators.messages import Msg, Param
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["purchase_outcome", "stated_purchase"]
+
+#: Cheaper classes tried after the typical set-ups, in order, each at 1, 2, 4, 8 cards in a node
+#: (tensor parallelism needs a power of two that divides the heads).
+CHEAPER_GPUS = ("L40S 48GB", "RTX 4090 24GB")
+_COUNTS = (1, 2, 4, 8)
+#: Below this share of each token's time, tensor-parallel traffic is not worth a caveat.
+_TRAFFIC_WORTH_SAYING = 0.1
+
+
+def purchase_outcome(
+    query: Query,
+    chosen: Outcome,
+    works: Callable[[Outcome], bool],
+    run: Callable[[Scenario], Outcome],
+) -> Outcome:
+    """`chosen` (the typical set-up answered on) led by what a purchase question asks: the
+    smallest set-up that serves the load, a cheaper class that does, and that the budget cannot
+    be checked; `chosen` unchanged when the question states no purchase budget."""
+    s, lang = query.scenario, query.language
+    if s.purchase_budget is None or chosen.scenario is None:
+        return chosen
+    money: dict[str, Param] = {"budget": s.purchase_budget, "currency": s.currency or "CNY"}
+    if not works(chosen):
+        said = Msg("answer.purchase_none", **money)
+        return replace(chosen, lead=join_sentences((text(said, lang), chosen.lead), lang))
+    main = chosen.scenario.gpu
+    cheaper: Msg | str = ""
+    if main not in CHEAPER_GPUS:
+        found = _cheaper(s, works, run)
+        cheaper = (
+            _cheaper_said(found, found.scenario, lang)
+            if found is not None and found.scenario is not None
+            else Msg("answer.purchase_no_cheaper")
+        )
+    said = Msg(
+        "answer.purchase_setups",
+        main=describe_setup(chosen.scenario, lang),
+        speed=_per_user(chosen),
+        cheaper=cheaper,
+        **money,
+    )
+    return replace(chosen, lead=join_sentences((text(said, lang), chosen.lead), lang))
+
+
+def _cheaper(
+    s: Scenario, works: Callable[[Outcome], bool], run: Callable[[Scenario], Outcome]
+) -> Outcome | None:
+    """The first cheaper-class set-up (fewest cards in one node) that serves the load."""
+    for gpu in CHEAPER_GPUS:
+        for count in _COUNTS:
+            tried = replace(s, gpu=gpu, nodes=1, gpus_per_node=count, gpu_count=None)
+            try:
+                outcome = run(tried)
+            except CalculatorInputError:
+                break  # this card cannot run what the question states (its precision)
+            if works(outcome) and outcome.scenario is not None:
+                return outcome
+    return None
+
+
+def _cheaper_said(outcome: Outcome, scenario: Scenario, lang: Language) -> Msg:
+    share = figure(outcome.checks, "network", "comm_share_of_token_time") or 0.0
+    traffic = (
+        Msg("answer.purchase_traffic", share=share, link=lookup_gpu(scenario.gpu).intra_link)
+        if share >= _TRAFFIC_WORTH_SAYING and scenario.gpu
+        else ""
+    )
+    return Msg(
+        "answer.purchase_cheaper",
+        setup=describe_setup(scenario, lang),
+        speed=_per_user(outcome),
+        traffic=traffic,
+    )
+
+
+def _per_user(outcome: Outcome) -> float:
+    """Tokens per second one user (one sequence) gets: the inverse of the time per token."""
+    seconds = figure(outcome.checks, "compute", "seconds_per_token")
+    return 1.0 / seconds if seconds else 0.0
+
+
+def stated_purchase(query: Query, outcome: Outcome) -> Outcome:
+    """A purchase budget beside hardware the question names ("预算50万买8张L40S部署70B够吗"):
+    that set-up serves the job or not (the verdict), and the money cannot be checked (no
+    purchase prices), said in the headline, not only in a note."""
+    s, lang = query.scenario, query.language
+    if s.purchase_budget is None or outcome.scenario is None or outcome.mode != "verdict":
+        return outcome
+    key = (
+        "answer.purchase_stated_works"
+        if outcome.verdict == "feasible"
+        else "answer.purchase_stated"
+    )
+    said = text(
+        Msg(
+            key,
+            budget=s.purchase_budget,
+            currency=s.currency or "CNY",
+            setup=describe_setup(outcome.scenario, lang),
+        ),
+        lang,
+    )
+    parts = (said, outcome.lead) if outcome.verdict == "feasible" else (outcome.lead, said)
+    return replace(outcome, lead=join_sentences(parts, lang))

@@ -2,8 +2,10 @@
 
 Each example question in the README's verdict table is asked with `gpu-advisor ask --json` and
 must get the row's verdict and label; each example of the "What you can ask" table must get a
-computed answer (not "Cannot tell"). The tables are read from README.md itself, so editing an
-example re-checks it and a behaviour change that falsifies the README fails here.
+computed answer (not "Cannot tell"), and a row whose example is a two-turn conversation
+('"A" then "B"') must get B answered as a follow-up of A. The tables are read from README.md
+itself, so editing an example re-checks it and a behaviour change that falsifies the README
+fails here.
 """
 
 from __future__ import annotations
@@ -113,3 +115,30 @@ def test_a_question_type_example_gets_a_computed_answer(kb_home: Path, question:
     assert isinstance(answer, str)
     assert not answer.startswith(_CANNOT_TELL), answer[:200]
     assert data["checks"], "a computed answer shows its checks"
+
+
+def chained_questions() -> list[tuple[str, str]]:
+    """Rows of "What you can ask" whose example is a two-turn conversation ("A" then "B")."""
+    pattern = re.compile(r'"([^"]+)" then "([^"]+)"')
+    return [
+        (match.group(1), match.group(2))
+        for _kind, example, _gives in _table(_TYPES_HEADER)
+        if (match := pattern.search(example))
+    ]
+
+
+def test_the_types_table_has_a_concept_follow_up() -> None:
+    assert chained_questions(), "the concept follow-up row is read as a two-turn conversation"
+
+
+@pytest.mark.parametrize(("first", "second"), chained_questions())
+def test_a_chained_example_is_answered_as_a_follow_up(
+    kb_home: Path, first: str, second: str
+) -> None:
+    result = CliRunner().invoke(cli, ["ask", "--json"], input=f"{first}\n{second}\n")
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.output.splitlines() if line.strip()]
+    assert len(answers) == 2
+    follow_up = answers[1]["answer"]
+    assert not follow_up.startswith(_CANNOT_TELL), follow_up[:200]
+    assert "接着上一问" in follow_up or "previous question" in follow_up, follow_up[:300]

@@ -36,6 +36,9 @@ __all__ = ["CHEAPER", "compare_options", "merged", "options_of"]
 
 _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
 #: What an option can win on: the figure, and True when higher is better.
+#: Above this share of usable memory a check is "tight" (within 10% of the limit): such an
+#: option wins no headroom ("1.1 GB free, 99% used" is no headroom to choose it for).
+TIGHT_SHARE = 0.9
 _WINS: dict[str, tuple[str, bool]] = {
     "speed_seconds": ("seconds", False),
     "speed_rate": ("tokens_per_second", True),
@@ -134,8 +137,8 @@ def _counts(f: Mapping[str, Figure], works: bool, name: str) -> bool:
     rate is a computed one), so "which is faster" is answered when both runs overrun a year."""
     share = f.get("memory_share")
     fits = isinstance(share, float) and share <= 1.0
-    if name == "memory":
-        return works and fits  # one over its memory has no headroom
+    if name == "memory":  # one over its memory, or tight (within 10% of it), has no headroom
+        return works and isinstance(share, float) and share <= TIGHT_SHARE
     return works or (name.startswith("speed") and fits)
 
 

@@ -188,3 +188,12 @@ def test_power_is_not_said_when_not_asked() -> None:
     outcome = _ask("8×H100 vs 8×MI300X for Llama-3-70B, 64 concurrent users")
     assert "least power" not in outcome.focus
     assert "No criterion was named, so the options are ranked by speed." in outcome.focus
+
+
+def test_an_option_near_full_memory_wins_no_headroom() -> None:
+    """Each option sized to its fewest GPUs and run at the most sequences it holds is ~100%
+    full: "2 × H100 has the most memory headroom: 1.1 GB free (99% used)" chose nothing."""
+    outcome = calculate(
+        parse("Llama-3-70B 用 H100、H200 还是 MI300X 推理最划算？每卡时分别 2、3、2.5 美元")
+    )
+    assert "显存余量最大" not in _headline(outcome)

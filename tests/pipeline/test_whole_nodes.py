@@ -44,8 +44,8 @@ def test_no_per_node_figure_says_nothing() -> None:
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "needs 85 × A100 (88 × A100 = 11 nodes × 8)"),
-        ("zh", "需要 85 张 A100（即 88 张 A100 = 11 台 × 每台 8 张）"),
+        ("en", "needs 85 × A100 (in whole nodes: 88 × A100 = 11 nodes × 8)"),
+        ("zh", "需要 85 张 A100（按整台计：88 张 A100 = 11 台 × 每台 8 张）"),
     ],
 )
 def test_the_deadline_count_says_its_whole_nodes(language: str, expected: str) -> None:
@@ -60,7 +60,7 @@ def test_the_deadline_count_says_its_whole_nodes(language: str, expected: str) -
 def test_the_memory_minimum_says_its_whole_nodes() -> None:
     figures = {"min_gpus": 18, "gpus_per_node": 8}
     said = summarize("memory", "fail", figures, "en", "H800")
-    assert "least 18 × H800 needed (24 × H800 = 3 nodes × 8)" in said
+    assert "least 18 × H800 needed (in whole nodes: 24 × H800 = 3 nodes × 8)" in said
 
 
 def _count_answer(min_gpus: int, per_node: int | None, language: str) -> str:

@@ -16,10 +16,13 @@ __all__ = ["generic_model_notes", "unknown_names_lead"]
 
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     """ "<name> is not in the catalog": never replaced; the closest entries and how to add one."""
-    from assistant.parse.names import closest_entries, name_in
+    from assistant.parse.names import closed_model, closest_entries, name_in
 
     sentences = []
     for name in names:
+        if closed_model(name):  # "GPT-4": no card to add, its weights are not published
+            sentences.append(text(Msg("answer.closed_model", name=name_in(name, lang)), lang))
+            continue
         kind, closest = closest_entries(name)
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name_in(name, lang), closest=listed, kind=kind)

@@ -37,6 +37,7 @@ __all__ = [
     "laptop_word",
     "name_in",
     "closest_entries",
+    "closed_model",
     "coined_model_names",
     "deepseek_r1",
     "digit_groups_fit",
@@ -125,7 +126,19 @@ _CPU_ONLY = re.compile(
 )
 #: The name `Query.unknown_names` carries for a question with no GPU at all.
 CPU_NAME = "CPU"
-_NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _GPU_NAME + ")")
+#: Models whose weights are not published: a name, but never a catalog entry or a card
+#: ("GPT-4o", "Claude 3.5 Sonnet", "Gemini 1.5 Pro", "文心一言", "豆包").
+_CLOSED = (
+    r"gpt-?(?:3\.5|4|5)(?:\.\d)?(?:[- ]?(?:o|turbo|mini|omni))*|chatgpt|"
+    r"claude(?:[- ]?\d(?:\.\d)?)?(?:[- ](?:opus|sonnet|haiku))?|"
+    r"gemini(?:[- ]?\d(?:\.\d)?)?(?:[- ](?:pro|ultra|flash|nano))?|"
+    r"文心一言|文心大模型|ernie[ ]?bot|豆包大模型|豆包|doubao|讯飞星火|星火大模型"
+)
+#: Open-weight models named without a size, which the catalog lacks ("DBRX", "Command R+").
+_UNSIZED = r"dbrx|command[- ]?r(?:\+|[- ]?plus)?|jamba"
+_NAMED = r"(?:" + _CLOSED + "|" + _UNSIZED + r")(?![a-z0-9])"
+_NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _NAMED + "|" + _GPU_NAME + ")")
+_CLOSED_ONLY = re.compile(_CLOSED)
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
 _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
 
@@ -190,6 +203,15 @@ def coined_model_names(question: str, masked: str) -> tuple[str, ...]:
         if name.lower() in masked and name not in out:
             out.append(name)
     return tuple(out)
+
+
+def closed_model(name: str) -> bool:
+    """True for a model whose weights are not published: it cannot run on the user's GPUs.
+
+    >>> closed_model("GPT-4o"), closed_model("文心一言"), closed_model("gpt-oss-120b")
+    (True, True, False)
+    """
+    return bool(_CLOSED_ONLY.fullmatch(name.lower().strip()))
 
 
 def unknown_names(masked: str) -> tuple[str, ...]:
@@ -326,7 +348,8 @@ def digit_groups_fit(matched: str, spellings: Iterable[str]) -> bool:
 
 #: A name that reads as a model ("Qwen2-7B", "GLM-4", "Yi-34B"), not a GPU.
 _MODEL_WORDS = re.compile(
-    r"\d+(?:\.\d+)?\s*[bm]\b|llama|qwen|mistral|mixtral|deepseek|gpt|glm|baichuan|\byi\b|gemma|phi",
+    r"\d+(?:\.\d+)?\s*[bm]\b|llama|qwen|mistral|mixtral|deepseek|gpt|glm|baichuan|\byi\b|gemma|phi|"
+    r"dbrx|command[- ]?r|jamba",
     re.IGNORECASE,
 )
 

@@ -20,7 +20,7 @@ from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
-from assistant.parse.names import closest_entries, is_computer, name_in
+from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending
 from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
@@ -300,7 +300,8 @@ def _name_notes(mentions: Mentions, found: Mapping[str, object], lang: Language)
             closest=closest_entries(name)[1] or ("—",),
         )
         for name in mentions.unknown
-        if not is_computer(name)  # no card is close to a CPU or a Mac: the lead says so
+        # no card is close to a CPU or a Mac, nor any entry to a closed model: the lead says so
+        if not is_computer(name) and not closed_model(name)
     ]
     # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     link_note = hw.nvlink_note(mentions.plain, found)

@@ -57,3 +57,48 @@ def test_a_coined_name_with_a_size_is_a_generic_model_said_so(question: str, sai
 )
 def test_capitalised_domain_terms_are_not_model_names(question: str) -> None:
     assert parse(question).unknown_names == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "said"),
+    [
+        ("Could our 4x RTX 4090 box host Claude?", "claude", "is a closed model"),
+        ("Is 8×H100 enough to self-host GPT-4o?", "gpt-4o", "is a closed model"),
+        ("公司想私有化部署文心一言，要几张A800", "文心一言", "是闭源模型"),
+        ("豆包在两张4090上能跑起来吗", "豆包", "是闭源模型"),
+    ],
+)
+def test_a_closed_model_is_said_to_have_no_published_weights(
+    question: str, name: str, said: str
+) -> None:
+    query = parse(question)
+    assert [n.lower() for n in query.unknown_names] == [name]
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert said in outcome.lead
+    assert "kb template" not in outcome.lead  # no card can be written for it
+    assert not [w for w in query.warnings if "closest" in w or "最接近" in w]
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Will DBRX fit on 8x A100 80GB?", "DBRX"),
+        ("Command R+ 用4张H100推理够吗", "Command R+"),
+    ],
+)
+def test_an_open_model_named_without_a_size_is_not_in_the_catalog(question: str, name: str) -> None:
+    query = parse(question)
+    assert [n.lower() for n in query.unknown_names] == [name.lower()]
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    assert "kb template model" in outcome.lead  # a model card, never a GPU card
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Serve gpt-oss-120b on one H100", "Gemma-2-9B 在 T4 上能跑吗", "Gemini 和 Gemma 有什么区别"],
+)
+def test_open_models_beside_closed_names_are_kept(question: str) -> None:
+    query = parse(question)
+    assert not [n for n in query.unknown_names if "oss" in n.lower() or "gemma" in n.lower()]

@@ -36,6 +36,7 @@ Ask = Literal[
     "throughput",
     "first_token",
     "max_model",
+    "mfu",
     "compare",
     "concept",
 ]
@@ -131,6 +132,9 @@ class Scenario:
     mfu: float | None = None
     """A training run's model FLOPs utilisation when stated ("at 40% MFU", "利用率40%",
     "MFU=0.4"), as a fraction; it replaces the planning default of the GPU."""
+    tokens_per_second_per_gpu: float | None = None
+    """A training rate the user measured, per GPU ("3000 tokens/s/GPU", "每卡每秒3000 token"):
+    with no MFU stated it gives the run's MFU (`calculate.measured`)."""
 
 
 @dataclass(frozen=True)

@@ -415,15 +415,52 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     one, else the most sequences that fit: see `outcome._resolve`)."""
     from assistant.calculate.targets import has_target
 
+    if scenario.task != "inference":
+        return _training_throughput(checks, scenario)
     total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
     step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
-    if scenario.task != "inference" or has_target(scenario) or not total or not step:
+    if has_target(scenario) or not total or not step:
         return None  # a stated target has its own answer (`targets.meet_target`)
     sequences = scenario.batch_size or 1
     if sequences == 1:  # one user stated ("只有我自己用"), else one sequence for want of a load
         key = "answer.throughput_single" if scenario.concurrency == 1 else "answer.throughput_one"
         return Msg(key, each=1.0 / step)
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
+
+
+def _training_throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Training's rate: tokens/s per GPU and in all, from the run's time (bubble and network
+    wait included), and the FLOPs per token and MFU that set it."""
+    tokens = figure(checks, "compute", "tokens")
+    seconds = figure(checks, "compute", "seconds")
+    flops = figure(checks, "compute", "total_flops")
+    mfu = figure(checks, "compute", "mfu")
+    peak = figure(checks, "compute", "peak_flops_per_s")
+    if not (tokens and seconds and flops and mfu and peak):
+        return None
+    gpus = scenario.gpu_count or 1
+    total = tokens / seconds
+    return Msg(
+        "answer.throughput_training",
+        per_gpu=total / gpus,
+        total=total,
+        gpus=gpus,
+        per_token=flops / tokens,
+        mfu=mfu,
+        peak=peak,
+    )
+
+
+def _mfu(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The MFU of a training run: from the user's measured rate when stated (`measured`),
+    else the planning default, with the rate per GPU it means."""
+    mfu = figure(checks, "compute", "mfu")
+    rate = _training_throughput(checks, scenario)
+    if scenario.task == "inference" or mfu is None or rate is None:
+        return None
+    measured = scenario.tokens_per_second_per_gpu
+    key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
+    return Msg(key, mfu=mfu, rate=rate)
 
 
 def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -441,6 +478,7 @@ def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 _ANSWERS = {
     "throughput": _throughput,
     "first_token": _first_token,
+    "mfu": _mfu,
     "memory": _memory,
     "duration": _duration,
     "gpu_count": _count,

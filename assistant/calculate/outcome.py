@@ -25,6 +25,7 @@ from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
+from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
@@ -317,6 +318,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
             return _refused(exc, lang, s)
     site = _site(query, sites)
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
+    query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(_calculate(query, site), one_card)
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site))
@@ -421,7 +423,7 @@ def _resolve(
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
-        note = text(Msg("answer.memory_only"), lang)
+        note = text(Msg("answer.memory_only" if ask == "memory" else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
     open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):

@@ -170,9 +170,10 @@ def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
 
 
 def on_memory(ask: str, stated: Scenario) -> bool:
-    """A training memory question is judged on memory unless the user stated both the tokens
+    """A training memory question, or one asking its rate (tokens/s per GPU, which no token
+    count or deadline changes), is judged on memory unless the user stated both the tokens
     and a deadline (then the time is theirs to judge too)."""
-    if ask != "memory" or stated.task == "inference":
+    if ask not in ("memory", "throughput", "mfu") or stated.task == "inference":
         return False
     return stated.tokens is None or stated.deadline_seconds is None
 

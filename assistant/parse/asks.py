@@ -82,6 +82,13 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"max(?:imum)? model size",
     ),
     (
+        # "what MFU am I getting", "estimate MFU", "MFU是多少", "算力利用率有多少"
+        "mfu",
+        r"(?:what|which|estimate|calculate|compute|my|the)\s+(?:is\s+|'s\s+)?(?:the\s+)?mfu\b|"
+        r"mfu\s*(?:是|有|能到|大概|约|算)?\s*(?:多少|几)|(?:算力)?利用率\s*(?:是|有|能到|大概)?\s*(?:多少|几)|"
+        r"mfu (?:am i|are we|do i|do we|is that|would that be)",
+    ),
+    (
         "max_concurrency",
         r"最多(?:能|可以)?(?:支持|扛|承载|跑|服务)?(?:多少|几)(?:个|路)?(?:并发|用户|请求|序列)|"
         r"最大并发|(?:能|可以)(?:支持|扛|承载|服务)多少(?:个|路)?(?:并发|用户|请求)|多少并发|"
@@ -128,7 +135,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "gpu_count",
         r"多少(?:张|块|台|个|片)|几张|几块|几台|几个节点|几卡|多少(?:卡|gpu|显卡|节点)|"
-        r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)",
+        r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)|"
+        # "the minimum number of A100 40GB", "fewest H100s", "what TP degree do I need": a count
+        r"(?:minimum|min\.?|fewest|smallest|least)\s+(?:number|count|amount)\s+of\s+|"
+        r"(?:the\s+)?fewest\s+" + _G + r"|"
+        r"what (?:tp|tensor[- ]parallel(?:ism)?) (?:degree|size)|how much tensor parallelism",
     ),
     (
         "duration",
@@ -217,6 +228,9 @@ def _asks_size(text: str, found: list[Ask]) -> bool:
     return "concept" not in found and bool(_NEXT_QUANTITY.search(text))
 
 
+#: A rate after a count of tokens ("how many tokens per second per GPU", "每秒多少token").
+_RATE = re.compile(r"tokens?\s*(?:/\s*s\b|per\s+sec|a\s+second|each\s+second)|每秒|/秒")
+
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "weights", "memory")
 
@@ -234,6 +248,14 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
         if specific in found:
             found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]
             break
+    if "tokens" in found and _RATE.search(text):  # "how many tokens per second": a rate
+        found.remove("tokens")
+        if "throughput" not in found:
+            found.insert(0, "throughput")
+    if "mfu" in found and not has_job:  # "What is MFU?": the concept, with no run to rate
+        found.remove("mfu")
+    if "mfu" in found and "throughput" in found:  # "MFU at 3000 tokens/s": the rate is given
+        found.remove("throughput")
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
     if "kv_cache" in found and not has_job and not _asks_size(text, found):

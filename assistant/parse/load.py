@@ -42,6 +42,7 @@ __all__ = [
     "read_host_ram",
     "read_price_per_kwh",
     "read_mfu",
+    "read_tokens_per_second_per_gpu",
     "read_pue",
     "read_qps",
     "read_seconds_per_token",
@@ -357,8 +358,37 @@ def read_mfu(text: str) -> float | None:
         if match is None:
             continue
         value = to_float(match.group(1))
+        if value > 100 or re.match(r"\s*(?:k\b|tok|tokens?|samples?|/)", text[match.end() :]):
+            continue  # "MFU if I get 3000 tokens/s": a rate, not a percentage
         return value / 100 if match.group(2) or value > 1 else value
     return None
+
+
+#: A training rate per GPU: "3000 tokens/s/GPU", "3k tok/s per GPU", "每卡每秒3000 token".
+_PER_GPU = r"(?:/\s*|per\s+|a\s+|each\s+|每)\s*(?:gpu|card|卡|张卡)(?![a-z])"
+_RATE_PER_GPU = (
+    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"\s*" + _PER_GPU),
+    re.compile(
+        r"(?:每卡|每张卡|每个gpu|每张gpu)\s*(?:每秒)?\s*(?:能|可以|有|跑)?\s*"
+        + NUMBER
+        + _K
+        + r"\s*(?:个)?\s*(?:tokens?|tok|词元)"
+    ),
+)
+
+
+_TRAINING = re.compile(r"训练|训|微调|train|fine-?tun|\bsft\b|\bmfu\b")
+
+
+def read_tokens_per_second_per_gpu(text: str) -> float | None:
+    """A measured training rate per GPU ("3000 tokens/s/GPU", "每卡每秒3000 token"), in a
+    training question only: serving's "1000 tok/s per GPU" stays the deployment's target.
+
+    >>> read_tokens_per_second_per_gpu("mfu at 3k tokens/s per gpu"), read_mfu("mfu at 3000 tok/s")
+    (3000.0, None)
+    """
+    match = _first(_RATE_PER_GPU, text) if _TRAINING.search(text) else None
+    return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
 
 
 _HOST_RAM = (
@@ -408,7 +438,10 @@ def read_load_slots(text: str) -> dict[str, object]:
         "offload": read_offload(text),
         "pue": read_pue(text),
         "mfu": read_mfu(text),
+        "tokens_per_second_per_gpu": read_tokens_per_second_per_gpu(text),
     }
+    if out["tokens_per_second_per_gpu"] is not None:  # "3000 tokens/s/GPU": one GPU's rate,
+        out["target_tokens_per_second"] = None  # never the deployment's target
     budget, budget_currency = read_budget(text)
     kwh, kwh_currency = read_price_per_kwh(text)
     out.update(budget=budget, price_per_kwh=kwh, currency=budget_currency or kwh_currency)

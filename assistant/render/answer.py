@@ -65,7 +65,9 @@ def is_impractical(answer: Answer) -> bool:
     if answer.verdict not in ("feasible", "conditional") or answer.query.scenario.deadline_seconds:
         return False
     compute = next((c for c in answer.checks if c.kind == "compute"), None)
-    seconds = compute.figures.get("seconds") if compute is not None else None
+    if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
+        return False
+    seconds = compute.figures.get("seconds")
     return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS
 
 

@@ -429,38 +429,15 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 
 def _training_throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """Training's rate: tokens/s per GPU and in all, from the run's time (bubble and network
-    wait included), and the FLOPs per token and MFU that set it."""
-    tokens = figure(checks, "compute", "tokens")
-    seconds = figure(checks, "compute", "seconds")
-    flops = figure(checks, "compute", "total_flops")
-    mfu = figure(checks, "compute", "mfu")
-    peak = figure(checks, "compute", "peak_flops_per_s")
-    if not (tokens and seconds and flops and mfu and peak):
-        return None
-    gpus = scenario.gpu_count or 1
-    total = tokens / seconds
-    return Msg(
-        "answer.throughput_training",
-        per_gpu=total / gpus,
-        total=total,
-        gpus=gpus,
-        per_token=flops / tokens,
-        mfu=mfu,
-        peak=peak,
-    )
+    from assistant.calculate.measured import training_rate
+
+    return training_rate(checks, scenario)
 
 
 def _mfu(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """The MFU of a training run: from the user's measured rate when stated (`measured`),
-    else the planning default, with the rate per GPU it means."""
-    mfu = figure(checks, "compute", "mfu")
-    rate = _training_throughput(checks, scenario)
-    if scenario.task == "inference" or mfu is None or rate is None:
-        return None
-    measured = scenario.tokens_per_second_per_gpu
-    key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
-    return Msg(key, mfu=mfu, rate=rate)
+    from assistant.calculate.measured import mfu_answer
+
+    return mfu_answer(checks, scenario)
 
 
 def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from assistant.calculate.focus import figure
-from assistant.records import Query
+from assistant.records import Check, Query, Scenario
+from calculators.messages import Msg
 
-__all__ = ["measured_mfu", "with_measured_mfu"]
+__all__ = ["measured_mfu", "mfu_answer", "training_rate", "with_measured_mfu"]
 
 
 def measured_mfu(rate_per_gpu: float, flops_per_token: float, peak_flops_per_s: float) -> float:
@@ -41,3 +42,38 @@ def with_measured_mfu(query: Query, run: Callable[[Query], object]) -> Query:
         return query
     mfu = measured_mfu(s.tokens_per_second_per_gpu, flops / tokens, peak)
     return replace(query, scenario=replace(s, mfu=mfu))
+
+
+def training_rate(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Training's rate: tokens/s per GPU and in all, from the run's time (bubble and network
+    wait included), and the FLOPs per token and MFU that set it."""
+    tokens = figure(checks, "compute", "tokens")
+    seconds = figure(checks, "compute", "seconds")
+    flops = figure(checks, "compute", "total_flops")
+    mfu = figure(checks, "compute", "mfu")
+    peak = figure(checks, "compute", "peak_flops_per_s")
+    if not (tokens and seconds and flops and mfu and peak):
+        return None
+    gpus = scenario.gpu_count or 1
+    total = tokens / seconds
+    return Msg(
+        "answer.throughput_training",
+        per_gpu=total / gpus,
+        total=total,
+        gpus=gpus,
+        per_token=flops / tokens,
+        mfu=mfu,
+        peak=peak,
+    )
+
+
+def mfu_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The MFU of a training run: from the user's measured rate when stated (`measured`),
+    else the planning default, with the rate per GPU it means."""
+    mfu = figure(checks, "compute", "mfu")
+    rate = training_rate(checks, scenario)
+    if scenario.task == "inference" or mfu is None or rate is None:
+        return None
+    measured = scenario.tokens_per_second_per_gpu
+    key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
+    return Msg(key, mfu=mfu, rate=rate)

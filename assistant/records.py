@@ -27,6 +27,7 @@ Ask = Literal[
     "weights",
     "kv_cache",
     "kv_per_token",
+    "activations",
     "cost",
     "gpu_hours",
     "energy_cost",
@@ -129,6 +130,11 @@ class Scenario:
     pue: float | None = None
     """The facility's power usage effectiveness when the question states it ("PUE 1.3",
     "PUE为1.2"); it wins over a site profile's and the industry average."""
+    recompute: str | None = None
+    """Activation recomputation when stated: "none" ("no recompute", "不开重计算"), "selective"
+    or "full" ("gradient checkpointing", "全量重计算"); None: the planner picks."""
+    micro_batch: int | None = None
+    """Sequences per GPU in one micro-step when stated ("micro-batch 2", "mbs=4", "微批 2")."""
     mfu: float | None = None
     """A training run's model FLOPs utilisation when stated ("at 40% MFU", "利用率40%",
     "MFU=0.4"), as a fraction; it replaces the planning default of the GPU."""

@@ -57,6 +57,9 @@ SCENARIO_KEYS = frozenset(
         "offload",
         "pue",
         "mfu",
+        "tokens_per_second_per_gpu",
+        "recompute",
+        "micro_batch",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

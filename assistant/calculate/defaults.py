@@ -354,7 +354,8 @@ def _training_defaults(
             else FINETUNE_BATCH_SEQUENCES
         )
         out["batch_size"] = batch
-        notes.append(said("default.batch", lang, batch=batch))
+        micro = s.micro_batch or 1  # a stated micro-batch is the user's, said as such
+        notes.append(said("default.batch", lang, batch=batch, micro=micro))
     return out
 
 

@@ -1,14 +1,14 @@
 """What the question asks for, and the sentence that answers exactly that, first.
 
-"需要几张" is answered with a count, "要多久" with a duration, "权重多大" with the weight size,
-"KV cache占多少显存" with the total KV cache (and per GPU when split), "要花多少钱" with the
-cost, "多少电费" with the energy cost. Parse may fill `Query.asks`; when it does not, the
-question's words decide here.
+"需要几张" is answered with a count, "要多久" a duration, "权重多大" the weight size, "KV cache占
+多少显存" the total KV cache (and per GPU when split), "要花多少钱" the cost, "多少电费" the energy
+cost. Parse may fill `Query.asks`; when it does not, the question's words decide here.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import text
@@ -416,7 +416,7 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     from assistant.calculate.targets import has_target
 
     if scenario.task != "inference":
-        return _training_throughput(checks, scenario)
+        return _elsewhere("training_rate")(checks, scenario)
     total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
     step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
     if has_target(scenario) or not total or not step:
@@ -428,16 +428,15 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
 
 
-def _training_throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    from assistant.calculate.measured import training_rate
+def _elsewhere(name: str) -> Callable[[tuple[Check, ...], Scenario], Msg | None]:
+    """An answer written in `calculate.measured` (imported when asked: it imports `figure`)."""
 
-    return training_rate(checks, scenario)
+    def answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+        from assistant.calculate import measured
 
+        return getattr(measured, name)(checks, scenario)  # type: ignore[no-any-return]
 
-def _mfu(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    from assistant.calculate.measured import mfu_answer
-
-    return mfu_answer(checks, scenario)
+    return answer
 
 
 def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -455,8 +454,9 @@ def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 _ANSWERS = {
     "throughput": _throughput,
     "first_token": _first_token,
-    "mfu": _mfu,
+    "mfu": _elsewhere("mfu_answer"),
     "memory": _memory,
+    "activations": _elsewhere("activations_answer"),
     "duration": _duration,
     "gpu_count": _count,
     "kv_cache": _kv_cache,

@@ -130,6 +130,10 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     fields.update({"pue": scenario.pue} if scenario.pue is not None else {})  # "PUE 1.3"
     if scenario.mfu is not None and not inference:  # "at 40% MFU": replaces the default
         fields["mfu"] = scenario.mfu
+    if scenario.recompute is not None and not inference:  # "no recompute": as stated
+        fields["recompute"] = scenario.recompute
+    if scenario.micro_batch is not None and not inference:  # "micro-batch 2"
+        fields["micro_batch_size"] = scenario.micro_batch
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 
@@ -151,7 +155,20 @@ def _count(field: str, value: int | None) -> int:
 
 
 def _layouts(scenario: Scenario) -> list[dict[str, object]]:
-    """Configurations to try, cheapest first, for the slots the question left open."""
+    """Configurations to try, cheapest first, for the slots the question left open; a stated
+    recompute mode ("no recompute") is kept in every one of them."""
+    layouts = _open_layouts(scenario)
+    if scenario.recompute is None or scenario.task == "inference":
+        return layouts
+    out: list[dict[str, object]] = []
+    for layout in layouts:
+        fixed = {**layout, "recompute": scenario.recompute}
+        if fixed not in out:
+            out.append(fixed)
+    return out
+
+
+def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.task != "inference":
         if scenario.zero_stage is not None:
             return [{}]

@@ -1,4 +1,5 @@
-"""A training rate the user measured ("3000 tokens/s/GPU") turned into the run's MFU.
+"""A training run's own rate and parts: the MFU a measured rate ("3000 tokens/s/GPU") means,
+tokens/s per GPU, and the activations per GPU.
 
 The rate sets the MFU: MFU = rate per GPU × FLOPs per token / dense peak per GPU (the FLOPs per
 token and the peak are the compute check's own: 6 × N + attention, the GPU's datasheet rate;
@@ -15,7 +16,13 @@ from assistant.calculate.focus import figure
 from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg
 
-__all__ = ["measured_mfu", "mfu_answer", "training_rate", "with_measured_mfu"]
+__all__ = [
+    "activations_answer",
+    "measured_mfu",
+    "mfu_answer",
+    "training_rate",
+    "with_measured_mfu",
+]
 
 
 def measured_mfu(rate_per_gpu: float, flops_per_token: float, peak_flops_per_s: float) -> float:
@@ -77,3 +84,20 @@ def mfu_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     measured = scenario.tokens_per_second_per_gpu
     key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
     return Msg(key, mfu=mfu, rate=rate)
+
+
+def activations_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Training activations per GPU at the plan's recompute and micro-batch (Korthikanti et
+    al. 2022 Table 2): "how much memory for activations", "激活值占多少显存"."""
+    act = figure(checks, "memory", "activations_bytes")
+    recompute = next((c.figures.get("recompute") for c in checks if c.kind == "memory"), None)
+    if scenario.task == "inference" or act is None or not isinstance(recompute, str):
+        return None
+    return Msg(
+        "answer.activations",
+        act=act,
+        recompute=Msg(f"assume.recompute.{recompute}"),
+        micro=figure(checks, "memory", "micro_batch_size") or 1,
+        seq=figure(checks, "memory", "sequence_length") or 0,
+        per_gpu=figure(checks, "memory", "required_bytes_per_gpu") or 0.0,
+    )

@@ -423,7 +423,8 @@ def _resolve(
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
-        note = text(Msg("answer.memory_only" if ask == "memory" else f"answer.{ask}_only"), lang)
+        memory = ask in ("memory", "activations")
+        note = text(Msg("answer.memory_only" if memory else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
     open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):

@@ -64,6 +64,8 @@ _STATED_SLOT = {
     "sequence_length": "context_length",
     "batch_size": "batch_size",
     "offload": "offload",
+    "recompute": "recompute",
+    "micro_batch_size": "micro_batch",
 }
 
 
@@ -173,7 +175,7 @@ def on_memory(ask: str, stated: Scenario) -> bool:
     """A training memory question, or one asking its rate (tokens/s per GPU, which no token
     count or deadline changes), is judged on memory unless the user stated both the tokens
     and a deadline (then the time is theirs to judge too)."""
-    if ask not in ("memory", "throughput", "mfu") or stated.task == "inference":
+    if ask not in ("memory", "activations", "throughput", "mfu") or stated.task == "inference":
         return False
     return stated.tokens is None or stated.deadline_seconds is None
 

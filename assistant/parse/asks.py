@@ -151,6 +151,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         KV_PER_TOKEN,
     ),
     (
+        # "how much memory for activations", "激活值占多少显存": one part of training memory
+        "activations",
+        r"activations?\s*(?:memory|take|need|size|occupy|use|cost)|"
+        r"(?:memory|vram)\s*(?:for|of|do|does|will)\s*(?:the\s*)?activations|"
+        r"how (?:much|big|large)[^?.。]{0,30}?activations|"
+        r"激活(?:值)?\s*(?:的)?\s*(?:显存|内存|占用|占多少|占了?多少|多大|要多少|需要多少|有多少)",
+    ),
+    (
         "kv_cache",
         r"kv ?cache|kv ?缓存|键值缓存",
     ),
@@ -232,7 +240,7 @@ def _asks_size(text: str, found: list[Ask]) -> bool:
 _RATE = re.compile(r"tokens?\s*(?:/\s*s\b|per\s+sec|a\s+second|each\s+second)|每秒|/秒")
 
 # Of "how much memory" and its parts, the most specific wins.
-_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "weights", "memory")
+_MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")
 
 
 def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:

@@ -67,6 +67,9 @@ def _workload_slots(text: str) -> dict[str, object]:
     if kv is not None:
         out["kv_dtype"] = kv
     samples, per_sample, text = read_dataset(text)  # "每条1k token" is no 1,000-token budget
+    micro, text = slots.read_micro_batch(text)  # "micro-batch 2" is no global batch of 2
+    if micro is not None:
+        out["micro_batch"] = micro
     for mention in slots.read_sizes(text):
         out.setdefault(mention.kind, mention.value)
     readers = {
@@ -77,6 +80,7 @@ def _workload_slots(text: str) -> dict[str, object]:
         "context_length": slots.read_context_length,
         "batch_size": slots.read_batch_size,
         "zero_stage": slots.read_zero_stage,
+        "recompute": slots.read_recompute,
         "gpu_memory_bytes": hw.read_memory,
     }
     for name, reader in readers.items():

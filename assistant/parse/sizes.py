@@ -14,7 +14,14 @@ from assistant.parse.numbers import MAGNITUDES, NUMBER, SET_TO, to_float
 from assistant.parse.spending import is_money
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
-__all__ = ["SizeMention", "read_batch_size", "read_context_length", "read_epochs", "read_sizes"]
+__all__ = [
+    "SizeMention",
+    "read_batch_size",
+    "read_context_length",
+    "read_epochs",
+    "read_micro_batch",
+    "read_sizes",
+]
 
 
 @dataclass(frozen=True)
@@ -230,6 +237,24 @@ _BATCH = (
     ),
     re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
 )
+
+
+_MICRO_BATCH = re.compile(
+    r"(?:micro[- _]?batch(?:[- _]?size)?|\bmbs|微批(?:大小|量|次)?|每卡批大小)\s*"
+    r"(?:of|=|:|：|为|是|per gpu)?\s*(\d+)(?![\d.])"
+)
+
+
+def read_micro_batch(text: str) -> tuple[int | None, str]:
+    """(the micro-batch stated, the text without it): "micro-batch 2" is no global batch.
+
+    >>> read_micro_batch("seq 4096, micro-batch 2, no recompute")
+    (2, 'seq 4096,  , no recompute')
+    """
+    match = _MICRO_BATCH.search(text)
+    if match is None:
+        return None, text
+    return int(match.group(1)), text[: match.start()] + " " + text[match.end() :]
 
 
 def read_batch_size(text: str) -> int | None:

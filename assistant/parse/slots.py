@@ -17,6 +17,7 @@ from assistant.parse.sizes import (
     read_batch_size,
     read_context_length,
     read_epochs,
+    read_micro_batch,
     read_sizes,
 )
 
@@ -27,8 +28,10 @@ __all__ = [
     "read_context_length",
     "read_deadline",
     "read_epochs",
+    "read_micro_batch",
     "read_method",
     "read_parallelism",
+    "read_recompute",
     "read_period",
     "read_node_price",
     "read_precision",
@@ -163,6 +166,40 @@ def read_zero_stage(text: str) -> int | None:
         return 0
     if re.search(r"\bfsdp\b|full[_ ]shard", text, re.ASCII):
         return 3
+    return None
+
+
+_RECOMPUTE_WORD = (
+    r"(?:activation |gradient )?(?:re-?comput(?:e|ation|ing)?|checkpointing)|"
+    r"(?:激活)?重计算|梯度检查点|激活检查点"
+)
+_RECOMPUTE = (
+    (
+        "none",
+        r"(?:\bno|without|w/o|disabl\w*|turn(?:ed)? off|不开|不用|关闭|关掉|不做|没有|无|不)\s*"
+        r"(?:any\s+)?(?:" + _RECOMPUTE_WORD + ")",
+    ),
+    ("selective", r"selective\s*(?:activation\s*)?re-?comput|选择性\s*(?:激活)?重计算"),
+    (
+        "full",
+        r"full\s*(?:activation\s*)?re-?comput|(?:activation|gradient)\s*checkpointing|"
+        r"完全重计算|全量重计算|全重计算|(?:开启?|打开|用|使用|加上?)\s*(?:激活)?重计算|梯度检查点|"
+        r"激活检查点|with\s+(?:activation\s+)?re-?comput",
+    ),
+)
+
+
+def read_recompute(text: str) -> str | None:
+    """Activation recomputation as stated: "none", "selective" or "full" (None: not said).
+
+    >>> [read_recompute(t) for t in ("no recompute", "with gradient checkpointing", "不开重计算")]
+    ['none', 'full', 'none']
+    >>> read_recompute("selective recomputation"), read_recompute("zero-3 on 8 gpus")
+    ('selective', None)
+    """
+    for mode, pattern in _RECOMPUTE:
+        if re.search(pattern, text):
+            return mode
     return None
 
 

@@ -67,6 +67,9 @@ SCENARIO_KEYS = (
     "offload",
     "pue",
     "mfu",
+    "tokens_per_second_per_gpu",
+    "recompute",
+    "micro_batch",
 )
 
 

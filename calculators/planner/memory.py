@@ -314,7 +314,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     if host is not None and not host.fits:
         verdict, limiting = "fail", "host_ram"
         shortfall = max(shortfall or 0.0, host.needed_bytes_per_node / host.usable_bytes_per_node)
-    figures = {
+    figures: dict[str, Figure] = {
         "required_bytes_per_gpu": b.total_bytes,
         "available_bytes_per_gpu": available,
         "memory_bytes": plan.gpu.memory_bytes,
@@ -332,6 +332,11 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     }
     if plan.task != "inference":
         figures["model_state_bytes_per_gpu"] = b.model_state_bytes
+        figures["recompute"] = plan.recompute or (
+            "full" if plan.task == "finetune" else "selective"
+        )
+        figures["micro_batch_size"] = plan.micro_batch_size
+        figures["sequence_length"] = plan.sequence_length
         if plan.model.is_moe and plan.task == "pretrain":  # experts split over EP ranks
             figures["expert_parallel"] = plan.expert_parallel_degree
     else:

@@ -11,6 +11,8 @@ Examples:
     ('runs', 'speed')
     >>> criterion("H20和910B哪个更适合跑Qwen2.5-72B推理？") is None
     True
+    >>> criterion("L40S vs A6000: which is better value?"), criterion("哪个性价比高")
+    ('cost', 'cost')
 """
 
 from __future__ import annotations
@@ -21,11 +23,20 @@ from collections.abc import Sequence
 from assistant.records import Option
 from calculators.messages import Msg
 
-__all__ = ["CHEAPER", "criterion", "fewest_sentence", "runs_sentences"]
+__all__ = ["CHEAPER", "VALUE", "cost_sentence", "criterion", "fewest_sentence", "runs_sentences"]
 
+#: "Better value", "best bang for the buck", "性价比", "值不值": the cost criterion, asked as value
+#: for money (the answer says "the better value" rather than "the cheapest").
+VALUE = re.compile(
+    r"(?:better|best|good|great|most|more) value|value for (?:the )?money|"
+    r"bang for (?:the|your) buck|"
+    r"cost[- ]?(?:effective|efficient|efficiency)|worth (?:it|the (?:money|price))|"
+    r"性价比|更划算|最划算|值不值|更值|划不划算",
+    re.I,
+)
 CHEAPER = re.compile(
-    r"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
-    r"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+    rf"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    rf"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少|{VALUE.pattern}",
     re.I,
 )
 #: Criteria by their words, in the order tried: the first match is what is asked ("哪个能跑得
@@ -116,3 +127,33 @@ def fewest_sentence(options: Sequence[Option]) -> Msg | None:
     gpus = tuple(o.scenario.gpu or "GPU" for o in tied)
     key = "compare.fewest_tie" if others else "compare.fewest_all"
     return Msg(key, gpus=gpus, count=fewest, others=others, best=best.scenario.gpu or "GPU")
+
+
+#: The cost win by what it is per (a million generated tokens when serving, else the run) and
+#: by how it was asked (value for money, or the cheapest).
+_COST_KEYS = {
+    (True, True): "compare.value_tokens",
+    (True, False): "compare.value_run",
+    (False, True): "solve.wins_cost_tokens",
+    (False, False): "solve.wins_cost",
+}
+
+
+def cost_sentence(options: Sequence[Option], winner: Option, *, value: bool) -> Msg:
+    """ "A6000 is the better value: about 6.29 vs 7.03 USD per million generated tokens on
+    L40S (10% cheaper)": the winner's cost against the next cheapest option's, and by how much
+    less; `value` when the question asked for value ("性价比") rather than the cheapest."""
+    f = winner.figures
+    others = [o for o in options if o is not winner and isinstance(o.figures.get("cost"), float)]
+    runner = min(others, key=lambda o: float(o.figures["cost"]))  # type: ignore[arg-type]
+    mine, theirs = float(f["cost"]), float(runner.figures["cost"])  # type: ignore[arg-type]
+    key = _COST_KEYS[(value, bool(f.get("cost_per_million")))]
+    return Msg(
+        key,
+        winner=_hardware(winner),
+        cost=mine,
+        other=theirs,
+        loser=_hardware(runner),
+        saving=1.0 - mine / theirs if theirs else 0.0,
+        currency=winner.scenario.currency or "",
+    )

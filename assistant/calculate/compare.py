@@ -34,6 +34,7 @@ from assistant.calculate.criterion import (
     CHEAPER,
     VALUE,
     cost_sentence,
+    cost_tie,
     criterion,
     fewest_sentence,
     runs_sentences,
@@ -41,6 +42,7 @@ from assistant.calculate.criterion import (
 from assistant.calculate.focus import figure
 from assistant.calculate.sizing import smallest_layout
 from assistant.calculate.solvers import max_sequences
+from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, mid_sentence, text
 from assistant.records import Figure, Language, Option, Query, Scenario
@@ -50,7 +52,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["CHEAPER", "compare_options", "merged", "options_of"]
+__all__ = ["CHEAPER", "compare_options", "merged", "options_of", "sized_to_load"]
 
 _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
 #: What an option can win on: the figure, and True when higher is better.
@@ -79,6 +81,8 @@ _ASKED_WIN = {
         "solve.wins_cost_tokens",
         "compare.value_tokens",
         "compare.value_run",
+        "compare.cheapest_hour",
+        "compare.value_hour",
     ),
     "speed": ("answer.faster_training", "answer.faster_serving", "answer.faster_serving_one"),
     "memory": ("solve.wins_memory",),
@@ -115,11 +119,21 @@ def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
     out.update(_power_figure(outcome))
     cost = figure(checks, "cost", "cost")
     per_million = figure(checks, "cost", "cost_per_million_tokens")
-    if s.task == "inference" and per_million is not None:
+    if s.task == "inference" and sized_to_load(s) and s.price_per_gpu_hour is not None:
+        # each option sized to the same stated load serves the same tokens: its rent decides
+        out["cost"], out["cost_per_hour"] = (s.gpu_count or 1) * s.price_per_gpu_hour, True
+    elif s.task == "inference" and per_million is not None:
         out["cost"], out["cost_per_million"] = per_million, True  # serving: per token, not hour
     elif cost is not None:
         out["cost"] = cost
     return out
+
+
+def sized_to_load(s: Scenario) -> bool:
+    """Whether a serving option was sized to a stated load: a QPS or tokens/s target, or a
+    latency target at a stated concurrency (`targets.meet_target` finds its GPUs)."""
+    load = s.target_qps is not None or s.target_tokens_per_second is not None
+    return load or (has_target(s) and s.concurrency is not None)
 
 
 def _memory_figures(outcome: Outcome, open_count: bool) -> dict[str, Figure]:
@@ -375,8 +389,10 @@ def _asked(
     asked = [m for m in wins if m.key in _ASKED_WIN[wanted]]
     if wanted == "cost" and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
-    elif wanted == "cost" and asked:  # the winner on cost, then how the speeds differ
-        asked += [m for m in wins if m.key.startswith("answer.faster")]
+    elif wanted == "cost":  # the winner on cost (or that they tie), then how the speeds differ
+        tie = cost_tie(options)
+        asked = [tie] if tie is not None and not asked else asked
+        asked += [m for m in wins if m.key.startswith("answer.faster")] if asked else []
     return asked
 
 

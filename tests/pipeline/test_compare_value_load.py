@@ -165,3 +165,37 @@ def test_which_is_faster_with_no_load_stays_one_sequence_each() -> None:
     rates = {gpu: float(o.figures["tokens_per_second"]) for gpu, o in _by_gpu(outcome).items()}  # type: ignore[arg-type]
     fastest = max(rates, key=rates.__getitem__)
     assert re.match(rf"\d+ × {re.escape(fastest)} is faster for one sequence", outcome.focus)
+
+
+def test_options_sized_to_a_stated_load_are_decided_on_their_rent() -> None:
+    # 20 QPS: each option gets the GPUs that meet it, so both serve the same tokens and the
+    # cheaper deployment per hour is the cheaper per token (not the one cheapest at capacity)
+    outcome = _ask(
+        "H100 vs A100 for serving Llama-3.1-8B at 20 QPS with 1k-token prompts and 256 output "
+        "tokens, at $2.5/hr vs $1.5/hr: which is cheaper?"
+    )
+    rent = {
+        gpu: (o.scenario.gpu_count or 0) * (o.scenario.price_per_gpu_hour or 0.0)
+        for gpu, o in _by_gpu(outcome).items()
+    }
+    for gpu, option in _by_gpu(outcome).items():
+        assert option.figures["cost"] == pytest.approx(rent[gpu])
+    cheap, dear = sorted(rent, key=rent.__getitem__)
+    first = _sentences(outcome)[0]
+    assert re.match(rf"\d+ × {re.escape(cheap)} is the cheapest for the stated load", first)
+    assert f"({round((1 - rent[cheap] / rent[dear]) * 100)}% cheaper)" in first
+
+
+def test_equal_costs_are_said_to_tie() -> None:
+    outcome = _ask(
+        "H100每卡时20元和A100每卡时10元，Llama-3.1-8B推理每秒20个请求，"
+        "输入1000 token输出256 token，哪个更划算？"
+    )
+    rent = {
+        (o.scenario.gpu_count or 0) * (o.scenario.price_per_gpu_hour or 0.0)
+        for o in outcome.options
+    }
+    if len(rent) == 1:  # 2 × 20 = 4 × 10 元/h: no winner, and the answer says they tie
+        assert "成本基本相同" in _sentences(outcome)[0]
+    else:
+        assert "成本最低" in _sentences(outcome)[0]

@@ -39,7 +39,8 @@ VALUE = re.compile(
     r"(?:better|best|good|great|most|more) value|value for (?:the )?money|"
     r"bang for (?:the|your) buck|"
     r"cost[- ]?(?:effective|efficient|efficiency)|worth (?:it|the (?:money|price))|"
-    r"性价比|更划算|最划算|值不值|更值|划不划算",
+    r"(?:more|most) economical|\btco\b|"
+    r"性价比|更划算|最划算|值不值|更值|划不划算|更经济|最经济|经济实惠",
     re.I,
 )
 CHEAPER = re.compile(

@@ -56,6 +56,8 @@ def _per_million(option: Option) -> float:
         "A和B哪个更划算？",
         "A和B值不值？",
         "A和B哪个便宜？",
+        "A or B: which is more economical for serving?",
+        "A和B哪个更经济？",
     ],
 )
 def test_value_words_ask_for_cost(question: str) -> None:

@@ -426,6 +426,8 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         outcomes = sized
     outcomes, split_basis = on_common_split(scenarios, outcomes, run)
     outcomes, load_basis = on_common_load(query, scenarios, outcomes, run)
+    if load_basis is not None and split_basis is not None and split_basis.key.endswith("split"):
+        split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
     basis += [b for b in (split_basis, load_basis) if b is not None]
     options = options_of(outcomes, open_count=open_count)
     wanted = criterion(query.question)

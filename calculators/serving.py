@@ -377,6 +377,9 @@ def serving_speed(
     context = check_count("context_length", context_length, maximum=10**8)
     prompt = check_count("prompt_tokens", prompt_tokens, maximum=10**8)
     efficiency = check_fraction("bandwidth_efficiency", bandwidth_efficiency)
+    # Prefill runs at the card's training MFU unless given: both are large compute-bound GEMMs,
+    # and no public prefill-only utilisation per card is sourced in the catalog yet (the answer
+    # says so, `assume.serving.hbm_prefill`); MoE prompts' small per-expert GEMMs run below it.
     mfu = (
         check_fraction("prefill_mfu", prefill_mfu)
         if prefill_mfu is not None

@@ -61,8 +61,9 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    # "PUE 1.2": the user's facility; unstated, consumer cards sit at a desk (no facility PUE)
-    box = desk_box(gpu, count) if s.pue is None else None
+    # consumer cards sit in a desk-side box (its own host); "PUE 1.2" is the room it stands in,
+    # applied on top of that box, never a switch to a data-centre server's host
+    box = desk_box(gpu, count)
     pue = s.pue if s.pue is not None or box else DEFAULT_PUE
     est = energy(
         gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count

@@ -135,11 +135,13 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
 
 
 def _ports(scenario: Scenario, gpu: GPU) -> int:
-    """Inter-node ports per node: cabled as the card's clusters are (DGX/HGX, Atlas: one per
-    GPU; see `calculators.planner.fabrics.ports_per_node`)."""
+    """Inter-node ports per node: as stated ("one NIC per node"), else cabled as the card's
+    clusters are (see `calculators.planner.fabrics.ports_per_node`)."""
     from calculators.catalog.hardware import lookup_link
     from calculators.planner.fabrics import ports_per_node
 
+    if scenario.nics_per_node:
+        return _count("nics_per_node", scenario.nics_per_node)
     per_node = _count("gpus_per_node", scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     return ports_per_node(gpu, lookup_link(str(scenario.inter_link)), per_node)
 

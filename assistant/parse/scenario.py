@@ -153,6 +153,9 @@ def _link_slots(text: str, plain: str) -> dict[str, object]:
         out["intra_link"] = _resolve_link(intra)
     if inter:
         out["inter_link"] = _resolve_link(inter)
+    nics = links.read_nics_per_node(text)
+    if nics is not None:
+        out["nics_per_node"] = nics
     return out
 
 

@@ -243,6 +243,8 @@ class Citation:
 
     passage: Passage
     claim: str = ""
+    quote: str = ""
+    """The passage's sentence the answer quotes ("" for none): its excerpt is shown around it."""
 
 
 @dataclass(frozen=True)

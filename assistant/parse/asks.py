@@ -111,7 +111,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"max(?:imum)? context(?: length| window)?|longest context|"
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
         r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
-        r"(?:能|可以)?(?:支持|跑|放下?)多长(?:的)?上下文",
+        # "最长能开多长上下文", "能开到多长的上下文", "最多开多少上下文", "上下文最多能开多少"
+        # (not "32k上下文最多能开多少并发": a count of sequences at a stated context)
+        r"(?:能|可以)?(?:支持|跑|开|放下?)(?:到)?多(?:长|少)(?:的)?\s*(?:token\s*的?)?上下文|"
+        r"上下文(?:长度)?\s*(?:最多|最长|最大)\s*(?:能|可以)?(?:开|支持|跑|放)?(?:到)?"
+        r"(?:多少|多长|多大|几)(?!\s*(?:个|路)?\s*(?:并发|batch|批|用户|请求|序列|人))",
     ),
     (
         # "how many tokens can 64 H100 pretrain a 7B on" (with a budget or a deadline)
@@ -205,6 +209,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
 _COMPILED_BY_ASK = dict(_COMPILED)
+#: "how long a context fits": the length of a context, not a time.
+_CONTEXT_LONG = re.compile(r"how long (?:a |of a |of )?context")
 _SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
 #: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
 _NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")
@@ -227,9 +233,9 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
     text = re.sub(r"\s+", " ", text)
     hours = _COMPILED_BY_ASK["gpu_hours"]
     rest = hours.sub(" ", text)  # "多少卡时" asks for hours, not "多少卡"
-    found = [
-        ask for ask, pattern in _COMPILED if pattern.search(text if ask == "gpu_hours" else rest)
-    ]
+    rest = _CONTEXT_LONG.sub(" ", rest)  # "how long a context fits" asks for no duration
+    whole = ("gpu_hours", "max_context")
+    found = [ask for ask, pattern in _COMPILED if pattern.search(text if ask in whole else rest)]
     for specific in _MEMORY_FAMILY:
         if specific in found:
             found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]

@@ -1,0 +1,64 @@
+"""Question kinds that had no path from words to a calculator (issue 10): the longest context
+on given hardware, the energy bill of cards with no job, whether the network is the bottleneck,
+and a purchase budget with no job."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.calculate.focus import main_ask
+from assistant.parse import parse
+from calculators.catalog.models import kv_cache_bytes_per_token, lookup_model
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "一张4090跑Llama-3.1-8B int4，最长能开多长上下文",
+        "一张4090跑Llama-3.1-8B，能开到多长的上下文",
+        "一张H100跑Llama-3.1-8B，最多开多少上下文",
+        "两张H100跑Llama-3.1-70B，上下文最多能开多少",
+        "What's the max context I can run for Llama-3.1-8B on one 4090?",
+        "How long a context fits for Llama-3.1-70B on 2 H100?",
+        "what's the longest context for Qwen2.5-7B on an RTX 4090",
+    ],
+)
+def test_every_wording_of_the_longest_context_asks_for_it(question: str) -> None:
+    assert parse(question).asks == ("max_context",)  # "how long" here is no duration
+
+
+def test_a_context_word_beside_a_count_of_sequences_still_asks_for_the_count() -> None:
+    assert main_ask(parse("一张H100跑Llama-3.1-8B，32k上下文最多能开多少并发")) == "max_concurrency"
+
+
+def test_the_longest_context_says_memory_binds_and_the_kv_bytes_per_token() -> None:
+    # 4090: 21.6 GB usable - 16.1 GB bf16 weights = ~5.5 GB for the KV cache at
+    # 2 x 32 layers x 8 KV heads x 128 x 2 B = 131,072 B per token: ~40k, below 131,072
+    outcome = calculate(parse("一张4090跑Llama-3.1-8B，能开到多长的上下文"))
+    assert outcome.scenario is not None
+    context = outcome.scenario.context_length or 0
+    assert 34_000 <= context <= 42_300
+    first = outcome.lead.split("。")[0]
+    assert f"{context:,}" in first
+    assert "先到上限的是显存" in first
+    assert "131.1 KB" in first  # the formula's bytes, not a per-GPU share rounded back
+
+
+def test_the_model_limit_binds_when_memory_holds_more() -> None:
+    question = "What's the longest context Mixtral-8x7B in int4 can handle on one H100?"
+    outcome = calculate(parse(question))
+    assert outcome.scenario is not None
+    assert outcome.scenario.context_length == 32_768  # Mixtral's own limit
+    first = outcome.lead.split(". ")[0]
+    assert "the model's own limit binds" in first
+    per_token = kv_cache_bytes_per_token(lookup_model("Mixtral-8x7B"), dtype_bytes=2)
+    assert per_token == 131_072
+    assert "131.1 KB" in outcome.lead
+
+
+def test_tensor_parallel_does_not_change_one_tokens_cache() -> None:
+    # 2 x H100 for 70B split the cache over TP=2; the answer is the whole token's 327,680 B
+    outcome = calculate(parse("How long a context fits for Llama-3.1-70B on 2 H100?"))
+    assert "327.7 KB" in outcome.lead
+    assert "memory binds" in outcome.lead.split(". ")[0]

@@ -173,7 +173,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "cost",
-        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
+        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|\bbill\b|"
         r"how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (

@@ -62,3 +62,46 @@ def test_tensor_parallel_does_not_change_one_tokens_cache() -> None:
     outcome = calculate(parse("How long a context fits for Llama-3.1-70B on 2 H100?"))
     assert "327.7 KB" in outcome.lead
     assert "memory binds" in outcome.lead.split(". ")[0]
+
+
+def _power(outcome: object) -> dict[str, object]:
+    checks = {c.kind: c for c in outcome.checks}  # type: ignore[attr-defined]
+    return dict(checks["power"].figures)
+
+
+def test_what_is_the_bill_with_a_price_per_kwh_is_the_electricity_bill() -> None:
+    # 8 x 450 W x 720 h = 2,592 kWh at the GPUs; the bill counts the host and PUE on top
+    query = parse(
+        "8x 4090 running flat out for a month, electricity at $0.15/kWh — what's the bill?"
+    )
+    assert query.asks[0] == "energy_cost"
+    outcome = calculate(query)
+    assert outcome.verdict == "unknown"
+    kwh = float(_power(outcome)["kwh"])  # type: ignore[arg-type]
+    assert kwh > 2_592  # more than the GPUs alone
+    assert outcome.lead.startswith(f"Electricity: about {kwh:,.0f} kWh × 0.15 USD/kWh")
+
+
+@pytest.mark.parametrize(
+    ("question", "energy", "hours"),
+    [
+        ("8张H100跑一个月多少钱", "约耗电", "5,760 卡时"),
+        ("how much does it cost to run 8 H100 for a month?", "It uses about", "5,760 GPU-hours"),
+    ],
+)
+def test_a_cost_with_no_price_at_all_is_the_energy_then_the_gpu_hours(
+    question: str, energy: str, hours: str
+) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.mode != "concept"  # the figures, not a knowledge-base excerpt
+    assert outcome.lead.startswith(energy)
+    assert hours in outcome.lead  # 8 x 720 h
+
+
+def test_a_site_pue_is_not_called_the_draw_at_the_socket() -> None:
+    # 8 x (700 W + host) x PUE 1.58: the site's draw; a desk box has no PUE and is at the socket
+    site = calculate(parse("how much power does a DGX H100 draw"))
+    assert "at the socket" not in site.lead
+    assert "PUE" in site.lead
+    desk = calculate(parse("一张4090满载跑一天耗电多少度"))
+    assert "整机功率" in desk.lead

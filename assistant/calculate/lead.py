@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import focus_sentence, topic_sentences
 from assistant.calculate.followup import changed_note
@@ -14,6 +15,7 @@ from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Language, Query, Scenario
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
@@ -37,6 +39,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
+        or (_network(query, outcome, scenario) if ask == "network" else "")
         or _answer(ask, outcome, scenario, query.language)
     )
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
@@ -58,11 +61,26 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     if power:
         kinds = tuple(k for k in kinds if k != "power")
+    if ask == "network":  # answered up front, not again among the topics
+        kinds = tuple(k for k in kinds if k != "network")
     if ask == "compare":  # the comparison names each option's figures; the checks under it
         kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:
+    """ "通信会成为瓶颈吗": the network check's answer, with the batch it assumed (the step's
+    compute, and so the network's share, depends on it)."""
+    lang = query.language
+    batch = ""
+    if query.scenario.batch_size is None and scenario.batch_size and scenario.context_length:
+        said = Msg(
+            "answer.bottleneck.batch", batch=scenario.batch_size, context=scenario.context_length
+        )
+        batch = text(said, lang)
+    return bottleneck_sentence(outcome.checks, scenario, lang, batch)
 
 
 def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, language: Language) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
@@ -354,6 +355,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        outcome = judged_on_network(outcome) if ask == "network" else outcome
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
@@ -389,7 +391,7 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     "期限 365 天" the user did not set)."""
     if not judged:
         return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+    if ask == "duration" or (ask in _OPEN_HORIZON and stated.deadline_seconds is None):
         return ("compute",)
     if on_memory(ask, stated):
         return ("compute",)
@@ -398,6 +400,9 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
 _QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
+#: Asks no default deadline judges: the quantities, and "will the network be the bottleneck?"
+#: (the network check is the answer, not a run time against 90 days nobody stated).
+_OPEN_HORIZON: tuple[Ask, ...] = (*_QUANTITY, "network")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
@@ -423,7 +428,7 @@ def _resolve(
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
         note = text(Msg("answer.memory_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    open_horizon = ask in (*_OPEN_HORIZON, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)

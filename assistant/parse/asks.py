@@ -174,8 +174,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
-        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|\bbill\b|"
-        r"how much (?:will|would|does) it (?:cost|run)|spend",
+        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (
         "power",
@@ -195,6 +195,19 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "first_token",
         r"\bttft\b|time to (?:the )?first token|first[- ]token (?:latency|time)|"
         r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
+    ),
+    (
+        # "通信会成为瓶颈吗", "会不会卡在网络上", "is 25GbE enough", "will IB 200G be the
+        # bottleneck": whether the traffic between the GPUs slows the step (calculate.bottleneck)
+        "network",
+        r"(?:网络|通信|带宽|互联|网卡|万兆|千兆|\bib\b|infiniband|roce|以太网)[^。？?]{0,12}"
+        r"(?:瓶颈|拖后腿|卡脖子|跟得上|跟不上|够不够|够用|够吗|成问题)|"
+        r"卡在(?:网络|通信|带宽|互联)|(?:网络|通信)(?:开销|占比|时间)(?:有)?多(?:大|少|久)|"
+        r"(?:network|communication|comms?|interconnect|bandwidth|fabric|ethernet|infiniband|"
+        r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
+        r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"
+        r"bottleneck(?:ed)? (?:by|on) (?:the )?(?:network|communication|interconnect|bandwidth)|"
+        r"network[- ]bound|communication[- ]bound",
     ),
     (
         "feasibility",

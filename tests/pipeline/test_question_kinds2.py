@@ -105,3 +105,62 @@ def test_a_site_pue_is_not_called_the_draw_at_the_socket() -> None:
     assert "PUE" in site.lead
     desk = calculate(parse("一张4090满载跑一天耗电多少度"))
     assert "整机功率" in desk.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "两台8卡H100用万兆网互联训练70B，通信会成为瓶颈吗？",
+        "两台8卡H100训练70B会不会卡在网络上",
+        "Is 25GbE enough for training a 13B model on 4 nodes with 8 A100 each?",
+        "will IB 200G be the bottleneck for training 70B on 4 nodes of 8 H100",
+    ],
+)
+def test_a_network_question_asks_for_the_network(question: str) -> None:
+    assert parse(question).asks[0] == "network"
+
+
+@pytest.mark.parametrize(
+    "question", ["is 80GB enough for 70B", "will 24GB be enough for Llama 8B", "8张H100 80G够不够"]
+)
+def test_memory_sizes_are_no_network_question(question: str) -> None:
+    assert "network" not in parse(question).asks
+
+
+def _net(outcome: object, key: str) -> float:
+    checks = {c.kind: c for c in outcome.checks}  # type: ignore[attr-defined]
+    return float(checks["network"].figures[key])  # type: ignore[arg-type]
+
+
+def test_no_default_deadline_decides_a_network_question() -> None:
+    # 70B on 16 H100 at 20 tokens per parameter takes years: the 90-day default made it
+    # "infeasible"; the question asks about the network, which overlaps with the compute
+    outcome = calculate(parse("两台8卡H100用万兆网互联训练70B，通信会成为瓶颈吗？"))
+    assert outcome.verdict in ("feasible", "conditional")
+    assert _net(outcome, "inter_node_bytes_per_second") == pytest.approx(1.25e9)  # 10 Gb/s
+    first = outcome.lead.split("。")[0]
+    assert first.startswith("按这个批大小，网络（10GbE TCP）还不算瓶颈")
+    sync = _net(outcome, "allreduce_seconds_per_step")
+    compute = _net(outcome, "compute_seconds_per_step")
+    assert 0.25 < sync / compute <= 1  # the "little margin" band the sentence names
+    assert "期限 90 天" not in outcome.lead
+    assert "全局批 977 条" in outcome.lead  # the assumed batch the figures depend on
+
+
+def test_a_network_bound_run_does_not_work_on_that_fabric() -> None:
+    # a stated small batch: 5 s of compute per step against ~7 s of traffic over 10GbE
+    question = (
+        "is 10GbE enough for 8 nodes of 8 H100 pretraining Llama-3.1-70B with a global batch of 64"
+    )
+    outcome = calculate(parse(question))
+    keys = ("allreduce_seconds_per_step", "pp_seconds_per_step", "moe_seconds_per_step")
+    between = sum(_net(outcome, key) for key in keys)  # gradient sync or pipeline sends
+    assert between > _net(outcome, "compute_seconds_per_step")
+    assert outcome.verdict == "infeasible"
+    assert outcome.lead.startswith("The network (10GbE TCP) is the bottleneck")
+    assert "assumed global batch" not in outcome.lead  # the batch was stated
+
+
+def test_one_node_has_no_network_between_nodes() -> None:
+    outcome = calculate(parse("8张H100训练7B通信会是瓶颈吗"))
+    assert outcome.lead.startswith("不涉及节点间网络")

@@ -29,7 +29,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
-from assistant.calculate.purchase import stated_purchase
+from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -313,7 +313,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            return energy_outcome(query) or money_outcome(query) or _concept(query)
+            found = energy_outcome(query) or money_outcome(query) or bare_purchase(query)
+            return found or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
@@ -401,7 +402,6 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
 _QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
 #: Asks no default deadline judges: the quantities, and "will the network be the bottleneck?"
-#: (the network check is the answer, not a run time against 90 days nobody stated).
 _OPEN_HORIZON: tuple[Ask, ...] = (*_QUANTITY, "network")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs

@@ -164,3 +164,32 @@ def test_a_network_bound_run_does_not_work_on_that_fabric() -> None:
 def test_one_node_has_no_network_between_nodes() -> None:
     outcome = calculate(parse("8张H100训练7B通信会是瓶颈吗"))
     assert outcome.lead.startswith("不涉及节点间网络")
+
+
+@pytest.mark.parametrize(
+    ("question", "opening", "money"),
+    [
+        ("预算50万买什么卡？", "目录里没有 GPU 的购买价格", "500,000 元"),
+        (
+            "what GPU should I buy for $10k?",
+            "The catalog holds no GPU purchase prices",
+            "10,000 USD",
+        ),
+        ("买什么显卡好", "目录里没有 GPU 的购买价格", None),
+    ],
+)
+def test_a_purchase_with_no_job_picks_nothing_and_asks_for_the_job(
+    question: str, opening: str, money: str | None
+) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "unknown"
+    assert outcome.mode == "verdict"  # not off-topic, not a knowledge-base excerpt
+    assert not outcome.checks  # nothing computed, nothing invented
+    assert outcome.lead.startswith(opening)
+    if money is not None:
+        assert money in outcome.lead
+
+
+def test_a_unit_price_is_no_purchase_budget() -> None:
+    # "$30k each" is what one card costs, not the money to spend
+    assert parse("buy 8 H100 at $30k each to train 7B, how long?").scenario.purchase_budget is None

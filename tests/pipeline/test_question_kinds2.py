@@ -193,3 +193,9 @@ def test_a_purchase_with_no_job_picks_nothing_and_asks_for_the_job(
 def test_a_unit_price_is_no_purchase_budget() -> None:
     # "$30k each" is what one card costs, not the money to spend
     assert parse("buy 8 H100 at $30k each to train 7B, how long?").scenario.purchase_budget is None
+
+
+def test_a_hyphenated_node_count_is_read() -> None:
+    # "is 25GbE enough for 4-node training": the node count was lost to the hyphen
+    s = parse("is 25GbE enough for 4-node training of a 13B model on 8x A100 per node").scenario
+    assert (s.nodes, s.gpus_per_node, s.gpu_count) == (4, 8, 32)

@@ -54,8 +54,9 @@ def bottleneck_sentence(
     used = figure(checks, "network", "network_efficiency")
     overlap = used if used is not None else compute / max(compute, inter)
     plain = compute / (compute + inter)  # if none of it could hide behind the compute
-    if nodes <= 1:
-        said = Msg("answer.bottleneck.one_node", comm=inter, compute=compute, efficiency=overlap)
+    if nodes <= 1:  # all the traffic stays inside the node (NVLink or PCIe)
+        inside = figure(checks, "network", "comm_seconds_per_step") or inter
+        said = Msg("answer.bottleneck.one_node", comm=inside, compute=compute, efficiency=overlap)
     else:
         ratio = inter / compute
         band = "no" if ratio <= _HIDDEN_RATIO else "close" if ratio <= 1 else "yes"

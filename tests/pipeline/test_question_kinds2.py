@@ -199,3 +199,18 @@ def test_a_hyphenated_node_count_is_read() -> None:
     # "is 25GbE enough for 4-node training": the node count was lost to the hyphen
     s = parse("is 25GbE enough for 4-node training of a 13B model on 8x A100 per node").scenario
     assert (s.nodes, s.gpus_per_node, s.gpu_count) == (4, 8, 32)
+
+
+def test_a_network_question_asked_second_is_answered_up_front_too() -> None:
+    outcome = calculate(parse("两台8卡H100训练70B要多久？通信会是瓶颈吗"))
+    sentences = outcome.lead.split("。")
+    assert "年" in sentences[0]  # how long, asked first
+    assert sentences[1].startswith("网络（InfiniBand NDR）不是瓶颈")
+
+
+def test_a_serving_network_question_keeps_the_network_figures() -> None:
+    # no training step to weigh: the serving network check's sentence is still shown
+    outcome = calculate(
+        parse("is the bandwidth enough for serving Llama-3.1-70B on 2 nodes of 8 H100?")
+    )
+    assert "Network:" in outcome.lead

@@ -35,6 +35,7 @@ Ask = Literal[
     "max_context",
     "throughput",
     "first_token",
+    "network",
     "max_model",
     "mfu",
     "compare",

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
@@ -29,7 +30,7 @@ from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
-from assistant.calculate.purchase import stated_purchase
+from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
@@ -313,7 +314,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            return energy_outcome(query) or money_outcome(query) or _concept(query)
+            found = energy_outcome(query) or money_outcome(query) or bare_purchase(query)
+            return found or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
@@ -356,6 +358,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
         outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        outcome = judged_on_network(outcome) if ask == "network" else outcome
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
@@ -391,7 +394,7 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     "期限 365 天" the user did not set)."""
     if not judged:
         return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
+    if ask == "duration" or (ask in _OPEN_HORIZON and stated.deadline_seconds is None):
         return ("compute",)
     if on_memory(ask, stated):
         return ("compute",)
@@ -400,6 +403,8 @@ def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
 
 #: Asks answered with a quantity of the run: no default deadline decides their verdict.
 _QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
+#: Asks no default deadline judges: the quantities, and "will the network be the bottleneck?"
+_OPEN_HORIZON: tuple[Ask, ...] = (*_QUANTITY, "network")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
@@ -425,7 +430,7 @@ def _resolve(
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
         note = text(Msg("answer.memory_only" if ask == "memory" else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    open_horizon = ask in (*_OPEN_HORIZON, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)

@@ -216,7 +216,7 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
         nodes = _whole(named.group(1))
         spans.append(named.span())
     if nodes is None:
-        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        match = re.search(NUMBER + r"\s*-?\s*" + _NODE, text, re.ASCII)  # "4-node training"
         if match:
             nodes = _whole(match.group(1))
         elif _ONE_NODE.search(text) or (

@@ -179,13 +179,18 @@ def read_seconds_per_token(text: str) -> float | None:
 
 _QPS = (
     re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
+    # "5 qps", "5 req/s", "5 requests/sec", "5 reqs/second", "5 requests per second", "5 queries
+    # a second"
     re.compile(
-        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
+        NUMBER
+        + r"\s*(?:qps|rps|(?:req(?:uest)?s?|quer(?:y|ies))\s*(?:/\s*|per\s+|an?\s+)"
+        + r"s(?:ec(?:ond)?s?)?(?![a-z])|(?:个|次)?请求每秒)"
     ),
+    # "每秒5个请求", "每秒钟5次请求", "每秒要处理 10 个请求"
     re.compile(
-        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*"
+        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*(?:约|大约)?\s*"
         + NUMBER
-        + r"\s*(?:个)?\s*(?:请求|查询)"
+        + r"\s*(?:个|次)?\s*(?:请求|查询)"
     ),
 )
 

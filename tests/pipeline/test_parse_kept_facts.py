@@ -1,0 +1,111 @@
+"""Stated facts that used to be lost (issue 10, "Keep every fact the user stated"): each form
+is read as the slot it states, in both languages, in wording of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.parse import parse
+from assistant.records import SiteProfile
+
+#: A site like the regional profile: one server of eight cards per node.
+SITE = SiteProfile(
+    id="regional-single-node",
+    title="Regional single node",
+    aliases=("吉林", "Jilin", "Jilin GPU server", "Jilin server", "吉林GPU服务器"),
+    nodes=1,
+    gpus_per_node=8,
+    gpu="A100 80GB PCIe",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "nodes"),
+    [
+        ("Could 3 of the Jilin GPU servers pretrain a 13B model on 300B tokens?", 3),
+        ("connect 5 Jilin servers and fine-tune a 7B model", 5),
+        ("what if two of our Jilin servers trained Llama-3.1-8B?", 2),
+        ("拿其中3台吉林GPU服务器训练13B模型要多久", 3),
+        ("吉林那边的5台机器能训练7B吗", 5),
+    ],
+)
+def test_a_count_of_site_servers_is_a_node_count(question: str, nodes: int) -> None:
+    scenario = parse(question, sites=[SITE]).scenario
+    assert scenario.site_profile == "regional-single-node"
+    assert scenario.nodes == nodes
+
+
+def test_a_count_of_site_gpus_is_no_node_count() -> None:
+    assert parse("6 Jilin GPUs pretrain a 1B model", sites=[SITE]).scenario.nodes is None
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("We have 6 old Tesla V100s: can they fine-tune a 7B with LoRA?", 6),
+        ("three used RTX 3090s for Qwen2.5-14B inference", 3),
+        ("2 spare A100 80GB cards: serve Llama-3.1-8B?", 2),
+        ("5 idle NVIDIA L40S GPUs, can they serve a 32B model?", 5),
+        ("4 old used GeForce 4090s for a 13B model", 4),
+        ("6张旧的V100能微调7B吗", 6),
+        ("三块二手的3090跑14B行吗", 3),
+        ("两张闲置的A100跑Llama-3.1-8B", 2),
+        ("我们有4张旧卡，能训练1B模型吗", 4),
+    ],
+)
+def test_words_between_the_count_and_the_card_keep_the_count(question: str, count: int) -> None:
+    assert parse(question).scenario.gpu_count == count
+
+
+def test_a_time_span_before_a_card_is_no_count() -> None:
+    assert parse("in 3 months, a new H100 cluster for a 70B model").scenario.gpu_count is None
+
+
+@pytest.mark.parametrize(
+    ("question", "prompt", "output"),
+    [
+        ("Qwen2.5-7B on an A10: prompts ~800 tokens, ~300 out", 800, 300),
+        ("Llama-3.1-8B on 2 L4, 2.5k in, 400 out", 2560, 400),
+        ("Llama-3.1-8B on an H100, ~3000 tokens in, ~600 out", 3000, 600),
+        ("Qwen2.5-14B on one L40S with 150-token replies", None, 150),
+        ("Qwen2.5-14B on one L40S, replies of ~350 tokens", None, 350),
+        ("Qwen2.5-14B on one L40S, answers around 120 tokens", None, 120),
+        ("H100部署Qwen2.5-7B，输入1500，输出约400", 1500, 400),
+        ("H100部署Qwen2.5-7B，回复150 token左右", None, 150),
+        ("H100部署Qwen2.5-7B，每次回答约250个token", None, 250),
+    ],
+)
+def test_request_lengths_in_short_forms(question: str, prompt: int | None, output: int) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.prompt_tokens, scenario.output_tokens) == (prompt, output)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "train a 7B on 600B tokens in 3 months on 8 H100",  # a budget over a span, no prompt
+        "H100 answers 20 users at once with Llama-3.1-8B",  # a count of users, no reply length
+        "2张H100部署Qwen2.5-7B，回复3个问题",
+        "500 out of 1000 requests time out on 4 A100 with Llama-3.1-8B",
+    ],
+)
+def test_numbers_that_are_no_request_length(question: str) -> None:
+    assert parse(question).scenario.output_tokens is None
+
+
+@pytest.mark.parametrize(
+    ("question", "qps"),
+    [
+        ("Can one A10 take 3 requests/sec for Qwen2.5-7B?", 3),
+        ("Qwen2.5-7B on one A10 at 7 req/s", 7),
+        ("Qwen2.5-7B on one A10 at 2.5 requests per second", 2.5),
+        ("Qwen2.5-7B on one A10, 6 rps", 6),
+        ("Qwen2.5-7B on one A10, 4 queries a second", 4),
+        ("一张A10部署Qwen2.5-7B，每秒3个请求", 3),
+        ("一张A10部署Qwen2.5-7B，每秒钟6次请求", 6),
+    ],
+)
+def test_request_rates(question: str, qps: float) -> None:
+    scenario = parse(question).scenario
+    assert scenario.target_qps == qps
+    assert scenario.target_tokens_per_second is None

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
+from assistant.parse.prices import NODE_PRICES, PRICE
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 
 __all__ = ["Count", "Counts", "read_counts"]
@@ -195,6 +196,7 @@ def read_counts(text: str) -> Counts:
         lambda m: f"{float(m.group(1)) * 1000:g} ",
         text,
     )
+    text = _without_prices(text)  # "每张卡每小时6块": 6 yuan, not six cards
     nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:
@@ -212,6 +214,21 @@ def read_counts(text: str) -> Counts:
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+def _without_prices(text: str) -> str:
+    """`text` with the amount of every price per GPU-hour or node-hour blanked out (same
+    length; the words around it, "4 nodes at $98/hour", still count)."""
+    for pattern in (PRICE, *(p for p, _, _ in NODE_PRICES)):
+        for match in list(pattern.finditer(text)):
+            for group, value in enumerate(match.groups(), start=1):
+                if value is not None and _AMOUNT.fullmatch(value):
+                    start, end = match.span(group)
+                    text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+_AMOUNT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 
 
 def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:

@@ -109,3 +109,43 @@ def test_request_rates(question: str, qps: float) -> None:
     scenario = parse(question).scenario
     assert scenario.target_qps == qps
     assert scenario.target_tokens_per_second is None
+
+
+@pytest.mark.parametrize(
+    ("question", "price", "currency"),
+    [
+        ("L40S每小时1.2美元，4卡微调7B，50亿token，多少钱", 1.2, "USD"),
+        ("A100 每小时的租金 9 元，8张训练3B模型要花多少", 9, "CNY"),
+        ("每张卡每小时6块，4张A800训练1B模型多少钱", 6, "CNY"),
+        ("4 A100 at $1.6 an hour each: cost to pretrain a 1B model on 20B tokens?", 1.6, "USD"),
+        ("$3.1/hr per H200, 8 of them, pretrain a 7B on 50B tokens: cost?", 3.1, "USD"),
+    ],
+)
+def test_a_price_per_hour_beside_a_card_is_per_gpu_hour(
+    question: str, price: float, currency: str
+) -> None:
+    query = parse(question)
+    assert (query.scenario.price_per_gpu_hour, query.scenario.currency) == (price, currency)
+    assert not query.warnings  # no node price was divided
+
+
+@pytest.mark.parametrize(
+    ("question", "per_gpu", "currency"),
+    [
+        ("两台8卡A800服务器，每台每小时96元，训练7B模型多少钱", 12, "CNY"),
+        ("租一台8卡H100服务器，服务器每小时 200 元，训练3B要花多少", 25, "CNY"),
+        (
+            "4 nodes of 8 H100 at $28/hr per node: what does a 13B pretrain on 300B tokens cost?",
+            3.5,
+            "USD",
+        ),
+        ("$16 an hour per server, one server of 8 A100: cost of fine-tuning a 7B?", 2, "USD"),
+    ],
+)
+def test_a_price_per_server_hour_is_divided_over_its_gpus_and_said(
+    question: str, per_gpu: float, currency: str
+) -> None:
+    query = parse(question)
+    assert (query.scenario.price_per_gpu_hour, query.scenario.currency) == (per_gpu, currency)
+    assert len(query.warnings) == 1
+    assert "8" in query.warnings[0]  # the GPUs per node it was divided by

@@ -149,3 +149,81 @@ def test_a_price_per_server_hour_is_divided_over_its_gpus_and_said(
     assert (query.scenario.price_per_gpu_hour, query.scenario.currency) == (per_gpu, currency)
     assert len(query.warnings) == 1
     assert "8" in query.warnings[0]  # the GPUs per node it was divided by
+
+
+@pytest.mark.parametrize(
+    ("question", "model"),
+    [
+        ("一张4090能跑deepseek-r1的32b蒸馏版吗", "DeepSeek-R1-Distill-Qwen-32B"),
+        ("R1蒸馏14B 两张3090行吗", "DeepSeek-R1-Distill-Qwen-14B"),
+        ("can an L4 serve the r1 distill 8b?", "DeepSeek-R1-Distill-Llama-8B"),
+        ("DeepSeek-R1 蒸馏的 Llama 70B 要几张 H100", "DeepSeek-R1-Distill-Llama-70B"),
+        ("Qwen 7B 的 R1 蒸馏版在 T4 上能跑吗", "DeepSeek-R1-Distill-Qwen-7B"),
+        ("deepseek r1 14b on one 4090", "DeepSeek-R1-Distill-Qwen-14B"),
+        # the size of the R1 itself, or no size, stays the 671B model
+        ("deepseek-r1 671b on 8 H200", "DeepSeek-R1"),
+        ("DeepSeek-R1 on 16 H100", "DeepSeek-R1"),
+    ],
+)
+def test_a_size_beside_r1_names_its_distill(question: str, model: str) -> None:
+    assert parse(question).scenario.model == model
+
+
+def test_a_distill_the_catalog_lacks_is_named_not_replaced() -> None:
+    query = parse("Can a 4090 run the R1 distill Qwen 1.5B?")
+    assert query.scenario.model is None
+    assert any("1.5b" in name.lower() for name in query.unknown_names)
+
+
+@pytest.mark.parametrize(
+    ("question", "precision"),
+    [
+        ("16张H100部署满血版DeepSeek-R1可以吗", "fp8"),
+        ("DeepSeek-V3满血版要几张H200", "fp8"),
+        ("Can 16 H100 serve DeepSeek-V3 at full precision?", "fp8"),
+        ("两张A100跑原版Qwen2.5-32B可以吗", "bf16"),
+        ("a full-precision Llama-3.1-70B on 4 H100", "bf16"),
+        # a card without FP8 runs the FP8 release in 16 bits, and the note says both
+        ("满血版DeepSeek-R1 用32张A100能部署吗", "bf16"),
+    ],
+)
+def test_full_precision_words_state_the_released_precision(question: str, precision: str) -> None:
+    query = parse(question)
+    assert query.scenario.precision == precision
+    assert any(precision.upper() in note for note in query.warnings)
+
+
+def test_full_precision_on_a_card_without_fp8_says_the_release_format() -> None:
+    (note,) = parse("Can 32 A100 serve the full-precision DeepSeek-R1?").warnings
+    assert "FP8" in note
+    assert "BF16" in note
+
+
+def test_the_v3_keeps_its_name_after_the_full_word() -> None:
+    assert parse("满血版DeepSeek-V3 用16张H100部署").scenario.model == "DeepSeek-V3"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "满血版4090跑Qwen2.5-7B行吗",  # the full RTX 4090, not a 4090D
+        "原版4090和魔改48G的4090跑Qwen2.5-14B",
+        "满血H100训练Llama-3.1-8B要多久",
+    ],
+)
+def test_full_words_beside_a_card_describe_the_card(question: str) -> None:
+    query = parse(question)
+    assert query.scenario.precision is None
+    assert not any("满血" in n or "原版" in n for n in query.warnings)
+
+
+def test_a_named_format_wins_over_full_precision_words() -> None:
+    assert parse("满血版DeepSeek-R1 int4 8张4090能跑吗").scenario.precision == "int4"
+
+
+def test_full_precision_makes_quantizing_a_change_not_a_condition() -> None:
+    from assistant.calculate import calculate
+
+    # R1 in FP8 is ~671 GB > 8 x 72 GB usable on H100: int4 would fit but undoes what was said
+    assert calculate(parse("8张H100部署满血版DeepSeek-R1行吗")).verdict == "infeasible"
+    assert calculate(parse("8张H100部署DeepSeek-R1行吗")).verdict == "conditional"

@@ -18,7 +18,7 @@ from assistant.parse.audience import settle_audience
 from assistant.parse.datasets import read_dataset
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
-from assistant.parse.load import read_load_slots
+from assistant.parse.load import host_ram_note, read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending
@@ -203,6 +203,8 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    ram = host_ram_note(text) if "host_ram_bytes" in found else None
+    warnings += [parse_note(ram, lang)] if ram else []
     warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     warnings += [

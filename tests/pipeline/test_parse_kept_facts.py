@@ -227,3 +227,28 @@ def test_full_precision_makes_quantizing_a_change_not_a_condition() -> None:
     # R1 in FP8 is ~671 GB > 8 x 72 GB usable on H100: int4 would fit but undoes what was said
     assert calculate(parse("8张H100部署满血版DeepSeek-R1行吗")).verdict == "infeasible"
     assert calculate(parse("8张H100部署DeepSeek-R1行吗")).verdict == "conditional"
+
+
+@pytest.mark.parametrize(
+    ("question", "size", "said"),
+    [
+        ("8张A800，每台256GB内存，offload 微调 Llama-3-70B 行吗", 256 * 2**30, "256 GB"),
+        ("One 8x H100 node with 2TB RAM: ZeRO-Offload fine-tune of a 70B?", 2 * 2**40, "2 TB"),
+        ("单机8卡，4T内存，ZeRO-3 offload 训练 Llama-3.1-405B", 4 * 2**40, "4 TB"),
+    ],
+)
+def test_a_stated_host_ram_is_binary_and_said_so(question: str, size: int, said: str) -> None:
+    query = parse(question)
+    assert query.scenario.host_ram_bytes == size
+    binary = said.replace("TB", "TiB").replace("GB", "GiB")
+    assert any(said in note and binary in note for note in query.warnings)
+
+
+def test_a_host_ram_in_binary_units_or_decimal_gb_is_taken_as_written() -> None:
+    for question, size in (
+        ("8 A100 with 768 GiB of RAM, offload a 70B fine-tune", 768 * 2**30),
+        ("8 A100 with 549.76 GB of RAM, offload a 70B fine-tune", 549.76e9),
+    ):
+        query = parse(question)
+        assert query.scenario.host_ram_bytes == pytest.approx(size)
+        assert not query.warnings

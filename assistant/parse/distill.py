@@ -19,7 +19,9 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
+
+from calculators.catalog.names import normalize_name
 
 __all__ = ["DISTILL_FAMILY", "r1_distill"]
 
@@ -38,6 +40,7 @@ _DISTILL = r"(?:蒸馏|distill(?:ed|ation)?)"
 _SIZE = r"(\d+(?:\.\d+)?)\s*b(?![a-z0-9])"
 #: "qwen", "qwen2.5", "llama-3.1": a base family, its version digits skipped lazily
 _FAMILY = r"(?:(qwen|llama)[\d.\s-]*?)"
+_ONE_WORD = re.compile(r"\s*[a-z0-9.:_-]+\s*")
 _VERSION = r"(?:版本?|模型)?"
 _LINK = r"(?:\s|-|的|版本?|出来的|出的|模型|into|to|of|the)*"
 
@@ -56,17 +59,21 @@ _FORMS: tuple[tuple[re.Pattern[str], int, int], ...] = (
 )  # fmt: skip
 
 
-def _spelled(match: re.Match[str], size_group: int, family_group: int) -> str:
-    size = match.group(size_group)
-    family = (match.group(family_group) if family_group else None) or DISTILL_FAMILY.get(size)
-    if family is None:
-        return match.group(0)  # no distill of that size and no family said: leave it
-    name = f"deepseek-r1-distill-{family}-{size}b"
-    return match.group(0) if match.group(0).strip() == name else f" {name} "
+def _spelled(match: re.Match[str], size: int, family: int, known: Container[str] | None) -> str:
+    billions = match.group(size)
+    base = (match.group(family) if family else None) or DISTILL_FAMILY.get(billions)
+    name = f"deepseek-r1-distill-{base}-{billions}b"
+    said = match.group(0)
+    if base is None or said.strip() == name:
+        return said
+    if known is not None and normalize_name(name) not in known and _ONE_WORD.fullmatch(said):
+        return said  # "deepseek-r1:1.5b": a distill the catalog lacks, reported as typed
+    return f" {name} "  # a distill the catalog lacks said in words is reported by its name
 
 
-def r1_distill(text: str) -> str:
-    """`text` (lower-cased) with every R1 distill said in words spelled as the catalog names it."""
-    for pattern, size_group, family_group in _FORMS:
-        text = pattern.sub(lambda m: _spelled(m, size_group, family_group), text)
+def r1_distill(text: str, known: Container[str] | None = None) -> str:
+    """`text` (lower-cased) with every R1 distill said in words spelled as the catalog names it;
+    with `known` (normalised catalog model names), only distills the catalog has are rewritten."""
+    for pattern, size, family in _FORMS:
+        text = pattern.sub(lambda m: _spelled(m, size, family, known), text)
     return text

@@ -252,3 +252,10 @@ def test_a_host_ram_in_binary_units_or_decimal_gb_is_taken_as_written() -> None:
         query = parse(question)
         assert query.scenario.host_ram_bytes == pytest.approx(size)
         assert not query.warnings
+
+
+def test_a_distill_the_catalog_lacks_said_in_words_is_not_the_671b_model() -> None:
+    query = parse("DeepSeek-R1 蒸馏的 Qwen 8B 用一张4090能跑吗")
+    assert query.scenario.model is None
+    assert query.scenario.params == 8e9
+    assert query.unknown_names == ("deepseek-r1-distill-qwen-8b",)

@@ -233,17 +233,23 @@ def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -
     found["precision"] = dtype
     if said is None:
         return [parse_note(Msg("parse.unquantized", dtype=dtype.upper()), lang)]
+    word = Msg(f"parse.full_word.{_FULL_WORDS.get(said, 'full_precision')}")
     released = _released_dtype(found) or dtype
     if released != dtype:  # "满血 R1 on A100": FP8 weights, run in BF16 on a card without FP8
         message = Msg(
             "parse.full_precision_nearest",
-            said=said,
+            said=word,
             released=released.upper(),
             dtype=dtype.upper(),
             gpu=str(found.get("gpu")),
         )
         return [parse_note(message, lang)]
-    return [parse_note(Msg("parse.full_precision", said=said, dtype=dtype.upper()), lang)]
+    return [parse_note(Msg("parse.full_precision", said=word, dtype=dtype.upper()), lang)]
+
+
+#: The words that state the released precision → their catalog message (parse.full_word.*), so an
+#: answer in the other language names them in its own words.
+_FULL_WORDS = {"满血": "full", "原版": "original"}
 
 
 def _released_dtype(found: Mapping[str, object]) -> str | None:

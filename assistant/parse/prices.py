@@ -13,7 +13,10 @@ __all__ = ["NODE_PRICES", "PRICE", "read_node_price", "read_price"]
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
-_PER_GPU_HOUR = r"\s*(?:/|per|每|an?\b)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
+# "/hr", "per GPU-hour", "an hour", "每小时"; never the "h" of a word ("$10 a hundred …")
+_PER_GPU_HOUR = (
+    r"\s*(?:/|per|每|an?\b)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
+)
 _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED

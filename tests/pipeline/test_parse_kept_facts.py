@@ -259,3 +259,10 @@ def test_a_distill_the_catalog_lacks_said_in_words_is_not_the_671b_model() -> No
     assert query.scenario.model is None
     assert query.scenario.params == 8e9
     assert query.unknown_names == ("deepseek-r1-distill-qwen-8b",)
+
+
+def test_an_article_before_a_word_starting_with_h_is_no_hourly_price() -> None:
+    assert (
+        parse("$10 a hundred tokens? we have 8 H100 to train 7B").scenario.price_per_gpu_hour
+        is None
+    )

@@ -28,6 +28,7 @@ from assistant.calculate.lead import with_focus
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.serving_pick import serving_goal
@@ -196,8 +197,8 @@ def _evaluate_scenario(
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
-        checks,
-        binding,
+        headline_checks(checks, stated) if over else checks,
+        budget_binding(binding, stated) if over else binding,
         fix,
         lang,
         scenario.gpu or "GPU",
@@ -221,9 +222,10 @@ def _evaluate_scenario(
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
             checks = tuple(replace(c, verdict="fail") if c.kind == "cost" else c for c in checks)
-            binding = binding or "cost"  # nothing else fails: the money binds
+            binding = budget_binding(binding, stated)  # the money binds, not the default year
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
+    fixes = rechecked_fixes(suggestions, evaluation, stated, lang) if over else suggestions
     condition = host_ram_condition(evaluation) if verdict == "conditional" else None
     if condition is not None and fix is None:  # the plan works on RAM nobody stated
         top = join_sentences((top, text(condition, lang)), lang)
@@ -240,7 +242,7 @@ def _evaluate_scenario(
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
-        suggestions=stated_first(suggestions, evaluation, stated, lang),
+        suggestions=stated_first(fixes, evaluation, stated, lang),
         assumptions=(
             *deciding_notes(evaluation, lang),
             *resolved.assumptions,

@@ -1,0 +1,70 @@
+"""Headlines that answer what was asked with figures that agree with the lines under them."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+
+
+def test_an_unmet_budget_binds_on_the_cost_and_says_the_gap() -> None:
+    # 6 x 7e9 x 2e12 (+ attention) = 9.75e22 FLOPs on 8 A800 at 40% MFU: 217,027 GPU-hours x 12
+    # = 2,604,325 yuan against 500,000; no deadline was asked, so the default year says nothing.
+    outcome = calculate(parse("预算50万元，A800每卡时12元，能把7B模型用2T token预训练完吗"))
+    assert outcome.verdict == "infeasible"
+    assert outcome.binding == "cost"
+    assert "还差约 2,104,325 元" in outcome.lead  # 2,604,325 - 500,000
+    assert "或者减少 token" in outcome.lead
+    assert "一年内" not in outcome.lead
+    assert "成本：" not in outcome.lead  # the budget sentence already gives the cost
+
+
+def test_more_of_the_same_gpu_is_still_over_the_budget() -> None:
+    # the GPU-hours of a fixed-FLOP run do not shrink with more GPUs: 32 A800 cost what 8 do
+    outcome = calculate(parse("预算50万元，A800每卡时12元，能把7B模型用2T token预训练完吗"))
+    more = [s for s in outcome.suggestions if "A800" in s.change]
+    assert more
+    assert all(s.effect.startswith("不可行") and "仍超出预算" in s.effect for s in more)
+    other = [s for s in outcome.suggestions if "A800" not in s.change]
+    # another GPU's price was not given: the price per GPU-hour the budget allows is said
+    assert all(re.search(r"每卡时不超过 [\d.]+ 元才在预算内", s.effect) for s in other)
+
+
+def test_the_english_gap_and_fewer_tokens() -> None:
+    outcome = calculate(
+        parse("With a $20,000 budget at $2 per GPU-hour, can we pretrain a 3B model on 2T tokens?")
+    )
+    assert outcome.binding == "cost"
+    assert re.search(r"USD short\. Or train on fewer tokens", outcome.lead)
+
+
+def test_a_network_the_run_time_hides_is_not_called_network_bound() -> None:
+    # 25GbE between 16 A100 PCIe nodes: the gradient sync (3 min) hides under 3.6 min of
+    # compute, tensor parallel is in the MFU: the run time keeps 100%, and the sentence says so
+    question = "16台8卡A100 PCIe 80GB服务器，机间25GbE，预训练100B模型，2T token，要多久？"
+    outcome = calculate(parse(question))
+    network = next(c for c in outcome.checks if c.kind == "network")
+    assert "扩展效率 100%" in network.summary
+    assert "受网络限制" not in outcome.lead
+    assert "不拖慢训练" in outcome.lead
+
+
+def test_a_network_bound_sentence_carries_the_efficiency_of_the_network_line() -> None:
+    question = "32台8卡H100服务器，机间10GbE，预训练70B模型，1T token，要多久？"
+    outcome = calculate(parse(question))
+    network = next(c for c in outcome.checks if c.kind == "network")
+    said = re.search(r"扩展效率 (\d+%)", outcome.lead)
+    assert "受网络限制" in outcome.lead
+    assert said is not None
+    assert f"扩展效率 {said.group(1)}" in network.summary
+
+
+def test_the_longer_deadline_remark_shows_the_run_time_as_the_headline_does() -> None:
+    # 1,234 days is 3.4 years, never "约 3 年" beside "3.4 年"
+    question = "16台8卡A100 PCIe 80GB服务器，机间25GbE，预训练100B模型，2T token，要多久？"
+    outcome = calculate(parse(question))
+    remark = next(r for r in outcome.remarks if r.startswith("放宽期限不现实"))
+    years = re.findall(r"([\d.]+) 年", " ".join((outcome.lead, remark)))
+    assert len(years) >= 2
+    assert len(set(years)) == 1

@@ -31,6 +31,7 @@ from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import stated_purchase
 from assistant.calculate.scaling import scaling_series
+from assistant.calculate.scope import QUANTITY, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
     Evaluator,
@@ -133,6 +134,7 @@ def _evaluate_scenario(
     ask: Ask = "feasibility",
     *,
     judged: bool = True,
+    fit: bool = False,
 ) -> Outcome:
     """Evaluate the effective scenario; the verdict respects what `stated` fixed. With
     `judged` False (a quantity asked with no hardware named) passing checks are not put in
@@ -204,10 +206,11 @@ def _evaluate_scenario(
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key=beyond_key,
-        skip=_skipped(ask, stated, judged) + (("network",) if paced else ()),
+        skip=skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not over,
         deadline_asked=stated.deadline_seconds is not None,
+        memory_first=fit,
     )
     if fix is not None and not over and any(c.verdict == "fail" for c in checks):
         top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
@@ -252,9 +255,6 @@ def _evaluate_scenario(
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
-
-
-_KINDS = ("memory", "compute", "network", "power", "cost")
 
 
 def _binding(evaluation: Evaluation) -> str | None:
@@ -355,7 +355,9 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             if ask != "duration":  # the money or energy is what was asked, then the time
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
-        outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        outcome = _evaluate_scenario(
+            _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
+        )
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
@@ -384,22 +386,6 @@ def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
     )
 
 
-def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
-    """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much with no deadline given), everything when nothing is to be judged. A budget
-    with no deadline keeps its run time, worded on the open horizon ("训练约需 101.8 天", never
-    "期限 365 天" the user did not set)."""
-    if not judged:
-        return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
-        return ("compute",)
-    if on_memory(ask, stated):
-        return ("compute",)
-    return ()
-
-
-#: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
@@ -425,7 +411,7 @@ def _resolve(
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
         note = text(Msg("answer.memory_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    open_horizon = ask in (*QUANTITY, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
@@ -464,7 +450,8 @@ def _rerun(
         resolved = _resolve(query, site, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
-        return _evaluate_scenario(resolved, query.language, query.scenario, ask)
+        fit = fit_asked(query, ask)
+        return _evaluate_scenario(resolved, query.language, query.scenario, ask, fit=fit)
 
     return run
 
@@ -486,11 +473,12 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *QUANTITY)
     setups = typical_setups(s, training=_training(s), counted=counted)
 
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
-        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged)
+        fit = fit_asked(query, ask)
+        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged, fit=fit)
 
     return typical_outcome(query, setups, run, judged=judged)

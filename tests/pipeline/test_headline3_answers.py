@@ -68,3 +68,17 @@ def test_the_longer_deadline_remark_shows_the_run_time_as_the_headline_does() ->
     years = re.findall(r"([\d.]+) 年", " ".join((outcome.lead, remark)))
     assert len(years) >= 2
     assert len(set(years)) == 1
+
+
+def test_a_fit_question_leads_with_the_memory_fit_before_a_tight_network() -> None:
+    # 405.85e9 x 2 B / 8 = 101.5 GB of weights per H200 (126.9 GB usable); TP=8 traffic is a
+    # warning (25% of a token's time), but "does it fit?" is answered first
+    outcome = calculate(parse("Llama-3.1-405B bf16 on 8x H200 — does it fit?"))
+    network = next(c for c in outcome.checks if c.kind == "network")
+    assert network.verdict == "tight"
+    assert outcome.lead.startswith("Fits in memory: 101.8 GB of 126.9 GB")
+
+
+def test_a_question_that_does_not_ask_the_fit_keeps_the_warning_first() -> None:
+    outcome = calculate(parse("Can 8x H200 serve Llama-3.1-405B in bf16?"))
+    assert not outcome.lead.startswith("Fits in memory")

@@ -42,6 +42,7 @@ from assistant.calculate.sizing import (
 )
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
+from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import describe_setup
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.typical import typical_outcome
@@ -212,6 +213,10 @@ def _evaluate_scenario(
         deadline_asked=stated.deadline_seconds is not None,
         memory_first=fit,
     )
+    works = plan.task == "inference" and not any(c.verdict == "fail" for c in checks)
+    slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix
+    if slow is not None and not has_target(stated):  # a target's sentence flags its own load
+        top = join_sentences((top, text(slow, lang)), lang)
     if fix is not None and not over and any(c.verdict == "fail" for c in checks):
         top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit

@@ -3,6 +3,7 @@ states them itself, and whether the question asked about the memory fit first.""
 
 from __future__ import annotations
 
+from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import on_memory
 from assistant.records import Ask, Query, Scenario
 
@@ -16,11 +17,14 @@ QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "po
 
 def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much with no deadline given), everything when nothing is to be judged. A budget
+    long; how much with no deadline given; the speed at a serving target's load), everything
+    when nothing is to be judged. A budget
     with no deadline keeps its run time, worded on the open horizon ("训练约需 101.8 天", never
     "期限 365 天" the user did not set)."""
     if not judged:
         return KINDS
+    if stated.task != "training" and has_target(stated):
+        return ("compute",)  # the target's sentence gives the speed at the load asked
     if ask == "duration" or (ask in QUANTITY and stated.deadline_seconds is None):
         return ("compute",)
     if on_memory(ask, stated):

@@ -82,3 +82,50 @@ def test_a_fit_question_leads_with_the_memory_fit_before_a_tight_network() -> No
 def test_a_question_that_does_not_ask_the_fit_keeps_the_warning_first() -> None:
     outcome = calculate(parse("Can 8x H200 serve Llama-3.1-405B in bf16?"))
     assert not outcome.lead.startswith("Fits in memory")
+
+
+def test_a_qps_target_is_worded_at_its_load_and_the_memory_maximum_apart() -> None:
+    # 4 requests/s x 300 output tokens = 1,200 tokens/s delivered at the load asked; the
+    # memory maximum (hundreds of sequences per replica) is its own "余量" sentence
+    question = (
+        "H20 部署 Qwen2.5-72B，要求首字延迟 2 秒以内，QPS 4，输入 1000 token 输出 300 token，"
+        "需要几张？"
+    )
+    focus = calculate(parse(question)).lead
+    first, rest = focus.split("。", 1)
+    assert "输出约 1,200 token/s、每秒 4 个请求" in first
+    assert "路并发" not in first
+    assert "合计" not in first
+    assert re.search(r"余量：每副本显存最多放得下 \d+ 路并发", rest)
+
+
+def test_a_stated_concurrency_is_the_load_the_headline_gives() -> None:
+    # 64 users at about 43 tokens/s each: about 2,750 tokens/s, above the 1,500 asked
+    question = (
+        "Is 4x H100 enough to serve Llama-3-70B at 1500 tokens/s aggregate with 64 concurrent "
+        "users? prompts ~1500 tokens, ~500 out"
+    )
+    lead = calculate(parse(question)).lead
+    first = lead.split(". ")[0]
+    assert "about 64 sequences in flight" in first
+    delivered = re.search(r"deliver about ([\d,]+) tokens/s", first)
+    assert delivered is not None
+    assert 1500 < float(delivered.group(1).replace(",", "")) < 4000
+    assert "Headroom: up to" in lead
+    assert not re.search(r"up to \d+ concurrent", first)
+
+
+def test_a_stream_under_ten_tokens_per_second_is_flagged_with_the_reply_time() -> None:
+    # 300 sequences x 2 x 72.7e9 FLOPs per step on 4 H20 (148 TF each): ~0.2 s a token,
+    # about 4.8 tokens/s a stream; 500 tokens then take 500 x 0.208 = 104 s
+    lead = calculate(parse("4张H20部署Qwen2.5-72B，300路并发，每次输出500 token，能行吗？")).lead
+    said = re.search(r"每路仅约 ([\d.]+) token/s.*?500 token 的回复约需 ([\d.]+) 分钟", lead)
+    assert said is not None
+    speed, minutes = float(said.group(1)), float(said.group(2))
+    assert speed < 10
+    assert abs(minutes * 60 - 500 / speed) / (500 / speed) < 0.05
+
+
+def test_an_interactive_stream_is_not_flagged() -> None:
+    lead = calculate(parse("4张H20部署Qwen2.5-72B，8路并发，每次输出500 token，能行吗？")).lead
+    assert "每路仅约" not in lead

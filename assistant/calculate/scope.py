@@ -23,7 +23,8 @@ def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     "期限 365 天" the user did not set)."""
     if not judged:
         return KINDS
-    if stated.task != "training" and has_target(stated):
+    training = stated.task in ("pretrain", "finetune") or stated.tokens is not None
+    if has_target(stated) and not training:
         return ("compute",)  # the target's sentence gives the speed at the load asked
     if ask == "duration" or (ask in QUANTITY and stated.deadline_seconds is None):
         return ("compute",)

@@ -49,6 +49,9 @@ def at_load_said(
         replicas=sized.replicas,
         per_replica=sized.tensor_parallel * sized.pipeline_parallel,
         sequences=load.sequences,
+        spread=Msg("solve.load_spread", replicas=load.replicas)
+        if load.replicas != sized.replicas  # the stated GPUs hold more replicas than needed
+        else "",
         delivered=delivered,
         qps=s.target_qps or delivered / output,
         speed=1.0 / spt,

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = ["at_load_said", "headroom", "slow_at_load"]
 
+#: Times per token within 5% read as the same speed (the compute line's, at one decimal).
+_SAME = 1.05
+
 
 def at_load_said(
     key: str,
@@ -40,7 +43,10 @@ def at_load_said(
     output = s.output_tokens or DEFAULT_OUTPUT_TOKENS
     # the time per token at the load, prefill taking its share of the GPUs (the in-flight
     # note derives the sequences from it), so sequences x speed is about what is delivered
-    spt = load.seconds_per_token or figure(checks, "compute", "seconds_per_token") or 1.0
+    step = figure(checks, "compute", "seconds_per_token")
+    spt = load.seconds_per_token or step or 1.0
+    # slower than the decode step under it: say why, so the two speeds do not read as a clash
+    shared = Msg("solve.prefill_share") if step and spt > step * _SAME else ""
     delivered = s.target_qps * output if s.target_qps else load.sequences / spt
     ttft = Msg("solve.ttft_at_load", seconds=load.first_token_seconds)
     return Msg(
@@ -55,6 +61,7 @@ def at_load_said(
         delivered=delivered,
         qps=s.target_qps or delivered / output,
         speed=1.0 / spt,
+        shared=shared,
         ttft=ttft,
         **more,
     )

@@ -129,3 +129,19 @@ def test_a_stream_under_ten_tokens_per_second_is_flagged_with_the_reply_time() -
 def test_an_interactive_stream_is_not_flagged() -> None:
     lead = calculate(parse("4张H20部署Qwen2.5-72B，8路并发，每次输出500 token，能行吗？")).lead
     assert "每路仅约" not in lead
+
+
+def test_a_speed_at_load_slower_than_the_decode_line_says_why() -> None:
+    # at 4 QPS each replica also prefills 1,000-token prompts, so a sequence gets fewer tokens
+    # per second than the decode step under it: the headline says prefill's share is counted
+    question = (
+        "H20 部署 Qwen2.5-72B，要求首字延迟 2 秒以内，QPS 4，输入 1000 token 输出 300 token，"
+        "需要几张？"
+    )
+    outcome = calculate(parse(question))
+    first = outcome.lead.split("。", 1)[0]
+    compute = next(c for c in outcome.checks if c.kind == "compute")
+    step = float(compute.figures["seconds_per_token"])  # type: ignore[arg-type]
+    said = re.search(r"每路约 ([\d.]+) token/s（计入预填充占用的时间", first)
+    assert said is not None
+    assert float(said.group(1)) < 1.0 / step

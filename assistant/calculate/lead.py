@@ -62,6 +62,10 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds = tuple(k for k in kinds if k != "power")
     if "network" in (ask, *query.asks) and _network(query, outcome, scenario):
         kinds = tuple(k for k in kinds if k != "network")  # answered up front, not again
+    # a figure the lead already gives is not repeated after it as a key-figures line: the
+    # budget sentence states the cost, the duration answer the run time
+    said = ("cost",) * (query.scenario.budget is not None) + ("compute",) * (ask == "duration")
+    kinds = tuple(k for k in kinds if k not in said)
     if ask == "compare":  # the comparison names each option's figures; the checks under it
         kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)

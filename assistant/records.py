@@ -36,6 +36,7 @@ Ask = Literal[
     "max_context",
     "throughput",
     "first_token",
+    "network",
     "max_model",
     "mfu",
     "compare",
@@ -86,6 +87,9 @@ class Scenario:
     gpu_memory_bytes: float | None = None
     intra_link: str | None = None
     inter_link: str | None = None
+    nics_per_node: int | None = None
+    """Inter-node ports (NICs) per node when the question states them ("one 400G NIC per node",
+    "每台一张网卡", "单口"); None: cabled as the card's servers are (`ports_per_node`)."""
     precision: str | None = None
     kv_dtype: str | None = None
     """The KV cache's format when the question states one ("fp8 KV cache", "KV缓存用INT8");
@@ -246,6 +250,8 @@ class Citation:
 
     passage: Passage
     claim: str = ""
+    quote: str = ""
+    """The passage's sentence the answer quotes ("" for none): its excerpt is shown around it."""
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ E = (n_gpus x TDP x u + n_gpus x P_host) x t x PUE, in joules (kWh = J / 3.6e6).
 invented: `cost` needs a price per GPU-hour the user gives.
 
 A desk-side box (consumer cards in a desktop or workstation, ``box``) has no data-centre plant:
-PUE 1.0 unless stated, and its host is one platform per box whose power, with the GPUs', goes
+PUE 1.0 unless stated (a stated PUE multiplies the box's socket power: the room it stands in
+does not change its host), and its host is one platform per box whose power, with the GPUs', goes
 through the box's PSU: E = (n_gpus x TDP x u + n_boxes x P_platform) / eta_PSU x t x PUE.
 """
 
@@ -133,6 +134,9 @@ def energy(
         8.052
         >>> round(energy(gpus=2, tdp_watts=450, seconds=3600, box="desktop", gpus_per_box=2).kwh, 4)
         1.1944
+        >>> e = energy(gpus=2, tdp_watts=450, seconds=3600, pue=1.3, box="desktop", gpus_per_box=2)
+        >>> round(e.kwh, 4), round(e.host_energy_joules / 3600, 1)  # 1.1944 x 1.3; host kept
+        (1.5528, 294.4)
     """
     _check_energy_inputs(gpus, tdp_watts, seconds, host_watts_per_gpu, pue, utilization)
     if box is not None and box not in DESK_BOXES:
@@ -206,9 +210,12 @@ def _check_energy_inputs(
 
 
 def _pue_assumption(pue: float, *, stated: bool, box: str | None) -> Msg:
-    """What the PUE is: stated, a data-centre average, or none for a desk-side box."""
+    """What the PUE is: stated, a data-centre average, or none for a desk-side box; a PUE given
+    for a desk-side box multiplies that box's socket power (its own host is kept)."""
     if box is not None and not stated:
         return Msg("assume.power.office_pue", pue=pue, average=DEFAULT_PUE)
+    if box is not None:
+        return Msg("assume.power.box_pue", pue=pue)
     return Msg("assume.power.pue", pue=pue, average=DEFAULT_PUE)
 
 

@@ -71,12 +71,19 @@ KERNEL_SECONDS_PER_LAYER = 40e-6
 MOE_SECONDS_PER_LAYER = 85e-6
 #: The same for group-limited (node-limited) routing, DeepSeek-V3's (arXiv:2412.19437 §2.1.2:
 #: experts in groups, a token sent to at most 4 nodes; `ModelSpec.routed_nodes_max`), whose
-#: batch-1 layers are much slower. Calibration: DeepSeek-V3 at batch 1 on 8 x H200 runs ~26
-#: tokens/s in SGLang (vllm-project/vllm issue #11539, Jan 2025) and DeepSeek-V3.2 at 30 tokens/s
-#: on 8 x H20 in vLLM (issue #30832), ~33-38 ms per token over 58 MoE layers, where HBM reads
-#: take ~1.5 ms. The excess may come from its MLA attention or TP=8 as much as from its routing;
-#: the public figures cannot tell them apart (planning assumption, low confidence).
-MOE_GROUP_LIMITED_SECONDS_PER_LAYER = 300e-6
+#: small-batch layers are much slower. Calibration: the SGLang v0.4.1.post2 release
+#: (sgl-project/sglang PR #2643, Dec 2024), DeepSeek-V3 FP8 on 8 x H200, TP=8, CUDA graphs,
+#: 128 in / 256 out: batch 1 30.29 tokens/s = 33.0 ms a step, batch 8 206.32 tokens/s = 38.8 ms.
+#: Minus this module's other terms for that set-up (HBM reads 1.4 / 6.0 ms, TP all-reduces
+#: 5.1 / 5.2 ms, 61 layers x KERNEL_SECONDS_PER_LAYER = 2.4 ms) over 58 MoE layers: 415 us at
+#: batch 1 and 434 us at batch 8; 420 us is taken. (The earlier 300 us was read off the same
+#: kind of figures without subtracting the all-reduce and kernel terms, so the sum came out at
+#: 26 ms, 38 tokens/s, faster than every public batch-1 figure: ~26 tokens/s in SGLang,
+#: vllm-project/vllm issue #11539; DeepSeek-V3.2 at 30 tokens/s on 8 x H20 in vLLM, issue
+#: #30832, which 420 us reproduces within 1%.) The excess may come from its MLA attention or
+#: TP=8 as much as from its routing; the public figures cannot tell them apart (planning
+#: assumption, low-medium confidence; at batch 32 it gives 661 tokens/s against SGLang's 760).
+MOE_GROUP_LIMITED_SECONDS_PER_LAYER = 420e-6
 
 SOURCES = (
     "Pope et al. 2022, Efficiently Scaling Transformer Inference (arXiv:2211.05102) §2: decode "
@@ -87,8 +94,9 @@ SOURCES = (
     "2(n-1) x latency",
     "NVIDIA NeMo Framework docs, Llama-2 inference performance (TensorRT-LLM, batch 1-8, TP 1-8 "
     "on A100/H100): per-layer overhead calibration",
-    "vllm-project/vllm issues #11539 and #30832: DeepSeek-V3 at batch 1 on 8 x H200 / 8 x H20 "
-    "runs 26-30 tokens/s (group-limited MoE per-layer overhead calibration)",
+    "sgl-project/sglang PR #2643 (v0.4.1.post2): DeepSeek-V3 on 8 x H200, TP=8, batch 1 / 8: "
+    "30.29 / 206.32 tokens/s; vllm-project/vllm issues #11539 and #30832: 26-30 tokens/s at "
+    "batch 1 on 8 x H200 / 8 x H20 (group-limited MoE per-layer overhead calibration)",
     "Baseten blog, Faster Mixtral inference with TensorRT-LLM and quantization (Dec 2023): "
     "Mixtral-8x7B int8 on 1 x A100 at one request 81 tokens/s; tenstorrent/tt-inference-server "
     "issue #340: Qwen3-30B-A3B on A100 in vLLM at concurrency 1 TPOT 9.6 ms (plain top-k MoE "
@@ -167,7 +175,7 @@ def moe_seconds_per_layer(model: ModelSpec) -> float:
         >>> from calculators.catalog.models import lookup_model
         >>> [round(moe_seconds_per_layer(lookup_model(m)) * 1e6)
         ...  for m in ("Mixtral-8x7B", "DeepSeek-V3", "Llama-2-7B")]
-        [85, 300, 0]
+        [85, 420, 0]
     """
     if not model.is_moe:
         return 0.0
@@ -369,6 +377,9 @@ def serving_speed(
     context = check_count("context_length", context_length, maximum=10**8)
     prompt = check_count("prompt_tokens", prompt_tokens, maximum=10**8)
     efficiency = check_fraction("bandwidth_efficiency", bandwidth_efficiency)
+    # Prefill runs at the card's training MFU unless given: both are large compute-bound GEMMs,
+    # and no public prefill-only utilisation per card is sourced in the catalog yet (the answer
+    # says so, `assume.serving.hbm_prefill`); MoE prompts' small per-expert GEMMs run below it.
     mfu = (
         check_fraction("prefill_mfu", prefill_mfu)
         if prefill_mfu is not None

@@ -42,6 +42,7 @@ SCENARIO_KEYS = frozenset(
         "gpu_memory_bytes",
         "intra_link",
         "inter_link",
+        "nics_per_node",
         "tensor_parallel",
         "pipeline_parallel",
         "price_per_gpu_hour",

@@ -9,7 +9,11 @@ tokens/s at the same load), on memory (the most free memory across its GPUs at t
 cost (the cheapest run, when a price per GPU-hour is given), on power (the least draw or
 energy) and on count (the fewest GPUs that hold the job); a win needs at least two options
 with the figure. The winner on the question's criterion (`criterion`) is named first; with
-none, the faster, and the answer says speed was the basis.
+none, the faster, and the answer says speed was the basis. Asked for value ("better value",
+"性价比") or the cheapest, the winner on cost comes first with the runner-up's cost and the
+saving, then how the speeds differ. Serving options are compared at one load (the stated one,
+else the most every option holds when each ran at its most: `compare_basis.on_common_load`),
+and each option's own capacity (the most sequences it holds) is given on its line.
 """
 
 from __future__ import annotations
@@ -19,10 +23,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.compare_basis import OptionRun, at_own_counts, on_common_split, split_of
-from assistant.calculate.criterion import CHEAPER, criterion, fewest_sentence, runs_sentences
+from assistant.calculate.compare_basis import (
+    OptionRun,
+    at_own_counts,
+    on_common_load,
+    on_common_split,
+    split_of,
+)
+from assistant.calculate.criterion import (
+    CHEAPER,
+    VALUE,
+    cost_sentence,
+    cost_tie,
+    criterion,
+    fewest_sentence,
+    runs_sentences,
+)
 from assistant.calculate.focus import figure
 from assistant.calculate.sizing import smallest_layout
+from assistant.calculate.solvers import max_sequences
+from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, mid_sentence, text
 from assistant.records import Figure, Language, Option, Query, Scenario
@@ -32,7 +52,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["CHEAPER", "compare_options", "merged", "options_of"]
+__all__ = ["CHEAPER", "compare_options", "merged", "options_of", "sized_to_load"]
 
 _RANK = {"feasible": 0, "conditional": 1, "infeasible": 2, "unknown": 3}
 #: What an option can win on: the figure, and True when higher is better.
@@ -56,7 +76,14 @@ def merged(base: Scenario, option: Scenario) -> Scenario:
 
 #: The win sentence that answers each criterion asked (`criterion.criterion`).
 _ASKED_WIN = {
-    "cost": ("solve.wins_cost", "solve.wins_cost_tokens"),
+    "cost": (
+        "solve.wins_cost",
+        "solve.wins_cost_tokens",
+        "compare.value_tokens",
+        "compare.value_run",
+        "compare.cheapest_hour",
+        "compare.value_hour",
+    ),
     "speed": ("answer.faster_training", "answer.faster_serving", "answer.faster_serving_one"),
     "memory": ("solve.wins_memory",),
     "power": ("compare.least_power", "compare.least_energy", "compare.least_energy_cost"),
@@ -85,16 +112,28 @@ def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
     if s.task == "inference" and rate is not None:
         out["tokens_per_second"] = rate
         sequences = figure(checks, "compute", "concurrent_sequences")
-        out["concurrent_sequences"] = int(sequences) if sequences else 1
+        load = int(sequences) if sequences else 1
+        capacity = max_sequences(s) if outcome.scenario is not None else None
+        out["concurrent_sequences"], out["capacity"] = load, max(capacity or 0, load)
     out.update(memory)
     out.update(_power_figure(outcome))
     cost = figure(checks, "cost", "cost")
     per_million = figure(checks, "cost", "cost_per_million_tokens")
-    if s.task == "inference" and per_million is not None:
+    if s.task == "inference" and sized_to_load(s) and s.price_per_gpu_hour is not None:
+        # each option sized to the same stated load serves the same tokens: its rent decides
+        out["cost"], out["cost_per_hour"] = (s.gpu_count or 1) * s.price_per_gpu_hour, True
+    elif s.task == "inference" and per_million is not None:
         out["cost"], out["cost_per_million"] = per_million, True  # serving: per token, not hour
     elif cost is not None:
         out["cost"] = cost
     return out
+
+
+def sized_to_load(s: Scenario) -> bool:
+    """Whether a serving option was sized to a stated load: a QPS or tokens/s target, or a
+    latency target at a stated concurrency (`targets.meet_target` finds its GPUs)."""
+    load = s.target_qps is not None or s.target_tokens_per_second is not None
+    return load or (has_target(s) and s.concurrency is not None)
 
 
 def _memory_figures(outcome: Outcome, open_count: bool) -> dict[str, Figure]:
@@ -211,6 +250,7 @@ def _line(option: Option) -> Msg:
             share=f["memory_share"],
             n=sequences,
             split=split_of(s),
+            capacity=f.get("capacity", sequences),
         )
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
 
@@ -287,9 +327,10 @@ def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[flo
     return (mine / theirs if theirs else 1.0), _hardware(worst.scenario)
 
 
-def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
-    """ "X is faster …", "Y has the most memory headroom", "Z is cheapest", "W draws the least
-    power"; the fastest first (the basis when no criterion is asked)."""
+def _verdicts(options: tuple[Option, ...], value: bool = False) -> list[Msg]:
+    """ "X is faster …", "Y has the most memory headroom", "Z is cheapest" (or "the better
+    value", when `value` was asked), "W draws the least power"; the fastest first (the basis
+    when no criterion is asked)."""
     out: list[Msg] = []
     for option in options:
         if "speed" in option.wins:
@@ -300,9 +341,7 @@ def _verdicts(options: tuple[Option, ...]) -> list[Msg]:
             free, share = f["free_bytes"], f["memory_share"]
             out.append(Msg("solve.wins_memory", winner=hardware, free=free, share=share))
         if "cost" in option.wins:
-            currency = option.scenario.currency or ""
-            key = "solve.wins_cost_tokens" if f.get("cost_per_million") else "solve.wins_cost"
-            out.append(Msg(key, winner=hardware, cost=f["cost"], currency=currency))
+            out.append(cost_sentence(options, option, value=value))
         if "power" in option.wins:
             key = _POWER_KEYS[str(f["power_kind"])]
             currency = option.scenario.currency or ""
@@ -350,6 +389,10 @@ def _asked(
     asked = [m for m in wins if m.key in _ASKED_WIN[wanted]]
     if wanted == "cost" and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
+    elif wanted == "cost":  # the winner on cost (or that they tie), then how the speeds differ
+        tie = cost_tie(options)
+        asked = [tie] if tie is not None and not asked else asked
+        asked += [m for m in wins if m.key.startswith("answer.faster")] if asked else []
     return asked
 
 
@@ -382,10 +425,13 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
             basis.append(Msg("compare.basis_count"))
         outcomes = sized
     outcomes, split_basis = on_common_split(scenarios, outcomes, run)
-    basis += [split_basis] if split_basis is not None else []
+    outcomes, load_basis = on_common_load(query, scenarios, outcomes, run)
+    if load_basis is not None and split_basis is not None and split_basis.key.endswith("split"):
+        split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
+    basis += [b for b in (split_basis, load_basis) if b is not None]
     options = options_of(outcomes, open_count=open_count)
     wanted = criterion(query.question)
-    wins = _verdicts(options)
+    wins = _verdicts(options, value=bool(VALUE.search(query.question)))
     best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest
@@ -403,6 +449,7 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
     # the answer, the basis it was reached on, the rest of what was asked, each option, the
     # other wins (power only when asked: the GPUs' draw is no merit of the job's option)
     rest = [m for m in wins if m not in asked and m.key not in _ASKED_WIN["power"]]
-    said = (*asked[:1], *basis, *asked[1:], *map(_line, options), *rest)
+    first = 2 if len(asked) > 1 and asked[0].key in _ASKED_WIN["cost"] else 1
+    said = (*asked[:first], *basis, *asked[first:], *map(_line, options), *rest)
     sentences = [text(m, lang) for m in said]
     return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)

@@ -8,6 +8,8 @@ option can use it: decode reads each GPU's share of the weights per token (Pope 
 speed or headroom compared across different splits measures the split as much as the card
 (8 × H20 at TP=2 × 4 replicas against 8 × 910B at TP=4 × 2 showed 1.28× for a 2.5× HBM
 bandwidth ratio). When no split suits every option, each keeps its own best, said per option.
+Serving options are then evaluated at one load (`on_common_load`): a speed or a cost per token
+compared across loads measures the batch as much as the card.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from assistant.calculate.focus import figure
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import sized
 from assistant.calculate.targets import has_target
+from assistant.i18n import text
 from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["OptionRun", "at_own_counts", "on_common_split", "split_of"]
+__all__ = ["OptionRun", "at_own_counts", "load_of", "on_common_load", "on_common_split", "split_of"]
 
 OptionRun = Callable[[Scenario, str], "Outcome"]
 """Evaluate one option's scenario as its own question, with an assumption note ("" for none)."""
@@ -127,3 +130,63 @@ def _rate(outcome: Outcome) -> float:
         or figure(checks, "compute", "decode_tokens_per_s")
         or 0.0
     )
+
+
+def load_of(outcome: Outcome) -> int:
+    """The concurrent sequences a serving option was evaluated at (1 when not said)."""
+    sequences = figure(outcome.checks, "compute", "concurrent_sequences")
+    return int(sequences) if sequences else 1
+
+
+def on_common_load(
+    query: Query, scenarios: Sequence[Scenario], outcomes: Sequence[Outcome], run: OptionRun
+) -> tuple[list[Outcome], Msg | None]:
+    """The serving options that hold the job re-evaluated at one load, with the sentence saying
+    it: the stated concurrency (or batch); else, when they were evaluated at the most sequences
+    each holds (a cost per token, a throughput: `solvers.at_full_batch`), the most that every
+    one holds. Tokens/s and cost per token compared across loads measure the batch, not the
+    card: 2 × H200 at 83 sequences against 2 × H100 at the one it holds read "68× faster".
+    Unchanged (and None) for training, for a target (`targets.meet_target` sizes each option
+    to it) and at one sequence each (the speed sentence says so)."""
+    if any(o.scenario is None or o.scenario.task != "inference" for o in outcomes) or any(
+        has_target(s) for s in scenarios
+    ):
+        return list(outcomes), None
+    holding = [i for i, o in enumerate(outcomes) if _fits(o)]
+    loads = {i: load_of(outcomes[i]) for i in holding}
+    stated = any(s.concurrency or s.batch_size for s in scenarios)
+    if len(holding) < 2 or (not stated and max(loads.values()) == 1):
+        return list(outcomes), None
+    common = min(loads.values())
+    out = list(outcomes)
+    for i in (i for i in holding if loads[i] != common):
+        out[i] = _at_load(query, scenarios[i], outcomes[i], common, run)
+    return out, Msg(_LOAD_KEYS[(stated, common == 1)], count=common)
+
+
+#: The load sentence by (the load was stated, it is one sequence).
+_LOAD_KEYS = {
+    (True, False): "compare.load_stated",
+    (True, True): "compare.load_stated_one",
+    (False, False): "compare.load_common",
+    (False, True): "compare.load_common_one",
+}
+
+
+def _at_load(
+    query: Query, scenario: Scenario, outcome: Outcome, load: int, run: OptionRun
+) -> Outcome:
+    """One option re-evaluated at `load` sequences on the GPUs and split it was evaluated on,
+    keeping the note on its own GPU count."""
+    e = outcome.scenario or scenario
+    own = text(Msg("compare.own_count", count=e.gpu_count or 1), query.language)
+    note = text(Msg("compare.load_note", count=load), query.language)
+    notes = " ".join([*(a for a in outcome.assumptions if a == own), note])
+    at = replace(
+        scenario,
+        gpu_count=e.gpu_count,
+        tensor_parallel=e.tensor_parallel,
+        pipeline_parallel=e.pipeline_parallel,
+        batch_size=load,
+    )
+    return run(at, notes)

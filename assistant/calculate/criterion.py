@@ -11,6 +11,8 @@ Examples:
     ('runs', 'speed')
     >>> criterion("H20和910B哪个更适合跑Qwen2.5-72B推理？") is None
     True
+    >>> criterion("L40S vs A6000: which is better value?"), criterion("哪个性价比高")
+    ('cost', 'cost')
 """
 
 from __future__ import annotations
@@ -21,11 +23,29 @@ from collections.abc import Sequence
 from assistant.records import Option
 from calculators.messages import Msg
 
-__all__ = ["CHEAPER", "criterion", "fewest_sentence", "runs_sentences"]
+__all__ = [
+    "CHEAPER",
+    "VALUE",
+    "cost_sentence",
+    "cost_tie",
+    "criterion",
+    "fewest_sentence",
+    "runs_sentences",
+]
 
+#: "Better value", "best bang for the buck", "性价比", "值不值": the cost criterion, asked as value
+#: for money (the answer says "the better value" rather than "the cheapest").
+VALUE = re.compile(
+    r"(?:better|best|good|great|most|more) value|value for (?:the )?money|"
+    r"bang for (?:the|your) buck|"
+    r"cost[- ]?(?:effective|efficient|efficiency)|worth (?:it|the (?:money|price))|"
+    r"(?:more|most) economical|\btco\b|"
+    r"性价比|更划算|最划算|值不值|更值|划不划算|更经济|最经济|经济实惠",
+    re.I,
+)
 CHEAPER = re.compile(
-    r"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
-    r"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少",
+    rf"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    rf"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少|{VALUE.pattern}",
     re.I,
 )
 #: Criteria by their words, in the order tried: the first match is what is asked ("哪个能跑得
@@ -116,3 +136,62 @@ def fewest_sentence(options: Sequence[Option]) -> Msg | None:
     gpus = tuple(o.scenario.gpu or "GPU" for o in tied)
     key = "compare.fewest_tie" if others else "compare.fewest_all"
     return Msg(key, gpus=gpus, count=fewest, others=others, best=best.scenario.gpu or "GPU")
+
+
+#: The cost win by how it was asked (value for money, or the cheapest) and by what it is per:
+#: a million generated tokens when serving, an hour of serving when each option was sized to
+#: the same stated load (the same tokens), else the run.
+_COST_KEYS = {
+    (True, "cost_per_million"): "compare.value_tokens",
+    (True, "cost_per_hour"): "compare.value_hour",
+    (True, ""): "compare.value_run",
+    (False, "cost_per_million"): "solve.wins_cost_tokens",
+    (False, "cost_per_hour"): "compare.cheapest_hour",
+    (False, ""): "solve.wins_cost",
+}
+
+
+def cost_sentence(options: Sequence[Option], winner: Option, *, value: bool) -> Msg:
+    """ "A6000 is the better value: about 6.29 against 7.03 USD per million generated tokens on
+    L40S (10% cheaper)": the winner's cost against the next cheapest option's, and by how much
+    less; `value` when the question asked for value ("性价比") rather than the cheapest."""
+    f = winner.figures
+    others = [o for o in options if o is not winner and isinstance(o.figures.get("cost"), float)]
+    runner = min(others, key=lambda o: float(o.figures["cost"]))  # type: ignore[arg-type]
+    mine, theirs = float(f["cost"]), float(runner.figures["cost"])  # type: ignore[arg-type]
+    per = next((k for k in ("cost_per_million", "cost_per_hour") if f.get(k)), "")
+    key = _COST_KEYS[(value, per)]
+    return Msg(
+        key,
+        winner=_hardware(winner),
+        cost=mine,
+        other=theirs,
+        loser=_hardware(runner),
+        saving=1.0 - mine / theirs if theirs else 0.0,
+        currency=winner.scenario.currency or "",
+    )
+
+
+#: What a cost is per, by the figure that marks it (see `_COST_KEYS`).
+_PER = {"cost_per_million": "compare.per_million", "cost_per_hour": "compare.per_hour"}
+
+
+def cost_tie(options: Sequence[Option]) -> Msg | None:
+    """ "2 × H100 and 4 × A100 cost about the same: about 40 CNY per hour of serving": when the
+    cost was asked and no option wins it (within 1%), that they tie, not silence."""
+    priced = [
+        o
+        for o in options
+        if o.verdict in ("feasible", "conditional") and isinstance(o.figures.get("cost"), float)
+    ]
+    if len(priced) < 2 or any("cost" in o.wins for o in options):
+        return None
+    f = priced[0].figures
+    per = next((_PER[k] for k in _PER if f.get(k)), "compare.per_run")
+    return Msg(
+        "compare.cost_tie",
+        options=tuple(_hardware(o) for o in priced),
+        cost=float(f["cost"]),  # type: ignore[arg-type]
+        currency=priced[0].scenario.currency or "",
+        per=Msg(per),
+    )

@@ -129,19 +129,34 @@ def link_defaults(s: Scenario, lang: Language, notes: list[str]) -> Scenario:
                 lang,
                 link=link.name,
                 gbits=link.bytes_per_s * 8 / 1e9,
-                ports=typical.ports(s.gpus_per_node or DEFAULT_GPUS_PER_NODE),
+                ports=s.nics_per_node or typical.ports(s.gpus_per_node or DEFAULT_GPUS_PER_NODE),
                 gpu=gpu.name,
             )
         )
         return replace(s, inter_link=link.name)
-    if "infiniband" in s.inter_link.lower():
-        notes.append(said("default.infiniband_ports", lang))
-    elif s.gpu:
-        from calculators.catalog.hardware import lookup_gpu, lookup_link
-        from calculators.planner.fabrics import ports_per_node
-
-        link = lookup_link(s.inter_link)
-        per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
-        ports = ports_per_node(lookup_gpu(s.gpu), link, per_node)
-        notes.append(said("default.link_ports", lang, link=link.name, ports=ports))
+    note = _ports_note(s, lang)
+    notes.extend([note] if note else [])
     return s
+
+
+def _ports_note(s: Scenario, lang: Language) -> str | None:
+    """How many ports per node a stated fabric is counted with: as stated; one per GPU where
+    the nodes are cabled rail-optimised (`calculators.planner.fabrics.ports_per_node`), said
+    with the way to change it; else the count."""
+    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from calculators.planner.fabrics import ports_per_node
+
+    link = lookup_link(str(s.inter_link))
+    if s.nics_per_node:
+        return said("default.link_ports_stated", lang, link=link.name, ports=s.nics_per_node)
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    if not s.gpu:  # no card: InfiniBand is one port per GPU, as DGX/HGX pods; else nothing said
+        infiniband = link.kind == "infiniband"
+        return (
+            said("default.per_gpu_ports", lang, link=link.name, ports=per_node)
+            if infiniband
+            else None
+        )
+    ports = ports_per_node(lookup_gpu(s.gpu), link, per_node)
+    key = "default.per_gpu_ports" if ports == per_node > 1 else "default.link_ports"
+    return said(key, lang, link=link.name, ports=ports)

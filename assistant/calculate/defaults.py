@@ -353,10 +353,48 @@ def _training_defaults(
             if task == "pretrain"
             else FINETUNE_BATCH_SEQUENCES
         )
-        out["batch_size"] = batch
-        micro = s.micro_batch or 1  # a stated micro-batch is the user's, said as such
-        notes.append(said("default.batch", lang, batch=batch, micro=micro))
+        grown = _pipeline_batch(s, batch) if task == "pretrain" else None
+        out["batch_size"] = grown[0] if grown else batch
+        if grown:
+            sequences, dp, per_pipeline = grown
+            notes.append(
+                said(
+                    "default.batch_grown_pp",
+                    lang,
+                    batch=sequences,
+                    tokens=float(sequences * context),
+                    pp=s.pipeline_parallel,
+                    dp=dp,
+                    microbatches=per_pipeline,
+                    default=batch,
+                )
+            )
+        else:
+            micro = s.micro_batch or 1  # a stated micro-batch is the user's, said as such
+            notes.append(said("default.batch", lang, batch=batch, micro=micro))
     return out
+
+
+def _pipeline_batch(s: Scenario, default: int) -> tuple[int, int, int] | None:
+    """(sequences, data-parallel pipelines, micro-batches per pipeline) when a stated PP > 1
+    needs a batch larger than the 4M-token default to keep its 1F1B bubble (p - 1) / (m + p - 1)
+    small: at least MIN_MICROBATCHES_PER_STAGE x p micro-batches of one sequence on each
+    data-parallel pipeline, as large runs grow the batch with the cluster (Llama 3 405B: 16M
+    tokens on 16K H100s with PP=16, arXiv:2407.21783 §3.3.2/§3.4.1; DeepSeek-V3 up to 63M,
+    arXiv:2412.19437 §4.2). The same rule as the open layouts' `pipeline_layouts`; TP is
+    the stated one, else the node's (`_node_tensor_parallel`). None: the default is enough."""
+    from assistant.calculate.layouts import _model, _node_tensor_parallel
+    from calculators.planner.compute import MIN_MICROBATCHES_PER_STAGE
+
+    pp, gpus = s.pipeline_parallel or 1, s.gpu_count or 0
+    if pp <= 1 or gpus < pp:
+        return None
+    per_node = min(gpus, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    tp = s.tensor_parallel or _node_tensor_parallel(per_node, gpus, _model(s))
+    dp = max(1, gpus // (tp * pp))
+    per_pipeline = MIN_MICROBATCHES_PER_STAGE * pp
+    sequences = per_pipeline * dp
+    return (sequences, dp, per_pipeline) if sequences > default else None
 
 
 def _model(s: Scenario) -> Scenario:

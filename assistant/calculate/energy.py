@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
-from assistant.records import Check, Query, Scenario
+from assistant.records import Ask, Check, Query, Scenario
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["energy_outcome", "hardware_energy", "hardware_rental"]
+__all__ = ["energy_ask", "energy_outcome", "hardware_energy", "hardware_rental"]
 
 
 _HOUR = 3600.0
@@ -47,12 +48,11 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     the question asks for energy or its cost and states a GPU, a count and a duration."""
     from calculators import DEFAULT_PUE, energy
     from calculators.catalog.hardware import lookup_gpu
-    from calculators.messages import Msg
     from calculators.planner.host import desk_box
 
     s = query.scenario
     count = _stated_count(s)
-    ask = main_ask(query)
+    ask = energy_ask(query)
     if ask not in ("energy_cost", "power") or not (s.gpu and count):
         return None
     # "8卡A100服务器满载功率多少": a power needs no duration; its energy is for one hour
@@ -61,15 +61,17 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         return None
     lang = query.language
     gpu = lookup_gpu(s.gpu)
-    # "PUE 1.2": the user's facility; unstated, consumer cards sit at a desk (no facility PUE)
-    box = desk_box(gpu, count) if s.pue is None else None
+    # consumer cards sit in a desk-side box (its own host); "PUE 1.2" is the room it stands in,
+    # applied on top of that box, never a switch to a data-centre server's host
+    box = desk_box(gpu, count)
     pue = s.pue if s.pue is not None or box else DEFAULT_PUE
     est = energy(
         gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count
     )
     hardware = Msg("common.gpus", count=count, gpu=gpu.name)
     summary = Msg(
-        "answer.hardware_energy",
+        # with a facility PUE the draw is the site's, not the machines' at their socket
+        "answer.hardware_energy" if box is not None or pue == 1 else "answer.hardware_energy_site",
         hardware=hardware,
         seconds=est.seconds,
         kw=est.average_power_watts / 1000,
@@ -96,13 +98,22 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     return check, count
 
 
+def energy_ask(query: Query) -> Ask:
+    """What an energy question with no job asks: "8张H100跑一个月多少钱" with no price of any
+    kind is answered with the energy it uses (the bill of cards one owns is electricity; the
+    GPU-hours of renting them are said after), never a concept fallback."""
+    s = query.scenario
+    ask = main_ask(query)
+    unpriced = s.price_per_gpu_hour is None and s.budget is None and s.price_per_kwh is None
+    return "energy_cost" if ask == "cost" and unpriced else ask
+
+
 def hardware_rental(query: Query) -> tuple[Check, int] | None:
     """The rent of the stated GPUs over the stated time at the stated price per GPU-hour (GPU
     count x hours x price, :func:`calculators.cost`), and the count; None unless the question
     asks what it costs and states a count, a duration and a price."""
     from assistant.calculate.summaries import currency_words
     from calculators import cost
-    from calculators.messages import Msg
 
     s = query.scenario
     count = _stated_count(s)
@@ -154,7 +165,13 @@ def energy_outcome(query: Query) -> Outcome | None:
     outcome = Outcome(
         verdict="unknown", lead="", scenario=scenario, checks=(check,), assumptions=notes
     )
-    outcome = with_focus(query, outcome, main_ask(query))
+    ask = energy_ask(query)
+    outcome = with_focus(query, outcome, ask)
+    rent = ""
+    if ask != main_ask(query) and scenario.deadline_seconds:  # "多少钱" with no price at all
+        hours = count * scenario.deadline_seconds / _HOUR
+        rent = text(Msg("answer.hardware_hours_no_price", hours=hours), query.language)
     if check.summary in outcome.lead:  # "要多少电": the power sentence is already the answer
-        return outcome
-    return replace(outcome, lead=join_sentences((outcome.lead, check.summary), query.language))
+        return replace(outcome, lead=join_sentences((outcome.lead, rent), query.language))
+    lead = join_sentences((outcome.lead, check.summary, rent), query.language)
+    return replace(outcome, lead=lead)

@@ -185,6 +185,7 @@ def headline(
     horizon: bool = False,
     offer_fix: bool = True,
     deadline_asked: bool = False,
+    memory_first: bool = False,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -197,6 +198,8 @@ def headline(
     `offer_fix` False leaves every fix out (over budget: a longer deadline or more GPUs fixes
     the run time but never the cost). `deadline_asked`: the user stated the deadline, so a
     passing run time against it leads ("can it finish in 10 days?" is answered first).
+    `memory_first`: the question asks whether it fits, so the memory fit leads, even when
+    another check only warns ("显存够吗" is answered before a tight network).
     """
     checks = [
         c
@@ -206,6 +209,8 @@ def headline(
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
     clauses = _clauses(checks, failing, lang, gpu, horizon, deadline_asked)
+    if memory_first:
+        clauses = _memory_first(checks, clauses, lang, gpu)
     if not clauses:
         return ""
     text = t("common.semicolon", lang).join(clauses)
@@ -254,6 +259,17 @@ def _clauses(
         chosen.sort(key=lambda c: c.kind != "compute")
     clauses = [c for c in (shortfall(c, lang, gpu, horizon) for c in chosen) if c]
     return clauses[:3] if tight else clauses[:2]
+
+
+def _memory_first(
+    checks: Sequence[Check], clauses: list[str], lang: Language, gpu: str
+) -> list[str]:
+    """`clauses` led by the memory fit (once), keeping at most two others after it."""
+    memory = next((c for c in checks if c.kind == "memory"), None)
+    fit = shortfall(memory, lang, gpu) if memory is not None else ""
+    if not fit:
+        return clauses
+    return [fit, *(c for c in clauses if c != fit)][:3]
 
 
 def _lower_first(text: str) -> str:

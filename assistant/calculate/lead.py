@@ -7,13 +7,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import focus_sentence, topic_sentences
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
 from assistant.i18n import join_sentences, text
-from assistant.records import Ask, Language, Query, Scenario
+from assistant.records import Ask, Query, Scenario
+from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
@@ -37,7 +39,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
-        or _answer(ask, outcome, scenario, query.language)
+        or _answer(ask, outcome, scenario, query)
     )
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
     focus = join_sentences((fabric, focus), query.language) if fabric else focus
@@ -45,7 +47,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         took = focus_sentence("duration", outcome.checks, scenario, query.language)
         focus = join_sentences((focus, took), query.language)  # how much, and over how long
     # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
-    also = [_answer(a, outcome, scenario, query.language) for a in query.asks[1:]]
+    also = [_answer(a, outcome, scenario, query) for a in query.asks[1:]]
     focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
     # power and cost never appear in the verdict sentence; a passing network check neither
@@ -58,6 +60,12 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     if power:
         kinds = tuple(k for k in kinds if k != "power")
+    if "network" in (ask, *query.asks) and _network(query, outcome, scenario):
+        kinds = tuple(k for k in kinds if k != "network")  # answered up front, not again
+    # a figure the lead already gives is not repeated after it as a key-figures line: the
+    # budget sentence states the cost, the duration answer the run time
+    said = ("cost",) * (query.scenario.budget is not None) + ("compute",) * (ask == "duration")
+    kinds = tuple(k for k in kinds if k not in said)
     if ask == "compare":  # the comparison names each option's figures; the checks under it
         kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
@@ -65,8 +73,24 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     return replace(outcome, lead=lead)
 
 
-def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, language: Language) -> str:
+def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:
+    """ "通信会成为瓶颈吗": the network check's answer, with the batch it assumed (the step's
+    compute, and so the network's share, depends on it)."""
+    lang = query.language
+    batch = ""
+    if query.scenario.batch_size is None and scenario.batch_size and scenario.context_length:
+        said = Msg(
+            "answer.bottleneck.batch", batch=scenario.batch_size, context=scenario.context_length
+        )
+        batch = text(said, lang)
+    return bottleneck_sentence(outcome.checks, scenario, lang, batch)
+
+
+def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:
     """The sentence that answers one ask; "要多少电" is answered by the power check itself."""
+    language = query.language
+    if ask == "network":
+        return _network(query, outcome, scenario)
     if ask == "power":
         return topic_sentences(("power",), outcome.checks, language, ("power",))
     return focus_sentence(ask, outcome.checks, scenario, language)

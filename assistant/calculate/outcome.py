@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
@@ -29,8 +30,10 @@ from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
-from assistant.calculate.purchase import stated_purchase
+from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
+from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.scaling import scaling_series
+from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
     Evaluator,
@@ -41,6 +44,7 @@ from assistant.calculate.sizing import (
 )
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
+from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import describe_setup
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.typical import typical_outcome
@@ -133,6 +137,7 @@ def _evaluate_scenario(
     ask: Ask = "feasibility",
     *,
     judged: bool = True,
+    fit: bool = False,
 ) -> Outcome:
     """Evaluate the effective scenario; the verdict respects what `stated` fixed. With
     `judged` False (a quantity asked with no hardware named) passing checks are not put in
@@ -197,18 +202,23 @@ def _evaluate_scenario(
     over = budget is not None and budget.key == "answer.over_budget"
     top = headline(
         verdict,
-        checks,
-        binding,
+        headline_checks(checks, stated) if over else checks,
+        budget_binding(binding, stated) if over else binding,
         fix,
         lang,
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key=beyond_key,
-        skip=_skipped(ask, stated, judged) + (("network",) if paced else ()),
+        skip=skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not over,
         deadline_asked=stated.deadline_seconds is not None,
+        memory_first=fit,
     )
+    works = plan.task == "inference" and not any(c.verdict == "fail" for c in checks)
+    slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix
+    if slow is not None and not has_target(stated):  # a target's sentence flags its own load
+        top = join_sentences((top, text(slow, lang)), lang)
     if fix is not None and not over and any(c.verdict == "fail" for c in checks):
         top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
@@ -222,9 +232,10 @@ def _evaluate_scenario(
         if over:
             verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
             checks = tuple(replace(c, verdict="fail") if c.kind == "cost" else c for c in checks)
-            binding = binding or "cost"  # nothing else fails: the money binds
+            binding = budget_binding(binding, stated)  # the money binds, not the default year
         elif budget.key == "answer.budget_break_even" and verdict == "feasible":
             verdict = "unknown"  # whether the money is enough waits for a price: an estimate
+    fixes = rechecked_fixes(suggestions, evaluation, stated, lang) if over else suggestions
     condition = host_ram_condition(evaluation) if verdict == "conditional" else None
     if condition is not None and fix is None:  # the plan works on RAM nobody stated
         top = join_sentences((top, text(condition, lang)), lang)
@@ -241,7 +252,7 @@ def _evaluate_scenario(
         scenario=scenario,
         binding=binding,  # type: ignore[arg-type]
         checks=checks,
-        suggestions=stated_first(suggestions, evaluation, stated, lang),
+        suggestions=stated_first(fixes, evaluation, stated, lang),
         assumptions=(
             *deciding_notes(evaluation, lang),
             *resolved.assumptions,
@@ -251,9 +262,6 @@ def _evaluate_scenario(
         remarks=tuple(text(r, lang) for r in evaluation.remarks),
         evaluation=evaluation,
     )
-
-
-_KINDS = ("memory", "compute", "network", "power", "cost")
 
 
 def _binding(evaluation: Evaluation) -> str | None:
@@ -313,7 +321,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            return energy_outcome(query) or money_outcome(query) or _concept(query)
+            found = energy_outcome(query) or money_outcome(query) or bare_purchase(query)
+            return found or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)
@@ -355,7 +364,10 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             if ask != "duration":  # the money or energy is what was asked, then the time
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
-        outcome = _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+        outcome = _evaluate_scenario(
+            _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
+        )
+        outcome = judged_on_network(outcome) if ask == "network" else outcome
         if ask == "tokens":  # the run the money (or the time) pays for
             outcome = bounded_tokens(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
@@ -384,22 +396,6 @@ def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
     )
 
 
-def _skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
-    """Passing checks the headline leaves out: the run time when the answer states it (how
-    long; how much with no deadline given), everything when nothing is to be judged. A budget
-    with no deadline keeps its run time, worded on the open horizon ("训练约需 101.8 天", never
-    "期限 365 天" the user did not set)."""
-    if not judged:
-        return _KINDS
-    if ask == "duration" or (ask in _QUANTITY and stated.deadline_seconds is None):
-        return ("compute",)
-    if on_memory(ask, stated):
-        return ("compute",)
-    return ()
-
-
-#: Asks answered with a quantity of the run: no default deadline decides their verdict.
-_QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
 #: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
 #: whose run time would decide a verdict nobody asked for.
@@ -426,7 +422,7 @@ def _resolve(
         memory = ask in ("memory", "activations")
         note = text(Msg("answer.memory_only" if memory else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    open_horizon = ask in (*_QUANTITY, "compare") or s.budget is not None
+    open_horizon = ask in (*OPEN_HORIZON, "compare") or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)
@@ -465,7 +461,8 @@ def _rerun(
         resolved = _resolve(query, site, ask, scenario)
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
-        return _evaluate_scenario(resolved, query.language, query.scenario, ask)
+        fit = fit_asked(query, ask)
+        return _evaluate_scenario(resolved, query.language, query.scenario, ask, fit=fit)
 
     return run
 
@@ -487,11 +484,12 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     """The question on the typical set-ups (see calculate.typical) when it names no GPU."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *_QUANTITY)
+    judged = ask not in ("memory", "weights", "kv_cache", "kv_per_token", "gpu_count", *QUANTITY)
     setups = typical_setups(s, training=_training(s), counted=counted)
 
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
-        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged)
+        fit = fit_asked(query, ask)
+        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged, fit=fit)
 
     return typical_outcome(query, setups, run, judged=judged)

@@ -11,6 +11,7 @@ vendors' quotes decide the money.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from calculators.messages import Msg, Param
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["purchase_outcome", "stated_purchase"]
+__all__ = ["bare_purchase", "purchase_outcome", "stated_purchase"]
 
 #: Cheaper classes tried after the typical set-ups, in order, each at 1, 2, 4, 8 cards in a node
 #: (tensor parallelism needs a power of two that divides the heads).
@@ -131,3 +132,30 @@ def stated_purchase(query: Query, outcome: Outcome) -> Outcome:
     )
     parts = (said, outcome.lead) if outcome.verdict == "feasible" else (outcome.lead, said)
     return replace(outcome, lead=join_sentences(parts, lang))
+
+
+#: "买什么卡", "选哪款显卡", "what GPU should I buy", "which card to buy": a card to be picked.
+_PICK = re.compile(
+    r"(?:买|选|采购|购买|购置)\s*(?:什么|哪种|哪款|哪张|哪个|哪些)|什么(?:卡|显卡|gpu)|"
+    r"what (?:gpus?|cards?|hardware|accelerators?)|which (?:gpus?|cards?|one)|"
+    r"(?:gpus?|cards?|hardware) (?:should|to) (?:i|we) (?:buy|get)"
+)
+
+
+def bare_purchase(query: Query) -> Outcome | None:
+    """A purchase question with no job ("预算50万买什么卡", "what GPU should I buy for $10k"):
+    the catalog has no purchase prices and nothing was asked to run, so there is no pick and no
+    verdict; the answer says so and asks for the job, listing what it can compute. None when
+    the question is not one."""
+    from assistant.calculate.outcome import Outcome
+    from assistant.parse.spending import buys_hardware
+
+    s, lang = query.scenario, query.language
+    words = query.question.lower()
+    if s.purchase_budget is None and not (buys_hardware(words) and _PICK.search(words)):
+        return None
+    if s.purchase_budget is not None:
+        said = Msg("answer.purchase_no_job", budget=s.purchase_budget, currency=s.currency or "CNY")
+    else:
+        said = Msg("answer.purchase_no_job_open")
+    return Outcome(verdict="unknown", lead=text(said, lang), scenario=s)

@@ -74,13 +74,8 @@ def _max_concurrency(
     found = model_and_gpu(scenario)
     if found is None or scenario.task != "inference":
         return None
-    from assistant.calculate.layouts import serving_kv_dtype
-
     model, gpu = found
     weights = weight or weight_dtype(scenario)
-    # the KV cache the checks evaluate (`to_plan`: 16-bit unless the question states one), so
-    # the count found is one the memory check passes
-    compute = scenario.precision if weights is None else weights
     try:
         return max_concurrency(
             model=model,
@@ -89,15 +84,21 @@ def _max_concurrency(
             context_length=scenario.context_length or DEFAULT_CONTEXT_TOKENS,
             gpus_per_node=scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE,
             weight_dtype=weights,
-            kv_dtype=kv
-            or serving_kv_dtype(
-                scenario.kv_dtype, compute or gpu.default_training_precision(), gpu
-            ),
+            kv_dtype=kv or _kv_dtype(scenario, gpu, weights),
             tensor_parallel=scenario.tensor_parallel,
             pipeline_parallel=scenario.pipeline_parallel,
         )
     except (CalculatorInputError, ValueError):
         return None
+
+
+def _kv_dtype(scenario: Scenario, gpu: GPU, weights: str | None) -> str:
+    """The KV cache the checks evaluate (`to_plan`: 16-bit unless the question states one),
+    so a count or a length found is one the memory check passes."""
+    from assistant.calculate.layouts import serving_kv_dtype
+
+    compute = scenario.precision if weights is None else weights
+    return serving_kv_dtype(scenario.kv_dtype, compute or gpu.default_training_precision(), gpu)
 
 
 def _counted(key: str, result: Concurrency, **more: Param) -> Msg:
@@ -251,13 +252,28 @@ def _context_answer(scenario: Scenario) -> Msg | None:
         return None
     context, limit = found
     sequences = scenario.concurrency or scenario.batch_size or 1
+    # which bound binds: the model's own position limit, or the memory left for the KV cache
     key = "answer.max_context_full" if context >= limit else "answer.max_context"
     load = (
         Msg("answer.context_load.one")
         if sequences == 1
         else Msg("answer.context_load.many", sequences=sequences)
     )
-    return Msg(key, context=context, limit=limit, load=load)
+    return Msg(key, context=context, limit=limit, load=load, per_token=_kv_per_token(scenario))
+
+
+def _kv_per_token(scenario: Scenario) -> float:
+    """One token's KV cache in the format the length was solved in: 2 (K and V) x layers x
+    KV heads x head dim x bytes (`calculators.catalog.models.kv_cache_bytes_per_token`)."""
+    from calculators.catalog.hardware import DTYPE_BYTES
+    from calculators.catalog.models import kv_cache_bytes_per_token
+
+    found = model_and_gpu(scenario)
+    if found is None:
+        return 0.0
+    model, gpu = found
+    kv = _kv_dtype(scenario, gpu, weight_dtype(scenario))
+    return kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv])
 
 
 def solved(ask: Ask, scenario: Scenario, lang: Language, *, open_format: bool = False) -> str:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.solvers import model_and_gpu, weight_dtype
+from assistant.calculate.target_load import at_load_said, headroom, slow_at_load
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
 from calculators.defaults import (
@@ -204,31 +205,44 @@ def meet_target(
         focus = join_sentences(tuple(text(m, lang) for m in said), lang)
         return replace(outcome, verdict="infeasible", focus=focus)
     if have is not None:
-        enough = have >= target.gpus
-        stated_hw = Msg("common.gpus", count=have, gpu=gpu)
-        key = "solve.target_met" if enough else "solve.target_short"
-        sized = _sized(key, target, gpu, stated=stated_hw, target=words)
-        said = (sized, *_rate_said(target), *other)
-        focus = join_sentences(tuple(text(m, lang) for m in said), lang)
-        if enough:
-            outcome = _at_load(stated, evaluated, rerun, lang, target, have) or outcome
-        return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
+        return _counted(stated, outcome, rerun, lang, target, have, other)
     return _sized_answer(stated, evaluated, rerun, lang, target, per_node)
 
 
-def _at_load(
+def _counted(
     stated: Scenario,
-    evaluated: Scenario,
+    outcome: Outcome,
     rerun: Rerun,
     lang: Language,
     target: ServingTarget,
     have: int,
-) -> Outcome | None:
-    """The stated GPUs, which meet the target, evaluated at the sequences the target keeps in
-    flight (Little's law), not at one: memory and speed at the load asked for. None when the
-    question states its batch, or nothing sets a load (a latency target alone)."""
-    found = _loaded(stated, evaluated, target, have)
-    return rerun(found[0], text(found[1], lang)) if found is not None else None
+    other: tuple[Msg, ...],
+) -> Outcome:
+    """A stated count judged against the target: met, the figures at the load asked (the
+    sequences the target keeps in flight, or the stated concurrency), then the headroom; short,
+    the count it takes."""
+    evaluated = outcome.scenario or stated
+    gpu, words = evaluated.gpu or "GPU", target_words(stated)
+    enough = target.gpus is not None and have >= target.gpus
+    stated_hw = Msg("common.gpus", count=have, gpu=gpu)
+    key = "solve.target_met" if enough else "solve.target_short"
+    sized = _sized(key, target, gpu, stated=stated_hw, target=words)
+    found = _loaded(stated, evaluated, target, have) if enough else None
+    load = found[2] if found is not None else None
+    if found is not None:
+        outcome = rerun(found[0], text(found[1], lang))
+    elif enough and (stated.batch_size or stated.concurrency):  # evaluated at that load already
+        load = _in_flight(evaluated, target, have)
+    if load is not None:  # the stated load's figures first, then the memory maximum
+        more: dict[str, Param] = {"stated": stated_hw, "target": words}
+        checks = outcome.checks
+        sized = at_load_said("solve.target_met_load", target, gpu, load, evaluated, checks, **more)
+    rate = _rate_said(target)
+    room = (headroom(target, rate_said=bool(rate)),) if load else ()
+    slow = slow_at_load(load, evaluated) if load is not None else ()
+    said = (sized, *slow, *rate, *room, *other)
+    focus = join_sentences(tuple(text(m, lang) for m in said), lang)
+    return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
 
 
 def _loaded(
@@ -317,8 +331,24 @@ def _sized_answer(
     gpu, words, count = evaluated.gpu or "GPU", target_words(stated), target.gpus or 1
     hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
-    sized_outcome = rerun(_at_count(stated, gpu, target), note)
-    said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+    found = _loaded(stated, evaluated, target, count)
+    if found is None:  # nothing sets a load (a latency target alone): the memory maximum
+        sized_outcome = rerun(_at_count(stated, gpu, target), note)
+        said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+    else:  # evaluated at the sequences the target keeps in flight on that count
+        sized_outcome = rerun(found[0], join_sentences((note, text(found[1], lang)), lang))
+        load = at_load_said(
+            "solve.target_gpus_load",
+            target,
+            gpu,
+            found[2],
+            evaluated,
+            sized_outcome.checks,
+            target=words,
+        )
+        rate = _rate_said(target)
+        slow = slow_at_load(found[2], evaluated)
+        said = [load, *slow, *rate, headroom(target, rate_said=bool(rate))]
     sizing = _sizing(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
@@ -388,7 +418,7 @@ def _in_format(
         scenario = replace(on, precision=dtype)
         more["stated"] = Msg("common.gpus", count=have, gpu=gpu)
         notes = (Msg("solve.target_format_note", dtype=label),)
-        # judged at the sequences in flight in that format, as in the released one (`_at_load`)
+        # judged at the sequences in flight in that format, as in the released one (`_loaded`)
         in_format = replace(evaluated, precision=dtype, kv_dtype=stated.kv_dtype)
         loaded = _loaded(replace(stated, precision=dtype), in_format, t, have)
         if loaded is not None:

@@ -277,7 +277,18 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
     seconds = evaluation.check("compute").figures.get("seconds")
     if not isinstance(seconds, (int, float)):
         return ""
-    pace = Msg("answer.network_bound", comm=comm, compute=compute, seconds=seconds)
+    # the efficiency the run time uses (`compute._network_efficiency`), so the sentence and
+    # the network line under it ("扩展效率 100%") come from one figure
+    efficiency = figures.get("network_efficiency")
+    if not isinstance(efficiency, (int, float)):
+        efficiency = 1.0
+    if efficiency >= _HIDDEN:  # every second of the traffic is hidden or already in the MFU
+        sync = _hidden_seconds(figures)
+        hidden = Msg("answer.network_hidden", sync=sync, compute=compute, efficiency=efficiency)
+        return text(hidden, lang)
+    pace = Msg(
+        "answer.network_bound", comm=comm, compute=compute, seconds=seconds, efficiency=efficiency
+    )
     sentence = text(pace, lang)
     for change in evaluation.suggestions:
         faster = change.evaluation_after.figures.get("seconds")
@@ -292,6 +303,21 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
             sentence = join_sentences((sentence, text(more, lang)), lang)
         break
     return sentence
+
+
+#: A run that keeps this share of its compute time or more is not slowed by its network (the
+#: percentage shows as 100%).
+_HIDDEN = 0.995
+
+
+def _hidden_seconds(figures: Mapping[str, Figure]) -> float:
+    """The traffic that overlaps with compute: data-parallel gradient sync plus pipeline sends."""
+    total = 0.0
+    for key in ("allreduce_seconds_per_step", "pp_seconds_per_step"):
+        value = figures.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            total += float(value)
+    return total
 
 
 def _lower_first(sentence: str) -> str:
@@ -339,7 +365,8 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> M
     if stated.budget is None or cost is None:
         return None
     key = "answer.over_budget" if cost > stated.budget else "answer.within_budget"
-    return Msg(key, cost=cost, budget=stated.budget, currency=stated.currency or "")
+    short = cost - stated.budget  # "还差约 …": what the money lacks
+    return Msg(key, cost=cost, budget=stated.budget, short=short, currency=stated.currency or "")
 
 
 def budget_tokens(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:

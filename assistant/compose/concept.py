@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.compose.citing import lead_in
 from assistant.compose.parts import (
     Part,
+    asks_quantity,
     comparison_sides,
+    key_terms,
     mentions_side,
     question_parts,
     question_terms,
@@ -174,18 +177,29 @@ def concept_headline(
         hits = _distinct(cited)
         if len(parts) > 1 or not query.followup:  # a follow-up's own words say little alone
             searched = _part_passages(query, retriever, part)
-            hits = searched if len(parts) > 1 else _distinct([*hits, *searched])
+            # a part its own words find nothing for ("用 GQA 能省多少") reads the question's hits
+            hits = (searched or hits) if len(parts) > 1 else _distinct([*hits, *searched])
         pool = _sections(retriever, hits[:_SECTIONS_READ], query.language)
         found = _best_sentence(part, pool, used)
         if found is None:
             continue
         sentence, passage = found
         used.add(sentence)
-        if passage.id not in {c.passage.id for c in cited}:
-            cited.append(Citation(passage=passage, claim=claim))
+        cited = _quoting(cited, Citation(passage=passage, claim=claim, quote=sentence))
         number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
         said.append(f"{clean(sentence)} [{number}]")  # a document's control bytes stay inert
     return " ".join(said), cited
+
+
+def _quoting(cited: list[Citation], quoted: Citation) -> list[Citation]:
+    """`cited` with the passage of `quoted` carrying its quote (added at the end when not yet
+    cited; a passage quoted twice keeps its first sentence)."""
+    if quoted.passage.id not in {c.passage.id for c in cited}:
+        return [*cited, quoted]
+    return [
+        replace(c, quote=quoted.quote) if c.passage.id == quoted.passage.id and not c.quote else c
+        for c in cited
+    ]
 
 
 #: How many of the best sections a headline sentence is looked for in.
@@ -231,10 +245,12 @@ def _best_sentence(
 ) -> tuple[str, Passage] | None:
     """The sentence sharing the most keywords with `part` (the first of equals), one naming
     both compared sides preferred; it is followed by the next sentence when that one names
-    the side it leaves out, or preceded by the one it refers back to."""
+    the side it leaves out, or preceded by the one it refers back to. A sentence that names
+    none of the part's key terms (:func:`.parts.key_terms`) is off topic, whatever else it
+    shares ("Large continuous training runs …" for "what MFU do large runs reach")."""
     terms = weighted_terms(part.search_text)
     sides = comparison_sides(part.text)
-    why = bool(_WHY.search(part.text))
+    keys = _key_forms(part.search_text)
     best: tuple[float, str, Passage] | None = None
     for passage in passages:
         sentences = answer_sentences(passage.text)
@@ -242,17 +258,74 @@ def _best_sentence(
             if sentence in used or not _quotable(sentence):
                 continue
             words = question_terms(sentence, aliases=False)
-            shared = sum(weight for term, weight in terms.items() if term in words)
-            if not shared:
+            shared = _shared(terms, words)
+            if not shared or (keys and not keys & words):
                 continue
             covered = [s for s in sides if mentions_side(sentence, s)]
             score = shared + (1.0 if sides and len(covered) == len(sides) else 0.0)
-            if (sides and _CONTRAST.search(sentence)) or (why and _BECAUSE.search(sentence)):
-                score += 0.5  # "…的区别只在参数", "…, because …": it says what was asked
+            score += _asked_bonus(part, sentence, sides, keys)
             if best is None or score > best[0]:
                 quoted = _with_context(sentences, i, sides, covered)
                 best = (score, quoted, passage)
     return (best[1], best[2]) if best else None
+
+
+def _shared(terms: dict[str, float], words: frozenset[str]) -> float:
+    """The weight of the part's keywords `words` names; a synonym of a keyword it already
+    names in full counts nothing ("tensor-parallel" beside "tensor parallelism" is one
+    mention, not 1.6)."""
+    matched = [t for t in terms if t in words]
+    full = [t for t in matched if terms[t] >= 1.0]
+    return sum(
+        terms[t] for t in matched if terms[t] >= 1.0 or not any(f[:6] == t[:6] for f in full)
+    )
+
+
+def _key_forms(text: str) -> frozenset[str]:
+    """The key terms of `text` with their synonyms in either language (the forms a passage
+    may name them by)."""
+    keys = key_terms(text)
+    if not keys:
+        return keys
+    return frozenset(keys | set(weighted_terms(" ".join(sorted(keys)))))
+
+
+def _asked_bonus(
+    part: Part, sentence: str, sides: Sequence[frozenset[str]], keys: frozenset[str]
+) -> float:
+    """What `sentence` gains for saying what the part asks: +0.5 for a difference asked by a
+    comparison, a reason asked by "why", advice asked by "when", a figure asked by "how
+    much"; +1 for "what is"
+    answered by a sentence that opens with the term it defines (a definition, not a remark
+    that merely names the term as often)."""
+    bonus = 0.0
+    if (sides and _CONTRAST.search(sentence)) or (
+        _WHY.search(part.text) and _BECAUSE.search(sentence)
+    ):
+        bonus += 0.5  # "…的区别只在参数", "…, because …"
+    if _WHEN.search(part.text) and _ADVICE.search(sentence):
+        bonus += 0.5  # "when should I use it": "… belongs inside a node", "… should be used up to"
+    if asks_quantity(part.text) and _FIGURE.search(sentence):
+        bonus += 0.5  # "… 38–43 % MFU", "小 8 倍"
+    if _DEFINITION.search(part.text) and keys & set(_opening(sentence)):
+        bonus += 1.0  # "Tensor (intra-layer) parallelism splits …"
+    return bonus
+
+
+def _opening(sentence: str) -> list[str]:
+    """The first two keywords of `sentence`: what it is about when it defines a term."""
+    from assistant.retrieval.tokenize import tokenize
+
+    return [t for t in tokenize(sentence) if len(t) >= 2][:2]
+
+
+#: A question that asks when to do something, and a sentence that recommends.
+_WHEN = re.compile(r"什么时候|何时|什么情况下|\bwhen\b", re.IGNORECASE)
+_ADVICE = re.compile(
+    r"\bshould\b|\bbelongs?\b|\bbest\b|\bworth\b|应该|应当|适合|适用|值得", re.IGNORECASE
+)
+#: A figure a sentence states: a percentage, a ratio or a size.
+_FIGURE = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:%|×|倍|x\b|times\b|GB|GiB|TB)", re.IGNORECASE)
 
 
 #: A sentence that states a difference, asked for by a comparison.

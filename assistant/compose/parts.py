@@ -26,7 +26,9 @@ from functools import lru_cache
 
 __all__ = [
     "Part",
+    "asks_quantity",
     "comparison_sides",
+    "key_terms",
     "mentions_side",
     "question_parts",
     "question_terms",
@@ -86,8 +88,23 @@ _PART_BREAK = re.compile(
     r",?\s+and\s+(?=(?:what|how|why|when|which|where|does|do|is|can)\b)",
     re.IGNORECASE,
 )
-#: A later part that points back at the first ("它", "it") needs the first part's names.
-_POINTER = re.compile(r"它|其|\b(?:it|they|them|this|that|these|those)\b", re.IGNORECASE)
+#: A later part that points back at the first ("它", "it", "比 ZeRO-2 多省多少": compared with
+#: what the first part names) needs the first part's names.
+_POINTER = re.compile(
+    r"它|其|^(?:比|相比)|\b(?:it|they|them|this|that|these|those)\b", re.IGNORECASE
+)
+#: "什么是投机解码，能快多少" / "ZeRO-3 是什么，比 …": a definition asked before a comma, then
+#: a second question.
+_DEFINITION_LEAD = re.compile(r"^((?:什么是|啥是)[^，,]+|[^，,]+(?:是什么|是啥))[，,]\s*(?=\S)")
+#: A part that asks for a figure: a sentence with a number answers it.
+_QUANTITY = re.compile(
+    r"多少|几倍|多大|多快|多高|多久|能到|做到|达到|一般|通常|"
+    r"\bhow (?:much|many|big|large|fast|long|high)\b|\brealistic\b|\btypical\b|\breach\b",
+    re.IGNORECASE,
+)
+#: Words the domain vocabulary lists that are too general to say what a part is about
+#: ("large … runs" matched a power-and-cooling sentence to an MFU question).
+_WEAK_KEYS = frozenset({"large", "big", "huge", "small", "fast", "high", "low"})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 
 
@@ -128,14 +145,19 @@ def weighted_terms(text: str) -> dict[str, float]:
 
 def question_parts(question: str) -> list[Part]:
     """The questions `question` asks, at most three; one that names nothing of its own (or
-    points back with "它", "it") is searched with the names of the first part.
+    points back with "它", "it") is searched with the names of the first part. A later part
+    with no keyword at all is kept when it asks for a figure ("能让推理快多少").
 
     Examples:
         >>> [p.text for p in question_parts("What is MFU?")]
         ['What is MFU?']
+        >>> [p.search_text for p in question_parts("什么是 MFU，千卡训练一般能到多少")]
+        ['什么是 MFU', 'MFU 千卡训练一般能到多少']
     """
-    pieces = [p.strip(" ，,。.") for p in _PART_BREAK.split(question)]
-    pieces = [p for p in pieces if p and question_terms(p)][:3]
+    pieces = [p.strip(" ，,。.") for p in _pieces(question)]
+    pieces = [p for p in pieces if p]
+    pieces = [p for i, p in enumerate(pieces) if question_terms(p) or (i and asks_quantity(p))]
+    pieces = pieces[:3]
     if len(pieces) < 2:
         return [Part(question.strip(), question.strip())]
     names = _names(pieces[0]) or _subject(pieces[0])
@@ -145,6 +167,42 @@ def question_parts(question: str) -> list[Part]:
         extra = [n for n in names if n.lower() not in piece.lower()] if inherit else []
         parts.append(Part(piece, " ".join([*extra, piece])))
     return parts
+
+
+def _pieces(question: str) -> list[str]:
+    """`question` cut at its part breaks, and a definition asked before a comma cut off."""
+    out: list[str] = []
+    for piece in _PART_BREAK.split(question):
+        lead = _DEFINITION_LEAD.match(piece.strip())
+        out += [lead.group(1), piece.strip()[lead.end() :]] if lead else [piece]
+    return out
+
+
+def asks_quantity(text: str) -> bool:
+    """Whether `text` asks for a figure ("能省多少", "how big", "what's a realistic value")."""
+    return bool(_QUANTITY.search(text))
+
+
+@lru_cache(maxsize=512)
+def key_terms(text: str) -> frozenset[str]:
+    """The keywords of `text` that name what it is about: domain vocabulary (the no-answer
+    gate's) or a name with a digit, not a word that asks ("difference") or only sizes
+    ("large"). A sentence that answers `text` names one of them.
+
+    Examples:
+        >>> sorted(key_terms("what's a realistic value for large training runs"))
+        []
+        >>> "mfu" in key_terms("What is MFU")
+        True
+    """
+    from assistant.retrieval.gate import domain_words
+
+    vocabulary = domain_words()
+    return frozenset(
+        t
+        for t in question_terms(text)
+        if (t in vocabulary or any(c.isdigit() for c in t)) and t not in _WEAK_KEYS | _FILLER
+    )
 
 
 def _subject(text: str) -> list[str]:
@@ -157,15 +215,12 @@ def _subject(text: str) -> list[str]:
 
 
 def _names(text: str) -> list[str]:
-    """The Latin-script names in `text` that are keywords ("ZeRO-2", "GQA"), as written."""
+    """The Latin-script names in `text` that are key terms ("ZeRO-2", "GQA", "tensor"), as
+    written; the other English words ("realistic", "runs") name nothing to inherit."""
     from assistant.retrieval.tokenize import normalize
 
-    terms = question_terms(text)
-    return [
-        w
-        for w in _LATIN_WORD.findall(text)
-        if normalize(w) in terms and normalize(w) not in _FILLER
-    ]
+    keys = key_terms(text)
+    return [w for w in _LATIN_WORD.findall(text) if normalize(w) in keys]
 
 
 def comparison_sides(question: str) -> tuple[frozenset[str], ...]:

@@ -118,7 +118,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"max(?:imum)? context(?: length| window)?|longest context|"
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
         r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
-        r"(?:能|可以)?(?:支持|跑|放下?)多长(?:的)?上下文",
+        # "最长能开多长上下文", "能开到多长的上下文", "最多开多少上下文", "上下文最多能开多少"
+        # (not "32k上下文最多能开多少并发": a count of sequences at a stated context)
+        r"(?:能|可以)?(?:支持|跑|开|放下?)(?:到)?多(?:长|少)(?:的)?\s*(?:token\s*的?)?上下文|"
+        r"上下文(?:长度)?\s*(?:最多|最长|最大)\s*(?:能|可以)?(?:开|支持|跑|放)?(?:到)?"
+        r"(?:多少|多长|多大|几)(?!\s*(?:个|路)?\s*(?:并发|batch|批|用户|请求|序列|人))",
     ),
     (
         # "how many tokens can 64 H100 pretrain a 7B on" (with a budget or a deadline)
@@ -188,8 +192,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "cost",
+        # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        r"how much (?:will|would|does) it (?:cost|run)|spend",
+        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend",
     ),
     (
         "power",
@@ -211,6 +216,19 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
     ),
     (
+        # "通信会成为瓶颈吗", "会不会卡在网络上", "is 25GbE enough", "will IB 200G be the
+        # bottleneck": whether the traffic between the GPUs slows the step (calculate.bottleneck)
+        "network",
+        r"(?:网络|通信|带宽|互联|网卡|万兆|千兆|\bib\b|infiniband|roce|以太网)[^。？?]{0,12}"
+        r"(?:瓶颈|拖后腿|卡脖子|跟得上|跟不上|够不够|够用|够吗|成问题)|"
+        r"卡在(?:网络|通信|带宽|互联)|(?:网络|通信)(?:开销|占比|时间)(?:有)?多(?:大|少|久)|"
+        r"(?:network|communication|comms?|interconnect|bandwidth|fabric|ethernet|infiniband|"
+        r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
+        r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"
+        r"bottleneck(?:ed)? (?:by|on) (?:the )?(?:network|communication|interconnect|bandwidth)|"
+        r"network[- ]bound|communication[- ]bound",
+    ),
+    (
         "feasibility",
         r"能(?:否|不能)?.{0,40}[吗么嘛]|可以.{0,40}[吗么嘛]|可否|是否|行不行|够不够|够吗|"
         r"^(?:can|could|is|are|will|would|does|do)\b|\bfeasible|\bpossible|\benough\b|"
@@ -224,6 +242,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
 _COMPILED_BY_ASK = dict(_COMPILED)
+#: "how long a context fits": the length of a context, not a time.
+_CONTEXT_LONG = re.compile(r"how long (?:a |of a |of )?context")
 _SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
 #: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
 _NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")
@@ -249,9 +269,9 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
     text = re.sub(r"\s+", " ", text)
     hours = _COMPILED_BY_ASK["gpu_hours"]
     rest = hours.sub(" ", text)  # "多少卡时" asks for hours, not "多少卡"
-    found = [
-        ask for ask, pattern in _COMPILED if pattern.search(text if ask == "gpu_hours" else rest)
-    ]
+    rest = _CONTEXT_LONG.sub(" ", rest)  # "how long a context fits" asks for no duration
+    whole = ("gpu_hours", "max_context")
+    found = [ask for ask, pattern in _COMPILED if pattern.search(text if ask in whole else rest)]
     for specific in _MEMORY_FAMILY:
         if specific in found:
             found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]

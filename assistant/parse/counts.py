@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
+from assistant.parse.prices import NODE_PRICES, PRICE
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 
 __all__ = ["Count", "Counts", "read_counts"]
@@ -38,15 +39,28 @@ _CARD = (
     r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
 )
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
+#: What people say of their cards between the count and the card: "4 old P40s", "two used
+#: 3090s", "3 spare A100 80GB cards", "4张旧的P40", "两块二手3090" (二手 is normalised to "2手");
+#: up to two of them ("4 old used P40s"), each optionally followed by 的.
+_WORN_WORD = (
+    r"(?:2手|魔改|改装|全新|闲置|备用|旧|老|现有|国产|"
+    r"(?:used|old|older|spare|idle|extra|refurbished|modded|second-?hand|secondhand|new|"
+    r"brand-new|existing|leftover|retired|cheap|ex-mining|mining)\b)"
+)
+_WORN = r"(?:" + _WORN_WORD + r"\s*(?:的)?\s*){0,2}"
 _TOTAL_PATTERNS = (
-    # "8张H100", "8块二手4090" (二手 is normalised to "2手"), "4 used 3090s"
+    # "8张H100", "8块二手4090", "4 used 3090s", "4 old Tesla P40s", "2 GeForce 4090s" (a maker
+    # or line word the catalog alias lacks)
     NUMBER
-    + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*(?:2手|魔改|改装|全新|used\s+|refurbished\s+|modded\s+)?"
-    + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?"
+    + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*"
+    + _WORN
+    + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?(?:geforce\s*|tesla\s*|quadro\s*)?"
     + _G,
     # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
     NUMBER
-    + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*(?:魔改|改装|国产|二手|modded|used)?\s*(?:版)?\s*"
+    + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*"
+    + _WORN
+    + r"\s*(?:版)?\s*"
     + r"\d+(?:\.\d+)?\s*(?:gib|gb|g)\s*(?:的|版|显存的)?\s*"
     + r"(?:"
     + _G
@@ -54,7 +68,8 @@ _TOTAL_PATTERNS = (
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*(?:[x×*]|\bx)\s*(\d+)(?![\d.])",
     # "A100 8张"; not "A100一个月内" (个 of a time span, a node or a user is no card count)
     _G + r"\s*(?:gpus?|cards?|显卡|卡)?\s*" + NUMBER + r"\s*(?:张|块|片|卡|个" + _NOT_CARD + r")",
-    NUMBER + r"\s*" + _CARD,
+    # "8张卡", "4 spare GPUs", "4张旧卡"
+    NUMBER + r"\s*(?:张|块|片|个|颗)?\s*" + _WORN + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
@@ -156,6 +171,15 @@ _NAMED_NODES = re.compile(
     re.ASCII,
 )
 
+#: "4 of the Jilin GPU servers", "link 4 Jilin servers", "two of our Jilin servers": a count
+#: before a site's name counts its machines (the site's profile gives the GPUs per node); "4
+#: Jilin GPUs" counts cards, and Chinese says 台 ("用其中4台吉林服务器", read as nodes above).
+_SITE_NODES = re.compile(
+    r"(?<![\d.x×*])" + NUMBER + r"\s+(?:of\s+(?:the|our|their|those|these|its|my)\s+)?⟨site⟩"
+    r"(?!\s*(?:gpus?\b|cards?\b|卡|显卡|张))",
+    re.ASCII,
+)
+
 
 def _whole(raw: str) -> Count:
     """A count as typed: an int when whole, else the float ("2.5 H100", "1.5 nodes"), kept for
@@ -172,6 +196,7 @@ def read_counts(text: str) -> Counts:
         lambda m: f"{float(m.group(1)) * 1000:g} ",
         text,
     )
+    text = _without_prices(text)  # "每张卡每小时6块": 6 yuan, not six cards
     nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:
@@ -189,6 +214,21 @@ def read_counts(text: str) -> Counts:
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+def _without_prices(text: str) -> str:
+    """`text` with the amount of every price per GPU-hour or node-hour blanked out (same
+    length; the words around it, "4 nodes at $98/hour", still count)."""
+    for pattern in (PRICE, *(p for p, _, _ in NODE_PRICES)):
+        for match in list(pattern.finditer(text)):
+            for group, value in enumerate(match.groups(), start=1):
+                if value is not None and _AMOUNT.fullmatch(value):
+                    start, end = match.span(group)
+                    text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+_AMOUNT = re.compile(r"[-−]?\d+(?:\.\d+)?")
 
 
 def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:
@@ -211,12 +251,16 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
             ahead = re.search(NUMBER + r"\s+$", text[: match.start()], re.ASCII)
             if ahead and nodes is None:
                 nodes = _whole(ahead.group(1))
+    site = _SITE_NODES.search(text)
+    if nodes is None and site:
+        nodes = _whole(site.group(1))
+        spans.append(site.span())
     named = _NAMED_NODES.search(text)
     if nodes is None and named:
         nodes = _whole(named.group(1))
         spans.append(named.span())
     if nodes is None:
-        match = re.search(NUMBER + r"\s*" + _NODE, text, re.ASCII)
+        match = re.search(NUMBER + r"\s*-?\s*" + _NODE, text, re.ASCII)  # "4-node training"
         if match:
             nodes = _whole(match.group(1))
         elif _ONE_NODE.search(text) or (

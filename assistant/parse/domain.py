@@ -51,7 +51,7 @@ _INTENT = re.compile(
 _HARDWARE = re.compile(
     r"gpu|显卡|显存|算力|cuda|nvidia|英伟达|vram|\bpcie\b|服务器|server|功耗|散热|\btdp\b|"
     r"以太网|ethernet|nvidia-smi|昇腾|ascend|910b|mi300|tensor core|模型|model|参数|\d\s*[张块]?卡|"
-    r"卡时",
+    r"卡时|什么卡|哪(?:种|款|张)卡",  # "预算50万买什么卡": a card to buy
     re.ASCII,
 )
 _ELSEWHERE = re.compile(

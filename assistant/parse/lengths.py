@@ -14,6 +14,8 @@ Examples:
     ((3000, None), (None, None))
     >>> read_lengths("1k input / 256 output")[:2], read_lengths("1k输入、256输出")[:2]
     ((1024, 256), (1024, 256))
+    >>> read_lengths("prompts ~1500 tokens, ~500 out")[:2], read_lengths("回复200 token左右")[:2]
+    ((1500, 500), (None, 200))
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ _K = r"(?![\d.])\s*(k)?"
 _NOT_SPEED = (
     r"(?!\s*(?:个)?\s*(?:tok(?:en)?s?\s*/|tokens? (?:per|a) sec|tokens?每秒|token/秒|词元每秒))"
 )
-_VERB = r"\s*(?:of|=|:|is|为|是|约|平均|大约|up to|about|~)?\s*"
+_VERB = r"(?:\s*(?:of|=|:|is|are|为|是|约|平均|大约|up to|about|around|roughly|~|≈)){0,2}\s*"
+#: "~500 out", "about 300 tokens": an approximate length is read as the number said.
+_ABOUT = r"(?:(?:~|≈|about|around|roughly|approx(?:imately|\.)?)\s*)?"
+#: What may follow "1.5k in" / "500 out" for it to be a length: a separator or the end.
+_LIST_END = r"(?=\s*(?:/|,|，|;|；|&|\band\b|\)|$))"
 #: "2k input tokens" is read by the "tokens" forms (and "2000 output tokens per second" is a rate).
 _NO_TOKENS = r"(?!\s*(?:tokens?|toks?)\b)(?!\s*(?:per|a|an|each|every)\s)"
 _PROMPT = (
@@ -50,7 +56,8 @@ _PROMPT = (
     # "1k input / 256 output", "2k prompt, 512 output", "1k in / 256 out": the word alone (a
     # "tokens" after it is read above; "8 prompts" is a count, so singular only)
     re.compile(NUMBER + _K + r"[\s-]*(?:input|prompt)(?![a-z])" + _NO_TOKENS),
-    re.compile(NUMBER + _K + r"\s*in(?=\s*/)"),
+    # "1k in / 256 out", "1.5k in, 500 out", "~1500 tokens in, ~500 out"
+    re.compile(NUMBER + _K + r"\s*(?:(?:tokens?|toks?)\s+)?in" + _LIST_END),
     # "输入2k", "平均输入长度3000 token", "提示词长度 1k"
     re.compile(r"(?:输入|提示词?|prompt)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
 )
@@ -65,7 +72,17 @@ _OUTPUT = (
     # "512-token outputs", "256 tokens of output"
     re.compile(
         NUMBER + _K + r"[\s-]*(?:tokens?|toks?)[\s-]*(?:long\s+)?(?:of\s+)?"
-        r"(?:outputs?|completions?|answers?|responses?|generations?)\b"
+        r"(?:outputs?|completions?|answers?|responses?|repl(?:y|ies)|generations?)\b"
+    ),
+    # "replies of ~200 tokens", "answers around 300 tokens", "responses of about 150 tokens":
+    # the reply words only with "tokens" said ("answer 20 users" is no length)
+    re.compile(
+        r"\b(?:repl(?:y|ies)|answers?|responses?)"
+        + _VERB
+        + NUMBER
+        + _K
+        + r"\s*(?:tokens?|toks?)\b"
+        + _NOT_SPEED
     ),
     # "generate 512", "output 256 tokens", "max output 1k", "output length 512"
     re.compile(
@@ -77,16 +94,35 @@ _OUTPUT = (
     ),
     # "256 output" after a prompt length ("1k input / 256 output"), "1k in / 256 out"
     re.compile(NUMBER + _K + r"[\s-]*output(?![a-z])" + _NO_TOKENS),
-    re.compile(r"(?<=[/,])\s*" + NUMBER + _K + r"\s*out(?![a-z])(?!\s*of\b)"),
+    # "1k in / 256 out", "prompts ~1500 tokens, ~500 out", "1.5k in and 500 out"
+    re.compile(
+        r"(?:(?<=[/,;，；&])|(?<=\band)|^)\s*"
+        + _ABOUT
+        + NUMBER
+        + _K
+        + r"\s*(?:(?:tokens?|toks?)\s+)?out(?![a-z])(?!\s*of\b)"
+    ),
     # "1k输入、256输出", "512 token 的输出": after a separator ("每秒1000 token输出" is a rate)
     re.compile(
         r"(?:^|(?<=[，,、；;/:：]))\s*"
         + NUMBER
-        + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)?\s*(?:的)?\s*(?:输出|生成)"
+        + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)?\s*(?:左右|上下)?\s*(?:的)?\s*"
+        + r"(?:输出|生成|回复|回答)"
         + r"(?!\s*(?:速度|速率|tokens?|tok|词元))"
     ),
     # "输出512", "生成 256 token", "输出长度1k"
     re.compile(r"(?:输出|生成)\s*(?:长度|长)?" + _VERB + NUMBER + _K + _NOT_SPEED),
+    # "回复200 token左右", "每次回答约300个token", "回复长度500": a reply's length with a length
+    # word or a token unit ("回复3个问题" is no length)
+    re.compile(r"(?:回复|回答|应答)\s*(?:长度|长)" + _VERB + NUMBER + _K + _NOT_SPEED),
+    re.compile(
+        r"(?:回复|回答|应答)"
+        + _VERB
+        + NUMBER
+        + _K
+        + r"\s*(?:个)?\s*(?:tokens?|toks?|词元)"
+        + _NOT_SPEED
+    ),
 )
 #: Fewer than this is not a request's length ("2 prompts", "output 1 answer").
 _MIN_TOKENS = 8

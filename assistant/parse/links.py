@@ -14,7 +14,14 @@ from assistant.parse.asks import FABRIC_QUESTION
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.messages import Msg
 
-__all__ = ["names_bare_nvlink", "nvlink_note", "nvlink_of", "pcie_variant", "read_links"]
+__all__ = [
+    "names_bare_nvlink",
+    "nvlink_note",
+    "nvlink_of",
+    "pcie_variant",
+    "read_links",
+    "read_nics_per_node",
+]
 
 
 _NVLINK_GENERATION = re.compile(
@@ -130,6 +137,57 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
     if re.search(r"以太网|ethernet|\btcp\b", text, re.ASCII):
         return ("25gbe", "25g ethernet", "ethernet")
     return ()
+
+
+_NIC_COUNT = {"one": 1, "a": 1, "a single": 1, "single": 1, "two": 2, "four": 4, "eight": 8}
+_NIC_COUNT.update({"一": 1, "单": 1, "两": 2, "二": 2, "四": 4, "八": 8})
+_SPEED = r"(?:[\d.]+\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*)?"
+_FABRIC = r"(?:(?:ib|infiniband|roce|rdma|ethernet|以太网|ndr|hdr|xdr|edr|v2)\s*)*"
+#: "one 400G RoCE NIC per node", "2 x 200G ports per server", "每台一张200G IB网卡", "单口400G":
+#: the ports a node has, when the question says; "per GPU" is the default and not read here
+_NICS_PER_NODE = (
+    re.compile(
+        r"\b(one|a single|single|a|two|four|eight|[1-8])\s*(?:x\s*)?"
+        + _SPEED
+        + _FABRIC
+        + r"(?:nics?|ports?|network cards?|adapters?|links?|hcas?)\s+(?:per|on each|for each|each)"
+        r"\s+(?:node|server|machine|host|box)",
+        re.ASCII,
+    ),
+    re.compile(
+        r"(?:每台|每个节点|每节点|每机|单机|单台)\s*(?:机器|服务器|节点)?\s*(?:只有|仅有|仅|各|配|有|用)?\s*"
+        r"([一两二四八单1248])\s*(?:张|块|个|口)?\s*" + _SPEED + _FABRIC + r"(?:网卡|端口|nic)"
+    ),
+    re.compile(r"(?<![\d.])([一单1])\s*(?:张|块|个)?\s*" + _SPEED + _FABRIC + r"(?:网卡|nic\b)"),
+)
+#: "single-port 400G", "单口", "400 Gb/s per node": one port per node
+_ONE_PER_NODE = re.compile(
+    r"\bsingle[- ](?:port|nic)\b|单口|单端口|[\d.]+\s*(?:gbps|gbit|gb/s|gbe|g)\s*"
+    + _FABRIC
+    + r"per node"
+)
+
+
+def read_nics_per_node(text: str) -> int | None:
+    """Inter-node NICs (ports) per node the question states, or None (cabled as the card's
+    servers are: one per GPU on 8-GPU SXM/OAM nodes, `calculators.planner.fabrics`).
+
+    Examples:
+        >>> read_nics_per_node("4 nodes of 8x h100 with one 400g roce nic per node")
+        1
+        >>> read_nics_per_node("4台8卡a100，每台一张200g ib网卡")
+        1
+        >>> read_nics_per_node("单口400g roce")
+        1
+        >>> read_nics_per_node("2 x 400g ports per server"), read_nics_per_node("8张h100 400g ib")
+        (2, None)
+    """
+    for pattern in _NICS_PER_NODE:
+        match = pattern.search(text)
+        if match is not None:
+            word = match.group(1)
+            return _NIC_COUNT.get(word) or int(word)
+    return 1 if _ONE_PER_NODE.search(text) else None
 
 
 def pcie_variant(gpu: str) -> tuple[str, str | None]:

@@ -24,8 +24,8 @@ Examples:
     ((200000.0, 'CNY'), (0.6, 'CNY'))
     >>> read_budget("预算改成 50w 呢"), read_budget("and if the budget goes to $80k?")
     ((500000.0, 'CNY'), (80000.0, 'USD'))
-    >>> read_price_per_kwh("$0.12 per kwh"), read_host_ram("512gb 内存")
-    ((0.12, 'USD'), 512000000000.0)
+    >>> read_price_per_kwh("$0.12 per kwh"), read_host_ram("512gb 内存")  # 512 GiB
+    ((0.12, 'USD'), 549755813888.0)
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ from __future__ import annotations
 import re
 
 from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, SET_TO, to_float
+from calculators.messages import Msg
 
 __all__ = [
     "read_budget",
     "read_load_slots",
     "read_concurrency",
+    "host_ram_note",
     "read_first_token_seconds",
     "read_host_ram",
     "read_price_per_kwh",
@@ -180,13 +182,18 @@ def read_seconds_per_token(text: str) -> float | None:
 
 _QPS = (
     re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
+    # "5 qps", "5 req/s", "5 requests/sec", "5 reqs/second", "5 requests per second", "5 queries
+    # a second"
     re.compile(
-        NUMBER + r"\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?![a-z])|requests? per second|个?请求每秒)"
+        NUMBER
+        + r"\s*(?:qps|rps|(?:req(?:uest)?s?|quer(?:y|ies))\s*(?:/\s*|per\s+|an?\s+)"
+        + r"s(?:ec(?:ond)?s?)?(?![a-z])|(?:个|次)?请求每秒)"
     ),
+    # "每秒5个请求", "每秒钟5次请求", "每秒要处理 10 个请求"
     re.compile(
-        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*"
+        r"每秒(?:钟)?\s*(?:要|需要|能|得)?\s*(?:处理|响应|服务|处理约|接)?\s*(?:约|大约)?\s*"
         + NUMBER
-        + r"\s*(?:个)?\s*(?:请求|查询)"
+        + r"\s*(?:个|次)?\s*(?:请求|查询)"
     ),
 )
 
@@ -391,24 +398,58 @@ def read_tokens_per_second_per_gpu(text: str) -> float | None:
     return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
 
 
+_RAM_UNITS = r"(tib|tb|t|gib|gb|g)"
 _HOST_RAM = (
     re.compile(
-        NUMBER + r"\s*(tb|t|gb|g|gib)\s*(?:of\s+|的)?\s*(?:主机|系统|cpu|host|system)?\s*"
+        NUMBER + r"\s*" + _RAM_UNITS + r"\s*(?:of\s+|的)?\s*(?:主机|系统|cpu|host|system)?\s*"
         r"(?:内存|ram\b|dram\b|ddr\d?\b|memory on the host|host memory|cpu memory|system memory)"
     ),
     re.compile(
         r"(?:内存|host (?:ram|memory)|cpu (?:ram|memory)|system memory|\bram)\s*"
-        r"(?:为|是|有|:|of|=)?\s*" + NUMBER + r"\s*(tb|t|gb|g|gib)"
+        r"(?:为|是|有|:|of|=)?\s*" + NUMBER + r"\s*" + _RAM_UNITS
     ),
 )
-_RAM_UNIT = {"tb": 1e12, "t": 1e12, "gb": 1e9, "g": 1e9, "gib": 2**30}
+#: Server memory is sold in binary sizes (DIMMs of 32 or 64 GiB; "2 TB" in a DGX H100 datasheet
+#: is 32 x 64 GiB = 2 TiB), so a host RAM written "512GB" or "1TB" is 512 GiB or 1 TiB, as the
+#: catalog's server classes count it (calculators.planner.host.HOST_RAM_DEFAULTS). Only a GB
+#: figure written with decimals ("549.76 GB") is taken as decimal.
+_RAM_BINARY = {"tib": 2**40, "tb": 2**40, "t": 2**40, "gib": 2**30, "gb": 2**30, "g": 2**30}
+_RAM_WRITTEN = {"tib": "TiB", "tb": "TB", "t": "TB", "gib": "GiB", "gb": "GB", "g": "GB"}
+
+
+def _host_ram_match(text: str) -> tuple[float, str, bool] | None:
+    """(bytes, the amount as written, read as binary although written in decimal units)."""
+    match = _first(_HOST_RAM, text)
+    if match is None:
+        return None
+    number, unit = match.group(1), match.group(2)
+    written = f"{number} {_RAM_WRITTEN[unit]}"
+    if unit in ("gb", "g") and "." in number:
+        return to_float(number) * 1e9, written, False
+    return to_float(number) * _RAM_BINARY[unit], written, "i" not in unit
 
 
 def read_host_ram(text: str) -> float | None:
     """Host (CPU) memory in bytes when stated ("512GB 内存", "1TB RAM", "1 TB of RAM",
-    "host RAM 256 GB")."""
-    match = _first(_HOST_RAM, text)
-    return to_float(match.group(1)) * _RAM_UNIT[match.group(2)] if match else None
+    "host RAM 256 GB"), in binary units as servers are sold.
+
+    >>> read_host_ram("512gb内存") == 512 * 2**30, read_host_ram("2t内存") == 2 * 2**40
+    (True, True)
+    >>> read_host_ram("549.76 gb of ram")
+    549760000000.0
+    """
+    found = _host_ram_match(text)
+    return found[0] if found else None
+
+
+def host_ram_note(text: str) -> Msg | None:
+    """How a host RAM written in GB or TB was read (as GiB or TiB), for the answer to say."""
+    found = _host_ram_match(text)
+    if found is None or not found[2]:
+        return None
+    size, written, _ = found
+    binary = written.replace("TB", "TiB").replace("GB", "GiB")
+    return Msg("parse.host_ram_binary", written=written, binary=binary, size=size)
 
 
 _OFFLOAD = re.compile(r"off-?load(?:ing|ed)?|卸载到(?:cpu|内存|主机)|(?:cpu|内存)\s*卸载", re.ASCII)

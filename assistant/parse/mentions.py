@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.parse import hardware as hw
+from assistant.parse.distill import r1_distill
 from assistant.parse.names import (
     BARE_R1,
     CPU_NAME,
@@ -100,13 +101,21 @@ class Mentions:
         return bool(self.gpus or [n for n in self.unknown if not is_computer(n)])
 
 
+#: "满血版DeepSeek-V3": the full V3, not the alias "满血版DeepSeek" (R1) followed by "-V3"; the
+#: word is still read from the unmasked text as the released precision (slots.read_full_precision).
+_FULL_BEFORE_V3 = re.compile(r"满血(?:版)?(?:的)?\s*(?=deepseek[\s_-]*v\d)")
+
+
 def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
     text = cleaned.lower()
     site_matches = hw.find_aliases(text, _site_index(sites))
     text = hw.mask(text, site_matches, " ⟨site⟩ ")
     gpu_index, model_index = _catalog_indexes()
     spellings = _model_spellings()
-    text = deepseek_r1(text)
+    text = r1_distill(
+        deepseek_r1(text), model_index
+    )  # "r1的7b蒸馏版" is the 7B distill, not the 671B R1
+    text = _FULL_BEFORE_V3.sub(" ", text)  # the alias "满血版DeepSeek" (R1) must not take V3
     model_matches = [
         m
         for m in hw.find_aliases(text, model_index)
@@ -122,16 +131,10 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
     text = hw.mask(text, [*gpu_matches, *variants], hw.GPU_MARK)
     # a coined name ("Zephyr-Omega") is the model asked about only when no catalog model is named
     coined = () if model_matches else coined_model_names(cleaned, text)
-    unknown = tuple(
-        dict.fromkeys(
-            [
-                *spaced_names,
-                *variant_names,
-                *(as_typed(n, cleaned) for n in unknown_names(text)),
-                *coined,
-            ]
-        )
-    )
+    found = [*spaced_names, *variant_names, *(as_typed(n, cleaned) for n in unknown_names(text))]
+    # "DeepSeek-R1" typed inside a distill the catalog lacks is part of that name, not another
+    coined = tuple(c for c in coined if not any(c.lower() in f.lower() for f in found))
+    unknown = tuple(dict.fromkeys([*found, *coined]))
     if model_matches:  # "按Llama-3的15T token训练Llama-3-70B": "Llama-3" is the family
         every = [s for names in spellings.values() for s in names]
         unknown = tuple(n for n in unknown if not family_mention(n, every))

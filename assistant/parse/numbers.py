@@ -183,8 +183,14 @@ _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*
 
 
 def clean_text(text: str) -> str:
-    """Strip ANSI escapes and control characters, fold full-width forms (NFKC), squeeze spaces."""
-    text = _ANSI.sub(" ", text)
+    """Strip ANSI escapes and control characters, fold full-width forms (NFKC), squeeze spaces.
+    A full-width comma between digits is a clause break, never a thousands separator:
+    "PP=2，300B token" is PP 2 and 300B tokens, not PP 2300.
+
+    >>> clean_text("16张H100，PP=2，300B token")
+    '16张H100,PP=2, 300B token'
+    """
+    text = re.sub("(?<=\\d)\uff0c(?=\\d)", ", ", _ANSI.sub(" ", text))
     text = unicodedata.normalize("NFKC", text)
     kept = [ch if unicodedata.category(ch)[0] != "C" else " " for ch in text]
     return re.sub(r"\s+", " ", "".join(kept)).strip()

@@ -31,6 +31,9 @@ _EACH = re.compile(r"各|\beach\b|\bapiece\b")
 _AMOUNT = r"(?:[$¥￥]\s*)?\d+(?:\.\d+)?\s*(?:元|美元|dollars?|usd|rmb|cny)?"
 _AMOUNTS = r"(" + _AMOUNT + r"(?:\s*(?:、|,|，|/|和|与|\band\b)\s*" + _AMOUNT + r")+)"
 _PER_GPU_HOUR = r"(?:每(?:张)?卡(?:每)?(?:小)?时|卡时|每小时|(?:per\s+)?gpu[- ]?hours?|per\s+hour)"
+_LIST_SEPARATOR = r"(?:、|,|，|和|与|\band\b|\bvs\.?|\bversus\b|\bor\b|对比)"
+#: One option's price per hour with its sign and unit ("$1.00/hr", "¥12/卡时").
+_HOURLY = r"[$¥￥]\s*\d+(?:\.\d+)?\s*/\s*(?:gpu[- ]?)?(?:hr|h|hour|卡时|小时)\b"
 #: Prices listed in the options' order: "每卡时分别15元、30元、12元",
 #: "$2, $4 and $1.5 per GPU-hour respectively".
 _RESPECTIVE_PRICES = (
@@ -46,6 +49,10 @@ _RESPECTIVE_PRICES = (
     ),
     re.compile(_AMOUNTS + r"\s*(?:/|per|每)\s*" + _PER_GPU_HOUR + r",?\s*respectively"),
     re.compile(r"分别\s*(?:为|是)?\s*" + _PER_GPU_HOUR + r"\s*(?:为|是)?\s*" + _AMOUNTS),
+    # with no "respectively", a list in the options' order: "at $2.5, $3.5 and $3 per GPU-hour"
+    re.compile(r"(?=[$¥￥])" + _AMOUNTS + r"\s*(?:/|per|每)\s*" + _PER_GPU_HOUR),
+    # each amount per hour: "at $1.00/hr vs $0.80/hr", "$2.5/hr, $3.5/hr and $3.0/hr per GPU"
+    re.compile(r"(" + _HOURLY + r"(?:\s*" + _LIST_SEPARATOR + r"\s*" + _HOURLY + r")+)"),
 )
 
 

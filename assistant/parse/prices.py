@@ -8,12 +8,16 @@ import re
 
 from assistant.parse.numbers import CURRENCY, to_float
 
-__all__ = ["NODE_PRICE", "PRICE", "read_node_price", "read_price"]
+__all__ = ["NODE_PRICES", "PRICE", "read_node_price", "read_price"]
 
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
-_PER_GPU_HOUR = r"\s*(?:/|per|每)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:hour|hr|h|小时)"
+# "/hr", "per GPU-hour", "an hour", "每小时"; never the "h" of a word ("$10 a hundred …")
+_PER_GPU_HOUR = (
+    r"\s*(?:/|per|每|an?\b)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
+)
+_YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
     + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
@@ -23,18 +27,34 @@ PRICE = re.compile(
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"
     r"|每(?:张)?卡(?:每)?(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
     r"(?:是|为|:|约|大约)?\s*" + _SIGNED + r"\s*(元|美元|块钱|块)"
+    # "H100每小时2.5美元", "A800 每小时的租金 12 元": a price per hour beside a card is per
+    # GPU-hour (a server's is read by NODE_PRICE: "每台每小时160元")
+    r"|⟨gpu⟩\s*(?:卡)?\s*(?:的)?\s*(?:租金|价格|租价|单价)?\s*(?:是|为)?\s*每\s*(?:张|卡)?\s*(?:每)?\s*"
+    r"(?:小时|卡时)\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*(?:是|为|:|约|大约)?\s*"
+    + _SIGNED + _YUAN
 )  # fmt: skip
 
 
 _NODE_WORD = r"(?:nodes?|servers?|machines?|boxes|instances?|dgx|hgx)"
 _SYMBOL = r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)"
-#: A price per server-hour: "8xH100 node at $25/hour", "$98 per node-hour", "$25/node/hr"
-NODE_PRICE = re.compile(
-    _NODE_WORD + r"\s*(?:at|for|costs?|is|@|=|rents? for|rented at)?\s*(?:about\s*)?"
-    + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per|an|a)\s*(?:hour|hr|h)\b"
-    r"|" + _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per)\s*" + _NODE_WORD
-    + r"\s*(?:[- /]|per\s*)?(?:hour|hr|h)\b",
-    re.ASCII,
+_HOUR = r"\s*(?:/|per|an|a)\s*(?:hour|hr|h)\b"
+#: A price per server-hour, each form as (pattern, group of the amount, group of the currency):
+#: "8xH100 node at $25/hour", "$98 per node-hour", "$25/node/hr", "$20/hr per node",
+#: "每台每小时160元", "服务器每小时 200 元".
+NODE_PRICES: tuple[tuple[re.Pattern[str], int, int], ...] = (
+    (re.compile(
+        _NODE_WORD + r"\s*(?:at|for|costs?|is|@|=|rents? for|rented at)?\s*(?:about\s*)?"
+        + _SYMBOL + r"\s*" + _SIGNED + _HOUR, re.ASCII), 2, 1),
+    (re.compile(
+        _SYMBOL + r"\s*" + _SIGNED + r"\s*(?:/|per)\s*" + _NODE_WORD
+        + r"\s*(?:[- /]|per\s*)?(?:hour|hr|h)\b", re.ASCII), 2, 1),
+    (re.compile(
+        _SYMBOL + r"\s*" + _SIGNED + _HOUR + r"\s*(?:per|/|for\s+(?:each|an?|the|one)|each|a)\s*"
+        + _NODE_WORD, re.ASCII), 2, 1),
+    (re.compile(
+        r"(?:每台|一台|整台|整机|每个节点|每节点|一个节点|服务器|机器|节点)\s*(?:服务器|机器)?\s*(?:的)?\s*"
+        r"(?:租金|价格|租价|费用)?\s*每\s*(?:小)?时\s*(?:的)?\s*(?:费用|价格|租金|单价|租价)?\s*"
+        r"(?:是|为|:|约|大约)?\s*" + _SIGNED + _YUAN), 1, 2),
 )  # fmt: skip
 
 
@@ -46,11 +66,11 @@ def read_node_price(text: str) -> tuple[float | None, str | None]:
     >>> read_node_price("⟨gpu⟩ at $2/hour")
     (None, None)
     """
-    match = NODE_PRICE.search(text)
-    if match is None:
+    found = [(m, v, c) for p, v, c in NODE_PRICES if (m := p.search(text)) is not None]
+    if not found:
         return None, None
-    symbol, value = (match.group(1), match.group(2)) if match.group(2) else match.group(3, 4)
-    return to_float(value), CURRENCY.get(symbol, "USD")
+    match, value, currency = min(found, key=lambda f: f[0].start())
+    return to_float(match.group(value)), CURRENCY.get(match.group(currency), "USD")
 
 
 #: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
@@ -74,4 +94,6 @@ def read_price(text: str) -> tuple[float | None, str | None]:
         return to_float(match.group(2)), CURRENCY.get(match.group(1), "USD")
     if match.group(3):
         return to_float(match.group(3)), CURRENCY.get(match.group(4), "USD")
-    return to_float(match.group(5)), CURRENCY.get(match.group(6), "CNY")
+    if match.group(5):
+        return to_float(match.group(5)), CURRENCY.get(match.group(6), "CNY")
+    return to_float(match.group(7)), CURRENCY.get(match.group(8), "CNY")

@@ -18,7 +18,7 @@ from assistant.parse.audience import settle_audience
 from assistant.parse.datasets import read_dataset
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
-from assistant.parse.load import read_load_slots
+from assistant.parse.load import host_ram_note, read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending
@@ -157,6 +157,9 @@ def _link_slots(text: str, plain: str) -> dict[str, object]:
         out["intra_link"] = _resolve_link(intra)
     if inter:
         out["inter_link"] = _resolve_link(inter)
+    nics = links.read_nics_per_node(text)
+    if nics is not None:
+        out["nics_per_node"] = nics
     return out
 
 
@@ -207,7 +210,9 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
-    warnings += _dataset_note(text, found, lang) + _unquantized(text, found, lang)
+    ram = host_ram_note(text) if "host_ram_bytes" in found else None
+    warnings += [parse_note(ram, lang)] if ram else []
+    warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     warnings += [
         parse_note(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)
@@ -221,15 +226,46 @@ def scenario_slots(
     return found, warnings
 
 
-def _unquantized(text: str, found: dict[str, object], lang: Language) -> list[str]:
-    """ "不量化" / "without quantization" states the precision: the model's own format where
-    the card runs it (`serving_dtype`), else the card's 16-bit format (bf16, or fp16 on
-    V100 / T4), else bf16; a named format ("int4") wins. The answer says which was used."""
-    if "precision" in found or not slots.read_unquantized(text):
+def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -> list[str]:
+    """ "不量化" / "without quantization" / "满血" / "full-precision" states the precision: the
+    model's own format where the card runs it (`serving_dtype`: FP8 for DeepSeek-V3/R1 on an
+    FP8 card), else the card's 16-bit format (bf16, or fp16 on V100 / T4), else bf16; a named
+    format ("int4") wins. The answer says which was used."""
+    if "precision" in found:
+        return []
+    said = slots.read_full_precision(mentions.text, mentions.plain)
+    if said is None and not slots.read_unquantized(mentions.text):
         return []
     dtype = _unquantized_dtype(found)
     found["precision"] = dtype
-    return [parse_note(Msg("parse.unquantized", dtype=dtype.upper()), lang)]
+    if said is None:
+        return [parse_note(Msg("parse.unquantized", dtype=dtype.upper()), lang)]
+    word = Msg(f"parse.full_word.{_FULL_WORDS.get(said, 'full_precision')}")
+    released = _released_dtype(found) or dtype
+    if released != dtype:  # "满血 R1 on A100": FP8 weights, run in BF16 on a card without FP8
+        message = Msg(
+            "parse.full_precision_nearest",
+            said=word,
+            released=released.upper(),
+            dtype=dtype.upper(),
+            gpu=str(found.get("gpu")),
+        )
+        return [parse_note(message, lang)]
+    return [parse_note(Msg("parse.full_precision", said=word, dtype=dtype.upper()), lang)]
+
+
+#: The words that state the released precision → their catalog message (parse.full_word.*), so an
+#: answer in the other language names them in its own words.
+_FULL_WORDS = {"满血": "full", "原版": "original"}
+
+
+def _released_dtype(found: Mapping[str, object]) -> str | None:
+    from calculators.catalog.models import lookup_model
+
+    try:
+        return lookup_model(str(found["model"])).release_dtype
+    except (KeyError, LookupError, ValueError):
+        return None
 
 
 def _unquantized_dtype(found: Mapping[str, object]) -> str:
@@ -238,8 +274,9 @@ def _unquantized_dtype(found: Mapping[str, object]) -> str:
     from calculators.serving_layout import serving_dtype
 
     card = GPUS.get(str(found.get("gpu")))
-    if card is None:
-        return "bf16"
+    if card is None:  # no card named: the format the model was released in (FP8 for R1)
+        released = _released_dtype(found)
+        return released if released not in (None, "int8", "int4") else "bf16"
     try:
         dtype = serving_dtype(model=lookup_model(str(found["model"])), gpu=card)
     except (KeyError, LookupError, ValueError):  # a bare size: the card's own 16-bit format

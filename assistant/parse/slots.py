@@ -39,6 +39,7 @@ __all__ = [
     "read_sizes",
     "read_task",
     "read_topics",
+    "read_full_precision",
     "read_unquantized",
     "read_zero_stage",
 ]
@@ -75,7 +76,8 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),
     (r"\bbf16\b|bfloat16", "bf16"),
     (r"\bfp16\b|float16|半精度|\bhalf precision", "fp16"),
-    (r"\bfp32\b|float32|单精度|full precision", "fp32"),
+    # "full precision" is the released precision (read_full_precision), not fp32
+    (r"\bfp32\b|float32|单精度", "fp32"),
     # llama.cpp GGUF types: q8_0 is 8-bit; q4_0 / q4_k_m (and the smaller q3_k, q2_k, kept at
     # 4 bits as an upper bound) are 4-bit
     (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8_0\b", "int8"),
@@ -144,6 +146,36 @@ def read_unquantized(text: str) -> bool:
         [True, True, False]
     """
     return re.search(_UNQUANTIZED, text, re.ASCII) is not None
+
+
+#: "满血版DeepSeek-R1", "原版 Qwen", "full-precision R1", "unquantized": the model as released,
+#: a stated precision. The Chinese words often sit inside a catalog alias ("满血版R1"), so they
+#: are looked for in the unmasked text; beside a card they describe the card ("满血4090" is the
+#: full RTX 4090, not a 4090D; "原版4090" is not a modded one).
+_FULL_PRECISION_ZH = re.compile(r"满血|原版")
+_FULL_PRECISION_EN = re.compile(r"\bfull[- ]precision\b|\bfull[- ]weight\b", re.ASCII)
+_FULL_CARD = re.compile(r"(?:满血|原版)\s*(?:版|的)?\s*⟨gpu⟩|⟨gpu⟩\s*(?:的)?\s*(?:满血|原版)")
+
+
+def read_full_precision(text: str, plain: str) -> str | None:
+    """The words stating the released precision ("满血", "原版", "full-precision"), or None;
+    `text` is the masked question, `plain` the unmasked one.
+
+    Examples:
+        >>> read_full_precision(" ⟨model⟩ 8卡能跑吗", "满血版r1 8卡能跑吗")
+        '满血'
+        >>> read_full_precision("满血 ⟨gpu⟩ 跑 ⟨model⟩", "满血4090跑qwen2.5-7b") is None
+        True
+        >>> read_full_precision("serve the full-precision ⟨model⟩", "")
+        'full-precision'
+    """
+    english = _FULL_PRECISION_EN.search(text)
+    if english:
+        return english.group(0)
+    chinese = _FULL_PRECISION_ZH.search(plain)
+    if chinese is None or _FULL_CARD.search(text):
+        return None
+    return chinese.group(0)
 
 
 def read_topics(text: str) -> tuple[str, ...]:

@@ -90,6 +90,10 @@ _RENT = re.compile(
 )
 
 
+#: A price of one card or server ("$30k each", "每张20万"): a unit price, not the money held.
+_EACH = re.compile(r"\beach\b|apiece|\bper (?:card|gpu|server|node)\b|每(?:张|块|台|卡)|单价|一张")
+
+
 def buys_hardware(text: str) -> bool:
     """True when the money is to buy hardware, with no renting in the question."""
     return bool(_BUY.search(text)) and not _RENT.search(text)
@@ -102,6 +106,11 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
     if "budget" not in found and "price_per_gpu_hour" in found:
         held, currency = money_held(text)
         if held is not None and currency == found.get("currency", currency):
+            found["budget"] = held
+            found.setdefault("currency", currency)
+    if "budget" not in found and "price_per_gpu_hour" not in found and buys_hardware(text):
+        held, currency = money_held(text)  # "what GPU should I buy for $10k": the money to spend
+        if held is not None and not _EACH.search(text):
             found["budget"] = held
             found.setdefault("currency", currency)
     budget = found.get("budget")

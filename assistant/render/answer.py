@@ -234,11 +234,21 @@ def render_markdown(
     if answer.citations:
         lines += ["", f"### {t('answer.heading.sources', lang)}"]
         unique = {c.passage.id: c.passage for c in answer.citations}
+        quotes = _quotes(answer)
         for number, passage in enumerate(unique.values(), start=1):
-            said = excerpt(passage.text, 160)
+            said = excerpt(passage.text, 160, around=quotes.get(passage.id, ""))
             where = f"{passage.title} › {passage.heading}" if passage.heading else passage.title
             lines.append(f"{number}. {where} (`{passage.doc_id}`, id `{passage.id}`): {said}")
     return "\n".join(lines) + "\n"
+
+
+def _quotes(answer: Answer) -> dict[str, str]:
+    """The sentence the answer quotes from each passage that has one (its excerpt's window)."""
+    quotes: dict[str, str] = {}
+    for citation in answer.citations:
+        if citation.quote:
+            quotes.setdefault(citation.passage.id, citation.quote)
+    return quotes
 
 
 def answer_renderable(answer: Answer, *, full: bool = False) -> RenderableType:

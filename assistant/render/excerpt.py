@@ -70,9 +70,22 @@ def prose(text: str) -> str:
     return "\n".join(_prose(text)).strip("\n")
 
 
-def excerpt(text: str, limit: int = 160) -> str:
-    """`text` on one line, tables told as prose, cut to `limit` characters with "…"."""
+def excerpt(text: str, limit: int = 160, around: str = "") -> str:
+    """`text` on one line, tables told as prose, cut to `limit` characters with "…"; with
+    `around` (a sentence of `text` the answer quotes) the window starts at that sentence when
+    the first `limit` characters would cut it, so the excerpt shows what answers.
+
+    Examples:
+        >>> excerpt("Lead. " * 20 + "It is 8 times.", limit=20, around="It is 8 times.")
+        '…It is 8 times.'
+    """
     flat = " ".join(" ".join(_prose(text)).split())
+    if around:
+        plain = flat.replace("**", "")  # quoted sentences carry no bold marks
+        start = plain.find(" ".join(around.split())[:30])
+        if start > 0 and start + min(len(around), limit) > limit:
+            window = plain[start : start + limit]
+            return f"…{window}" + ("…" if start + limit < len(plain) else "")
     return flat[:limit] + ("…" if len(flat) > limit else "")
 
 

@@ -393,7 +393,8 @@ def site_profile(doc: Document) -> SiteProfile | None:
         pue=_site_number(site, "pue", doc.source, float) if "pue" in site else None,
         notes=str(site.get("notes", "")),
         host_ram_bytes=(
-            _site_number(site, "host_ram_GB", doc.source, float) * 1e9
+            # GB as `free -g` prints it (GiB), and as server memory is sold: binary sizes
+            _site_number(site, "host_ram_GB", doc.source, float) * 2**30
             if "host_ram_GB" in site
             else None
         ),

@@ -38,6 +38,7 @@ __all__ = [
     "WEIGHTS",
     "GateFeatures",
     "answerable",
+    "domain_words",
     "fit",
     "probability",
     "query_features",
@@ -128,6 +129,12 @@ def domain_score(tokens: Sequence[str]) -> float:
     vocabulary = _domain_words()
     hits = sum(1 for t in dict.fromkeys(tokens) if t in vocabulary or _GPU_NAME.match(t))
     return min(1.0, hits / 2)
+
+
+def domain_words() -> frozenset[str]:
+    """The domain vocabulary: user dictionary, `domain.txt`, synonym and alias words, GPU
+    names with a digit (what :func:`domain_score` counts)."""
+    return _domain_words()
 
 
 @lru_cache(maxsize=1)

@@ -309,10 +309,11 @@ def power_check(
 
 
 def plan_energy(plan: Plan, seconds: float) -> EnergyEstimate:
-    """The plan's energy over `seconds`: consumer cards with no PUE stated (nor a site's) sit in
-    a desk-side box (no facility PUE, a desktop/workstation host); all else in a data centre."""
+    """The plan's energy over `seconds`: 1-4 consumer cards sit in a desk-side box (a
+    desktop/workstation host, no facility PUE unless one is given: a stated PUE is applied to
+    the box, which keeps its own host); all else in a data-centre server."""
     on_node = min(plan.gpus, plan.gpus_per_node)
-    box = desk_box(plan.gpu, on_node) if plan.pue is None else None
+    box = desk_box(plan.gpu, on_node)
     return energy(
         gpus=plan.gpus,
         tdp_watts=plan.gpu.tdp_watts,

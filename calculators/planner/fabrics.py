@@ -21,6 +21,17 @@ Ports per node: as the card's servers are cabled (DGX/HGX and Atlas nodes: one p
 accelerator; DGX-1: one per two V100); 1, 2, 4 or 8 for a GeForce box. A suggested fabric is
 never slower than the one the card's servers ship with (`typical_fabric`).
 
+A stated fabric follows one rule whether it is InfiniBand or RoCE: on SXM/OAM nodes (NVLink,
+HCCS or Infinity Fabric inside) an RDMA fabric of compute-fabric speed (RAIL_MIN_BITS_PER_S or
+more) is cabled as the card's compute fabric is, one port per GPU (DGX-1 V100: per two), as
+rail-optimised clusters are: NVIDIA DGX SuperPOD H100 (eight 400 Gb/s NDR ports per node, one
+per GPU, rail-optimised), NVIDIA's HGX AI Factory RA on Spectrum-X Ethernet (2-8-9-400: 8 GPUs,
+400 Gb/s per GPU), and Meta's Llama 3 clusters, RoCE and InfiniBand alike (Dubey et al. 2024,
+arXiv:2407.21783 §3.3.1: 400 Gbps between GPUs; Gangidi et al., SIGCOMM 2024, "RDMA over
+Ethernet for Distributed AI Training at Meta Scale": each Grand Teton GPU 1:1 with a 400G RDMA
+NIC). Plain TCP Ethernet and slower ports are one per node. A port count the user states
+("one NIC per node", "单口") wins over all of these (the caller passes it).
+
 When a multi-node question names no fabric, `typical_fabric` (catalog data in
 `calculators.catalog.fabrics`, re-exported here) is assumed (and said): the one
 network its clusters usually have, with the ports they are cabled with (Atlas 800T A2: 8 x
@@ -46,7 +57,9 @@ __all__ = [
     "fabric_links",
     "fabric_options",
     "fabric_remark",
+    "RAIL_MIN_BITS_PER_S",
     "ports_per_node",
+    "rail_optimised",
     "typical_fabric",
 ]
 
@@ -76,23 +89,63 @@ def fabric_links(gpu: GPU) -> tuple[Link, ...]:
     return tuple(LINKS[name] for name in names)
 
 
+#: Slowest port counted as a rail-optimised compute-fabric NIC (one per GPU): 100 Gb/s, the
+#: EDR/100GbE generation (DGX-2: eight 100 Gb/s ports for its GPUs; DGX A100: 200 Gb/s HDR;
+#: DGX H100 and Meta's Llama 3 clusters: 400 Gb/s). 25/10GbE are front-end, per-node speeds.
+RAIL_MIN_BITS_PER_S = 100e9
+
+_ON_BOARD_FABRICS = ("nvlink", "hccs", "infinity-fabric")
+
+
+def rail_optimised(gpu: GPU, link: Link) -> bool:
+    """True when a stated ``link`` on ``gpu`` nodes is cabled one port per GPU, as
+    rail-optimised clusters are: an SXM/OAM node (NVLink, HCCS or Infinity Fabric between its
+    accelerators, not a PCIe card or a bridge pair) on an RDMA fabric, InfiniBand or RoCE, of
+    at least RAIL_MIN_BITS_PER_S (see the module docstring for the sources).
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu, lookup_link
+        >>> rail_optimised(lookup_gpu("H100"), lookup_link("400G RoCE"))
+        True
+        >>> rail_optimised(lookup_gpu("H100"), lookup_link("25GbE RoCE"))
+        False
+        >>> rail_optimised(lookup_gpu("L40S"), lookup_link("400G IB"))
+        False
+    """
+    board = LINKS.get(gpu.intra_link)
+    on_board = board is not None and board.kind in _ON_BOARD_FABRICS and "bridge" not in board.name
+    fast = link.rdma and link.bytes_per_s * 8 >= RAIL_MIN_BITS_PER_S
+    return on_board and fast and link.kind in ("infiniband", "ethernet")
+
+
 def ports_per_node(gpu: GPU, link: Link, gpus_per_node: int) -> int:
-    """Inter-node ports of a ``gpu`` node on ``link``: a link of the kind the card's clusters
-    use is cabled as they are (Atlas: one RoCE port per NPU; DGX-1: one EDR port per two
-    V100; GeForce boxes: one Ethernet port); other InfiniBand one port per GPU (DGX/HGX
-    pods), other Ethernet one port per node.
+    """Inter-node ports of a ``gpu`` node on a stated ``link`` (a count the user states wins,
+    and is the caller's): on SXM/OAM nodes an RDMA fabric of compute-fabric speed, IB or RoCE
+    alike, is cabled as the card's compute fabric (one port per GPU; DGX-1: per two V100;
+    `rail_optimised`); else a link of the kind the card's clusters use is cabled as they are
+    (Atlas: one RoCE port per NPU; GeForce boxes: one Ethernet port), but plain TCP Ethernet
+    where the card's fabric is RDMA is one port per node; other InfiniBand one port per GPU,
+    other Ethernet one port per node.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu, lookup_link
         >>> ports_per_node(lookup_gpu("910B"), lookup_link("100GbE RoCE"), 8)
         8
         >>> ports_per_node(lookup_gpu("A100"), lookup_link("100GbE RoCE"), 8)
-        1
+        8
+        >>> ports_per_node(lookup_gpu("H100"), lookup_link("400G RoCE"), 8)
+        8
         >>> ports_per_node(lookup_gpu("A100"), lookup_link("InfiniBand NDR"), 8)
         8
+        >>> ports_per_node(lookup_gpu("A100"), lookup_link("25GbE"), 8)
+        1
+        >>> ports_per_node(lookup_gpu("A100 PCIe 80GB"), lookup_link("200G RoCE"), 8)
+        1
     """
     typical = typical_fabric(gpu)
-    if link.kind == typical.link.kind:
+    if rail_optimised(gpu, link):
+        return typical.ports(gpus_per_node)
+    if link.kind == typical.link.kind and (link.rdma or not typical.link.rdma):
         return typical.ports(gpus_per_node)
     return max(1, gpus_per_node) if link.kind == "infiniband" else 1
 

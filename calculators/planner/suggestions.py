@@ -357,6 +357,7 @@ def deadline_remark(plan: Plan) -> Msg | None:
         "suggest.remark.deadline",
         years=years,
         days=days,
+        seconds=days * 86400.0,  # shown as the answer shows every duration ("3.4 年")
         gpus=plan.gpus,
         gpu=plan.gpu.name,
         max_days=MAX_DEADLINE_DAYS,

@@ -373,3 +373,30 @@ def test_budget_hours_refuses_what_is_not_money(budget: float, price: float) -> 
 
     with pytest.raises(CalculatorInputError):
         budget_hours(budget=budget, price_per_gpu_hour=price)
+
+
+@pytest.mark.parametrize(
+    ("batch", "measured"),
+    [
+        (1, 30.29),  # SGLang v0.4.1.post2 (PR #2643): DeepSeek-V3, 8 x H200, TP=8, 128 in/256 out
+        (8, 206.32),  # the same release, batch 8: tokens/s of the whole batch
+    ],
+)
+def test_deepseek_v3_decode_on_8_h200_matches_sglang(batch: int, measured: float) -> None:
+    s = _speed(
+        "DeepSeek-V3",
+        "H200",
+        8,
+        dtype="fp8",
+        batch_size=batch,
+        context_length=256,
+        prompt_tokens=128,
+    )
+    assert s.decode_tokens_per_s == pytest.approx(measured, rel=0.05)
+
+
+def test_deepseek_r1_decode_on_8_h20_is_no_faster_than_published() -> None:
+    # vLLM issue #30832: DeepSeek-V3.2 (the same 671B/37B-active MoE and MLA) on 8 x H20 at
+    # TP=8 runs 30 tokens/s for one request; the estimate must not promise much more.
+    s = _speed("DeepSeek-R1", "H20 96GB", 8, dtype="fp8", context_length=1280, prompt_tokens=1024)
+    assert 25.0 <= s.decode_tokens_per_s <= 33.0

@@ -132,11 +132,17 @@ def test_an_unstated_fabric_is_the_one_the_cards_clusters_have(
 
 
 def test_a_stated_fabric_is_kept_and_cabled_as_stated() -> None:
-    """'over 100G RoCE' on A100 nodes: one port per node (not the DGX's eight); on Atlas
-    nodes RoCE is the parameter plane, one port per NPU."""
-    for gpu, ports in (("A100", 1), ("910B", 8)):
+    """'over 100G RoCE' on A100 SXM nodes: one port per GPU, as rail-optimised clusters (and
+    as 100G InfiniBand would be; was one per node before the IB/RoCE rule was made one); on
+    Atlas nodes RoCE is the parameter plane, one port per NPU; a stated count wins."""
+    for gpu, nics, ports in (("A100", None, 8), ("910B", None, 8), ("A100", 1, 1)):
         scenario = Scenario(
-            task="pretrain", params=7e9, gpu=gpu, gpu_count=32, inter_link="100GbE RoCE"
+            task="pretrain",
+            params=7e9,
+            gpu=gpu,
+            gpu_count=32,
+            inter_link="100GbE RoCE",
+            nics_per_node=nics,
         )
         plan = to_plan(resolve(scenario, None, "zh").scenario)
         assert plan.inter_link is not None
@@ -185,13 +191,18 @@ def test_expert_parallel_shards_a_full_fine_tunes_expert_states() -> None:
     assert need[1] - need[8] == pytest.approx(4 * experts * 7 / 8, rel=0.02)
 
 
-@pytest.mark.parametrize(("gpu", "ports"), [("A100", "1 port(s)"), ("910B", "8 port(s)")])
-def test_a_stated_ethernet_link_says_its_ports(gpu: str, ports: str) -> None:
-    scenario = Scenario(
-        task="pretrain", params=7e9, gpu=gpu, gpu_count=32, inter_link="100GbE RoCE"
-    )
+@pytest.mark.parametrize(
+    ("gpu", "link", "said_ports"),
+    [
+        ("A100", "100GbE RoCE", "100GbE RoCE between nodes, one port per GPU (8 per node)"),
+        ("910B", "100GbE RoCE", "100GbE RoCE between nodes, one port per GPU (8 per node)"),
+        ("A100", "25GbE RoCE", "25GbE RoCE between nodes, assumed 1 port(s) per node"),
+    ],
+)
+def test_a_stated_ethernet_link_says_its_ports(gpu: str, link: str, said_ports: str) -> None:
+    scenario = Scenario(task="pretrain", params=7e9, gpu=gpu, gpu_count=32, inter_link=link)
     said = " ".join(resolve(scenario, None, "en").assumptions)
-    assert f"100GbE RoCE between nodes, assumed {ports} per node" in said
+    assert said_ports in said
 
 
 def test_when_nothing_fits_the_closest_layout_is_evaluated() -> None:

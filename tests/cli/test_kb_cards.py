@@ -157,7 +157,8 @@ def test_a_site_names_a_gpu_card_and_states_its_host_ram(kb_home: Path, tmp_path
     assert added.exit_code == 0, added.output
     answer = json.loads(run("ask", "--json", "Can the lab cluster serve Llama-2-7B?").output)
     assert answer["scenario"]["gpu"] == "Lab X1 48GB"
-    assert answer["scenario"]["host_ram_bytes"] == 256e9
+    # host_ram_GB counts as `free -g` prints it and as server memory is sold: 256 GiB
+    assert answer["scenario"]["host_ram_bytes"] == 256 * 2**30
 
 
 def test_a_card_name_with_markup_is_shown_as_written(kb_home: Path, tmp_path: Path) -> None:

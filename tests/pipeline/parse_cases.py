@@ -79,9 +79,10 @@ TUNE: list[Row] = [
     ("budget of $50,000 to fine-tune 70B on rented H100", {"budget": 50000.0, "currency": "USD"}),
     (
         "单机8卡4090，512GB内存，ZeRO-offload微调70B",
-        {"host_ram_bytes": 512e9, "gpu_memory_bytes": None},
+        # server RAM is sold in binary sizes: 512 GiB (parse3, one convention with the catalog)
+        {"host_ram_bytes": 512 * 2**30, "gpu_memory_bytes": None},
     ),
-    ("one node with 1TB RAM and 8 A100 for QLoRA on 70B", {"host_ram_bytes": 1e12}),
+    ("one node with 1TB RAM and 8 A100 for QLoRA on 70B", {"host_ram_bytes": 2**40}),
     # -- names
     ("Qwen2-7B 推理需要多少显存", {"model": "Qwen2-7B", "unknown": ()}),
     ("Qwen2-57B-A14B on 4 A100", {"model": "Qwen2-57B-A14B", "unknown": ()}),

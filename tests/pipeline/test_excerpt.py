@@ -50,3 +50,19 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(excerpt_module)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_the_excerpt_of_a_quoted_passage_starts_at_the_quoted_sentence() -> None:
+    """A source whose answering sentence lies past the first 160 characters is shown from
+    that sentence, not cut before it."""
+    lead = "Per token, every layer stores one key and one value vector per KV head. " * 3
+    quote = "GQA shares each KV head among several query heads; 64/8 heads make it 8 times smaller."
+    said = excerpt(lead + quote, limit=160, around=quote)
+    assert said.startswith("…GQA shares each KV head")
+    assert "8 times smaller" in said
+
+
+def test_a_quote_inside_the_first_window_changes_nothing() -> None:
+    text = "MFU is the share of peak FLOP/s spent on the model. " + "More text. " * 30
+    quote = "MFU is the share of peak FLOP/s spent on the model."
+    assert excerpt(text, limit=100, around=quote) == excerpt(text, limit=100)

@@ -21,9 +21,12 @@ def test_an_unstated_host_ram_past_the_standard_one_is_a_condition_not_the_verdi
 
 
 def test_a_stated_host_ram_too_small_decides() -> None:
-    outcome = calculate(parse("8张910B用ZeRO-Offload全参微调Llama-3-70B，主机内存 1 TB，可以吗"))
+    # a stated "1 TB" of server memory is 1 TiB (binary DIMMs): 80% usable is 879.6 GB < 988 GB
+    query = parse("8张910B用ZeRO-Offload全参微调Llama-3-70B，主机内存 1 TB，可以吗")
+    outcome = calculate(query)
     assert outcome.verdict == "infeasible"
-    assert "1.0 TB 中可用 800.0 GB" in outcome.lead
+    assert "1 TiB 中可用 879.6 GB" in outcome.lead
+    assert any("主机内存 1 TB 按 1 TiB" in note for note in query.warnings)
 
 
 def test_an_unstated_host_ram_past_the_servers_maximum_stays_infeasible() -> None:

@@ -186,3 +186,13 @@ def test_samples_with_no_length_are_counted_and_said(
     query = parse(question)
     assert query.scenario.tokens == pytest.approx(tokens)
     assert any(said in w for w in query.warnings), query.warnings
+
+
+def test_a_full_width_comma_never_joins_two_numbers() -> None:
+    # "PP=2，300B token": the comma ends the clause; read as "2,300" it made PP 2300
+    from assistant.parse import parse
+
+    s = parse("16张H100预训练13B模型，PP=2，300B token").scenario
+    assert s.pipeline_parallel == 2
+    assert s.tokens == 300e9
+    assert parse("8张A100，1,024 token的上下文").scenario.context_length == 1024

@@ -48,7 +48,8 @@ def test_the_l40s_case_charges_prefill() -> None:
     assert outcome.scenario.gpu_count == 5
     first = outcome.focus.split("。")[0]
     assert "需要 5 张 L40S" in first
-    assert _numbers(r"每秒 ([\d.]+) 个请求", first)[-1] == 4.43
+    assert _numbers(r"每秒 ([\d.]+) 个请求", first)[-1] == 20  # the load asked, all replicas
+    assert _numbers(r"每副本每秒至多 ([\d.]+) 个请求", outcome.focus)[0] == 4.43
     assert "预填充与解码共用副本的 GPU" in outcome.focus
 
 
@@ -58,9 +59,12 @@ def test_no_stated_rate_needs_more_prefill_than_the_replica_has() -> None:
     outcome = _report_case("en")
     compute = {c.kind: c for c in outcome.checks}["compute"].figures
     prefill = float(compute["prefill_tokens_per_s"])  # type: ignore[arg-type]
-    rates = _numbers(r"(?:and|most) ([\d.]+) requests/s", outcome.focus)  # per replica
-    assert len(rates) >= 2
-    for rate in rates[:2]:  # the BF16 sizing (the FP8 alternative has its own prefill rate)
+    # per replica: the rate it sustains, and the load asked spread over the 5 replicas
+    rates = _numbers(r"at most ([\d.]+) requests/s", outcome.focus)
+    loads = _numbers(r"deliver about [\d,]+ tokens/s and ([\d.]+) requests/s", outcome.focus)
+    assert len(rates) == 2  # BF16, then the FP8 alternative
+    assert len(loads) == 1
+    for rate in (rates[0], loads[0] / 5):  # BF16 (the FP8 alternative has its own prefill)
         assert rate * 1000 <= prefill
 
 

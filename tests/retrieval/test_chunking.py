@@ -243,3 +243,21 @@ def test_segments(body: str, kinds: list[str]) -> None:
     found = segments(body, (0, len(body)))
     assert [s.kind for s in found] == kinds
     assert "".join(body[s.start : s.end] for s in found) == body
+
+
+def test_the_shipped_knowledge_has_no_passage_ending_in_et_al() -> None:
+    """A citation's "et al. 2023" is not a sentence end: no passage stops right after
+    "Ainslie et al." with the year and the claim in the next one."""
+    root = Path(__file__).resolve().parents[2] / "knowledge"
+    for path in sorted(root.rglob("*.md")):
+        doc = read_document(path, source=path.name, key=f"knowledge/{path.name}")
+        for passage, _ in chunk_with_spans(doc):
+            assert not re.search(r"\bet al\.$", passage.text.rstrip()), (path.name, passage.text)
+
+
+def test_sentence_ends_are_not_abbreviations() -> None:
+    from assistant.retrieval.chunking import _sentences
+
+    text = "GQA (Ainslie et al. 2023) shares heads, e.g. 8 of them. Next one."
+    spans = [text[a:b].strip() for a, b in _sentences(text, (0, len(text)))]
+    assert spans == ["GQA (Ainslie et al. 2023) shares heads, e.g. 8 of them.", "Next one."]

@@ -211,7 +211,7 @@ def citation_label(index: int, citation: Citation) -> Text:
         heading = " ".join(passage.heading.split())
         label.append(f"\n{indent}")
         label.append_text(literal(f"› {heading}", "dim"))
-    said = excerpt(passage.text, 160)
+    said = excerpt(passage.text, 160, around=citation.quote)
     if said:
         label.append(f"\n{indent}")
         label.append_text(literal(said, "dim italic"))

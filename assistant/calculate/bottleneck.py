@@ -1,0 +1,95 @@
+"""'Will the network be the bottleneck?': each step's communication against its compute, said
+first, from the network check (:func:`calculators.network`), whatever fabric was evaluated.
+
+The answer is read off the figures of that check: the traffic per step between the nodes
+(data-parallel gradient sync, pipeline and expert traffic), the compute per step, and the
+scaling efficiency the run time uses (the sync overlapped with the backward pass) beside the
+one if nothing overlapped. Those depend on the global batch (a bigger batch is more
+compute per gradient sync), so a batch the question did not state is said with the answer.
+
+Examples:
+    >>> from assistant.records import Check, Scenario
+    >>> net = Check(kind="network", verdict="ok", summary="", figures={
+    ...     "nodes": 2, "allreduce_seconds_per_step": 2.0, "compute_seconds_per_step": 40.0})
+    >>> bottleneck_sentence((net,), Scenario(inter_link="InfiniBand NDR"), "en", "")[:50]
+    'The network (InfiniBand NDR) is not the bottleneck'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from assistant.calculate.focus import figure
+from assistant.i18n import join_sentences, text
+from assistant.records import Check, Language, Scenario
+from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
+
+__all__ = ["bottleneck_sentence", "judged_on_network", "network_bound"]
+
+#: At or below this share of the compute the communication hides behind it (the network
+#: check's "ok" band, `calculators.planner.checks.NETWORK_OK_RATIO`).
+_HIDDEN_RATIO = 0.25
+
+
+def bottleneck_sentence(
+    checks: tuple[Check, ...], scenario: Scenario, lang: Language, batch_note: str
+) -> str:
+    """Whether the network is the bottleneck of the evaluated training step, then
+    `batch_note` (the assumed batch the figures are for, "" when stated); "" with no figures.
+
+    The traffic judged is what overlaps with compute across the nodes (gradient sync, pipeline
+    sends) plus the MoE all-to-all; tensor-parallel all-reduces stay inside the node and the
+    MFU already pays for them (`calculators.planner.compute._network_efficiency`), so the
+    efficiency said is the one the run time uses."""
+    compute = figure(checks, "network", "compute_seconds_per_step")
+    sync = figure(checks, "network", "allreduce_seconds_per_step")
+    if compute is None or sync is None or compute <= 0:
+        return ""
+    inter = _between_nodes(checks)
+    nodes = figure(checks, "network", "nodes") or 1
+    used = figure(checks, "network", "network_efficiency")
+    overlap = used if used is not None else compute / max(compute, inter)
+    plain = compute / (compute + inter)  # if none of it could hide behind the compute
+    if nodes <= 1:  # all the traffic stays inside the node (NVLink or PCIe)
+        inside = figure(checks, "network", "comm_seconds_per_step") or inter
+        said = Msg("answer.bottleneck.one_node", comm=inside, compute=compute, efficiency=overlap)
+    else:
+        ratio = inter / compute
+        band = "no" if ratio <= _HIDDEN_RATIO else "close" if ratio <= 1 else "yes"
+        link = scenario.inter_link or ""
+        said = Msg(
+            f"answer.bottleneck.{band}",
+            times=Msg("answer.bottleneck.times", comm=inter, compute=compute),
+            link=Msg("answer.bottleneck.link", link=link) if link else "",
+            overlap=overlap,
+            plain=plain,
+        )
+    return join_sentences((text(said, lang), batch_note), lang)
+
+
+def network_bound(checks: tuple[Check, ...]) -> bool:
+    """True when the traffic between the nodes takes longer than each step's compute: the
+    stated fabric is not enough for the job as stated (a faster one is other hardware)."""
+    compute = figure(checks, "network", "compute_seconds_per_step")
+    nodes = figure(checks, "network", "nodes") or 1
+    inter = _between_nodes(checks)
+    return nodes > 1 and compute is not None and inter > compute
+
+
+def _between_nodes(checks: tuple[Check, ...]) -> float:
+    """Seconds per step of the traffic judged: gradient sync, pipeline sends, MoE all-to-all."""
+    keys = ("allreduce_seconds_per_step", "pp_seconds_per_step", "moe_seconds_per_step")
+    return sum(figure(checks, "network", key) or 0.0 for key in keys)
+
+
+def judged_on_network(outcome: Outcome) -> Outcome:
+    """ "Is 10GbE enough?": a run the network check finds network-bound (each step waits on the
+    traffic between the nodes even at the default ~4M-token batch) does not work as asked on
+    that fabric; the verdict says so even when the run time alone was not judged."""
+    if outcome.verdict != "feasible" or not network_bound(outcome.checks):
+        return outcome
+    return replace(outcome, verdict="infeasible", binding="network")

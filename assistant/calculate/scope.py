@@ -1,0 +1,42 @@
+"""What the headline of an evaluated plan covers: the checks it leaves out when the answer
+states them itself, and whether the question asked about the memory fit first."""
+
+from __future__ import annotations
+
+from assistant.calculate.targets import has_target
+from assistant.calculate.verdict import on_memory
+from assistant.records import Ask, Query, Scenario
+
+__all__ = ["KINDS", "OPEN_HORIZON", "QUANTITY", "fit_asked", "skipped"]
+
+KINDS = ("memory", "compute", "network", "power", "cost")
+
+#: Asks answered by a quantity of the whole run (its time, money, energy or tokens).
+QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "power", "tokens")
+#: Asks no default deadline judges: the quantities, and "will the network be the bottleneck?"
+OPEN_HORIZON: tuple[Ask, ...] = (*QUANTITY, "network")
+
+
+def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
+    """Passing checks the headline leaves out: the run time when the answer states it (how
+    long; how much with no deadline given; the speed at a serving target's load), everything
+    when nothing is to be judged. A budget
+    with no deadline keeps its run time, worded on the open horizon ("训练约需 101.8 天", never
+    "期限 365 天" the user did not set)."""
+    if not judged:
+        return KINDS
+    training = stated.task in ("pretrain", "finetune") or stated.tokens is not None
+    if has_target(stated) and not training:
+        return ("compute",)  # the target's sentence gives the speed at the load asked
+    if ask == "duration" or (ask in OPEN_HORIZON and stated.deadline_seconds is None):
+        return ("compute",)
+    if on_memory(ask, stated):
+        return ("compute",)
+    return ()
+
+
+def fit_asked(query: Query, ask: Ask) -> bool:
+    """The question asks whether the job fits ("显存够吗", "放得下吗", "does it fit?"): the
+    memory fit is what its headline says first, whatever another check warns of. The parser
+    marks the memory topic (or the memory ask); this only reads it."""
+    return ask == "memory" or (ask == "feasibility" and "memory" in query.topics)

@@ -1,0 +1,82 @@
+"""A serving target met: the figures at the load the question states, then the headroom.
+
+A deployment sized for a target runs at that target's load, not at the most sequences its
+memory holds, so the answer's first sentence gives what the stated load gets: replicas and
+GPUs, the tokens per second delivered (requests/s x output tokens by Little's law, or the
+in-flight sequences x each one's speed for a concurrency), requests per second, each
+sequence's speed and the first token. The memory maximum is a second, labelled sentence
+("余量：…"), never mixed into the first (`targets.meet_target`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assistant.calculate.focus import figure
+from assistant.calculate.stream_speed import slow_stream_msg
+from assistant.records import Check, Scenario
+from calculators.defaults import DEFAULT_OUTPUT_TOKENS
+from calculators.messages import Msg, Param
+
+if TYPE_CHECKING:
+    from calculators.serving_load import InFlight
+    from calculators.serving_target import ServingTarget
+
+__all__ = ["at_load_said", "headroom", "slow_at_load"]
+
+#: Times per token within 5% read as the same speed (the compute line's, at one decimal).
+_SAME = 1.05
+
+
+def at_load_said(
+    key: str,
+    sized: ServingTarget,
+    gpu: str,
+    load: InFlight,
+    s: Scenario,
+    checks: tuple[Check, ...],
+    **more: Param,
+) -> Msg:
+    """The sentence of a target met at the stated load (`key`: `solve.target_gpus_load` or
+    `solve.target_met_load`), from the load (`calculators.in_flight`); `checks` (evaluated at
+    that load) give the time per token only when the load has none."""
+    output = s.output_tokens or DEFAULT_OUTPUT_TOKENS
+    # the time per token at the load, prefill taking its share of the GPUs (the in-flight
+    # note derives the sequences from it), so sequences x speed is about what is delivered
+    step = figure(checks, "compute", "seconds_per_token")
+    spt = load.seconds_per_token or step or 1.0
+    # slower than the decode step under it: say why, so the two speeds do not read as a clash
+    shared = Msg("solve.prefill_share") if step and spt > step * _SAME else ""
+    delivered = s.target_qps * output if s.target_qps else load.sequences / spt
+    ttft = Msg("solve.ttft_at_load", seconds=load.first_token_seconds)
+    return Msg(
+        key,
+        hardware=Msg("common.gpus", count=sized.gpus or 0, gpu=gpu),
+        replicas=sized.replicas,
+        per_replica=sized.tensor_parallel * sized.pipeline_parallel,
+        sequences=load.sequences,
+        spread=Msg("solve.load_spread", replicas=load.replicas)
+        if load.replicas != sized.replicas  # the stated GPUs hold more replicas than needed
+        else "",
+        delivered=delivered,
+        qps=s.target_qps or delivered / output,
+        speed=1.0 / spt,
+        shared=shared,
+        ttft=ttft,
+        **more,
+    )
+
+
+def headroom(target: ServingTarget, *, rate_said: bool = False) -> Msg:
+    """The memory maximum per replica, as its own sentence; with the request rate a replica
+    sustains unless the answer said it already (`rate_said`)."""
+    concurrent = Msg("solve.concurrent", count=target.sequences_per_replica)
+    if rate_said:
+        return Msg("solve.headroom_memory", concurrent=concurrent)
+    return Msg("solve.headroom", concurrent=concurrent, qps=target.requests_per_second_per_replica)
+
+
+def slow_at_load(load: InFlight, s: Scenario) -> tuple[Msg, ...]:
+    """The slow-stream sentence at the load's time per token, if under the interactive bar."""
+    slow = slow_stream_msg(load.seconds_per_token, s.output_tokens)
+    return (slow,) if slow is not None else ()

@@ -245,16 +245,16 @@ def _clauses(
     horizon: bool,
     deadline_asked: bool,
 ) -> list[str]:
-    """The clauses of the sentence: the failing checks (binding first); else the tight ones
-    and the passing run time or speed (a tight memory does not hide what was asked); else
-    memory and compute. A stated deadline that is met leads when nothing fails."""
+    """The clauses of the sentence: the failing checks (binding first); else the memory fit
+    and the run time or speed, ok or tight, then a warning of the other checks (a tight
+    network never hides whether the job fits and finishes). A stated deadline that is met
+    leads when nothing fails."""
     if failing:
         return [c for c in (shortfall(c, lang, gpu, horizon) for c in failing[:2]) if c]
     tight = [c for c in checks if c.verdict == "tight"]
-    passing = [c for c in checks if c.kind == "compute" and c.verdict == "ok"]
-    if not tight:
-        passing = [c for c in checks if c.kind in ("memory", "compute") and c.verdict == "ok"]
-    chosen = [*tight[:2], *passing]
+    core = [c for c in checks if c.kind in ("memory", "compute") and c.verdict in ("ok", "tight")]
+    others = [c for c in tight if c.kind not in ("memory", "compute")]
+    chosen = [*core, *others[:1]]
     if deadline_asked:  # "can it finish in 10 days?": the run time against it answers that
         chosen.sort(key=lambda c: c.kind != "compute")
     clauses = [c for c in (shortfall(c, lang, gpu, horizon) for c in chosen) if c]

@@ -79,9 +79,11 @@ def test_a_fit_question_leads_with_the_memory_fit_before_a_tight_network() -> No
     assert outcome.lead.startswith("Fits in memory: 101.8 GB of 126.9 GB")
 
 
-def test_a_question_that_does_not_ask_the_fit_keeps_the_warning_first() -> None:
-    outcome = calculate(parse("Can 8x H200 serve Llama-3.1-405B in bf16?"))
-    assert not outcome.lead.startswith("Fits in memory")
+def test_a_yes_no_question_gets_the_fit_and_speed_before_the_warning() -> None:
+    # "can it serve": whether it fits and how fast come first, the tight network after them
+    lead = calculate(parse("Can 8x H200 serve Llama-3.1-405B in bf16?")).lead
+    assert lead.startswith("Fits in memory")
+    assert lead.index("speed") < lead.index("network")
 
 
 def test_a_qps_target_is_worded_at_its_load_and_the_memory_maximum_apart() -> None:

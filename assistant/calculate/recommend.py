@@ -27,7 +27,15 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["DEFAULT_USERS", "LADDERS", "TYPICAL_CARD", "ladder_asked", "recommend_outcome"]
+__all__ = [
+    "DEFAULT_USERS",
+    "LADDERS",
+    "TYPICAL_CARD",
+    "Rung",
+    "ladder_asked",
+    "ladder_rungs",
+    "recommend_outcome",
+]
 
 #: The tool's ladder per answer language: sizes from one card to a server, all in the catalog.
 #: Qwen2.5 (arXiv:2412.15115) is trained for Chinese and English; Llama 3.1 (arXiv:2407.21783)
@@ -76,7 +84,7 @@ def recommend_outcome(query: Query, run: Callable[[Query], Outcome]) -> Outcome 
     s = query.scenario
     users = s.concurrency or DEFAULT_USERS
     card = s.gpu or TYPICAL_CARD
-    rungs = [_rung(query, model, card, users, run) for model in LADDERS[lang]]
+    rungs = ladder_rungs(query, run)
     per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
     shown = _shown(rungs, per_node)
     lead = join_sentences(_sentences(query, rungs, shown, card, users, per_node), lang)
@@ -95,6 +103,14 @@ def recommend_outcome(query: Query, run: Callable[[Query], Outcome]) -> Outcome 
         remarks=(),
         assumptions=(*notes, *found.assumptions),
     )
+
+
+def ladder_rungs(query: Query, run: Callable[[Query], Outcome]) -> list[Rung]:
+    """Each model of the answer language's ladder sized at the question's load (or
+    `DEFAULT_USERS`) on its card (or `TYPICAL_CARD`)."""
+    users = query.scenario.concurrency or DEFAULT_USERS
+    card = query.scenario.gpu or TYPICAL_CARD
+    return [_rung(query, model, card, users, run) for model in LADDERS[query.language]]
 
 
 def _rung(query: Query, model: str, card: str, users: int, run: Callable[[Query], Outcome]) -> Rung:

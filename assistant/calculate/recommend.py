@@ -72,7 +72,9 @@ def ladder_asked(query: Query) -> bool:
         return False
     if s.task not in (None, "inference") or s.tokens or s.deadline_seconds:
         return False
-    return asks_for_pick(query.question.lower(), users=s.concurrency)
+    # "那用H100呢?" after a pick question keeps asking it: the thread's question carries the cue
+    asked = f"{query.question} {query.context}" if query.followup else query.question
+    return asks_for_pick(asked.lower(), users=s.concurrency)
 
 
 def recommend_outcome(query: Query, run: Callable[[Query], Outcome]) -> Outcome | None:

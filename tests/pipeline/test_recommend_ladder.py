@@ -119,3 +119,13 @@ def test_an_open_load_and_card_are_stated_defaults_and_a_stated_card_is_used() -
     assert "L40S 48GB" in stated.lead
     assert TYPICAL_CARD not in stated.lead
     assert "default" not in stated.lead
+
+
+def test_a_follow_up_changing_the_card_keeps_the_ladder_on_the_new_card() -> None:
+    first = parse("我想在公司内网部署一个问答助手，大概100人用，推荐用什么模型和几张卡？")
+    then = parse("那用H100呢？", previous=first)
+    assert ladder_asked(then)
+    outcome = calculate(then)
+    assert "H100 SXM 80GB" in outcome.lead
+    assert TYPICAL_CARD not in outcome.lead
+    assert all(model in outcome.lead for model in LADDERS["zh"])

@@ -20,7 +20,7 @@ from assistant.calculate.compare import TIGHT_SHARE
 from assistant.calculate.focus import figure
 from assistant.i18n import join_sentences, text
 from assistant.parse.recommend import asks_for_pick
-from assistant.records import Language, Query
+from assistant.records import Language, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
@@ -46,6 +46,8 @@ LADDERS: dict[Language, tuple[str, ...]] = {
 }
 #: The card when none is named: the common data-centre serving card (one of the typical set-ups).
 TYPICAL_CARD = "A100 SXM 80GB"
+#: The card for one user with none named: the typical single-card set-up (a desktop card).
+SINGLE_USER_CARD = "RTX 4090 24GB"
 #: Users at once when no load is stated (said in the answer; it decides no verdict).
 DEFAULT_USERS = 10
 
@@ -85,9 +87,9 @@ def recommend_outcome(query: Query, run: Callable[[Query], Outcome]) -> Outcome 
     lang = query.language
     s = query.scenario
     users = s.concurrency or DEFAULT_USERS
-    card = s.gpu or TYPICAL_CARD
+    card = _card(s)
     rungs = ladder_rungs(query, run)
-    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    per_node = None if _counted(s) else s.gpus_per_node or DEFAULT_GPUS_PER_NODE
     shown = _shown(rungs, per_node)
     lead = join_sentences(_sentences(query, rungs, shown, card, users, per_node), lang)
     notes = [text(Msg("recommend.ladder_note"), lang)]
@@ -111,7 +113,7 @@ def ladder_rungs(query: Query, run: Callable[[Query], Outcome]) -> list[Rung]:
     """Each model of the answer language's ladder sized at the question's load (or
     `DEFAULT_USERS`) on its card (or `TYPICAL_CARD`)."""
     users = query.scenario.concurrency or DEFAULT_USERS
-    card = query.scenario.gpu or TYPICAL_CARD
+    card = _card(query.scenario)
     return [_rung(query, model, card, users, run) for model in LADDERS[query.language]]
 
 
@@ -135,29 +137,50 @@ def _rung(query: Query, model: str, card: str, users: int, run: Callable[[Query]
     )
 
 
-def _shown(rungs: list[Rung], per_node: int) -> Rung:
-    """The rung whose key figures are shown: the largest that fits one server, else the first."""
-    fitting = [r for r in rungs if r.fits and r.gpus <= per_node]
+def _card(s: Scenario) -> str:
+    """The card named, else a desktop card for one user, else the typical serving card."""
+    return s.gpu or (SINGLE_USER_CARD if s.concurrency == 1 else TYPICAL_CARD)
+
+
+def _counted(s: Scenario) -> bool:
+    """Whether the question states how many GPUs (each rung is then judged on them)."""
+    return s.gpu_count is not None or s.nodes is not None
+
+
+def _shown(rungs: list[Rung], per_node: int | None) -> Rung:
+    """The rung whose key figures are shown: the largest that fits one server (`per_node`
+    GPUs; None: the stated GPUs), else the first."""
+    fitting = [r for r in rungs if r.fits and (per_node is None or r.gpus <= per_node)]
     return fitting[-1] if fitting else rungs[0]
 
 
 def _sentences(
-    query: Query, rungs: list[Rung], shown: Rung, card: str, users: int, per_node: int
+    query: Query, rungs: list[Rung], shown: Rung, card: str, users: int, per_node: int | None
 ) -> tuple[str, ...]:
+    """The headline (load, card, each rung), the ladder's caveat, which rung's figures are
+    shown and how to ask about it; with a stated count, each rung is judged on those GPUs."""
     lang = query.language
-    lines = tuple(_line(r, card) for r in rungs)
-    stated = query.scenario.concurrency is not None
-    load = Msg("recommend.stated_load" if stated else "recommend.default_load", users=users)
-    head = Msg("recommend.headline", load=load, gpu=card, rungs=lines)
-    hint = Msg("recommend.ask_hint", model=shown.model, users=users, gpu=card)
-    shown_note = Msg("recommend.shown", model=shown.model, per_node=per_node)
+    s = query.scenario
+    lines = tuple(_line(r, card, stated=per_node is None) for r in rungs)
+    said = s.concurrency is not None
+    load = Msg("recommend.stated_load" if said else "recommend.default_load", users=users)
+    if per_node is None:  # the GPUs were stated
+        hardware = Msg("common.gpus", count=shown.gpus, gpu=card)
+        head = Msg("recommend.headline_stated", load=load, hardware=hardware, rungs=lines)
+        hint = Msg("recommend.ask_hint_stated", model=shown.model, users=users, hardware=hardware)
+        shown_note = Msg("recommend.shown_stated", model=shown.model)
+    else:
+        head = Msg("recommend.headline", load=load, gpu=card, rungs=lines)
+        hint = Msg("recommend.ask_hint", model=shown.model, users=users, gpu=card)
+        shown_note = Msg("recommend.shown", model=shown.model, per_node=per_node)
     return tuple(text(m, lang) for m in (head, Msg("recommend.not_advice"), shown_note, hint))
 
 
-def _line(rung: Rung, card: str) -> Msg:
+def _line(rung: Rung, card: str, *, stated: bool) -> Msg:
     hardware = Msg("common.gpus", count=rung.gpus, gpu=card)
     if not rung.fits or rung.memory is None:
-        return Msg("recommend.rung_no_fit", model=rung.model, hardware=hardware)
+        key = "recommend.rung_no_fit_stated" if stated else "recommend.rung_no_fit"
+        return Msg(key, model=rung.model, hardware=hardware)
     if rung.speed is not None and rung.share is not None and rung.share > TIGHT_SHARE:
         return Msg(
             "recommend.rung_tight",

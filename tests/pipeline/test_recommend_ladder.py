@@ -129,3 +129,25 @@ def test_a_follow_up_changing_the_card_keeps_the_ladder_on_the_new_card() -> Non
     assert "H100 SXM 80GB" in outcome.lead
     assert TYPICAL_CARD not in outcome.lead
     assert all(model in outcome.lead for model in LADDERS["zh"])
+
+
+def test_stated_gpus_judge_every_rung_on_them_and_the_hint_asks_if_they_are_enough() -> None:
+    query = parse("for a team of 30 people, what model should we run on two RTX 4090?")
+    outcome = calculate(query)
+    rungs = ladder_rungs(query, calculate)
+    assert [r.gpus for r in rungs] == [2, 2]  # the stated count, not a sized one
+    # 70B in bf16 is 141 GB of weights: it cannot fit 2 x 21.6 GB usable, whatever the load
+    assert not rungs[1].fits
+    assert "does not fit on 2 × RTX 4090 24GB" in outcome.lead
+    hint = re.search(r"ask: “([^”]+)”", outcome.lead)
+    assert hint is not None
+    assert "enough" in hint.group(1)
+    asked = calculate(parse(hint.group(1)))
+    assert asked.scenario is not None
+    assert asked.scenario.gpu_count == 2
+
+
+def test_one_user_with_no_card_is_sized_on_a_desktop_card() -> None:
+    outcome = calculate(parse("只有我自己用，想做个本地知识库，用什么显卡"))
+    assert "RTX 4090 24GB" in outcome.lead
+    assert TYPICAL_CARD not in outcome.lead

@@ -8,9 +8,11 @@ point (`findings` turns the planner's checks and fixes into the answer's records
 fabric); `layouts` chooses the parallel layout;
 `verdict` applies the verdict rule; `sizing`, `solvers`, `largest` and `compare` (with
 `compare_basis` and `criterion`: the common basis and what is asked to be decided) answer the
-inverse and side-by-side questions; `summaries`, `headline`, `focus`, `followup`, `names` and
-`concepts` say the figures in the answer's language. Calculator assumptions and formulas arrive
-as :class:`~calculators.messages.Msg` keys and are put into words once, through `assistant.i18n`.
+inverse and side-by-side questions; `recommend` answers "which model and how many GPUs?"
+with no model named on a stated ladder of catalog models; `summaries`, `headline`, `focus`,
+`followup`, `names` and `concepts` say the figures in the answer's language. Calculator
+assumptions and formulas arrive as :class:`~calculators.messages.Msg` keys and are put into
+words once, through `assistant.i18n`.
 """
 
 from __future__ import annotations

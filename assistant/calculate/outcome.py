@@ -32,6 +32,7 @@ from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import bare_purchase, stated_purchase
+from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
@@ -322,6 +323,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
             found = energy_outcome(query) or money_outcome(query) or bare_purchase(query)
+            found = found or recommend_outcome(query, lambda q: _calculate(q, None))
             return found or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)

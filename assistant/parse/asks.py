@@ -263,9 +263,10 @@ _RATE = re.compile(r"tokens?\s*(?:/\s*s\b|per\s+sec|a\s+second|each\s+second)|�
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")
 
 
-def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
+def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> tuple[Ask, ...]:
     """Every ask the text words, main one first; `has_job` (a model or size named) rules out
-    `concept` ("what is the KV cache of a 70B model" asks for the KV cache)."""
+    `concept` ("what is the KV cache of a 70B model" asks for the KV cache); `thread_job` (the
+    previous turn had one) keeps a run's quantity asked of it ("那MFU大概多少")."""
     text = re.sub(r"\s+", " ", text)
     hours = _COMPILED_BY_ASK["gpu_hours"]
     rest = hours.sub(" ", text)  # "多少卡时" asks for hours, not "多少卡"
@@ -280,7 +281,7 @@ def read_asks(text: str, *, has_job: bool = False) -> tuple[Ask, ...]:
         found.remove("tokens")
         if "throughput" not in found:
             found.insert(0, "throughput")
-    if "mfu" in found and not has_job:  # "What is MFU?": the concept, with no run to rate
+    if "mfu" in found and not (has_job or thread_job):  # "What is MFU?": no run to rate
         found.remove("mfu")
     if "mfu" in found and "throughput" in found:  # "MFU at 3000 tokens/s": the rate is given
         found.remove("throughput")

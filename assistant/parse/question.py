@@ -89,7 +89,9 @@ def parse(
         named_job=bool(mentions.site or has_job),
         named_hardware=mentions.names_hardware,
     )
-    asks = _refine_asks(read_asks(text, has_job=has_job), found, text)
+    before = previous.scenario if isinstance(previous, Query) else previous
+    thread_job = before is not None and (before.model is not None or before.params is not None)
+    asks = _refine_asks(read_asks(text, has_job=has_job, thread_job=thread_job), found, text)
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()

@@ -92,3 +92,10 @@ def test_a_minimum_number_is_a_count(question: str, count: int) -> None:
 )
 def test_mfu_with_no_run_is_a_concept(question: str) -> None:
     assert "mfu" not in parse(question).asks
+
+
+def test_the_mfu_asked_of_the_previous_run_is_its_mfu() -> None:
+    first = parse("8张A100全参微调Llama-2-13B")
+    follow = parse("那MFU大概多少", previous=first)
+    assert follow.asks[0] == "mfu"
+    assert calculate(follow).lead.startswith("没有给出实测速度")

@@ -222,7 +222,7 @@ def speed_tie(options: Sequence[Option]) -> Msg | None:
         tied = tuple(_hardware(o) for o, v in zip(rated, values) if abs(v - best) <= 0.01 * best)
         if len(tied) < 2:
             return None
-        many = any(float(o.figures.get("concurrent_sequences") or 1) > 1 for o in rated)  # type: ignore[arg-type]
+        many = any(float(o.figures.get("concurrent_sequences") or 1) > 1 for o in rated)
         kind = key if key == "seconds" else ("many" if many else "one")
         return Msg(_SPEED_TIE[kind], options=tied, value=best)
     return None

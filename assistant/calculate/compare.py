@@ -38,6 +38,7 @@ from assistant.calculate.criterion import (
     criterion,
     fewest_sentence,
     runs_sentences,
+    speed_tie,
 )
 from assistant.calculate.focus import figure
 from assistant.calculate.sizing import smallest_layout
@@ -385,8 +386,14 @@ def _asked(
     if wanted in ("runs", "count") or len(working) == 1:
         return runs_sentences(options, changes)
     if wanted is None:
-        return [m for m in wins if m.key not in _ASKED_WIN["power"]]  # the fastest first
-    asked = [m for m in wins if m.key in _ASKED_WIN[wanted]]
+        asked = [m for m in wins if m.key not in _ASKED_WIN["power"]]  # the fastest first
+    else:
+        asked = [m for m in wins if m.key in _ASKED_WIN[wanted]]
+    tie = speed_tie(options) if wanted in (None, "speed") else None
+    if tie is not None:  # "which is faster" of options as fast as each other: that they tie
+        asked.insert(0, tie)
+    if wanted in (None, "speed"):
+        return asked
     if wanted == "cost" and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
     elif wanted == "cost":  # the winner on cost (or that they tie), then how the speeds differ
@@ -444,7 +451,7 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         sentences += [text(m, lang) for m in (*basis, *map(_line, options), *failing[2:])]
         return replace(best, lead="", focus=join_sentences(sentences, lang), options=options)
     asked = _asked(wanted, options, outcomes, wins, lang)
-    if wanted is None and asked and asked[0].key.startswith("answer.faster"):
+    if wanted is None and asked and asked[0].key.startswith(("answer.faster", "compare.speed")):
         basis.insert(0, Msg("compare.basis_speed"))  # speed was our choice: say so
     # the answer, the basis it was reached on, the rest of what was asked, each option, the
     # other wins (power only when asked: the GPUs' draw is no merit of the job's option)

@@ -31,6 +31,7 @@ __all__ = [
     "criterion",
     "fewest_sentence",
     "runs_sentences",
+    "speed_tie",
 ]
 
 #: "Better value", "best bang for the buck", "性价比", "值不值": the cost criterion, asked as value
@@ -195,3 +196,33 @@ def cost_tie(options: Sequence[Option]) -> Msg | None:
         currency=priced[0].scenario.currency or "",
         per=Msg(per),
     )
+
+
+#: The speed tie by what is compared: a run's duration, a serving total, one sequence's speed.
+_SPEED_TIE = {
+    "seconds": "compare.speed_tie_time",
+    "many": "compare.speed_tie_rate",
+    "one": "compare.speed_tie_rate_one",
+}
+
+
+def speed_tie(options: Sequence[Option]) -> Msg | None:
+    """ "8 × H20 96GB and 16 × H100 SXM 80GB are about as fast: about 30 tokens/s for one
+    sequence": when speed decides and no working option is faster than the next by more than
+    1% (the win's own threshold), the options tied at the top, not silence."""
+    if any("speed" in o.wins for o in options):
+        return None
+    working = [o for o in options if o.verdict in ("feasible", "conditional")]
+    for key, higher in (("seconds", False), ("tokens_per_second", True)):
+        rated = [o for o in working if isinstance(o.figures.get(key), float)]
+        if len(rated) < 2:
+            continue
+        values = [float(o.figures[key]) for o in rated]  # type: ignore[arg-type]
+        best = max(values) if higher else min(values)
+        tied = tuple(_hardware(o) for o, v in zip(rated, values) if abs(v - best) <= 0.01 * best)
+        if len(tied) < 2:
+            return None
+        many = any(float(o.figures.get("concurrent_sequences") or 1) > 1 for o in rated)
+        kind = key if key == "seconds" else ("many" if many else "one")
+        return Msg(_SPEED_TIE[kind], options=tied, value=best)
+    return None

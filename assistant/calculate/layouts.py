@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved
 from assistant.calculate.layout_notes import layout_note, stated_zero_note
-from assistant.calculate.pipeline_layouts import expert_parallel, model_of, pipeline_layouts
+from assistant.calculate.pipeline_layouts import (
+    MAX_PIPELINE_STAGES,
+    expert_parallel,
+    model_of,
+    pipeline_layouts,
+)
 from assistant.i18n import text
 from assistant.records import Language, Scenario
 from calculators._memory_parts import valid_tensor_parallel
@@ -410,11 +415,32 @@ def _pick(
 
 
 def one_replica(resolved: Resolved) -> Resolved:
-    """For "how many concurrent sequences": one replica over the node (tensor parallel across
-    its GPUs) leaves the most memory for the KV cache; a stated split is kept."""
+    """For "how many concurrent sequences" (and a comparison at capacity): one replica over the
+    node (tensor parallel across its GPUs) leaves the most memory for the KV cache; when the
+    node cannot hold the weights, the fewest pipeline stages across the nodes that can
+    (`_fewest_stages`); a stated split is kept."""
     s = resolved.scenario
     if s.tensor_parallel or s.pipeline_parallel:
         return resolved
     per_node = min(s.gpu_count or 1, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     split = _node_tensor_parallel(per_node, s.gpu_count or 1, _model(s))
-    return replace(resolved, scenario=replace(s, tensor_parallel=split))
+    return replace(resolved, scenario=_fewest_stages(replace(s, tensor_parallel=split)))
+
+
+def _fewest_stages(s: Scenario) -> Scenario:
+    """`s` with the fewest pipeline stages (dividing the GPUs left by TP, at most
+    MAX_PIPELINE_STAGES) whose replica holds at least one sequence; `s` unchanged when TP alone
+    does, or no stage count does. DeepSeek-R1 in FP8 (~671 GB) on 16 x H100 (72 GB usable
+    each) is TP=8 x PP=2, one replica, as `calculators.serving_layout` deploys it (TP = the
+    node, then the fewest stages); two TP=8 replicas of 576 GB each cannot hold it."""
+    from assistant.calculate.solvers import max_sequences
+
+    gpus, tp = s.gpu_count or 1, s.tensor_parallel or 1
+    if max_sequences(s) is not None:
+        return s
+    top = min(MAX_PIPELINE_STAGES, gpus // tp)
+    for pp in (p for p in range(2, top + 1) if gpus % (tp * p) == 0):
+        staged = replace(s, pipeline_parallel=pp)
+        if max_sequences(staged) is not None:
+            return staged
+    return s

@@ -63,6 +63,9 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     """
     options: list[dict[str, object]] = []
     starts: list[int] = []  # where each option's piece starts in `text`
+    # where each piece naming an option's GPU starts, with the option's index: a GPU named
+    # again later ("…？H20每卡时8元，H100每卡时20元") owns the price stated after it
+    anchors: list[tuple[int, int]] = []
     marks = 0
     each: object = None
     for start, piece in _pieces(text):
@@ -90,11 +93,14 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
         if option and not ("gpu_count" not in option and option.get("gpu") in seen):
             options.append(option)  # a GPU named again with no count is not a new option
             starts.append(start)
+            anchors.append((start, len(options) - 1))
+        elif option.get("gpu") in seen:
+            anchors.append((start, seen.index(option.get("gpu"))))
     if each is not None:
         options = [{**o, "gpu_count": o.get("gpu_count", each)} for o in options]
     options = _each(options)
-    if not _respective_prices(text, options):
-        _prices(text, options, starts)
+    if not _respective_prices(text, options) and len(starts) == len(options):
+        _prices(text, options, anchors)
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])
@@ -115,14 +121,16 @@ def _pieces(text: str) -> list[tuple[int, str]]:
     return pieces
 
 
-def _prices(text: str, options: list[dict[str, object]], starts: list[int]) -> None:
+def _prices(text: str, options: list[dict[str, object]], anchors: list[tuple[int, int]]) -> None:
     """Two or more prices per GPU-hour ("8 A100 at $1.5/h or 8 H100 at $2.5/h"): each is the
-    option stated before it. A single price stays the question's, for every option."""
+    option whose GPU is named last before it, also when named again after the list ("H100和
+    H20…？H20每卡时8元，H100每卡时20元": 8 is the H20's). A single price stays the
+    question's, for every option."""
     found = [(m.start(), read_price(m.group(0))) for m in PRICE.finditer(text)]
-    if len(found) < 2 or len(starts) != len(options):
+    if len(found) < 2:
         return
     for at, (price, currency) in found:
-        owners = [i for i, start in enumerate(starts) if start <= at]
+        owners = [i for start, i in anchors if start <= at]
         if owners and price is not None:
             options[owners[-1]]["price_per_gpu_hour"] = price
             options[owners[-1]]["currency"] = currency

@@ -78,3 +78,22 @@ def test_three_priced_options_name_the_cheapest() -> None:
     lead = calculate(parse(question)).lead
     assert lead.startswith("8 张 H100 SXM 80GB 成本最低")
     assert "8 张 Ascend 910B 64GB：" in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "prices"),
+    [
+        # the GPUs listed first, then each named again with its price: the price is the GPU's
+        ("H100和H20跑DeepSeek-R1推理哪个最便宜？H20每卡时8元，H100每卡时20元", (20.0, 8.0)),
+        (
+            "H20、H100和H200跑DeepSeek-R1推理哪个最便宜？H20每卡时8元，H200每卡时25元，H100每卡时20元",
+            (8.0, 20.0, 25.0),
+        ),
+    ],
+)
+def test_a_price_after_the_list_belongs_to_the_gpu_named_before_it(
+    question: str, prices: tuple[float, ...]
+) -> None:
+    query = parse(question)
+    base = query.scenario.price_per_gpu_hour
+    assert tuple(o.price_per_gpu_hour or base for o in query.options) == prices

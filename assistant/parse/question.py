@@ -118,12 +118,12 @@ def parse(
 def _framework_task(query: Query, framework: str | None) -> Query:
     """ "ZeRO-3 over 10GbE for 70B": a training-only framework with no task word (and none
     kept from the turn before) is a training job, pre-training as a bare "训练" / "train" is
-    read; the answer says so."""
-    if framework is None or query.scenario.task is not None or not query.in_domain:
+    read; the answer says so. "ZeRO-3 是什么?" names no job: a concept, no task."""
+    s = query.scenario
+    if framework is None or s.task is not None or (s.model is None and s.params is None):
         return query
     note = parse_note(Msg("parse.training_framework", name=framework), query.language)
-    scenario = replace(query.scenario, task="pretrain")
-    return replace(query, scenario=scenario, warnings=(*query.warnings, note))
+    return replace(query, scenario=replace(s, task="pretrain"), warnings=(*query.warnings, note))
 
 
 def _with_previous(

@@ -136,3 +136,9 @@ def test_a_follow_up_naming_zero_keeps_the_task_of_the_turn_before() -> None:
     again = parse("用ZeRO-3呢", previous=first)
     assert (again.scenario.task, again.scenario.zero_stage) == ("finetune", 3)
     assert not any("ZeRO" in w for w in again.warnings)
+
+
+def test_a_concept_question_about_zero_gets_no_task() -> None:
+    query = parse("ZeRO-3 是什么?")
+    assert query.scenario.task is None
+    assert query.warnings == ()

@@ -324,7 +324,11 @@ _ENERGY = (
     re.compile(
         r"(?:电价|(?<![a-z])electricity\s*(?:price|rate|tariff|cost)?|"
         r"(?<![a-z])(?:power|energy)\s*(?:price|rate|tariff))"
-        r"\s*(?:为|是|:|按|约|of|at|is|=)?\s*" + NUMBER + r"(?![\d.])(?!\s*(?:[a-z%]|万|千|倍|度))"
+        r"\s*(?:为|是|:|按|约|of|at|is|=)?\s*"
+        + NUMBER
+        + r"(?![\d.])(?!\s*(?:[a-z%/]|万|千|倍|度|每|"
+        + CURRENCY_WORD[1:-1]  # "电价0.5元每小时" is a price per hour, read (or not) above
+        + "))"
     ),
 )
 

@@ -142,3 +142,7 @@ def test_a_concept_question_about_zero_gets_no_task() -> None:
     query = parse("ZeRO-3 是什么?")
     assert query.scenario.task is None
     assert query.warnings == ()
+
+
+def test_a_bare_electricity_price_followed_by_a_currency_and_an_hour_is_not_per_kwh() -> None:
+    assert parse("电价0.5元每小时，8卡H100").scenario.price_per_kwh is None

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     pass
 
 __all__ = [
+    "site_hardware",
     "DEFAULT_CONTEXT",
     "DEFAULT_DEADLINE_SECONDS",
     "DEFAULT_INTER_LINK",
@@ -100,6 +101,15 @@ class Resolved:
     scenario: Scenario
     assumptions: tuple[str, ...]
     site: SiteProfile | None = None
+
+
+def site_hardware(
+    s: Scenario, site: SiteProfile, lang: Language
+) -> tuple[Scenario, tuple[str, ...]]:
+    """`s` on the site's hardware (GPU, counts, links; the question's own win) and the notes
+    saying so, for a question with no job to resolve ("吉林GPU服务器一个月电费多少")."""
+    notes: list[str] = []
+    return _with_site(s, site, lang, notes), tuple(notes)
 
 
 def _with_site(s: Scenario, site: SiteProfile | None, lang: Language, notes: list[str]) -> Scenario:

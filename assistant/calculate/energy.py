@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
-from assistant.records import Ask, Check, Query, Scenario
+from assistant.records import Ask, Check, Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -151,17 +151,31 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     return check, count
 
 
-def energy_outcome(query: Query) -> Outcome | None:
+def _on_site(query: Query, site: SiteProfile | None) -> tuple[Query, tuple[str, ...]]:
+    """ "吉林GPU服务器一个月电费多少": the named site's GPUs, counts and PUE (what the question
+    states wins), and the note saying the hardware came from its profile."""
+    if site is None:
+        return query, ()
+    from assistant.calculate.defaults import site_hardware
+
+    s, notes = site_hardware(query.scenario, site, query.language)
+    if s.pue is None and site.pue is not None:
+        s = replace(s, pue=site.pue)
+    return replace(query, scenario=s), notes
+
+
+def energy_outcome(query: Query, site: SiteProfile | None = None) -> Outcome | None:
     """The answer for :func:`hardware_energy` (or :func:`hardware_rental`): its figures first,
-    no verdict (an estimate)."""
+    no verdict (an estimate). A named `site` gives the hardware the question leaves open."""
     from assistant.calculate.outcome import Outcome
 
+    query, site_notes = _on_site(query, site)
     found = hardware_energy(query) or hardware_rental(query)
     if found is None:
         return None
     check, count = found
     scenario = replace(query.scenario, gpu_count=count, task=None)
-    notes = check.assumptions
+    notes = (*site_notes, *check.assumptions)
     outcome = Outcome(
         verdict="unknown", lead="", scenario=scenario, checks=(check,), assumptions=notes
     )

@@ -322,7 +322,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            found = energy_outcome(query) or money_outcome(query) or bare_purchase(query)
+            found = energy_outcome(query, _site(query, sites))
+            found = found or money_outcome(query) or bare_purchase(query)
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
             return found or _concept(query)
         except CalculatorInputError as exc:

@@ -102,9 +102,10 @@ _OUTPUT = (
         + _K
         + r"\s*(?:(?:tokens?|toks?)\s+)?out(?![a-z])(?!\s*of\b)"
     ),
-    # "1k输入、256输出", "512 token 的输出": after a separator ("每秒1000 token输出" is a rate)
+    # "1k输入、256输出", "512 token 的输出": after a separator ("每秒1000 token输出" is a rate);
+    # "每条300 token左右的回复": right after 每条 / 每次 / 每个 (each request's own length)
     re.compile(
-        r"(?:^|(?<=[，,、；;/:：]))\s*"
+        r"(?:^|(?<=[，,、；;/:：])|(?<=每条)|(?<=每次)|(?<=每个))\s*"
         + NUMBER
         + r"(?![\d.])\s*(?:(k)\s*(?:tokens?)?|tokens?)?\s*(?:左右|上下)?\s*(?:的)?\s*"
         + r"(?:输出|生成|回复|回答)"

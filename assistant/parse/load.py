@@ -306,7 +306,8 @@ _ENERGY = (
         + NUMBER
         + r"\s*"
         + _CUR
-        + r"?\s*(?:/|每|per)\s*"
+        # "电费0.5一度" (normalised "电费0.5 1度"): the price of one kWh
+        + r"?\s*(?:/|每|per|1)\s*"
         + _KWH
     ),
     re.compile(_CUR + r"\s*" + NUMBER + r"\s*(?:/|per|a|每)\s*" + _KWH),
@@ -318,6 +319,17 @@ _ENERGY = (
     # "电价0.5元": an electricity price is per kWh (度) unless it says otherwise
     re.compile(r"电价\s*(?:为|是|:|按|约)?\s*" + NUMBER + r"\s*" + _CUR + r"(?!\s*(?:/|每|per))"),
     re.compile(NUMBER + r"\s*(cents?)\s*(?:/|per|a)\s*" + _KWH),
+    # "电价0.6", "电价 0.8", "electricity price 0.12", "electricity at 0.15": an electricity
+    # price with no unit is per kWh, in the question's currency (never a power or an amount)
+    re.compile(
+        r"(?:电价|(?<![a-z])electricity\s*(?:price|rate|tariff|cost)?|"
+        r"(?<![a-z])(?:power|energy)\s*(?:price|rate|tariff))"
+        r"\s*(?:为|是|:|按|约|of|at|is|=)?\s*"
+        + NUMBER
+        + r"(?![\d.])(?!\s*(?:[a-z%/]|万|千|倍|度|每|"
+        + CURRENCY_WORD[1:-1]  # "电价0.5元每小时" is a price per hour, read (or not) above
+        + "))"
+    ),
 )
 
 
@@ -332,7 +344,9 @@ def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
     value = to_float(numbers[0])
     if symbols and symbols[0].startswith("cent"):
         return value / 100, "USD"
-    return value, CURRENCY.get(symbols[0] if symbols else "元", "CNY")
+    if not symbols:  # no currency said: the question's ("电价0.6" is yuan, "price 0.12" dollars)
+        return value, "CNY" if re.search(r"[\u4e00-\u9fff]", text) else "USD"
+    return value, CURRENCY.get(symbols[0], "CNY")
 
 
 _PUE = (

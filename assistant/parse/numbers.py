@@ -228,8 +228,8 @@ def _rewrite_cn(match: re.Match[str]) -> str:
     if arabic is not None:
         if set(chars) - set("十百千万亿"):
             head = len(chars) - len(chars.lstrip("十百千万亿"))
-            if head == 0:
-                return arabic + _rewrite_pure(chars)
+            if head == 0:  # "0.5一度" is 0.5 a kWh, never 0.51: two numbers, kept apart
+                return arabic + " " + _rewrite_pure(chars)
             return _format(float(arabic) * cn_value(chars[:head])) + _rewrite_pure(chars[head:])
         return _format(float(arabic) * cn_value(chars))
     return _rewrite_pure(chars, after)
@@ -269,8 +269,8 @@ def normalize_numbers(text: str) -> str:
 
     >>> normalize_numbers("两块五一度电"), normalize_numbers("两块一度电")
     ('2.5块1度电', '2块1度电')
-    >>> normalize_numbers("8块二手卡")
-    '8块2手卡'
+    >>> normalize_numbers("8块二手卡"), normalize_numbers("电费0.5一度")
+    ('8块2手卡', '电费0.5 1度')
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"

@@ -29,7 +29,12 @@ from assistant.parse.language import detect_language, says_no_language
 from assistant.parse.mentions import find_mentions
 from assistant.parse.numbers import clean_text
 from assistant.parse.options import hardware_options
-from assistant.parse.scenario import compared_counts, parse_note, scenario_slots
+from assistant.parse.scenario import (
+    compared_counts,
+    parse_note,
+    scenario_slots,
+    training_framework,
+)
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
@@ -108,7 +113,19 @@ def parse(
         unknown_names=mentions.unknown,
     )
     offtopic = bool(evidence.elsewhere)
-    return _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
+    query = _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
+    return _framework_task(query, training_framework(text))
+
+
+def _framework_task(query: Query, framework: str | None) -> Query:
+    """ "ZeRO-3 over 10GbE for 70B": a training-only framework with no task word (and none
+    kept from the turn before) is a training job, pre-training as a bare "训练" / "train" is
+    read; the answer says so. "ZeRO-3 是什么?" names no job: a concept, no task."""
+    s = query.scenario
+    if framework is None or s.task is not None or (s.model is None and s.params is None):
+        return query
+    note = parse_note(Msg("parse.training_framework", name=framework), query.language)
+    return replace(query, scenario=replace(s, task="pretrain"), warnings=(*query.warnings, note))
 
 
 def _with_previous(
@@ -143,11 +160,14 @@ _MONEY_ENOUGH = re.compile(
 
 
 def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) -> tuple[Ask, ...]:
-    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost.
+    """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost; an
+    electricity price with no job and no question word asks for the bill too.
     "8张H100训练7B，钱够吗" with no budget asks for what the run costs (no money was given to
     judge); with a budget it stays a yes/no whose headline is the budget sentence."""
     if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
         asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
+    if not asks and "price_per_kwh" in found and not {"model", "params"} & found.keys():
+        asks = ("energy_cost",)  # "8x 4090 flat out for a month, electricity at $0.15/kWh"
     if found.get("budget") is None and "cost" not in asks and _MONEY_ENOUGH.search(text):
         asks = ("cost", *asks)
     return asks

@@ -10,6 +10,7 @@ sibling.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from assistant.parse import hardware as hw
@@ -26,7 +27,7 @@ from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
-__all__ = ["compared_counts", "parse_note", "scenario_slots"]
+__all__ = ["compared_counts", "parse_note", "scenario_slots", "training_framework"]
 
 
 def parse_note(message: Msg, language: Language) -> str:
@@ -224,6 +225,24 @@ def scenario_slots(
         found["intra_link"] = link or found["intra_link"]
     warnings += [parse_note(m, lang) for m in _name_notes(mentions, found, lang)]
     return found, warnings
+
+
+#: Training-only sharding named without a task word: "ZeRO-3 over 10GbE for 70B", "FSDP",
+#: "DeepSpeed" (its inference engine is named with an inference word, read first).
+_TRAINING_FRAMEWORK = re.compile(
+    r"\bzero[- _]?(?:stage[- _]?)?[0-3]\b|\bfsdp\b|\bdeepspeed\b|\bddp\b"
+)
+
+
+def training_framework(text: str) -> str | None:
+    """The training-only sharding the text names ("ZeRO-3", "FSDP", "DDP", "DeepSpeed"), as
+    written in an answer; None when it names none. A question with one and no task word is a
+    training job (see `assistant.parse.question`)."""
+    match = _TRAINING_FRAMEWORK.search(text)
+    if match is None:
+        return None
+    said = {"fsdp": "FSDP", "deepspeed": "DeepSpeed", "ddp": "DDP"}.get(match.group(0))
+    return said or match.group(0).upper().replace("ZERO", "ZeRO")
 
 
 def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -> list[str]:

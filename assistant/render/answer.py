@@ -67,6 +67,8 @@ def is_impractical(answer: Answer) -> bool:
     compute = next((c for c in answer.checks if c.kind == "compute"), None)
     if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
         return False
+    if answer.query.asks[:1] == ("network",):  # "is the network the bottleneck?": not the time
+        return False
     seconds = compute.figures.get("seconds")
     return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS
 

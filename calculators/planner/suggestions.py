@@ -27,7 +27,7 @@ from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.compute import compute_facts
 from calculators.planner.host import host_ram_condition
-from calculators.planner.memory import memory_breakdown, offload_host_ram
+from calculators.planner.memory import memory_breakdown, memory_check, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
 from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
 from calculators.planner.suggest_types import Candidate
@@ -53,6 +53,8 @@ def candidates(
         if plan.task == "inference" and _kv_bound(checks):
             yield from _kv_quantize(plan)
             yield from _shorter_context(plan, checks)
+        elif plan.task == "inference" and _kv_bound_once_quantized(plan):
+            yield from _kv_quantize(plan)
     if "compute" in failing and plan.task == "finetune" and plan.effective_method == "full":
         yield from _methods(plan)
     if "compute" in failing:
@@ -273,6 +275,16 @@ def _kv_bound(checks: tuple[CheckResult, ...]) -> bool:
     short = need - have if isinstance(have, (int, float)) else math.inf
     per_gpu = share if isinstance(share, (int, float)) else kv  # the part of `need`
     return kv / need >= KV_BOUND_SHARE or 0 < short <= per_gpu / 2
+
+
+def _kv_bound_once_quantized(plan: Plan) -> bool:
+    """True when smaller weights alone leave the KV cache as what does not fit (`_kv_bound` on
+    the plan with its weights quantized): 32B in int4 beside a 16-bit 8k cache misses a
+    24 GB card by a few percent, its 8-bit half fits. Then weights and KV cache quantized
+    together are the same-hardware change (vLLM `--quantization awq --kv-cache-dtype fp8`)."""
+    if DTYPE_BYTES[plan.cache_dtype] <= 1.0:
+        return False
+    return any(_kv_bound((memory_check(q.plan, with_min_gpus=False),)) for q in _quantize(plan))
 
 
 def _kv_quantize(plan: Plan) -> Iterator[Candidate]:

@@ -8,12 +8,16 @@ int4 weights with a 16-bit cache (2.0 GB left, 2.15 GB a sequence), one with an 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from assistant.calculate.solvers import concurrency, solved
+from assistant.config import Settings
+from assistant.pipeline import answer
 from assistant.records import Scenario
 from calculators.messages import Msg
+from tests.conftest import open_test_retriever
 
 
 def _scenario(**more: object) -> Scenario:
@@ -75,3 +79,20 @@ def test_longest_context_keeps_a_stated_kv_cache() -> None:
 
 def _tokens(answer: str) -> list[str]:
     return re.findall(r"[Aa]bout ([\d,]+) tokens", answer)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("Can I serve Qwen2.5-32B on a single 4090 with vLLM at 8k context?", "conditional"),
+        ("一张4090用vLLM部署Qwen2.5-32B，8k上下文，能跑吗？", "conditional"),
+    ],
+)
+def test_the_weights_and_kv_fix_cites_the_kv_quantization_passage(
+    kb_home: Path, question: str, verdict: str
+) -> None:
+    result = answer(question, settings=Settings(), retriever=open_test_retriever())
+    assert result.verdict == verdict
+    anchors = {(c.passage.doc_id, c.passage.anchor) for c in result.citations}
+    assert ("inference-serving", "kv-cache-quantization") in anchors

@@ -53,8 +53,8 @@ def candidates(
         if plan.task == "inference" and _kv_bound(checks):
             yield from _kv_quantize(plan)
             yield from _shorter_context(plan, checks)
-        elif plan.task == "inference" and _kv_bound_once_quantized(plan):
-            yield from _kv_quantize(plan)
+        elif plan.task == "inference":
+            yield from _weights_and_kv(plan)
     if "compute" in failing and plan.task == "finetune" and plan.effective_method == "full":
         yield from _methods(plan)
     if "compute" in failing:
@@ -69,12 +69,7 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
     if plan.task == "inference":
         yield from _quantize(plan)
         yield from _tensor_parallel(plan)
-        for split in _tensor_parallel(plan):
-            for q in _quantize(plan):
-                tp = split.plan.tensor_parallel
-                said = Msg("suggest.and_tensor_parallel", first=q.description, tp=tp)
-                new = split.plan.replace(weight_dtype=q.plan.weight_dtype)
-                yield Candidate("combined", said, new, 2, 2, size=q.size)
+        yield from _quantized_splits(plan)
         return
     if plan.task == "finetune":
         yield from _methods(plan)
@@ -104,6 +99,16 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
             size=0.5,
         )
     yield from _combined(plan)
+
+
+def _quantized_splits(plan: Plan) -> Iterator[Candidate]:
+    """Smaller weights with each tensor-parallel split inside the node (two changes)."""
+    for split in _tensor_parallel(plan):
+        for q in _quantize(plan):
+            tp = split.plan.tensor_parallel
+            said = Msg("suggest.and_tensor_parallel", first=q.description, tp=tp)
+            new = split.plan.replace(weight_dtype=q.plan.weight_dtype)
+            yield Candidate("combined", said, new, 2, 2, size=q.size)
 
 
 def _offload_key(offloaded: Plan) -> str:
@@ -277,14 +282,21 @@ def _kv_bound(checks: tuple[CheckResult, ...]) -> bool:
     return kv / need >= KV_BOUND_SHARE or 0 < short <= per_gpu / 2
 
 
-def _kv_bound_once_quantized(plan: Plan) -> bool:
-    """True when smaller weights alone leave the KV cache as what does not fit (`_kv_bound` on
-    the plan with its weights quantized): 32B in int4 beside a 16-bit 8k cache misses a
-    24 GB card by a few percent, its 8-bit half fits. Then weights and KV cache quantized
-    together are the same-hardware change (vLLM `--quantization awq --kv-cache-dtype fp8`)."""
+def _weights_and_kv(plan: Plan) -> Iterator[Candidate]:
+    """Smaller weights (alone, or with a tensor-parallel split) and an 8-bit KV cache
+    together, for each weight change after which the KV cache is what does not fit
+    (`_kv_bound` on the changed plan): Qwen2.5-32B in int4 beside a 16-bit 8k cache misses a
+    24 GB card by a few percent, its 8-bit half fits (vLLM `--quantization awq
+    --kv-cache-dtype fp8`; INT8 where the card has no FP8, see `_kv_quantize`)."""
     if DTYPE_BYTES[plan.cache_dtype] <= 1.0:
-        return False
-    return any(_kv_bound((memory_check(q.plan, with_min_gpus=False),)) for q in _quantize(plan))
+        return
+    dtype = "fp8" if plan.gpu.supports("fp8") else "int8"
+    for q in (*_quantize(plan), *_quantized_splits(plan)):
+        if not _kv_bound((memory_check(q.plan, with_min_gpus=False),)):
+            continue
+        said = Msg("suggest.and_kv_quantize", first=q.description, dtype=dtype.upper())
+        new = q.plan.replace(kv_dtype=dtype)
+        yield Candidate("combined", said, new, 2, q.changes + 1, size=q.size)
 
 
 def _kv_quantize(plan: Plan) -> Iterator[Candidate]:

@@ -102,3 +102,24 @@ def test_the_combination_is_a_condition_only_when_both_formats_were_open(
     else:
         change = _both(plan)
     assert keeps_stated(change, plan, stated) is kept
+
+
+def test_a_tensor_parallel_split_with_int4_and_an_8bit_cache() -> None:
+    # Qwen2.5-72B on 2 x RTX 4090 at 8k: int4 over TP=2 is ~20.6 GB of weights per card plus
+    # 1.34 GB of 16-bit KV per card: just over 21.6 GB; the FP8 cache (0.67 GB) fits
+    plan = Plan(
+        task="inference",
+        model=lookup_model("Qwen2.5-72B"),
+        gpu=lookup_gpu("RTX 4090"),
+        gpus=2,
+        sequence_length=8192,
+    )
+    split = plan.replace(weight_dtype="int4", tensor_parallel=2)
+    assert run_checks(split)[0].verdict == "fail"
+    e = evaluate(plan)
+    first = e.suggestions[0]
+    assert (first.new_plan.weight_dtype, first.new_plan.kv_dtype) == ("int4", "fp8")
+    assert first.new_plan.tensor_parallel == 2
+    assert first.evaluation_after.works
+    assert not first.hardware
+    assert e.verdict == "conditional"

@@ -118,9 +118,8 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
     the format a serving engineer tries next holds: an 8-bit KV cache (FP8, INT8 without FP8;
     vLLM `kv_cache_dtype`) when some fit and the KV format is open (none stated, and no 16-bit
     precision, which sets it: `verdict.SERVING_FORMATS`); with `open_format` (no precision
-    stated) and none fitting, the first smaller weight format in which any fit."""
-    from assistant.calculate.verdict import SERVING_FORMATS
-
+    stated) and none fitting, the first smaller weight format in which any fit, alone and
+    then with the 8-bit KV cache when that is open too."""
     result = _max_concurrency(scenario)
     if result is None:
         return ()
@@ -136,23 +135,51 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
     found = model_and_gpu(scenario)
     if found is None:
         return (said,)
-    fp8 = found[1].supports("fp8")
-    kv8 = "fp8" if fp8 else "int8"
-    kv_open = scenario.kv_dtype is None and (
-        open_format or scenario.precision not in SERVING_FORMATS
-    )
-    options: tuple[tuple[str, str | None], ...] = ()
-    if result.sequences and kv_open:
-        options = ((result.weight_dtype, kv8),)
-    elif not result.sequences and open_format:
-        options = tuple((w, None) for w in (("fp8" if fp8 else "int8"), "int4"))
-    for weight, kv in options:
+    kv8 = _kv8(scenario, found[1], open_format=open_format)
+    for weight, kv in _next_formats(result, found[1], kv8, open_format=open_format):
         other = _max_concurrency(scenario, weight, kv)
         if other is not None and other.sequences > result.sequences:
-            key = "answer.max_concurrency_kv8" if kv else "answer.max_concurrency_in_format"
-            label = (kv or weight).upper()
+            key, label = _format_said(result, weight, kv)
             return said, _counted(key, other, dtype=label)
     return (said,)
+
+
+def _kv8(scenario: Scenario, gpu: GPU, *, open_format: bool) -> str | None:
+    """The 8-bit KV cache a serving engineer adds when the question leaves the KV format open
+    (none stated, and no 16-bit precision, which sets it: `verdict.SERVING_FORMATS`): FP8 where
+    the card has it (vLLM `--kv-cache-dtype fp8`), INT8 elsewhere; None when it is not open."""
+    from assistant.calculate.verdict import SERVING_FORMATS
+
+    if scenario.kv_dtype is not None:
+        return None
+    if not open_format and scenario.precision in SERVING_FORMATS:
+        return None
+    return "fp8" if gpu.supports("fp8") else "int8"
+
+
+def _next_formats(
+    result: Concurrency, gpu: GPU, kv8: str | None, *, open_format: bool
+) -> tuple[tuple[str, str | None], ...]:
+    """Formats tried after the evaluated one, simplest first: the 8-bit KV cache alone; when
+    no sequence fits and the precision is open, smaller weights alone, then smaller weights
+    with the 8-bit cache (int4 beside a 16-bit 8k cache can still miss a 24 GB card)."""
+    weights: tuple[str, ...] = ()
+    if not result.sequences and open_format:
+        weights = ("fp8" if gpu.supports("fp8") else "int8", "int4")
+    options: list[tuple[str, str | None]] = [(w, None) for w in weights]
+    if kv8 is not None:
+        options += [(result.weight_dtype, kv8), *((w, kv8) for w in weights)]
+    return tuple(options)
+
+
+def _format_said(result: Concurrency, weight: str, kv: str | None) -> tuple[str, Param]:
+    """The message key and the format label of a count found in another format."""
+    if kv is not None and weight == result.weight_dtype:
+        return "answer.max_concurrency_kv8", kv.upper()
+    if kv is None:
+        return "answer.max_concurrency_in_format", weight.upper()
+    label = Msg("solve.format.weights_kv", dtype=weight.upper(), kv=kv.upper())
+    return "answer.max_concurrency_in_format", label
 
 
 #: "throughput", "吞吐", "in total", "max tokens/s": the deployment's rate, all sequences together
@@ -262,6 +289,28 @@ def _context_answer(scenario: Scenario) -> Msg | None:
     return Msg(key, context=context, limit=limit, load=load, per_token=_kv_per_token(scenario))
 
 
+def _context_kv8(scenario: Scenario, *, open_format: bool) -> Msg | None:
+    """The longest context with the KV cache in 8 bits, when that format is open and memory,
+    not the model's own limit, binds: half the bytes per token, about twice the tokens."""
+    found = model_and_gpu(scenario)
+    short = longest_context(scenario)
+    if found is None or short is None or short[0] >= short[1]:
+        return None
+    kv8 = _kv8(scenario, found[1], open_format=open_format)
+    if kv8 is None:
+        return None
+    eight = replace(scenario, kv_dtype=kv8)
+    longer = longest_context(eight)
+    if longer is None or longer[0] <= short[0]:
+        return None
+    return Msg(
+        "answer.max_context_kv8",
+        dtype=kv8.upper(),
+        context=longer[0],
+        per_token=_kv_per_token(eight),
+    )
+
+
 def _kv_per_token(scenario: Scenario) -> float:
     """One token's KV cache in the format the length was solved in: 2 (K and V) x layers x
     KV heads x head dim x bytes (`calculators.catalog.models.kv_cache_bytes_per_token`)."""
@@ -284,5 +333,9 @@ def solved(ask: Ask, scenario: Scenario, lang: Language, *, open_format: bool = 
         )
     if ask == "max_context":
         found = _context_answer(scenario)
-        return text(found, lang) if found is not None else ""
+        if found is None:
+            return ""
+        more = _context_kv8(scenario, open_format=open_format)
+        said = (found,) if more is None else (found, more)
+        return join_sentences(tuple(text(m, lang) for m in said), lang)
     return ""

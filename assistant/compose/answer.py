@@ -144,14 +144,18 @@ def cite_check(
     language: Language,
     retriever: Retriever,
     site_docs: frozenset[str] = frozenset(),
+    *,
+    kv_fix: bool = False,
 ) -> list[Citation]:
-    """At most two passages that support `check`'s sentence, from different sections.
+    """At most two passages that support `check`'s sentence, from different sections
+    (`kv_fix`: the first fix offered changes the KV cache's format, see `claim_kind`).
 
     Candidates are the retrieval hits for the topic query (restricted to documents on the
     topic) plus the passages of the sections that back this kind of claim; they are ranked by
     section fit, retrieval rank and whether they name the scenario's GPU or model.
     """
-    sections = SECTIONS.get(claim_kind(check.kind, scenario, kv_bound=_kv_bound(check)), ())
+    kind = claim_kind(check.kind, scenario, kv_bound=_kv_bound(check), kv_fix=kv_fix)
+    sections = SECTIONS.get(kind, ())
     hits = retriever.search(topic_query(check.kind, scenario, language), k=12, lang=language)
     ranks = {p.id: i for i, p in enumerate(hits) if _acceptable(p, check.kind, site_docs)}
     candidates = {p.id: p for p in hits if p.id in ranks}
@@ -170,6 +174,16 @@ def cite_check(
         other = [p for p in rest if (p.doc_id, p.anchor) != (first[0].doc_id, first[0].anchor)]
         usable = first + (other or rest)
     return [Citation(passage=p, claim=check.summary) for p in usable[:2]]
+
+
+def _kv_format_fix(outcome: Outcome) -> bool:
+    """True when the first change offered keeps the hardware and changes the KV cache's
+    format (an 8-bit cache, alone or beside smaller weights): its passage backs the fix."""
+    evaluation = outcome.evaluation
+    if evaluation is None or not evaluation.suggestions:
+        return False
+    first = evaluation.suggestions[0]
+    return not first.hardware and first.new_plan.kv_dtype != evaluation.plan.kv_dtype
 
 
 def _kv_bound(check: Check) -> bool:
@@ -280,9 +294,12 @@ def compose(
     elif retriever is not None and outcome.checks and outcome.scenario is not None:
         site_citations, site_docs = _site_citations(outcome, language, retriever, outcome.lead)
         citations += site_citations
+        kv_fix = _kv_format_fix(outcome)
         for check in outcome.checks:
             if check.verdict != "n/a":
-                citations += cite_check(check, outcome.scenario, language, retriever, site_docs)
+                citations += cite_check(
+                    check, outcome.scenario, language, retriever, site_docs, kv_fix=kv_fix
+                )
                 if outcome.site is not None:
                     citations += _site_check_citations(
                         check, language, retriever, site_docs, outcome.site.id

@@ -36,6 +36,11 @@ SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("inference-serving", "kv-cache-quantization"),
         ("gpu-memory", "kv-cache"),
     ),
+    "memory-weights-kv": (
+        ("inference-serving", "kv-cache-quantization"),
+        ("inference-serving", "quantization"),
+        ("gpu-memory", "inference-weights"),
+    ),
     "memory-quantized": (
         ("inference-serving", "quantization"),
         ("gpu-memory", "inference-weights"),
@@ -61,9 +66,12 @@ SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def claim_kind(kind: str, scenario: Scenario, *, kv_bound: bool = False) -> str:
+def claim_kind(
+    kind: str, scenario: Scenario, *, kv_bound: bool = False, kv_fix: bool = False
+) -> str:
     """Which section list fits a check's claim, given what was evaluated. `kv_bound`: serving
-    memory that the KV cache, not the weights, overflows (its 8-bit format is the remedy).
+    memory that the KV cache, not the weights, overflows (its 8-bit format is the remedy);
+    `kv_fix`: serving memory whose simplest same-card fix quantizes weights and KV together.
 
     Examples:
         >>> claim_kind("memory", Scenario(task="finetune", method="qlora"))
@@ -72,11 +80,15 @@ def claim_kind(kind: str, scenario: Scenario, *, kv_bound: bool = False) -> str:
         'network-ethernet'
         >>> claim_kind("memory", Scenario(task="inference"), kv_bound=True)
         'memory-kv'
+        >>> claim_kind("memory", Scenario(task="inference"), kv_fix=True)
+        'memory-weights-kv'
     """
     inference = scenario.task == "inference"
     if kind == "memory":
         if inference and kv_bound:
             return "memory-kv"
+        if inference and kv_fix:
+            return "memory-weights-kv"
         if inference:
             quantized = scenario.precision in ("int4", "int8")
             return "memory-quantized" if quantized else "memory-inference"

@@ -34,7 +34,8 @@ def test_catalog4_model_totals_match_published(
     model = MODELS[name]
     assert model.params == pytest.approx(published, rel=tolerance, abs=0)
     assert model.params_published == published
-    assert model.sources and model.release_dtype_source
+    assert model.sources
+    assert model.release_dtype_source
 
 
 @pytest.mark.parametrize(

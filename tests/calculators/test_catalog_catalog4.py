@@ -17,6 +17,11 @@ MODEL_TOTALS = [
     ("Qwen1.5-72B", 72.288e9, 0.0005e9 / 72.288e9),
     ("Qwen1.5-110B", 111.21e9, 0.005e9 / 111.21e9),
     ("Yi-1.5-34B", 34.389e9, 0.0005e9 / 34.389e9),
+    ("Mistral-Small-24B", 23.572e9, 0.0005e9 / 23.572e9),
+    # DeepSeek LLM (arXiv:2401.02954) names it 67B; config.json counts 67.43B (0.6% over).
+    ("DeepSeek-LLM-67B", 67e9, 0.01),
+    # Phi-3.5-mini model card: 3.8B (half a unit of the last digit: 1.3%), as Phi-3-mini.
+    ("Phi-3.5-mini", 3.8e9, 0.013),
     # DeepSeek-V3.1 model card: 671B total (the DeepSeek-V3 architecture, MTP module not counted).
     ("DeepSeek-V3.1", 671e9, 0.001),
     # GLM-4.5 README: 355B; the count leaves out the MTP layer (one more MoE layer, about 3.9B)
@@ -95,6 +100,13 @@ def test_yi15_34b_keeps_the_yi_34b_shape_with_more_tokens() -> None:
     assert yi15.training_tokens == yi.training_tokens + 0.5e12
 
 
+def test_phi35_mini_is_the_phi3_mini_shape_with_a_128k_context() -> None:
+    new, old = MODELS["Phi-3.5-mini"], MODELS["Phi-3-mini"]
+    assert new.params == old.params
+    assert new.kv_heads == old.kv_heads == 32
+    assert (new.context_length, old.context_length) == (131072, 4096)
+
+
 @pytest.mark.parametrize(
     ("typed", "canonical"),
     [
@@ -119,6 +131,15 @@ def test_yi15_34b_keeps_the_yi_34b_shape_with_more_tokens() -> None:
         ("01-ai/Yi-1.5-34B-Chat", "Yi-1.5-34B"),
         ("Yi 1.5 34B", "Yi-1.5-34B"),
         ("Yi-34B", "Yi-34B"),
+        ("mistralai/Mistral-Small-24B-Instruct-2501", "Mistral-Small-24B"),
+        ("Mistral Small 3", "Mistral-Small-24B"),
+        ("mistral-small:24b", "Mistral-Small-24B"),
+        ("Mistral 7B", "Mistral-7B-v0.3"),
+        ("deepseek-ai/deepseek-llm-67b-chat", "DeepSeek-LLM-67B"),
+        ("DeepSeek 67B", "DeepSeek-LLM-67B"),
+        ("microsoft/Phi-3.5-mini-instruct", "Phi-3.5-mini"),
+        ("phi3.5", "Phi-3.5-mini"),
+        ("Phi-3-mini", "Phi-3-mini"),
     ],
 )
 def test_catalog4_model_aliases(typed: str, canonical: str) -> None:

@@ -18,6 +18,9 @@ MODEL_TOTALS = [
     ("Qwen1.5-110B", 111.21e9, 0.005e9 / 111.21e9),
     ("Yi-1.5-34B", 34.389e9, 0.0005e9 / 34.389e9),
     ("Mistral-Small-24B", 23.572e9, 0.0005e9 / 23.572e9),
+    ("CodeLlama-34B", 33.744e9, 0.0005e9 / 33.744e9),
+    # deepseek-coder-33b model card: 33B (half a unit of the last digit: 1.5%); 33.34B counted.
+    ("DeepSeek-Coder-33B", 33e9, 0.015),
     # DeepSeek LLM (arXiv:2401.02954) names it 67B; config.json counts 67.43B (0.6% over).
     ("DeepSeek-LLM-67B", 67e9, 0.01),
     # Phi-3.5-mini model card: 3.8B (half a unit of the last digit: 1.3%), as Phi-3-mini.
@@ -140,6 +143,10 @@ def test_phi35_mini_is_the_phi3_mini_shape_with_a_128k_context() -> None:
         ("microsoft/Phi-3.5-mini-instruct", "Phi-3.5-mini"),
         ("phi3.5", "Phi-3.5-mini"),
         ("Phi-3-mini", "Phi-3-mini"),
+        ("codellama/CodeLlama-34b-Instruct-hf", "CodeLlama-34B"),
+        ("Code Llama 34B", "CodeLlama-34B"),
+        ("deepseek-ai/deepseek-coder-33b-instruct", "DeepSeek-Coder-33B"),
+        ("deepseek-coder:33b", "DeepSeek-Coder-33B"),
     ],
 )
 def test_catalog4_model_aliases(typed: str, canonical: str) -> None:

@@ -32,6 +32,10 @@ MODEL_TOTALS = [
     ("GLM-4.5", 355e9, 0.01),
     # GLM-4.5-Air README: 106B, a rounded figure; config.json counts 106.85B (0.8% over): 1%.
     ("GLM-4.5-Air", 106e9, 0.01),
+    # DBRX card: 132B (counted 131.6B, 0.3% under); Qwen3-Coder card: 480B (480.15B counted):
+    # half a unit of the last published digit.
+    ("DBRX", 132e9, 0.004),
+    ("Qwen3-Coder-480B-A35B", 480e9, 0.001),
 ]
 
 
@@ -56,6 +60,10 @@ def test_catalog4_model_totals_match_published(
         # vs 12B (1.5%: the card rounds to whole billions).
         ("GLM-4.5", 32e9, 0.005, 0),
         ("GLM-4.5-Air", 12e9, 0.02, 0),
+        # DBRX card: 36B active (4 of 16 experts): 36.47B counted, within half a unit (1.4%);
+        # Qwen3-Coder card: 35B activated: 35.47B counted (1.35%), as Qwen3-235B-A22B's 22B.
+        ("DBRX", 36e9, 0.014, 2),
+        ("Qwen3-Coder-480B-A35B", 35e9, 0.015, 2),
     ],
 )
 def test_catalog4_moe_active_params(
@@ -147,6 +155,11 @@ def test_phi35_mini_is_the_phi3_mini_shape_with_a_128k_context() -> None:
         ("Code Llama 34B", "CodeLlama-34B"),
         ("deepseek-ai/deepseek-coder-33b-instruct", "DeepSeek-Coder-33B"),
         ("deepseek-coder:33b", "DeepSeek-Coder-33B"),
+        ("databricks/dbrx-instruct", "DBRX"),
+        ("dbrx", "DBRX"),
+        ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen3-Coder-480B-A35B"),
+        ("Qwen3 Coder 480B", "Qwen3-Coder-480B-A35B"),
+        ("Qwen3-235B", "Qwen3-235B-A22B"),
     ],
 )
 def test_catalog4_model_aliases(typed: str, canonical: str) -> None:

@@ -36,6 +36,9 @@ MODEL_TOTALS = [
     # half a unit of the last published digit.
     ("DBRX", 132e9, 0.004),
     ("Qwen3-Coder-480B-A35B", 480e9, 0.001),
+    # Command R+ card: 104B (103.81B counted, tied embeddings); Command R card: 35B (34.98B).
+    ("Command-R-Plus", 104e9, 0.005),
+    ("Command-R", 35e9, 0.0015),
 ]
 
 
@@ -86,7 +89,10 @@ def test_qwen15_72b_is_multi_head_and_its_kv_cache_is_8x_a_gqa_72b() -> None:
     assert ratio == 8
 
 
-@pytest.mark.parametrize(("name", "kv_heads"), [("Qwen1.5-7B", 32), ("Qwen1.5-14B", 40)])
+@pytest.mark.parametrize(
+    ("name", "kv_heads"),
+    [("Qwen1.5-7B", 32), ("Qwen1.5-14B", 40), ("Command-R", 64)],  # Command R v01: MHA too
+)
 def test_small_qwen15_models_are_multi_head(name: str, kv_heads: int) -> None:
     assert MODELS[name].kv_heads == MODELS[name].heads == kv_heads
 
@@ -109,6 +115,14 @@ def test_yi15_34b_keeps_the_yi_34b_shape_with_more_tokens() -> None:
     yi15, yi = MODELS["Yi-1.5-34B"], MODELS["Yi-34B"]
     assert yi15.params == yi.params
     assert yi15.training_tokens == yi.training_tokens + 0.5e12
+
+
+def test_cohere_models_tie_their_embeddings() -> None:
+    # transformers CohereConfig: tie_word_embeddings defaults to true; the configs leave it unset
+    for name in ("Command-R-Plus", "Command-R"):
+        model = MODELS[name]
+        assert model.tied_embeddings
+        assert model.embedding_params == model.vocab * model.hidden
 
 
 def test_phi35_mini_is_the_phi3_mini_shape_with_a_128k_context() -> None:
@@ -160,6 +174,11 @@ def test_phi35_mini_is_the_phi3_mini_shape_with_a_128k_context() -> None:
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "Qwen3-Coder-480B-A35B"),
         ("Qwen3 Coder 480B", "Qwen3-Coder-480B-A35B"),
         ("Qwen3-235B", "Qwen3-235B-A22B"),
+        ("CohereForAI/c4ai-command-r-plus", "Command-R-Plus"),
+        ("Command R+", "Command-R-Plus"),
+        ("command-r-plus-08-2024", "Command-R-Plus"),
+        ("Command R", "Command-R"),
+        ("CohereForAI/c4ai-command-r-v01", "Command-R"),
     ],
 )
 def test_catalog4_model_aliases(typed: str, canonical: str) -> None:

@@ -46,7 +46,7 @@ def test_how_long_past_a_year_is_impractical_in_words_not_the_verdict(
     outcome = _ask(question)
     assert outcome.verdict == "feasible", outcome.lead
     assert impractical in outcome.lead
-    assert within in outcome.lead
+    assert within.lower() in outcome.lead.lower()  # after the memory fit, so mid-sentence
     assert "期限 365 天" not in outcome.lead
     assert "deadline of 365 days" not in outcome.lead
     compute = next(c for c in outcome.checks if c.kind == "compute")

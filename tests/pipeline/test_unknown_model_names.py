@@ -83,8 +83,8 @@ def test_a_closed_model_is_said_to_have_no_published_weights(
 @pytest.mark.parametrize(
     ("question", "name"),
     [
-        ("Will DBRX fit on 8x A100 80GB?", "DBRX"),
-        ("Command R+ 用4张H100推理够吗", "Command R+"),
+        ("Will Jamba fit on 8x A100 80GB?", "Jamba"),
+        ("Jamba 用4张H100推理够吗", "Jamba"),
     ],
 )
 def test_an_open_model_named_without_a_size_is_not_in_the_catalog(question: str, name: str) -> None:

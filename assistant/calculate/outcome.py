@@ -333,7 +333,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(_calculate(query, site), one_card)
     if probing:  # the largest model's own figures, not the probe's
-        found = at_largest(query, found, lambda q: _calculate(q, site))
+        found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:
         lead = join_sentences((missing, found.lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))

@@ -202,10 +202,12 @@ def headline(
     passing run time against it leads ("can it finish in 10 days?" is answered first).
     `memory_first`: the question asks whether it fits, so the memory fit leads, even when
     another check only warns ("显存够吗" is answered before a tight network).
-    `recounted`: the fix names a re-planned, evaluated GPU count (`recounted`), so the compute
-    check's linear "about N to make it" is left out: one count, the evaluated one.
+    `recounted`: the fix names a re-planned, evaluated GPU count (`recounted`), so when the
+    sentence shows that fix against a stated deadline, the compute check's linear "about N to
+    make it" is left out: one count, the evaluated one.
     """
-    if recounted:
+    shows_fix = offer_fix and (fix is not None or beyond is not None)
+    if recounted and shows_fix and not horizon:
         checks = [_without_count(c) for c in checks]
     checks = [
         c

@@ -120,3 +120,10 @@ def test_a_replanned_count_is_the_only_count_in_the_headline() -> None:
     first = _first_line(outcome)
     assert "to make it" not in first
     assert re.search(r"scale to [\d,]+ × H800", first)
+
+
+def test_a_count_for_the_practical_year_stays_without_a_shown_fix() -> None:
+    # no deadline stated, nothing fails: no fix is shown, so the within-a-year count is the
+    # only count and stays (it is not dropped for a re-plan the sentence does not name)
+    outcome = calculate(parse("How long would 16 A100s take to pretrain a 30B model on 2T tokens?"))
+    assert re.search(r"finishing within a year takes about [\d,]+ × A100", _first_line(outcome))

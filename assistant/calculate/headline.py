@@ -8,6 +8,7 @@ over compute); the fix is the first planner change whose re-evaluation is feasib
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.whole_nodes import whole_nodes
@@ -24,7 +25,7 @@ from calculators.units import format_bytes
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation
 
-__all__ = ["headline", "shortfall"]
+__all__ = ["headline", "recounted", "shortfall"]
 
 
 def _num(figures: Mapping[str, Figure], key: str) -> float | None:
@@ -186,6 +187,7 @@ def headline(
     offer_fix: bool = True,
     deadline_asked: bool = False,
     memory_first: bool = False,
+    recounted: bool = False,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -200,7 +202,13 @@ def headline(
     passing run time against it leads ("can it finish in 10 days?" is answered first).
     `memory_first`: the question asks whether it fits, so the memory fit leads, even when
     another check only warns ("显存够吗" is answered before a tight network).
+    `recounted`: the fix names a re-planned, evaluated GPU count (`recounted`), so when the
+    sentence shows that fix against a stated deadline, the compute check's linear "about N to
+    make it" is left out: one count, the evaluated one.
     """
+    shows_fix = offer_fix and (fix is not None or beyond is not None)
+    if recounted and shows_fix and not horizon:
+        checks = [_without_count(c) for c in checks]
     checks = [
         c
         for c in checks
@@ -225,6 +233,25 @@ def headline(
     elif failing and verdict == "infeasible":
         text += t("headline.no_single_fix", lang)
     return text + t("common.period", lang)
+
+
+def recounted(evaluation: Evaluation, index: int | None) -> bool:
+    """Whether the planner's suggestion `index` re-plans the same GPU at another count (its
+    evaluation, layout and network included, is the count to say; the compute check's
+    `gpus_for_deadline` scales the evaluated layout's rate linearly and would disagree)."""
+    if index is None or index >= len(evaluation.suggestions):
+        return False
+    new = evaluation.suggestions[index].new_plan
+    plan = evaluation.plan
+    return new.gpu.name == plan.gpu.name and new.gpus != plan.gpus
+
+
+def _without_count(check: Check) -> Check:
+    """`check` without its count for the deadline (a compute check), else unchanged."""
+    if check.kind != "compute" or "gpus_for_deadline" not in check.figures:
+        return check
+    figures = {k: v for k, v in check.figures.items() if k != "gpus_for_deadline"}
+    return replace(check, figures=figures)
 
 
 def _past_horizon(check: Check, horizon: bool) -> bool:

@@ -21,17 +21,19 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import figure
 from assistant.i18n import join_sentences, text
 from assistant.records import Check, Query, Scenario
+from calculators.defaults import DEFAULT_DEADLINE_SECONDS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["PROBE_PARAMS", "at_largest", "chinchilla_params", "largest_model"]
+__all__ = ["PROBE_PARAMS", "at_largest", "budget_count", "chinchilla_params", "largest_model"]
 
 #: The model size evaluated to read the hardware's rates (any size that fits works).
 PROBE_PARAMS = 1e9
 _TOKENS_PER_PARAM = 20.0
 _STATE_BYTES = 16.0
+_SECONDS_PER_HOUR = 3600.0
 _WEIGHT_BYTES = {"int4": 0.5, "int8": 1.0, "fp8": 1.0}
 #: Model-state bytes per parameter when fine-tuning: full = mixed-precision Adam (16, ZeRO paper
 #: arXiv:1910.02054 §3.1); LoRA = the frozen 16-bit base (2); QLoRA = the 4-bit NF4 base (0.5,
@@ -45,14 +47,20 @@ def chinchilla_params(compute_flops: float) -> float:
 
 
 def largest_model(
-    checks: tuple[Check, ...], scenario: Scenario, stated: Scenario | None = None
+    checks: tuple[Check, ...],
+    scenario: Scenario,
+    stated: Scenario | None = None,
+    gpus: int | None = None,
 ) -> Msg | None:
     """The largest model sentence from a probe evaluation of `scenario`, or None.
 
     `stated` is what the question fixed: a stated budget at a price per GPU-hour bounds the
-    training compute (`calculators.budget_compute`), and then no default horizon is added."""
+    training compute (`calculators.budget_compute`), and then no default horizon is added.
+    `gpus` is the count to answer for when it is not the probe's (a budget with no count
+    stated: `budget_count`); the probe's sustained rate per GPU is scaled to it."""
     stated = stated or scenario
-    gpus = scenario.gpu_count or 1
+    probed = scenario.gpu_count or 1
+    gpus = gpus or probed
     hardware = Msg("common.gpus", count=gpus, gpu=scenario.gpu or "GPU")
     usable = figure(checks, "memory", "available_bytes_per_gpu")
     if usable is None:
@@ -77,7 +85,8 @@ def largest_model(
         return None
     if stated.budget and stated.price_per_gpu_hour:
         money = (stated.budget, stated.price_per_gpu_hour)
-        return _within_budget(flops / seconds, hardware, gpus, memory_params, stated, money)
+        rate = flops / seconds / probed * gpus
+        return _within_budget(rate, hardware, gpus, memory_params, stated, money)
     horizon = scenario.deadline_seconds
     if not horizon:
         return None
@@ -143,7 +152,37 @@ def _within_budget(
     )
 
 
-def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) -> Outcome:
+def budget_count(probe: Outcome, stated: Scenario) -> int | None:
+    """The GPU count a training budget is answered on when the question states none, or None.
+
+    The probe's default 8 GPUs would decide the answer (their memory caps the size, their
+    years-long run is called impractical), so the count is the whole nodes that spend the
+    budget's GPU-hours within the default horizon and hold the compute-optimal size
+    (ZeRO-3, 16 bytes per parameter): GPU-hours, not the count, set the size."""
+    s = probe.scenario
+    if s is None or s.task in ("inference", "finetune") or not s.gpu_count:
+        return None
+    if not (stated.budget and stated.price_per_gpu_hour):
+        return None
+    flops = figure(probe.checks, "compute", "total_flops")
+    seconds = figure(probe.checks, "compute", "seconds")
+    usable = figure(probe.checks, "memory", "available_bytes_per_gpu")
+    if not (flops and seconds and usable):
+        return None
+    gpu_seconds = stated.budget / stated.price_per_gpu_hour * _SECONDS_PER_HOUR
+    params = chinchilla_params(gpu_seconds * flops / seconds / s.gpu_count)
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    need = max(gpu_seconds / DEFAULT_DEADLINE_SECONDS, params * _STATE_BYTES / usable)
+    return max(per_node, math.ceil(need / per_node) * per_node)
+
+
+def at_largest(
+    query: Query,
+    probe: Outcome,
+    run: Callable[[Query], Outcome],
+    *,
+    open_count: bool = False,
+) -> Outcome:
     """The answer for the largest model found from `probe`, with that model's own checks.
 
     The probe (a 1B model) only measures the hardware's sustained rate and usable memory; the
@@ -152,8 +191,14 @@ def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) ->
     or the memory (MFU, attention FLOPs and the layout shift with size) it is shrunk in closed
     form, time growing as N·D = 20·N² and memory about as N, at most three times, and the lead
     names the size evaluated. Without a working evaluation the probe's answer is kept.
+    With a budget and `open_count` (no count stated) it is answered on `budget_count`.
     """
-    found = largest_model(probe.checks, probe.scenario, query.scenario) if probe.scenario else None
+    stated = query.scenario
+    open_count = open_count and stated.gpu_count is None and stated.nodes is None
+    count = budget_count(probe, stated) if open_count else None
+    found = None
+    if probe.scenario:
+        found = largest_model(probe.checks, probe.scenario, query.scenario, gpus=count)
     if found is None:
         return probe
     params = float(found["params"])  # type: ignore[arg-type]
@@ -161,27 +206,64 @@ def at_largest(query: Query, probe: Outcome, run: Callable[[Query], Outcome]) ->
         return _largest_finetune(query, probe, found, run)
     training = "tokens" in found
     horizon = float(found["seconds"]) if "seconds" in found else None  # type: ignore[arg-type]
+    spend = found.key == "solve.max_model_budget"  # a budget: grow back into money left unspent
+    best: tuple[Outcome, float] | None = None
     for _ in range(4):
         scenario = replace(
             query.scenario,
             params=params,
             tokens=_TOKENS_PER_PARAM * params if training else query.scenario.tokens,
             deadline_seconds=query.scenario.deadline_seconds or horizon,
+            gpu_count=count or query.scenario.gpu_count,
         )
         outcome = run(replace(query, scenario=scenario))
         overrun = _overrun(outcome.checks, scenario.deadline_seconds)
         # A conditional verdict whose memory or time still fails (a serving size a hair past the
         # usable memory, "fixed" by quantizing) is not the largest size as stated: shrink it.
         if outcome.verdict in ("feasible", "conditional") and overrun is None:
-            sizes: dict[str, float] = {"params": params}
-            if training:
-                sizes["tokens"] = _TOKENS_PER_PARAM * params
-            lead = text(Msg(found.key, **{**found.params, **sizes}), query.language)
-            return replace(outcome, lead=lead, scenario=probe.scenario)
+            best = (outcome, params)
+            slack = _slack(outcome.checks, scenario.deadline_seconds) if spend else None
+            if slack is None:
+                break
+            params *= slack / 1.002  # the evaluated MFU beat the probe's: the budget buys more
+            continue
         if overrun is None:
             break
         params /= overrun * 1.002  # just inside the bound: the size scaling is near exact
-    return probe
+    if best is None:
+        return probe
+    return _at_size(query, probe, found, best, count)
+
+
+def _at_size(
+    query: Query, probe: Outcome, found: Msg, best: tuple[Outcome, float], count: int | None
+) -> Outcome:
+    """The evaluation `best` (outcome, size) led by the largest-model sentence at that size,
+    its duration the evaluated run's when a budget set it (one duration everywhere)."""
+    outcome, params = best
+    sizes: dict[str, float] = {"params": params}
+    if "tokens" in found:
+        sizes["tokens"] = _TOKENS_PER_PARAM * params
+    seconds = figure(outcome.checks, "compute", "seconds")
+    if found.key == "solve.max_model_budget" and seconds:
+        sizes["seconds"] = seconds
+    lead = text(Msg(found.key, **{**found.params, **sizes}), query.language)
+    if count is None:
+        return replace(outcome, lead=lead, scenario=probe.scenario)
+    note = text(Msg("solve.budget_count", hardware=found["hardware"]), query.language)
+    return replace(outcome, lead=lead, assumptions=(note, *outcome.assumptions))
+
+
+def _slack(checks: tuple[Check, ...], horizon: float | None) -> float | None:
+    """How much larger the model may grow and still fit the memory and the horizon, when that
+    is more than 2% (time grows as 20·N², memory about as N), or None."""
+    needed = figure(checks, "memory", "required_bytes_per_gpu")
+    usable = figure(checks, "memory", "available_bytes_per_gpu")
+    seconds = figure(checks, "compute", "seconds")
+    if not (needed and usable and seconds and horizon):
+        return None
+    room = min(usable / needed, math.sqrt(horizon / seconds))
+    return room if room > 1.02 else None
 
 
 #: Bisection steps for the largest fine-tunable model: 8 halvings of the log-size range

@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
-from assistant.calculate.focus import focus_sentence, topic_sentences
+from assistant.calculate.focus import focus_sentence, needed_gpus, topic_sentences
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
+from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Query, Scenario
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -93,4 +95,10 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         return _network(query, outcome, scenario)
     if ask == "power":
         return topic_sentences(("power",), outcome.checks, language, ("power",))
+    if ask == "gpu_count" and asks_nodes(query.question):  # "how many nodes": said in nodes
+        per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
+        count = needed_gpus(outcome.checks, per_node)
+        nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None
+        if nodes is not None:
+            return text(nodes, language)
     return focus_sentence(ask, outcome.checks, scenario, language)

@@ -21,7 +21,7 @@ from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
-from assistant.calculate.headline import headline, speed_after_fix
+from assistant.calculate.headline import headline, recounted, speed_after_fix
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
@@ -215,6 +215,7 @@ def _evaluate_scenario(
         offer_fix=not over,
         deadline_asked=stated.deadline_seconds is not None,
         memory_first=fit,
+        recounted=recounted(evaluation, keeping if fix is not None else other),
     )
     works = plan.task == "inference" and not any(c.verdict == "fail" for c in checks)
     slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix
@@ -333,7 +334,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(_calculate(query, site), one_card)
     if probing:  # the largest model's own figures, not the probe's
-        found = at_largest(query, found, lambda q: _calculate(q, site))
+        found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:
         lead = join_sentences((missing, found.lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))

@@ -4,15 +4,44 @@ evaluated as 24 = 3 nodes × 8 (the planner's own scale-out suggestions round th
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from assistant.records import Figure
 from calculators.messages import Msg
 
-__all__ = ["SCALE_OUT_NODE_GPUS", "whole_nodes"]
+__all__ = ["SCALE_OUT_NODE_GPUS", "asks_nodes", "node_count", "whole_nodes"]
 
 #: GPUs per server when the plan is a single card (as `calculators.planner.suggest_scale`).
 SCALE_OUT_NODE_GPUS = 8
+
+#: "how many 8-GPU H800 nodes", "how many servers", "要几台", "多少个节点": the count is of nodes.
+_NODES_ASKED = re.compile(
+    r"how many (?:[^\s?,.]+ ){0,3}(?:nodes|servers|machines|boxes)\b|"
+    r"(?:几|多少)台|(?:几|多少)个?节点",
+    re.IGNORECASE,
+)
+
+
+def asks_nodes(question: str) -> bool:
+    """True when the question asks for a count of nodes (servers), not of GPUs.
+
+    Examples:
+        >>> asks_nodes("How many 8-GPU H800 nodes would we need?"), asks_nodes("要几台H20")
+        (True, True)
+        >>> asks_nodes("How many H800 GPUs do we need on 2 nodes?")
+        False
+    """
+    return bool(_NODES_ASKED.search(question))
+
+
+def node_count(count: int, per_node: int, gpu: str) -> Msg | None:
+    """ "You need 94 nodes × 8 (752 × H800)" for a count of whole nodes past one node, else
+    None (a count inside one node is said in GPUs)."""
+    if per_node < 1 or count <= per_node or count % per_node:
+        return None
+    hardware = Msg("common.gpus", count=count, gpu=gpu)
+    return Msg("answer.count_nodes", nodes=count // per_node, per_node=per_node, hardware=hardware)
 
 
 def whole_nodes(count: float | None, figures: Mapping[str, Figure], gpu: str) -> Msg | str:

@@ -17,7 +17,7 @@ from assistant.parse.asks import KV_PER_TOKEN
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
 from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
-from calculators.messages import Msg
+from calculators.messages import Msg, Param
 
 __all__ = [
     "asked",
@@ -324,7 +324,7 @@ def _serving_memory(
     replicas = max(1, gpus // split)
     kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
     sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
-    params = {
+    params: dict[str, Param] = {
         "total": per_gpu * split,
         "weights": weights,
         "kv": kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split,

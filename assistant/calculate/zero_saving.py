@@ -23,7 +23,7 @@ import re
 
 from assistant.calculate.focus import figure
 from assistant.records import Check, Query, Scenario
-from calculators.messages import Msg
+from calculators.messages import Msg, Param
 
 __all__ = ["asks_saving", "saving_message", "stage_states"]
 
@@ -83,7 +83,7 @@ def saving_message(query: Query, checks: tuple[Check, ...], scenario: Scenario) 
     named = stated_stages(query.question)
     base = next((s for s in named if s != stage), 0)
     saved, before, after = states[base] - states[stage], states[base], states[stage]
-    params = {
+    params: dict[str, Param] = {
         "stage": stage,
         "saved": saved,
         "share": saved / before if before else 0.0,

@@ -162,7 +162,9 @@ def test_no_saving_sentence_without_sharded_training_states(scenario: Scenario) 
 
 
 def test_the_follow_up_headline_states_the_saving_first() -> None:
-    query = chain("What is ZeRO stage 2?", "ok, and how much memory would it save for 7B on 8 GPUs?")
+    query = chain(
+        "What is ZeRO stage 2?", "ok, and how much memory would it save for 7B on 8 GPUs?"
+    )
     outcome = calculate(query)
     assert outcome.lead.startswith("ZeRO-2 saves")
     assert "on 1 GPUs" not in outcome.lead

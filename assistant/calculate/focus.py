@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from assistant.calculate.nouns import gpu_noun
 from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import text
 from assistant.parse.asks import KV_PER_TOKEN
 from assistant.records import Ask, Check, Figure, Language, Query, Scenario
 from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
-from calculators.messages import Msg
+from calculators.messages import Msg, Param
 
 __all__ = [
     "asked",
@@ -194,43 +195,6 @@ def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.kv_cache", total=total, sequences=sequences, context=context)
 
 
-def _kv_per_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """ "每个token的KV cache多大": one token's cache first, with its shape (2 (K and V) × layers
-    × KV heads × head dim × bytes, `calculators.catalog.models.kv_cache_bytes_per_token`),
-    then one sequence at the context evaluated (stated or assumed)."""
-    per_sequence = figure(checks, "memory", "kv_cache_bytes_per_sequence")
-    context = scenario.context_length
-    if not per_sequence or not context:
-        return None
-    per_token = float(per_sequence) / context
-    params = {"per_token": per_token, "per_sequence": per_sequence, "context": context}
-    shape = _kv_shape(scenario.model, per_token)
-    if shape is None:  # a latent cache (MLA) or a generic model: the size alone
-        return Msg("answer.kv_per_token", **params)
-    return Msg("answer.kv_per_token_shape", exact=per_token, **shape, **params)
-
-
-def _kv_shape(model_name: str | None, per_token: float) -> dict[str, float] | None:
-    """Layers, KV heads, head dim and bytes per element that multiply to `per_token`."""
-    from calculators.catalog.models import lookup_model
-
-    if model_name is None:
-        return None
-    model = lookup_model(model_name)
-    if model.attention != "standard":
-        return None
-    elements = 2 * model.layers * model.kv_heads * model.head_dim
-    dtype_bytes = per_token / elements
-    if dtype_bytes not in (0.5, 1.0, 2.0, 4.0):
-        return None
-    return {
-        "layers": model.layers,
-        "kv_heads": model.kv_heads,
-        "head_dim": model.head_dim,
-        "dtype_bytes": dtype_bytes,
-    }
-
-
 def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     per_gpu = figure(checks, "memory", "weights_bytes")
     if per_gpu is None:
@@ -360,12 +324,13 @@ def _serving_memory(
     replicas = max(1, gpus // split)
     kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
     sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
-    params = {
+    params: dict[str, Param] = {
         "total": per_gpu * split,
         "weights": weights,
         "kv": kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split,
         "per_gpu": per_gpu,
         "gpus": split,
+        "noun": gpu_noun(split),
         "sequences": sequences,
         "context": scenario.context_length or 0,
     }
@@ -428,13 +393,16 @@ def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
 
 
-def _elsewhere(name: str) -> Callable[[tuple[Check, ...], Scenario], Msg | None]:
-    """An answer written in `calculate.measured` (imported when asked: it imports `figure`)."""
+def _elsewhere(
+    name: str, module: str = "measured"
+) -> Callable[[tuple[Check, ...], Scenario], Msg | None]:
+    """An answer written in `calculate.<module>` (imported when asked: it imports `figure`)."""
 
     def answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-        from assistant.calculate import measured
+        from importlib import import_module
 
-        return getattr(measured, name)(checks, scenario)  # type: ignore[no-any-return]
+        found = import_module(f"assistant.calculate.{module}")
+        return getattr(found, name)(checks, scenario)  # type: ignore[no-any-return]
 
     return answer
 
@@ -460,7 +428,7 @@ _ANSWERS = {
     "duration": _duration,
     "gpu_count": _count,
     "kv_cache": _kv_cache,
-    "kv_per_token": _kv_per_token,
+    "kv_per_token": _elsewhere("kv_per_token_answer", "kv_answers"),
     "weights": _weights,
     "cost": _cost,
     "gpu_hours": _gpu_hours,

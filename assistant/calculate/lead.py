@@ -14,6 +14,7 @@ from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
 from assistant.calculate.whole_nodes import asks_nodes, node_count
+from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
@@ -43,6 +44,9 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
         or _answer(ask, outcome, scenario, query)
     )
+    saving = saving_message(query, outcome.checks, scenario) if ask == "memory" else None
+    if saving is not None:  # "how much would ZeRO-2 save": the saving, then the memory it needs
+        focus = join_sentences((text(saving, query.language), focus), query.language)
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
     focus = join_sentences((fabric, focus), query.language) if fabric else focus
     if ask in _RUN_QUANTITIES and query.scenario.deadline_seconds is None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from assistant.calculate.focus import figure
+from assistant.calculate.nouns import gpu_noun
 from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg
 
@@ -68,6 +69,7 @@ def training_rate(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         per_gpu=total / gpus,
         total=total,
         gpus=gpus,
+        noun=gpu_noun(gpus),
         per_token=flops / tokens,
         mfu=mfu,
         peak=peak,

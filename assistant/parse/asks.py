@@ -183,7 +183,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"vram (?:needed|requirement)|(?:fit|fits) in (?:gpu )?(?:memory|vram)|"
         # "does memory fit", "is there enough GPU memory": 显存够吗 in English
         r"(?:does|will|would) (?:the )?(?:gpu )?(?:memory|vram) (?:fit|suffice|be enough)|"
-        r"enough (?:gpu )?(?:memory|vram)",
+        r"enough (?:gpu )?(?:memory|vram)|"
+        # "how much would it save", "能省多少": memory saved (assistant/calculate/zero_saving.py)
+        r"\bhow much (?:(?:gpu )?(?:memory|vram) )?(?:would|does|will|can|could|do)\b"
+        r"[^?.!]{0,40}?\bsave\b|省(?:下|了)?(?:多少|几)(?!\s*(?:钱|元|块|电|时间|小时|天))|多省",
     ),
     (
         "energy_cost",

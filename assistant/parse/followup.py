@@ -270,7 +270,10 @@ def as_followup(
     if not (found or base.topics or asks or concept):
         return None
     marked = is_marked(base.question) or concept
-    if not is_strongly_marked(base.question) and _names_own_job(found, base.asks, weak=marked):
+    # "那它对8张卡训练13B能省多少显存?" after "什么是ZeRO-3?": its own job, with the concept's stage
+    applied = concept and bool(_WORKLOAD & found.keys())
+    own_job = _names_own_job(found, base.asks, weak=marked)
+    if not is_strongly_marked(base.question) and own_job and not applied:
         return None
     if not marked:
         if "concept" in base.asks:

@@ -114,7 +114,11 @@ def parse(
     )
     offtopic = bool(evidence.elsewhere)
     query = _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
-    return _framework_task(query, training_framework(text))
+    # "ok, and how much would it save for 7B?" after "What is ZeRO stage 2?": the ZeRO it means
+    framework = training_framework(text) or (
+        training_framework(query.context.lower()) if query.followup else None
+    )
+    return _framework_task(query, framework)
 
 
 def _framework_task(query: Query, framework: str | None) -> Query:

@@ -242,7 +242,7 @@ def training_framework(text: str) -> str | None:
     if match is None:
         return None
     said = {"fsdp": "FSDP", "deepspeed": "DeepSpeed", "ddp": "DDP"}.get(match.group(0))
-    return said or match.group(0).upper().replace("ZERO", "ZeRO")
+    return said or f"ZeRO-{match.group(0)[-1]}"  # "zero stage 2" is written ZeRO-2
 
 
 def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -> list[str]:

@@ -24,11 +24,18 @@ from assistant.records import Query
 
 __all__ = ["continues_concept", "quoted_context", "refers_back"]
 
-#: Words that point back at the thing the previous turn explained.
-_BACK = re.compile(
-    r"^(?:and|also|so|then)\b|\b(?:it|its|it's|this|that|these|those|they|them|one)\b|"
-    r"它|其|这个|那个|这种|这样|该(?:方法|技术|指标|策略)|^(?:那|那么|还有|另外|以及)"
+#: Pronouns that name the thing the previous turn explained ("would it save", "那它能省多少").
+_POINTER = (
+    r"\b(?:it|its|it's|this|that|these|those|they|them|one)\b|"
+    r"它|其|这个|那个|这种|这样|该(?:方法|技术|指标|策略)"
 )
+#: A leading "ok, and" / "and" / "so" / "那" continues the turn before; so does a pronoun.
+_OPENING = (
+    r"^(?:(?:ok(?:ay)?|right|great|thanks),?\s+)?(?:and|also|so|then)\b|"
+    r"^(?:那|那么|还有|另外|以及)"
+)
+_BACK = re.compile(f"{_OPENING}|{_POINTER}")
+_POINTS = re.compile(_POINTER)
 
 
 def refers_back(question: str) -> bool:
@@ -36,17 +43,27 @@ def refers_back(question: str) -> bool:
     return bool(_BACK.search(question.lower().strip()))
 
 
+def _applies_concept(base: Query, previous: Query) -> bool:
+    """ "ok, and how much memory would it save for a 7B model on 8 GPUs?" after "What is ZeRO
+    stage 2?": a pronoun names the concept, whose stated slot (the ZeRO stage) the new job
+    keeps; a job with no pronoun ("and what does a 7B model need?") is a question of its own."""
+    stated = previous.scenario.zero_stage is not None
+    return stated and bool(_POINTS.search(base.question.lower())) and "concept" not in base.asks
+
+
 def continues_concept(
     base: Query, found: Mapping[str, object], previous: Query, *, offtopic: bool
 ) -> bool:
     """True when `base` is an elliptical follow-up of the concept question `previous`."""
-    if offtopic or not previous.in_domain or {"model", "params"} & found.keys():
+    if offtopic or not previous.in_domain:
         return False
     prev = previous.scenario
     if prev.model is not None or prev.params is not None:
         return False  # a job thread: assistant.parse.followup decides
     if "concept" not in previous.asks and not (previous.followup and previous.context):
         return False
+    if {"model", "params"} & found.keys():
+        return _applies_concept(base, previous)  # the concept applied to a job of its own
     if refers_back(base.question) and "concept" not in base.asks:
         return True  # "它能省多少显存?", "is it faster?"
     return not base.in_domain and bool(base.asks or base.topics)  # "what's a good value?"

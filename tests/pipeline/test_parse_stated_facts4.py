@@ -92,11 +92,15 @@ def test_no_quantization_still_keeps_16_bits(question: str) -> None:
 @pytest.mark.parametrize(
     ("first", "second", "slot", "value"),
     [
-        ("每卡时12元，8张A100微调Llama-3-8B，50亿token，多少钱", "那每卡时降到9元呢", "price_per_gpu_hour", 9),
-        ("8张H100训练7B，1万亿token，电价0.5元每度，电费多少", "电价升到0.9元呢", "price_per_kwh", 0.9),
+        ("每卡时12元，8张A100微调Llama-3-8B，50亿token，多少钱", "那每卡时降到9元呢",
+         "price_per_gpu_hour", 9),
+        ("8张H100训练7B，1万亿token，电价0.5元每度，电费多少", "电价升到0.9元呢",
+         "price_per_kwh", 0.9),
         ("Qwen2.5-7B部署在2张A100上，16路并发", "并发加到48呢", "concurrency", 48),
-        ("Llama-3-8B on 2 H100 at $2/hr, 16 concurrent users", "what if the price goes up to $3/hr?", "price_per_gpu_hour", 3),
-        ("Llama-3-8B on 2 H100, 16 concurrent users", "and if concurrency gets bumped to 40?", "concurrency", 40),
+        ("Llama-3-8B on 2 H100 at $2/hr, 16 concurrent users",
+         "what if the price goes up to $3/hr?", "price_per_gpu_hour", 3),
+        ("Llama-3-8B on 2 H100, 16 concurrent users", "and if concurrency gets bumped to 40?",
+         "concurrency", 40),
     ],
 )  # fmt: skip
 def test_a_followup_change_verb_keeps_the_new_value(

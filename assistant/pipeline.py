@@ -81,6 +81,9 @@ def answer(
 
     Raises:
         UsageError: The question is empty once control characters and escapes are removed.
+        CalculatorInputError: A number no question can mean ("1e999张H100", "$-2 per
+            GPU-hour"). A value the calculators refuse ("-5张A100") is answered instead, as
+            `unknown` with `Answer.refusal` set (the CLI then exits 2).
 
     Examples:
         >>> from assistant.config import Settings

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from calculators.errors import CalculatorInputError
 
 Language = Literal["zh", "en"]
 Task = Literal["pretrain", "finetune", "inference"]
@@ -280,6 +283,9 @@ class Answer:
     """For a comparison: each option's verdict, key figures and what it wins on."""
     scaling: Scaling | None = None
     """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
+    refusal: CalculatorInputError | None = field(default=None, repr=False, compare=False)
+    """The value refused as bad input ("-5张A100"), when the answer is that refusal: `ask`
+    exits 2 for it, as for the parser's refusals."""
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,10 @@ def _doc_of(citation: Mapping[str, Any]) -> str:
     return name.split(".")[0]
 
 
+#: The key under which the answerer passes `Answer.refusal` (not part of the public JSON): a
+#: value the calculators refuse is answered as `unknown` and makes `ask` exit 2.
+REFUSAL = "_refusal"
+
 Answerer = Callable[[str, Any], tuple[Mapping[str, Any], Any]]
 """`(question, previous query or None) -> (public JSON, this turn's query)`."""
 
@@ -131,8 +135,11 @@ def run_golden(
     results = []
     for row in rows if rows is not None else load_golden():
         try:
-            problems = check_row(row, _answer_row(answer, row))
-            if row.get("refused"):
+            data = _answer_row(answer, row)
+            problems = check_row(row, data)
+            if row.get("refused") and data.get(REFUSAL) is not None:
+                problems = _refusal_problems(row, data[REFUSAL])  # refused by the calculators
+            elif row.get("refused"):
                 problems.append("answered; the question was to be refused as bad input")
         except Exception as exc:  # noqa: BLE001 - a crash is a failed row, reported, not fatal
             problems = _refusal_problems(row, exc)
@@ -168,7 +175,7 @@ def make_answerer() -> Answerer:
 
     def run(question: str, previous: Any) -> tuple[Mapping[str, Any], Any]:
         result = answer(question, settings=settings, retriever=retriever, previous=previous)
-        return answer_to_json(result), result.query
+        return {**answer_to_json(result), REFUSAL: result.refusal}, result.query
 
     return run
 

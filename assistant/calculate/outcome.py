@@ -46,7 +46,7 @@ from assistant.calculate.sizing import (
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import with_stand_in
 from assistant.calculate.stream_speed import slow_stream
-from assistant.calculate.summaries import describe_setup
+from assistant.calculate.summaries import evaluated_on
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
@@ -120,6 +120,8 @@ class Outcome:
     """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
     evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
     """The planner's evaluation behind `checks`; `scaling` is derived from the final one only."""
+    refusal: CalculatorInputError | None = field(default=None, repr=False, compare=False)
+    """The input error refused ("-5张A100"): `pipeline.answer` raises it (exit 2 in `ask`)."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
@@ -246,8 +248,7 @@ def _evaluate_scenario(
         if seconds is not None:
             longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)
             top = join_sentences((top, text(longer, lang)), lang)
-    where = text(Msg("answer.evaluated_on", setup=describe_setup(scenario, lang)), lang)
-    where = where.replace("） 评估", "）评估")  # no space after a closing full-width bracket
+    where = evaluated_on(scenario, stated, lang)
     return Outcome(
         verdict=verdict,
         lead=join_sentences((top, *led, where if judged else ""), lang),  # unjudged: reference
@@ -386,7 +387,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
 
 def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
     """A refused input, said in the question's language and naming its slot."""
-    return _unknown("invalid", lang, Msg("answer.invalid_input", error=input_error(exc, lang)), s)
+    lead = text(Msg("answer.invalid_input", error=input_error(exc, lang)), lang)
+    return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid", refusal=exc)
 
 
 def _past_a_year(change: PlanChange, stated: Scenario) -> bool:

@@ -15,7 +15,7 @@ from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
 
-__all__ = ["currency_words", "describe_setup", "summarize"]
+__all__ = ["currency_words", "describe_setup", "evaluated_on", "summarize"]
 
 Figures = Mapping[str, Figure]
 
@@ -212,3 +212,14 @@ def describe_setup(s: Scenario, lang: Language) -> str:
     if (s.nodes or 1) == 1:
         return f"one node with {s.gpu_count} × {s.gpu}"
     return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
+
+
+def evaluated_on(scenario: Scenario, stated: Scenario, lang: Language) -> str:
+    """The "Evaluated on …" sentence, naming a fine-tuning method the question stated."""
+    setup = describe_setup(scenario, lang)
+    if stated.method is not None and scenario.task == "finetune":
+        method = Msg(f"answer.finetune_method.{stated.method}")
+        where = text(Msg("answer.evaluated_on_method", setup=setup, method=method), lang)
+    else:
+        where = text(Msg("answer.evaluated_on", setup=setup), lang)
+    return where.replace("） 评估", "）评估")  # no space after a closing full-width bracket

@@ -260,6 +260,8 @@ def _answer_lines(questions: list[str], run: _Run) -> int:
                 previous=previous,
                 language=run.lang,
             )
+            if result.refusal is not None:  # "-5张A100": bad input too (exit 2), as the parser's
+                raise result.refusal
         except CalculatorInputError as exc:
             if not run.batch:
                 raise

@@ -319,6 +319,7 @@ def compose(
         warnings=tuple(query.warnings) + tuple(outcome.warnings),
         options=outcome.options,
         scaling=outcome.scaling,
+        refusal=outcome.refusal,
     )
     lead, cited = _concept_lead(query, outcome, answer.citations, retriever)
     answer = replace(answer, citations=_dedupe(cited))

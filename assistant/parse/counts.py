@@ -84,16 +84,22 @@ _PER_NODE_PATTERNS = (
     + ")",
     # "4x8 h100", "2×8卡", "2x 8xA100": nodes × GPUs per node (the second number follows an "x")
     NUMBER + r"\s*[x×*]\s*(\d+)(?![\d.])\s*[x×*]?\s*(?:张)?\s*(?:" + _G + r"|gpus?\b|卡)",
+    # "Two 8x A800 servers", "2 8xH100 nodes": the node count, then a per-node "8x <GPU>"
+    NUMBER
+    + r"\s+(\d+)\s*[x×*]\s*"
+    + _G
+    + r"\s*(?:gpus?\s*)?(?:nodes|servers|machines|boxes|hosts)\b",
     # "two 8-GPU H100 nodes", "2 台 8 卡服务器", "2个8卡H100节点": the node count, then the
     # per-node size
     NUMBER
     + r"(?:\s+|\s*个\s*)(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
     + _G
     + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    # "two boxes, each with 8x A100", "3 machines with 8 H100 each", "两台服务器，每台8张"
     NUMBER
     + r"\s*"
     + _NODE
-    + r"\s*(?:of|with|each with|,|，|each has|每台|x|×|\*)?\s*"
+    + r"\s*(?:,|，)?\s*(?:of|with|each with|each has|each having|每台|x|×|\*)?\s*"
     + NUMBER
     + r"\s*[x×*]?\s*(?:"
     + _G
@@ -112,10 +118,11 @@ _PER_NODE_ONLY = (
     + _G
     + r"|gpus?\b|cards?\b)\s*(?:gpus?\b|cards?\b)?\s*"
     + r"(?:each|apiece|in each|per (?:node|server|machine))",
+    # "8-GPU H800 nodes", "8卡的节点": the size of a node, never the GPU count
     NUMBER
-    + r"[- ]?(?:gpu|卡|card|way)\s*(?:"
+    + r"[- ]?(?:gpu|卡|card|way)\s*(?:的)?\s*(?:"
     + _G
-    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    + r"\s*)?(?:的)?\s*(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
     r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
     + NUMBER
     + r"\s*(?:张|块)?\s*(?:"
@@ -144,6 +151,17 @@ _ONE_CARD = re.compile(
     r"box|rig|pod|system|instance|farm|workstation|setup|based|-based|gpus|cards))",
     re.ASCII,
 )
+#: "colab's free T4", "my old 3090", "the only A10 I have", "the T4 on my instance": one card
+#: someone has (a possessive, or "the" with a word of one's own card), unless a plural, a
+#: machine or a count follows ("colab's T4 GPUs" and "the A100 cluster" say nothing of a count).
+_OWN_CARD = re.compile(
+    r"(?:'s|’s|\b(?:my|our|a|an|the))\s+(?:(?:free|only|single|spare|old|own|trusty|little|"
+    r"lone|one)\s+)+" + _G + r"|(?:'s|’s)\s+" + _G + r"|\bthe\s+" + _G + r"\s*(?:\(\w+\)\s*)?"
+    r"(?:on|in)\s+(?:my|our)\s+(?:instance|vm|laptop|pc|desktop|machine|box|workstation|"
+    r"notebook|colab|kaggle)\b",
+    re.ASCII,
+)
+_OWN_CARD_NOT = re.compile(r"\s*(?:s\b|gpus|cards|cluster|nodes?\b|servers?\b|pods?\b|x\b)")
 #: "an H100", "a single A100": one card named with an article, not a server ("an H100 node",
 #: "a 4090 server", "an H100 cluster" are machines of an unstated size).
 _ONE_NAMED = re.compile(
@@ -208,12 +226,21 @@ def read_counts(text: str) -> Counts:
         re.search(r"单卡|单张|single (?:gpu|card)|one (?:gpu|card)", text, re.ASCII)
         or _ONE_CARD.search(text)
         or _ONE_NAMED.search(text)
+        or _own_card(text)
     ):
         totals.append((0, 1))
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+def _own_card(text: str) -> bool:
+    """One card someone has ("colab's free T4", "the T4 on my instance"), not a plural."""
+    return any(
+        not _OWN_CARD_NOT.match(text, m.end()) or "instance" in m.group(0)
+        for m in _OWN_CARD.finditer(text)
+    )
 
 
 def _without_prices(text: str) -> str:

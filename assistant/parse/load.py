@@ -104,8 +104,17 @@ _CONCURRENCY = (
     ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
-    re.compile(NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*同时\s*(?:用|使用|访问|在线|请求|聊天)"),
+    re.compile(
+        NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*(?:会|都|要|将|可能|在)?\s*同时\s*(?:在)?\s*"
+        r"(?:用|使用|访问|在线|请求|聊天)"
+    ),
     re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
+    # "~50 people chatting with the bot at the same time": in flight (not "1000 users a day")
+    re.compile(
+        NUMBER + r"\s*(?:active |online )?(?:people|persons|users|customers|employees|students|"
+        r"staff|clients)\b(?:(?!\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)[^.?!])"
+        r"{0,60}?\b(?:at the same time|at once|simultaneously|concurrently|in parallel)\b"
+    ),
 )
 
 

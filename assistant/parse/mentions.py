@@ -32,7 +32,7 @@ from assistant.parse.names import (
     unknown_gpu_spans,
     unknown_names,
 )
-from assistant.parse.numbers import normalize_numbers
+from assistant.parse.numbers import drop_change_verbs, normalize_numbers
 from assistant.records import SiteProfile
 
 __all__ = ["Mentions", "find_mentions"]
@@ -153,7 +153,7 @@ def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
         site=site_matches[0].name if site_matches else None,
         gpus=tuple(dict.fromkeys(m.name for m in gpu_matches)),
         models=tuple(dict.fromkeys(m.name for m in model_matches)),
-        text=normalize_numbers(text),
+        text=drop_change_verbs(normalize_numbers(text)),
         gpu_sequence=tuple(m.name for m in in_order),
         unknown=unknown,
         plain=cleaned.lower(),

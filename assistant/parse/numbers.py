@@ -32,6 +32,7 @@ __all__ = [
     "SET_TO",
     "clean_text",
     "cn_value",
+    "drop_change_verbs",
     "magnitude",
     "normalize_numbers",
     "to_float",
@@ -286,6 +287,34 @@ def normalize_numbers(text: str) -> str:
         pos = idiom_match.end()
     pieces.append(_CN_RUN.sub(_rewrite_cn, text[pos:]))
     return _CN_MINUS.sub("-", "".join(pieces))
+
+
+#: A slot word, then a verb of change, then the new value: "每卡时降到5元", "电价涨到1元",
+#: "并发提到64", "concurrency is raised to 64", "price goes up to $3": the verb goes, so the
+#: value is read as if typed right after its word ("每卡时5元"), as a follow-up's new value.
+_SLOT_WORD = (
+    r"(每?卡时|电价|电费|单价|价格|租金|并发(?:数|量)?|上下文(?:长度)?|序列长度|预算|批大小|"
+    r"\bprice|\brate|\bconcurrency|\bcontext(?: length)?|\bbudget|\bbatch(?: size)?|"
+    r"\belectricity(?: price)?|\bsequence length)"
+)
+_CHANGE_VERB = re.compile(
+    _SLOT_WORD + r"\s*(?:(?:也|再|就)?\s*(?:降到|降至|降低到|降为|涨至|涨为|提至|升到|升至|减到|"
+    r"减少到|减至|改到|变为|调为|" + SET_TO + ")"
+    r"|(?:(?:is|was|gets|got|goes|went|were|be)\s+)?(?:raised|bumped|increased|reduced|lowered|"
+    r"dropped|drops|cut|changed|set|moved|pushed|rises|rose|falls|fell|climbs|grows|jumps|goes|"
+    r"went)(?:\s+(?:up|down))?\s+to\b)\s*(?=[-−$¥￥€£]?\s*\d)"
+)
+
+
+def drop_change_verbs(text: str) -> str:
+    """`text` without the verb of a stated change between a slot word and its new value.
+
+    >>> drop_change_verbs("那每卡时降到5元呢"), drop_change_verbs("concurrency is raised to 64?")
+    ('那每卡时 5元呢', 'concurrency 64?')
+    >>> drop_change_verbs("loss降到2以下")  # no slot word: left alone
+    'loss降到2以下'
+    """
+    return _CHANGE_VERB.sub(lambda m: m.group(1) + " ", text)
 
 
 def _rewrite_power(match: re.Match[str]) -> str:

@@ -70,7 +70,18 @@ def read_node_price(text: str) -> tuple[float | None, str | None]:
     if not found:
         return None, None
     match, value, currency = min(found, key=lambda f: f[0].start())
-    return to_float(match.group(value)), CURRENCY.get(match.group(currency), "USD")
+    amount = _signed(text, match.start(), to_float(match.group(value)))
+    return amount, CURRENCY.get(match.group(currency), "USD")
+
+
+#: A minus sign before the currency symbol ("at -$2 per GPU-hour", "-¥5/hr"): the amount is
+#: negative, refused by name (`assistant.parse.bounds`), never read as $2.
+_MINUS_BEFORE = re.compile(r"(?:^|[\s(:=@,，])[-−]\s*$")
+
+
+def _signed(text: str, start: int, amount: float) -> float:
+    """`amount`, negated when a minus sign stands right before the match at `start`."""
+    return -abs(amount) if _MINUS_BEFORE.search(text[:start]) else amount
 
 
 #: "how many GPU-hours does $30k buy at $2.5": a bare rate after "at" in a question about
@@ -87,11 +98,13 @@ def read_price(text: str) -> tuple[float | None, str | None]:
     if match is None and _GPU_HOURS.search(text):
         bare = _PRICE_AT.search(text)
         if bare is not None:
-            return to_float(bare.group(2)), CURRENCY.get(bare.group(1), "USD")
+            amount = _signed(text, bare.start(1), to_float(bare.group(2)))
+            return amount, CURRENCY.get(bare.group(1), "USD")
     if match is None:
         return None, None
     if match.group(2):
-        return to_float(match.group(2)), CURRENCY.get(match.group(1), "USD")
+        amount = _signed(text, match.start(), to_float(match.group(2)))
+        return amount, CURRENCY.get(match.group(1), "USD")
     if match.group(3):
         return to_float(match.group(3)), CURRENCY.get(match.group(4), "USD")
     if match.group(5):

@@ -122,8 +122,26 @@ def read_task(text: str) -> str | None:
     return None
 
 
+#: A method ruled out: "不用LoRA", "不要 QLoRA", "without LoRA", "no LoRA, full fine-tune",
+#: "not QLoRA" name what the job is NOT (the method then comes from the rest of the text).
+_NOT_METHOD = re.compile(
+    r"(?:不用|不要|不是|不做|不采用|不使用|别用|无需|不需要|非)\s*(?:用|做|采用)?\s*"
+    r"(?:q?lora|量化lora|低秩)(?:\s*微调)?|"
+    r"(?:\bwithout|\bno|\bnot|w/o|\brather than|\binstead of)\s+(?:any\s+|a\s+|using\s+|"
+    r"with\s+)?(?:q?lora|4[- ]?bit lora)\b",
+    re.ASCII,
+)
+
+
 def read_method(text: str) -> str | None:
-    """full, lora or qlora when the question names one."""
+    """full, lora or qlora when the question names one (a negated one is not named).
+
+    >>> read_method("必须全参数微调，不用lora"), read_method("no lora, full fine-tune")
+    ('full', 'full')
+    >>> read_method("fine-tune it without lora"), read_method("lora, not qlora")
+    (None, 'lora')
+    """
+    text = _NOT_METHOD.sub(" ", text)
     for pattern, method in _METHOD_WORDS:
         if re.search(pattern, text, re.ASCII):
             return method

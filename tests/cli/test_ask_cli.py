@@ -146,10 +146,15 @@ BAD_INPUTS = [
     ("训练70B " + "啊" * 100_000, "zh"),
     ("\x1b[2J\x1b[31m8 H100 train 7B?\x07\x00", "en"),
     ("😀🚀🔥", "en"),
-    ("0 GPUs train a 7B model", "en"),
-    ("用-8张卡训练7B模型", "zh"),
-    ("train a 10^30 parameter model on 8 H100", "en"),
     ("8卡训练70B模型，我们有64张GPU", "zh"),
+]
+#: Values no job can have: refused as bad input (README: exit 2), on stderr in the question's
+#: language after its "Error:" prefix, naming the slot, never an answer on stdout.
+REFUSED = [
+    ("0 GPUs train a 7B model", "Error: GPU count 0"),
+    ("用-8张卡训练7B模型", "错误：GPU 数量 -8"),
+    ("train a 10^30 parameter model on 8 H100", "Error: model size"),
+    ("Serve Llama-3-8B on 4 H100 at -$2 per GPU-hour: monthly cost?", "Error: price per GPU-hour"),
 ]
 
 
@@ -165,14 +170,16 @@ def test_bad_input_gets_an_answer_never_a_traceback(
     assert data["answer"].strip()
 
 
-def test_absurd_numbers_name_the_field(kb_home: Path) -> None:
-    data = json.loads(run(["--json", "用-8张卡训练7B模型"]).output)
-    assert data["verdict"] == "unknown"
-    assert "GPU 数量 -8" in data["answer"]  # the slot's name in the answer's language
-    assert "必须" in data["answer"]
-    data = json.loads(run(["--json", "train a 10^30 parameter model on 8 H100"]).output)
-    assert data["verdict"] == "unknown"
-    assert "model size" in data["answer"]
+@pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.parametrize(("question", "told"), REFUSED)
+def test_a_refused_value_exits_2_naming_the_field(
+    kb_home: Path, question: str, told: str, as_json: bool
+) -> None:
+    result = run(["--json", question] if as_json else [question])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.stderr.startswith(told), result.stderr
+    assert result.stdout == ""
 
 
 @pytest.mark.parametrize(
@@ -187,10 +194,11 @@ def test_absurd_numbers_name_the_field(kb_home: Path) -> None:
 def test_absurd_values_name_the_scenario_field(kb_home: Path, question: str, field: str) -> None:
     from assistant.i18n import t
 
-    data = json.loads(run(["--json", question]).output)
-    assert data["verdict"] == "unknown"
-    assert t(f"parse.slot.{field}", data["language"]) in data["answer"]
-    assert f"{field}=" not in data["answer"]  # never the internal field name
+    result = run(["--json", question])
+    assert result.exit_code == 2, result.output  # refused as bad input
+    language = "zh" if "张" in question or "用" in question else "en"
+    assert t(f"parse.slot.{field}", language) in result.stderr
+    assert f"{field}=" not in result.stderr  # never the internal field name
 
 
 def test_contradiction_is_stated(kb_home: Path) -> None:
@@ -240,7 +248,7 @@ def test_real_subprocess(kb_home: Path) -> None:
 
 
 def test_an_answer_without_a_search_exits_cleanly(kb_home: Path) -> None:
-    """Bad input is answered without searching, so the process ends while the encoder may
+    """Bad input is refused without searching, so the process ends while the encoder may
     still be loading in its warm-up thread: it must wait for it, not abort (exit 134,
     "terminate called without an active exception")."""
     env = {**os.environ, "GPU_ADVISOR_HOME": str(kb_home)}
@@ -251,9 +259,11 @@ def test_an_answer_without_a_search_exits_cleanly(kb_home: Path) -> None:
         timeout=300,
         check=False,
     )
-    assert done.returncode == 0, done.stderr.decode()
+    # refused as bad input (README: exit 2), told on stderr in Chinese, naming the slot
+    assert done.returncode == 2, done.stderr.decode()
     assert b"terminate" not in done.stderr
-    assert "输入有误".encode() in done.stdout
+    assert "GPU 数量 -3".encode() in done.stderr
+    assert done.stdout == b""
 
 
 # -- robustness sweep: random unicode (GPU_ADVISOR_FUZZ_EXAMPLES raises the count) ----------

@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING
 
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
+    CONTRAST,
+    about_side,
     asked_figures,
     clause_subjects,
     defined_term,
     defines,
+    names_exactly,
+    on_a_side,
     opens_with_anaphor,
-    opens_with_side,
     states_figure,
     without_parentheticals,
 )
@@ -219,28 +222,6 @@ def _other_side(
     return [found] if found else []
 
 
-def _about(sentence: str, passage: Passage, side: frozenset[str]) -> bool:
-    """Whether `sentence` is about `side`: it opens with it, or its section's title does
-    ("数据并行" above "每张 GPU 保存一份完整的模型副本…")."""
-    return opens_with_side(sentence, side) or opens_with_side(passage.heading, side)
-
-
-def _on_a_side(sentence: str, passage: Passage, sides: Sequence[frozenset[str]]) -> bool:
-    """Whether `sentence` says something about a compared side (opens a clause with it, or
-    stands under its title) or states their difference; not one that only lists both
-    ("DeepSeek-V3 … ZeRO-1 数据并行，没有使用张量并行")."""
-    if clause_subjects(sentence, tuple(sides)) or any(_about(sentence, passage, s) for s in sides):
-        return True
-    return bool(_CONTRAST.search(sentence)) and all(mentions_side(sentence, s) for s in sides)
-
-
-def _bare_equal(heading: str, term: str) -> bool:
-    """Whether `heading` is `term` itself ("Tensor parallelism" for "tensor parallelism")."""
-    return opens_with_side(heading, frozenset({term})) and opens_with_side(
-        term, frozenset({heading})
-    )
-
-
 def _titled(part: Part, sentence: str, passage: Passage) -> str:
     """`sentence`, after its section's title when that title states the figure a "why"
     question asks about and the sentence does not ("Adam: 2 + 2 + 4 + 4 + 4 = 16 bytes per
@@ -356,14 +337,14 @@ def _best_of(
         for i, sentence in enumerate(sentences):
             if sentence in used or not _quotable(sentence):
                 continue
-            if opening is not None and not _about(sentence, passage, opening):
+            if opening is not None and not about_side(sentence, passage.heading, opening):
                 continue
-            if sides and not _on_a_side(sentence, passage, sides):
+            if sides and not on_a_side(sentence, passage.heading, sides):
                 continue
             score = _score(part, sentence, sides, title)
             if score is None:
                 continue
-            if term and defines(sentence, term) and _bare_equal(passage.heading, term):
+            if term and defines(sentence, term) and names_exactly(passage.heading, term):
                 score += 0.5  # the section titled X is where X is defined
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
@@ -423,7 +404,7 @@ def _asked_bonus(
     answered by a sentence that opens with the term it defines (a definition, not a remark
     that merely names the term as often)."""
     bonus = 0.0
-    if (sides and _CONTRAST.search(sentence)) or (
+    if (sides and CONTRAST.search(sentence)) or (
         _WHY.search(part.text) and _BECAUSE.search(sentence)
     ):
         bonus += 0.5  # "…的区别只在参数", "…, because …"
@@ -456,7 +437,6 @@ _FIGURE = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:%|×|倍|x\b|times\b|GB|GiB|TB)", r
 
 
 #: A sentence that states a difference, asked for by a comparison.
-_CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
 #: A question that asks why, and a sentence that gives a reason.
 _WHY = re.compile(r"为什么|为啥|为何|\bwhy\b", re.IGNORECASE)
 _BECAUSE = re.compile(r"因为|由于|之所以|\bbecause\b|\bsince\b", re.IGNORECASE)

@@ -30,12 +30,17 @@ Examples:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = [
+    "CONTRAST",
+    "about_side",
     "asked_figures",
     "clause_subjects",
     "defined_term",
     "defines",
+    "names_exactly",
+    "on_a_side",
     "opens_with_anaphor",
     "opens_with_side",
     "states_figure",
@@ -160,3 +165,33 @@ def clause_subjects(sentence: str, sides: tuple[frozenset[str], ...]) -> list[fr
     """
     clauses = _CLAUSE_BREAK.split(_PARENTHETICAL.sub(" ", sentence))
     return [s for s in sides if any(opens_with_side(c.strip(), s) for c in clauses)]
+
+
+#: A sentence that states a difference, asked for by a comparison.
+CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
+
+
+def about_side(sentence: str, heading: str, side: frozenset[str]) -> bool:
+    """Whether `sentence` is about `side`: it opens with it, or its section's `heading` does
+    ("数据并行" above "每张 GPU 保存一份完整的模型副本…")."""
+    return opens_with_side(sentence, side) or opens_with_side(heading, side)
+
+
+def on_a_side(sentence: str, heading: str, sides: Sequence[frozenset[str]]) -> bool:
+    """Whether `sentence` says something about a compared side (opens a clause with it, or
+    stands under its title) or states their difference; not one that only lists both
+    ("DeepSeek-V3 … ZeRO-1 数据并行，没有使用张量并行")."""
+    from assistant.compose.parts import mentions_side
+
+    if clause_subjects(sentence, tuple(sides)) or any(
+        about_side(sentence, heading, s) for s in sides
+    ):
+        return True
+    return bool(CONTRAST.search(sentence)) and all(mentions_side(sentence, s) for s in sides)
+
+
+def names_exactly(heading: str, term: str) -> bool:
+    """Whether `heading` is `term` itself ("Tensor parallelism" for "tensor parallelism")."""
+    return opens_with_side(heading, frozenset({term})) and opens_with_side(
+        term, frozenset({heading})
+    )

@@ -17,6 +17,19 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.compose.citing import lead_in
+from assistant.compose.openings import (
+    CONTRAST,
+    about_side,
+    asked_figures,
+    clause_subjects,
+    defined_term,
+    defines,
+    names_exactly,
+    on_a_side,
+    opens_with_anaphor,
+    states_figure,
+    without_parentheticals,
+)
 from assistant.compose.parts import (
     Part,
     asks_quantity,
@@ -183,12 +196,55 @@ def concept_headline(
         found = _best_sentence(part, pool, used)
         if found is None:
             continue
-        sentence, passage = found
-        used.add(sentence)
-        cited = _quoting(cited, Citation(passage=passage, claim=claim, quote=sentence))
-        number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
-        said.append(f"{clean(sentence)} [{number}]")  # a document's control bytes stay inert
+        for sentence, passage in [found, *_other_side(query, retriever, part, found[0], pool)]:
+            used.add(sentence)
+            cited = _quoting(cited, Citation(passage=passage, claim=claim, quote=sentence))
+            number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
+            shown = _titled(part, sentence, passage)
+            said.append(f"{clean(shown)} [{number}]")  # a document's control bytes stay inert
     return " ".join(said), cited
+
+
+def _other_side(
+    query: Query, retriever: Retriever, part: Part, sentence: str, pool: Sequence[Passage]
+) -> list[tuple[str, Passage]]:
+    """For a comparison answered by a sentence about one side only ("RoCE v2 … carries
+    InfiniBand transport packets …" is about RoCE), the best sentence about the other side
+    ("InfiniBand is a lossless …"), searched for by that side's names too; [] otherwise."""
+    sides = _sides(part)
+    about = clause_subjects(sentence, sides)
+    if len(sides) != 2 or len(about) != 1:
+        return []
+    other = next(s for s in sides if s not in about)
+    searched = _part_passages(query, retriever, Part(part.text, " ".join(sorted(other))))
+    more = _sections(retriever, searched[:2], query.language)
+    found = _best_sentence(part, [*pool, *more], {sentence}, opening=other)
+    return [found] if found else []
+
+
+def _titled(part: Part, sentence: str, passage: Passage) -> str:
+    """`sentence`, after its section's title when that title states the figure a "why"
+    question asks about and the sentence does not ("Adam: 2 + 2 + 4 + 4 + 4 = 16 bytes per
+    parameter" before "Adam keeps two running statistics …")."""
+    figures = _why_figures(part)
+    heading = passage.heading.strip()
+    if not (figures and heading and states_figure(heading, figures)):
+        return sentence
+    if states_figure(sentence, figures):
+        return sentence
+    stop = "。" if re.search(r"[\u4e00-\u9fff]", heading) else ". "
+    return f"{heading}{stop}{sentence}"
+
+
+def _why_figures(part: Part) -> tuple[str, ...]:
+    """The figures a "why" part asks about ("why … 16 bytes per parameter")."""
+    return asked_figures(part.text) if _WHY.search(part.text) else ()
+
+
+def _sides(part: Part) -> tuple[frozenset[str], ...]:
+    """The compared sides of `part`, or of its search text when the part leaves one side to
+    the first part ("跟流水线并行有什么区别" after "张量并行是啥")."""
+    return comparison_sides(part.text) or comparison_sides(part.search_text)
 
 
 def _quoting(cited: list[Citation], quoted: Citation) -> list[Citation]:
@@ -241,33 +297,82 @@ def answering_sentence(question: str, citations: Sequence[Citation]) -> tuple[st
 
 
 def _best_sentence(
-    part: Part, passages: Sequence[Passage], used: set[str]
+    part: Part,
+    passages: Sequence[Passage],
+    used: set[str],
+    *,
+    opening: frozenset[str] | None = None,
 ) -> tuple[str, Passage] | None:
     """The sentence sharing the most keywords with `part` (the first of equals), one naming
     both compared sides preferred; it is followed by the next sentence when that one names
     the side it leaves out, or preceded by the one it refers back to. A sentence that names
     none of the part's key terms (:func:`.parts.key_terms`) is off topic, whatever else it
-    shares ("Large continuous training runs …" for "what MFU do large runs reach")."""
-    terms = weighted_terms(part.search_text)
-    sides = comparison_sides(part.text)
-    keys = _key_forms(part.search_text)
+    shares ("Large continuous training runs …" for "what MFU do large runs reach"). A
+    sentence opening with an anaphor ("这些 all-reduce …") is quoted only after the sentence
+    before it in its passage; with `opening`, only a sentence opening with one of those
+    terms is read. For a "why … 16 bytes" part, a section titled with that figure counts its
+    title's words too."""
+    sides = _sides(part)
+    found = _best_of(part, passages, used, opening, sides)
+    if found is None and sides and opening is None:  # no sentence is about either side
+        found = _best_of(part, passages, used, opening, ())
+    return found
+
+
+def _best_of(
+    part: Part,
+    passages: Sequence[Passage],
+    used: set[str],
+    opening: frozenset[str] | None,
+    sides: Sequence[frozenset[str]],
+) -> tuple[str, Passage] | None:
+    """:func:`_best_sentence` for the compared `sides` (none: any sentence)."""
+    figures = _why_figures(part)
+    term = defined_term(part.text)
     best: tuple[float, str, Passage] | None = None
     for passage in passages:
+        titled = bool(figures and passage.heading and states_figure(passage.heading, figures))
+        title = question_terms(passage.heading, aliases=False) if titled else frozenset()
         sentences = answer_sentences(passage.text)
         for i, sentence in enumerate(sentences):
             if sentence in used or not _quotable(sentence):
                 continue
-            words = question_terms(sentence, aliases=False)
-            shared = _shared(terms, words)
-            if not shared or (keys and not keys & words):
+            if opening is not None and not about_side(sentence, passage.heading, opening):
                 continue
-            covered = [s for s in sides if mentions_side(sentence, s)]
-            score = shared + (1.0 if sides and len(covered) == len(sides) else 0.0)
-            score += _asked_bonus(part, sentence, sides, keys)
-            if best is None or score > best[0]:
-                quoted = _with_context(sentences, i, sides, covered)
+            if sides and not on_a_side(sentence, passage.heading, sides):
+                continue
+            score = _score(part, sentence, sides, title)
+            if score is None:
+                continue
+            if term and defines(sentence, term) and names_exactly(passage.heading, term):
+                score += 0.5  # the section titled X is where X is defined
+            if figures:  # the section titled with the asked figure, or a sentence stating it
+                score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
+            quoted = _with_context(sentences, i, sides)
+            if quoted is not None and (best is None or score > best[0]):
                 best = (score, quoted, passage)
     return (best[1], best[2]) if best else None
+
+
+def _score(
+    part: Part, sentence: str, sides: Sequence[frozenset[str]], title: frozenset[str]
+) -> float | None:
+    """How well `sentence` (read under its section's `title` words) answers `part`: the
+    weight of the keywords it shares, +1 for naming every compared side, plus what it says
+    of what is asked (:func:`_asked_bonus`); None when it is off topic."""
+    terms = weighted_terms(part.search_text)
+    keys = _key_forms(part.search_text)
+    bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
+    words = question_terms(sentence, aliases=False) | question_terms(bare, aliases=False) | title
+    shared = _shared(terms, words)
+    if not shared or (keys and not keys & words):
+        return None
+    covered = [s for s in sides if mentions_side(sentence, s)]
+    # naming both sides counts when it says something about one ("DeepSeek-V3 … 数据并行，没有
+    # 使用张量并行" only lists them)
+    compares = sides and len(covered) == len(sides) and clause_subjects(sentence, tuple(sides))
+    score = shared + (1.0 if compares else 0.0)
+    return score + _asked_bonus(part, sentence, sides, keys)
 
 
 def _shared(terms: dict[str, float], words: frozenset[str]) -> float:
@@ -299,7 +404,7 @@ def _asked_bonus(
     answered by a sentence that opens with the term it defines (a definition, not a remark
     that merely names the term as often)."""
     bonus = 0.0
-    if (sides and _CONTRAST.search(sentence)) or (
+    if (sides and CONTRAST.search(sentence)) or (
         _WHY.search(part.text) and _BECAUSE.search(sentence)
     ):
         bonus += 0.5  # "…的区别只在参数", "…, because …"
@@ -307,7 +412,10 @@ def _asked_bonus(
         bonus += 0.5  # "when should I use it": "… belongs inside a node", "… should be used up to"
     if asks_quantity(part.text) and _FIGURE.search(sentence):
         bonus += 0.5  # "… 38–43 % MFU", "小 8 倍"
-    if _DEFINITION.search(part.text) and keys & set(_opening(sentence)):
+    term = defined_term(part.text)
+    if term and defines(sentence, term):
+        bonus += 1.5  # "张量（层内）并行把每个权重矩阵切分…": X as the subject
+    elif _DEFINITION.search(part.text) and keys & set(_opening(sentence)):
         bonus += 1.0  # "Tensor (intra-layer) parallelism splits …"
     return bonus
 
@@ -329,7 +437,6 @@ _FIGURE = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:%|×|倍|x\b|times\b|GB|GiB|TB)", r
 
 
 #: A sentence that states a difference, asked for by a comparison.
-_CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
 #: A question that asks why, and a sentence that gives a reason.
 _WHY = re.compile(r"为什么|为啥|为何|\bwhy\b", re.IGNORECASE)
 _BECAUSE = re.compile(r"因为|由于|之所以|\bbecause\b|\bsince\b", re.IGNORECASE)
@@ -337,7 +444,7 @@ _BECAUSE = re.compile(r"因为|由于|之所以|\bbecause\b|\bsince\b", re.IGNOR
 SENTENCE_LIMIT = 260
 #: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
 #: pointer or a guide's description of itself, not an answer.
-_CROSS_REFERENCE = re.compile(r"见《|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
+_CROSS_REFERENCE = re.compile(r"见《|^见 ?`|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
 
 
 def _quotable(sentence: str) -> bool:
@@ -360,21 +467,22 @@ _CODE = re.compile(r"`[^`]*`")
 _ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的")
 
 
-def _with_context(
-    sentences: Sequence[str], i: int, sides: Sequence[frozenset[str]], covered: Sequence[object]
-) -> str:
+def _with_context(sentences: Sequence[str], i: int, sides: Sequence[frozenset[str]]) -> str | None:
     """`sentences[i]`, after the sentence it refers back to, or before the next one when that
-    one names the compared side it leaves out; only while the two stay short."""
+    one names the compared side it leaves out; only while the two stay short. None when it
+    opens with an anaphor ("这些…", "It …") and that sentence cannot be quoted with it."""
     sentence = sentences[i]
     joined = sentence
-    if i and _ANAPHOR.search(sentence):
+    if i and (_ANAPHOR.search(sentence) or opens_with_anaphor(sentence)):
         joined = _join(sentences[i - 1], sentence)
-    elif sides and len(covered) < len(sides) and i + 1 < len(sentences):
+    elif sides and i + 1 < len(sentences):
         missing = [s for s in sides if not mentions_side(sentence, s)]
         after = sentences[i + 1]
-        if _quotable(after) and all(mentions_side(after, s) for s in missing):
+        if missing and _quotable(after) and all(mentions_side(after, s) for s in missing):
             joined = _join(sentence, after)
-    return joined if len(joined) <= SENTENCE_LIMIT else sentence
+    if len(joined) > SENTENCE_LIMIT:
+        joined = sentence
+    return None if opens_with_anaphor(joined) else joined
 
 
 def _join(first: str, second: str) -> str:

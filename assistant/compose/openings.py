@@ -1,0 +1,197 @@
+"""What a quoted sentence opens with, read for choosing a concept headline (pure).
+
+A headline sentence is read on its own, without the text before it, so how it opens decides
+whether it can stand first:
+
+- an *anaphor* ("这些 all-reduce …", "It needs …") points back at a sentence the reader never
+  saw: it may be quoted only after that sentence;
+- a *definition* of X opens with X as its subject ("张量（层内）并行把…", "MFU (model FLOPs
+  utilisation) is …"), what "X是什么" / "what is X" asks for;
+- a *side* of a comparison is what a sentence opens with ("InfiniBand is …"), so "A vs B"
+  answered by a sentence about A alone also needs one about B;
+- a *stated figure* ("16 bytes", "16 字节") that a "why" question asks about is answered by
+  the section whose heading or sentence states it as its result.
+
+Examples:
+    >>> opens_with_anaphor("这些 all-reduce 处在关键路径上。"), opens_with_anaphor("Its cost …")
+    (True, True)
+    >>> opens_with_anaphor("其他框架保存得更多。"), opens_with_anaphor("Iteration time …")
+    (False, False)
+    >>> defined_term("张量并行是啥"), defined_term("What is pipeline parallelism?")
+    ('张量并行', 'pipeline parallelism')
+    >>> defines("张量（层内）并行把每个权重矩阵切分到 t 张 GPU 上。", "张量并行")
+    True
+    >>> asked_figures("why does adam take 16 bytes per parameter?")
+    ('16 bytes',)
+    >>> states_figure("drops from 16 to 10 bytes", ("16 bytes",))
+    False
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = [
+    "CONTRAST",
+    "about_side",
+    "asked_figures",
+    "clause_subjects",
+    "defined_term",
+    "defines",
+    "names_exactly",
+    "on_a_side",
+    "opens_with_anaphor",
+    "opens_with_side",
+    "states_figure",
+    "without_parentheticals",
+]
+
+#: Openings that refer back to an earlier sentence; "其他" / "其次" name nothing earlier.
+_ANAPHOR_OPENING = re.compile(
+    r"^(?:这些|这种|这样|这|那些|上述|其(?![他次])|它们|它|(?:These|This|Those|It|Its|Such|They|Their)\b)"
+)
+#: What "what is X" wraps around X.
+_DEFINITION_WORDS = re.compile(
+    r"^\s*(?:请问|请)?(?:什么是|啥是|what\s+is|what's|what\s+are|define)\s*"
+    r"|\s*(?:到底)?(?:是什么|是啥|指什么|是指什么|的定义是什么|的定义)\s*[?？。.!！]*\s*$"
+    r"|\s*[?？。.!！]+\s*$",
+    re.IGNORECASE,
+)
+#: What follows a subject in a remark about it, not a definition ("张量并行也叠加了带宽",
+#: "张量并行的通信", "Tensor parallelism also …").
+_REMARK = re.compile(r"[也还都的则就]|(?:also|too|still)\b", re.IGNORECASE)
+_PARENTHETICAL = re.compile(r"（[^）]*）|\([^)]*\)")
+_LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+#: A figure with its unit as a question states it: "16 bytes", "16 字节", "2 倍", "40%".
+_FIGURE = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(bytes?\b|B\b|字节|GB\b|GiB\b|倍|×|%)", re.IGNORECASE
+)
+#: The unit spellings that mean the same figure.
+_UNIT_FORMS = {
+    "byte": r"(?:bytes?\b|B\b|字节)",
+    "bytes": r"(?:bytes?\b|B\b|字节)",
+    "b": r"(?:bytes?\b|B\b|字节)",
+    "字节": r"(?:bytes?\b|B\b|字节)",
+}
+
+
+def opens_with_anaphor(sentence: str) -> bool:
+    """Whether `sentence` opens by pointing back ("这些…", "其…", "It …", "Such …")."""
+    return bool(_ANAPHOR_OPENING.match(sentence.lstrip()))
+
+
+def defined_term(question: str) -> str | None:
+    """X of "X是什么" / "什么是X" / "what is X" (None: the question asks no definition).
+
+    Examples:
+        >>> defined_term("MFU 是什么？"), defined_term("跟流水线并行有什么区别")
+        ('MFU', None)
+    """
+    stripped = _DEFINITION_WORDS.sub("", question.strip())
+    if stripped == question.strip().rstrip("?？。.!！ ") or not stripped:
+        return None
+    return _LEADING_ARTICLE.sub("", stripped).strip() or None
+
+
+def without_parentheticals(text: str) -> str:
+    """`text` with its parentheticals taken out: "张量（层内）并行" reads "张量并行"."""
+    return _PARENTHETICAL.sub("", text)
+
+
+def _bare(text: str) -> str:
+    """`text` without parentheticals, articles and case, spaces collapsed."""
+    bare = " ".join(_PARENTHETICAL.sub(" ", text).split())
+    return _LEADING_ARTICLE.sub("", bare).lower()
+
+
+def defines(sentence: str, term: str) -> bool:
+    """Whether `sentence` has `term` as its subject and says what it is: it opens with it,
+    parentheticals aside ("Tensor (intra-layer) parallelism splits …" defines "tensor
+    parallelism"), and goes on to more than a remark ("张量并行也叠加了带宽" does not)."""
+    rest = _after_opening(sentence, term)
+    return rest is not None and not _REMARK.match(rest.lstrip())
+
+
+def _after_opening(sentence: str, term: str) -> str | None:
+    """What follows `term` when `sentence` opens with it (None: it does not)."""
+    bare, wanted = _bare(sentence), _bare(term)
+    if not wanted:
+        return None
+    if wanted.isascii():  # a whole word: "tp" does not open "tpu …"
+        found = re.match(rf"{re.escape(wanted)}(?![a-z0-9])", bare)
+        return bare[found.end() :] if found else None
+    flat, flat_wanted = bare.replace(" ", ""), wanted.replace(" ", "")
+    return flat[len(flat_wanted) :] if flat.startswith(flat_wanted) else None
+
+
+def opens_with_side(sentence: str, side: frozenset[str]) -> bool:
+    """Whether `sentence` opens with one of `side`'s terms ("InfiniBand is …" for
+    {"infiniband", "ib"}; "流水线（层间）并行…" for {"流水线并行"})."""
+    return any(_after_opening(sentence, term) is not None for term in side)
+
+
+def asked_figures(question: str) -> tuple[str, ...]:
+    """The figures with a unit that `question` states ("16 bytes", "16 字节")."""
+    return tuple(f"{m.group(1)} {m.group(2)}" for m in _FIGURE.finditer(question))
+
+
+def states_figure(text: str, figures: tuple[str, ...]) -> bool:
+    """Whether `text` states one of `figures` as a figure with its unit, in either language
+    ("每参数 16 字节" states "16 bytes"; "from 16 to 10 bytes" does not)."""
+    for figure in figures:
+        number, unit = figure.split(" ", 1)
+        forms = _UNIT_FORMS.get(unit.lower(), re.escape(unit))
+        words = r"(?:\s*(?:个)?(?:每参数|per parameter)?\s*)"
+        if re.search(rf"(?<![\d.]){re.escape(number)}{words}{forms}", text, re.IGNORECASE):
+            return True
+    return False
+
+
+#: Where a clause that may have its own subject begins ("…，流水线并行则…", "…, whereas PP …").
+_CLAUSE_BREAK = re.compile(
+    r"[，,；;：:]\s*(?:(?:whereas|while|but)\s+)?|\s+(?:whereas|while|but)\s+", re.IGNORECASE
+)
+
+
+def clause_subjects(sentence: str, sides: tuple[frozenset[str], ...]) -> list[frozenset[str]]:
+    """The `sides` that open a clause of `sentence`: what it says something about, not what
+    it only names ("RoCE v2 carries InfiniBand transport packets …" is about RoCE alone).
+
+    Examples:
+        >>> sides = (frozenset({"张量并行"}), frozenset({"流水线并行"}))
+        >>> len(clause_subjects("张量并行（TP）把每层切开，流水线并行（PP）则按层分段。", sides))
+        2
+    """
+    clauses = _CLAUSE_BREAK.split(_PARENTHETICAL.sub(" ", sentence))
+    return [s for s in sides if any(opens_with_side(c.strip(), s) for c in clauses)]
+
+
+#: A sentence that states a difference, asked for by a comparison.
+CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
+
+
+def about_side(sentence: str, heading: str, side: frozenset[str]) -> bool:
+    """Whether `sentence` is about `side`: it opens with it, or its section's `heading` does
+    ("数据并行" above "每张 GPU 保存一份完整的模型副本…")."""
+    return opens_with_side(sentence, side) or opens_with_side(heading, side)
+
+
+def on_a_side(sentence: str, heading: str, sides: Sequence[frozenset[str]]) -> bool:
+    """Whether `sentence` says something about a compared side (opens a clause with it, or
+    stands under its title) or states their difference; not one that only lists both
+    ("DeepSeek-V3 … ZeRO-1 数据并行，没有使用张量并行")."""
+    from assistant.compose.parts import mentions_side
+
+    if clause_subjects(sentence, tuple(sides)) or any(
+        about_side(sentence, heading, s) for s in sides
+    ):
+        return True
+    return bool(CONTRAST.search(sentence)) and all(mentions_side(sentence, s) for s in sides)
+
+
+def names_exactly(heading: str, term: str) -> bool:
+    """Whether `heading` is `term` itself ("Tensor parallelism" for "tensor parallelism")."""
+    return opens_with_side(heading, frozenset({term})) and opens_with_side(
+        term, frozenset({heading})
+    )

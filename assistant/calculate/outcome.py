@@ -1,10 +1,9 @@
 """Query → effective scenario → calculator Plan → evaluation → checks, verdict, suggestions.
 
-Every open slot gets a stated default (see :mod:`assistant.calculate.defaults`). The layout
-(ZeRO stage, recomputation, tensor/pipeline parallelism) is chosen the way a competent engineer
-would configure the job (:mod:`assistant.calculate.layouts`), and the answer says which. With
-no hardware and no site, typical set-ups are evaluated and the answer says which would work.
-"How many" and "how long" questions also get the direct number (:mod:`.focus`).
+Every open slot gets a stated default (:mod:`.defaults`). The layout (ZeRO stage, recompute,
+tensor/pipeline parallelism) is chosen as a competent engineer would (:mod:`.layouts`), and the
+answer says which. With no hardware and no site, typical set-ups are evaluated and the answer
+says which would work. "How many" and "how long" also get the direct number (:mod:`.focus`).
 """
 
 from __future__ import annotations

@@ -44,7 +44,6 @@ __all__ = [
     "read_host_ram",
     "read_price_per_kwh",
     "read_mfu",
-    "read_tokens_per_second_per_gpu",
     "read_pue",
     "read_qps",
     "read_seconds_per_token",
@@ -394,33 +393,6 @@ def read_mfu(text: str) -> float | None:
     return None
 
 
-#: A training rate per GPU: "3000 tokens/s/GPU", "3k tok/s per GPU", "每卡每秒3000 token".
-_PER_GPU = r"(?:/\s*|per\s+|a\s+|each\s+|每)\s*(?:gpu|card|卡|张卡)(?![a-z])"
-_RATE_PER_GPU = (
-    re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"\s*" + _PER_GPU),
-    re.compile(
-        r"(?:每卡|每张卡|每个gpu|每张gpu)\s*(?:每秒)?\s*(?:能|可以|有|跑)?\s*"
-        + NUMBER
-        + _K
-        + r"\s*(?:个)?\s*(?:tokens?|tok|词元)"
-    ),
-)
-
-
-_TRAINING = re.compile(r"训练|训|微调|train|fine-?tun|\bsft\b|\bmfu\b")
-
-
-def read_tokens_per_second_per_gpu(text: str) -> float | None:
-    """A measured training rate per GPU ("3000 tokens/s/GPU", "每卡每秒3000 token"), in a
-    training question only: serving's "1000 tok/s per GPU" stays the deployment's target.
-
-    >>> read_tokens_per_second_per_gpu("mfu at 3k tokens/s per gpu"), read_mfu("mfu at 3000 tok/s")
-    (3000.0, None)
-    """
-    match = _first(_RATE_PER_GPU, text) if _TRAINING.search(text) else None
-    return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None
-
-
 _RAM_UNITS = r"(tib|tb|t|gib|gb|g)"
 _HOST_RAM = (
     re.compile(
@@ -502,7 +474,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "offload": read_offload(text),
         "pue": read_pue(text),
         "mfu": read_mfu(text),
-        "tokens_per_second_per_gpu": read_tokens_per_second_per_gpu(text),
+        "tokens_per_second_per_gpu": _training_rate(text),
     }
     if out["tokens_per_second_per_gpu"] is not None:  # "3000 tokens/s/GPU": one GPU's rate,
         out["target_tokens_per_second"] = None  # never the deployment's target
@@ -510,3 +482,9 @@ def read_load_slots(text: str) -> dict[str, object]:
     kwh, kwh_currency = read_price_per_kwh(text)
     out.update(budget=budget, price_per_kwh=kwh, currency=budget_currency or kwh_currency)
     return {k: v for k, v in out.items() if v is not None}
+
+
+def _training_rate(text: str) -> float | None:
+    from assistant.parse.training_rate import read_tokens_per_second_per_gpu  # it imports this
+
+    return read_tokens_per_second_per_gpu(text)

@@ -11,7 +11,8 @@ import pytest
 
 from assistant.calculate import calculate
 from assistant.parse import parse
-from assistant.parse.load import read_mfu, read_tokens_per_second_per_gpu
+from assistant.parse.load import read_mfu
+from assistant.parse.training_rate import read_tokens_per_second_per_gpu
 
 
 def _compute(outcome: object, key: str) -> float:

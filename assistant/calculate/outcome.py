@@ -401,9 +401,8 @@ def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
     )
 
 
-#: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with
-#: no count stated they are evaluated on the layout "how long" picks, not on a default 8 GPUs
-#: whose run time would decide a verdict nobody asked for.
+#: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with no
+#: count they are evaluated on the layout "how long" picks, never on a default 8 GPUs.
 _OPEN_COUNT_QUANTITIES: tuple[Ask, ...] = ("cost", "gpu_hours", "energy_cost", "power")
 
 

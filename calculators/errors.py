@@ -40,6 +40,10 @@ class CalculatorInputError(ValueError):
     def __str__(self) -> str:
         return f"{self.field}={self.value!r}: {self.reason_text('en')}"
 
+    def __reduce__(self) -> tuple[type[CalculatorInputError], tuple[str, object, Msg]]:
+        """Copied and pickled with its three fields (an answer carrying it is deep-copied)."""
+        return (type(self), (self.field, self.value, self.reason))
+
     def localized(self, language: str) -> str:
         """The message in Chinese ("zh") or English."""
         return render(self.message, language)

@@ -75,8 +75,11 @@ SCENARIO_KEYS = (
 
 
 def _number(value: Any) -> Any:
-    """JSON-safe plain numbers: NaN and infinities become None (JSON has no literal for them)."""
+    """JSON-safe plain values: NaN and infinities become None (JSON has no literal for them),
+    and so does a refusal's exception (`Answer.refusal`: the answer's text already words it)."""
     if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, BaseException):
         return None
     return value
 

@@ -61,7 +61,7 @@ def test_no_stated_rate_needs_more_prefill_than_the_replica_has() -> None:
     prefill = float(compute["prefill_tokens_per_s"])  # type: ignore[arg-type]
     # per replica: the rate it sustains, and the load asked spread over the 5 replicas
     rates = _numbers(r"at most ([\d.]+) requests/s", outcome.focus)
-    loads = _numbers(r"deliver about [\d,]+ tokens/s and ([\d.]+) requests/s", outcome.focus)
+    loads = _numbers(r"delivers? about [\d,]+ tokens/s and ([\d.]+) requests/s", outcome.focus)
     assert len(rates) == 2  # BF16, then the FP8 alternative
     assert len(loads) == 1
     for rate in (rates[0], loads[0] / 5):  # BF16 (the FP8 alternative has its own prefill)

@@ -121,6 +121,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "sequence_length": context,
         "prompt_tokens": scenario.prompt_tokens if inference else None,
         "batch_size": (scenario.batch_size or 1) if inference else 1,
+        "request_rate": scenario.target_qps if inference else None,
+        "output_tokens": scenario.output_tokens if inference else None,
         "global_batch_tokens": None if inference else float((scenario.batch_size or 1) * context),
         "weight_dtype": weight_dtype,
         "kv_dtype": serving_kv_dtype(scenario.kv_dtype, weight_dtype or precision, gpu),

@@ -77,8 +77,46 @@ def _training_time(f: Figures, gpu: str) -> list[Msg]:
     return parts
 
 
+def _at_load(f: Figures) -> list[Msg] | None:
+    """The serving figures at a stated request rate (`loaded_figures`), or None without one:
+    the per-stream speed, tokens delivered and first token the load gets, each labelled."""
+    qps = _num(f, "request_rate")
+    if qps is None:
+        return None
+    if f.get("overloaded"):  # the figures at the batch evaluated, then that it falls behind
+        capacity = _num(f, "requests_per_second_capacity")
+        batch = _num(f, "batch_per_replica")
+        behind = Msg("summary.compute.overloaded", qps=qps, capacity=capacity, batch=batch)
+        return [*_at_batch(f), behind]
+    loaded, step = _num(f, "loaded_seconds_per_token"), _num(f, "seconds_per_token")
+    total, first = _num(f, "delivered_tokens_per_s"), _num(f, "loaded_first_token_seconds")
+    if not (loaded and step and total and first):
+        return None
+    share = _num(f, "prefill_share") or 0.0
+    parts = [
+        Msg("summary.compute.at_load", qps=qps, speed=1 / loaded, share=share, step=1 / step),
+        Msg("summary.compute.total", rate=total),
+        Msg(
+            "summary.compute.first_at_load",
+            seconds=first,
+            unloaded=_num(f, "first_token_seconds"),
+            prompt=_num(f, "prompt_tokens"),
+        ),
+    ]
+    replicas = _num(f, "replicas")
+    if replicas and replicas > 1:
+        parts.append(Msg("summary.compute.replicas", count=replicas))
+    return parts
+
+
 def _compute(f: Figures, gpu: str) -> list[Msg]:
-    parts = _training_time(f, gpu)
+    loaded = _at_load(f)
+    return loaded if loaded is not None else [*_training_time(f, gpu), *_at_batch(f)]
+
+
+def _at_batch(f: Figures) -> list[Msg]:
+    """A serving plan's figures at its batch: decode per sequence, in total, and prefill."""
+    parts: list[Msg] = []
     # decode_tokens_per_s is over one replica's whole batch; a user reads "per sequence"
     per_token, prefill = _num(f, "seconds_per_token"), _num(f, "prefill_tokens_per_s")
     total = _num(f, "decode_tokens_per_s_all_replicas") or _num(f, "decode_tokens_per_s")

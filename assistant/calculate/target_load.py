@@ -10,10 +10,11 @@ sequence's speed and the first token. The memory maximum is a second, labelled s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.calculate.stream_speed import slow_stream_msg
+from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND, slow_stream_msg
 from assistant.records import Check, Scenario
 from calculators.defaults import DEFAULT_OUTPUT_TOKENS
 from calculators.messages import Msg, Param
@@ -76,7 +77,26 @@ def headroom(target: ServingTarget, *, rate_said: bool = False) -> Msg:
     return Msg("solve.headroom", concurrent=concurrent, qps=target.requests_per_second_per_replica)
 
 
-def slow_at_load(load: InFlight, s: Scenario) -> tuple[Msg, ...]:
-    """The slow-stream sentence at the load's time per token, if under the interactive bar."""
+def slow_at_load(
+    load: InFlight,
+    s: Scenario,
+    interactive: Callable[[], ServingTarget | None] | None = None,
+    gpu: str = "GPU",
+) -> tuple[Msg, ...]:
+    """The slow-stream sentence at the load's time per token, if under the interactive bar;
+    then the GPUs that serve the same load with every stream at that bar at least
+    (`interactive()`: the target sized again with the bar as a per-token target), if any."""
     slow = slow_stream_msg(load.seconds_per_token, s.output_tokens)
-    return (slow,) if slow is not None else ()
+    if slow is None:
+        return ()
+    faster = interactive() if interactive is not None else None
+    if faster is None or faster.gpus is None:
+        return (slow,)
+    count = Msg(
+        "solve.interactive_count",
+        threshold=INTERACTIVE_TOKENS_PER_SECOND,
+        hardware=Msg("common.gpus", count=faster.gpus, gpu=gpu),
+        replicas=faster.replicas,
+        per_replica=faster.tensor_parallel * faster.pipeline_parallel,
+    )
+    return slow, count

@@ -158,6 +158,20 @@ def _rate_said(t: ServingTarget) -> tuple[Msg, ...]:
     )
 
 
+def _interactive(
+    stated: Scenario, evaluated: Scenario, per_node: int
+) -> Callable[[], ServingTarget | None]:
+    """The target sized again with the tool's interactive bar per stream as a per-token target
+    (none when the question set its own): the GPUs that give every stream that speed."""
+    from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND
+
+    if stated.target_seconds_per_token is not None:
+        return lambda: None
+    bar = 1.0 / INTERACTIVE_TOKENS_PER_SECOND
+    sizing = replace(_sizing(stated, evaluated, per_node), target_seconds_per_token=bar)
+    return lambda: serving_target(sizing)
+
+
 def _concurrent(sequences: int) -> Msg:
     """ "1 concurrent sequence" / "8 concurrent sequences": the count with its noun."""
     return Msg("solve.concurrent_one" if sequences == 1 else "solve.concurrent", count=sequences)
@@ -239,7 +253,8 @@ def _counted(
         sized = at_load_said("solve.target_met_load", target, gpu, load, evaluated, checks, **more)
     rate = _rate_said(target)
     room = (headroom(target, rate_said=bool(rate)),) if load else ()
-    slow = slow_at_load(load, evaluated) if load is not None else ()
+    faster = _interactive(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    slow = slow_at_load(load, evaluated, faster, gpu) if load is not None else ()
     said = (sized, *slow, *rate, *room, *other)
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
@@ -347,7 +362,7 @@ def _sized_answer(
             target=words,
         )
         rate = _rate_said(target)
-        slow = slow_at_load(found[2], evaluated)
+        slow = slow_at_load(found[2], evaluated, _interactive(stated, evaluated, per_node), gpu)
         said = [load, *slow, *rate, headroom(target, rate_said=bool(rate))]
     sizing = _sizing(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None

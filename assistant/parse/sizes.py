@@ -229,13 +229,21 @@ def read_context_length(text: str) -> int | None:
 #: A number with a thousands suffix or "tokens" after it is a length, not a batch: in
 #: "32并发 8k上下文" the batch is 32, and "8k" is the context.
 _NOT_A_BATCH = r"(?![\d.]|\s*(?:k(?![a-z])|千|tokens?\b))"
+#: "20 requests/sec", "20 requests per second", "5 requests a minute": a rate (QPS), not 20
+#: sequences in a batch (`load.read_qps` reads it).
+_NOT_A_RATE = (
+    r"(?!\s*(?:/|per\b|an?\b|each\b|every\b)\s*(?:s\b|sec|second|min|minute|h\b|hr|hour|day))"
+)
 _BATCH = (
     re.compile(
         r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bbs|concurrency)\s*"
         r"(?:of|=|:|：|为|是|达到|要|有|" + SET_TO + r")?\s*" + NUMBER + _NOT_A_BATCH,
         re.ASCII,
     ),
-    re.compile(NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)", re.ASCII),
+    re.compile(
+        NUMBER + r"\s*(?:的)?\s*(?:batch|并发|路并发|concurrent|users|requests)" + _NOT_A_RATE,
+        re.ASCII,
+    ),
 )
 
 

@@ -113,6 +113,7 @@ PERCENT_FIGURES = frozenset(
         "utilization",
         "runtime_overhead_fraction",
         "comm_share_of_token_time",
+        "prefill_share",
         "hfu",
         "pipeline_bubble",
         "network_efficiency",

@@ -408,7 +408,7 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
 
 
 def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> CheckResult:
-    from calculators.planner.serving import plan_serving_speed  # imports plan_checks
+    from calculators.planner.serving import loaded_figures, plan_serving_speed
 
     per_replica = plan.batch_per_replica
     speed = plan_serving_speed(plan)
@@ -434,6 +434,7 @@ def _inference_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> C
         "busy_replicas": busy,
         "decode_tokens_per_s_all_replicas": plan.batch_size / speed.decode_seconds_per_token,
         "peak_flops_per_s": facts.peak_flops_per_s,
+        **loaded_figures(plan, speed),  # at the request rate, when one is stated
     }
     return CheckResult(
         kind="compute",

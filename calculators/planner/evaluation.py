@@ -92,7 +92,10 @@ def _power_and_cost(
     plan: Plan, facts: ComputeFacts, compute: CheckResult
 ) -> tuple[CheckResult, CheckResult]:
     if plan.task == "inference":
-        rate = compute.figures.get("decode_tokens_per_s_all_replicas")
+        # at a request rate, the tokens it delivers (not the batch decoding nonstop)
+        rate = compute.figures.get("delivered_tokens_per_s") or compute.figures.get(
+            "decode_tokens_per_s_all_replicas"
+        )
         served = (
             float(rate) if compute.verdict != "n/a" and isinstance(rate, (int, float)) else None
         )

@@ -104,6 +104,13 @@ class Plan:
     """Inference: concurrent sequences across the WHOLE deployment, split evenly over the
     replicas (gpus / (TP x PP)); each replica holds ceil(batch_size / replicas) of them (see
     `batch_per_replica`). "100 concurrent requests on 2 replicas" is batch_size=100, not 200."""
+    request_rate: float | None = None
+    """Inference: requests per second the whole deployment serves (a QPS target), spread over
+    the replicas; the compute check then also gives its figures at that load, prefill sharing
+    the GPUs (`calculators.planner.serving.loaded_figures`). None: no rate stated."""
+    output_tokens: int | None = None
+    """Inference: the output of one request, for the tokens a request rate delivers (None:
+    sequence_length - prompt_tokens)."""
     weight_dtype: str | None = None
     """Inference weight format (None: precision)."""
     kv_dtype: str | None = None

@@ -13,7 +13,7 @@ from calculators.planner.checks import NETWORK_OK_RATIO, intra_link
 from calculators.planner.plan import CheckResult, CheckVerdict, Figure, Plan
 from calculators.serving import ServingSpeed, serving_speed
 
-__all__ = ["plan_serving_speed", "serving_network_check"]
+__all__ = ["loaded_figures", "plan_serving_speed", "serving_network_check"]
 
 
 def plan_serving_speed(plan: Plan) -> ServingSpeed:
@@ -101,3 +101,41 @@ def _flags(plan: Plan, speed: ServingSpeed) -> tuple[str, ...]:
     if speed.nodes > 1:
         flags.append("multi_node_replica")
     return tuple(flags)
+
+
+def loaded_figures(plan: Plan, speed: ServingSpeed) -> dict[str, Figure]:
+    """A serving plan's figures at its request rate (``plan.request_rate``, over the whole
+    deployment, spread evenly over the replicas), prefill sharing each replica's GPUs
+    (`calculators.serving_rate`): ρ = λ x t_prefill per replica, the time between a
+    sequence's tokens t_step / (1 − ρ), the first token with queueing, and the output tokens
+    delivered (λ x output). Empty without a rate; past the replicas' capacity (ρ ≥ 1, or more
+    requests than prefill plus decode leave GPU time for at this batch) the latency figures
+    are None and ``overloaded`` is True.
+    """
+    from calculators.serving_rate import gpu_time_rate, queued_first_token, token_interval
+
+    if plan.request_rate is None or plan.request_rate <= 0:
+        return {}
+    each = plan.request_rate / plan.replicas
+    output = plan.output_tokens or max(1, plan.sequence_length - (plan.prompt_tokens or 0))
+    shared = {
+        "requests_per_second": each,
+        "prefill_seconds": speed.first_token_seconds,
+        "seconds_per_step": speed.decode_seconds_per_token,
+    }
+    capacity = gpu_time_rate(
+        prefill_seconds=speed.first_token_seconds,
+        output_tokens=output,
+        seconds_per_step=speed.decode_seconds_per_token,
+        batch_size=plan.batch_per_replica,
+    )
+    over = each > capacity * (1 + 1e-9)
+    return {
+        "request_rate": plan.request_rate,
+        "requests_per_second_capacity": capacity * plan.replicas,
+        "prefill_share": each * speed.first_token_seconds,
+        "loaded_seconds_per_token": None if over else token_interval(**shared),
+        "loaded_first_token_seconds": None if over else queued_first_token(**shared),
+        "delivered_tokens_per_s": None if over else plan.request_rate * output,
+        "overloaded": over,
+    }

@@ -180,7 +180,9 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
 
 def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.task != "inference":
-        if scenario.zero_stage is not None:
+        if scenario.zero_stage is not None and (
+            scenario.tensor_parallel or scenario.pipeline_parallel
+        ):
             return [{}]
         gpus = scenario.gpu_count or 1
         node_tp = _node_tensor_parallel(
@@ -196,7 +198,10 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
             for z, r, tp in _TRAINING_CONFIGS
             if not tp or node_tp > 1
         ]
-        return flat + pipeline_layouts(scenario, gpus, node_tp)
+        tried = flat + pipeline_layouts(scenario, gpus, node_tp)
+        if scenario.zero_stage is not None:  # "ZeRO-3" fixes the stage, not recompute or TP
+            return [x for x in tried if x["zero_stage"] == scenario.zero_stage] or [{}]
+        return tried
     if scenario.tensor_parallel or scenario.pipeline_parallel:
         return [{}]
     gpus = max(scenario.gpu_count or 1, 1)

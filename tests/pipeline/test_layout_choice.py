@@ -262,3 +262,17 @@ def test_a_count_asked_with_a_stated_split_is_whole_replicas_of_it(
     assert outcome.verdict != "unknown"
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_count % split == 0
+
+
+def test_a_stated_zero_stage_still_tries_recompute_and_tp() -> None:
+    # "ZeRO-3" fixes the stage only: recompute and TP inside the node stay open. 72.7e9 params x
+    # 16 B / 16 GPUs = 72.7 GB of states per GPU, so only activations can still shrink.
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+
+    outcome = calculate(parse("两台H800服务器全参微调Qwen2.5-72B，ZeRO-3"))
+    memory = next(c for c in outcome.checks if c.kind == "memory").figures
+    assert outcome.scenario is not None
+    assert outcome.scenario.zero_stage == 3
+    assert memory["recompute"] == "full"
+    assert float(memory["required_bytes_per_gpu"]) < 76e9  # was 81.7 GB with no recompute

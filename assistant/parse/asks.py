@@ -117,12 +117,23 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "max_context",
         r"max(?:imum)? context(?: length| window)?|longest context|"
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
+        # "how long can the context be", "what context length can it handle", "how many
+        # tokens of context fit", "the context limit"
+        r"how long (?:can|could|will|would) (?:the |its |my |a )?context|"
+        r"(?:what|which) (?:context|sequence) (?:length|window|size)s? (?:can|could|will|would|"
+        r"does|do|fits?|is (?:possible|supported))|how many tokens? (?:of|in) (?:the )?context|"
+        r"context (?:length |window )?(?:limit|ceiling)|"
         r"最长(?:的)?上下文|最大上下文(?!\s*(?:下|时))|上下文(?:最长|最大)(?!\s*(?:batch|并发|批))|"
-        # "最长能开多长上下文", "能开到多长的上下文", "最多开多少上下文", "上下文最多能开多少"
+        # any verb of holding before "多长/多少 … 上下文": "能撑多长的上下文", "能开到多长的上下文",
+        # "最长能处理多长的上下文", "吃得下多少上下文" (a stated length "32k上下文" is no ask)
+        r"(?:支持|跑|开|放|撑|扛|处理|容纳|装|吃|承载|hold)(?:得了|得下|得住|下)?(?:到)?"
+        r"多(?:长|少|大)(?:的)?\s*(?:token\s*的?)?上下文|"
+        # "上下文最多能开多少", "上下文能开多长", "上下文长度能到多少", "上下文长度上限是多少"
         # (not "32k上下文最多能开多少并发": a count of sequences at a stated context)
-        r"(?:能|可以)?(?:支持|跑|开|放下?)(?:到)?多(?:长|少)(?:的)?\s*(?:token\s*的?)?上下文|"
-        r"上下文(?:长度)?\s*(?:最多|最长|最大)\s*(?:能|可以)?(?:开|支持|跑|放)?(?:到)?"
-        r"(?:多少|多长|多大|几)(?!\s*(?:个|路)?\s*(?:并发|batch|批|用户|请求|序列|人))",
+        r"(?<![\dk])(?<![\dk] )上下文(?:长度|窗口)?\s*(?:最多|最长|最大)?\s*(?:能|可以|可)?"
+        r"(?:开|支持|撑|跑|放|处理|容纳|达到|到)?(?:得了|得下|得住)?(?:到)?"
+        r"(?:多少|多长|多大|几)(?!\s*(?:个|路)?\s*(?:并发|batch|批|用户|请求|序列|人|钱|显存|tok))|"
+        r"(?<![\dk])(?<![\dk] )上下文(?:长度|窗口)?\s*(?:的)?\s*(?:上限|极限|最大值)",
     ),
     (
         # "how many tokens can 64 H100 pretrain a 7B on" (with a budget or a deadline)
@@ -245,8 +256,12 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
 )
 _COMPILED = tuple((ask, re.compile(pattern)) for ask, pattern in _ASKS)
 _COMPILED_BY_ASK = dict(_COMPILED)
-#: "how long a context fits": the length of a context, not a time.
-_CONTEXT_LONG = re.compile(r"how long (?:a |of a |of )?context")
+#: "how long a context fits", "how long can the context be": the length of a context, not a
+#: time; "how many tokens of context": a length, not a training budget.
+_CONTEXT_LONG = re.compile(
+    r"how long (?:(?:can|could|will|would) (?:the |its |my |a )?|a |of a |of )?context|"
+    r"how many tokens? (?:of|in) (?:the )?context"
+)
 _SIZE_WORD = re.compile(r"多少|多大|how (?:much|big|large)|size|占")
 #: "那KV cache呢", "and the KV cache?": the quantity asked of the job before (not "…是什么呢")
 _NEXT_QUANTITY = re.compile(r"呢\s*[?？]*\s*$|^(?:and|what about|how about) (?:the )?kv")

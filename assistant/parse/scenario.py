@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
 from assistant.parse.audience import settle_audience
+from assistant.parse.continued import CONTINUED_PRETRAIN_TOKENS, continued_pretraining
 from assistant.parse.datasets import read_dataset
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
@@ -205,6 +206,9 @@ def scenario_slots(
     count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
     found.update(count_slots)
     found.update(_workload_slots(text))
+    if continued_pretraining(text, found):  # "全参训练 … 500B token": pre-training, not a fine-tune
+        said = Msg("parse.continued_pretraining", threshold=CONTINUED_PRETRAIN_TOKENS)
+        warnings.append(parse_note(said, lang))
     found.update(_link_slots(text, mentions.plain))
     if "gpu" in found and links.names_bare_nvlink(mentions.plain):
         warnings += _family_nvlink(found, lang)

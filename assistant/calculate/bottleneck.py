@@ -36,10 +36,17 @@ _HIDDEN_RATIO = 0.25
 
 
 def bottleneck_sentence(
-    checks: tuple[Check, ...], scenario: Scenario, lang: Language, batch_note: str
+    checks: tuple[Check, ...],
+    scenario: Scenario,
+    lang: Language,
+    batch_note: str,
+    *,
+    scaling: bool = False,
 ) -> str:
-    """Whether the network is the bottleneck of the evaluated training step, then
-    `batch_note` (the assumed batch the figures are for, "" when stated); "" with no figures.
+    """Whether the network is the bottleneck of the evaluated training step (or, `scaling`,
+    how much it costs the scaling: "how badly does the network hurt scaling?", the efficiency
+    first), then the line-rate caveat of plain TCP and `batch_note` (the assumed batch the
+    figures are for, "" when stated); "" with no figures.
 
     The traffic judged is what overlaps with compute across the nodes (gradient sync, pipeline
     sends) plus the MoE all-to-all; tensor-parallel all-reduces stay inside the node and the
@@ -57,18 +64,51 @@ def bottleneck_sentence(
     if nodes <= 1:  # all the traffic stays inside the node (NVLink or PCIe)
         inside = figure(checks, "network", "comm_seconds_per_step") or inter
         said = Msg("answer.bottleneck.one_node", comm=inside, compute=compute, efficiency=overlap)
+        return join_sentences((text(said, lang), batch_note), lang)
+    times = Msg("answer.bottleneck.times", comm=inter, compute=compute)
+    link = scenario.inter_link or ""
+    if scaling:
+        said = _scaling(times, link, overlap=overlap, plain=plain, ratio=inter / compute)
     else:
         ratio = inter / compute
         band = "no" if ratio <= _HIDDEN_RATIO else "close" if ratio <= 1 else "yes"
-        link = scenario.inter_link or ""
         said = Msg(
             f"answer.bottleneck.{band}",
-            times=Msg("answer.bottleneck.times", comm=inter, compute=compute),
+            times=times,
             link=Msg("answer.bottleneck.link", link=link) if link else "",
             overlap=overlap,
             plain=plain,
         )
-    return join_sentences((text(said, lang), batch_note), lang)
+    tcp = _line_rate(checks, inter / compute)
+    return join_sentences((text(said, lang), tcp and text(tcp, lang), batch_note), lang)
+
+
+def _scaling(times: Msg, link: str, *, overlap: float, plain: float, ratio: float) -> Msg:
+    """ "How badly does the network hurt scaling?": the scaling efficiency, as a range when
+    overlapping the sync with the backward pass matters (the run time uses the overlapped
+    one), then the traffic against the compute."""
+    where = Msg("answer.bottleneck.over", link=link) if link else ""
+    if overlap - plain < 0.005:  # the same to the percent: one figure
+        return Msg("answer.bottleneck.scaling_one", where=where, overlap=overlap, times=times)
+    return Msg(
+        "answer.bottleneck.scaling",
+        where=where,
+        overlap=overlap,
+        plain=plain,
+        times=times,
+        ratio=ratio,
+    )
+
+
+def _line_rate(checks: tuple[Check, ...], ratio: float) -> Msg | None:
+    """Plain TCP between the nodes: the figures are at the link's line rate, which NCCL's
+    socket transport reaches only in part (knowledge/guides/networking, "Ethernet, TCP and
+    RoCE"); the sync still hides behind the compute while it gets at least `ratio` of that
+    rate. None on an RDMA fabric, or when the traffic outlasts the compute already."""
+    rdma = next((c.figures.get("inter_node_rdma") for c in checks if c.kind == "network"), None)
+    if rdma is not False or ratio >= 1:
+        return None
+    return Msg("answer.bottleneck.line_rate", share=ratio)
 
 
 def network_bound(checks: tuple[Check, ...]) -> bool:

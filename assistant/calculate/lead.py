@@ -16,6 +16,7 @@ from assistant.calculate.solvers import solved
 from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
+from assistant.parse.asks import asks_about_scaling
 from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -89,7 +90,8 @@ def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:
             "answer.bottleneck.batch", batch=scenario.batch_size, context=scenario.context_length
         )
         batch = text(said, lang)
-    return bottleneck_sentence(outcome.checks, scenario, lang, batch)
+    scaling = asks_about_scaling(query.question.lower())  # how much, not whether
+    return bottleneck_sentence(outcome.checks, scenario, lang, batch, scaling=scaling)
 
 
 def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:

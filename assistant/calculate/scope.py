@@ -25,14 +25,17 @@ def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     "期限 365 天" the user did not set)."""
     if not judged:
         return KINDS
+    # "is the network the bottleneck?", "how badly does it hurt scaling?": the network check
+    # is the answer up front (calculate.bottleneck), not a warning again after it
+    up_front: tuple[str, ...] = ("network",) if ask == "network" else ()
     training = stated.task in ("pretrain", "finetune") or stated.tokens is not None
     if has_target(stated) and not training:
         return ("compute",)  # the target's sentence gives the speed at the load asked
     if ask == "duration" or (ask in OPEN_HORIZON and stated.deadline_seconds is None):
-        return ("compute",)
+        return ("compute", *up_front)
     if on_memory(ask, stated):
         return ("compute",)
-    return ()
+    return up_front
 
 
 def fit_asked(query: Query, ask: Ask) -> bool:

@@ -161,12 +161,31 @@ def _network(f: Figures, gpu: str) -> list[Msg]:
     bandwidth = _num(f, "inter_node_bytes_per_second")
     if bandwidth:
         parts.append(Msg("summary.network.bandwidth", bandwidth=bandwidth))
-    # the efficiency the run time uses (overlapped traffic), else the no-overlap bound
+    parts.extend(_efficiency(f))
+    return parts
+
+
+def _efficiency(f: Figures) -> list[Msg]:
+    """The efficiency the run time uses (overlapped traffic), else the no-overlap bound. On a
+    network the check calls tight (its ratio past the ok band, or plain TCP between the
+    nodes) the overlapped figure is said with the no-overlap one, and over TCP as at line
+    rate, so "tight" never stands beside a bare "100%" (`calculate.bottleneck` words both)."""
+    from calculators.planner.checks import NETWORK_OK_RATIO
+
     efficiency = _num(f, "network_efficiency")
     efficiency = _num(f, "scaling_efficiency") if efficiency is None else efficiency
-    if efficiency is not None:
-        parts.append(Msg("summary.network.efficiency", efficiency=efficiency))
-    return parts
+    if efficiency is None:
+        return []
+    comp = _num(f, "compute_seconds_per_step") or 0.0
+    keys = ("allreduce_seconds_per_step", "pp_seconds_per_step", "moe_seconds_per_step")
+    inter = sum(_num(f, k) or 0.0 for k in keys)
+    tcp = f.get("inter_node_rdma") is False
+    tight = (_num(f, "comm_compute_ratio") or 0.0) > NETWORK_OK_RATIO or tcp
+    plain = comp / (comp + inter) if comp > 0 else efficiency
+    if (_num(f, "nodes") or 1) <= 1 or not tight or efficiency - plain < 0.005:
+        return [Msg("summary.network.efficiency", efficiency=efficiency)]
+    said = [Msg("summary.network.efficiency_range", efficiency=efficiency, plain=plain)]
+    return [*said, Msg("summary.network.line_rate")] if tcp else said
 
 
 def _power(f: Figures, gpu: str) -> list[Msg]:

@@ -21,7 +21,15 @@ import re
 
 from assistant.records import Ask, Task
 
-__all__ = ["FABRIC_QUESTION", "KV_PER_TOKEN", "asks_about_fabric", "implied_task", "read_asks"]
+__all__ = [
+    "FABRIC_QUESTION",
+    "KV_PER_TOKEN",
+    "SCALING_QUESTION",
+    "asks_about_fabric",
+    "asks_about_scaling",
+    "implied_task",
+    "read_asks",
+]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -58,6 +66,45 @@ KV_PER_TOKEN = (
     r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
     r"(?:kv ?cache|kv ?缓存|键值缓存)"
 )
+#: "How badly does the network hurt scaling", "what scaling efficiency do we get on 25GbE",
+#: "网络对扩展效率影响多大", "扩展效率能到多少", "网络会拖慢多少": how much the traffic between the
+#: nodes costs, a quantity (the scaling efficiency), not a yes/no (calculate.bottleneck).
+_NET = (
+    r"(?:network|interconnect|communication|comms|bandwidth|fabric|ethernet|infiniband|\bib\b|"
+    r"roce|all-?reduce|\d+\s*(?:gbe|gbps|gb/s|gbit|g)\b)"
+)
+SCALING_QUESTION = re.compile(
+    # "what scaling efficiency do we get", "what's the scaling efficiency on 25GbE" (not "what
+    # is scaling efficiency": a definition)
+    r"(?:what|which|how much|estimate|calculate)\s+(?!(?:is|are)\s+scaling)(?:\w+\s+){0,2}?"
+    r"scaling efficiency|what's the scaling efficiency|"
+    r"scaling efficiency\s+(?:do|does|will|would|can|could|is|are|should)\b|"
+    r"how (?:well|efficiently|linearly) (?:does|do|will|would|can|could)\b[^?.!]{0,60}?\bscale|"
+    r"how (?:badly|much) (?:does|do|will|would|could|can|is) (?:the |our |a |this |plain )?"
+    + _NET
+    + r"[^?.!]{0,40}?(?:hurt|slow|affect|limit|impact|cost|drag|reduce|degrade|penali[sz])|"
+    r"how (?:badly|much)\b[^?.!]{0,60}?(?:hurt|affect|limit|impact|drag|reduce|degrade)\w*\s+"
+    r"(?:the\s+|our\s+)?scaling|"
+    r"(?:lose|lost|losing|overhead)\s+(?:to|from|on|of)\s+(?:the\s+)?" + _NET + r"|"
+    r"(?:扩展效率|扩展性|线性度|加速比|并行效率)[^。？?]{0,10}?(?:多少|多大|几|怎么样|如何|怎样|能到|有多|影响)|"
+    r"(?:网络|通信|带宽|互联|网卡|万兆|千兆|以太网|\bib\b|infiniband|roce|\d+\s*g(?:be)?\b)[^。？?]{0,16}?"
+    r"(?:拖慢|影响|损失|降低|拖累)[^。？?]{0,10}?(?:多少|多大|几成|几倍|多严重|多少效率)"
+)
+
+
+def asks_about_scaling(text: str) -> bool:
+    """True when the question asks how much the network costs the scaling (a quantity), not
+    whether it is the bottleneck (a yes/no).
+
+    Examples:
+        >>> asks_about_scaling("how badly does the network hurt scaling?")
+        True
+        >>> asks_about_scaling("网络对扩展效率影响多大"), asks_about_scaling("网络会成为瓶颈吗")
+        (True, False)
+    """
+    return bool(SCALING_QUESTION.search(text))
+
+
 _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "compare",
@@ -240,7 +287,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
         r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"
         r"bottleneck(?:ed)? (?:by|on) (?:the )?(?:network|communication|interconnect|bandwidth)|"
-        r"network[- ]bound|communication[- ]bound",
+        r"network[- ]bound|communication[- ]bound|" + SCALING_QUESTION.pattern,
     ),
     (
         "feasibility",

@@ -96,3 +96,79 @@ def test_continued_pretraining_says_so_and_takes_the_pretraining_batch() -> None
     assert (pretraining.batch_size or 0) > 4 * (finetuning.batch_size or 0)
     english = parse("Full-parameter training of Qwen2.5-14B on 300B tokens, 16 H100")
     assert any("continued pre-training" in w for w in english.warnings)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Llama-2-7B on 4 nodes of 8 A100 over 25GbE: how badly does the network hurt scaling?",
+        "What scaling efficiency will we see for a 13B model on 2 nodes of 8 H100 over 100GbE?",
+        "How much will 10GbE slow down pretraining a 7B model on 2 nodes of 8 A100?",
+        "How well does pretraining a 7B model scale across 4 nodes of 8 A100 on 25GbE?",
+        "4台8卡A100用25G以太网训练13B，网络对扩展效率有多大影响？",
+        "两台8卡H100训练7B，万兆网会拖慢多少？",
+        "4台8卡A800训练Qwen2.5-14B，扩展效率大概多少",
+    ],
+)
+def test_how_much_the_network_costs_the_scaling_is_the_network_ask(question: str) -> None:
+    from assistant.parse.asks import asks_about_scaling
+
+    assert main_ask(parse(question)) == "network"
+    assert asks_about_scaling(question.lower())
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("What is scaling efficiency?", "concept"),
+        ("扩展效率是什么意思", "concept"),
+        ("How much does it cost to pretrain a 7B model on 8 H100?", "cost"),
+        ("按90%扩展效率算，8张H100训练7B要多久", "duration"),
+    ],
+)
+def test_a_scaling_word_alone_is_no_network_question(question: str, ask: str) -> None:
+    assert main_ask(parse(question)) == ask
+
+
+_SCALING = (
+    "Pretraining Llama-2-7B on 4 nodes of 8 A100 over 25GbE: how badly does the network hurt "
+    "scaling?"
+)
+
+
+def test_the_scaling_answer_leads_with_the_efficiency_and_no_deadline() -> None:
+    # Llama-2-7B grads 13.5 GB; 4 nodes: 2 x 3/4 x 13.5 GB = 20 GB per node over 3.125 GB/s:
+    # ~6.5 s per step against ~45 s of compute (a ~4M-token batch on 32 A100 at 40% MFU)
+    outcome = calculate(parse(_SCALING))
+    first = outcome.lead.split(". ")[0]
+    assert first.startswith("The scaling efficiency over 25GbE TCP is about 100%")
+    assert "per step against" in first
+    assert "deadline" not in outcome.lead
+    assert "the network is tight" not in outcome.lead  # stated once, up front, with the caveat
+    assert "NCCL over plain TCP sockets reaches only in part" in outcome.lead
+
+
+def test_a_tight_network_line_gives_both_efficiencies_the_lead_gives() -> None:
+    import re
+
+    outcome = calculate(parse(_SCALING))
+    network = next(c for c in outcome.checks if c.kind == "network")
+    assert network.verdict == "tight"  # plain TCP between the nodes
+    shown = re.search(
+        r"scaling efficiency (\d+)% with the sync overlapped \((\d+)% without\)", network.summary
+    )
+    said = re.search(
+        r"about (\d+)% with the gradient sync overlapped .* and (\d+)% if nothing", outcome.lead
+    )
+    assert shown is not None
+    assert said is not None
+    assert shown.groups() == said.groups()
+    assert int(shown.group(2)) < int(shown.group(1))
+    assert "at line rate" in network.summary
+
+
+def test_a_yes_no_bottleneck_question_keeps_its_yes_or_no() -> None:
+    outcome = calculate(parse("4台8卡A100用25G以太网预训练7B，网络会成为瓶颈吗？"))
+    assert outcome.lead.startswith("网络（25GbE TCP）不是瓶颈")
+    assert "网络偏紧" not in outcome.lead
+    assert "只要达到线速的" in outcome.lead

@@ -80,7 +80,8 @@ def bottleneck_sentence(
             plain=plain,
         )
     tcp = _line_rate(checks, inter / compute)
-    return join_sentences((text(said, lang), tcp and text(tcp, lang), batch_note), lang)
+    caveat = text(tcp, lang) if tcp is not None else ""
+    return join_sentences((text(said, lang), caveat, batch_note), lang)
 
 
 def _scaling(times: Msg, link: str, *, overlap: float, plain: float, ratio: float) -> Msg:

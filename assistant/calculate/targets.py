@@ -347,23 +347,24 @@ def _sized_answer(
     hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     found = _loaded(stated, evaluated, target, count)
-    if found is None:  # nothing sets a load (a latency target alone): the memory maximum
+    load: InFlight | None = None
+    if found is None:  # the stated load (a concurrency), or none: a latency target alone
         sized_outcome = rerun(_at_count(stated, gpu, target), note)
-        said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+        if stated.batch_size or stated.concurrency:  # evaluated at that load already
+            load = _in_flight(evaluated, target, count)
     else:  # evaluated at the sequences the target keeps in flight on that count
         sized_outcome = rerun(found[0], join_sentences((note, text(found[1], lang)), lang))
-        load = at_load_said(
-            "solve.target_gpus_load",
-            target,
-            gpu,
-            found[2],
-            evaluated,
-            sized_outcome.checks,
-            target=words,
+        load = found[2]
+    if load is None:  # no load to state: what a replica holds is the answer
+        said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+    else:  # the stated (or implied) load first, then the memory maximum as headroom
+        checks = sized_outcome.checks
+        led = at_load_said(
+            "solve.target_gpus_load", target, gpu, load, evaluated, checks, target=words
         )
         rate = _rate_said(target)
-        slow = slow_at_load(found[2], evaluated, _interactive(stated, evaluated, per_node), gpu)
-        said = [load, *slow, *rate, headroom(target, rate_said=bool(rate))]
+        slow = slow_at_load(load, evaluated, _interactive(stated, evaluated, per_node), gpu)
+        said = [led, *slow, *rate, headroom(target, rate_said=bool(rate))]
     sizing = _sizing(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:

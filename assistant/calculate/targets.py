@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from calculators.serving_load import InFlight
     from calculators.serving_target import ServingTarget
 
-__all__ = ["has_target", "meet_target", "serving_target", "target_words"]
+__all__ = ["has_target", "interactive_sizing", "meet_target", "serving_target", "target_words"]
 
 #: Evaluate a scenario (hardware, count and layout filled in) with an assumption note.
 Rerun = Callable[[Scenario, str], "Outcome"]
@@ -158,11 +158,13 @@ def _rate_said(t: ServingTarget) -> tuple[Msg, ...]:
     )
 
 
-def _interactive(
+def interactive_sizing(
     stated: Scenario, evaluated: Scenario, per_node: int
 ) -> Callable[[], ServingTarget | None]:
-    """The target sized again with the tool's interactive bar per stream as a per-token target
-    (none when the question set its own): the GPUs that give every stream that speed."""
+    """The load sized again with the tool's interactive bar per stream as a per-token target
+    (none when the question set its own): the GPUs that give every stream that speed. The
+    one home of this re-sizing: a serving target's answer (`slow_at_load`) and a count asked
+    for stated users (`interactive.with_interactive_count`) both use it."""
     from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND
 
     if stated.target_seconds_per_token is not None:
@@ -253,7 +255,7 @@ def _counted(
         sized = at_load_said("solve.target_met_load", target, gpu, load, evaluated, checks, **more)
     rate = _rate_said(target)
     room = (headroom(target, rate_said=bool(rate)),) if load else ()
-    faster = _interactive(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    faster = interactive_sizing(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     slow = slow_at_load(load, evaluated, faster, gpu) if load is not None else ()
     said = (sized, *slow, *rate, *room, *other)
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
@@ -363,7 +365,7 @@ def _sized_answer(
             "solve.target_gpus_load", target, gpu, load, evaluated, checks, target=words
         )
         rate = _rate_said(target)
-        slow = slow_at_load(load, evaluated, _interactive(stated, evaluated, per_node), gpu)
+        slow = slow_at_load(load, evaluated, interactive_sizing(stated, evaluated, per_node), gpu)
         said = [led, *slow, *rate, headroom(target, rate_said=bool(rate))]
     sizing = _sizing(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None

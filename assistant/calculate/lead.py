@@ -11,6 +11,7 @@ from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import focus_sentence, needed_gpus, topic_sentences
 from assistant.calculate.followup import changed_note
+from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
 from assistant.calculate.whole_nodes import asks_nodes, node_count
@@ -56,6 +57,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
     also = [_answer(a, outcome, scenario, query) for a in query.asks[1:]]
     focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
+    # the count that holds stated users, then the one that gives each an interactive speed
+    focus = join_sentences((focus, interactive_sentence(query, outcome, ask)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")

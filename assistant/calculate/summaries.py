@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from assistant.calculate.verdict import PRACTICAL_SECONDS
-from assistant.calculate.whole_nodes import whole_nodes
+from assistant.calculate.whole_nodes import on_nodes, whole_nodes
 from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
@@ -255,20 +255,13 @@ def summarize(kind: str, verdict: str, figures: Figures, language: Language, gpu
     return _join(_SUMMARIES[kind](figures, gpu), language) or t(f"summary.none.{kind}", language)
 
 
-def _n(count: int | None) -> str:
-    """A count with thousands separators ("1,288")."""
-    return f"{count:,}" if isinstance(count, int) else str(count)
-
-
 def describe_setup(s: Scenario, lang: Language) -> str:
-    """The evaluated hardware in words ("1 台 8 张 H100", "2 nodes × 8 H100 (16 GPUs)")."""
-    if lang == "zh":
-        if (s.nodes or 1) == 1:
-            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
-        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
-    if (s.nodes or 1) == 1:
-        return f"one node with {s.gpu_count} × {s.gpu}"
-    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
+    """The evaluated hardware in words ("1 台 8 张 H100", "2 nodes × 8 H100 (16 GPUs)",
+    "14 张 A10（2 台：8 + 6）")."""
+    count = s.gpu_count or 1
+    per_node = s.gpus_per_node or count
+    nodes = s.nodes or -(-count // max(per_node, 1))
+    return text(on_nodes(count, per_node, nodes, s.gpu or "GPU"), lang)
 
 
 def evaluated_on(scenario: Scenario, stated: Scenario, lang: Language) -> str:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from calculators.serving_load import InFlight
     from calculators.serving_target import ServingTarget
 
-__all__ = ["at_load_said", "headroom", "slow_at_load"]
+__all__ = ["at_load_said", "headroom", "interactive_count", "slow_at_load"]
 
 #: Times per token within 5% read as the same speed (the compute line's, at one decimal).
 _SAME = 1.05
@@ -92,11 +92,25 @@ def slow_at_load(
     faster = interactive() if interactive is not None else None
     if faster is None or faster.gpus is None:
         return (slow,)
-    count = Msg(
-        "solve.interactive_count",
+    return slow, interactive_count(faster, gpu)
+
+
+def interactive_count(faster: ServingTarget, gpu: str, held: int | None = None) -> Msg:
+    """The GPUs that give every stream the interactive bar at the load (`faster`). With the
+    count `held` that holds the load (sized on memory alone): both counts when more are
+    needed ("N hold this load; … it takes M"), else the layout that gives the bar on no more
+    GPUs than that ("laid out as 4 × 8, 32 × L40S give every stream …")."""
+    key = "solve.interactive_count"
+    more: dict[str, Param] = {}
+    if held is not None:
+        more["held"] = Msg("common.gpus", count=held, gpu=gpu)
+        more_needed = faster.gpus is not None and faster.gpus > held
+        key = "solve.interactive_also" if more_needed else "solve.interactive_layout"
+    return Msg(
+        key,
         threshold=INTERACTIVE_TOKENS_PER_SECOND,
-        hardware=Msg("common.gpus", count=faster.gpus, gpu=gpu),
+        hardware=Msg("common.gpus", count=faster.gpus or 0, gpu=gpu),
         replicas=faster.replicas,
         per_replica=faster.tensor_parallel * faster.pipeline_parallel,
+        **more,
     )
-    return slow, count

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from calculators.serving_load import InFlight
     from calculators.serving_target import ServingTarget
 
-__all__ = ["has_target", "meet_target", "serving_target", "target_words"]
+__all__ = ["has_target", "interactive_sizing", "meet_target", "serving_target", "target_words"]
 
 #: Evaluate a scenario (hardware, count and layout filled in) with an assumption note.
 Rerun = Callable[[Scenario, str], "Outcome"]
@@ -158,11 +158,13 @@ def _rate_said(t: ServingTarget) -> tuple[Msg, ...]:
     )
 
 
-def _interactive(
+def interactive_sizing(
     stated: Scenario, evaluated: Scenario, per_node: int
 ) -> Callable[[], ServingTarget | None]:
-    """The target sized again with the tool's interactive bar per stream as a per-token target
-    (none when the question set its own): the GPUs that give every stream that speed."""
+    """The load sized again with the tool's interactive bar per stream as a per-token target
+    (none when the question set its own): the GPUs that give every stream that speed. The
+    one home of this re-sizing: a serving target's answer (`slow_at_load`) and a count asked
+    for stated users (`interactive.with_interactive_count`) both use it."""
     from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND
 
     if stated.target_seconds_per_token is not None:
@@ -253,7 +255,7 @@ def _counted(
         sized = at_load_said("solve.target_met_load", target, gpu, load, evaluated, checks, **more)
     rate = _rate_said(target)
     room = (headroom(target, rate_said=bool(rate)),) if load else ()
-    faster = _interactive(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+    faster = interactive_sizing(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     slow = slow_at_load(load, evaluated, faster, gpu) if load is not None else ()
     said = (sized, *slow, *rate, *room, *other)
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
@@ -347,23 +349,24 @@ def _sized_answer(
     hardware = Msg("common.gpus", count=count, gpu=gpu)
     note = text(Msg("solve.target_note", hardware=hardware, target=words), lang)
     found = _loaded(stated, evaluated, target, count)
-    if found is None:  # nothing sets a load (a latency target alone): the memory maximum
+    load: InFlight | None = None
+    if found is None:  # the stated load (a concurrency), or none: a latency target alone
         sized_outcome = rerun(_at_count(stated, gpu, target), note)
-        said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+        if stated.batch_size or stated.concurrency:  # evaluated at that load already
+            load = _in_flight(evaluated, target, count)
     else:  # evaluated at the sequences the target keeps in flight on that count
         sized_outcome = rerun(found[0], join_sentences((note, text(found[1], lang)), lang))
-        load = at_load_said(
-            "solve.target_gpus_load",
-            target,
-            gpu,
-            found[2],
-            evaluated,
-            sized_outcome.checks,
-            target=words,
+        load = found[2]
+    if load is None:  # no load to state: what a replica holds is the answer
+        said = [_sized("solve.target_gpus", target, gpu, target=words), *_rate_said(target)]
+    else:  # the stated (or implied) load first, then the memory maximum as headroom
+        checks = sized_outcome.checks
+        led = at_load_said(
+            "solve.target_gpus_load", target, gpu, load, evaluated, checks, target=words
         )
         rate = _rate_said(target)
-        slow = slow_at_load(found[2], evaluated, _interactive(stated, evaluated, per_node), gpu)
-        said = [load, *slow, *rate, headroom(target, rate_said=bool(rate))]
+        slow = slow_at_load(load, evaluated, interactive_sizing(stated, evaluated, per_node), gpu)
+        said = [led, *slow, *rate, headroom(target, rate_said=bool(rate))]
     sizing = _sizing(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from assistant.records import Figure
 from calculators.messages import Msg
 
-__all__ = ["SCALE_OUT_NODE_GPUS", "asks_nodes", "node_count", "whole_nodes"]
+__all__ = ["SCALE_OUT_NODE_GPUS", "asks_nodes", "node_count", "on_nodes", "whole_nodes"]
 
 #: GPUs per server when the plan is a single card (as `calculators.planner.suggest_scale`).
 SCALE_OUT_NODE_GPUS = 8
@@ -67,3 +67,25 @@ def whole_nodes(count: float | None, figures: Mapping[str, Figure], gpu: str) ->
     nodes = -(-need // per_node)
     key = "summary.whole_nodes" if need % per_node else "summary.whole_nodes_exact"
     return Msg(key, gpus=nodes * per_node, gpu=gpu, nodes=nodes, per_node=per_node)
+
+
+def on_nodes(count: int, per_node: int, nodes: int, gpu: str) -> Msg:
+    """The GPUs evaluated, as the servers hold them: "1 台 8 张 H100", "2 nodes × 8 H100 (16
+    GPUs)", and a count that is not whole servers as its split ("14 × A10 (2 nodes: 8 + 6)"),
+    so that nodes × GPUs per node never reads as more than the total.
+
+    Examples:
+        >>> on_nodes(14, 8, 2, "A10")["split"]["last"], on_nodes(16, 8, 2, "A10").key
+        (6, 'common.setup.whole')
+        >>> on_nodes(20, 8, 3, "A10")["split"].key, on_nodes(4, 8, 1, "A10").key
+        ('common.node_split.many', 'common.setup.one_node')
+    """
+    if nodes <= 1:
+        return Msg("common.setup.one_node", count=count, gpu=gpu)
+    if per_node * nodes == count:
+        return Msg("common.setup.whole", nodes=nodes, per_node=per_node, count=count, gpu=gpu)
+    full = nodes - 1  # the servers filled first; the last holds the rest
+    last = count - full * per_node
+    key = "common.node_split.two" if full == 1 else "common.node_split.many"
+    split = Msg(key, full=full, per_node=per_node, last=last)
+    return Msg("common.setup.uneven", nodes=nodes, count=count, gpu=gpu, split=split)

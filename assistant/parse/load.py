@@ -16,6 +16,9 @@ Examples:
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
     (None, 0.05)
+    >>> read_tokens_per_second("64 users, each wants >= 20 tok/s"), read_seconds_per_token(
+    ...     "48 个并发用户，每个用户至少 20 token/s")
+    (None, 0.05)
     >>> read_tokens_per_second("tps 1000 能达到吗"), read_price_per_kwh("电费0.8块1度")
     (1000.0, (0.8, 'CNY'))
     >>> read_first_token_seconds("first token under 1 s"), read_first_token_seconds("首字 500ms")
@@ -134,8 +137,14 @@ _EACH_AFTER = (
     # "at 20 tokens/s each": each of the users or sequences named, not each GPU
     r"|each\b(?!\s*(?:gpu|card|node|replica|server|⟨)))"
 )
+#: "每个用户至少 20 token/s", "each wants >= 20 tok/s", "each user needs at least 15 tok/s":
+#: a speed each of the users named wants, said before the number.
 _EACH_BEFORE = (
-    r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+    r"(?:(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+    r"(?:要求)?\s*(?:不低于|不少于|至少|大于|超过|>=|≥|>)?"
+    r"|\beach\s+(?:(?:user|one|person|client|stream|sequence|session)\s+)?"
+    r"(?:wants?|needs?|gets?|requires?|expects?|should get|must get)\s*"
+    r"(?:>=|≥|>|at least|over|above|more than|no less than)?)\s*"
 )
 _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),

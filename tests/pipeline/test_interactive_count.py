@@ -1,0 +1,71 @@
+"""A GPU count asked for stated users is sized on memory; when each user's stream then comes
+out under the tool's 10 tokens/s bar, the same load is sized again with the bar as a target
+per token (the re-sizing a requests/s target already had), and the answer says both: the
+count that holds the load, then what interactive speed takes. The bar is a default, so it
+decides no verdict, and a count the question states is judged, not re-sized."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.calculate.focus import figure
+from assistant.parse import parse
+
+_SLOW_EN = "How many L40S for Llama-3.1-70B with 400 concurrent users at 8k context?"
+
+
+def _head(question: str) -> tuple[str, object]:
+    result = calculate(parse(question))
+    return result.lead.split("\n")[0], result
+
+
+def test_slow_users_get_the_count_that_makes_them_interactive() -> None:
+    head, result = _head(_SLOW_EN)
+    held = re.search(r"(\d+) × L40S 48GB hold this load", head)
+    more = re.search(r"at least 10 tokens/s, it takes (\d+) × L40S 48GB \((\d+) × (\d+),", head)
+    assert held is not None, head
+    assert more is not None, head
+    assert int(more.group(1)) > int(held.group(1))
+    assert int(more.group(2)) * int(more.group(3)) == int(more.group(1))  # replicas × per replica
+    # the count asked leads; the evaluation below it is the one that holds the load
+    assert head.index("hold this load") < head.index("Fits in memory")
+    step = figure(result.checks, "compute", "seconds_per_token")  # type: ignore[attr-defined]
+    assert step is not None
+    assert 1.0 / step < 10.0
+    assert result.verdict == "feasible"  # type: ignore[attr-defined]
+
+
+def test_the_chinese_answer_says_both_counts_too() -> None:
+    head, _ = _head("Llama-3.1-70B 给 400 个并发用户用，8k 上下文，需要几张 L40S？")
+    held = re.search(r"(\d+) 张 L40S 48GB 能承载这一负载", head)
+    more = re.search(r"每路都不低于 10 token/s，该负载需要 (\d+) 张 L40S 48GB", head)
+    assert held is not None, head
+    assert more is not None, head
+    assert int(more.group(1)) > int(held.group(1))
+    assert "tokens/s" not in head  # no English left in a Chinese headline
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many A100 80GB to serve Qwen2.5-7B to 64 concurrent users?",  # ~50 tok/s each
+        "Can 32 L40S serve Llama-3.1-70B to 400 concurrent users at 8k context?",  # stated count
+        "Qwen2.5-7B 给 64 个并发用户用，需要几张 A100 80G？",
+    ],
+)
+def test_no_second_count_when_fast_enough_or_the_count_is_stated(question: str) -> None:
+    head, _ = _head(question)
+    for said in ("hold this load", "能承载这一负载", "Laid out as", "若改为"):
+        assert said not in head, head
+
+
+def test_a_layout_that_gets_there_on_no_more_gpus_is_named() -> None:
+    head, _ = _head("需要几张 L40S 给 Llama-3.1-70B 的 300 个并发用户，8k 上下文？")
+    counts = [int(c) for c in re.findall(r"(\d+) 张 L40S 48GB", head)]
+    said = re.search(r"若改为 (\d+) 个副本、每副本 (\d+) 张卡部署，(\d+) 张 L40S 48GB", head)
+    assert said is not None, head
+    assert int(said.group(1)) * int(said.group(2)) == int(said.group(3))
+    assert int(said.group(3)) <= counts[0]  # no more GPUs than the count that holds the load

@@ -17,6 +17,8 @@ Examples:
     (None, None)
     >>> buys_hardware("预算500000,买什么卡"), buys_hardware("预算500000,租还是买")
     (True, False)
+    >>> buys_hardware("预算1000000,用什么卡比较好"), buys_hardware("预算1000000,租什么卡")
+    (True, False)
 """
 
 from __future__ import annotations
@@ -80,7 +82,12 @@ def is_money(text: str, start: int, end: int) -> bool:
 
 _BUY = re.compile(
     r"买|采购|购买|购置|购入|\bbuy(?:ing)?\b|\bpurchas(?:e|ing)\b|\bcapex\b|"
-    r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)"
+    r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)|"
+    # Choosing cards with a sum and no rent price ("预算100万，用什么卡比较好", "which GPUs should
+    # we get with $50k"): the money pays for the cards; with no price it cannot be hours.
+    r"(?:用|选|配|上|挑|搞)(?:什么|哪种|哪款|哪些|啥)(?:样的)?(?:显?卡|gpu|硬件|服务器|机器)|"
+    r"\b(?:which|what) (?:gpus?|cards?|hardware|servers?) (?:should|would|do) (?:we|i) "
+    r"(?:get|use|pick|choose|go with)\b"
 )
 #: Renting, or buying time rather than hardware ("买算力", "buy GPU-hours", "buy time on …").
 _RENT = re.compile(

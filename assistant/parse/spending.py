@@ -17,8 +17,6 @@ Examples:
     (None, None)
     >>> buys_hardware("预算500000,买什么卡"), buys_hardware("预算500000,租还是买")
     (True, False)
-    >>> buys_hardware("预算1000000,用什么卡比较好"), buys_hardware("预算1000000,租什么卡")
-    (True, False)
 """
 
 from __future__ import annotations
@@ -82,9 +80,12 @@ def is_money(text: str, start: int, end: int) -> bool:
 
 _BUY = re.compile(
     r"买|采购|购买|购置|购入|\bbuy(?:ing)?\b|\bpurchas(?:e|ing)\b|\bcapex\b|"
-    r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)|"
-    # Choosing cards with a sum and no rent price ("预算100万，用什么卡比较好", "which GPUs should
-    # we get with $50k"): the money pays for the cards; with no price it cannot be hours.
+    r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)"
+)
+#: Choosing cards ("用什么卡比较好", "which GPUs should we get"): with a sum of money and no rent
+#: price the money pays for the cards (with no price it cannot be hours); without money it is
+#: a question of which card, not of buying.
+_CHOOSE = re.compile(
     r"(?:用|选|配|上|挑|搞)(?:什么|哪种|哪款|哪些|啥)(?:样的)?(?:显?卡|gpu|硬件|服务器|机器)|"
     r"\b(?:which|what) (?:gpus?|cards?|hardware|servers?) (?:should|would|do) (?:we|i) "
     r"(?:get|use|pick|choose|go with)\b"
@@ -115,13 +116,14 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
         if held is not None and currency == found.get("currency", currency):
             found["budget"] = held
             found.setdefault("currency", currency)
-    if "budget" not in found and "price_per_gpu_hour" not in found and buys_hardware(text):
+    buying = buys_hardware(text) or bool(_CHOOSE.search(text) and not _RENT.search(text))
+    if "budget" not in found and "price_per_gpu_hour" not in found and buying:
         held, currency = money_held(text)  # "what GPU should I buy for $10k": the money to spend
         if held is not None and not _EACH.search(text):
             found["budget"] = held
             found.setdefault("currency", currency)
     budget = found.get("budget")
-    if isinstance(budget, float) and "price_per_gpu_hour" not in found and buys_hardware(text):
+    if isinstance(budget, float) and "price_per_gpu_hour" not in found and buying:
         found["purchase_budget"] = found.pop("budget")
         word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
         return [Msg("parse.purchase_budget", budget=budget, currency=word)]

@@ -163,3 +163,13 @@ def test_choosing_cards_beside_a_rent_price_keeps_the_rent_budget() -> None:
     query = parse("预算100万，H100每卡时20元，用什么卡比较好训练7B模型")
     assert query.scenario.budget == pytest.approx(1e6)
     assert query.scenario.purchase_budget is None
+
+
+def test_a_pick_for_a_service_with_a_purchase_budget_gets_the_ladder() -> None:
+    # no model named: the ladder of catalog models at the stated load, with the purchase note,
+    # rather than "tell me the job" (the job, a service for 500 people, was told)
+    query = parse("公司想搞个内部知识库问答，大概500人用，用什么卡比较好，预算100万")
+    assert query.scenario.purchase_budget == pytest.approx(1e6)
+    outcome = calculate(query)
+    assert "500 人" in outcome.lead and "Qwen2.5-7B" in outcome.lead
+    assert "每卡时" not in outcome.lead

@@ -36,6 +36,7 @@ Ask = Literal[
     "energy_cost",
     "power",
     "max_concurrency",
+    "max_micro_batch",
     "max_context",
     "throughput",
     "first_token",

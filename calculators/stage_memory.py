@@ -15,6 +15,7 @@ states (stage 1: optimizer, 2: + gradients) and at stage 3 the frozen base over 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +94,16 @@ def stage_totals(offload: bool, **options: Any) -> list[float]:
     return [w + g + o + a for w, g, o, a in stage_parts(offload=False, **options)]
 
 
-def stage_parts(
+def stage_parts(**options: Any) -> list[tuple[float, float, float, float]]:
+    """(weights, gradients, optimizer states, activations) bytes per GPU of each distinct
+    pipeline stage, first stage first; gradients and optimizer states before any offload
+    (keyword arguments of :func:`_stage_parts`). Pure, so memoised: the layout search and the
+    checks after it ask for the same stages many times per question."""
+    return list(_stage_parts(**options))
+
+
+@functools.lru_cache(maxsize=4096)
+def _stage_parts(
     *,
     model: ModelSpec,
     d: int,
@@ -108,7 +118,7 @@ def stage_parts(
     recompute: str,
     flash_attention: bool,
     offload: bool,
-) -> list[tuple[float, float, float, float]]:
+) -> tuple[tuple[float, float, float, float], ...]:
     """(weights, gradients, optimizer states, activations) bytes per GPU of each distinct
     pipeline stage, first stage first; gradients and optimizer states before any offload."""
     per_param = parts.state_bytes_per_param(precision, optimizer)
@@ -147,7 +157,7 @@ def stage_parts(
         if stage.holds_output_layer:
             acts += parts.logits_bytes(model, **options) / act_scale
         out.append((weights, grads, opt, acts * act_scale))
-    return out
+    return tuple(out)
 
 
 def adapter_stages(

@@ -110,6 +110,8 @@ def asked(query: Query) -> str:
 def main_ask(query: Query) -> Ask:
     """The main thing asked for; "feasibility" for a yes/no question."""
     if query.asks:
+        if query.asks[0] == "max_micro_batch" and not _trains(query.scenario):
+            return "max_concurrency"  # a deployment's batch: the sequences it holds at once
         return query.asks[0]
     words = asked(query)
     for ask, pattern in _ASK_WORDS:
@@ -118,6 +120,11 @@ def main_ask(query: Query) -> Ask:
                 continue
             return ask
     return "feasibility"
+
+
+def _trains(s: Scenario) -> bool:
+    """A training run, as the defaults will read it (`defaults._workload`): serving unless told."""
+    return s.task != "inference" if s.task is not None else bool(s.tokens or s.deadline_seconds)
 
 
 def asks_count(question: str) -> bool:
@@ -425,6 +432,7 @@ _ANSWERS = {
     "mfu": _elsewhere("mfu_answer"),
     "memory": _memory,
     "activations": _elsewhere("activations_answer"),
+    "max_micro_batch": _elsewhere("max_micro_batch_answer", "micro_batch"),
     "duration": _duration,
     "gpu_count": _count,
     "kv_cache": _kv_cache,

@@ -324,8 +324,9 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
             found = energy_outcome(query, _site(query, sites))
-            found = found or money_outcome(query) or bare_purchase(query)
+            found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
+            found = found or bare_purchase(query)
             return found or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)

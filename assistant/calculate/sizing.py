@@ -51,9 +51,19 @@ def smallest_layout(min_gpus: float | None, per_node: int) -> int:
 
 def practical_count(gpus: int, seconds: float, per_node: int) -> int:
     """Whole nodes that bring `seconds` on `gpus` down to the default horizon (linear scaling,
-    an optimistic first estimate: the evaluation at that count includes the network)."""
+    an optimistic first estimate: the evaluation at that count includes the network). Past
+    four nodes the count is rounded up to 2^k or 3 x 2^k nodes (at most a third more): a prime
+    count such as 227 nodes leaves the layout search no pipeline or expert-parallel degree
+    that divides it, and a run on it is needlessly network-bound."""
     scaled = gpus * seconds / DEFAULT_DEADLINE_SECONDS
-    return max(per_node, math.ceil(scaled / per_node) * per_node)
+    nodes = max(1, math.ceil(scaled / per_node))
+    if nodes > 4:
+        nodes = min(n for n in _SPLITTABLE if n >= nodes) if nodes <= _SPLITTABLE[-1] else nodes
+    return nodes * per_node
+
+
+#: Node counts with many divisors: 2^k and 3 x 2^k.
+_SPLITTABLE: tuple[int, ...] = tuple(sorted({m * 2**k for k in range(15) for m in (1, 3)}))
 
 
 def how_long(query: Query, run: Evaluator, *, practical: bool = False) -> Outcome:

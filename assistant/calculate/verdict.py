@@ -171,11 +171,15 @@ def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
     return "infeasible"
 
 
+#: Asks of a training run judged on memory alone (no token count or deadline changes them).
+_ON_MEMORY = ("memory", "activations", "throughput", "mfu", "max_micro_batch")
+
+
 def on_memory(ask: str, stated: Scenario) -> bool:
     """A training memory question, or one asking its rate (tokens/s per GPU, which no token
     count or deadline changes), is judged on memory unless the user stated both the tokens
     and a deadline (then the time is theirs to judge too)."""
-    if ask not in ("memory", "activations", "throughput", "mfu") or stated.task == "inference":
+    if ask not in _ON_MEMORY or stated.task == "inference":
         return False
     return stated.tokens is None or stated.deadline_seconds is None
 

@@ -136,6 +136,20 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"mfu (?:am i|are we|do i|do we|is that|would that be)",
     ),
     (
+        # "what batch size can I fit", "最大batch size能开多少": a training run's micro-batch per
+        # GPU (`calculate.micro_batch`); of a deployment, its sequences in flight (`main_ask`)
+        "max_micro_batch",
+        r"(?:what|which|how (?:big|large)(?: of)?(?: an?)?)\s+(?:(?:micro|per[- ]gpu)[- ]?)?"
+        r"batch(?:[- ]?size)?\s+(?:can|could|will|would|do|does|fits?)\b|"
+        r"\bmax(?:imum)?\s+(?:(?:micro|per[- ]gpu)[- ]?)?batch(?:[- ]?size)?|"
+        r"\b(?:largest|biggest)\s+(?:(?:micro|per[- ]gpu)[- ]?)?batch(?:[- ]?size)?|"
+        r"(?:最大|最多)(?:的)?\s*(?:micro[- ]?)?(?:batch(?:[ _-]?size)?|批大小|批量|微批)|"
+        r"(?:micro[- ]?)?(?:batch(?:[ _-]?size)?|批大小|微批)\s*(?:最大|最多)?\s*(?:能|可以)?\s*"
+        r"(?:开|设|用|跑|调)?(?:到)?\s*(?:多少|多大|几)|"
+        r"(?:最多|最大)\s*(?:能|可以)?\s*(?:开|设|用|跑|放)?(?:到)?\s*(?:多少|多大|几)\s*(?:个|条)?\s*"
+        r"(?:的)?\s*(?:micro[- ]?)?(?:batch|批|微批)",
+    ),
+    (
         "max_concurrency",
         r"最多(?:能|可以)?(?:支持|扛|承载|跑|服务)?(?:多少|几)(?:个|路)?(?:并发|用户|请求|序列)|"
         r"最大并发|(?:能|可以)(?:支持|扛|承载|服务)多少(?:个|路)?(?:并发|用户|请求)|多少并发|"

@@ -90,6 +90,14 @@ def _alias_regex(key: str) -> re.Pattern[str]:
     return re.compile(head + body + tail)
 
 
+@functools.lru_cache(maxsize=16)
+def _usable_keys(keys: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The keys worth matching, longest first, each with its separator-free prefix: sorted once
+    per index rather than once per question (the catalog indexes hold about a thousand keys)."""
+    usable = (k for k in keys if len(k) >= 2 and not (k.isdigit() and len(k) < 4))
+    return tuple((key, _prefix(key)) for key in sorted(usable, key=len, reverse=True))
+
+
 def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
     """Non-overlapping alias matches in `text` (longest alias first), in text order.
 
@@ -100,10 +108,8 @@ def find_aliases(text: str, index: Mapping[str, str]) -> list[CatalogMatch]:
     found: list[CatalogMatch] = []
     used = [False] * len(text)
     squashed = _SEP_CHARS.sub("", text)
-    for key in sorted(index, key=len, reverse=True):
-        if len(key) < 2 or (key.isdigit() and len(key) < 4):
-            continue
-        if _prefix(key) not in squashed:
+    for key, prefix in _usable_keys(tuple(index)):
+        if prefix not in squashed:
             continue  # cannot match: skips compiling ~200 patterns per process (0.8 s)
         for match in _alias_regex(key).finditer(text):
             if any(used[match.start() : match.end()]) or _swallows_number(text, match):

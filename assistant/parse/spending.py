@@ -82,6 +82,14 @@ _BUY = re.compile(
     r"买|采购|购买|购置|购入|\bbuy(?:ing)?\b|\bpurchas(?:e|ing)\b|\bcapex\b|"
     r"\bbuild(?:ing)? (?:a|an|our own|our|my own) (?:\w+ )?(?:cluster|server|rig|box)"
 )
+#: Choosing cards ("用什么卡比较好", "which GPUs should we get"): with a sum of money and no rent
+#: price the money pays for the cards (with no price it cannot be hours); without money it is
+#: a question of which card, not of buying.
+_CHOOSE = re.compile(
+    r"(?:用|选|配|上|挑|搞)(?:什么|哪种|哪款|哪些|啥)(?:样的)?(?:显?卡|gpu|硬件|服务器|机器)|"
+    r"\b(?:which|what) (?:gpus?|cards?|hardware|servers?) (?:should|would|do) (?:we|i) "
+    r"(?:get|use|pick|choose|go with)\b"
+)
 #: Renting, or buying time rather than hardware ("买算力", "buy GPU-hours", "buy time on …").
 _RENT = re.compile(
     r"租|云上|上云|按小时|按需|(?:买|购买)\s*(?:算力|机时|卡时|时长|gpu\s*小时)|"
@@ -108,13 +116,14 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
         if held is not None and currency == found.get("currency", currency):
             found["budget"] = held
             found.setdefault("currency", currency)
-    if "budget" not in found and "price_per_gpu_hour" not in found and buys_hardware(text):
+    buying = buys_hardware(text) or bool(_CHOOSE.search(text) and not _RENT.search(text))
+    if "budget" not in found and "price_per_gpu_hour" not in found and buying:
         held, currency = money_held(text)  # "what GPU should I buy for $10k": the money to spend
         if held is not None and not _EACH.search(text):
             found["budget"] = held
             found.setdefault("currency", currency)
     budget = found.get("budget")
-    if isinstance(budget, float) and "price_per_gpu_hour" not in found and buys_hardware(text):
+    if isinstance(budget, float) and "price_per_gpu_hour" not in found and buying:
         found["purchase_budget"] = found.pop("budget")
         word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
         return [Msg("parse.purchase_budget", budget=budget, currency=word)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.calculate import calculate
+from assistant.parse import parse
 from assistant.records import Query, Scenario
 
 
@@ -394,3 +395,23 @@ def test_lora_over_the_same_fabric_stays_data_parallel() -> None:
     assert outcome.verdict == "feasible"
     assert not any("pipeline stages" in note for note in outcome.assumptions)
     assert any("TP=8 inside the node" in note for note in outcome.assumptions)
+
+
+def test_the_practical_count_is_a_splittable_number_of_nodes() -> None:
+    from assistant.calculate.sizing import practical_count
+
+    # 192 GPUs x 850 days / 90 days = 1,813 GPUs = 227 nodes (a prime): 256 nodes instead
+    assert practical_count(192, 850 * 86400.0, 8) == 256 * 8
+    assert practical_count(8, 180 * 86400.0, 8) == 16  # up to four nodes: as scaled
+    for gpus in (64, 200, 1000, 5000):
+        nodes = practical_count(gpus, 400 * 86400.0, 8) // 8
+        assert nodes <= 4 or nodes in {m * 2**k for k in range(15) for m in (1, 3)}
+
+
+def test_deepseek_v3_cost_with_no_count_is_near_its_published_gpu_hours() -> None:
+    # DeepSeek-V3 technical report (arXiv:2412.19437) Table 1: 2.664M H800 GPU-hours of
+    # pre-training. Asked with no count, the run was evaluated on 227 nodes, where no
+    # expert-parallel degree divides the count: network-bound, 8.1M GPU-hours.
+    outcome = calculate(parse("deepseek-v3 训练一次要多少钱，H800每小时2美元"))
+    hours = next(c.figures["gpu_hours"] for c in outcome.checks if c.kind == "compute")
+    assert 0.8 * 2.664e6 <= float(hours) <= 1.4 * 2.664e6

@@ -142,3 +142,34 @@ def test_a_purchase_budget_beside_named_hardware_is_not_checked(question: str, s
     assert "L40S" in outcome.lead.split("。")[0].split(". ")[0]
     assert said in outcome.lead.split("。")[0].split(". ")[0]
     assert not re.search(r"per GPU-hour|每卡时", outcome.lead)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "公司想搞个内部知识库问答，用Qwen2.5-72B，大概500人用，用什么卡比较好，预算100万",
+        "预算200万，部署Llama-3.1-70B给300个员工用，选哪款显卡",
+        "With $50k, which GPUs should we get to serve Llama-3-70B to 100 users?",
+    ],
+)
+def test_choosing_cards_with_a_sum_and_no_rent_price_is_a_purchase(question: str) -> None:
+    query = parse(question)
+    assert query.scenario.budget is None  # never "give a per-card-hour price"
+    assert query.scenario.purchase_budget is not None
+    assert not re.search(r"per GPU-hour|每卡时", calculate(query).lead)
+
+
+def test_choosing_cards_beside_a_rent_price_keeps_the_rent_budget() -> None:
+    query = parse("预算100万，H100每卡时20元，用什么卡比较好训练7B模型")
+    assert query.scenario.budget == pytest.approx(1e6)
+    assert query.scenario.purchase_budget is None
+
+
+def test_a_pick_for_a_service_with_a_purchase_budget_gets_the_ladder() -> None:
+    # no model named: the ladder of catalog models at the stated load, with the purchase note,
+    # rather than "tell me the job" (the job, a service for 500 people, was told)
+    query = parse("公司想搞个内部知识库问答，大概500人用，用什么卡比较好，预算100万")
+    assert query.scenario.purchase_budget == pytest.approx(1e6)
+    outcome = calculate(query)
+    assert "500 人" in outcome.lead and "Qwen2.5-7B" in outcome.lead
+    assert "每卡时" not in outcome.lead

@@ -9,13 +9,15 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
-from assistant.calculate.focus import focus_sentence, needed_gpus, topic_sentences
+from assistant.calculate.focus import asked, focus_sentence, needed_gpus, topic_sentences
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
+from assistant.calculate.total_cost import total_cost
 from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
+from assistant.parse.asks import asks_total
 from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -42,6 +44,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
+        or _total(ask, outcome, scenario, query)
         or _answer(ask, outcome, scenario, query)
     )
     saving = saving_message(query, outcome.checks, scenario) if ask == "memory" else None
@@ -77,6 +80,15 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _total(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:
+    """ "总共要花多少钱": the total cost (rent + electricity) and its parts, for a money ask
+    worded as a total (`asks_total`); "" otherwise, or with no part priced."""
+    if ask not in ("cost", "energy_cost") or not asks_total(asked(query)):
+        return ""
+    found = total_cost(outcome.checks, scenario)
+    return text(found, query.language) if found is not None else ""
 
 
 def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:

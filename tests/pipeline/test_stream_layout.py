@@ -125,3 +125,24 @@ def test_a_single_option_says_its_split_is_the_fastest_for_one_stream() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.tensor_parallel == 8
     assert "least time per token for a single stream" in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "no_criterion"),
+    [
+        (
+            "Which has the lowest per-token latency for Llama-3.1-8B: 4x L40S or 4x A100 80GB?",
+            "No criterion was named",
+        ),
+        ("8张H20和8张910B跑Qwen2.5-72B，单路延迟哪个低？", "没有指定比较标准"),
+    ],
+)
+def test_the_lowest_latency_is_asked_as_speed_of_one_stream(
+    question: str, no_criterion: str
+) -> None:
+    outcome = _ask(question)
+    assert no_criterion not in outcome.focus  # latency was the criterion named
+    split = {(o.scenario.tensor_parallel, o.scenario.gpu_count) for o in outcome.options}
+    assert len(split) == 1  # each on one replica over all its GPUs
+    tp, count = split.pop()
+    assert tp == count

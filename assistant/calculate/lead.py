@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
-from assistant.calculate.focus import asked, focus_sentence, needed_gpus, topic_sentences
+from assistant.calculate.focus import (
+    asked,
+    focus_sentence,
+    main_ask,
+    needed_gpus,
+    topic_sentences,
+)
 from assistant.calculate.followup import changed_note
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
@@ -85,7 +91,11 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
 def _total(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:
     """ "总共要花多少钱": the total cost (rent + electricity) and its parts, for a money ask
     worded as a total (`asks_total`); "" otherwise, or with no part priced."""
-    if ask not in ("cost", "energy_cost") or not asks_total(asked(query)):
+    # a follow-up naming its own money ask ("那电费呢") asks that; "换成H100呢" keeps the total
+    own = main_ask(replace(query, asks=(), followup=False)) != "feasibility"
+    if ask not in ("cost", "energy_cost") or not asks_total(
+        query.question if own else asked(query)
+    ):
         return ""
     found = total_cost(outcome.checks, scenario)
     return text(found, query.language) if found is not None else ""

@@ -116,3 +116,11 @@ def test_stated_hardware_over_a_month_sums_rent_and_electricity() -> None:
 def test_a_single_part_asked_is_still_that_part() -> None:
     outcome = _ask("8张A100训练7B模型100B token，电价0.6元/度，电费多少？")
     assert outcome.lead.startswith("电费：")
+
+
+def test_a_follow_up_naming_one_part_gets_that_part_and_an_elliptical_one_the_total() -> None:
+    first = parse(BOTH_ZH)
+    energy = calculate(parse("那电费呢", previous=first))
+    assert energy.lead.startswith("电费：")  # its own ask, not the thread's total
+    other = calculate(parse("换成H100呢", previous=first))
+    assert other.lead.startswith("总共约")  # the thread's question, on the new card

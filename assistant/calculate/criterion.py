@@ -15,6 +15,8 @@ Examples:
     ('cost', 'cost')
     >>> criterion("which has the lowest per-token latency?"), criterion("单路延迟哪个低")
     ('speed', 'speed')
+    >>> criterion("which decodes faster per token?"), criterion("which costs less per token?")
+    ('speed', 'cost')
     >>> criterion("哪个能满足首字延迟小于2秒") is None  # a target to meet, not the least latency
     True
 """
@@ -48,8 +50,11 @@ VALUE = re.compile(
     r"性价比|更划算|最划算|值不值|更值|划不划算|更经济|最经济|经济实惠",
     re.I,
 )
+#: "per token" is a price only with money named ("cost per token", "per 1M tokens"): "faster per
+#: token" asks for speed.
 CHEAPER = re.compile(
-    rf"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    rf"cheap|less expensive|lower cost|costs? less|per (?:1m|million) tokens?|"
+    rf"(?:cost|price|pay|spend)\w*\s+per tokens?\b|"
     rf"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少|{VALUE.pattern}",
     re.I,
 )

@@ -146,3 +146,12 @@ def test_the_lowest_latency_is_asked_as_speed_of_one_stream(
     assert len(split) == 1  # each on one replica over all its GPUs
     tp, count = split.pop()
     assert tp == count
+
+
+def test_faster_per_token_asks_for_speed_not_for_a_price() -> None:
+    outcome = _ask(
+        "Llama-3.1-70B for a single user: 8x H100 vs 8x A100 80GB, which is faster per token?"
+    )
+    first = outcome.focus.split(". ")[0]
+    assert first.startswith("8 × H100")
+    assert "price" not in first

@@ -123,6 +123,10 @@ class Scenario:
     target_seconds_per_token: float | None = None
     """Per-sequence generation speed asked for, as seconds per token ("50 tok/s per user",
     "每路20 token/s" → 0.05)."""
+    fastest_stream: bool | None = None
+    """True when the question asks how fast one stream goes ("fastest single-user decode",
+    "单路速度哪个快", "lowest latency"): a serving split is chosen for the least time per token
+    (tensor parallel inside the node), not for headroom or for replicas no one uses."""
     budget: float | None = None
     """A total budget, in `currency` ("预算20万元")."""
     purchase_budget: float | None = None

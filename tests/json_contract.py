@@ -54,6 +54,7 @@ SCENARIO_KEYS = frozenset(
         "target_qps",
         "target_first_token_seconds",
         "target_seconds_per_token",
+        "fastest_stream",
         "host_ram_bytes",
         "offload",
         "pue",

@@ -85,7 +85,12 @@ _ASKED_WIN = {
         "compare.cheapest_hour",
         "compare.value_hour",
     ),
-    "speed": ("answer.faster_training", "answer.faster_serving", "answer.faster_serving_one"),
+    "speed": (
+        "answer.faster_training",
+        "answer.faster_serving",
+        "answer.faster_serving_one",
+        "answer.faster_serving_stream",
+    ),
     "memory": ("solve.wins_memory",),
     "power": ("compare.least_power", "compare.least_energy", "compare.least_energy_cost"),
 }
@@ -364,6 +369,8 @@ def _faster(options: tuple[Option, ...], option: Option) -> Msg:
     if key == "seconds":
         return Msg("answer.faster_training", winner=hardware, loser=loser, share=value)
     key = "answer.faster_serving" if _many(options) else "answer.faster_serving_one"
+    if key.endswith("_one") and option.scenario.fastest_stream:  # asked of one stream: said so
+        key = "answer.faster_serving_stream"
     return Msg(key, winner=hardware, loser=loser, ratio=value)
 
 

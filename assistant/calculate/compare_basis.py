@@ -81,15 +81,22 @@ def on_common_split(
     differ, a target chooses each split, or the task is training. The common split is one of
     the splits the options chose for themselves that every option can use (memory fits, its
     verdict no worse): for a load, the one costing the options least of their own best
-    tokens/s (the geometric mean of the ratios); else the fewest GPUs per replica."""
+    tokens/s (the geometric mean of the ratios); else the fewest GPUs per replica. A question
+    about one stream's speed (`Scenario.fastest_stream`) keeps each option on its own split with
+    the least time per token: a common split would slow some option's single user down (8 ×
+    H20 at TP=2 with 4 idle replicas read 38 tokens/s; at TP=8, 65)."""
     evaluated = [o.scenario for o in outcomes]
     stated = any(s.tensor_parallel or s.pipeline_parallel or has_target(s) for s in scenarios)
     if stated or any(e is None or e.task != "inference" for e in evaluated):
         return list(outcomes), None
     shown = [e for e in evaluated if e is not None]
+    splits = list(dict.fromkeys((e.tensor_parallel or 1, e.pipeline_parallel or 1) for e in shown))
+    if serving_goal(scenarios[0], "compare") == "stream":  # each at its own fastest for one user
+        same = len(splits) == 1 and len({e.gpu_count for e in shown}) == 1
+        said = Msg("compare.basis_stream_same", split=split_of(shown[0])) if same else None
+        return list(outcomes), said or Msg("compare.basis_stream")
     if len({e.gpu_count for e in shown}) != 1:
         return list(outcomes), None
-    splits = list(dict.fromkeys((e.tensor_parallel or 1, e.pipeline_parallel or 1) for e in shown))
     if len(splits) == 1:
         return list(outcomes), Msg("compare.basis_split", split=split_of(shown[0]))
     usable: list[tuple[tuple[int, int], list[Outcome]]] = []

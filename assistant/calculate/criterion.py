@@ -13,6 +13,12 @@ Examples:
     True
     >>> criterion("L40S vs A6000: which is better value?"), criterion("哪个性价比高")
     ('cost', 'cost')
+    >>> criterion("which has the lowest per-token latency?"), criterion("单路延迟哪个低")
+    ('speed', 'speed')
+    >>> criterion("which decodes faster per token?"), criterion("which costs less per token?")
+    ('speed', 'cost')
+    >>> criterion("哪个能满足首字延迟小于2秒") is None  # a target to meet, not the least latency
+    True
 """
 
 from __future__ import annotations
@@ -44,8 +50,11 @@ VALUE = re.compile(
     r"性价比|更划算|最划算|值不值|更值|划不划算|更经济|最经济|经济实惠",
     re.I,
 )
+#: "per token" is a price only with money named ("cost per token", "per 1M tokens"): "faster per
+#: token" asks for speed.
 CHEAPER = re.compile(
-    rf"cheap|less expensive|lower cost|costs? less|per (?:1m |million )?tokens?|"
+    rf"cheap|less expensive|lower cost|costs? less|per (?:1m|million) tokens?|"
+    rf"(?:cost|price|pay|spend)\w*\s+per tokens?\b|"
     rf"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少|{VALUE.pattern}",
     re.I,
 )
@@ -73,7 +82,16 @@ _CRITERIA: tuple[tuple[str, re.Pattern[str]], ...] = (
         "memory",
         re.compile(r"headroom|more memory|most memory|显存(?:更)?(?:大|多|余量)|余量", re.I),
     ),
-    ("speed", re.compile(r"fast|quick|sooner|throughput|更快|快|用时(?:更)?短|吞吐", re.I)),
+    (
+        "speed",
+        re.compile(
+            r"fast|quick|sooner|throughput|更快|快|用时(?:更)?短|吞吐|"
+            # the least latency is the most speed for one stream ("lowest latency", "延迟低")
+            r"(?:low|least|min)\w*\s+(?:per[- ]token\s+)?latency|"
+            r"延迟[^，。,?？]{0,4}?(?:低|小|短)(?!于)|(?:最|更)低(?:的)?延迟",
+            re.I,
+        ),
+    ),
     (
         "runs",
         re.compile(

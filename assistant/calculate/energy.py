@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
+from assistant.parse.asks import asks_total
 from assistant.records import Ask, Check, Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
@@ -164,20 +165,34 @@ def _on_site(query: Query, site: SiteProfile | None) -> tuple[Query, tuple[str, 
     return replace(query, scenario=s), notes
 
 
+def _stated_checks(query: Query) -> tuple[tuple[Check, ...], int] | None:
+    """The checks of the stated hardware over the stated time, and the GPU count: for a total
+    asked ("总共多少钱", `asks_total`) the rent and the energy both (the sum needs each part),
+    else the one asked (:func:`hardware_energy` or :func:`hardware_rental`)."""
+    if asks_total(query.question):
+        rental = hardware_rental(replace(query, asks=("cost",)))
+        energy = hardware_energy(replace(query, asks=("energy_cost",)))
+        parts = [found for found in (rental, energy) if found is not None]
+        if parts:
+            return tuple(c for c, _ in parts), parts[0][1]
+    found = hardware_energy(query) or hardware_rental(query)
+    return None if found is None else ((found[0],), found[1])
+
+
 def energy_outcome(query: Query, site: SiteProfile | None = None) -> Outcome | None:
     """The answer for :func:`hardware_energy` (or :func:`hardware_rental`): its figures first,
     no verdict (an estimate). A named `site` gives the hardware the question leaves open."""
     from assistant.calculate.outcome import Outcome
 
     query, site_notes = _on_site(query, site)
-    found = hardware_energy(query) or hardware_rental(query)
+    found = _stated_checks(query)
     if found is None:
         return None
-    check, count = found
+    checks, count = found
     scenario = replace(query.scenario, gpu_count=count, task=None)
-    notes = (*site_notes, *check.assumptions)
+    notes = tuple(dict.fromkeys((*site_notes, *(a for c in checks for a in c.assumptions))))
     outcome = Outcome(
-        verdict="unknown", lead="", scenario=scenario, checks=(check,), assumptions=notes
+        verdict="unknown", lead="", scenario=scenario, checks=checks, assumptions=notes
     )
     ask = energy_ask(query)
     outcome = with_focus(query, outcome, ask)
@@ -185,7 +200,7 @@ def energy_outcome(query: Query, site: SiteProfile | None = None) -> Outcome | N
     if ask != main_ask(query) and scenario.deadline_seconds:  # "多少钱" with no price at all
         hours = count * scenario.deadline_seconds / _HOUR
         rent = text(Msg("answer.hardware_hours_no_price", hours=hours), query.language)
-    if check.summary in outcome.lead:  # "要多少电": the power sentence is already the answer
-        return replace(outcome, lead=join_sentences((outcome.lead, rent), query.language))
-    lead = join_sentences((outcome.lead, check.summary, rent), query.language)
+    # "要多少电": a sentence the answer already is is not said again
+    said = [c.summary for c in checks if c.summary not in outcome.lead]
+    lead = join_sentences((outcome.lead, *said, rent), query.language)
     return replace(outcome, lead=lead)

@@ -29,6 +29,7 @@ __all__ = [
     "main_ask",
     "needed_gpus",
     "topic_sentences",
+    "with_energy_basis",
 ]
 
 _COUNT = re.compile(
@@ -295,7 +296,7 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if kwh is None:
         return None
     if scenario.price_per_kwh is None:
-        return _with_basis(Msg("answer.energy", kwh=kwh), checks, scenario, kwh)
+        return with_energy_basis(Msg("answer.energy", kwh=kwh), checks, scenario, kwh)
     bill = Msg(
         "answer.energy_cost",
         kwh=kwh,
@@ -303,10 +304,10 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         currency=scenario.currency or "",
         price=scenario.price_per_kwh,
     )
-    return _with_basis(bill, checks, scenario, kwh)
+    return with_energy_basis(bill, checks, scenario, kwh)
 
 
-def _with_basis(bill: Msg, checks: tuple[Check, ...], scenario: Scenario, kwh: float) -> Msg:
+def with_energy_basis(bill: Msg, checks: tuple[Check, ...], scenario: Scenario, kwh: float) -> Msg:
     """The bill and what it counts: the GPUs' own share at full load, then the host and the
     facility's PUE (a data-centre average unless stated), which a desk-side box may not pay."""
     gpu_j = figure(checks, "power", "gpu_energy_joules")

@@ -9,15 +9,22 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
-from assistant.calculate.focus import focus_sentence, needed_gpus, topic_sentences
+from assistant.calculate.focus import (
+    asked,
+    focus_sentence,
+    main_ask,
+    needed_gpus,
+    topic_sentences,
+)
 from assistant.calculate.followup import changed_note
 from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
 from assistant.calculate.solvers import solved
+from assistant.calculate.total_cost import total_cost
 from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
-from assistant.parse.asks import asks_about_scaling
+from assistant.parse.asks import asks_about_scaling, asks_total
 from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -44,6 +51,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
+        or _total(ask, outcome, scenario, query)
         or _answer(ask, outcome, scenario, query)
     )
     saving = saving_message(query, outcome.checks, scenario) if ask == "memory" else None
@@ -81,6 +89,19 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _total(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:
+    """ "总共要花多少钱": the total cost (rent + electricity) and its parts, for a money ask
+    worded as a total (`asks_total`); "" otherwise, or with no part priced."""
+    # a follow-up naming its own money ask ("那电费呢") asks that; "换成H100呢" keeps the total
+    own = main_ask(replace(query, asks=(), followup=False)) != "feasibility"
+    if ask not in ("cost", "energy_cost") or not asks_total(
+        query.question if own else asked(query)
+    ):
+        return ""
+    found = total_cost(outcome.checks, scenario)
+    return text(found, query.language) if found is not None else ""
 
 
 def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:

@@ -9,8 +9,13 @@ knowledge/guides/inference-serving), so at a fixed number of users a wider split
 planner's speed model (`calculators.serving.serving_speed`) charges the all-reduces a wider
 split adds, so where communication dominates the narrower one wins. A latency target alone
 (one user, "40 tok/s per user", "first token under 200 ms") is met with the fewest GPUs per
-replica; when no split meets it, the fastest per-token split is the closest. With neither (a
-yes/no "can it serve…"), the smallest split that fits with headroom, as before.
+replica; when no split meets it, the fastest per-token split is the closest. A question about one
+stream's own speed ("fastest single-user decode", "单路哪个快": `Scenario.fastest_stream`) is
+answered on the split with the least time per token: at batch 1 decode reads each GPU's 1/TP
+share of the weights, so tensor parallelism across the node's GPUs is the fastest (Pope et al.
+2022; knowledge/guides/inference-serving: latency per token ≈ bytes read / bandwidth) unless
+its all-reduces cost more (PCIe), and replicas serve no one. With none of these (a yes/no "can
+it serve…"), the smallest split that fits with headroom, as before.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from calculators.messages import Msg
 
 __all__ = ["Goal", "Tried", "layout_reason", "pick_serving", "reason_key", "serving_goal"]
 
-Goal = Literal["fit", "throughput", "latency"]
+Goal = Literal["fit", "throughput", "latency", "stream"]
 
 #: Aggregate rates within 1% count as a tie (inside the model's own precision): then the
 #: split with every check ok, then the one with fewer GPUs per replica (more replicas).
@@ -52,8 +57,9 @@ NEED_ASKS = ("memory", "weights", "kv_cache", "gpu_count")
 
 
 def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
-    """What the split is chosen for: a load → throughput, a latency target → latency; a
-    question about what the job needs (`NEED_ASKS`) → the smallest split that fits.
+    """What the split is chosen for: a load → throughput, a latency target → latency, one
+    stream's speed asked (`fastest_stream`) → stream; a question about what the job needs
+    (`NEED_ASKS`) → the smallest split that fits.
 
     Examples:
         >>> serving_goal(Scenario(concurrency=64)), serving_goal(Scenario(batch_size=1))
@@ -62,6 +68,8 @@ def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
         'latency'
         >>> serving_goal(Scenario(concurrency=64), "memory")
         'fit'
+        >>> serving_goal(Scenario(concurrency=1, fastest_stream=True), "compare")
+        'stream'
     """
     if ask in NEED_ASKS:
         return "fit"
@@ -70,7 +78,7 @@ def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
         return "throughput"
     if s.target_seconds_per_token is not None or s.target_first_token_seconds is not None:
         return "latency"
-    return "fit"
+    return "stream" if s.fastest_stream else "fit"
 
 
 def _meets(t: Tried, s: Scenario) -> bool:
@@ -92,8 +100,8 @@ def _shortfall(t: Tried, s: Scenario) -> float:
 def pick_serving(
     tried: Sequence[Tried], s: Scenario, ask: str = "feasibility"
 ) -> tuple[dict[str, object], str] | None:
-    """(the split, why: "throughput", "latency", "missed" or "only") from the fitting splits tried,
-    in trial order (fewest GPUs per replica first); None when none fits.
+    """(the split, why: "throughput", "latency", "stream", "missed" or "only") from the fitting
+    splits tried, in trial order (fewest GPUs per replica first); None when none fits.
 
     Examples:
         >>> a = Tried({"tensor_parallel": 1}, 0, 1, 1641.0, 0.039, 0.375)
@@ -107,6 +115,8 @@ def pick_serving(
         ({'tensor_parallel': 8}, 'missed')
         >>> pick_serving([c], Scenario(concurrency=64))  # one split fits: no choice to make
         ({'tensor_parallel': 8}, 'only')
+        >>> pick_serving([a, b, c], Scenario(fastest_stream=True))  # 4 ties 8, fewer GPUs
+        ({'tensor_parallel': 4}, 'stream')
     """
     pool = [t for t in tried if t.rank < 2] or list(tried)
     if not pool:
@@ -117,7 +127,13 @@ def pick_serving(
     if not meeting:  # no split meets the latency target: the one closest to it
         return min(pool, key=lambda t: _shortfall(t, s)).layout, "missed"
     order = {id(t): i for i, t in enumerate(meeting)}
-    if serving_goal(s, ask) == "latency":
+    goal = serving_goal(s, ask)
+    if goal == "stream":  # the least time per token; a tie: the all-ok one, then fewer GPUs
+        least = min(t.seconds_per_token for t in meeting)
+        near = [t for t in meeting if t.seconds_per_token <= least * (1 + RATE_TIE)]
+        best = min(near, key=lambda t: (t.rank, t.gpus_per_replica, order[id(t)]))
+        return best.layout, "stream"
+    if goal == "latency":
         best = min(meeting, key=lambda t: (t.gpus_per_replica, t.rank, order[id(t)]))
         return best.layout, "latency"
     top = max(t.tokens_per_second for t in meeting)
@@ -130,6 +146,7 @@ def reason_key(why: str) -> str:
     return {
         "throughput": "default.layout_serving_throughput",
         "latency": "default.layout_serving_latency",
+        "stream": "default.layout_serving_stream",
         "missed": "default.layout_serving_missed",
         "only": "default.layout_serving_only",
     }.get(why, "default.layout_serving")

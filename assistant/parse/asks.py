@@ -27,6 +27,7 @@ __all__ = [
     "SCALING_QUESTION",
     "asks_about_fabric",
     "asks_about_scaling",
+    "asks_total",
     "implied_task",
     "read_asks",
 ]
@@ -52,6 +53,30 @@ def asks_about_fabric(text: str) -> bool:
         False
     """
     return bool(FABRIC_QUESTION.search(text))
+
+
+#: A total of money asked ("总共要花多少钱", "一共多少钱", "总费用", "what's the total cost",
+#: "all-in cost", "how much altogether"): the sum of every part of the cost, not one of them.
+_TOTAL_COST = re.compile(
+    r"(?:总共|一共|总计|合计|加起来|全部|总体)\s*(?:要|得|需要|大概|大约|约)?\s*(?:花|要花|需要花)?\s*"
+    r"(?:多少|几)\s*(?:钱|元|块|万|美元|费用)|"
+    r"总(?:费用|成本|花费|开销|支出|价钱|价)|(?:费用|成本|花费)(?:总共|一共|合计|总计)|"
+    r"\btotal (?:cost|bill|spend|price|expense)s?\b|\ball[- ]in\b|"
+    r"\b(?:cost|spend|pay)\b[^.?!]{0,30}\b(?:in total|altogether|all told|overall)\b|"
+    r"\boverall cost\b|\bgrand total\b|\bhow much (?:in total|altogether)\b|\btotal\s*[?？]"
+)
+
+
+def asks_total(text: str) -> bool:
+    """True when the question asks for the total cost, all its parts summed.
+
+    Examples:
+        >>> asks_total("电价0.8元/度，总共要花多少钱？"), asks_total("what's the total cost?")
+        (True, True)
+        >>> asks_total("What's the all-in cost?"), asks_total("电费多少"), asks_total("要花多少钱")
+        (True, False, False)
+    """
+    return bool(_TOTAL_COST.search(text.lower()))
 
 
 # "how many GPU-hours" asks for hours, not a count of GPUs

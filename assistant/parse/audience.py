@@ -26,14 +26,14 @@ import re
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.messages import Msg
 
-__all__ = ["head_count", "settle_audience", "single_user"]
+__all__ = ["fastest_stream", "head_count", "settle_audience", "single_user"]
 
 #: Using it, in Chinese: "用" / "使用", not "用户" ("个人用户" are many people).
 _USE = r"(?:用|使用)(?!户)"
 _SINGLE = re.compile(
     r"\bsingle[- ]user\b|\b(?:for|to|by|serv\w*|with)\s+(?:just |only )?1\s+"
     r"(?:user|person|people|request|sequence|stream|session)\b(?!\s*(?:per|a|/|each|every)\b)|"
-    r"(?<![\d.])1 (?:user|person)\b(?!\s*(?:per|a|/|each|every)\b)|"
+    r"(?<![\d.])1[ -](?:user|person)\b(?!\s*(?:per|a|/|each|every)\b)|"
     r"\bjust (?:me|myself)\b|\bonly me\b|\bfor myself\b|\b(?:only|just) i (?:will )?use\b|"
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
@@ -83,6 +83,37 @@ def single_user(text: str) -> bool:
     return bool(_SINGLE.search(text))
 
 
+#: One stream at a time, said of the load ("single stream", "batch size 1", "单路", "单并发").
+_ONE_STREAM = re.compile(
+    r"\b1[ -](?:stream|sequence|request)s?\b(?!\s*(?:per|a|/|each|every)\b)|"
+    r"\bbatch(?:[- ]size)?\s*(?:of\s*)?=?\s*1\b(?!\.\d|\d)|\bbs\s*=?\s*1\b(?!\.\d|\d)|"
+    r"单路|单流|单并发|单条请求|单个请求|(?<!\d)1路(?!\s*(?:/|每))"
+)
+#: A speed asked ("which is faster", "decode speed", "多快", "速度", "延迟"): of that stream.
+_SPEED = re.compile(
+    r"fast|quick|speed|latency|tok(?:en)?s?/s|tokens? per second|快|速度|延迟|时延|每秒"
+)
+#: The least latency asked with no load ("lowest per-token latency", "延迟最低"): one stream's.
+_LOWEST_LATENCY = re.compile(
+    r"(?:lowest|least|lower|minimum|min)\s+(?:per[- ]token\s+|decode\s+|token\s+)?latency|"
+    r"最低(?:的)?(?:token\s*)?延迟|延迟(?:最|更)低|延迟(?:最|更)小"
+)
+
+
+def fastest_stream(text: str) -> bool:
+    """True when the question asks how fast one stream goes: a speed asked of a single user or
+    stream ("fastest single-user decode", "单路速度"), or the lowest latency.
+
+    Examples:
+        >>> fastest_stream("fastest 1-user decode"), fastest_stream("单用户推理哪个生成速度更快")
+        (True, True)
+        >>> fastest_stream("lowest per-token latency"), fastest_stream("1 user, can it fit?")
+        (True, False)
+    """
+    one = single_user(text) or bool(_ONE_STREAM.search(text))
+    return (one and bool(_SPEED.search(text))) or bool(_LOWEST_LATENCY.search(text))
+
+
 def head_count(text: str) -> int | None:
     """How many people share the deployment ("a team of 30", "给100个员工用"), or None."""
     plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
@@ -98,6 +129,10 @@ def settle_audience(text: str, found: dict[str, object]) -> list[Msg]:
     what was assumed. Training questions are left alone: no one is served."""
     if found.get("task") not in (None, "inference"):
         return []
+    one_load = found.get("concurrency") in (None, 1) and found.get("batch_size") in (None, 1)
+    rated = "target_tokens_per_second" in found or "target_qps" in found
+    if fastest_stream(text) and one_load and not (rated and not single_user(text)):
+        found["fastest_stream"] = True  # the split with the least time per token: `serving_pick`
     if single_user(text) and found.get("concurrency") in (None, 1):
         found["concurrency"] = 1
         speed = found.pop("target_tokens_per_second", None)

@@ -465,6 +465,7 @@ _SERVING_SLOTS = (
     "target_qps",
     "target_first_token_seconds",
     "target_seconds_per_token",
+    "fastest_stream",
 )
 
 

@@ -15,7 +15,7 @@ from assistant.i18n import catalog, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
 
-__all__ = ["currency_words", "describe_setup", "evaluated_on", "summarize"]
+__all__ = ["currency_words", "describe_setup", "evaluated_on", "setup_message", "summarize"]
 
 Figures = Mapping[str, Figure]
 
@@ -236,20 +236,23 @@ def summarize(kind: str, verdict: str, figures: Figures, language: Language, gpu
     return _join(_SUMMARIES[kind](figures, gpu), language) or t(f"summary.none.{kind}", language)
 
 
-def _n(count: int | None) -> str:
-    """A count with thousands separators ("1,288")."""
-    return f"{count:,}" if isinstance(count, int) else str(count)
+def setup_message(s: Scenario) -> Msg:
+    """The evaluated hardware as a catalog message: one node ("1 台 8 张 H100") or several
+    ("2 nodes × 8 H100 (16 GPUs)"), counts with thousands separators."""
+    if (s.nodes or 1) == 1:
+        return Msg("summary.setup.one_node", count=s.gpu_count, gpu=s.gpu)
+    return Msg(
+        "summary.setup.nodes",
+        nodes=s.nodes,
+        per_node=s.gpus_per_node,
+        count=s.gpu_count,
+        gpu=s.gpu,
+    )
 
 
 def describe_setup(s: Scenario, lang: Language) -> str:
     """The evaluated hardware in words ("1 台 8 张 H100", "2 nodes × 8 H100 (16 GPUs)")."""
-    if lang == "zh":
-        if (s.nodes or 1) == 1:
-            return f"1 台 {_n(s.gpu_count)} 张 {s.gpu}"
-        return f"{_n(s.nodes)} 台 × {s.gpus_per_node} 张 {s.gpu}（共 {_n(s.gpu_count)} 张）"
-    if (s.nodes or 1) == 1:
-        return f"one node with {s.gpu_count} × {s.gpu}"
-    return f"{_n(s.nodes)} nodes × {s.gpus_per_node} {s.gpu} ({_n(s.gpu_count)} GPUs)"
+    return text(setup_message(s), lang)
 
 
 def evaluated_on(scenario: Scenario, stated: Scenario, lang: Language) -> str:

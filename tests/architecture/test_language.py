@@ -30,7 +30,6 @@ INLINE_PAIRS: dict[str, int] = {}
 #: file -> `== "zh"` / `!= "zh"` branches still there.
 LANGUAGE_BRANCHES = {
     "assistant/calculate/defaults.py": 1,  # `say` itself, no longer called: delete it
-    "assistant/calculate/summaries.py": 1,  # describe_setup: the evaluated hardware in words
 }
 
 

@@ -45,11 +45,14 @@ __all__ = [
 DEFINITION = re.compile(r"是什么|什么是|啥是|定义|what(?: i|')s\b|what are\b|define", re.IGNORECASE)
 #: A question that asks why.
 WHY = re.compile(r"为什么|为啥|为何|\bwhy\b", re.IGNORECASE)
-#: A sentence that gives a reason or its consequence.
-_BECAUSE = re.compile(
-    r"因为|由于|之所以|所以|因此|因而|从而|导致|以致|"
-    r"\bbecause\b|\bsince\b|\bdue to\b|\bowing to\b|\bhence\b|\btherefore\b|\bthus\b|"
-    r",\s*so\b|\band so\b|\bwhich is why\b",
+#: A sentence that gives a cause ("because", "因为"), or a consequence of one ("…, so …",
+#: "所以", "因此"): either answers "why" when it is about what the part asks about.
+_CAUSE = re.compile(
+    r"因为|由于|之所以|\bbecause\b|\bsince\b|\bdue to\b|\bowing to\b", re.IGNORECASE
+)
+_CONSEQUENCE = re.compile(
+    r"所以|因此|因而|从而|导致|以致|\bhence\b|\btherefore\b|\bthus\b|,\s*so\b|\band so\b|"
+    r"\bwhich is why\b",
     re.IGNORECASE,
 )
 #: A sentence that says something explains the why without saying the reason itself.
@@ -85,7 +88,8 @@ _NEAR = 24
 
 def gives_reason(sentence: str) -> bool:
     """Whether `sentence` states a reason, rather than only pointing at one."""
-    return bool(_BECAUSE.search(sentence)) and not points_at_reason(sentence)
+    said = _CAUSE.search(sentence) or _CONSEQUENCE.search(sentence)
+    return bool(said) and not points_at_reason(sentence)
 
 
 def points_at_reason(sentence: str) -> bool:
@@ -134,8 +138,13 @@ def asked_bonus(
         bonus += 0.5  # "…的区别只在参数"
     if why and gives_reason(sentence):
         # "The KV cache takes so much memory because …" for "why does the KV cache grow":
-        # a reason about what the part asks about, not a reason for something beside it
-        bonus += 1.5 if _opens_with(sentence, _subject(part)) else 0.5
+        # a reason about what the part asks about; a cause of something beside it counts
+        # less, a consequence beside it ("…, so pipeline parallelism tolerates slow links"
+        # for "why does it have a bubble") nothing
+        if _opens_with(sentence, _subject(part)):
+            bonus += 1.5
+        elif _CAUSE.search(sentence):
+            bonus += 0.5
     if _WHEN.search(part.text) and not why and _ADVICE.search(sentence):
         bonus += 0.5  # "when should I use it": "… belongs inside a node"; not "why … when …"
     if asks_quantity(part.text):
@@ -180,10 +189,12 @@ def _subject(part: Part) -> frozenset[str]:
 
 
 def _opens_with(sentence: str, terms: frozenset[str]) -> bool:
-    """Whether one of `terms` is among the first three keywords of `sentence` (its subject)."""
+    """Whether one of `terms` is among the first three keywords of `sentence` (its subject),
+    inline code left out ("vLLM's `kv_cache_dtype` …" is about vLLM, not the KV cache)."""
     from assistant.retrieval.tokenize import tokenize
 
-    opening = [t for t in tokenize(sentence) if len(t) >= 2][:3]
+    prose = re.sub(r"`[^`]*`", " ", sentence)
+    opening = [t for t in tokenize(prose) if len(t) >= 2][:3]
     return bool(terms & set(opening))
 
 

@@ -150,3 +150,22 @@ def test_a_reason_about_something_else_does_not_beat_the_subjects_mechanism() ->
     found = _best_sentence(Part(question, question), passages, set())
     assert found is not None
     assert found[0] == mechanism
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bonus"),
+    [
+        # a reason whose subject is what the part asks about
+        ("Pipeline parallelism idles because the first stages wait for the last.", 1.5),
+        # a cause of something beside it counts a little; a consequence beside it nothing
+        ("Between stages only activations travel because the layers are cut whole.", 0.5),
+        ("Between stages only activations travel, so slow links are tolerated.", 0.0),
+        # the subject is read from the prose, not from inline code
+        ("vLLM's `pipeline_parallel_size` splits layers, so stages can span nodes.", 0.0),
+    ],
+)
+def test_the_reason_bonus_follows_the_subject(sentence: str, bonus: float) -> None:
+    from assistant.compose.asked import asked_bonus
+
+    question = "Why does pipeline parallelism have a bubble?"
+    assert asked_bonus(Part(question, question), sentence, (), frozenset()) == bonus

@@ -188,7 +188,7 @@ def concept_headline(
             hits = (searched or hits) if len(parts) > 1 else _distinct([*hits, *searched])
         pool = _sections(retriever, hits[:_SECTIONS_READ], query.language)
         found = _best_sentence(part, pool, used)
-        if found is None:
+        if found is None or _answered(part, pool, used):
             continue
         for sentence, passage in [found, *_other_side(query, retriever, part, found[0], pool)]:
             used.add(sentence)
@@ -197,6 +197,14 @@ def concept_headline(
             shown = _titled(part, sentence, passage)
             said.append(f"{clean(shown)} [{number}]")  # a document's control bytes stay inert
     return " ".join(said), cited
+
+
+def _answered(part: Part, pool: Sequence[Passage], used: set[str]) -> bool:
+    """Whether a sentence quoted for an earlier part is this part's best answer too ("… the
+    cache is 8 times smaller" for "What is GQA and how much smaller does it make the KV
+    cache?"): the part is answered, and the next best sentence would only be worse."""
+    best = _best_sentence(part, pool, set()) if used else None
+    return best is not None and best[0] in used
 
 
 def _other_side(

@@ -169,3 +169,19 @@ def test_the_reason_bonus_follows_the_subject(sentence: str, bonus: float) -> No
 
     question = "Why does pipeline parallelism have a bubble?"
     assert asked_bonus(Part(question, question), sentence, (), frozenset()) == bonus
+
+
+def test_a_part_already_answered_by_an_earlier_quote_adds_nothing() -> None:
+    from assistant.compose.concept import _answered
+
+    parts = question_parts("What is GQA and how much smaller does it make the KV cache?")
+    answer = (
+        "GQA shares each KV head among several query heads; with 64 query heads and 8 KV "
+        "heads the KV cache is 8 times smaller."
+    )
+    aside = "vLLM prints the number of KV-cache blocks it could allocate at start-up."
+    pool = [_passage(answer, 1), _passage(aside, 2)]
+    assert _answered(parts[1], pool, {answer})
+    # nothing quoted yet, or another sentence quoted: the part still gets its own answer
+    assert not _answered(parts[1], pool, set())
+    assert not _answered(parts[1], pool, {aside})

@@ -39,6 +39,7 @@ __all__ = [
     "figure_near",
     "gives_reason",
     "points_at_reason",
+    "says_what_is_asked",
 ]
 
 #: A question that asks what something is.
@@ -117,6 +118,14 @@ def figure_near(sentence: str, terms: frozenset[str]) -> bool:
         for figure in _FIGURE.finditer(low)
         for place in places
     )
+
+
+def says_what_is_asked(part: Part, sentence: str) -> bool:
+    """Whether `sentence` has the mark of what `part` asks: a figure for "how much", a reason
+    for "why" (a definition of MFU does not say what MFU large runs reach)."""
+    if asks_quantity(part.text) and not _FIGURE.search(sentence):
+        return False
+    return not (WHY.search(part.text) and not gives_reason(sentence))
 
 
 def asks_definition(part: Part) -> bool:

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.compose.asked import DEFINITION, WHY, asked_bonus, asks_definition, points_at_reason
+from assistant.compose.asked import (
+    DEFINITION,
+    WHY,
+    asked_bonus,
+    asks_definition,
+    points_at_reason,
+    says_what_is_asked,
+)
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
     about_side,
@@ -204,7 +211,7 @@ def _answered(part: Part, pool: Sequence[Passage], used: set[str]) -> bool:
     cache is 8 times smaller" for "What is GQA and how much smaller does it make the KV
     cache?"): the part is answered, and the next best sentence would only be worse."""
     best = _best_sentence(part, pool, set()) if used else None
-    return best is not None and best[0] in used
+    return best is not None and best[0] in used and says_what_is_asked(part, best[0])
 
 
 def _other_side(

@@ -185,3 +185,12 @@ def test_a_part_already_answered_by_an_earlier_quote_adds_nothing() -> None:
     # nothing quoted yet, or another sentence quoted: the part still gets its own answer
     assert not _answered(parts[1], pool, set())
     assert not _answered(parts[1], pool, {aside})
+
+
+def test_a_definition_quoted_first_does_not_answer_a_value_part() -> None:
+    from assistant.compose.concept import _answered
+
+    part = question_parts("MFU 是什么？大规模训练一般能到多少？")[1]
+    definition = "MFU（模型 FLOPs 利用率）是训练实际花在模型运算上的算力占峰值的比例。"
+    pool = [_passage(definition, 1, "zh"), _passage("训练通常需要数周。", 2, "zh")]
+    assert not _answered(part, pool, {definition})

@@ -16,9 +16,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.compose.asked import (
+    DEFINITION,
+    WHY,
+    asked_bonus,
+    asks_definition,
+    points_at_reason,
+    says_what_is_asked,
+)
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
-    CONTRAST,
     about_side,
     asked_figures,
     clause_subjects,
@@ -32,7 +39,6 @@ from assistant.compose.openings import (
 )
 from assistant.compose.parts import (
     Part,
-    asks_quantity,
     comparison_sides,
     key_terms,
     mentions_side,
@@ -78,14 +84,9 @@ def concept_citations(
         chosen.append(passage)
         if lead_in(passage):
             chosen.append(_next_passage(retriever, passage, query.language) or passage)
-    if _DEFINITION.search(query.question):  # "ZeRO-3 是什么?": the definition first
+    if DEFINITION.search(query.question):  # "ZeRO-3 是什么?": the definition first
         chosen.sort(key=lambda p: (p.anchor or "intro") != "intro")
     return [Citation(passage=p, claim=claim) for p in dict.fromkeys(chosen)]
-
-
-_DEFINITION = re.compile(
-    r"是什么|什么是|啥是|定义|what(?: i|')s\b|what are\b|define", re.IGNORECASE
-)
 
 
 def _usable(query: Query, retriever: Retriever, hits: list[Passage]) -> list[Passage]:
@@ -194,7 +195,7 @@ def concept_headline(
             hits = (searched or hits) if len(parts) > 1 else _distinct([*hits, *searched])
         pool = _sections(retriever, hits[:_SECTIONS_READ], query.language)
         found = _best_sentence(part, pool, used)
-        if found is None:
+        if found is None or _answered(part, pool, used):
             continue
         for sentence, passage in [found, *_other_side(query, retriever, part, found[0], pool)]:
             used.add(sentence)
@@ -203,6 +204,14 @@ def concept_headline(
             shown = _titled(part, sentence, passage)
             said.append(f"{clean(shown)} [{number}]")  # a document's control bytes stay inert
     return " ".join(said), cited
+
+
+def _answered(part: Part, pool: Sequence[Passage], used: set[str]) -> bool:
+    """Whether a sentence quoted for an earlier part is this part's best answer too ("… the
+    cache is 8 times smaller" for "What is GQA and how much smaller does it make the KV
+    cache?"): the part is answered, and the next best sentence would only be worse."""
+    best = _best_sentence(part, pool, set()) if used else None
+    return best is not None and best[0] in used and says_what_is_asked(part, best[0])
 
 
 def _other_side(
@@ -238,7 +247,7 @@ def _titled(part: Part, sentence: str, passage: Passage) -> str:
 
 def _why_figures(part: Part) -> tuple[str, ...]:
     """The figures a "why" part asks about ("why … 16 bytes per parameter")."""
-    return asked_figures(part.text) if _WHY.search(part.text) else ()
+    return asked_figures(part.text) if WHY.search(part.text) else ()
 
 
 def _sides(part: Part) -> tuple[frozenset[str], ...]:
@@ -328,7 +337,7 @@ def _best_of(
 ) -> tuple[str, Passage] | None:
     """:func:`_best_sentence` for the compared `sides` (none: any sentence)."""
     figures = _why_figures(part)
-    term = defined_term(part.text)
+    term = defined_term(part.text) if asks_definition(part) else None
     best: tuple[float, str, Passage] | None = None
     for passage in passages:
         titled = bool(figures and passage.heading and states_figure(passage.heading, figures))
@@ -359,7 +368,7 @@ def _score(
 ) -> float | None:
     """How well `sentence` (read under its section's `title` words) answers `part`: the
     weight of the keywords it shares, +1 for naming every compared side, plus what it says
-    of what is asked (:func:`_asked_bonus`); None when it is off topic."""
+    of what is asked (:func:`.asked.asked_bonus`); None when it is off topic."""
     terms = weighted_terms(part.search_text)
     keys = _key_forms(part.search_text)
     bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
@@ -367,12 +376,14 @@ def _score(
     shared = _shared(terms, words)
     if not shared or (keys and not keys & words):
         return None
+    if WHY.search(part.text) and points_at_reason(sentence):
+        return None  # "… it shows why bandwidth decides …": the reason is elsewhere
     covered = [s for s in sides if mentions_side(sentence, s)]
     # naming both sides counts when it says something about one ("DeepSeek-V3 … 数据并行，没有
     # 使用张量并行" only lists them)
     compares = sides and len(covered) == len(sides) and clause_subjects(sentence, tuple(sides))
     score = shared + (1.0 if compares else 0.0)
-    return score + _asked_bonus(part, sentence, sides, keys)
+    return score + asked_bonus(part, sentence, sides, keys)
 
 
 def _shared(terms: dict[str, float], words: frozenset[str]) -> float:
@@ -395,51 +406,6 @@ def _key_forms(text: str) -> frozenset[str]:
     return frozenset(keys | set(weighted_terms(" ".join(sorted(keys)))))
 
 
-def _asked_bonus(
-    part: Part, sentence: str, sides: Sequence[frozenset[str]], keys: frozenset[str]
-) -> float:
-    """What `sentence` gains for saying what the part asks: +0.5 for a difference asked by a
-    comparison, a reason asked by "why", advice asked by "when", a figure asked by "how
-    much"; +1 for "what is"
-    answered by a sentence that opens with the term it defines (a definition, not a remark
-    that merely names the term as often)."""
-    bonus = 0.0
-    if (sides and CONTRAST.search(sentence)) or (
-        _WHY.search(part.text) and _BECAUSE.search(sentence)
-    ):
-        bonus += 0.5  # "…的区别只在参数", "…, because …"
-    if _WHEN.search(part.text) and _ADVICE.search(sentence):
-        bonus += 0.5  # "when should I use it": "… belongs inside a node", "… should be used up to"
-    if asks_quantity(part.text) and _FIGURE.search(sentence):
-        bonus += 0.5  # "… 38–43 % MFU", "小 8 倍"
-    term = defined_term(part.text)
-    if term and defines(sentence, term):
-        bonus += 1.5  # "张量（层内）并行把每个权重矩阵切分…": X as the subject
-    elif _DEFINITION.search(part.text) and keys & set(_opening(sentence)):
-        bonus += 1.0  # "Tensor (intra-layer) parallelism splits …"
-    return bonus
-
-
-def _opening(sentence: str) -> list[str]:
-    """The first two keywords of `sentence`: what it is about when it defines a term."""
-    from assistant.retrieval.tokenize import tokenize
-
-    return [t for t in tokenize(sentence) if len(t) >= 2][:2]
-
-
-#: A question that asks when to do something, and a sentence that recommends.
-_WHEN = re.compile(r"什么时候|何时|什么情况下|\bwhen\b", re.IGNORECASE)
-_ADVICE = re.compile(
-    r"\bshould\b|\bbelongs?\b|\bbest\b|\bworth\b|应该|应当|适合|适用|值得", re.IGNORECASE
-)
-#: A figure a sentence states: a percentage, a ratio or a size.
-_FIGURE = re.compile(r"\d(?:[\d.,]*\d)?\s*(?:%|×|倍|x\b|times\b|GB|GiB|TB)", re.IGNORECASE)
-
-
-#: A sentence that states a difference, asked for by a comparison.
-#: A question that asks why, and a sentence that gives a reason.
-_WHY = re.compile(r"为什么|为啥|为何|\bwhy\b", re.IGNORECASE)
-_BECAUSE = re.compile(r"因为|由于|之所以|\bbecause\b|\bsince\b", re.IGNORECASE)
 #: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
 SENTENCE_LIMIT = 260
 #: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a

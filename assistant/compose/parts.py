@@ -44,6 +44,9 @@ class Part:
     """The part as asked."""
     search_text: str
     """What to search and match for it: the part, after the names it leaves to the first part."""
+    inherited: tuple[str, ...] = ()
+    """The first part's names this part was given ("MFU" for "what's a realistic value"): what
+    the figure it asks for is a figure of."""
 
 
 #: Words every passage of the knowledge base shares: matching one of them alone picks a
@@ -105,6 +108,9 @@ _QUANTITY = re.compile(
 #: Words the domain vocabulary lists that are too general to say what a part is about
 #: ("large … runs" matched a power-and-cooling sentence to an MFU question).
 _WEAK_KEYS = frozenset({"large", "big", "huge", "small", "fast", "high", "low"})
+#: A name that sets a condition rather than says what is measured: a GPU ("H100", "4090",
+#: "MI300X") or a precision ("FP8", "BF16").
+_CONDITION = re.compile(r"(?:[a-z]{1,3}\d{1,4}[a-z]?|\d{3,4}[a-z]?)$")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9.+_-]*")
 
 
@@ -163,9 +169,13 @@ def question_parts(question: str) -> list[Part]:
     names = _names(pieces[0]) or _subject(pieces[0])
     parts = [Part(pieces[0], pieces[0])]
     for piece in pieces[1:]:
-        inherit = names and (not _names(piece) or _POINTER.search(piece))
+        own = _names(piece)
+        # a figure asked with only its conditions named ("what's a realistic value for H100
+        # training", "H100 上一般能到多少") is a figure of what the first part names
+        measured = asks_quantity(piece) and all(_CONDITION.match(n.lower()) for n in own)
+        inherit = names and (not own or _POINTER.search(piece) or measured)
         extra = [n for n in names if n.lower() not in piece.lower()] if inherit else []
-        parts.append(Part(piece, " ".join([*extra, piece])))
+        parts.append(Part(piece, " ".join([*extra, piece]), tuple(extra)))
     return parts
 
 

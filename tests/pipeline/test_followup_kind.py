@@ -213,3 +213,26 @@ def test_a_saved_comparison_comes_back_with_scenario_options() -> None:
     assert back.options == query.options
     assert all(isinstance(o, Scenario) for o in back.options)
     assert back.asked_in == "earlier"
+
+
+def lead(*turns: str) -> str:
+    """The first sentences of the last turn's answer (calculators only, no retrieval)."""
+    from assistant.calculate import calculate
+
+    outcome = calculate(last(*turns))
+    return outcome.lead or outcome.focus
+
+
+def test_a_carried_comparison_is_decided_on_the_criterion_asked_before() -> None:
+    """ "那换成Qwen2.5-72B呢" after "which needs the fewest GPUs" is decided on the count, as
+    the same comparison asked outright is, not on speed by default."""
+    first = "H100 vs A100 for serving Llama-3.1-70B: which needs the fewest GPUs?"
+    outright = "H100 vs A100 for serving Qwen2.5-72B: which needs the fewest GPUs?"
+    carried = lead(first, "what about Qwen2.5-72B?")
+    assert carried.startswith(lead(outright).split(". ")[0])
+
+
+def test_a_largest_model_follow_up_says_what_changed() -> None:
+    said = lead("4张A100 80GB用LoRA最大能微调多大的模型", "那8张呢")
+    assert "8 张 A100" in said
+    assert said.endswith("在上一问的基础上改了：GPU 数量。")

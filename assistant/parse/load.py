@@ -136,7 +136,7 @@ _EACH_AFTER = (
     r"|each\b(?!\s*(?:gpu|card|node|replica|server|⟨)))"
 )
 _EACH_BEFORE = (
-    r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+    r"(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要求|要|达到)?\s*"
 )
 _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),

@@ -8,8 +8,10 @@ concurrency, how many GPUs, how long) carries over with the slot changed; an ask
 once these words are masked ("KV cache用FP8的话每路占多少显存") is the follow-up's own.
 
 Examples:
-    >>> without_stated("那kv cache用fp8呢").strip(), without_stated("what about 2000 tok/s?")
+    >>> without_stated("那kv cache用fp8呢"), without_stated("what about 2000 tok/s?")
     ('那 呢', 'what about  ?')
+    >>> without_stated("那吞吐要10000tok/s呢")
+    '那 呢'
     >>> without_stated("那kv cache用fp8的话每路占多少显存")
     '那 的话每路占多少显存'
     >>> without_stated("要是1个月内训完呢"), without_stated("如果mfu只有30%呢")
@@ -36,6 +38,12 @@ _PATTERNS: tuple[re.Pattern[str], ...] = (*KV_FORMAT, *STATED, PRICE, _FINISHED_
 def without_stated(text: str) -> str:
     """`text` (normalised, lower-cased, names masked) with every slot-stating phrase blanked."""
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "$50,000" as the readers see it
-    for pattern in _PATTERNS:
-        text = pattern.sub(" ", text)
-    return text
+    # every phrase is found on the same text ("吞吐要10000tok/s" is both "10000tok/s" and
+    # "吞吐要10000"), then blanked
+    spans = sorted(m.span() for pattern in _PATTERNS for m in pattern.finditer(text) if m.group())
+    kept, end = [], 0
+    for start, stop in spans:
+        if start > end:
+            kept.append(text[end:start])
+        end = max(end, stop)
+    return " ".join((*kept, text[end:]))

@@ -236,3 +236,12 @@ def test_a_largest_model_follow_up_says_what_changed() -> None:
     said = lead("4张A100 80GB用LoRA最大能微调多大的模型", "那8张呢")
     assert "8 张 A100" in said
     assert said.endswith("在上一问的基础上改了：GPU 数量。")
+
+
+def test_a_per_sequence_speed_required_is_a_speed_not_a_throughput() -> None:
+    """ "每路要求30 tok/s" is each sequence's speed (as "每路要30 tok/s" was), so a maximum
+    concurrency asked under it stays a count of sequences at that speed."""
+    query = last("8张H100部署Qwen2.5-72B，32k上下文最多多少并发", "如果每路要求30 tok/s呢")
+    assert query.asks == ("max_concurrency",)
+    assert query.scenario.target_tokens_per_second is None
+    assert query.scenario.target_seconds_per_token == pytest.approx(1 / 30)

@@ -98,10 +98,7 @@ def parse(
     before = previous.scenario if isinstance(previous, Query) else previous
     thread_job = before is not None and (before.model is not None or before.params is not None)
     asks = _refine_asks(read_asks(text, has_job=has_job, thread_job=thread_job), found, text)
-    # a follow-up's own asks: none read only from the words that set a slot ("KV cache用FP8")
-    unstated = without_stated(text)
-    own = read_asks(unstated, has_job=has_job, thread_job=thread_job)
-    own = narrowed(_refine_asks(own, found, unstated), asks)
+    own = _own_asks(text, asks, found, has_job=has_job, thread_job=thread_job) if before else asks
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
@@ -169,6 +166,22 @@ def _with_previous(
     if followup is None and not base.in_domain and isinstance(previous, Query):
         return replace(base, thread=previous if previous.in_domain else previous.thread)
     return followup or base
+
+
+def _own_asks(
+    text: str,
+    asks: tuple[Ask, ...],
+    found: Mapping[str, object],
+    *,
+    has_job: bool,
+    thread_job: bool,
+) -> tuple[Ask, ...]:
+    """What a possible follow-up asks besides the words that set its slots: "那KV cache用FP8呢"
+    sets the KV format and asks nothing (the turn before's kind carries); "KV cache用FP8的话每路
+    占多少显存" asks for the KV cache (assistant.parse.stated)."""
+    unstated = without_stated(text)
+    own = read_asks(unstated, has_job=has_job, thread_job=thread_job)
+    return narrowed(_refine_asks(own, found, unstated), asks)
 
 
 #: "钱够吗", "can we afford it": whether the money covers the run.

@@ -184,6 +184,10 @@ class Query:
     thread: Query | None = None
     """For an off-topic turn inside a conversation: the last in-domain turn, which the next
     elliptical follow-up still continues ("那用4张呢" after a question about games)."""
+    asked_in: str = ""
+    """For a follow-up that asks nothing of its own: the question whose asks it carries
+    ("32k上下文最多多少并发" under "那KV cache用FP8呢"), whose wording still qualifies them
+    ("which is faster", "how many nodes"); "" when the asks are the question's own."""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from assistant.calculate.criterion import (
     speed_tie,
 )
 from assistant.calculate.focus import figure
+from assistant.calculate.scope import ask_wording
 from assistant.calculate.sizing import smallest_layout
 from assistant.calculate.solvers import max_sequences
 from assistant.calculate.targets import has_target
@@ -444,8 +445,8 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
     basis += [b for b in (split_basis, load_basis) if b is not None]
     options = options_of(outcomes, open_count=open_count)
-    wanted = criterion(query.question)
-    wins = _verdicts(options, value=bool(VALUE.search(query.question)))
+    wanted = criterion(query.question) or criterion(query.asked_in)  # "那推理呢": as asked before
+    wins = _verdicts(options, value=bool(VALUE.search(ask_wording(query))))
     best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest

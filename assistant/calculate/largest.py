@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
+from assistant.calculate.followup import changed_note
 from assistant.i18n import join_sentences, text
 from assistant.records import Check, Query, Scenario
 from calculators.defaults import DEFAULT_DEADLINE_SECONDS, DEFAULT_GPUS_PER_NODE
@@ -177,6 +178,23 @@ def budget_count(probe: Outcome, stated: Scenario) -> int | None:
 
 
 def at_largest(
+    query: Query,
+    probe: Outcome,
+    run: Callable[[Query], Outcome],
+    *,
+    open_count: bool = False,
+) -> Outcome:
+    """The answer for the largest model found from `probe` (`_largest`), its lead followed by
+    what a follow-up changed ("那8张呢": 在上一问的基础上改了：GPU 数量); the probe's own
+    lead already says so."""
+    found = _largest(query, probe, run, open_count=open_count)
+    note = changed_note(query) if found is not probe else ""
+    if not note:
+        return found
+    return replace(found, lead=join_sentences((found.lead, note), query.language))
+
+
+def _largest(
     query: Query,
     probe: Outcome,
     run: Callable[[Query], Outcome],

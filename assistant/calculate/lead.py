@@ -19,6 +19,7 @@ from assistant.calculate.focus import (
 from assistant.calculate.followup import changed_note
 from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
+from assistant.calculate.scope import ask_wording
 from assistant.calculate.solvers import solved
 from assistant.calculate.total_cost import total_cost
 from assistant.calculate.whole_nodes import asks_nodes, node_count
@@ -47,7 +48,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         found = largest_model(outcome.checks, scenario, query.scenario)
         biggest = text(found, query.language) if found else ""
         probe = replace(scenario, params=None, active_params=None, tokens=None)
-        return replace(outcome, lead=biggest or outcome.lead, scenario=probe)
+        lead = join_sentences((biggest or outcome.lead, changed_note(query)), query.language)
+        return replace(outcome, lead=lead, scenario=probe)  # "那8张呢": what changed, after
     focus = (
         outcome.focus
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
@@ -125,7 +127,7 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         return _network(query, outcome, scenario)
     if ask == "power":
         return topic_sentences(("power",), outcome.checks, language, ("power",))
-    if ask == "gpu_count" and asks_nodes(query.question):  # "how many nodes": said in nodes
+    if ask == "gpu_count" and asks_nodes(ask_wording(query)):  # "how many nodes": in nodes
         per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
         count = needed_gpus(outcome.checks, per_node)
         nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None

@@ -33,7 +33,7 @@ from assistant.calculate.over_budget import budget_binding, headline_checks, rec
 from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
-from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, fit_asked, skipped
+from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import (
     Evaluator,
@@ -418,7 +418,7 @@ def _resolve(
     s = scenario or query.scenario
     lang = query.language
     own = names_own_run(query.question)
-    if (ask == "max_concurrency" or at_full_batch(ask, query.question, s)) and not _training(s):
+    if (ask == "max_concurrency" or at_full_batch(ask, ask_wording(query), s)) and not _training(s):
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask == "max_context" and s.context_length is None and not _training(s):
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)

@@ -7,7 +7,7 @@ from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import on_memory
 from assistant.records import Ask, Query, Scenario
 
-__all__ = ["KINDS", "OPEN_HORIZON", "QUANTITY", "fit_asked", "skipped"]
+__all__ = ["KINDS", "OPEN_HORIZON", "QUANTITY", "ask_wording", "fit_asked", "skipped"]
 
 KINDS = ("memory", "compute", "network", "power", "cost")
 
@@ -43,3 +43,9 @@ def fit_asked(query: Query, ask: Ask) -> bool:
     memory fit is what its headline says first, whatever another check warns of. The parser
     marks the memory topic (or the memory ask); this only reads it."""
     return ask == "memory" or (ask == "feasibility" and "memory" in query.topics)
+
+
+def ask_wording(query: Query) -> str:
+    """The words the asks were put in: the question, and for a follow-up that carries the turn
+    before's asks ("那换成Qwen2.5-72B呢" under "哪个更快"), that turn's question first."""
+    return f"{query.asked_in} {query.question}" if query.asked_in else query.question

@@ -29,6 +29,7 @@ __all__ = [
     "asks_about_scaling",
     "asks_total",
     "implied_task",
+    "narrowed",
     "read_asks",
 ]
 
@@ -401,6 +402,17 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("feasibility")
         found.append("feasibility")
     return tuple(found)
+
+
+def narrowed(asks: tuple[Ask, ...], wider: tuple[Ask, ...]) -> tuple[Ask, ...]:
+    """`asks` with "memory" read as the part of it `wider` names: "KV cache用FP8的话每路占多少显存"
+    asks the KV cache's memory even with the words that set its format left out.
+
+    >>> narrowed(("memory",), ("kv_cache",)), narrowed(("memory",), ("memory",))
+    (('kv_cache',), ('memory',))
+    """
+    part = next((a for a in _MEMORY_FAMILY[:-1] if a in wider), None)
+    return tuple(part if a == "memory" and part else a for a in asks)
 
 
 #: Asks that only a deployment has: the KV cache of requests in flight, the weights to load.

@@ -29,6 +29,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from assistant.parse.kind import carried_kind
 from assistant.parse.thread import continues_concept
 from assistant.records import Ask, Query, Scenario
 from calculators.messages import Msg
@@ -246,13 +247,17 @@ def as_followup(
     offtopic: bool,
     bare: int | None = None,
     added: Mapping[str, float] | None = None,
+    own_asks: tuple[Ask, ...] | None = None,
 ) -> Query | None:
     """`base` as a follow-up of `previous`, or None when it is a question of its own.
 
     A follow-up names slots to change ("那用H100呢?"), asks for another quantity of the same
     job ("需要几张?"), or, in a marked form ("那网络呢?"), a topic to look at next. On a question
     with nothing to compute the new topic is searched in the context of the question it follows;
-    on a scenario the question it follows keeps its intent ("需要几张" then "那用H100呢?").
+    on a scenario the question it follows keeps its intent ("需要几张" then "那用H100呢?"):
+    `own_asks`, what it asks besides the words that set its slots (default: all it asks), and
+    only when it asks nothing of its own are the previous turn's asks carried
+    (assistant.parse.kind).
     """
     if previous is None or (offtopic and not base.in_domain):
         return None
@@ -286,31 +291,15 @@ def as_followup(
     context = (prev_query.context or prev_query.question) if prev_query is not None else ""
     if size_note is not None:
         base = replace(base, warnings=(*base.warnings, _note(size_note, base.language)))
-    return replace(
+    followup = replace(
         base,
         scenario=scenario,
         in_domain=True,
         followup=True,
         changed_slots=changed,
         context=context,
-        asks=base.asks or _inherited_asks(prev_query, found),
     )
-
-
-#: What a follow-up that only sets a deadline can still be asking of the turn before: how many
-#: cards make it, what it costs, whether it works. Any other ask ("电费呢", "显存多少") is not
-#: what "要是只有一个月呢" asks: that is whether the job fits the month.
-_DEADLINE_ASKS: frozenset[Ask] = frozenset({"feasibility", "gpu_count", "cost"})
-
-
-def _inherited_asks(prev_query: Query | None, found: Mapping[str, object]) -> tuple[Ask, ...]:
-    """The previous turn's asks for a follow-up with none of its own ("那用H100呢?" after
-    "需要几张"); a new deadline after another quantity ("电费呢" → "要是只有一个月呢") asks
-    whether the job makes it."""
-    asks = prev_query.asks if prev_query is not None else ()
-    if "deadline_seconds" in found and asks and not set(asks) <= _DEADLINE_ASKS:
-        return ("feasibility",)
-    return asks
+    return carried_kind(followup, base.asks if own_asks is None else own_asks, prev_query, found)
 
 
 _SIZED_NAME = re.compile(r"^(.*?)(\d+(?:\.\d+)?)B$")

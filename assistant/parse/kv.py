@@ -25,7 +25,7 @@ import re
 
 from assistant.parse.numbers import SET_TO
 
-__all__ = ["read_kv_format"]
+__all__ = ["KV_FORMAT", "read_kv_format"]
 
 #: KV formats by the words that name them; an 8-bit cache without a type is INT8-sized either
 #: way (1 byte per element), read as FP8, which vLLM's `kv_cache_dtype` offers.
@@ -55,6 +55,9 @@ _ALONE = (
     re.compile(r"(?<![a-z0-9])" + _DTYPE + r"\s*(?:的\s*)?" + _KV),
     re.compile(r"(?<![a-z])" + _KV + _LINK + _DTYPE + r"(?![a-z0-9])"),
 )
+
+#: Every wording that states the KV cache's format ("KV cache用FP8", "with an fp8 KV cache").
+KV_FORMAT = (*_BOTH, *_ALONE)
 
 
 def _name(word: str) -> str:

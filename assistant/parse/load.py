@@ -39,6 +39,7 @@ from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, SET_TO, to_
 from calculators.messages import Msg
 
 __all__ = [
+    "STATED",
     "read_budget",
     "read_load_slots",
     "read_concurrency",
@@ -401,6 +402,10 @@ def read_mfu(text: str) -> float | None:
         return value / 100 if match.group(2) or value > 1 else value
     return None
 
+
+#: The words that state a serving target, an MFU or a budget: a follow-up that says only them
+#: ("what about 2000 tok/s?", "如果MFU只有30%呢") sets the slot and asks nothing of its own.
+STATED = (*_TPS, *_SPEED, *_PER_TOKEN, *_QPS, _TTFT, *_MFU, *_BUDGET)
 
 _RAM_UNITS = r"(tib|tb|t|gib|gb|g)"
 _HOST_RAM = (

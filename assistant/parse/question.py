@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from assistant.parse import slots
-from assistant.parse.asks import implied_task, read_asks
+from assistant.parse.asks import implied_task, narrowed, read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
@@ -35,6 +35,7 @@ from assistant.parse.scenario import (
     scenario_slots,
     training_framework,
 )
+from assistant.parse.stated import without_stated
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
@@ -97,6 +98,7 @@ def parse(
     before = previous.scenario if isinstance(previous, Query) else previous
     thread_job = before is not None and (before.model is not None or before.params is not None)
     asks = _refine_asks(read_asks(text, has_job=has_job, thread_job=thread_job), found, text)
+    own = _own_asks(text, asks, found, has_job=has_job, thread_job=thread_job) if before else asks
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
@@ -113,7 +115,9 @@ def parse(
         unknown_names=mentions.unknown,
     )
     offtopic = bool(evidence.elsewhere)
-    query = _with_previous(base, found, previous, text=text, offtopic=offtopic, sites=sites)
+    query = _with_previous(
+        base, found, previous, text=text, offtopic=offtopic, sites=sites, own_asks=own
+    )
     # "ok, and how much would it save for 7B?" after "What is ZeRO stage 2?": the ZeRO it means
     framework = training_framework(text) or (
         training_framework(query.context.lower()) if query.followup else None
@@ -140,20 +144,44 @@ def _with_previous(
     text: str,
     offtopic: bool,
     sites: tuple[SiteProfile, ...],
+    own_asks: tuple[Ask, ...],
 ) -> Query:
     """`base`, or `base` as a follow-up of `previous` (assistant.parse.followup decides);
-    `text` is the masked, normalised question the counts are read from."""
+    `text` is the masked, normalised question the counts are read from, `own_asks` what it
+    asks besides the slots it sets."""
     if isinstance(previous, Query) and not previous.in_domain and previous.thread is not None:
         previous = previous.thread  # an off-topic turn in between keeps the thread
     added = added_counts(text, previous, {s.id: s.nodes for s in sites})
     followup = as_followup(
-        base, found, previous, offtopic=offtopic, bare=bare_count(text), added=added
+        base,
+        found,
+        previous,
+        offtopic=offtopic,
+        bare=bare_count(text),
+        added=added,
+        own_asks=own_asks,
     )
     if followup and isinstance(previous, Query) and says_no_language(base.question):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     if followup is None and not base.in_domain and isinstance(previous, Query):
         return replace(base, thread=previous if previous.in_domain else previous.thread)
     return followup or base
+
+
+def _own_asks(
+    text: str,
+    asks: tuple[Ask, ...],
+    found: Mapping[str, object],
+    *,
+    has_job: bool,
+    thread_job: bool,
+) -> tuple[Ask, ...]:
+    """What a possible follow-up asks besides the words that set its slots: "那KV cache用FP8呢"
+    sets the KV format and asks nothing (the turn before's kind carries); "KV cache用FP8的话每路
+    占多少显存" asks for the KV cache (assistant.parse.stated)."""
+    unstated = without_stated(text)
+    own = read_asks(unstated, has_job=has_job, thread_job=thread_job)
+    return narrowed(_refine_asks(own, found, unstated), asks)
 
 
 #: "钱够吗", "can we afford it": whether the money covers the run.

@@ -178,9 +178,10 @@ _OUTPUT_BEFORE = re.compile(r"(?:output|generat\w*|输出|生成)\W{0,3}$")
 _MIN_CONTEXT = 128
 
 
-#: A follow-up that is only a length in thousands: "32k呢？", "what about 16k?"
+#: A follow-up that is only a length in thousands: "32k呢？", "what about 16k?", "and at 32k?"
 _BARE_THOUSANDS = re.compile(
-    r"\s*(?:那|那么|如果|换成|改成|and|what about|how about)?\s*(\d+(?:\.\d+)?)\s*k\s*"
+    r"\s*(?:那|那么|如果|换成|改成|and|what about|how about)?\s*(?:at|for|with|用)?\s*"
+    r"(\d+(?:\.\d+)?)\s*k\s*"
     r"(?:tokens?)?\s*(?:的)?\s*(?:呢|吗|\?|？|。|!|！)*\s*"
 )
 
@@ -198,6 +199,8 @@ def read_context_length(text: str) -> int | None:
         [None, None, None]
         >>> [read_context_length(t) for t in ("32k呢？", "那128k呢", "what about 16k?", "8 呢")]
         [32768, 131072, 16384, None]
+        >>> read_context_length("and at 32k?"), read_context_length("what about at 8k?")
+        (32768, 8192)
     """
     bare = _BARE_THOUSANDS.fullmatch(text)
     if bare:  # "32k呢？" alone: a length in thousands of tokens is a context, never a model size

@@ -213,12 +213,14 @@ def _build(cls: type[Any], data: Mapping[str, Any], **overrides: Any) -> Any:
 
 
 def _query_from(data: Mapping[str, Any]) -> Query:
-    """A query record, with the in-domain turn an off-topic one keeps (`Query.thread`)."""
+    """A query record, with its comparison's options (scenarios, which a follow-up carries) and
+    the in-domain turn an off-topic one keeps (`Query.thread`)."""
     thread = data.get("thread")
     query: Query = _build(
         Query,
         data,
         scenario=_build(Scenario, data.get("scenario") or {}),
+        options=tuple(_build(Scenario, o) for o in data.get("options") or ()),
         thread=_query_from(thread) if thread else None,
     )
     return query

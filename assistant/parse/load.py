@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 
 from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, SET_TO, to_float
+from assistant.parse.offload import read_offload
 from calculators.messages import Msg
 
 __all__ = [
@@ -459,21 +460,6 @@ def host_ram_note(text: str) -> Msg | None:
     size, written, _ = found
     binary = written.replace("TB", "TiB").replace("GB", "GiB")
     return Msg("parse.host_ram_binary", written=written, binary=binary, size=size)
-
-
-_OFFLOAD = re.compile(r"off-?load(?:ing|ed)?|卸载到(?:cpu|内存|主机)|(?:cpu|内存)\s*卸载", re.ASCII)
-_NO_OFFLOAD = re.compile(
-    r"(?:\bno|\bwithout|\bnot|n't|不用|不要|不|没有|无)\s*(?:use\s+|using\s+|any\s+)?"
-    r"(?:zero[- ]?\d\s*)?(?:cpu\s*|nvme\s*)?(?:off-?load|卸载)"
-)
-
-
-def read_offload(text: str) -> bool | None:
-    """True when the question states offload to host memory ("ZeRO-3 CPU offload",
-    "offload 到内存"), False when it rules it out ("without offload", "不用offload")."""
-    if _NO_OFFLOAD.search(text):
-        return False
-    return True if _OFFLOAD.search(text) else None
 
 
 def read_load_slots(text: str) -> dict[str, object]:

@@ -80,6 +80,12 @@ def serving_kv_dtype(stated: str | None, weights: str, gpu: GPU) -> str:
     return stated or kv_format(weights, gpu)
 
 
+def _weight_only_fp8(gpu: GPU, precision: str) -> bool:
+    from calculators.catalog.generic import is_generic
+
+    return precision == "fp8" and is_generic(gpu.name) and not gpu.supports("fp8")
+
+
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     """The calculator plan for an effective (fully resolved) scenario.
 
@@ -99,7 +105,9 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     inference = scenario.task == "inference"
     precision = scenario.precision or gpu.default_training_precision()
     weight_dtype = None
-    if precision in ("int4", "int8"):
+    # int4/int8 serve as weight-only formats; so does FP8 on a generic card without FP8 (W8A16,
+    # `calculators.catalog.generic`): an unknown card is never refused for a stand-in's limit
+    if precision in ("int4", "int8") or (inference and _weight_only_fp8(gpu, precision)):
         weight_dtype = precision if inference else None
         precision = gpu.default_training_precision()
     context = scenario.context_length or DEFAULT_CONTEXT_TOKENS

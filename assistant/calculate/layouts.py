@@ -80,6 +80,12 @@ def serving_kv_dtype(stated: str | None, weights: str, gpu: GPU) -> str:
     return stated or kv_format(weights, gpu)
 
 
+def _weight_only_fp8(gpu: GPU, precision: str) -> bool:
+    from calculators.catalog.generic import is_generic
+
+    return precision == "fp8" and is_generic(gpu.name) and not gpu.supports("fp8")
+
+
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     """The calculator plan for an effective (fully resolved) scenario.
 
@@ -99,7 +105,9 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     inference = scenario.task == "inference"
     precision = scenario.precision or gpu.default_training_precision()
     weight_dtype = None
-    if precision in ("int4", "int8"):
+    # int4/int8 serve as weight-only formats; so does FP8 on a generic card without FP8 (W8A16,
+    # `calculators.catalog.generic`): an unknown card is never refused for a stand-in's limit
+    if precision in ("int4", "int8") or (inference and _weight_only_fp8(gpu, precision)):
         weight_dtype = precision if inference else None
         precision = gpu.default_training_precision()
     context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
@@ -188,16 +196,19 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
         node_tp = _node_tensor_parallel(
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus, _model(scenario)
         )
-        flat: list[dict[str, object]] = [
-            {
+        # a stated TP ("TP4 PP2") is kept: the node's TP is searched only when it is open
+        searched = node_tp if scenario.tensor_parallel is None else 1
+        flat: list[dict[str, object]] = []
+        for z, r, tp in _TRAINING_CONFIGS:
+            split = searched if tp else 1
+            layout: dict[str, object] = {
                 "zero_stage": z,
                 "recompute": r,
-                "tensor_parallel": node_tp if tp else None,
-                "expert_parallel": expert_parallel(scenario, gpus // (node_tp if tp else 1)),
+                "tensor_parallel": split if split > 1 else None,
+                "expert_parallel": expert_parallel(scenario, gpus // split),
             }
-            for z, r, tp in _TRAINING_CONFIGS
-            if not tp or node_tp > 1
-        ]
+            if (not tp or searched > 1) and layout not in flat:
+                flat.append(layout)
         tried = flat + pipeline_layouts(scenario, gpus, node_tp)
         if scenario.zero_stage is not None:  # "ZeRO-3" fixes the stage, not recompute or TP
             return [x for x in tried if x["zero_stage"] == scenario.zero_stage] or [{}]

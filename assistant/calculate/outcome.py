@@ -43,7 +43,7 @@ from assistant.calculate.sizing import (
     sized,
 )
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
-from assistant.calculate.stand_in import with_stand_in
+from assistant.calculate.stand_in import generic_card_lead, with_stand_in
 from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import evaluated_on
 from assistant.calculate.targets import has_target, meet_target
@@ -316,7 +316,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if computer:
         return Outcome(verdict="unknown", lead=computer, scenario=s, mode="invalid")
     generic = generic_model_notes(query)  # "FalconX-Ultra-70B": a generic 70B, said so
-    missing = unknown_names_lead(query.unknown_names, lang) if query.unknown_names else ""
+    cards, card_lead = generic_card_lead(query)  # "燧原S60（每张48GB）": a generic 48 GB card
+    missing = unknown_names_lead(tuple(n for n in query.unknown_names if n not in cards), lang)
     query, stand_in = with_stand_in(query)  # "32GB的MI50": judged on its stated memory
     if generic is None and missing and (stand_in is None or (s.model is None and s.params is None)):
         return Outcome(verdict="unknown", lead=missing, scenario=s, mode="invalid")
@@ -337,7 +338,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:
-        lead = join_sentences((missing, found.lead), lang)
+        lead = join_sentences((missing, found.lead, card_lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))
     if generic is not None and found.mode == "verdict":
         lead = join_sentences((found.lead, generic[0]), lang)

@@ -1,8 +1,11 @@
-"""A card known only by its memory ("a 24GB card", "32GB的MI50"): a catalog card stands in.
+"""A card known only by its memory ("a 24GB card", "32GB的MI50", "燧原S60 48GB"): a generic card.
 
 The question fixed the memory, so the answer is judged on that memory, never on a larger
-typical card. The catalog card with that memory (the most common one first) lends its
-bandwidth and FLOP/s, and the answer says which card's figures were used.
+typical card, and never refused for a limit of some catalog card that happens to have the
+same memory (a V100 has no BF16; a "32GB card" may well have it). The generic card
+(`calculators.catalog.generic`) borrows bandwidth, FLOP/s and power from the catalog card with
+that memory (the most common one first), and the answer says which, once: an unknown card name
+with its memory ("8张燧原S60（每张48GB）") is "not in the catalog; evaluated as a generic card".
 
 Examples:
     >>> stand_in_gpu(24e9), stand_in_gpu(32e9), stand_in_gpu(20e9)
@@ -14,7 +17,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.defaults import TYPICAL_INFERENCE_SETUPS, TYPICAL_SETUPS
 from assistant.i18n import text
 from assistant.records import Query, Scenario
 from calculators.messages import Msg
@@ -22,7 +24,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.catalog.hardware import GPU
 
-__all__ = ["stand_in_gpu", "stated_gpu", "with_stand_in"]
+__all__ = ["generic_card_lead", "stand_in_gpu", "stated_gpu", "with_stand_in"]
 
 
 def lookup_memory(name: str) -> float:
@@ -33,19 +35,10 @@ def lookup_memory(name: str) -> float:
 
 
 def stand_in_gpu(memory_bytes: float) -> str:
-    """The catalog card with `memory_bytes` (typical cards first), else the largest below it,
-    else the smallest above it."""
-    from calculators.catalog.hardware import GPUS
+    """The catalog card whose bandwidth and FLOP/s a generic card of `memory_bytes` borrows."""
+    from calculators.catalog.generic import stand_in_name
 
-    typical = [gpu for gpu, _, _ in (*TYPICAL_INFERENCE_SETUPS, *TYPICAL_SETUPS)]
-    order = list(dict.fromkeys([*typical, *GPUS]))
-    same = [n for n in order if abs(GPUS[n].memory_bytes - memory_bytes) <= 0.02 * memory_bytes]
-    if same:
-        return same[0]
-    below = [n for n in order if GPUS[n].memory_bytes < memory_bytes]
-    if below:
-        return max(below, key=lambda n: GPUS[n].memory_bytes)
-    return min(order, key=lambda n: GPUS[n].memory_bytes)
+    return stand_in_name(memory_bytes)
 
 
 def stated_gpu(scenario: Scenario) -> GPU:
@@ -61,9 +54,11 @@ def stated_gpu(scenario: Scenario) -> GPU:
 
 
 def with_stand_in(query: Query) -> tuple[Query, str | None]:
-    """The query with a stand-in card when only the memory was stated, and the note saying so
+    """The query on a generic card when only the memory was stated, and the note saying so
     (or the note that a named card is evaluated with the memory stated for it); `(query, None)`
     when the memory stated is the card's own or none is stated."""
+    from calculators.catalog.generic import generic_name
+
     s = query.scenario
     if s.gpu_memory_bytes is None:
         return query, None
@@ -74,4 +69,22 @@ def with_stand_in(query: Query) -> tuple[Query, str | None]:
         return query, text(msg, query.language)
     gpu = stand_in_gpu(s.gpu_memory_bytes)
     note = text(Msg("answer.stand_in", memory=s.gpu_memory_bytes, gpu=gpu), query.language)
-    return replace(query, scenario=replace(s, gpu=gpu)), note
+    return replace(query, scenario=replace(s, gpu=generic_name(s.gpu_memory_bytes))), note
+
+
+def generic_card_lead(query: Query) -> tuple[tuple[str, ...], str]:
+    """The unknown names that are cards evaluated as the generic card of the stated memory
+    ("燧原S60" in "8张燧原S60（每张48GB显存）"), and the sentence saying so: "<name> is not in
+    the catalog: evaluated as a generic card with <memory>". `((), "")` for none."""
+    from assistant.parse.names import closest_entries, name_in
+
+    s, lang = query.scenario, query.language
+    if s.gpu is not None or s.gpu_memory_bytes is None:
+        return (), ""
+    names = tuple(n for n in query.unknown_names if closest_entries(n)[0] == "gpu")
+    if not names:
+        return (), ""
+    shown = tuple(name_in(n, lang) for n in names)
+    gpu = stand_in_gpu(s.gpu_memory_bytes)
+    msg = Msg("answer.unknown_card_generic", name=shown, memory=s.gpu_memory_bytes, gpu=gpu)
+    return names, text(msg, lang)

@@ -12,6 +12,8 @@ Examples:
     (8, None)
     >>> read_concurrency("并发量在50左右"), read_concurrency("concurrency around 50")
     (50, 50)
+    >>> read_concurrency("128 seqs x 8k"), read_concurrency("跑128路"), read_concurrency("8路机")
+    (128, 128, None)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
@@ -81,6 +83,11 @@ def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | 
     return None
 
 
+#: After "8路": a server, a CPU socket count or a parallel degree, not eight sequences.
+_NOT_STREAMS = r"gpu|服务器|cpu|主机|显卡|卡|机|至强|epyc|nvlink|pcie|\w{0,3}并行|tp|pp|dp|ep"
+#: After a count: a rate ("20 seqs/s", "100 sequences per second"), not a count in flight.
+_NOT_PER = r"(?!\s*(?:/|per\b|每)\s*(?:s\b|sec|second|min|minute|h\b|hour|day|秒|分钟|小时|天))"
+
 _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
     re.compile(
@@ -92,6 +99,17 @@ _CONCURRENCY = (
         + r"(?![\d.]|\s*(?:k(?![a-z])|tokens?|gb|ms|秒|%))"
     ),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
+    # "128 seqs x 8k ctx", "a batch of 128 sequences", "128 路", "128 条序列": sequences in
+    # flight; not a data set ("50000 sequences of training data"), a rate ("20 seqs/s"), a
+    # server ("8路服务器") or a parallel degree ("4路张量并行")
+    re.compile(
+        r"(?<!\bon )(?<!over )(?<!训练)(?<!数据)"  # "train on 1000000 sequences": a data set
+        + NUMBER
+        + r"\s*(?:seqs?\b|sequences?\b|条序列|个序列|路(?!\s*(?:"
+        + _NOT_STREAMS
+        + r")))"
+        r"(?!\s*(?:of\s+)?(?:training|data|examples|samples)\b)" + _NOT_PER
+    ),
     # "serve it to 32 users", "for 32 users": users being served are sequences in flight
     re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
     # "8 users at 16k ctx": users with a context or a load attached are in flight, not a

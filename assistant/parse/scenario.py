@@ -357,16 +357,16 @@ def _family_nvlink(found: dict[str, object], lang: Language) -> list[str]:
 def _name_notes(mentions: Mentions, found: Mapping[str, object], lang: Language) -> list[Msg]:
     """ "<name> is not in the catalog (closest: …)" per unknown name, with the entries the
     answer's lead offers (:func:`closest_entries`)."""
+    # a card with its memory stated ("燧原S60（每张48GB）") is a generic card, said where it is
+    # evaluated (calculate.stand_in), never "not replaced" here
+    generic = found.get("gpu") is None and found.get("gpu_memory_bytes") is not None
     notes = [
-        Msg(
-            "parse.unknown_name",
-            name=name_in(name, lang),
-            closest=closest_entries(name)[1] or ("—",),
-        )
+        Msg("parse.unknown_name", name=name_in(name, lang), closest=closest or ("—",))
         for name in mentions.unknown
         # no card is close to a CPU or a Mac, nor any entry to a closed model: the lead says so
         if not is_computer(name) and not closed_model(name)
+        for kind, closest in (closest_entries(name),)
+        if not (generic and kind == "gpu")
     ]
-    # a card known only by its memory is noted where it is evaluated (calculate.stand_in)
     link_note = hw.nvlink_note(mentions.plain, found)
     return [*notes, link_note] if link_note else notes

@@ -239,7 +239,8 @@ _LINK_INDEX: Mapping[str, str] = MappingProxyType(
 def lookup_gpu(name: str) -> GPU:
     """The catalog GPU for a name or alias, ignoring case, spaces, hyphens and vendor words.
 
-    A bare family name means its training variant ("A100" -> "A100 SXM 80GB").
+    A bare family name means its training variant ("A100" -> "A100 SXM 80GB"). A generic
+    card's name ("48GB GPU", `calculators.catalog.generic`) gives that generic card.
 
     Raises:
         UnknownNameError: not in the catalog; ``suggestions`` holds the closest entries.
@@ -251,7 +252,14 @@ def lookup_gpu(name: str) -> GPU:
         'RTX 4090 24GB'
         >>> lookup_gpu("h100 pcie").name
         'H100 PCIe 80GB'
+        >>> lookup_gpu("48GB GPU").memory_bytes
+        48000000000.0
     """
+    from calculators.catalog.generic import generic_gpu, generic_memory
+
+    memory = generic_memory(name)
+    if memory is not None:
+        return generic_gpu(memory)
     return GPUS[resolve(str(name), _GPU_INDEX, "gpu", GPUS)]
 
 

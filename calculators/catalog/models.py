@@ -226,6 +226,9 @@ _DEPTH_TABLE = (
     (1e14, 400),
 )
 _GENERIC_VOCAB = 32000
+#: A generic model's heads are a multiple of this: the tensor-parallel degrees asked for (1, 2,
+#: 4, 8 inside a node) all divide it.
+_TP_HEADS = 8
 
 
 def _generic_layers(params: float) -> int:
@@ -242,7 +245,10 @@ def generic_model(*, params: float) -> ModelSpec:
 
     Shape: depth interpolated (in log params) from known models (7B: 32 layers, 70B: 80,
     175B: 96, 405B: 126); hidden from params ~ 12 x layers x hidden^2, rounded to a multiple of
-    128 (1024 above 30B); head_dim 128; 8 KV heads (GQA) above 30B, multi-head below; SwiGLU
+    8 heads (head_dim 128 from 1B up, 64 below, as Qwen2.5-0.5B), so that the query heads, and
+    the 8 KV heads (GQA) above 30B or all heads (multi-head) below, split evenly over tensor
+    parallelism of 1, 2, 4 or 8 (Megatron-LM shards attention by heads; the published models
+    keep head counts that divide 8: Llama 2 7B 32, 13B 40, 70B 64; Qwen2.5-14B 40); SwiGLU
     (3 matrices) with the FFN width solved so the total matches ``params``; vocab 32000, untied.
     Below about 1e8 parameters the shape is floored and the count overshoots.
 
@@ -260,9 +266,10 @@ def generic_model(*, params: float) -> ModelSpec:
     # GQA models (Llama-2-70B) spend about 12.75 h^2 per layer, multi-head ones 12 h^2.
     gqa = target > 30e9
     a, b = (12.75 if gqa else 12.0) * layers, 2.0 * _GENERIC_VOCAB
-    step = 1024 if gqa else 128  # GQA: query heads a multiple of the 8 KV heads
+    head_dim = 128 if target >= 1e9 else 64
+    step = _TP_HEADS * head_dim  # heads a multiple of 8: TP 1, 2, 4 and 8 all split them
     hidden = max(step, round((-b + math.sqrt(b * b + 4 * a * target)) / (2 * a) / step) * step)
-    heads = hidden // 128
+    heads = hidden // head_dim
     kv_heads = 8 if gqa else heads
     shape = ModelSpec(
         name=f"generic {_size_label(target)}",
@@ -271,7 +278,7 @@ def generic_model(*, params: float) -> ModelSpec:
         hidden=hidden,
         heads=heads,
         kv_heads=kv_heads,
-        head_dim=128,
+        head_dim=head_dim,
         ffn_hidden=128,
         ffn_matrices=3,
         vocab=_GENERIC_VOCAB,
@@ -285,7 +292,8 @@ def generic_model(*, params: float) -> ModelSpec:
         ),
     )
     fixed = shape.params - layers * shape.ffn_matrices * hidden * shape.ffn_hidden
-    ffn = max(128, round((target - fixed) / (3 * layers * hidden) / 128) * 128)
+    # a multiple of 32 (TP 8 splits it), fine enough to land within 0.1% of the size asked
+    ffn = max(128, round((target - fixed) / (3 * layers * hidden) / 32) * 32)
     return _replace(shape, ffn_hidden=ffn)
 
 

@@ -7,6 +7,7 @@ a whole thought."""
 from __future__ import annotations
 
 import doctest
+import re
 
 import pytest
 
@@ -204,7 +205,9 @@ def test_a_cost_with_no_gpu_count_is_not_judged_on_a_default_count() -> None:
         parse("how much does it cost to pretrain a 7B model on 2T tokens on H100 at $2/GPU-hr?")
     )
     assert open_count.verdict == "feasible"
-    assert open_count.lead.startswith("It costs about 144,080 USD")
+    cost = re.match(r"It costs about ([\d,]+) USD", open_count.lead)
+    assert cost is not None  # ~72,000 GPU-hours x $2, within 1% (the generic 7B's attention)
+    assert float(cost.group(1).replace(",", "")) == pytest.approx(144_000, rel=0.01)
     assert (open_count.scenario.gpu_count or 0) > 8
     # a stated count is the user's: judged as stated. It runs (memory fits); its 375 days are
     # past the practical year, said in words with the count that finishes within a year, but
@@ -213,8 +216,12 @@ def test_a_cost_with_no_gpu_count_is_not_judged_on_a_default_count() -> None:
         parse("how much does it cost to pretrain a 7B model on 2T tokens on 8 H100 at $2/GPU-hr?")
     )
     assert stated.verdict == "feasible"
-    assert stated.lead.startswith("It costs about 144,080 USD")
-    assert "375.2 days on 8 × H100 SXM 80GB: impractical (over a year)" in stated.lead
+    assert stated.lead.startswith(open_count.lead.split(" (")[0])  # the same cost
+    days = re.search(
+        r"([\d.]+) days on 8 × H100 SXM 80GB: impractical \(over a year\)", stated.lead
+    )
+    assert days is not None
+    assert float(days.group(1)) == pytest.approx(375, rel=0.01)
     assert "finishing within a year takes about 9 × h100" in stated.lead.lower()
 
 

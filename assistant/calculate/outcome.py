@@ -327,8 +327,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
             found = energy_outcome(query, _site(query, sites))
             found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
-            found = found or bare_purchase(query)
-            return found or _concept(query)
+            return found or bare_purchase(query) or _concept(query)
         except CalculatorInputError as exc:
             return _refused(exc, lang, s)
     site = _site(query, sites)

@@ -33,8 +33,10 @@ __all__ = [
     "clean_text",
     "cn_value",
     "drop_change_verbs",
+    "first_match",
     "magnitude",
     "normalize_numbers",
+    "plain_digits",
     "to_float",
 ]
 
@@ -331,3 +333,19 @@ def to_float(text: str) -> float:
 def magnitude(number: str, suffix: str) -> float:
     """`number` times the English magnitude `suffix` ("70", "b" → 7e10)."""
     return to_float(number) * MAGNITUDES[suffix.lower()]
+
+
+def plain_digits(text: str) -> str:
+    """Thousands separators out ("$50,000" → "$50000")."""
+    return re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+
+
+def first_match(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[str] | None:
+    """The first of `patterns` (in order) that matches `text` with its thousands separators out
+    ("$50,000" is read as "$50000"); None when none does."""
+    plain = plain_digits(text)
+    for pattern in patterns:
+        match = pattern.search(plain)
+        if match is not None:
+            return match
+    return None

@@ -35,8 +35,8 @@ __all__ = [
 _COUNT = re.compile(
     r"多少(?:张|块|台|个)(?:卡|gpu|显卡|h\d+|a\d+)?(?!\s*(?:小时|时))|"
     r"多少(?:卡|gpu|显卡)(?!\s*(?:小时|时))|几张|几块|几台|"
-    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|h\d+(?!\d)s?(?! gpu[- ]?h)|"
-    r"a\d+(?!\d)s?(?! gpu[- ]?h))|number of gpus",
+    r"how many (?:gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|"
+    r"[ah]\d+(?!\d)s?(?![- ]?(?:gpu[- ]?)?h(?:ou)?rs?))|number of gpus",
     re.IGNORECASE,
 )
 _DURATION = re.compile(

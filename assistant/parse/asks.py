@@ -81,7 +81,10 @@ def asks_total(text: str) -> bool:
 
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
-_G = r"(?:⟨gpu⟩|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|accelerators?|machines?)"
+_G = (
+    r"(?:⟨gpu⟩(?!\s*[- ]?\s*h(?:ou)?rs?)|gpus?(?![- ]?h(?:ou)?rs?)|cards?|nodes?|servers?|"
+    r"accelerators?|machines?)"
+)
 #: The verb and the count of a "how many at once" question ("扛得住多少人", "跑几路请求").
 _SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
@@ -152,7 +155,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"最大(?:能|可以)?(?:训练?|微调|跑|部署|推理|放|装|支持)?(?:多大|多少参数|什么规模)|"
         r"(?:能|可以)(?:训练?|微调|跑|部署|推理|放下|装下)多大|多大的模型|最大的模型|"
         r"(?:largest|biggest) model|how (?:big|large) (?:a |of a )?model|"
-        r"max(?:imum)? model size",
+        r"max(?:imum)? model size|"
+        # "what size model could we pretrain", "what model size can it serve", "多大规模的模型"
+        r"what (?:size (?:of )?model|model size)s?\b[^?.。]{0,20}?"
+        r"\b(?:can|could|would|will|fits?)\b|"
+        r"(?:能|可以)(?:训练?|微调|跑|部署|推理)?多大规模的模型",
     ),
     (
         # "what MFU am I getting", "estimate MFU", "MFU是多少", "算力利用率有多少"
@@ -179,6 +186,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "max_concurrency",
         r"最多(?:能|可以)?(?:支持|扛|承载|跑|服务)?(?:多少|几)(?:个|路)?(?:并发|用户|请求|序列)|"
         r"最大并发|(?:能|可以)(?:支持|扛|承载|服务)多少(?:个|路)?(?:并发|用户|请求)|多少并发|"
+        r"(?:能|可以)\s*(?:同时)?\s*(?:跑|开|支持|撑|扛|带)\s*(?:几|多少)\s*路|"
         r"最多(?:能|可以)?并发(?:多少|几)|并发(?:数|量)?最多(?:能|可以)?(?:多少|几|是多少)|"
         r"how many (?:concurrent|simultaneous|parallel)\b[^?.。]{0,24}?"
         r"\b(?:users|requests|sequences|sessions|conversations|chats|streams)|"
@@ -231,7 +239,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # "how many H100 GPU-hours", "需要多少卡时", "多少GPU小时": the rent's quantity, not a
         # count of GPUs; "how many GPU-hours does $30k buy" is the budget's (calculate.money)
         "gpu_hours",
-        r"(?:how many|number of|total) (?:⟨gpu⟩ )?(?:gpu|card|accelerator)[- ]?h(?:ou)?rs?"
+        r"(?:how many|number of|total) (?:⟨gpu⟩ )?(?:gpu|card|accelerator|⟨gpu⟩ ?)[- ]?h(?:ou)?rs?"
         r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)",
     ),
     (
@@ -245,8 +253,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "duration",
-        r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|"
-        r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)",
+        r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|耗时多少|要花多少时间|"
+        r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)|"
+        # "wall-clock estimate?", "what's the training time", "ETA?"
+        r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b",
     ),
     (
         "kv_per_token",
@@ -266,11 +276,16 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "weights",
-        r"权重(?:文件)?(?:有|占|是)?(?:多大|多少)|模型文件(?:有)?多大|"
+        # "权重多大", "量化后权重大概多大", "权重一共有多少GB"
+        r"权重(?:文件)?\s*(?:大概|大约|约|一共|总共|会)?\s*(?:有|占|是)?\s*(?:多大|多少)|"
+        r"模型文件(?:有)?多大|"
         r"量化(?:后|之后|完)(?:的)?(?:模型|权重)?(?:有|占|是)?(?:多大|多少g)|"
         r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"
         # "how big are the weights", "how big are Llama-3-70B's weights at 4-bit"
-        r"how (?:big|large) (?:are|is|would)\b[^?.。]{0,40}?\bweights|weight size",
+        r"how (?:big|large) (?:are|is|would)\b[^?.。]{0,40}?\bweights|weight size|"
+        # "bf16 weights, how many GB?", "how many GB are the weights", "the size of the weights"
+        r"\bweights?\b[,:]?\s*(?:in\s+\w+\s*)?,?\s*how (?:many (?:gb|gib|bytes)|big|large|much)|"
+        r"how many (?:gb|gib|bytes)\b[^?.。]{0,30}?\bweights|size of (?:the |its )?weights",
     ),
     (
         "memory",

@@ -151,6 +151,7 @@ def _rewrite_times(match: re.Match[str]) -> str:
 
 # Words where a Chinese numeral is not a number; protected from rewriting.
 _CN_IDIOMS = (
+    "一共",  # "一共多少钱", "权重一共有多少": a total, not "1共"
     "一下",
     "一些",
     "一般",

@@ -15,7 +15,7 @@ __all__ = ["NODE_PRICES", "PRICE", "read_node_price", "read_price"]
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 # "/hr", "per GPU-hour", "an hour", "每小时"; never the "h" of a word ("$10 a hundred …")
 _PER_GPU_HOUR = (
-    r"\s*(?:/|per|每|an?\b)\s*(?:gpu|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
+    r"\s*(?:/|per|每|an?\b)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
 )
 _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(

@@ -326,12 +326,13 @@ def _many(options: Sequence[Option]) -> bool:
 
 
 def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[float, Msg]:
-    """The winner's figure over the furthest other option's, and that option's hardware."""
+    """The winner's figure over the runner-up's (its lead over the next best, the margin that
+    decides "which is fastest"), and the runner-up's hardware."""
     higher = key == "tokens_per_second"
     others = [o for o in options if o is not winner and isinstance(o.figures.get(key), float)]
-    worst = (min if higher else max)(others, key=lambda o: float(o.figures[key]))  # type: ignore[arg-type]
-    mine, theirs = float(winner.figures[key]), float(worst.figures[key])  # type: ignore[arg-type]
-    return (mine / theirs if theirs else 1.0), _hardware(worst.scenario)
+    runner = (max if higher else min)(others, key=lambda o: float(o.figures[key]))  # type: ignore[arg-type]
+    mine, theirs = float(winner.figures[key]), float(runner.figures[key])  # type: ignore[arg-type]
+    return (mine / theirs if theirs else 1.0), _hardware(runner.scenario)
 
 
 def _verdicts(options: tuple[Option, ...], value: bool = False) -> list[Msg]:
@@ -370,7 +371,8 @@ def _faster(options: tuple[Option, ...], option: Option) -> Msg:
     if key == "seconds":
         return Msg("answer.faster_training", winner=hardware, loser=loser, share=value)
     key = "answer.faster_serving" if _many(options) else "answer.faster_serving_one"
-    if key.endswith("_one") and option.scenario.fastest_stream:  # asked of one stream: said so
+    one_user = option.scenario.fastest_stream and option.scenario.concurrency == 1
+    if key.endswith("_one") and one_user:  # asked of one stream ("single-user"): said so
         key = "answer.faster_serving_stream"
     return Msg(key, winner=hardware, loser=loser, ratio=value)
 

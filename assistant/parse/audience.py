@@ -124,14 +124,23 @@ def head_count(text: str) -> int | None:
     return None
 
 
-def settle_audience(text: str, found: dict[str, object]) -> list[Msg]:
+#: "Which is fastest", "哪个更快": a speed compared; with no load stated, one stream's speed.
+_FASTEST = re.compile(
+    r"\bfast(?:est|er)\b|\bquick(?:est|er)\b|(?:哪个|谁|哪套|哪种)\S{0,6}?(?:更|最)?快"
+)
+
+
+def settle_audience(text: str, found: dict[str, object], *, comparing: bool = False) -> list[Msg]:
     """Fill the serving load the audience states into `found` (Scenario slots); the notes say
-    what was assumed. Training questions are left alone: no one is served."""
+    what was assumed. Training questions are left alone: no one is served. A comparison of
+    speed with no load stated is one stream's speed on each option (the answer says "for one
+    sequence at a time"), so each option runs the split with the least time per token."""
     if found.get("task") not in (None, "inference"):
         return []
     one_load = found.get("concurrency") in (None, 1) and found.get("batch_size") in (None, 1)
     rated = "target_tokens_per_second" in found or "target_qps" in found
-    if fastest_stream(text) and one_load and not (rated and not single_user(text)):
+    asked = fastest_stream(text) or (comparing and bool(_FASTEST.search(text)))
+    if asked and one_load and not (rated and not single_user(text)):
         found["fastest_stream"] = True  # the split with the least time per token: `serving_pick`
     if single_user(text) and found.get("concurrency") in (None, 1):
         found["concurrency"] = 1

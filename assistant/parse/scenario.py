@@ -221,7 +221,8 @@ def scenario_slots(
     warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)
     warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
     warnings += [
-        parse_note(m, lang) for m in settle_spending(text, found) + settle_audience(text, found)
+        parse_note(m, lang)
+        for m in settle_spending(text, found) + settle_audience(text, found, comparing=comparing)
     ]
     if "model" in found:
         found.pop("params", None)

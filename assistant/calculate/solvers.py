@@ -101,8 +101,10 @@ def _kv_dtype(scenario: Scenario, gpu: GPU, weights: str | None) -> str:
     return serving_kv_dtype(scenario.kv_dtype, compute or gpu.default_training_precision(), gpu)
 
 
-def _counted(key: str, result: Concurrency, **more: Param) -> Msg:
-    split = result.tensor_parallel * result.pipeline_parallel
+def _counted(key: str, result: Concurrency, *, latent: bool = False, **more: Param) -> Msg:
+    """The count and one sequence's KV cache: its share on each GPU times the GPUs it is split
+    over, or (an MLA `latent`, whole on every tensor-parallel GPU) times the pipeline stages."""
+    split = result.pipeline_parallel * (1 if latent else result.tensor_parallel)
     return Msg(
         key,
         count=result.sequences,
@@ -111,6 +113,27 @@ def _counted(key: str, result: Concurrency, **more: Param) -> Msg:
         per_sequence=result.kv_bytes_per_sequence_per_gpu * split,
         **more,
     )
+
+
+def _latent_copies(scenario: Scenario, result: Concurrency) -> int:
+    """MLA under tensor parallelism: the compressed latent (DeepSeek-V3 §2.1.1) is not split by
+    heads, so each of the t GPUs of a replica holds every sequence's whole latent (vLLM's TP
+    attention; `serving_memory` counts it so): t copies; 0 for other attention or t = 1."""
+    found = model_and_gpu(scenario)
+    if found is None or found[0].attention != "mla" or result.tensor_parallel == 1:
+        return 0
+    return result.tensor_parallel
+
+
+def _mla_counted(scenario: Scenario, result: Concurrency) -> Msg | None:
+    """The count with the latent said once per sequence and its copies; with data-parallel
+    attention (SGLang `--enable-dp-attention`) each GPU keeps only its own sequences' latent,
+    about t times as many. None when the latent is not copied."""
+    copies = _latent_copies(scenario, result)
+    if not copies:
+        return None
+    more: dict[str, Param] = {"copies": copies, "dp_count": result.sequences * copies}
+    return _counted("answer.max_concurrency_mla", result, latent=True, **more)
 
 
 def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, ...]:
@@ -124,7 +147,7 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
     if result is None:
         return ()
     said = (
-        _counted("answer.max_concurrency", result)
+        _mla_counted(scenario, result) or _counted("answer.max_concurrency", result)
         if result.sequences
         else Msg(
             "answer.max_concurrency_none",
@@ -140,7 +163,8 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
         other = _max_concurrency(scenario, weight, kv)
         if other is not None and other.sequences > result.sequences:
             key, label = _format_said(result, weight, kv)
-            return said, _counted(key, other, dtype=label)
+            latent = bool(_latent_copies(scenario, other))
+            return said, _counted(key, other, latent=latent, dtype=label)
     return (said,)
 
 

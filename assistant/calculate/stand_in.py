@@ -22,9 +22,16 @@ from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
     from calculators.catalog.hardware import GPU
 
-__all__ = ["generic_card_lead", "stand_in_gpu", "stated_gpu", "with_stand_in"]
+__all__ = [
+    "generic_card_lead",
+    "stand_in_gpu",
+    "stated_gpu",
+    "with_fp8_weight_only",
+    "with_stand_in",
+]
 
 
 def lookup_memory(name: str) -> float:
@@ -88,3 +95,20 @@ def generic_card_lead(query: Query) -> tuple[tuple[str, ...], str]:
     gpu = stand_in_gpu(s.gpu_memory_bytes)
     msg = Msg("answer.unknown_card_generic", name=shown, memory=s.gpu_memory_bytes, gpu=gpu)
     return names, text(msg, lang)
+
+
+def with_fp8_weight_only(query: Query, outcome: Outcome) -> Outcome:
+    """`outcome` with the sentence that FP8 weights run weight-only (W8A16) on the named card
+    when it has no FP8 tensor cores but serves FP8 weights that way ("A100能跑FP8推理吗"): the
+    question is answered, not refused, and the answer says at what memory and speed."""
+    from assistant.i18n import join_sentences
+    from calculators.catalog.generic import is_generic
+
+    s = query.scenario
+    if outcome.mode != "verdict" or s.precision != "fp8" or s.task != "inference" or not s.gpu:
+        return outcome
+    gpu = stated_gpu(s)
+    if is_generic(gpu.name) or not gpu.fp8_weight_only():  # a generic card's note says it
+        return outcome
+    note = text(Msg("answer.fp8_weight_only", gpu=gpu.name), query.language)
+    return replace(outcome, lead=join_sentences((outcome.lead, note), query.language))

@@ -16,7 +16,7 @@ __all__ = ["generic_model_notes", "unknown_names_lead"]
 
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     """ "<name> is not in the catalog": never replaced; the closest entries and how to add one."""
-    from assistant.parse.names import closed_model, closest_entries, name_in
+    from assistant.parse.names import closed_model, closest_entries, name_in, not_decoder_llm
 
     sentences = []
     for name in names:
@@ -27,6 +27,8 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name_in(name, lang), closest=listed, kind=kind)
         sentences.append(text(message, lang))
+        if not_decoder_llm(name):  # "ResNet-50": outside what the calculators model
+            sentences.append(text(Msg("answer.not_decoder_llm", name=name_in(name, lang)), lang))
     return join_sentences(sentences, lang)
 
 

@@ -59,3 +59,20 @@ def test_fp8_training_on_an_ampere_card_is_not_made_weight_only() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.precision == "bf16"  # the stated FP8 is noted, as before
     assert "W8A16" not in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Could a V100 16GB serve Llama-3.1-8B with fp8 weights?", ("7.5", "Volta", "int8")),
+        ("P40跑Qwen2.5-7B的FP8推理可以吗", ("7.5", "Pascal", "int8")),
+    ],
+)
+def test_fp8_on_a_card_below_turing_is_answered_infeasible_not_refused(
+    question: str, words: tuple[str, ...]
+) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.refusal is None
+    assert outcome.verdict == "infeasible"
+    for word in words:
+        assert word in outcome.lead

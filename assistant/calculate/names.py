@@ -37,7 +37,7 @@ def generic_model_notes(query: Query) -> tuple[str, str] | None:
     the question gives the size ("FalconX-Ultra-70B", "Llama-5-70B"): that size is evaluated
     as a generic model, and the answer says so. None otherwise (a card the catalog lacks, or a
     model with no size, gets no verdict: `unknown_names_lead`)."""
-    from assistant.parse.names import closest_entries, name_in
+    from assistant.parse.names import closest_entries, name_in, not_decoder_llm
 
     s, lang = query.scenario, query.language
     if not query.unknown_names or s.model is not None or s.params is None:
@@ -51,6 +51,8 @@ def generic_model_notes(query: Query) -> tuple[str, str] | None:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         lead = Msg("answer.unknown_model_generic", name=shown, closest=listed, params=s.params)
         leads.append(text(lead, lang))
+        if not_decoder_llm(name):  # "T5-11B": a decoder LLM's figures are a rough guide only
+            leads.append(text(Msg("answer.not_decoder_generic", name=shown), lang))
         note = Msg("answer.unknown_model_generic_assumption", name=shown, params=s.params)
         notes.append(text(note, lang))
     return join_sentences(leads, lang), " ".join(notes)

@@ -64,3 +64,10 @@ def test_a_sized_llm_family_is_a_generic_model_of_that_size() -> None:
     assert outcome.mode == "verdict"
     assert "MPT-30B is not in the catalog" in outcome.lead
     assert "generic 30B" in outcome.lead
+
+
+def test_a_sized_model_that_is_no_decoder_llm_is_evaluated_with_a_caveat() -> None:
+    outcome = calculate(parse("Can 4 A100 80GB fine-tune T5-11B?"))
+    assert outcome.mode == "verdict"
+    assert "generic 11B" in outcome.lead
+    assert "rough guide" in outcome.lead

@@ -83,7 +83,9 @@ def serving_kv_dtype(stated: str | None, weights: str, gpu: GPU) -> str:
 def _weight_only_fp8(gpu: GPU, precision: str) -> bool:
     from calculators.catalog.generic import is_generic
 
-    return precision == "fp8" and is_generic(gpu.name) and not gpu.supports("fp8")
+    if precision != "fp8" or gpu.supports("fp8"):
+        return False
+    return is_generic(gpu.name) or gpu.fp8_weight_only()
 
 
 def to_plan(scenario: Scenario, **overrides: object) -> Plan:
@@ -105,8 +107,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
     inference = scenario.task == "inference"
     precision = scenario.precision or gpu.default_training_precision()
     weight_dtype = None
-    # int4/int8 serve as weight-only formats; so does FP8 on a generic card without FP8 (W8A16,
-    # `calculators.catalog.generic`): an unknown card is never refused for a stand-in's limit
+    # int4/int8 serve as weight-only formats; so does FP8 on a Turing/Ampere card and on a generic
+    # card without FP8 (W8A16, `GPU.fp8_weight_only`, `calculators.catalog.generic`)
     if precision in ("int4", "int8") or (inference and _weight_only_fp8(gpu, precision)):
         weight_dtype = precision if inference else None
         precision = gpu.default_training_precision()

@@ -16,7 +16,7 @@ __all__ = ["generic_model_notes", "unknown_names_lead"]
 
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     """ "<name> is not in the catalog": never replaced; the closest entries and how to add one."""
-    from assistant.parse.names import closed_model, closest_entries, name_in
+    from assistant.parse.names import closed_model, closest_entries, name_in, not_decoder_llm
 
     sentences = []
     for name in names:
@@ -27,6 +27,8 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name_in(name, lang), closest=listed, kind=kind)
         sentences.append(text(message, lang))
+        if not_decoder_llm(name):  # "ResNet-50": outside what the calculators model
+            sentences.append(text(Msg("answer.not_decoder_llm", name=name_in(name, lang)), lang))
     return join_sentences(sentences, lang)
 
 
@@ -35,7 +37,7 @@ def generic_model_notes(query: Query) -> tuple[str, str] | None:
     the question gives the size ("FalconX-Ultra-70B", "Llama-5-70B"): that size is evaluated
     as a generic model, and the answer says so. None otherwise (a card the catalog lacks, or a
     model with no size, gets no verdict: `unknown_names_lead`)."""
-    from assistant.parse.names import closest_entries, name_in
+    from assistant.parse.names import closest_entries, name_in, not_decoder_llm
 
     s, lang = query.scenario, query.language
     if not query.unknown_names or s.model is not None or s.params is None:
@@ -49,6 +51,8 @@ def generic_model_notes(query: Query) -> tuple[str, str] | None:
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         lead = Msg("answer.unknown_model_generic", name=shown, closest=listed, params=s.params)
         leads.append(text(lead, lang))
+        if not_decoder_llm(name):  # "T5-11B": a decoder LLM's figures are a rough guide only
+            leads.append(text(Msg("answer.not_decoder_generic", name=shown), lang))
         note = Msg("answer.unknown_model_generic_assumption", name=shown, params=s.params)
         notes.append(text(note, lang))
     return join_sentences(leads, lang), " ".join(notes)

@@ -22,9 +22,16 @@ from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
+    from assistant.calculate.outcome import Outcome
     from calculators.catalog.hardware import GPU
 
-__all__ = ["generic_card_lead", "stand_in_gpu", "stated_gpu", "with_stand_in"]
+__all__ = [
+    "generic_card_lead",
+    "stand_in_gpu",
+    "stated_gpu",
+    "with_fp8_weight_only",
+    "with_stand_in",
+]
 
 
 def lookup_memory(name: str) -> float:
@@ -88,3 +95,28 @@ def generic_card_lead(query: Query) -> tuple[tuple[str, ...], str]:
     gpu = stand_in_gpu(s.gpu_memory_bytes)
     msg = Msg("answer.unknown_card_generic", name=shown, memory=s.gpu_memory_bytes, gpu=gpu)
     return names, text(msg, lang)
+
+
+def with_fp8_weight_only(query: Query, outcome: Outcome) -> Outcome:
+    """`outcome` with the sentence that FP8 weights run weight-only (W8A16) on the named card
+    when it has no FP8 tensor cores but serves FP8 weights that way ("A100能跑FP8推理吗"): the
+    question is answered, not refused, and the answer says at what memory and speed. On a card
+    that cannot serve FP8 weights at all (a V100: compute capability 7.0) the refusal becomes
+    an "infeasible" answer saying why and which formats run there instead."""
+    from assistant.i18n import join_sentences
+    from calculators.catalog.generic import is_generic
+
+    s = query.scenario
+    if s.precision != "fp8" or s.task != "inference" or not s.gpu or is_generic(s.gpu):
+        return outcome  # a generic card's note says it
+    gpu = stated_gpu(s)
+    if outcome.mode == "verdict" and gpu.fp8_weight_only():
+        note = text(Msg("answer.fp8_weight_only", gpu=gpu.name), query.language)
+        return replace(outcome, lead=join_sentences((outcome.lead, note), query.language))
+    refused = outcome.refusal
+    if refused is None or refused.field != "precision" or gpu.supports("fp8"):
+        return outcome
+    # "V100 fp8 inference": a fair question with a plain answer: not on this card
+    hint = gpu.default_training_precision()
+    msg = Msg("answer.fp8_not_on_card", gpu=gpu.name, arch=gpu.architecture.title(), hint=hint)
+    return replace(outcome, verdict="infeasible", lead=text(msg, query.language), refusal=None)

@@ -16,6 +16,8 @@ Examples:
     (('rtx 6000 ada',), ('mi50',))
     >>> unknown_names("8张910b4推理⟨model⟩")
     ('910b4',)
+    >>> unknown_names("用8张⟨gpu⟩训练bert-large"), unknown_names("clip gradients, opt in")
+    (('bert-large',), ())
     >>> digit_groups_fit("qwen2-57b", ("Qwen2.5-7B", "qwen-7b"))
     False
 """
@@ -43,6 +45,7 @@ __all__ = [
     "digit_groups_fit",
     "family_mention",
     "maker_spans",
+    "not_decoder_llm",
     "unknown_gpu_spans",
     "unknown_names",
 ]
@@ -136,8 +139,33 @@ _CLOSED = (
 )
 #: Open-weight models named without a size, which the catalog lacks ("DBRX", "Command R+").
 _UNSIZED = r"dbrx|command[- ]?r(?:\+|[- ]?plus)?|jamba"
-_NAMED = r"(?:" + _CLOSED + "|" + _UNSIZED + r")(?![a-z0-9])"
-_NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _MODEL_NAME + "|" + _NAMED + "|" + _GPU_NAME + ")")
+#: Well-known open models the catalog lacks whose names need no digit after the family
+#: ("BERT-large", "T5-XXL", "ResNet-50", "Whisper large-v3", "SDXL"), non-LLMs and LLMs alike.
+#: Families that are also ordinary words need their model part: "OPT-30B" (not "opt in"),
+#: "CLIP ViT-L/14" (not "clip gradients"), "ViT-B/16", "YOLOv8", "FLUX.1", "SD 1.5".
+_NOT_DECODER = (
+    r"(?:distil|xlm-?)?(?:ro)?bert(?:a)?(?:[-_ ](?:base|large|tiny|mini|small|medium)"
+    r"(?:[-_ ](?:uncased|cased))?)?|deberta(?:-v\d)?(?:-(?:base|large|xlarge))?|"
+    r"(?:flan-?|m)?t5(?:[-_ ](?:v1\.1|small|base|large|xl|xxl|\d+(?:\.\d+)?b))*|"
+    r"bart-(?:base|large)|whisper(?:[-_ ](?:tiny|base|small|medium|large|turbo)(?:-v\d)?)?|"
+    r"resnet-?\d*|vit[-_/](?:[bslhg](?:/|-)?\d+|base|large|huge)(?:/\d+)?|"
+    r"clip[- ]vit[-_/]?[bslhg](?:/|-)?\d+|yolo-?v?\d+[a-z]?|"
+    r"stable[- ]?diffusion(?:[- ]?(?:xl|v?\d(?:\.\d)?))?|sdxl(?:[- ]turbo)?|"
+    r"sd[- ]?(?:1\.5|2\.1|3(?:\.5)?)|"
+    r"flux\.1(?:[- ](?:dev|schnell|pro))?"
+)
+#: Decoder LLM families the catalog lacks, spelled without a digit after the family.
+_OTHER_LLMS = (
+    r"opt-\d+(?:\.\d+)?[bm]|gpt-?j(?:-6b)?|gpt-?neox?(?:-\d+b)?|pythia-\d+(?:\.\d+)?[bm]|"
+    r"mpt-\d+b|vicuna-\d+b|stablelm(?:-[a-z0-9.]+)*|codegen\d?(?:-\d+b)?|cerebras-gpt(?:-\d+b)?|"
+    r"llava(?:-v?\d(?:\.\d)?)?(?:-\d+b)?"
+)
+_NAMED = (
+    r"(?:" + _CLOSED + "|" + _UNSIZED + "|" + _NOT_DECODER + "|" + _OTHER_LLMS + r")(?![a-z0-9])"
+)
+_NAME = re.compile(r"(?<![a-z0-9⟩])(?:" + _NAMED + "|" + _MODEL_NAME + "|" + _GPU_NAME + ")")
+_OTHER_ONLY = re.compile(r"(?:" + _NOT_DECODER + "|" + _OTHER_LLMS + ")")
+_NOT_DECODER_ONLY = re.compile(_NOT_DECODER)
 _CLOSED_ONLY = re.compile(_CLOSED)
 _GPU_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _GPU_NAME)
 _MAKER_ONLY = re.compile(r"(?<![a-z0-9⟩])" + _MAKER_NAME)
@@ -203,6 +231,16 @@ def coined_model_names(question: str, masked: str) -> tuple[str, ...]:
         if name.lower() in masked and name not in out:
             out.append(name)
     return tuple(out)
+
+
+def not_decoder_llm(name: str) -> bool:
+    """True for a well-known model that is not a decoder-only language model (an encoder, an
+    encoder-decoder, a CNN, a vision transformer, a diffusion model), which the tool does not model.
+
+    >>> not_decoder_llm("BERT-large"), not_decoder_llm("ResNet-50"), not_decoder_llm("OPT-30B")
+    (True, True, False)
+    """
+    return bool(_NOT_DECODER_ONLY.fullmatch(name.lower().strip()))
 
 
 def closed_model(name: str) -> bool:
@@ -375,7 +413,7 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     if named_part:  # "R1": the catalog models with that part in their names
         return "model", named_part
     tables: list[tuple[Callable[[str], object], str]]
-    if _COINED.fullmatch(name):  # "Zephyr-Omega": a model's name, never offered cards
+    if _COINED.fullmatch(name) or _OTHER_ONLY.fullmatch(lowered):  # "Zephyr-Omega", "BERT-large"
         tables = [(lookup_model, "model")]
     elif _GPU_ONLY.fullmatch(lowered) or _MAKER_ONLY.fullmatch(lowered):
         tables = [(lookup_gpu, "gpu")]

@@ -93,7 +93,8 @@ def parse(
     evidence = classify(
         text,
         named_job=bool(mentions.site or has_job),
-        named_hardware=mentions.names_hardware,
+        # a card given by its memory ("8张48GB的卡") is hardware as a named card is
+        named_hardware=mentions.names_hardware or "gpu_memory_bytes" in found,
     )
     before = previous.scenario if isinstance(previous, Query) else previous
     thread_job = before is not None and (before.model is not None or before.params is not None)

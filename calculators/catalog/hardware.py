@@ -50,6 +50,11 @@ DTYPE_BYTES: Mapping[str, float] = MappingProxyType(
 
 #: Precisions a GPU can be asked for in ``GPU.dense_flops_per_s``.
 PRECISIONS = ("bf16", "fp16", "fp8", "int8", "fp32")
+#: NVIDIA architectures with no FP8 tensor cores that still serve FP8 weights, weight-only (W8A16:
+#: FP8 weights dequantized to 16-bit in the kernel, 16-bit matrix multiplies): "FP8 models will run
+#: on compute capability >= 7.5 (Turing) as weight-only W8A16, utilizing FP8 Marlin"
+#: (https://docs.vllm.ai/en/stable/features/quantization/fp8/). Volta (7.0) and Pascal are below.
+FP8_WEIGHT_ONLY_ARCHITECTURES = frozenset({"turing", "ampere"})
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,20 @@ class GPU:
     def supports(self, precision: str) -> bool:
         """True when the chip has a peak rate for ``precision``."""
         return self._peaks().get(str(precision).lower()) is not None
+
+    def fp8_weight_only(self) -> bool:
+        """True when FP8 weights run on this chip only weight-only (W8A16, vLLM FP8 Marlin): an
+        NVIDIA Turing or Ampere chip, which has no FP8 tensor mode.
+
+        Examples:
+            >>> [lookup_gpu(n).fp8_weight_only() for n in ("A100", "RTX 3090", "V100", "H100")]
+            [True, True, False, False]
+        """
+        return (
+            not self.supports("fp8")
+            and self.vendor == "NVIDIA"
+            and self.architecture in FP8_WEIGHT_ONLY_ARCHITECTURES
+        )
 
     def default_training_precision(self) -> str:
         """ "bf16" where the chip has it, else "fp16" (V100, T4, Ascend 910), else "fp32" where

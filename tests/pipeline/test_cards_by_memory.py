@@ -59,12 +59,16 @@ def test_an_unknown_card_with_its_memory_tells_one_story(
         assert contradiction not in said
 
 
-def test_fp8_on_a_generic_card_is_weight_only_and_on_a_catalog_card_is_left_as_asked() -> None:
+def test_fp8_on_a_generic_card_is_weight_only_and_on_a_catalog_card_as_its_chip_allows() -> None:
     asked = {"task": "inference", "precision": "fp8", "params": 32e9, "gpu_count": 1}
     generic = to_plan(Scenario(gpu=generic_name(48e9), **asked))  # type: ignore[arg-type]
     assert (generic.weight_dtype, generic.precision) == ("fp8", "bf16")
-    catalog = to_plan(Scenario(gpu="RTX A6000 48GB", **asked))  # type: ignore[arg-type]
-    assert catalog.precision == "fp8"  # a named card keeps its own limits
+    # names2: an Ampere card serves FP8 weight-only too (vLLM FP8 Marlin, compute capability
+    # >= 7.5); a Volta card keeps its own limit (7.0 is below it)
+    ampere = to_plan(Scenario(gpu="RTX A6000 48GB", **asked))  # type: ignore[arg-type]
+    assert (ampere.weight_dtype, ampere.precision) == ("fp8", "bf16")
+    volta = to_plan(Scenario(gpu="V100 SXM2 32GB", **asked))  # type: ignore[arg-type]
+    assert volta.precision == "fp8"
 
 
 @pytest.mark.parametrize(

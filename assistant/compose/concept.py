@@ -44,6 +44,7 @@ from assistant.compose.parts import (
     mentions_side,
     question_parts,
     question_terms,
+    term_groups,
     weighted_terms,
 )
 from assistant.records import Citation, Language, Passage, Query
@@ -369,11 +370,11 @@ def _score(
     """How well `sentence` (read under its section's `title` words) answers `part`: the
     weight of the keywords it shares, +1 for naming every compared side, plus what it says
     of what is asked (:func:`.asked.asked_bonus`); None when it is off topic."""
-    terms = weighted_terms(part.search_text)
+    groups = term_groups(part.search_text)
     keys = _key_forms(part.search_text)
     bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
     words = question_terms(sentence, aliases=False) | question_terms(bare, aliases=False) | title
-    shared = _shared(terms, words)
+    shared = _shared(groups, words)
     if not shared or (keys and not keys & words):
         return None
     if WHY.search(part.text) and points_at_reason(sentence):
@@ -386,15 +387,18 @@ def _score(
     return score + asked_bonus(part, sentence, sides, keys)
 
 
-def _shared(terms: dict[str, float], words: frozenset[str]) -> float:
-    """The weight of the part's keywords `words` names; a synonym of a keyword it already
-    names in full counts nothing ("tensor-parallel" beside "tensor parallelism" is one
-    mention, not 1.6)."""
-    matched = [t for t in terms if t in words]
-    full = [t for t in matched if terms[t] >= 1.0]
-    return sum(
-        terms[t] for t in matched if terms[t] >= 1.0 or not any(f[:6] == t[:6] for f in full)
-    )
+def _shared(groups: Sequence[dict[str, float]], words: frozenset[str]) -> float:
+    """The weight of the part's keywords `words` names, each keyword once with its synonyms
+    (:func:`.parts.term_groups`: "MFU（模型 FLOPs 利用率）" names MFU once, not four times), at
+    the best weight it is named by; a synonym of another keyword it names in full counts
+    nothing ("tensor-parallel" beside "tensor parallelism" is one mention, not 1.6)."""
+    best = [
+        max((w, t) for t, w in group.items() if t in words)
+        for group in groups
+        if words & group.keys()
+    ]
+    full = [t for w, t in best if w >= 1.0]
+    return sum(w for w, t in best if w >= 1.0 or not any(f[:6] == t[:6] for f in full))
 
 
 def _key_forms(text: str) -> frozenset[str]:

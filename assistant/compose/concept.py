@@ -34,6 +34,8 @@ from assistant.compose.openings import (
     names_exactly,
     on_a_side,
     opens_with_anaphor,
+    opens_with_side,
+    says_what_it_is,
     states_figure,
     without_parentheticals,
 )
@@ -342,7 +344,11 @@ def _best_of(
     best: tuple[float, str, Passage] | None = None
     for passage in passages:
         titled = bool(figures and passage.heading and states_figure(passage.heading, figures))
-        title = question_terms(passage.heading, aliases=False) if titled else frozenset()
+        # "What is PUE" read under "PUE and energy": the section's words are its sentences' too
+        named = bool(
+            term and passage.heading and opens_with_side(passage.heading, frozenset({term}))
+        )
+        title = question_terms(passage.heading, aliases=False) if titled or named else frozenset()
         sentences = answer_sentences(passage.text)
         for i, sentence in enumerate(sentences):
             if sentence in used or not _quotable(sentence):
@@ -356,6 +362,8 @@ def _best_of(
                 continue
             if term and defines(sentence, term) and names_exactly(passage.heading, term):
                 score += 0.5  # the section titled X is where X is defined
+            elif named and i == 0 and says_what_it_is(sentence):
+                score += 1.5  # the section titled X opens by saying what X is, by its long name
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
             quoted = _with_context(sentences, i, sides)

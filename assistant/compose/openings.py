@@ -44,6 +44,7 @@ __all__ = [
     "on_a_side",
     "opens_with_anaphor",
     "opens_with_side",
+    "says_what_it_is",
     "states_figure",
     "without_parentheticals",
 ]
@@ -133,6 +134,19 @@ def defines(sentence: str, term: str) -> bool:
     if rest is None:
         rest = _after_long_name(sentence, term)
     return rest is not None and not _REMARK.match(rest.lstrip())
+
+
+#: "Power usage effectiveness is …", "电能使用效率 = …": a name, then a copula, before any comma.
+_UNNAMED_DEFINITION = re.compile(
+    r"^[^,，:：;；]{2,60}?(?:\s(?:is|are|means)\s+(?![a-z]+ly\b)|是|指|=)", re.IGNORECASE
+)
+
+
+def says_what_it_is(sentence: str) -> bool:
+    """Whether `sentence` opens by saying what something is, whatever it calls it: read under
+    a section titled with a term ("PUE and energy"), its first such sentence defines that term
+    ("Power usage effectiveness is total facility power divided by IT power")."""
+    return bool(_UNNAMED_DEFINITION.match(sentence)) and not opens_with_anaphor(sentence)
 
 
 def defines_in_clause(sentence: str, term: str) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.compose.openings import defines, defines_in_clause
+from assistant.compose.openings import defines, defines_in_clause, says_what_it_is
 from assistant.compose.parts import Part, term_groups
 
 
@@ -63,6 +63,44 @@ def test_a_clause_of_a_sibling_list_defines_its_name(
     sentence: str, term: str, expected: bool
 ) -> None:
     assert defines_in_clause(sentence, term) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Power usage effectiveness is total facility power divided by IT power.", True),
+        ("电能使用效率 = 数据中心总功率 / IT 设备功率。", True),
+        # a formula that uses the term, an anaphor, a remark on reporting
+        ("Energy for a run: E = GPUs × power × hours × PUE.", False),
+        ("It is total facility power divided by IT power.", False),
+        ("The figure is usually reported per year.", False),
+    ],
+)
+def test_a_sentence_that_says_what_something_is(sentence: str, expected: bool) -> None:
+    assert says_what_it_is(sentence) is expected
+
+
+def test_the_first_sentence_under_the_terms_heading_defines_it_by_its_long_name() -> None:
+    from assistant.compose.concept import _best_sentence
+    from assistant.records import Passage
+
+    text = (
+        "Power usage effectiveness is total facility power divided by IT power. "
+        "Energy for a run: E = GPUs × power per GPU × hours × PUE."
+    )
+    passage = Passage(
+        id="p2",
+        doc_id="d",
+        source="d.en.md",
+        title="d",
+        heading="PUE and energy",
+        text=text,
+        lang="en",
+        anchor="pue",
+    )
+    found = _best_sentence(Part("What is PUE", "What is PUE"), [passage], set())
+    assert found is not None
+    assert found[0].startswith("Power usage effectiveness is")
 
 
 def test_a_keyword_and_its_aliases_form_one_group() -> None:

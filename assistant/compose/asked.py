@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assistant.compose.openings import CONTRAST, defined_term, defines
+from assistant.compose.openings import CONTRAST, defined_term, defines_in_clause
 from assistant.compose.parts import Part, asks_quantity, key_terms
 
 __all__ = [
@@ -137,10 +137,11 @@ def asked_bonus(
     part: Part, sentence: str, sides: Sequence[frozenset[str]], keys: frozenset[str]
 ) -> float:
     """What `sentence` gains for saying what `part` asks: +0.5 for a difference asked by a
-    comparison or advice asked by "when"; +1.5 for a reason asked by "why"; for a figure
-    asked: +0.5 for any, +1 more for one of what the part is about, +0.5 for a typical value
-    asked as one; +1.5 for "what is" answered by a sentence that opens with the term it
-    defines (+1 when it only opens with a key term)."""
+    comparison or advice asked by "when"; +1.5 for a reason asked by "why" (-1 for only a
+    consequence of something else); for a figure asked: +0.5 for any, +1 more for one of
+    what the part is about, +0.5 for a typical value asked as one; +1.5 for "what is"
+    answered by a sentence (or a clause of one) that opens with the term it defines (+1 when
+    it only opens with a key term)."""
     bonus = 0.0
     why = bool(WHY.search(part.text))
     if sides and CONTRAST.search(sentence):
@@ -149,18 +150,23 @@ def asked_bonus(
         # "The KV cache takes so much memory because …" for "why does the KV cache grow":
         # a reason about what the part asks about; a cause of something beside it counts
         # less, a consequence beside it ("…, so pipeline parallelism tolerates slow links"
-        # for "why does it have a bubble") nothing
+        # for "why does it have a bubble", "vLLM 的 fp8 … 因而能支持更长的上下文" for "why does the
+        # KV cache double with the context") counts against it
         if _opens_with(sentence, _subject(part)):
             bonus += 1.5
         elif _CAUSE.search(sentence):
             bonus += 0.5
+        else:  # a consequence of something else answers another "why"
+            bonus -= 1.0
     if _WHEN.search(part.text) and not why and _ADVICE.search(sentence):
         bonus += 0.5  # "when should I use it": "… belongs inside a node"; not "why … when …"
     if asks_quantity(part.text):
         bonus += _figure_bonus(part, sentence, keys)
     term = defined_term(part.text) if asks_definition(part) else None
-    if term and defines(sentence, term):
-        bonus += 1.5  # "张量（层内）并行把每个权重矩阵切分…": X as the subject
+    if term and defines_in_clause(sentence, term):
+        bonus += (
+            1.5  # "张量（层内）并行把每个权重矩阵切分…", "…, and ZeRO-3 shards …": X as the subject
+        )
     elif asks_definition(part) and keys & set(_opening(sentence)):
         bonus += 1.0  # "Tensor (intra-layer) parallelism splits …"
     return bonus

@@ -34,6 +34,8 @@ from assistant.compose.openings import (
     names_exactly,
     on_a_side,
     opens_with_anaphor,
+    opens_with_side,
+    says_what_it_is,
     states_figure,
     without_parentheticals,
 )
@@ -44,6 +46,7 @@ from assistant.compose.parts import (
     mentions_side,
     question_parts,
     question_terms,
+    term_groups,
     weighted_terms,
 )
 from assistant.records import Citation, Language, Passage, Query
@@ -341,7 +344,11 @@ def _best_of(
     best: tuple[float, str, Passage] | None = None
     for passage in passages:
         titled = bool(figures and passage.heading and states_figure(passage.heading, figures))
-        title = question_terms(passage.heading, aliases=False) if titled else frozenset()
+        # "What is PUE" read under "PUE and energy": the section's words are its sentences' too
+        named = bool(
+            term and passage.heading and opens_with_side(passage.heading, frozenset({term}))
+        )
+        title = question_terms(passage.heading, aliases=False) if titled or named else frozenset()
         sentences = answer_sentences(passage.text)
         for i, sentence in enumerate(sentences):
             if sentence in used or not _quotable(sentence):
@@ -355,6 +362,8 @@ def _best_of(
                 continue
             if term and defines(sentence, term) and names_exactly(passage.heading, term):
                 score += 0.5  # the section titled X is where X is defined
+            elif named and i == 0 and says_what_it_is(sentence):
+                score += 1.5  # the section titled X opens by saying what X is, by its long name
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
             quoted = _with_context(sentences, i, sides)
@@ -369,11 +378,11 @@ def _score(
     """How well `sentence` (read under its section's `title` words) answers `part`: the
     weight of the keywords it shares, +1 for naming every compared side, plus what it says
     of what is asked (:func:`.asked.asked_bonus`); None when it is off topic."""
-    terms = weighted_terms(part.search_text)
+    groups = term_groups(part.search_text)
     keys = _key_forms(part.search_text)
     bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
     words = question_terms(sentence, aliases=False) | question_terms(bare, aliases=False) | title
-    shared = _shared(terms, words)
+    shared = _shared(groups, words)
     if not shared or (keys and not keys & words):
         return None
     if WHY.search(part.text) and points_at_reason(sentence):
@@ -386,15 +395,18 @@ def _score(
     return score + asked_bonus(part, sentence, sides, keys)
 
 
-def _shared(terms: dict[str, float], words: frozenset[str]) -> float:
-    """The weight of the part's keywords `words` names; a synonym of a keyword it already
-    names in full counts nothing ("tensor-parallel" beside "tensor parallelism" is one
-    mention, not 1.6)."""
-    matched = [t for t in terms if t in words]
-    full = [t for t in matched if terms[t] >= 1.0]
-    return sum(
-        terms[t] for t in matched if terms[t] >= 1.0 or not any(f[:6] == t[:6] for f in full)
-    )
+def _shared(groups: Sequence[dict[str, float]], words: frozenset[str]) -> float:
+    """The weight of the part's keywords `words` names, each keyword once with its synonyms
+    (:func:`.parts.term_groups`: "MFU（模型 FLOPs 利用率）" names MFU once, not four times), at
+    the best weight it is named by; a synonym of another keyword it names in full counts
+    nothing ("tensor-parallel" beside "tensor parallelism" is one mention, not 1.6)."""
+    best = [
+        max((w, t) for t, w in group.items() if t in words)
+        for group in groups
+        if words & group.keys()
+    ]
+    full = [t for w, t in best if w >= 1.0]
+    return sum(w for w, t in best if w >= 1.0 or not any(f[:6] == t[:6] for f in full))
 
 
 def _key_forms(text: str) -> frozenset[str]:

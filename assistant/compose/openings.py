@@ -39,10 +39,12 @@ __all__ = [
     "clause_subjects",
     "defined_term",
     "defines",
+    "defines_in_clause",
     "names_exactly",
     "on_a_side",
     "opens_with_anaphor",
     "opens_with_side",
+    "says_what_it_is",
     "states_figure",
     "without_parentheticals",
 ]
@@ -59,8 +61,18 @@ _DEFINITION_WORDS = re.compile(
     re.IGNORECASE,
 )
 #: What follows a subject in a remark about it, not a definition ("张量并行也叠加了带宽",
-#: "张量并行的通信", "Tensor parallelism also …").
-_REMARK = re.compile(r"[也还都的则就]|(?:also|too|still)\b", re.IGNORECASE)
+#: "张量并行的通信", "Tensor parallelism also …", a comparison "ZeRO-2 与 ZeRO-3 的区别…").
+_REMARK = re.compile(
+    r"[也还都的则就与和跟]|(?:also|too|still)\b|"
+    # when it is needed, not what it is: "ZeRO-3 (or TP) is required when …"
+    r"(?:is|are)\s+(?:only\s+|rarely\s+|usually\s+)?(?:required|needed|necessary|worth)\b",
+    re.IGNORECASE,
+)
+#: What a definition says after "Power usage effectiveness (PUE)" / "电能使用效率（PUE）": a
+#: copula or an equals sign ("… is conventionally reported on 6ND" is a remark).
+_COPULA = re.compile(r"(?:is|are|means)\s+(?![a-z]+ly\b)|=|是|指|即", re.IGNORECASE)
+#: Where a clause of a list of definitions begins: "…, and ZeRO-3 shards …", "，ZeRO-2 再切分…".
+_LIST_CLAUSE = re.compile(r"[，,；;]\s*(?:and\s+|or\s+|以及|并且)?", re.IGNORECASE)
 _PARENTHETICAL = re.compile(r"（[^）]*）|\([^)]*\)")
 _LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 #: A figure with its unit as a question states it: "16 bytes", "16 字节", "2 倍", "40%".
@@ -108,9 +120,77 @@ def _bare(text: str) -> str:
 def defines(sentence: str, term: str) -> bool:
     """Whether `sentence` has `term` as its subject and says what it is: it opens with it,
     parentheticals aside ("Tensor (intra-layer) parallelism splits …" defines "tensor
-    parallelism"), and goes on to more than a remark ("张量并行也叠加了带宽" does not)."""
+    parallelism"), or with its long name and the term in brackets ("Power usage effectiveness
+    (PUE) is …"), and goes on to more than a remark ("张量并行也叠加了带宽", "ZeRO-3 is
+    required when …" do not).
+
+    Examples:
+        >>> defines("Power usage effectiveness (PUE) is total facility power over IT power.", "PUE")
+        True
+        >>> defines("Model FLOPs utilisation (MFU) is conventionally reported on 6ND.", "MFU")
+        False
+    """
     rest = _after_opening(sentence, term)
+    if rest is None:
+        rest = _after_long_name(sentence, term)
     return rest is not None and not _REMARK.match(rest.lstrip())
+
+
+#: "Power usage effectiveness is …", "电能使用效率 = …": a name, then a copula, before any comma.
+_UNNAMED_DEFINITION = re.compile(
+    r"^[^,，:：;；]{2,60}?(?:\s(?:is|are|means)\s+(?![a-z]+ly\b)|是|指|=)", re.IGNORECASE
+)
+
+
+def says_what_it_is(sentence: str) -> bool:
+    """Whether `sentence` opens by saying what something is, whatever it calls it: read under
+    a section titled with a term ("PUE and energy"), its first such sentence defines that term
+    ("Power usage effectiveness is total facility power divided by IT power")."""
+    return bool(_UNNAMED_DEFINITION.match(sentence)) and not opens_with_anaphor(sentence)
+
+
+def defines_in_clause(sentence: str, term: str) -> bool:
+    """Whether `sentence` defines `term` (:func:`defines`), or lists its siblings' definitions
+    with its own: "ZeRO-1 shards only the optimizer states, ZeRO-2 also shards the gradients,
+    and ZeRO-3 shards the 16-bit parameters as well" opens with a sibling of ZeRO-3 (the same
+    name but for its number), and a later clause opens with ZeRO-3 ("also" there compares it
+    with its siblings, it is no remark).
+
+    Examples:
+        >>> defines_in_clause("ZeRO-1 shards the states, and ZeRO-3 shards the weights.", "ZeRO-3")
+        True
+        >>> defines_in_clause("Llama-2-7B, ZeRO-3 over 8 GPUs: 13.5e9 bytes per GPU.", "ZeRO-3")
+        False
+    """
+    if defines(sentence, term):
+        return True
+    first, *clauses = _LIST_CLAUSE.split(sentence)
+    opening = _LATIN_NAME.match(first.lstrip())
+    if opening is None or opening.group().lower() == term.lower():
+        return False
+    if _without_numbers(opening.group()) != _without_numbers(term):
+        return False
+    return any(_after_opening(clause, term) for clause in clauses)
+
+
+def _without_numbers(name: str) -> str:
+    return re.sub(r"\d+", "", name).lower()
+
+
+#: A name with a number that opens a sentence ("ZeRO-1", "H100").
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z-]*\d+[A-Za-z0-9]*")
+
+
+def _after_long_name(sentence: str, term: str) -> str | None:
+    """What follows "Long name (TERM)" opening `sentence`, when a copula does (None: not so)."""
+    found = re.match(
+        rf"\s*[^()（）,，.。;；]{{2,60}}?[(（]\s*{re.escape(term)}\s*[)）]\s*",
+        sentence,
+        re.IGNORECASE,
+    )
+    if found is None or not _COPULA.match(sentence[found.end() :]):
+        return None
+    return sentence[found.end() :]
 
 
 def _after_opening(sentence: str, term: str) -> str | None:

@@ -32,6 +32,7 @@ __all__ = [
     "mentions_side",
     "question_parts",
     "question_terms",
+    "term_groups",
     "weighted_terms",
 ]
 
@@ -147,6 +148,39 @@ def weighted_terms(text: str) -> dict[str, float]:
     tokens = tokenize(text)
     expanded = expand_query([*tokens, *alias_terms(tokens)])
     return {w: weight for w, weight in expanded if len(w) >= 2 and w not in GENERIC_TERMS}
+
+
+@lru_cache(maxsize=512)
+def term_groups(text: str) -> tuple[dict[str, float], ...]:
+    """:func:`weighted_terms` grouped by the word of `text` each came from: a word with its
+    aliases and synonyms ("mfu" with "model", "flops", "utilization", "利用率"), so that a
+    sentence naming one thing by several of its names counts it once. A form that is itself a
+    word of `text` has its own group; one no single word reaches ("gpu memory") stands alone.
+    Words that only ask for a comparison ("difference", "between") name nothing: "between
+    stages" in a sentence does not answer "the difference between TP and PP".
+
+    Examples:
+        >>> len(term_groups("What is MFU?")), term_groups("What is MFU?")[0]["利用率"]
+        (1, 1.0)
+        >>> len(term_groups("MFU 和 FLOPs"))
+        2
+    """
+    from assistant.retrieval.aliases import alias_terms
+    from assistant.retrieval.tokenize import expand_query, tokenize
+
+    weights = {t: w for t, w in weighted_terms(text).items() if t not in _FILLER}
+    words = [t for t in dict.fromkeys(tokenize(text)) if t in weights]
+    taken = set(words)
+    groups: list[dict[str, float]] = []
+    for word in words:
+        group = {word: weights[word]}
+        for form, _ in expand_query([word, *alias_terms([word])]):
+            if form in weights and form not in taken:
+                group[form] = weights[form]
+                taken.add(form)
+        groups.append(group)
+    groups += [{form: weight} for form, weight in weights.items() if form not in taken]
+    return tuple(groups)
 
 
 def question_parts(question: str) -> list[Part]:

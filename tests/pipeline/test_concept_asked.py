@@ -157,11 +157,12 @@ def test_a_reason_about_something_else_does_not_beat_the_subjects_mechanism() ->
     [
         # a reason whose subject is what the part asks about
         ("Pipeline parallelism idles because the first stages wait for the last.", 1.5),
-        # a cause of something beside it counts a little; a consequence beside it nothing
+        # a cause of something beside it counts a little; a consequence beside it answers
+        # another "why" and counts against it
         ("Between stages only activations travel because the layers are cut whole.", 0.5),
-        ("Between stages only activations travel, so slow links are tolerated.", 0.0),
+        ("Between stages only activations travel, so slow links are tolerated.", -1.0),
         # the subject is read from the prose, not from inline code
-        ("vLLM's `pipeline_parallel_size` splits layers, so stages can span nodes.", 0.0),
+        ("vLLM's `pipeline_parallel_size` splits layers, so stages can span nodes.", -1.0),
     ],
 )
 def test_the_reason_bonus_follows_the_subject(sentence: str, bonus: float) -> None:

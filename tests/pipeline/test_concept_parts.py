@@ -129,11 +129,11 @@ def test_when_prefers_a_recommendation() -> None:
 
 
 def test_a_synonym_of_a_named_keyword_is_not_counted_twice() -> None:
-    terms = {"tensor": 1.0, "parallelism": 1.0, "parallel": 0.6}
+    groups = ({"tensor": 1.0}, {"parallelism": 1.0}, {"parallel": 0.6})
     both = frozenset({"tensor", "parallelism", "parallel"})
-    assert _shared(terms, both) == pytest.approx(2.0)
+    assert _shared(groups, both) == pytest.approx(2.0)
     # the synonym alone still counts
-    assert _shared(terms, frozenset({"tensor", "parallel"})) == pytest.approx(1.6)
+    assert _shared(groups, frozenset({"tensor", "parallel"})) == pytest.approx(1.6)
 
 
 # ---- the real pipeline and retriever --------------------------------------------------------

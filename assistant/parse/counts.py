@@ -42,7 +42,7 @@ _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|b
 #: What a machine is called between its count and the word: "4 PCIe machines", "3 separate
 #: boxes", "2 bare-metal servers" (up to two such words).
 _NODE_KIND = (
-    r"(?:(?:pcie|physical|separate|different|identical|gpu|compute|worker|bare-metal|"
+    r"(?:(?:pcie|physical|separate|different|identical|compute|worker|bare-metal|"
     r"desktop|workstation|linux|ubuntu|local|on-prem|rented|cloud)\s+){0,2}"
 )
 #: A count said to be the whole ("16 A100 in total", "16 GPUs altogether") is no per-node size.

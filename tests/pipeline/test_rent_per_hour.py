@@ -1,0 +1,25 @@
+"""The rent of stated GPUs per hour ("每小时多少钱", "how much per hour") is count × price over
+one hour; it was answered with an unrelated concept passage (no model, no period stated)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "8张H100每卡时2.49美元，每小时多少钱？",
+        "How much does it cost per hour to run 8 H100 at $2.49 per GPU-hour?",
+    ],
+)
+def test_the_rent_of_one_hour(question: str) -> None:
+    outcome = calculate(parse(question))
+    cost = next(c for c in outcome.checks if c.kind == "cost")
+    # 8 GPUs × 1 h × 2.49 USD = 19.92 USD
+    assert cost.figures["gpu_hours"] == pytest.approx(8.0)
+    assert cost.figures["cost"] == pytest.approx(19.92)
+    assert outcome.verdict == "unknown"  # an estimate, no job to judge

@@ -23,3 +23,16 @@ def test_the_rent_of_one_hour(question: str) -> None:
     assert cost.figures["gpu_hours"] == pytest.approx(8.0)
     assert cost.figures["cost"] == pytest.approx(19.92)
     assert outcome.verdict == "unknown"  # an estimate, no job to judge
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the card before the hour: "per GPU per hour" and "each per hour" were no price
+        "8 H100 at $2.49 per GPU per hour, cost for 30 days?",
+        "8 H100 at $2.49 each per hour: what does a month cost?",
+        "8 H100 at $2.49/GPU/hr for 30 days, total rent?",
+    ],
+)
+def test_a_price_with_the_card_before_the_hour(question: str) -> None:
+    assert parse(question).scenario.price_per_gpu_hour == pytest.approx(2.49)

@@ -18,6 +18,9 @@ TIB = 2**40
         ("主机内存换成2TB呢", None, 2 * TIB),
         ("内存加到1T呢", None, 1 * TIB),
         ("内存2T呢", None, 2 * TIB),
+        ("what if the host RAM went to 2 TB?", None, 2 * TIB),
+        ("and if RAM were upgraded to 1TB?", None, 1 * TIB),
+        ("what if the ram was 512GB", None, 512 * 2**30),
         # the memory word after the amount; the model size elsewhere is still read
         ("2T内存的机器上训练70B", 70e9, 2 * TIB),
         ("8张A100，内存2T，ZeRO-3全参微调70B能跑吗", 70e9, 2 * TIB),

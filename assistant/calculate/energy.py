@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,11 @@ __all__ = ["energy_ask", "energy_outcome", "hardware_energy", "hardware_rental"]
 
 
 _HOUR = 3600.0
+#: "每小时多少钱", "how much per hour", "hourly cost": the rent of one hour when no time is stated.
+_PER_HOUR = re.compile(
+    r"每(?:个)?小时|一小时|每钟头|per hour|an hour\b|hourly",
+    re.IGNORECASE,
+)
 
 
 def _stated_count(s: Scenario) -> int:
@@ -119,9 +125,11 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     s = query.scenario
     count = _stated_count(s)
     price = s.price_per_gpu_hour
-    if main_ask(query) != "cost" or not (count and s.deadline_seconds and price):
+    asked_hourly = _PER_HOUR.search(_without_price(query.question))
+    seconds = s.deadline_seconds or (_HOUR if asked_hourly else None)
+    if main_ask(query) != "cost" or not (count and seconds and price):
         return None
-    hours = count * s.deadline_seconds / 3600
+    hours = count * seconds / 3600
     value = cost(gpu_hours=hours, price_per_gpu_hour=price)
     code = (s.currency or "CNY").upper()
     currency = currency_words(code)
@@ -129,7 +137,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     summary = Msg(
         "answer.hardware_rental",
         hardware=hardware,
-        seconds=s.deadline_seconds,
+        seconds=seconds,
         hours=hours,
         cost=value,
         currency=currency,
@@ -143,13 +151,24 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
             "cost": value,
             "gpu_hours": hours,
             "currency": code,
-            "seconds": s.deadline_seconds,
+            "seconds": seconds,
         },
         formula=text(Msg("formula.cost.gpu_hours"), lang),
         inputs={"price_per_gpu_hour": price, "gpu_hours": hours},
         assumptions=(text(Msg("assume.cost.user_price"), lang),),
     )
     return check, count
+
+
+def _without_price(question: str) -> str:
+    """The question without its price per GPU-hour ("每卡时2.49美元", "$2.49/GPU-hour"): that
+    hour is the price's unit, not the period asked about."""
+    return re.sub(
+        r"每卡(?:每)?(?:小)?时|per gpu[- ]hour|/\s*gpu[- ]?(?:hour|hr|h)\b|gpu[- ]hours?",
+        " ",
+        question,
+        flags=re.IGNORECASE,
+    )
 
 
 def _on_site(query: Query, site: SiteProfile | None) -> tuple[Query, tuple[str, ...]]:

@@ -76,7 +76,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         kinds += ("network",)
     if query.followup and not query.changed_slots:  # "那网络呢?": that check, up front
         kinds = ("memory", "compute", "network", "power", "cost")
-    if ask in ("energy_cost", "cost", "gpu_hours"):
+    # a money ask, first or later ("要多久、多少钱"), is answered up front: not again after
+    if any(a in ("energy_cost", "cost", "gpu_hours") for a in (ask, *query.asks)):
         kinds = tuple(k for k in kinds if k not in ("power", "cost"))
     if power:
         kinds = tuple(k for k in kinds if k != "power")

@@ -151,7 +151,7 @@ def _evaluate_scenario(
 
         pue = DEFAULT_PUE
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
-    if on_memory(ask, stated):
+    if on_memory(ask, stated, fit):
         evaluation = judged_on_memory(evaluation)
     # a split chosen for the load or latency asked is part of the answer, not an assumption
     chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"
@@ -422,9 +422,9 @@ def _resolve(
         return at_most_sequences(one_replica(resolve(s, site, lang, own_run=own)), lang)
     if ask == "max_context" and s.context_length is None and not _training(s):
         return at_longest_context(one_replica(resolve(s, site, lang, own_run=own)), lang)
-    if on_memory(ask, s) and _training(s):  # judged on memory: no time limit at all
+    if on_memory(ask, s, fit_asked(query, ask)) and _training(s):  # on memory: no time limit
         resolved = resolve(replace(s, deadline_seconds=UNBOUNDED_SECONDS), site, lang, own_run=own)
-        memory = ask in ("memory", "activations")
+        memory = ask in ("memory", "activations", "feasibility")  # feasibility: "does it fit?"
         note = text(Msg("answer.memory_only" if memory else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
     open_horizon = ask in (*OPEN_HORIZON, "compare") or s.budget is not None

@@ -175,11 +175,13 @@ def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
 _ON_MEMORY = ("memory", "activations", "throughput", "mfu", "max_micro_batch")
 
 
-def on_memory(ask: str, stated: Scenario) -> bool:
+def on_memory(ask: str, stated: Scenario, fit: bool = False) -> bool:
     """A training memory question, or one asking its rate (tokens/s per GPU, which no token
     count or deadline changes), is judged on memory unless the user stated both the tokens
-    and a deadline (then the time is theirs to judge too)."""
-    if ask not in _ON_MEMORY or stated.task == "inference":
+    and a deadline (then the time is theirs to judge too). `fit`: a yes/no asking whether it
+    fits ("does it fit?", "放得下吗"), a memory question too: no default deadline decides it."""
+    memory = ask in _ON_MEMORY or (fit and ask == "feasibility")
+    if not memory or stated.task == "inference":
         return False
     return stated.tokens is None or stated.deadline_seconds is None
 

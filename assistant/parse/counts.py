@@ -39,6 +39,14 @@ _CARD = (
     r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
 )
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
+#: What a machine is called between its count and the word: "4 PCIe machines", "3 separate
+#: boxes", "2 bare-metal servers" (up to two such words).
+_NODE_KIND = (
+    r"(?:(?:pcie|physical|separate|different|identical|compute|worker|bare-metal|"
+    r"desktop|workstation|linux|ubuntu|local|on-prem|rented|cloud)\s+){0,2}"
+)
+#: A count said to be the whole ("16 A100 in total", "16 GPUs altogether") is no per-node size.
+_NOT_PER_NODE = r"(?!\s*(?:in total|in all|total\b|altogether|overall|combined|总共|合计))"
 #: What people say of their cards between the count and the card: "4 old P40s", "two used
 #: 3090s", "3 spare A100 80GB cards", "4张旧的P40", "两块二手3090" (二手 is normalised to "2手");
 #: up to two of them ("4 old used P40s"), each optionally followed by 的.
@@ -103,7 +111,9 @@ _PER_NODE_PATTERNS = (
     + NUMBER
     + r"\s*[x×*]?\s*(?:"
     + _G
-    + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?\s*(?:each|apiece|per node|每台|每个)?",
+    + r"|gpus?\b|cards?\b|张|卡)\s*(?:gpus?|cards?|卡)?"
+    + _NOT_PER_NODE
+    + r"\s*(?:each|apiece|per node|每台|每个)?",
 )
 _PER_NODE_ONLY = (
     # "要几台8卡H20", "需要多少台8卡服务器": the count asked is of nodes; 8 is per node
@@ -287,7 +297,8 @@ def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int,
         nodes = _whole(named.group(1))
         spans.append(named.span())
     if nodes is None:
-        match = re.search(NUMBER + r"\s*-?\s*" + _NODE, text, re.ASCII)  # "4-node training"
+        # "4-node training", "across 4 PCIe machines", "on 3 separate boxes"
+        match = re.search(NUMBER + r"\s*-?\s*" + _NODE_KIND + _NODE, text, re.ASCII)
         if match:
             nodes = _whole(match.group(1))
         elif _ONE_NODE.search(text) or (

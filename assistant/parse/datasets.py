@@ -12,6 +12,8 @@ Examples:
     (500000.0, 1024)
     >>> read_dataset("50k examples of 1500 tokens")[:2], read_dataset("100000条对话数据")[:2]
     ((50000.0, 1500), (100000.0, None))
+    >>> read_dataset("a 50k-sample dataset with 1k tokens per sample")[:2]
+    (50000.0, 1024)
     >>> read_dataset("8 gpus, 2k tokens each")[:2]
     (None, None)
 """
@@ -31,9 +33,10 @@ _SAMPLES = (
         NUMBER + r"\s*(万)?\s*(?:条|个)\s*(?:对话|样本|指令|问答|训练|sft)?\s*(?:数据|样本|语料)?"
         r"(?<=[条本据料话令答练])"
     ),
-    # "50k examples", "10000 samples", "1m conversations", "100k training examples"
+    # "50k examples", "10000 samples", "1m conversations", "100k training examples", "a
+    # 50k-sample dataset"
     re.compile(
-        NUMBER + r"\s*(k|m)?\s*(?:training\s+|sft\s+|chat\s+|instruction\s+)?"
+        NUMBER + r"\s*(k|m)?[\s-]*(?:training\s+|sft\s+|chat\s+|instruction\s+)?"
         r"(?:examples?|samples?|conversations?|dialogues?|instructions?|records?)\b"
     ),
 )
@@ -59,6 +62,12 @@ _PER_SAMPLE = (
         + NUMBER
         + _K
         + r"\s*tokens?\b"
+    ),
+    # "1k tokens per sample", "1000 tokens each example", "800 tokens/sample"
+    re.compile(
+        NUMBER
+        + _K
+        + r"\s*tokens?\s*(?:per|each|a|/)\s*(?:sample|example|conversation|dialogue|record)s?\b"
     ),
     # "50k examples of 1500 tokens", "samples with ~2k tokens"
     re.compile(

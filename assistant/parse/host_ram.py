@@ -18,7 +18,9 @@ _HOST_RAM = (
     ),
     re.compile(
         r"(?:内存|host (?:ram|memory)|cpu (?:ram|memory)|system memory|\bram)\s*"
-        r"(?:为|是|有|:|of|=)?\s*" + NUMBER + r"\s*" + _RAM_UNITS
+        r"(?:为|是|有|:|of|=|to|[改换变加升扩增][成为到]|升级到|扩容到|增加到|"
+        r"(?:(?:is|was|were|got|gets)\s+)?(?:(?:went|goes|go|bumped|increased|upgraded|raised)"
+        r"\s+(?:up\s+)?to)?)?\s*" + NUMBER + r"\s*" + _RAM_UNITS
     ),
 )
 #: Server memory is sold in binary sizes (DIMMs of 32 or 64 GiB; "2 TB" in a DGX H100 datasheet

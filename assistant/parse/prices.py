@@ -13,9 +13,11 @@ __all__ = ["NODE_PRICES", "PRICE", "read_node_price", "read_price"]
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
 _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
-# "/hr", "per GPU-hour", "an hour", "每小时"; never the "h" of a word ("$10 a hundred …")
+# "/hr", "per GPU-hour", "an hour", "每小时"; never the "h" of a word ("$10 a hundred …"); the
+# card may come first: "per GPU per hour", "each per hour", "/GPU/hr"
 _PER_GPU_HOUR = (
-    r"\s*(?:/|per|每|an?\b)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
+    r"\s*(?:(?:/|per|each|a)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*,?\s*(?=(?:/|per|an?\b)))?"
+    r"(?:/|per|每|an?\b)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
 )
 _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(

@@ -69,6 +69,14 @@ _BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*
 #: A data noun just before a size makes it a token budget: "数据改成1T", "语料2T", "data to 2T".
 _DATA_BEFORE = re.compile(r"(?:数据量?|语料|\bdata\w*)\s*(?:[改换变][成为]|[是为=:]|to|is|of)?\s*$")
 
+#: A host-memory word just before or after an amount makes it RAM, not a model size: "内存换成2T",
+#: "内存2T", "RAM to 2T", "2T内存", "2T of RAM" (GPU memory words stay out: "7B显存要多少").
+_MEMORY_BEFORE = re.compile(
+    r"(?:内存|\bram|(?:host|system|cpu) memory)\s*(?:[改换变加升扩增][成为到]|升级到|扩容到|"
+    r"增加到|[是为有=:]|to|is|of)?\s*$"
+)
+_MEMORY_AFTER = re.compile(r"\s*(?:的|of\s+)?\s*(?:主机|系统|cpu\s*|host\s+)?(?:内存|ram\b)")
+
 
 #: A number right before "token" that is no budget: a rate ("50 token/s", "20 tokens per
 #: second"), a length of each request or sample ("输出256 token", "每条1000 token", "prompt 2000
@@ -115,6 +123,10 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "32k" is a context length, never a model size
         if is_money(text, match.start(), end):
             continue  # "$2M", "2M CNY": an amount of money, not a model size
+        if kind == "params" and (
+            _MEMORY_BEFORE.search(text[: match.start()]) or _MEMORY_AFTER.match(text, end)
+        ):
+            continue  # "内存换成2T", "2T内存": host RAM (parse.host_ram), not a 2T model
         found.append(SizeMention(value, kind, match.start()))
         taken.add(match.start())
     for match in _BIG_BARE.finditer(text):

@@ -131,6 +131,15 @@ def test_a_kv_format_follow_up_keeps_the_weights(followup: str, kv: str) -> None
         ("Fine-tune Llama-3.1-8B on 8 A100, 50k examples of 1,500 tokens, 2 epochs", 1.5e8, 1500),
         ("Fine-tune Qwen2.5-7B on 8 H100, 10,000 samples, each sample ~2k tokens", 2.048e7, 2048),
         ("LoRA on Qwen2.5-7B, 1M samples averaging 800 tokens, 8 A100", 8e8, 800),
+        # a hyphenated "50k-sample dataset" and "N tokens per sample" (probe3: the run was
+        # timed on 3 × 1k = 3,000 tokens, "8.8 s"; 50k × 1,024 × 3 = 1.536e8)
+        (
+            "QLoRA Qwen2.5-7B on one RTX 3090 for 3 epochs of a 50k-sample dataset "
+            "with 1k tokens per sample",
+            1.536e8,
+            1024,
+        ),
+        ("Fine-tune Qwen2.5-7B on 50,000 samples, 1000 tokens per sample, 3 epochs", 1.5e8, 1000),
         # no length per sample: each is counted at the stated sequence length
         ("用10万条对话数据LoRA微调Qwen2.5-7B，8张A100，序列长度2048", 2.048e8, 2048),
     ],

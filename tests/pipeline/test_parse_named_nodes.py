@@ -53,3 +53,25 @@ def test_sixteen_named_nodes_are_evaluated_as_128_gpus() -> None:
     )
     assert data["scenario"]["nodes"] == 16
     assert data["scenario"]["gpu_count"] == 128
+
+
+@pytest.mark.parametrize(
+    ("question", "nodes", "per_node", "gpus"),
+    [
+        # a word for the kind of machine between the count and "machines" (probe3-34 was
+        # evaluated on 2 nodes × 8 when the user has 4 machines of 4)
+        ("16 RTX 3090s across 4 PCIe machines with 10GbE: pretrain 1.3B", 4, None, 16),
+        ("16 A100 on 2 separate servers, fine-tune 13B", 2, None, 16),
+        # a count said to be the whole is the total, never the per-node size (was 4 × 16 = 64)
+        ("4 nodes, 16 A100 in total: train 7B", 4, None, 16),
+        ("4 nodes with 16 H100 altogether, train 7B", 4, None, 16),
+        # the per-node readings stay
+        ("4 nodes, 8 H100 each: train 7B", 4, 8, 32),
+        ("3 machines with 8 H100 each: train 7B", 3, 8, 24),
+    ],
+)
+def test_machines_with_a_kind_word_and_totals_said_as_totals(
+    question: str, nodes: int | None, per_node: int | None, gpus: int | None
+) -> None:
+    s = parse(question).scenario
+    assert (s.nodes, s.gpus_per_node, s.gpu_count) == (nodes, per_node, gpus)

@@ -21,6 +21,7 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, recounted, speed_after_fix
+from assistant.calculate.interactive import fewest_layout
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
@@ -472,7 +473,7 @@ def _rerun(
 def _evaluator(query: Query, ask: Ask) -> Evaluator:
     """Evaluate the question's scenario at another GPU count (for sizing)."""
     rerun = _rerun(query, ask)
-    return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
+    return lambda count, note: rerun(fewest_layout(query.scenario, count), note)
 
 
 def _training(s: Scenario) -> bool:

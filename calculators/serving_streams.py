@@ -143,16 +143,14 @@ def streams_within(
         (37, 49.4)
     """
     count = check_count("gpus", gpus, maximum=10**6)
-    for name, value in (
-        ("target_seconds_per_token", target_seconds_per_token),
-        ("target_first_token_seconds", target_first_token_seconds),
-    ):
+    floors = (target_seconds_per_token, target_first_token_seconds)
+    for name, value in zip(("target_seconds_per_token", "target_first_token_seconds"), floors):
         if value is not None:
             check_positive(name, value, maximum=1e9)
     context = check_count("context_length", context_length, maximum=10**8)
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
-    kv = kv_dtype or kv_format(weight, gpu)
     per_node = check_count("gpus_per_node", gpus_per_node, maximum=1024)
+    kv = kv_dtype or kv_format(weight, gpu)
     options: dict[str, Any] = {
         "gpus_per_node": per_node,
         "intra_link": intra_link,
@@ -163,16 +161,47 @@ def streams_within(
         "prompt_tokens": min(check_count("prompt_tokens", prompt_tokens), context),
     }
     output = min(check_count("output_tokens", output_tokens), context)
-    floors = (target_seconds_per_token, target_first_token_seconds)
     stated = (tensor_parallel, pipeline_parallel)
+    tried = candidate_layouts(model, gpu, per_node, weight, kv, context, stated)
     best: StreamCapacity | None = None
-    for lay in candidate_layouts(model, gpu, per_node, weight, kv, context, stated):
+    for lay in tried:
         if lay.gpus_per_replica > count:
             continue
         found = _on_layout(model, gpu, lay, count // lay.gpus_per_replica, output, floors, options)
         if best is None or found.streams > best.streams:  # a tie keeps the narrower split
             best = found
     return best or StreamCapacity(0, 0, 0, 0, 0, 0, None, "memory")
+
+
+def _load_at(
+    model: ModelSpec, gpu: GPU, lay: ServingLayout, n: int, output: int, options: dict[str, Any]
+) -> StreamLoad:
+    """One replica of ``lay`` with ``n`` streams: its step and prefill (`serving_speed`), in a
+    closed loop (`stream_load`)."""
+    speed = serving_speed(
+        model=model,
+        gpu=gpu,
+        tensor_parallel=lay.tensor_parallel,
+        pipeline_parallel=lay.pipeline_parallel,
+        batch_size=n,
+        **options,
+    )
+    return stream_load(
+        prefill_seconds=speed.first_token_seconds,
+        step_seconds=speed.decode_seconds_per_token,
+        streams=n,
+        output_tokens=output,
+    )
+
+
+def _missed(f: StreamLoad, floors: tuple[float | None, float | None]) -> str:
+    """The floor a load misses ("" when it meets both)."""
+    per_token, first = floors
+    if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
+        return "seconds_per_token"
+    if first is not None and not f.first_token_seconds <= first * (1 + 1e-9):
+        return "first_token"
+    return ""
 
 
 def _on_layout(
@@ -184,7 +213,8 @@ def _on_layout(
     floors: tuple[float | None, float | None],
     options: dict[str, Any],
 ) -> StreamCapacity:
-    """The most streams per replica of one layout within the floors, bisected on n."""
+    """The most streams per replica of one layout within the floors, bisected on n (the
+    latencies grow with n), up to what the replica's memory holds."""
     limit, _ = replica_batch_limit(
         model=model,
         gpu=gpu,
@@ -195,45 +225,21 @@ def _on_layout(
         context_length=options["context_length"],
     )
 
-    def load(n: int) -> StreamLoad:
-        speed = serving_speed(
-            model=model,
-            gpu=gpu,
-            tensor_parallel=lay.tensor_parallel,
-            pipeline_parallel=lay.pipeline_parallel,
-            batch_size=n,
-            **options,
-        )
-        return stream_load(
-            prefill_seconds=speed.first_token_seconds,
-            step_seconds=speed.decode_seconds_per_token,
-            streams=n,
-            output_tokens=output,
-        )
-
-    def missed(f: StreamLoad) -> str:
-        """The floor a load misses ("" when it meets both)."""
-        per_token, first = floors
-        if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
-            return "seconds_per_token"
-        if first is not None and not f.first_token_seconds <= first * (1 + 1e-9):
-            return "first_token"
-        return ""
-
     def result(n: int, f: StreamLoad | None, bound: str) -> StreamCapacity:
         tp, pp = lay.tensor_parallel, lay.pipeline_parallel
         return StreamCapacity(n * replicas, replicas, tp, pp, n, limit, f, bound)
 
+    def missed(n: int) -> str:
+        return _missed(_load_at(model, gpu, lay, n, output, options), floors)
+
     if limit < 1:
         return result(0, None, "memory")
-    first = load(1)
-    if missed(first):
-        return result(0, None, missed(first))
-    top = load(limit)
-    if not missed(top):
-        return result(limit, top, "memory")
+    if missed(1):
+        return result(0, None, missed(1))
+    if not missed(limit):
+        return result(limit, _load_at(model, gpu, lay, limit, output, options), "memory")
     low, high = 1, limit  # low meets the floors, high does not
     while high - low > 1:
         mid = (low + high) // 2
-        low, high = (mid, high) if not missed(load(mid)) else (low, mid)
-    return result(low, load(low), missed(load(high)))
+        low, high = (mid, high) if not missed(mid) else (low, mid)
+    return result(low, _load_at(model, gpu, lay, low, output, options), missed(high))

@@ -111,6 +111,7 @@ if TYPE_CHECKING:
         max_concurrency,
         replica_batch_limit,
     )
+    from calculators.serving_streams import StreamCapacity, StreamLoad, streams_within
     from calculators.serving_target import ServingTarget, gpus_for_target
     from calculators.sizing import (
         Budget,
@@ -177,6 +178,9 @@ _EXPORTS: dict[str, str] = {
     "ReplicaRate": "calculators.serving_rate",
     "ServingSpeed": "calculators.serving",
     "ServingTarget": "calculators.serving_target",
+    "StreamCapacity": "calculators.serving_streams",
+    "StreamLoad": "calculators.serving_streams",
+    "streams_within": "calculators.serving_streams",
     "InFlight": "calculators.serving_load",
     "in_flight": "calculators.serving_load",
     "littles_law_sequences": "calculators.serving_load",
@@ -296,6 +300,8 @@ __all__ = [
     "ServingLayout",
     "ServingSpeed",
     "ServingTarget",
+    "StreamCapacity",
+    "StreamLoad",
     "TB",
     "TFLOPS",
     "TrainingTime",
@@ -345,6 +351,7 @@ __all__ = [
     "replica_rate",
     "serving_dtype",
     "serving_speed",
+    "streams_within",
     "step_network",
     "suggest",
     "training_flops",

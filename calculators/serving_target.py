@@ -37,7 +37,7 @@ from calculators.serving_rate import (
 from calculators.serving_solvers import kv_format, replica_batch_limit, replica_layout
 from calculators.validate import check_count, check_positive
 
-__all__ = ["ServingTarget", "gpus_for_target"]
+__all__ = ["ServingTarget", "candidate_layouts", "gpus_for_target"]
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def _at_rate(
     return batch, _speed(model, gpu, lay, batch, context, load, links), rate
 
 
-def _candidates(
+def candidate_layouts(
     model: ModelSpec,
     gpu: GPU,
     per_node: int,
@@ -274,7 +274,7 @@ def gpus_for_target(
     }
     best: ServingTarget | None = None
     stated = (tensor_parallel, pipeline_parallel)
-    for lay in _candidates(model, gpu, per_node, weight, kv, context, stated):
+    for lay in candidate_layouts(model, gpu, per_node, weight, kv, context, stated):
         limit, _ = replica_batch_limit(
             model=model,
             gpu=gpu,

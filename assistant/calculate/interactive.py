@@ -17,15 +17,21 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import figure
 from assistant.calculate.stream_speed import slow_stream_msg
 from assistant.calculate.target_load import interactive_count
-from assistant.calculate.targets import has_target, interactive_sizing
+from assistant.calculate.targets import (
+    has_target,
+    interactive_sizing,
+    serving_target,
+    sizing_scenario,
+)
 from assistant.i18n import text
-from assistant.records import Ask, Query
+from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
+    from calculators.serving_target import ServingTarget
 
-__all__ = ["interactive_sentence"]
+__all__ = ["fewest_layout", "fewest_serving", "interactive_sentence"]
 
 
 def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> str:
@@ -49,3 +55,29 @@ def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> str:
     if faster is None or faster.gpus is None:  # no layout of this GPU gets there
         return ""
     return text(interactive_count(faster, s.gpu, held=s.gpu_count), query.language)
+
+
+def fewest_serving(stated: Scenario) -> ServingTarget | None:
+    """The fewest GPUs that hold a stated concurrency (replicas x the split needing fewest):
+    the search `interactive_sizing` runs with the bar, run without it, so a count sized on
+    memory is never more than a count said after it that also gives every stream the bar."""
+    if not stated.concurrency or has_target(stated) or stated.task not in (None, "inference"):
+        return None
+    if stated.tokens or stated.deadline_seconds:  # a training run (`outcome._training`)
+        return None
+    per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    return serving_target(sizing_scenario(stated, stated, per_node))
+
+
+def fewest_layout(stated: Scenario, count: int) -> Scenario:
+    """The question's scenario at `count` GPUs; at the count `fewest_serving` found, on the
+    split it found (the layout those GPUs were counted for), unless the question set one."""
+    at = replace(stated, gpu_count=count)
+    if stated.tensor_parallel is not None or stated.pipeline_parallel is not None:
+        return at
+    found = fewest_serving(stated)
+    if found is None or found.gpus != count:
+        return at
+    return replace(
+        at, tensor_parallel=found.tensor_parallel, pipeline_parallel=found.pipeline_parallel
+    )

@@ -21,6 +21,7 @@ from assistant.calculate.energy import energy_outcome
 from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, recounted, speed_after_fix
+from assistant.calculate.interactive import fewest_layout
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
@@ -35,15 +36,10 @@ from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
-from assistant.calculate.sizing import (
-    Evaluator,
-    at_fewest_fitting,
-    how_long,
-    in_eight_bits,
-    sized,
-)
+from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import generic_card_lead, with_fp8_weight_only, with_stand_in
+from assistant.calculate.stream_floor import floor_asked, most_streams
 from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import evaluated_on
 from assistant.calculate.targets import has_target, meet_target
@@ -358,6 +354,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             first = _typical(query, ask) if s.gpu is None and site is None else None
             first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
             run = _rerun(query, ask, site)
+            if floor_asked(s, ask) and not open_count:  # streams on the stated GPUs, not GPUs
+                return with_focus(query, most_streams(s, first, run, lang), ask)
             return with_focus(query, meet_target(s, first, run, lang, counted=not open_count), ask)
         if s.gpu is None and site is None:
             typical = _typical(query, ask)
@@ -475,7 +473,7 @@ def _rerun(
 def _evaluator(query: Query, ask: Ask) -> Evaluator:
     """Evaluate the question's scenario at another GPU count (for sizing)."""
     rerun = _rerun(query, ask)
-    return lambda count, note: rerun(replace(query.scenario, gpu_count=count), note)
+    return lambda count, note: rerun(fewest_layout(query.scenario, count), note)
 
 
 def _training(s: Scenario) -> bool:

@@ -70,6 +70,8 @@ def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
         'fit'
         >>> serving_goal(Scenario(concurrency=1, fastest_stream=True), "compare")
         'stream'
+        >>> serving_goal(Scenario(), "first_token")
+        'stream'
     """
     if ask in NEED_ASKS:
         return "fit"
@@ -78,7 +80,8 @@ def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
         return "throughput"
     if s.target_seconds_per_token is not None or s.target_first_token_seconds is not None:
         return "latency"
-    return "stream" if s.fastest_stream else "fit"
+    # one stream's own latency asked: its time per token, or its first token (`first_token`)
+    return "stream" if s.fastest_stream or ask == "first_token" else "fit"
 
 
 def _meets(t: Tried, s: Scenario) -> bool:
@@ -117,6 +120,8 @@ def pick_serving(
         ({'tensor_parallel': 8}, 'only')
         >>> pick_serving([a, b, c], Scenario(fastest_stream=True))  # 4 ties 8, fewer GPUs
         ({'tensor_parallel': 4}, 'stream')
+        >>> pick_serving([a, b, c], Scenario(), "first_token")  # the first token: 8 is first
+        ({'tensor_parallel': 8}, 'first_token')
     """
     pool = [t for t in tried if t.rank < 2] or list(tried)
     if not pool:
@@ -128,11 +133,12 @@ def pick_serving(
         return min(pool, key=lambda t: _shortfall(t, s)).layout, "missed"
     order = {id(t): i for i, t in enumerate(meeting)}
     goal = serving_goal(s, ask)
-    if goal == "stream":  # the least time per token; a tie: the all-ok one, then fewer GPUs
-        least = min(t.seconds_per_token for t in meeting)
-        near = [t for t in meeting if t.seconds_per_token <= least * (1 + RATE_TIE)]
+    if goal == "stream":  # the least latency asked; a tie: the all-ok one, then fewer GPUs
+        first = ask == "first_token"
+        least = min(_latency(t, first=first) for t in meeting)
+        near = [t for t in meeting if _latency(t, first=first) <= least * (1 + RATE_TIE)]
         best = min(near, key=lambda t: (t.rank, t.gpus_per_replica, order[id(t)]))
-        return best.layout, "stream"
+        return best.layout, "first_token" if first else "stream"
     if goal == "latency":
         best = min(meeting, key=lambda t: (t.gpus_per_replica, t.rank, order[id(t)]))
         return best.layout, "latency"
@@ -141,12 +147,21 @@ def pick_serving(
     return min(near, key=lambda t: (t.rank, order[id(t)])).layout, "throughput"
 
 
+def _latency(t: Tried, *, first: bool) -> float:
+    """One stream's latency a stream goal minimises: the first token when that is what is
+    asked (prefill is compute-bound, so the split that spreads one prompt over the most GPUs
+    wins unless its all-reduces cost more; knowledge/guides/inference-serving), else the time
+    per token."""
+    return t.first_token_seconds if first else t.seconds_per_token
+
+
 def reason_key(why: str) -> str:
     """The catalog key of the layout note for why the split was chosen."""
     return {
         "throughput": "default.layout_serving_throughput",
         "latency": "default.layout_serving_latency",
         "stream": "default.layout_serving_stream",
+        "first_token": "default.layout_serving_first_token",
         "missed": "default.layout_serving_missed",
         "only": "default.layout_serving_only",
     }.get(why, "default.layout_serving")

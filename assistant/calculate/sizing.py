@@ -151,6 +151,7 @@ def sized(
         if outcome.scenario is None:
             return outcome
         count = needed_gpus(outcome.checks, outcome.scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE)
+        count = _fewer_replicated(query.scenario, outcome.scenario, count)
         count = None if count is None else whole_splits(count, query.scenario)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
@@ -159,6 +160,21 @@ def sized(
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found
     return outcome
+
+
+def _fewer_replicated(stated: Scenario, evaluated: Scenario, count: int | None) -> int | None:
+    """The count read off the memory check (one replica holding every stated sequence), or
+    fewer GPUs as replicas of a smaller split when those hold the stated concurrency too: the
+    fewest that fit come from the search the interactive count uses (`interactive.fewest_serving`),
+    so the count said first is never more than a count said after it that also fits."""
+    from assistant.calculate.interactive import fewest_serving
+
+    if evaluated.task != "inference":
+        return count
+    found = fewest_serving(replace(stated, gpu=stated.gpu or evaluated.gpu))
+    if found is None or found.gpus is None:
+        return count
+    return found.gpus if count is None else min(count, found.gpus)
 
 
 def in_eight_bits(

@@ -110,7 +110,7 @@ def serving_target(s: Scenario) -> ServingTarget | None:
         return None
 
 
-def _sizing(stated: Scenario, evaluated: Scenario, per_node: int) -> Scenario:
+def sizing_scenario(stated: Scenario, evaluated: Scenario, per_node: int) -> Scenario:
     """The evaluated scenario to size a target on: the layout only as the question states it
     (a layout the evaluation chose is searched again), on nodes of ``per_node``."""
     return replace(
@@ -170,7 +170,7 @@ def interactive_sizing(
     if stated.target_seconds_per_token is not None:
         return lambda: None
     bar = 1.0 / INTERACTIVE_TOKENS_PER_SECOND
-    sizing = replace(_sizing(stated, evaluated, per_node), target_seconds_per_token=bar)
+    sizing = replace(sizing_scenario(stated, evaluated, per_node), target_seconds_per_token=bar)
     return lambda: serving_target(sizing)
 
 
@@ -204,14 +204,15 @@ def meet_target(
     # layouts are searched on nodes of eight unless the question says otherwise: "2 H100" is a
     # count to judge, not a node of two (else a target 4 GPUs meet reads as unreachable)
     per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
-    target = serving_target(_sizing(stated, evaluated, per_node))
+    sizing = sizing_scenario(stated, evaluated, per_node)
+    target = serving_target(sizing)
     if target is None:
         return outcome
     gpu = evaluated.gpu or "GPU"
     words = target_words(stated)
     have = (evaluated.gpu_count or 1) if counted else None
     short = target.gpus is None or (have is not None and have < target.gpus)
-    lower = _lower_format(_sizing(stated, evaluated, per_node), per_node, have) if short else None
+    lower = _lower_format(sizing, per_node, have) if short else None
     if lower is not None and stated.precision is None:
         return _in_format(stated, evaluated, rerun, lang, target, lower, have)
     # a stated format: another one that meets the target is a suggestion, not a condition
@@ -367,7 +368,7 @@ def _sized_answer(
         rate = _rate_said(target)
         slow = slow_at_load(load, evaluated, interactive_sizing(stated, evaluated, per_node), gpu)
         said = [led, *slow, *rate, headroom(target, rate_said=bool(rate))]
-    sizing = _sizing(stated, evaluated, per_node)
+    sizing = sizing_scenario(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
         dtype, t = fewer

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.focus import main_ask
 from assistant.calculate.purchase import purchase_outcome
 from assistant.calculate.summaries import describe_setup
 from assistant.i18n import text
@@ -35,11 +36,15 @@ def typical_outcome(
     """The answer on the first of `setups` that works (`run` evaluates one), with the set-ups
     tried listed; `judged` False (a quantity asked) makes it an estimate, verdict "unknown"."""
     lang = query.language
-    results = _try_setups(query, setups, run)
+    pairs = _try_setups(query, setups, run)
+    results = [r for _, r in pairs]
     chosen = next(
         (r for r in results if _works(r)),
         next((r for r in results if r.verdict == "conditional"), results[-1]),
     )
+    counted = query.scenario.gpu_count is not None or query.scenario.nodes is not None
+    if chosen is results[-1] and not _works(chosen) and not counted:
+        chosen = _at_count(query, pairs[-1][0], chosen, run)  # "how many": the count it needs
     tried = tuple(
         Msg("answer.typical_tried", setup=describe_setup(r.scenario, lang), verdict=_tried(r))
         for r in results
@@ -65,13 +70,13 @@ def _try_setups(
     query: Query,
     setups: Sequence[tuple[str, int | None, int | None]],
     run: Callable[[Scenario], Outcome],
-) -> list[Outcome]:
+) -> list[tuple[Scenario, Outcome]]:
     """The question on each set-up in turn, up to the first that works. A set-up that cannot
     run what the question states (fp8 on an A100 the advisor picked itself) is skipped, never
     reported as the user's input error; only when none can is the last refusal raised."""
     s = query.scenario
     counted = s.gpu_count is not None or s.nodes is not None
-    results: list[Outcome] = []
+    results: list[tuple[Scenario, Outcome]] = []
     refused: CalculatorInputError | None = None
     for gpu, nodes, per_node in setups:
         scenario = replace(
@@ -82,15 +87,33 @@ def _try_setups(
             gpu_count=s.gpu_count if counted else None,
         )
         try:
-            results.append(run(scenario))
+            results.append((scenario, run(scenario)))
         except CalculatorInputError as exc:
             refused = exc
             continue
-        if _works(results[-1]):
+        if _works(results[-1][1]):
             break  # larger set-ups are not needed
     if not results and refused is not None:
         raise refused
     return results
+
+
+def _at_count(
+    query: Query, scenario: Scenario, outcome: Outcome, run: Callable[[Scenario], Outcome]
+) -> Outcome:
+    """ "How many GPUs" that the last set-up does not fit: that set-up evaluated again at the
+    count it needs (`sizing.sized`, as for a named card), so the count said first is the count
+    the figures are for, not one read off a set-up of another size whose figures follow it."""
+    if main_ask(query) != "gpu_count":
+        return outcome
+    from assistant.calculate.interactive import fewest_layout
+    from assistant.calculate.sizing import sized
+
+    def evaluate(count: int, note: str) -> Outcome:
+        found = run(replace(fewest_layout(scenario, count), nodes=None))
+        return replace(found, assumptions=(note, *found.assumptions)) if note else found
+
+    return sized(query, outcome, evaluate)
 
 
 def _works(outcome: Outcome) -> bool:

@@ -32,6 +32,7 @@ MODULES = [
     "calculators.serving_solvers",
     "calculators.serving_rate",
     "calculators.serving_target",
+    "calculators.serving_streams",
     "calculators.sizing",
 ]
 

@@ -1,0 +1,245 @@
+"""The most concurrent streams a stated set of GPUs serves with every stream within a floor:
+at least a speed per stream (a time per token) and/or a first token within a time.
+
+Each stream is a user who sends the next request when the last one ends (a closed loop, as a
+benchmark's ``--max-concurrency`` runs). With n streams on a replica, Little's law (Little
+1961) ties the request rate to the time each request takes:
+
+    n = λ x (TTFT(λ) + output_tokens x TPOT(λ))
+
+and prefill shares the replica's GPUs with decode (`calculators.serving_rate`: the prompt is
+an M/D/1 queue, TTFT = t_p + ρ t_p / (2 (1 − ρ)) + t_step / 2, and decode runs in the time
+prefill leaves, TPOT = t_step(n) / (1 − ρ), ρ = λ t_p). The left side grows with λ, so λ is
+found by bisection; TTFT and TPOT grow with n, so the most streams per replica is found by
+bisection too, up to what the replica's memory holds (`serving_solvers.replica_batch_limit`).
+Running prefill and decode one after the other is an upper bound on their GPU time (chunked
+prefill overlaps part of it: Agrawal et al. 2024, Sarathi-Serve), so the count is a floor.
+Every layout of the stated GPUs (`serving_target.candidate_layouts`) is tried; the one with
+the most streams wins (a tie: fewer GPUs per replica, more replicas).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from calculators.catalog.hardware import GPU, Link
+from calculators.catalog.models import ModelSpec
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+)
+from calculators.serving import serving_speed
+from calculators.serving_layout import ServingLayout, serving_dtype
+from calculators.serving_rate import queued_first_token, token_interval
+from calculators.serving_solvers import kv_format, replica_batch_limit
+from calculators.serving_target import candidate_layouts
+from calculators.validate import check_count, check_positive
+
+__all__ = ["StreamCapacity", "StreamLoad", "stream_load", "streams_within"]
+
+#: Bisection steps on the request rate: 2**-40 of the prefill capacity, far below any figure shown.
+_RATE_STEPS = 40
+
+
+@dataclass(frozen=True)
+class StreamLoad:
+    """One replica with ``streams`` streams in a closed loop: its rate and latencies."""
+
+    streams: int
+    requests_per_second: float
+    seconds_per_token: float
+    """Mean time between a stream's tokens, prefill taking its share (math.inf past capacity)."""
+    first_token_seconds: float
+    """Mean time to first token, queueing behind other prompts included."""
+    decode_step_seconds: float
+    """One decode step of the batch alone (`serving_speed`)."""
+
+
+@dataclass(frozen=True)
+class StreamCapacity:
+    """The most streams the stated GPUs serve within the floors (``streams`` 0: not one)."""
+
+    streams: int
+    replicas: int
+    tensor_parallel: int
+    pipeline_parallel: int
+    per_replica: int
+    memory_per_replica: int
+    """The most sequences a replica's memory holds at the context (the headroom)."""
+    load: StreamLoad | None
+    """One replica's figures at ``per_replica`` streams (None when none meets the floors)."""
+    bound: str
+    """What stops one more stream per replica: "memory", "seconds_per_token", "first_token"."""
+
+
+def stream_load(
+    *, prefill_seconds: float, step_seconds: float, streams: int, output_tokens: int
+) -> StreamLoad:
+    """A replica's closed loop of ``streams`` streams: the rate λ with λ x request time = n.
+
+    Examples:
+        >>> f = stream_load(prefill_seconds=0.15, step_seconds=0.03, streams=40,
+        ...                 output_tokens=256)
+        >>> round(f.requests_per_second, 2), round(f.seconds_per_token * 1000, 1)
+        (2.9, 53.1)
+        >>> rho = f.requests_per_second * 0.15  # prefill's share of the GPU time: 30 ms / (1 - ρ)
+        >>> round(rho, 3), round(f.first_token_seconds, 3)
+        (0.435, 0.223)
+    """
+    check_positive("prefill_seconds", prefill_seconds, maximum=1e9)
+    check_positive("step_seconds", step_seconds, maximum=1e9)
+    n = check_count("streams", streams, maximum=10**7)
+    output = check_count("output_tokens", output_tokens, maximum=10**8)
+
+    def latencies(rate: float) -> tuple[float, float]:
+        shared = {
+            "requests_per_second": rate,
+            "prefill_seconds": prefill_seconds,
+            "seconds_per_step": step_seconds,
+        }
+        return queued_first_token(**shared), token_interval(**shared)
+
+    low, high = 0.0, 1.0 / prefill_seconds  # past 1 / t_p the prompts alone fill the GPUs
+    for _ in range(_RATE_STEPS):
+        mid = (low + high) / 2.0
+        ttft, tpot = latencies(mid)
+        low, high = (mid, high) if mid * (ttft + output * tpot) < n else (low, mid)
+    ttft, tpot = latencies(low)
+    return StreamLoad(n, low, tpot, ttft, step_seconds)
+
+
+def streams_within(
+    *,
+    model: ModelSpec,
+    gpu: GPU,
+    gpus: int,
+    target_seconds_per_token: float | None = None,
+    target_first_token_seconds: float | None = None,
+    context_length: int = DEFAULT_CONTEXT_TOKENS,
+    prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
+    output_tokens: int = DEFAULT_OUTPUT_TOKENS,
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
+    weight_dtype: str | None = None,
+    kv_dtype: str | None = None,
+    intra_link: Link | None = None,
+    inter_link: Link | None = None,
+    tensor_parallel: int | None = None,
+    pipeline_parallel: int | None = None,
+) -> StreamCapacity:
+    """Most concurrent streams on ``gpus`` GPUs with each stream's time per token within
+    ``target_seconds_per_token`` and its first token within ``target_first_token_seconds``.
+
+    Examples:
+        >>> from calculators.catalog.hardware import lookup_gpu
+        >>> from calculators.catalog.models import lookup_model
+        >>> c = streams_within(model=lookup_model("Llama-3-70B"), gpu=lookup_gpu("A100"),
+        ...                    gpus=8, target_seconds_per_token=0.05)  # 20 tok/s each
+        >>> c.tensor_parallel, c.replicas, c.bound, c.memory_per_replica  # 323 fit in memory
+        (8, 1, 'seconds_per_token', 323)
+        >>> c.streams, round(c.load.seconds_per_token * 1000, 1)  # prefill takes half the GPU
+        (37, 49.4)
+    """
+    count = check_count("gpus", gpus, maximum=10**6)
+    floors = (target_seconds_per_token, target_first_token_seconds)
+    for name, value in zip(("target_seconds_per_token", "target_first_token_seconds"), floors):
+        if value is not None:
+            check_positive(name, value, maximum=1e9)
+    context = check_count("context_length", context_length, maximum=10**8)
+    weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
+    per_node = check_count("gpus_per_node", gpus_per_node, maximum=1024)
+    kv = kv_dtype or kv_format(weight, gpu)
+    options: dict[str, Any] = {
+        "gpus_per_node": per_node,
+        "intra_link": intra_link,
+        "inter_link": inter_link,
+        "weight_dtype": weight,
+        "kv_dtype": kv,
+        "context_length": context,
+        "prompt_tokens": min(check_count("prompt_tokens", prompt_tokens), context),
+    }
+    output = min(check_count("output_tokens", output_tokens), context)
+    stated = (tensor_parallel, pipeline_parallel)
+    tried = candidate_layouts(model, gpu, per_node, weight, kv, context, stated)
+    best: StreamCapacity | None = None
+    for lay in tried:
+        if lay.gpus_per_replica > count:
+            continue
+        found = _on_layout(model, gpu, lay, count // lay.gpus_per_replica, output, floors, options)
+        if best is None or found.streams > best.streams:  # a tie keeps the narrower split
+            best = found
+    return best or StreamCapacity(0, 0, 0, 0, 0, 0, None, "memory")
+
+
+def _load_at(
+    model: ModelSpec, gpu: GPU, lay: ServingLayout, n: int, output: int, options: dict[str, Any]
+) -> StreamLoad:
+    """One replica of ``lay`` with ``n`` streams: its step and prefill (`serving_speed`), in a
+    closed loop (`stream_load`)."""
+    speed = serving_speed(
+        model=model,
+        gpu=gpu,
+        tensor_parallel=lay.tensor_parallel,
+        pipeline_parallel=lay.pipeline_parallel,
+        batch_size=n,
+        **options,
+    )
+    return stream_load(
+        prefill_seconds=speed.first_token_seconds,
+        step_seconds=speed.decode_seconds_per_token,
+        streams=n,
+        output_tokens=output,
+    )
+
+
+def _missed(f: StreamLoad, floors: tuple[float | None, float | None]) -> str:
+    """The floor a load misses ("" when it meets both)."""
+    per_token, first = floors
+    if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
+        return "seconds_per_token"
+    if first is not None and not f.first_token_seconds <= first * (1 + 1e-9):
+        return "first_token"
+    return ""
+
+
+def _on_layout(
+    model: ModelSpec,
+    gpu: GPU,
+    lay: ServingLayout,
+    replicas: int,
+    output: int,
+    floors: tuple[float | None, float | None],
+    options: dict[str, Any],
+) -> StreamCapacity:
+    """The most streams per replica of one layout within the floors, bisected on n (the
+    latencies grow with n), up to what the replica's memory holds."""
+    limit, _ = replica_batch_limit(
+        model=model,
+        gpu=gpu,
+        tensor_parallel=lay.tensor_parallel,
+        pipeline_parallel=lay.pipeline_parallel,
+        weight_dtype=options["weight_dtype"],
+        kv_dtype=options["kv_dtype"],
+        context_length=options["context_length"],
+    )
+
+    def result(n: int, f: StreamLoad | None, bound: str) -> StreamCapacity:
+        tp, pp = lay.tensor_parallel, lay.pipeline_parallel
+        return StreamCapacity(n * replicas, replicas, tp, pp, n, limit, f, bound)
+
+    def missed(n: int) -> str:
+        return _missed(_load_at(model, gpu, lay, n, output, options), floors)
+
+    if limit < 1:
+        return result(0, None, "memory")
+    if missed(1):
+        return result(0, None, missed(1))
+    if not missed(limit):
+        return result(limit, _load_at(model, gpu, lay, limit, output, options), "memory")
+    low, high = 1, limit  # low meets the floors, high does not
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if not missed(mid) else (low, mid)
+    return result(low, _load_at(model, gpu, lay, low, output, options), missed(high))

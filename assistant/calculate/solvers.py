@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Language, Scenario
-from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
+from calculators.defaults import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+)
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
@@ -30,6 +35,7 @@ __all__ = [
     "longest_context",
     "max_sequences",
     "model_and_gpu",
+    "serving_inputs",
     "solved",
     "weight_dtype",
 ]
@@ -57,6 +63,27 @@ def model_and_gpu(scenario: Scenario) -> tuple[ModelSpec, GPU] | None:
 def weight_dtype(scenario: Scenario) -> str | None:
     """The stated weight format in the calculators' names (None: as released)."""
     return _DTYPES.get(scenario.precision or "")
+
+
+def serving_inputs(s: Scenario) -> dict[str, Any]:
+    """The serving calculators' inputs a scenario states (`gpus_for_target`, `streams_within`):
+    the context, the prompt and output clipped to it, the node size, the formats (a KV cache of
+    None: 16-bit beside any weights, `kv_format`), the links and the stated split."""
+    from calculators.catalog.hardware import lookup_link
+
+    context = s.context_length or DEFAULT_CONTEXT_TOKENS
+    return {
+        "context_length": context,
+        "prompt_tokens": min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
+        "output_tokens": min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
+        "gpus_per_node": s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
+        "weight_dtype": weight_dtype(s),
+        "kv_dtype": s.kv_dtype,
+        "intra_link": lookup_link(s.intra_link) if s.intra_link else None,
+        "inter_link": lookup_link(s.inter_link) if s.inter_link else None,
+        "tensor_parallel": s.tensor_parallel,
+        "pipeline_parallel": s.pipeline_parallel,
+    }
 
 
 def max_sequences(scenario: Scenario) -> int | None:

@@ -14,15 +14,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.solvers import model_and_gpu, weight_dtype
+from assistant.calculate.solvers import model_and_gpu, serving_inputs
 from assistant.calculate.stream_speed import slow_stream_msg
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Language, Scenario, Verdict
 from calculators.defaults import (
-    DEFAULT_CONTEXT_TOKENS,
-    DEFAULT_GPUS_PER_NODE,
     DEFAULT_OUTPUT_TOKENS,
-    DEFAULT_PROMPT_TOKENS,
 )
 from calculators.messages import Msg, Param
 
@@ -56,13 +53,11 @@ def floor_asked(s: Scenario, ask: Ask) -> bool:
 def stream_capacity(s: Scenario) -> StreamCapacity | None:
     """`calculators.streams_within` on the evaluated scenario's model, GPUs and formats."""
     from calculators import streams_within
-    from calculators.catalog.hardware import lookup_link
     from calculators.errors import CalculatorInputError
 
     found = model_and_gpu(s)
     if found is None or not s.gpu_count:
         return None
-    context = s.context_length or DEFAULT_CONTEXT_TOKENS
     try:
         return streams_within(
             model=found[0],
@@ -70,16 +65,7 @@ def stream_capacity(s: Scenario) -> StreamCapacity | None:
             gpus=s.gpu_count,
             target_seconds_per_token=s.target_seconds_per_token,
             target_first_token_seconds=s.target_first_token_seconds,
-            context_length=context,
-            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
-            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
-            gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
-            weight_dtype=weight_dtype(s),
-            kv_dtype=s.kv_dtype,
-            intra_link=lookup_link(s.intra_link) if s.intra_link else None,
-            inter_link=lookup_link(s.inter_link) if s.inter_link else None,
-            tensor_parallel=s.tensor_parallel,
-            pipeline_parallel=s.pipeline_parallel,
+            **serving_inputs(s),
         )
     except (CalculatorInputError, KeyError, ValueError):
         return None

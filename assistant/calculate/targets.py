@@ -14,15 +14,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.solvers import model_and_gpu, weight_dtype
+from assistant.calculate.solvers import model_and_gpu, serving_inputs, weight_dtype
 from assistant.calculate.target_load import at_load_said, headroom, slow_at_load
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
 from calculators.defaults import (
-    DEFAULT_CONTEXT_TOKENS,
     DEFAULT_GPUS_PER_NODE,
     DEFAULT_OUTPUT_TOKENS,
-    DEFAULT_PROMPT_TOKENS,
 )
 from calculators.messages import Msg, Param
 
@@ -78,33 +76,22 @@ def _aggregate(s: Scenario) -> float | None:
 def serving_target(s: Scenario) -> ServingTarget | None:
     """`calculators.gpus_for_target` on the scenario's model, GPU, context and format."""
     from calculators import gpus_for_target
-    from calculators.catalog.hardware import lookup_link
     from calculators.errors import CalculatorInputError
 
     found = model_and_gpu(s)
     if found is None:
         return None
     model, gpu = found
-    context = s.context_length or DEFAULT_CONTEXT_TOKENS
     try:
         return gpus_for_target(
             model=model,
             gpu=gpu,
-            context_length=context,
-            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
-            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
             target_tokens_per_second=_aggregate(s),
             target_qps=s.target_qps,
             target_first_token_seconds=s.target_first_token_seconds,
             target_concurrency=s.concurrency,
             target_seconds_per_token=s.target_seconds_per_token,
-            gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
-            weight_dtype=weight_dtype(s),
-            kv_dtype=s.kv_dtype,  # None: 16-bit beside any weights (`kv_format`)
-            intra_link=lookup_link(s.intra_link) if s.intra_link else None,
-            inter_link=lookup_link(s.inter_link) if s.inter_link else None,
-            tensor_parallel=s.tensor_parallel,
-            pipeline_parallel=s.pipeline_parallel,
+            **serving_inputs(s),
         )
     except (CalculatorInputError, KeyError, ValueError):
         return None
@@ -302,7 +289,6 @@ def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
 def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None:
     """`calculators.in_flight` on the target's layout over the stated GPUs."""
     from calculators import in_flight, serving_dtype
-    from calculators.catalog.hardware import lookup_link
     from calculators.errors import CalculatorInputError
     from calculators.serving_solvers import kv_format
 
@@ -310,27 +296,23 @@ def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None
     per_replica = target.tensor_parallel * target.pipeline_parallel
     if found is None or per_replica < 1 or target.sequences_per_replica < 1:
         return None
-    context = s.context_length or DEFAULT_CONTEXT_TOKENS
     weight = weight_dtype(s) or serving_dtype(model=found[0], gpu=found[1])
+    inputs = serving_inputs(s) | {
+        "tensor_parallel": target.tensor_parallel,
+        "pipeline_parallel": target.pipeline_parallel,
+        "weight_dtype": weight,
+        "kv_dtype": s.kv_dtype or kv_format(weight, found[1]),
+    }
     try:
         return in_flight(
             model=found[0],
             gpu=found[1],
             replicas=max(1, have // per_replica),
             batch_limit=target.sequences_per_replica,
-            output_tokens=min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
             target_qps=s.target_qps,
             target_tokens_per_second=_aggregate(s),
             concurrency=s.concurrency,
-            tensor_parallel=target.tensor_parallel,
-            pipeline_parallel=target.pipeline_parallel,
-            gpus_per_node=s.gpus_per_node or DEFAULT_GPUS_PER_NODE,
-            intra_link=lookup_link(s.intra_link) if s.intra_link else None,
-            inter_link=lookup_link(s.inter_link) if s.inter_link else None,
-            weight_dtype=weight,
-            kv_dtype=s.kv_dtype or kv_format(weight, found[1]),
-            context_length=context,
-            prompt_tokens=min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
+            **inputs,
         )
     except (CalculatorInputError, KeyError, ValueError):
         return None

@@ -332,10 +332,13 @@ def _serving_memory(
     replicas = max(1, gpus // split)
     kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
     sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
+    kv = kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split
     params: dict[str, Param] = {
         "total": per_gpu * split,
         "weights": weights,
-        "kv": kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split,
+        "kv": kv,
+        # the activation workspace (`inference_workspace_bytes`): the parts add up to the total
+        "other": max(0.0, per_gpu * split - weights - kv),
         "per_gpu": per_gpu,
         "gpus": split,
         "noun": gpu_noun(split),
@@ -344,7 +347,7 @@ def _serving_memory(
     }
     if replicas > 1:
         return Msg("answer.memory_serving_replicas", replicas=replicas, all=gpus, **params)
-    return Msg("answer.memory_serving", **params)
+    return Msg("answer.memory_serving_one" if split == 1 else "answer.memory_serving", **params)
 
 
 def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

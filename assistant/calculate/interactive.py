@@ -54,7 +54,8 @@ def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> str:
     faster = interactive_sizing(stated, replace(s, concurrency=users), per_node)()
     if faster is None or faster.gpus is None:  # no layout of this GPU gets there
         return ""
-    return text(interactive_count(faster, s.gpu, held=s.gpu_count), query.language)
+    said = interactive_count(faster, s.gpu, held=s.gpu_count, each=1.0 / step if step else 0.0)
+    return text(said, query.language)
 
 
 def fewest_serving(stated: Scenario) -> ServingTarget | None:

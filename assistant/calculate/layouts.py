@@ -234,7 +234,31 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
         for p in range(2, gpus // node_tp + 1)
         if gpus % (node_tp * p) == 0
     ]
-    return layouts
+    return layouts + _latent_layouts(scenario)
+
+
+def _latent_layouts(scenario: Scenario) -> list[dict[str, object]]:
+    """Where tensor parallelism does not split the KV cache (MLA's latent, or fewer KV heads
+    than the node's TP), every TP rank holds each sequence's whole cache, so a narrower TP with
+    the rest as pipeline stages holds more: one replica of TP t x PP gpus/t for each t below
+    the node's (DeepSeek-R1 in bf16 for 500 users fits 32 910B as TP2 x PP16, not TP8 x PP4).
+    These are the splits the memory check's fewest-GPU search (`min_gpus_to_fit`) tries; they
+    are chosen only when no other split fits (`_serving_choice`)."""
+    gpus = max(scenario.gpu_count or 1, 1)
+    model = _model(scenario)
+    node_tp = _node_tensor_parallel(
+        min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus, model
+    )
+    if model.attention != "mla" and model.kv_heads >= node_tp:
+        return []
+    return [
+        {"tensor_parallel": t, "pipeline_parallel": gpus // t}
+        for t in (1, 2, 4)
+        if t < node_tp
+        and gpus % t == 0
+        and 1 < gpus // t <= model.layers
+        and valid_tensor_parallel(model, t)
+    ]
 
 
 def _model(scenario: Scenario) -> ModelSpec:
@@ -341,6 +365,9 @@ def _serving_choice(
     goal = serving_goal(scenario, ask)
     trials = _trials(scenario, layouts, pue, first_ok=goal == "fit")
     fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
+    latent = _latent_layouts(scenario)  # deep pipelines for a latent cache: only when needed
+    if any(layout not in latent for _, _, layout in fitting):
+        fitting = [f for f in fitting if f[2] not in latent]
     if goal == "fit":
         return _pick([(r, 0.0, layout) for r, _, layout in fitting], by_time=False) or fallback, ""
     tried = [

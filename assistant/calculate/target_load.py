@@ -95,15 +95,19 @@ def slow_at_load(
     return slow, interactive_count(faster, gpu)
 
 
-def interactive_count(faster: ServingTarget, gpu: str, held: int | None = None) -> Msg:
+def interactive_count(
+    faster: ServingTarget, gpu: str, held: int | None = None, each: float = 0.0
+) -> Msg:
     """The GPUs that give every stream the interactive bar at the load (`faster`). With the
     count `held` that holds the load (sized on memory alone): both counts when more are
     needed ("N hold this load; … it takes M"), else the layout that gives the bar on no more
-    GPUs than that ("laid out as 4 × 8, 32 × L40S give every stream …")."""
+    GPUs than that ("laid out as 4 × 8, 32 × L40S give every stream …"); `each` is a stream's
+    speed on the `held` GPUs, said beside them."""
     key = "solve.interactive_count"
     more: dict[str, Param] = {}
     if held is not None:
         more["held"] = Msg("common.gpus", count=held, gpu=gpu)
+        more["each"] = each
         more_needed = faster.gpus is not None and faster.gpus > held
         key = "solve.interactive_also" if more_needed else "solve.interactive_layout"
     return Msg(

@@ -29,3 +29,16 @@ def test_gqa_models_keep_the_plain_sentence() -> None:
     lead = calculate(parse("8卡H100跑Llama-3-70B，32k上下文最多支持多少并发")).lead
     assert "MLA" not in lead
     assert "数据并行注意力" not in lead
+
+
+def test_an_mla_count_is_evaluated_on_a_split_that_fits_it() -> None:
+    # DeepSeek-R1 in bf16 (910B has no FP8) for 500 users: 1.34 TB of weights and 144 GB of
+    # latent (500 x 4,096 x 70,272 B), whole on every TP rank. On 32 cards TP8 x PP4 holds
+    # 42 GB of weights + 36 GB of latent per GPU > 57.6 GB; TP2 x PP16, 42 + 9 GB, fits. The
+    # count said first (32, from the memory search) must be evaluated on a split that fits.
+    outcome = calculate(parse("DeepSeek-R1 给500人同时用，需要几张910B"))
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == memory.figures["min_gpus"] == 32
+    assert memory.verdict != "fail"
+    assert outcome.lead.startswith("至少需要 32 张")

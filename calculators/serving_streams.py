@@ -234,8 +234,9 @@ def _on_layout(
 
     if limit < 1:
         return result(0, None, "memory")
-    if missed(1):
-        return result(0, None, missed(1))
+    first = missed(1)
+    if first:
+        return result(0, None, first)
     if not missed(limit):
         return result(limit, _load_at(model, gpu, lay, limit, output, options), "memory")
     low, high = 1, limit  # low meets the floors, high does not

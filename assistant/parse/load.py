@@ -78,10 +78,6 @@ _HEDGE = (
 )
 
 
-_plain = plain_digits
-_first = first_match  # `training_rate` reads its rates with it too
-
-
 #: After "8路": a server, a CPU socket count or a parallel degree, not eight sequences.
 _NOT_STREAMS = r"gpu|服务器|cpu|主机|显卡|卡|机|至强|epyc|nvlink|pcie|\w{0,3}并行|tp|pp|dp|ep"
 #: After a count: a rate ("20 seqs/s", "100 sequences per second"), not a count in flight.
@@ -141,7 +137,7 @@ _CONCURRENCY = (
 
 def read_concurrency(text: str) -> int | None:
     """Concurrent users or requests in flight ("20 个并发", "concurrency of 32")."""
-    match = _first(_CONCURRENCY, text)
+    match = first_match(_CONCURRENCY, text)
     return int(to_float(match.group(1))) if match else None
 
 
@@ -179,8 +175,8 @@ _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "milli
 def read_tokens_per_second(text: str) -> float | None:
     """An aggregate generation-throughput target ("1000 tok/s", "每秒2万token"); a speed per
     user or per sequence ("50 tok/s per user", "每路20 token/s") is not one."""
-    match = _first(_TPS, text)
-    if match is None or re.search(_EACH_BEFORE + r"$", _plain(text)[: match.start()]):
+    match = first_match(_TPS, text)
+    if match is None or re.search(_EACH_BEFORE + r"$", plain_digits(text)[: match.start()]):
         return None
     return to_float(match.group(1)) * _SCALE[match.group(2)]
 
@@ -205,11 +201,11 @@ _PER_TOKEN = (
 def read_seconds_per_token(text: str) -> float | None:
     """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02, "under
     30 ms per token" → 0.03)."""
-    match = _first(_SPEED, text)
+    match = first_match(_SPEED, text)
     speed = to_float(match.group(1)) if match else 0.0
     if speed > 0:
         return 1.0 / speed
-    latency = _first(_PER_TOKEN, text)
+    latency = first_match(_PER_TOKEN, text)
     if latency is None:
         return None
     value = to_float(latency.group(1))
@@ -252,10 +248,10 @@ def read_qps(text: str) -> float | None:
     >>> round(read_qps("1m requests per day")), read_qps("每小时 3600 次请求")
     (12, 1.0)
     """
-    match = _first(_QPS, text)
+    match = first_match(_QPS, text)
     if match:
         return to_float(match.group(1))
-    found = _REQUESTS_PER.search(_plain(text))
+    found = _REQUESTS_PER.search(plain_digits(text))
     if found is None:
         return None
     number, scale, period = found.group(1, 2, 3) if found.group(1) else found.group(5, 6, 4)
@@ -317,7 +313,7 @@ _BUDGET = (
 
 def read_budget(text: str) -> tuple[float | None, str | None]:
     """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k")."""
-    match = _first(_BUDGET, text)
+    match = first_match(_BUDGET, text)
     if match is None:
         return None, None
     groups = match.groups()
@@ -371,7 +367,7 @@ _ENERGY = (
 
 def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
     """An electricity price per kWh and its currency ("电价0.6元/度", "$0.12 per kWh")."""
-    match = _first(_ENERGY, text)
+    match = first_match(_ENERGY, text)
     if match is None:
         return None, None
     groups = [g for g in match.groups() if g is not None]
@@ -394,7 +390,7 @@ _PUE = (
 def read_pue(text: str) -> float | None:
     """The facility's PUE when stated ("PUE 1.3", "PUE为1.2", "a PUE of 1.25", "1.4的PUE");
     kept as typed (a PUE below 1 is refused by the plan's validation, never replaced)."""
-    match = _first(_PUE, text)
+    match = first_match(_PUE, text)
     return to_float(match.group(1)) if match else None
 
 

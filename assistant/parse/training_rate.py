@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.parse.load import _K, _SCALE, _TOKS, _first
-from assistant.parse.numbers import NUMBER, to_float
+from assistant.parse.load import _K, _SCALE, _TOKS
+from assistant.parse.numbers import NUMBER, first_match, to_float
 
 __all__ = ["read_tokens_per_second_per_gpu"]
 
@@ -33,5 +33,5 @@ def read_tokens_per_second_per_gpu(text: str) -> float | None:
     >>> read_tokens_per_second_per_gpu("mfu at 3k tokens/s per gpu")
     3000.0
     """
-    match = _first(_RATE_PER_GPU, text) if _TRAINING.search(text) else None
+    match = first_match(_RATE_PER_GPU, text) if _TRAINING.search(text) else None
     return to_float(match.group(1)) * _SCALE[match.group(2)] if match else None

@@ -102,3 +102,6 @@ async def show_answers(pilot: Pilot[Any], *answers: Answer) -> None:
     for answer in answers:
         app.chat.show_turn(answer.question, answer, app.now_label())
     await pilot.pause()
+    from tests.tui.harness import panels_built
+
+    await panels_built(pilot)

@@ -54,3 +54,18 @@ def assert_rows_fit(app: App[Any]) -> None:
     width = app.size.width
     widths = {cell_len(line) for line in screen_lines(app)}
     assert widths == {width}, widths
+
+
+async def panels_built(pilot: Any) -> None:
+    """Wait until every side panel has mounted its hidden tabs (just after the first paint).
+
+    `SidePanel` fills its Calculations and Sources tabs in a callback after the first refresh; a
+    loaded machine can run the test's next line before it, so tests that look inside those tabs
+    wait here first (bounded: a panel that never builds fails the test's own assertion).
+    """
+    from assistant.tui.widgets.side_panel import SidePanel
+
+    for _ in range(500):
+        if all(panel.built for panel in pilot.app.query(SidePanel)):
+            return
+        await pilot.pause(0.01)

@@ -13,7 +13,7 @@ from assistant.render.answer import verdict_label
 from assistant.tui.i18n import t
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import Transcript
-from tests.tui.harness import Harness, assert_rows_fit, screen_text
+from tests.tui.harness import Harness, assert_rows_fit, panels_built, screen_text
 from tests.tui.samples import english_answer, founding_answer, sample_answer
 
 SIZE = (100, 32)
@@ -103,6 +103,7 @@ async def test_sources_tell_a_table_as_prose_in_the_list_and_the_passage() -> No
     app = Harness(panel, language="en")
     async with app.run_test(size=SIZE) as pilot:
         panel.show(sample_answer(passage_text=TABLE))
+        await panels_built(pilot)
         await pilot.pause()
         app.query_one(TabbedContent).active = "tab-sources"
         await pilot.pause()

@@ -14,7 +14,7 @@ from assistant.records import Answer
 from assistant.tui.i18n import t as tui_t
 from assistant.tui.widgets.side_panel import SidePanel
 from tests.tui.chart_samples import comparison_answer, training_answer
-from tests.tui.harness import Harness, assert_rows_fit, screen_lines, screen_text
+from tests.tui.harness import Harness, assert_rows_fit, panels_built, screen_lines, screen_text
 
 SIZE = (100, 40)
 
@@ -27,6 +27,7 @@ def _panel_app(answer: Answer, language: str, width: int | None = None) -> Harne
 
 
 async def _open_calculations(pilot: Pilot[Any], answer: Answer) -> None:
+    await panels_built(pilot)
     pilot.app.query_one(SidePanel).show(answer)
     pilot.app.query_one(TabbedContent).active = "tab-calculations"
     await pilot.pause()

@@ -24,7 +24,7 @@ from assistant.tui.widgets.side_panel import (
     scenario_rows,
 )
 from assistant.tui.wrap import KeyValues, Row, wrap_text
-from tests.tui.harness import Harness, assert_rows_fit, screen_text
+from tests.tui.harness import Harness, assert_rows_fit, panels_built, screen_text
 from tests.tui.samples import sample_answer, sample_passage
 
 SLOT_NAMES = [f.name for f in fields(Scenario)]
@@ -243,6 +243,7 @@ async def test_sources_list_tells_passages_of_one_document_apart() -> None:
     async with app.run_test(size=(100, 32)) as pilot:
         panel.show(answer)
         app.query_one(TabbedContent).active = "tab-sources"
+        await panels_built(pilot)
         await pilot.pause()
         assert app.query_one("#sources-list", OptionList).option_count == 2
         text = screen_text(app)

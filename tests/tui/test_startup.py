@@ -14,7 +14,7 @@ from assistant.tui.app import AssistantApp
 from assistant.tui.i18n import t
 from assistant.tui.widgets.key_footer import KeyFooter
 from assistant.tui.widgets.side_panel import SidePanel
-from tests.tui.harness import Harness
+from tests.tui.harness import Harness, panels_built
 from tests.tui.samples import sample_answer
 
 #: Imported by an answer, not by the empty screen: markdown-it (the bubble's Markdown) and
@@ -58,7 +58,7 @@ async def test_hidden_tabs_are_built_after_the_first_paint_and_show_the_answer()
     app = Harness(panel)
     async with app.run_test(size=(100, 32)) as pilot:
         panel.show(sample_answer())  # shown before the hidden tabs exist: they catch up
-        await pilot.pause()
+        await panels_built(pilot)  # bounded: a panel that never builds fails below
         assert panel.built
         assert app.query_one("#sources-list", OptionList).option_count == 1
 

@@ -11,7 +11,7 @@ from assistant.tui.widgets.answer_view import VerdictBadge
 from assistant.tui.widgets.notices import Notice, NoticeBar
 from assistant.tui.widgets.side_panel import SidePanel
 from assistant.tui.widgets.transcript import AnswerBubble, Transcript
-from tests.tui.harness import Harness, assert_rows_fit, screen_text
+from tests.tui.harness import Harness, assert_rows_fit, panels_built, screen_text
 from tests.tui.samples import HOSTILE, sample_answer
 
 SIZE = (100, 32)
@@ -99,6 +99,7 @@ async def test_side_panel_shows_scenario_calculations_and_sources() -> None:
         assert "✘ 不满足" in text  # the verdict in the interface language
         assert "FAIL" not in text
         tabs.active = "tab-sources"
+        await panels_built(pilot)
         await pilot.pause()
         options = app.query_one("#sources-list", OptionList)
         assert options.option_count == 1

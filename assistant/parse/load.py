@@ -346,6 +346,16 @@ _ENERGY = (
     # "0.6元/度", "0.8元一度" (一 is rewritten as 1)
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*(?:/|per|a|每|1)\s*" + _KWH),
     re.compile(r"每度电?\s*" + NUMBER + r"\s*" + _CUR),
+    # "电费按一度0.6元", "一度电0.8" (一 is rewritten as 1): the price follows the kWh, its
+    # currency may go unsaid (the question's); never an amount ("1度电 3万元") or a count
+    re.compile(
+        r"(?<![\d.])(?:每|1)\s*度电?\s*(?:的?(?:电费|电价|价格|费用|价钱))?\s*"
+        r"(?:是|为|要|收|按|算|约|:)?\s*"
+        + NUMBER
+        + r"(?![\d.])\s*"
+        + _CUR
+        + r"?(?!\s*(?:万|千|百|倍|度|%|[a-z]|个|张|卡|台|小时|天))"
+    ),
     # "0.8块一度" (normalised "0.8块1度"): the price of one kWh
     re.compile(NUMBER + r"\s*" + _CUR + r"\s*1\s*(?:度电?|kwh|千瓦时)"),
     # "电价0.5元": an electricity price is per kWh (度) unless it says otherwise

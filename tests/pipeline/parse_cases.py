@@ -267,6 +267,14 @@ HELD_OUT: list[Row] = [
         {"price_per_kwh": 0.10, "asks": "energy_cost"},
     ),
     ("每度电0.8元，8卡A100训练一个月电费多少", {"price_per_kwh": 0.8, "asks": "energy_cost"}),
+    # the kWh before its price ("一度0.6元", "一度电0.8" with the currency unsaid)
+    ("64张A800训练30天，电费按一度0.6元，多少钱", {"price_per_kwh": 0.6, "currency": "CNY"}),
+    ("千卡H100跑一天电费多少？一度电0.8", {"price_per_kwh": 0.8, "currency": "CNY"}),
+    ("8张H100满载跑1度电3万元？", {"price_per_kwh": None}),  # an amount, no price
+    # 卡时 with no 每 before the price; the price is no budget
+    ("预算50万，H100训13B，260B token，卡时15块一个，够吗", {"price_per_gpu_hour": 15.0}),
+    ("A800卡时8块钱，全参微调7B要花多少钱", {"price_per_gpu_hour": 8.0, "budget": None}),
+    ("H100总共要10000卡时15元够吗", {"price_per_gpu_hour": None}),  # 10000 GPU-hours
     ("host RAM 256 GB, fine-tune 13B with ZeRO-3 offload on 2 4090", {"host_ram_bytes": 256e9}),
     ("full fine-tune of 70B on 8 A100 with 1 TB of RAM per node", {"host_ram_bytes": 1e12}),
     ("我们有20万预算，想微调一个70B模型，租H800每卡时12元，够吗", {"budget": 200000.0}),

@@ -87,7 +87,9 @@ def single_user(text: str) -> bool:
 _ONE_STREAM = re.compile(
     r"\b1[ -](?:stream|sequence|request)s?\b(?!\s*(?:per|a|/|each|every)\b)|"
     r"\bbatch(?:[- ]size)?\s*(?:of\s*)?=?\s*1\b(?!\.\d|\d)|\bbs\s*=?\s*1\b(?!\.\d|\d)|"
-    r"单路|单流|单并发|单条请求|单个请求|(?<!\d)1路(?!\s*(?:/|每))"
+    r"单路|单流|单并发|单条请求|单个请求|(?<!\d)1路(?!\s*(?:/|每))|"
+    # "一个请求每秒能出多少token" (一 rewritten as 1): one request's own speed
+    r"(?<![\d.])1\s*(?:个|条)请求"
 )
 #: A speed asked ("which is faster", "decode speed", "多快", "速度", "延迟"): of that stream.
 _SPEED = re.compile(

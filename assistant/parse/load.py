@@ -219,7 +219,9 @@ _QPS = (
     re.compile(
         NUMBER
         + r"\s*(?:qps|rps|(?:req(?:uest)?s?|quer(?:y|ies))\s*(?:/\s*|per\s+|an?\s+)"
-        + r"s(?:ec(?:ond)?s?)?(?![a-z])|(?:个|次)?请求每秒)"
+        + r"s(?:ec(?:ond)?s?)?(?![a-z])|(?:个|次)?请求每秒"
+        # "一个请求每秒能出多少token": the speed of one request, not a rate of requests
+        + r"(?!\s*钟?\s*(?:能|可以|大概|大约|约)?\s*(?:出|生成|输出|吐|产出|跑|多少|几)))"
     ),
     # "每秒5个请求", "每秒钟5次请求", "每秒要处理 10 个请求"
     re.compile(

@@ -275,6 +275,12 @@ HELD_OUT: list[Row] = [
     ("预算50万，H100训13B，260B token，卡时15块一个，够吗", {"price_per_gpu_hour": 15.0}),
     ("A800卡时8块钱，全参微调7B要花多少钱", {"price_per_gpu_hour": 8.0, "budget": None}),
     ("H100总共要10000卡时15元够吗", {"price_per_gpu_hour": None}),  # 10000 GPU-hours
+    # one request's own speed asked, not a rate of one request per second
+    (
+        "单机8张910B推理Qwen2.5-72B，一个请求每秒能出多少token？",
+        {"target_qps": None, "fastest_stream": True},
+    ),
+    ("Qwen2.5-7B 10个请求每秒，要几张L20", {"target_qps": 10.0}),
     ("host RAM 256 GB, fine-tune 13B with ZeRO-3 offload on 2 4090", {"host_ram_bytes": 256e9}),
     ("full fine-tune of 70B on 8 A100 with 1 TB of RAM per node", {"host_ram_bytes": 1e12}),
     ("我们有20万预算，想微调一个70B模型，租H800每卡时12元，够吗", {"budget": 200000.0}),

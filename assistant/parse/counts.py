@@ -80,6 +80,9 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*(?:张|块|片|个|颗)?\s*" + _WORN + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
+    # "一张够吗", "两张够不够", "4张能跑吗": the card understood, what it must do after (块
+    # stays out: "8块够吗" may be money)
+    NUMBER + r"\s*张(?=\s*(?:就|也|是否)?\s*(?:够|行|能|可以|跑得|装得|放得|撑得|扛得))",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
     r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
 )

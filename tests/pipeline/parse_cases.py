@@ -281,6 +281,10 @@ HELD_OUT: list[Row] = [
         {"target_qps": None, "fastest_stream": True},
     ),
     ("Qwen2.5-7B 10个请求每秒，要几张L20", {"target_qps": 10.0}),
+    # a bare count of cards before what they must do ("一张够吗"); 块 may be money
+    ("换成int8量化，一张够吗？", {"gpu_count": 1, "precision": "int8"}),
+    ("70B推理，两张够不够", {"gpu_count": 2}),
+    ("8块够吗", {"gpu_count": None}),
     ("host RAM 256 GB, fine-tune 13B with ZeRO-3 offload on 2 4090", {"host_ram_bytes": 256e9}),
     ("full fine-tune of 70B on 8 A100 with 1 TB of RAM per node", {"host_ram_bytes": 1e12}),
     ("我们有20万预算，想微调一个70B模型，租H800每卡时12元，够吗", {"budget": 200000.0}),

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.compare_basis import (
     OptionRun,
+    at_common_count,
     at_own_counts,
     on_common_load,
     on_common_split,
@@ -436,9 +437,15 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
     outcomes = [run(s, "") for s in scenarios]
     open_count = all(s.gpu_count is None and s.nodes is None for s in scenarios)
     basis: list[Msg] = []
+    wanted = criterion(query.question) or criterion(query.asked_in)  # "那推理呢": as asked before
     if open_count:
         sized = at_own_counts(query, scenarios, outcomes, run)
-        if any(a.scenario != b.scenario for a, b in zip(sized, outcomes, strict=True)):
+        common = None
+        if wanted in (None, "speed"):  # a speed: at one count, else the count is compared
+            sized, common = at_common_count(sized, run)
+        if common is not None:
+            basis.append(common)
+        elif any(a.scenario != b.scenario for a, b in zip(sized, outcomes, strict=True)):
             basis.append(Msg("compare.basis_count"))
         outcomes = sized
     outcomes, split_basis = on_common_split(scenarios, outcomes, run)
@@ -447,7 +454,6 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
     basis += [b for b in (split_basis, load_basis) if b is not None]
     options = options_of(outcomes, open_count=open_count)
-    wanted = criterion(query.question) or criterion(query.asked_in)  # "那推理呢": as asked before
     wins = _verdicts(options, value=bool(VALUE.search(ask_wording(query))))
     best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)

@@ -48,3 +48,18 @@ def test_an_option_over_its_memory_wins_no_speed() -> None:
     outcome = calculate(parse("Which trains Llama-2-70B on 1T tokens faster: 8 H100 or 8 T4?"))
     t4 = next(o for o in outcome.options if "T4" in (o.scenario.gpu or ""))
     assert "speed" not in t4.wins
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["H800和A800训练70B，速度能差多少？", "Which trains a 70B model faster, H800 or A800?"],
+)
+def test_a_speed_with_no_count_is_compared_at_one_count(question: str) -> None:
+    # each card alone was sized to its fewest GPUs for the one-year horizon (64 H800, 168
+    # A800), and the answer read "99% of the time" for a card 3x as fast: the count compared
+    outcome = calculate(parse(question))
+    counts = {o.scenario.gpu_count for o in outcome.options}
+    assert len(counts) == 1
+    faster = next(o for o in outcome.options if "H800" in (o.scenario.gpu or ""))
+    slower = next(o for o in outcome.options if "A800" in (o.scenario.gpu or ""))
+    assert faster.figures["seconds"] < 0.5 * slower.figures["seconds"]  # 989 vs 312 TFLOP/s

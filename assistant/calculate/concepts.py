@@ -14,7 +14,7 @@ from assistant.parse.thread import quoted_context
 from assistant.records import Language, Query
 from calculators.messages import Msg
 
-__all__ = ["concept_lead", "gpu_facts", "what_to_ask"]
+__all__ = ["card_ratio", "concept_lead", "gpu_facts", "what_to_ask"]
 
 
 def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
@@ -43,6 +43,48 @@ def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
         )
         lines.append(text(facts, language))
     return tuple(lines)
+
+
+def _training_rate(name: str) -> tuple[float, float] | None:
+    """One card's delivered training FLOP/s (16-bit dense peak x its default MFU) and the MFU."""
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.mfu import default_mfu
+
+    gpu = lookup_gpu(name)
+    precision = next((p for p in ("bf16", "fp16") if gpu.supports(p)), None)
+    if precision is None:
+        return None
+    mfu = default_mfu(gpu, precision)
+    return gpu.dense_flops_per_s(precision) * mfu, mfu
+
+
+def card_ratio(query: Query) -> str:
+    """Two cards compared for a task with no model named ("H800和A800训同一个模型速度差多少"):
+    how many times faster one card is than the other, from the catalog. Training is compute
+    bound (16-bit dense peak x default MFU; knowledge/guides/scaling-laws-compute), one
+    stream's decode memory-bandwidth bound (knowledge/guides/inference-serving); the ratio
+    holds for the same model on the same count of each. "" for anything else."""
+    from assistant.parse import mentioned_gpus
+    from calculators.catalog.hardware import lookup_gpu
+
+    names = tuple(dict.fromkeys(mentioned_gpus(query.question)))
+    task = query.scenario.task
+    if len(names) != 2 or "compare" not in query.asks or task is None:
+        return ""
+    if task == "inference":
+        rates = [lookup_gpu(n).memory_bandwidth_bytes_per_s for n in names]
+        key = "concept.card_ratio_decode"
+    else:
+        found = [_training_rate(n) for n in names]
+        if None in found:
+            return ""
+        rates = [f[0] for f in found if f is not None]
+        key = "concept.card_ratio_training"
+    fast, slow = (0, 1) if rates[0] >= rates[1] else (1, 0)
+    ratio = rates[fast] / rates[slow]
+    winner, loser = lookup_gpu(names[fast]).name, lookup_gpu(names[slow]).name
+    said = Msg(key, winner=winner, loser=loser, ratio=ratio, fast=rates[fast], slow=rates[slow])
+    return text(said, query.language)
 
 
 def concept_lead(query: Query) -> str:

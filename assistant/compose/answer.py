@@ -336,6 +336,8 @@ def _concept_lead(
     passages that answer it, each with its source number (:func:`.concept.concept_headline`);
     a follow-up still says what it follows. With no such sentence, and for any other answer,
     the lead is the outcome's."""
+    if outcome.mode == "concept" and outcome.focus:  # a figure from the catalog answers it
+        return outcome.focus, list(citations)
     if outcome.mode != "concept" or not citations or retriever is None:
         return outcome.lead, list(citations)
     said, cited = concept_headline(query, retriever, citations, query.question)

@@ -7,6 +7,7 @@ names and says what to add for a computed verdict.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from assistant.i18n import t, text
@@ -45,6 +46,10 @@ def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
     return tuple(lines)
 
 
+#: A speed said of two cards ("为什么910B跑推理比H20慢", "why is the H20 slower"): compared.
+_SPEED = re.compile(r"快|慢|速度|\bfast|\bslow|\bspeed|\bquick")
+
+
 def _training_rate(name: str) -> tuple[float, float] | None:
     """One card's delivered training FLOP/s (16-bit dense peak x its default MFU) and the MFU."""
     from calculators.catalog.hardware import lookup_gpu
@@ -69,7 +74,8 @@ def card_ratio(query: Query) -> str:
 
     names = tuple(dict.fromkeys(mentioned_gpus(query.question)))
     task = query.scenario.task
-    if len(names) != 2 or "compare" not in query.asks or task is None:
+    compared = "compare" in query.asks or bool(_SPEED.search(query.question.lower()))
+    if len(names) != 2 or not compared or task is None:
         return ""
     if task == "inference":
         rates = [lookup_gpu(n).memory_bandwidth_bytes_per_s for n in names]

@@ -22,6 +22,8 @@ from assistant.parse import parse
         ("Is the H20 or the 910B faster for training?", "Ascend 910B 64GB", "H20 96GB", "1.67"),
         # decode: 2.039 / 0.864 TB/s = 2.36
         ("L20和A800做推理，哪个生成更快？", "A800 SXM 80GB", "L20 48GB", "2.36"),
+        # a why-question of speed: 4.0 / 1.6 TB/s = 2.5
+        ("为什么910B跑大模型推理比H20慢？", "H20 96GB", "Ascend 910B 64GB", "2.5"),
     ],
 )
 def test_the_faster_card_and_its_ratio_lead(

@@ -144,6 +144,8 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
     asked = fastest_stream(text) or (comparing and bool(_FASTEST.search(text)))
     if asked and one_load and not (rated and not single_user(text)):
         found["fastest_stream"] = True  # the split with the least time per token: `serving_pick`
+    if asked and one_load and not rated and _ONE_STREAM.search(text):
+        found["concurrency"] = 1  # "一个请求每秒能出多少token": the one stream said, as stated
     if single_user(text) and found.get("concurrency") in (None, 1):
         found["concurrency"] = 1
         speed = found.pop("target_tokens_per_second", None)

@@ -278,7 +278,7 @@ HELD_OUT: list[Row] = [
     # one request's own speed asked, not a rate of one request per second
     (
         "单机8张910B推理Qwen2.5-72B，一个请求每秒能出多少token？",
-        {"target_qps": None, "fastest_stream": True},
+        {"target_qps": None, "fastest_stream": True, "concurrency": 1},
     ),
     ("Qwen2.5-7B 10个请求每秒，要几张L20", {"target_qps": 10.0}),
     # a bare count of cards before what they must do ("一张够吗"); 块 may be money

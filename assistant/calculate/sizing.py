@@ -155,11 +155,21 @@ def sized(
         count = None if count is None else whole_splits(count, query.scenario)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
-        found = evaluate(count, text(Msg(note, count=count), query.language))
+        key = _memory_bound(outcome, note)
+        found = evaluate(count, text(Msg(key, count=count), query.language))
         if found.verdict == "infeasible" and outcome.verdict != "infeasible":
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found
     return outcome
+
+
+def _memory_bound(outcome: Outcome, note: str) -> str:
+    """The sizing note: "the fewest that fit memory" when the deadline needs no more GPUs than
+    memory does (a fine-tune of 100M tokens finishes in hours: the 90 days decided nothing)."""
+    memory = figure(outcome.checks, "memory", "min_gpus")
+    deadline = figure(outcome.checks, "compute", "gpus_for_deadline")
+    fits_first = memory is not None and (deadline is None or deadline <= memory)
+    return "answer.sized_at_memory" if note == "answer.sized_at" and fits_first else note
 
 
 def _fewer_replicated(stated: Scenario, evaluated: Scenario, count: int | None) -> int | None:

@@ -241,3 +241,31 @@ def test_fixes_that_keep_what_was_stated_come_first_and_undoing_ones_are_marked(
     assert lora
     assert all(c.endswith("（改变了你给定的条件）") for c in lora)
     assert changes.index(lora[0]) > max(i for i, c in enumerate(changes) if "H20" in c)
+
+
+@pytest.mark.parametrize(
+    ("question", "count", "memory_note"),
+    [
+        # 14.77B x 16 B = 236 GB: 4 A800 by memory; 100M default tokens take hours, so the
+        # default 90 days decide nothing and are not said (blindM-20)
+        ("想用A800全参微调Qwen2.5-14B，最少要几张？", "至少需要 4 张", "按显存放得下的最少 4 张"),
+        (
+            "How many A100 80GB do I need to fully fine-tune Llama-3-8B?",
+            "at least 2 ×",
+            "the fewest that fit in memory",
+        ),
+    ],
+)
+def test_a_count_asked_with_no_deadline_says_no_default_deadline(
+    question: str, count: str, memory_note: str
+) -> None:
+    outcome = calculate(parse(question))
+    assert count in outcome.lead
+    assert "期限" not in outcome.lead
+    assert "deadline" not in outcome.lead
+    assert any(memory_note in a for a in outcome.assumptions), outcome.assumptions
+
+
+def test_a_count_asked_with_a_deadline_keeps_it() -> None:
+    lead = calculate(parse("How many H100s to fine-tune Qwen2.5-7B in 2 days on 5B tokens?")).lead
+    assert "against a deadline of 2 days" in lead

@@ -120,7 +120,9 @@ def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Ou
     fewest = figure(outcome.checks, "memory", "min_gpus")
     if s is None or not fewest:
         return outcome
-    count = whole_splits(smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE), s)
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    # whole replicas of a split the question STATED (the evaluated TP=8 is no constraint)
+    count = whole_splits(smallest_layout(fewest, per_node), query.scenario)
     if count == s.gpu_count:
         return outcome
     hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")

@@ -269,3 +269,25 @@ def test_a_count_asked_with_no_deadline_says_no_default_deadline(
 def test_a_count_asked_with_a_deadline_keeps_it() -> None:
     lead = calculate(parse("How many H100s to fine-tune Qwen2.5-7B in 2 days on 5B tokens?")).lead
     assert "against a deadline of 2 days" in lead
+
+
+def test_a_training_memory_estimate_with_no_hardware_is_on_the_fewest_gpus_that_hold_it() -> None:
+    # LoRA on Llama-3-8B: frozen bf16 base 16.06 GB + adapters = 16.7 GB of states, plus
+    # 20.4 GB of activations (micro-batch 1 of 4,096 tokens) = 37.1 GB: one A100 holds it, so
+    # the reference is one GPU, not eight that each hold a whole copy "split" over them
+    outcome = calculate(parse("Llama-3-8B 用 LoRA 微调要多少显存？"))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 1
+    assert "都在 1 张卡上" in outcome.lead
+    assert "分到" not in outcome.lead
+    # 13B full fine-tune: 208 GB of states; ZeRO-3 over 4 A100 fits (TP=8 was no constraint)
+    full = calculate(parse("How much GPU memory to fully fine-tune Llama-2-13B?"))
+    assert full.scenario is not None
+    assert full.scenario.gpu_count == 4
+
+
+def test_plain_data_parallel_gpus_each_hold_a_whole_copy_not_a_split() -> None:
+    lead = calculate(
+        parse("How much GPU memory does a LoRA fine-tune of Llama-3-8B need on 8 A100?")
+    ).lead
+    assert "each of the 8 GPUs holds a whole copy of the model states" in lead

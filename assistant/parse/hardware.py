@@ -158,6 +158,8 @@ _MEMORY = re.compile(
     NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|(?<!host )memory|vram|hbm|"
     r"(?:graphics )?cards?\b|gpus?\b|显卡|卡)"
     r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)"
+    # "24 GB of VRAM" (not "64 GB of memory": a machine's RAM as often as a card's)
+    r"|" + NUMBER + r"\s*(gib|gb|g)\s+of\s+(?:vram|hbm|gpu memory|video memory|graphics memory)"
     # "32GB的MI50", "魔改48G的4090": the size typed before a card's mark
     r"|" + NUMBER + r"\s*(gib|gb|g)\s*(?:的|版)?\s*(?=" + GPU_MARK.strip() + ")"
     # "A800 40G" (no such catalog entry: the mark is the A800, the size is the user's), never a

@@ -366,7 +366,12 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     # one GPU holds it all; plain data parallelism puts a whole copy on each GPU (nothing split)
     whole = (scenario.zero_stage or 0) == 0 and _model_split(scenario) == 1
     key = "one" if gpus == 1 else "copies" if whole else "total"
-    said = {"states": states, "activations": activations, "per_gpu": per_gpu, "gpus": gpus}
+    said: dict[str, Param] = {"states": states, "activations": activations, "gpus": gpus}
+    said["per_gpu"] = per_gpu
+    if key != "total":
+        from assistant.calculate.measured import activations_how
+
+        said["how"] = activations_how(checks)
     return Msg(f"answer.memory_training_{key}", **said)
 
 

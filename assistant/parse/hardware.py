@@ -166,11 +166,11 @@ _MEMORY = re.compile(
     # link speed ("H100 100G RoCE", "25G以太网")
     r"|" + GPU_MARK.strip() + r"\s*(?:\(|（)?" + NUMBER + r"\s*(gib|gb|g)(?![a-z])"
     r"(?!\s*(?:roce|ib\b|infiniband|ethernet|以太网|网|nic))"
-    # "4 MI325X with 256GB each", "MI325X, 256 GB apiece", "每张256G", "单卡 48GB": the size of
-    # each card, never the host's ("with 512 GB of RAM")
+    # "4 MI325X with 256GB each", "Hygon K100 has 64GB", "MI325X, 256 GB apiece", "每张256G",
+    # "单卡 48GB": the size of each card, never the host's ("with 512 GB of RAM")
     r"|"
     + GPU_MARK.strip()
-    + r"\s*(?:,|，)?\s*(?:each\s+)?(?:with|having|of)\s+"
+    + r"\s*(?:,|，)?\s*(?:each\s+)?(?:with|having|of|has|have)\s+"
     + NUMBER
     + r"\s*(gib|gb|g)(?![a-z/])"
     r"(?!\s*(?:of\s+)?(?:host|system|cpu|ram|dram|内存|roce|ib\b|infiniband|ethernet|nic))"

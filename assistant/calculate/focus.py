@@ -360,16 +360,23 @@ def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if scenario.task == "inference" and weights is not None and kv is not None:
         return _serving_memory(checks, scenario, per_gpu, weights, kv)
     states = _model_states_total(checks, scenario)
-    if states is not None and gpus > 1:
-        activations = figure(checks, "memory", "activations_bytes") or 0.0
-        return Msg(
-            "answer.memory_training_total",
-            states=states,
-            activations=activations,
-            per_gpu=per_gpu,
-            gpus=gpus,
-        )
-    return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
+    if states is None:
+        return Msg("answer.memory_training", per_gpu=per_gpu, gpus=gpus)
+    activations = figure(checks, "memory", "activations_bytes") or 0.0
+    # one GPU holds it all; plain data parallelism puts a whole copy on each GPU (nothing split)
+    whole = (scenario.zero_stage or 0) == 0 and _model_split(scenario) == 1
+    key = "one" if gpus == 1 else "copies" if whole else "total"
+    said: dict[str, Param] = {"states": states, "activations": activations, "gpus": gpus}
+    said["per_gpu"] = per_gpu
+    if key != "total":
+        from assistant.calculate.measured import activations_how
+
+        said["how"] = activations_how(checks)
+    return Msg(f"answer.memory_training_{key}", **said)
+
+
+def _model_split(scenario: Scenario) -> int:
+    return (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
 
 
 def _model_states_total(checks: tuple[Check, ...], scenario: Scenario) -> float | None:
@@ -380,7 +387,7 @@ def _model_states_total(checks: tuple[Check, ...], scenario: Scenario) -> float 
     dp = figure(checks, "memory", "data_parallel")
     if any(p is None for p in parts) or not dp:
         return None
-    split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
+    split = _model_split(scenario)
     stage = scenario.zero_stage or 0
     shards = [dp if stage >= level else 1.0 for level in (3, 2, 1)]
     return sum(float(p or 0.0) * split * k for p, k in zip(parts, shards))

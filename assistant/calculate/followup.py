@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from assistant.i18n import t
+from assistant.i18n import join_sentences, t
 from assistant.records import Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
@@ -33,10 +33,21 @@ def changed_note(query: Query) -> str:
         changed = tuple(k for k in changed if k != "batch_size")
     names = tuple(Msg(f"parse.slot.{k}") for k in changed if k not in _DERIVED)
     if names:
-        return t("answer.changed", query.language, slots=names)
+        note = t("answer.changed", query.language, slots=names)
+        return join_sentences((note, _new_model(query)), query.language)
     if query.scenario.model is not None or query.scenario.params is not None:
         return t("answer.same_context", query.language)
     return ""  # a topic follow-up on a concept ("那网络呢?") carries no set-up
+
+
+def _new_model(query: Query) -> str:
+    """ "Model now: Qwen2-57B-A14B." when the follow-up changed the model ("What about
+    Qwen2-57B-A14B on the same box?"): the answer names what it evaluated, which the slot word
+    "model" alone does not (a GPU change is named where the answer says what it evaluated on)."""
+    model = query.scenario.model
+    if "model" not in query.changed_slots or not model:
+        return ""
+    return t("answer.changed_model", query.language, model=model)
 
 
 def settled(

@@ -188,6 +188,7 @@ def headline(
     deadline_asked: bool = False,
     memory_first: bool = False,
     recounted: bool = False,
+    quiet_deadline: bool = False,
 ) -> str:
     """One sentence: the binding shortfall (then any other failing check), then the fix.
 
@@ -204,7 +205,9 @@ def headline(
     another check only warns ("显存够吗" is answered before a tight network).
     `recounted`: the fix names a re-planned, evaluated GPU count (`recounted`), so when the
     sentence shows that fix against a stated deadline, the compute check's linear "about N to
-    make it" is left out: one count, the evaluated one.
+    make it" is left out: one count, the evaluated one. `quiet_deadline`: no deadline was stated
+    and a quantity was asked ("最少要几张?"), so a run time within the default deadline is said
+    without it ("takes 5.7 h", not "deadline 90 days": the default decides nothing asked).
     """
     shows_fix = offer_fix and (fix is not None or beyond is not None)
     if recounted and shows_fix and not horizon:
@@ -216,7 +219,7 @@ def headline(
     ]
     failing = [c for c in checks if c.verdict == "fail"]
     failing.sort(key=lambda c: c.kind != binding)
-    clauses = _clauses(checks, failing, lang, gpu, horizon, deadline_asked)
+    clauses = _clauses(checks, failing, lang, gpu, (horizon, quiet_deadline), deadline_asked)
     if memory_first:
         clauses = _memory_first(checks, clauses, lang, gpu)
     if not clauses:
@@ -269,13 +272,15 @@ def _clauses(
     failing: Sequence[Check],
     lang: Language,
     gpu: str,
-    horizon: bool,
+    limits: tuple[bool, bool],
     deadline_asked: bool,
 ) -> list[str]:
     """The clauses of the sentence: the failing checks (binding first); else the memory fit
     and the run time or speed, ok or tight, then a warning of the other checks (a tight
     network never hides whether the job fits and finishes). A stated deadline that is met
-    leads when nothing fails."""
+    leads when nothing fails. `limits` is (`horizon`, `quiet_deadline`) of :func:`headline`:
+    either says a run time met without its limit."""
+    horizon, quiet = limits
     if failing:
         return [c for c in (shortfall(c, lang, gpu, horizon) for c in failing[:2]) if c]
     tight = [c for c in checks if c.verdict == "tight"]
@@ -284,7 +289,7 @@ def _clauses(
     chosen = [*core, *others[:1]]
     if deadline_asked:  # "can it finish in 10 days?": the run time against it answers that
         chosen.sort(key=lambda c: c.kind != "compute")
-    clauses = [c for c in (shortfall(c, lang, gpu, horizon) for c in chosen) if c]
+    clauses = [c for c in (shortfall(c, lang, gpu, horizon or quiet) for c in chosen) if c]
     return clauses[:3] if tight else clauses[:2]
 
 

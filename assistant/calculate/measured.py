@@ -103,3 +103,17 @@ def activations_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | N
         seq=figure(checks, "memory", "sequence_length") or 0,
         per_gpu=figure(checks, "memory", "required_bytes_per_gpu") or 0.0,
     )
+
+
+def activations_how(checks: tuple[Check, ...]) -> Msg | str:
+    """How the activations were counted ("selective activation recompute, micro-batch 1 of
+    4,096-token sequences"): they depend on both, so a memory estimate says so; "" unknown."""
+    recompute = next((c.figures.get("recompute") for c in checks if c.kind == "memory"), None)
+    if not isinstance(recompute, str):
+        return ""
+    return Msg(
+        "answer.activations_how",
+        recompute=Msg(f"assume.recompute.{recompute}"),
+        micro=figure(checks, "memory", "micro_batch_size") or 1,
+        seq=figure(checks, "memory", "sequence_length") or 0,
+    )

@@ -213,6 +213,7 @@ def _evaluate_scenario(
         deadline_asked=stated.deadline_seconds is not None,
         memory_first=fit,
         recounted=recounted(evaluation, keeping if fix is not None else other),
+        quiet_deadline=stated.deadline_seconds is None and ask != "feasibility",
     )
     works = plan.task == "inference" and not any(c.verdict == "fail" for c in checks)
     slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix

@@ -120,7 +120,9 @@ def at_fewest_fitting(query: Query, outcome: Outcome, evaluate: Evaluator) -> Ou
     fewest = figure(outcome.checks, "memory", "min_gpus")
     if s is None or not fewest:
         return outcome
-    count = whole_splits(smallest_layout(fewest, s.gpus_per_node or DEFAULT_GPUS_PER_NODE), s)
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    # whole replicas of a split the question STATED (the evaluated TP=8 is no constraint)
+    count = whole_splits(smallest_layout(fewest, per_node), query.scenario)
     if count == s.gpu_count:
         return outcome
     hardware = Msg("common.gpus", count=count, gpu=s.gpu or "GPU")
@@ -155,11 +157,21 @@ def sized(
         count = None if count is None else whole_splits(count, query.scenario)
         if count is None or count == outcome.scenario.gpu_count:
             return outcome
-        found = evaluate(count, text(Msg(note, count=count), query.language))
+        key = _memory_bound(outcome, note)
+        found = evaluate(count, text(Msg(key, count=count), query.language))
         if found.verdict == "infeasible" and outcome.verdict != "infeasible":
             return outcome  # fewer GPUs broke it: keep the count that works
         outcome = found
     return outcome
+
+
+def _memory_bound(outcome: Outcome, note: str) -> str:
+    """The sizing note: "the fewest that fit memory" when the deadline needs no more GPUs than
+    memory does (a fine-tune of 100M tokens finishes in hours: the 90 days decided nothing)."""
+    memory = figure(outcome.checks, "memory", "min_gpus")
+    deadline = figure(outcome.checks, "compute", "gpus_for_deadline")
+    fits_first = memory is not None and (deadline is None or deadline <= memory)
+    return "answer.sized_at_memory" if note == "answer.sized_at" and fits_first else note
 
 
 def _fewer_replicated(stated: Scenario, evaluated: Scenario, count: int | None) -> int | None:

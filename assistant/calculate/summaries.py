@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.calculate.whole_nodes import on_nodes, whole_nodes
-from assistant.i18n import catalog, t, text
+from assistant.i18n import has, t, text
 from assistant.records import Figure, Language, Scenario
 from calculators.messages import Msg
 
@@ -211,7 +211,7 @@ def _power(f: Figures, gpu: str) -> list[Msg]:
 def currency_words(code: str) -> Msg | str:
     """A currency as said after an amount: a known code in words ("元"), others as written."""
     key = f"summary.currency.{code.upper()}"
-    return Msg(key) if key in catalog() else f" {code}"
+    return Msg(key) if has(key) else f" {code}"
 
 
 def _cost(f: Figures, gpu: str) -> list[Msg]:

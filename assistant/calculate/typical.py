@@ -45,6 +45,8 @@ def typical_outcome(
     counted = query.scenario.gpu_count is not None or query.scenario.nodes is not None
     if chosen is results[-1] and not _works(chosen) and not counted:
         chosen = _at_count(query, pairs[-1][0], chosen, run)  # "how many": the count it needs
+    if not judged and not counted:
+        chosen = _memory_at_fewest(query, pairs, chosen, run)
     tried = tuple(
         Msg("answer.typical_tried", setup=describe_setup(r.scenario, lang), verdict=_tried(r))
         for r in results
@@ -114,6 +116,32 @@ def _at_count(
         return replace(found, assumptions=(note, *found.assumptions)) if note else found
 
     return sized(query, outcome, evaluate)
+
+
+def _memory_at_fewest(
+    query: Query,
+    pairs: Sequence[tuple[Scenario, Outcome]],
+    outcome: Outcome,
+    run: Callable[[Scenario], Outcome],
+) -> Outcome:
+    """A training memory estimate with no hardware named ("LoRA微调Llama-3-8B要多少显存"): the
+    reference set-up at the fewest of its GPUs that hold the run (`sizing.at_fewest_fitting`,
+    as for a named card), so the per-GPU figure is not that of eight GPUs each holding a whole
+    copy of the model states, said as if they were split."""
+    from assistant.calculate.interactive import fewest_layout
+    from assistant.calculate.sizing import at_fewest_fitting
+    from assistant.calculate.verdict import on_memory
+
+    scenario = next((s for s, r in pairs if r is outcome), None)
+    training = outcome.scenario is not None and outcome.scenario.task != "inference"
+    if scenario is None or not training or not on_memory(main_ask(query), query.scenario):
+        return outcome
+
+    def evaluate(count: int, note: str) -> Outcome:
+        found = run(replace(fewest_layout(scenario, count), nodes=None))
+        return replace(found, assumptions=(note, *found.assumptions)) if note else found
+
+    return at_fewest_fitting(query, outcome, evaluate)
 
 
 def _works(outcome: Outcome) -> bool:

@@ -67,8 +67,11 @@ __all__ = [
     "Msg",
     "as_language",
     "catalog",
+    "domain",
+    "has",
     "input_error",
     "join_sentences",
+    "messages",
     "mid_sentence",
     "placeholders",
     "system_language",
@@ -145,13 +148,38 @@ def _flatten(prefix: str, table: Mapping[str, Any], out: dict[str, dict[str, str
 
 
 @cache
+def domain(stem: str) -> Mapping[str, Mapping[str, str]]:
+    """The messages of one catalog file (``domain("tui")``: every ``tui.*`` key), read once.
+
+    A key's first part names its file, so a message is found by reading that file alone: the
+    chat app's first paint reads the few files it shows, not the whole catalog.
+    """
+    out: dict[str, dict[str, str]] = {}
+    path = CATALOG_DIR / f"{stem}.toml"
+    if path.is_file():
+        with path.open("rb") as handle:
+            _flatten(stem, tomllib.load(handle), out)
+    return out
+
+
+@cache
 def catalog() -> Mapping[str, Mapping[str, str]]:
     """Every message key → {"en": text, "zh": text}, read once from the catalog folder."""
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, Mapping[str, str]] = {}
     for path in sorted(CATALOG_DIR.glob("*.toml")):
-        with path.open("rb") as handle:
-            _flatten(path.stem, tomllib.load(handle), out)
+        out.update(domain(path.stem))
     return out
+
+
+def has(key: str) -> bool:
+    """Whether `key` is a message of the catalog (its file alone is read)."""
+    return key in domain(key.partition(".")[0])
+
+
+def messages(prefix: str) -> dict[str, Mapping[str, str]]:
+    """The messages whose key starts with `prefix` ("label.figure."), read from its file."""
+    entries = domain(prefix.partition(".")[0]).items()
+    return {key: entry for key, entry in entries if key.startswith(prefix)}
 
 
 def placeholders(template: str) -> set[str]:
@@ -199,7 +227,7 @@ class _Formatter(string.Formatter):
         if kind in formatters:
             return formatters[kind](value)
         if kind == "currency":  # a code as the language says it after an amount ("元")
-            word = catalog().get(f"summary.currency.{str(value).upper()}")
+            word = domain("summary").get(f"summary.currency.{str(value).upper()}")
             return word[lang].strip() if word else str(value)
         return str(super().format_field(value, format_spec))
 
@@ -210,7 +238,7 @@ def t(key: str, language: Language, /, **params: Any) -> str:
     Raises:
         KeyError: `key` is not in the catalog (a programming error, caught by the tests).
     """
-    template = catalog()[key][language]
+    template = domain(key.partition(".")[0])[key][language]
     return str(_Formatter(language).vformat(template, (), params))
 
 
@@ -247,7 +275,7 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
     -3：必须是大于等于 1 的整数", "price per GPU-hour -2: must be positive"); other fields
     keep the calculator's wording."""
     key = f"parse.slot.{exc.field}"
-    if key not in catalog():
+    if not has(key):
         return exc.localized(language)
     value = exc.value
     if isinstance(value, float) and value.is_integer():

@@ -38,6 +38,8 @@ _CARD = (
     r"(?:张|块|片|个|颗)?\s*"
     r"(?:显卡|gpu卡|卡|gpus?\b|cards?\b|graphics cards?|accelerators?|npus?\b)"
 )
+#: What follows a bare "4张" when the cards are its subject: "4张能跑", "4张够不够", "4张一起训练"
+_CARD_VERB = r"(?:能|可以|可否|是否|够|就|都|一起|同时|跑|部署|推理|训练|微调|并行|组|搭|行不行|做)"
 _NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
 #: What a machine is called between its count and the word: "4 PCIe machines", "3 separate
 #: boxes", "2 bare-metal servers" (up to two such words).
@@ -80,9 +82,9 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*(?:张|块|片|个|颗)?\s*" + _WORN + _CARD,
     # "如果有16张呢", "用32块的话": the card is understood
     NUMBER + r"\s*(?:张|块)(?=\s*(?:呢|吧|吗|的话|卡呢|\?|？|,|，|。|$))",
-    # "一张够吗", "两张够不够", "4张能跑吗": the card understood, what it must do after (块
-    # stays out: "8块够吗" may be money)
-    NUMBER + r"\s*张(?=\s*(?:就|也|是否)?\s*(?:够|行|能|可以|跑得|装得|放得|撑得|扛得))",
+    # "海光K100有64GB显存，4张能跑…", "用4张跑70B": 张 before a verb counts the card named or
+    # understood (块 stays out: "5000块能买几张" is money)
+    NUMBER + r"\s*张(?=\s*" + _CARD_VERB + r")",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
     r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
 )

@@ -16,6 +16,8 @@ Examples:
     (50000.0, 1024)
     >>> read_dataset("8 gpus, 2k tokens each")[:2]
     (None, None)
+    >>> read_dataset("200k samples, ~2k tokens each")[:2]
+    (200000.0, 2048)
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ _PER_SAMPLE = (
         NUMBER
         + _K
         + r"\s*tokens?\s*(?:per|each|a|/)\s*(?:sample|example|conversation|dialogue|record)s?\b"
+    ),
+    # "200k samples, ~2k tokens each", "2k token一条" (一 is read as 1): after a sample count,
+    # "each" is a sample
+    re.compile(
+        NUMBER + _K + r"\s*(?:tokens?\s*(?:each|apiece)\b|(?:tokens?|词元)\s*(?:一条|1条|每条))"
     ),
     # "50k examples of 1500 tokens", "samples with ~2k tokens"
     re.compile(

@@ -415,16 +415,17 @@ def _card_format(changes: dict[str, object], previous: Scenario, task: object) -
     card lacks, so it is carried as the closest one the new card has (serving FP8 weights: its
     8-bit int8; training: the card's own 16-bit default), never turned into an input error the
     user did not make; the answer lists the precision among what changed."""
+    from calculators.catalog.generic import is_generic
     from calculators.catalog.hardware import lookup_gpu
 
     precision = previous.precision
     if precision not in ("fp8", "bf16", "fp16") or not changes.get("gpu"):
         return
     card = lookup_gpu(str(changes["gpu"]))
-    if card.supports(precision):
-        return
-    eight_bit = precision == "fp8" and task == "inference" and card.supports("int8")
-    changes["precision"] = "int8" if eight_bit else None
+    eight_bit_serving = precision == "fp8" and task == "inference"
+    if card.supports(precision) or (is_generic(card.name) and eight_bit_serving):
+        return  # a generic card serves FP8 weights weight-only (`calculators.catalog.generic`)
+    changes["precision"] = "int8" if eight_bit_serving and card.supports("int8") else None
 
 
 def _regroup(changes: dict[str, object], previous: Scenario, per_node: int) -> None:

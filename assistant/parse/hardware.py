@@ -158,17 +158,19 @@ _MEMORY = re.compile(
     NUMBER + r"\s*(gib|gb|g)\s*(?:的)?\s*(?:显存|(?<!host )memory|vram|hbm|"
     r"(?:graphics )?cards?\b|gpus?\b|显卡|卡)"
     r"|(?:显存|vram|gpu memory)\s*(?:为|是|有|of|:)?\s*" + NUMBER + r"\s*(gib|gb|g)"
+    # "24 GB of VRAM" (not "64 GB of memory": a machine's RAM as often as a card's)
+    r"|" + NUMBER + r"\s*(gib|gb|g)\s+of\s+(?:vram|hbm|gpu memory|video memory|graphics memory)"
     # "32GB的MI50", "魔改48G的4090": the size typed before a card's mark
     r"|" + NUMBER + r"\s*(gib|gb|g)\s*(?:的|版)?\s*(?=" + GPU_MARK.strip() + ")"
     # "A800 40G" (no such catalog entry: the mark is the A800, the size is the user's), never a
     # link speed ("H100 100G RoCE", "25G以太网")
     r"|" + GPU_MARK.strip() + r"\s*(?:\(|（)?" + NUMBER + r"\s*(gib|gb|g)(?![a-z])"
     r"(?!\s*(?:roce|ib\b|infiniband|ethernet|以太网|网|nic))"
-    # "4 MI325X with 256GB each", "MI325X, 256 GB apiece", "每张256G", "单卡 48GB": the size of
-    # each card, never the host's ("with 512 GB of RAM")
+    # "4 MI325X with 256GB each", "Hygon K100 has 64GB", "MI325X, 256 GB apiece", "每张256G",
+    # "单卡 48GB": the size of each card, never the host's ("with 512 GB of RAM")
     r"|"
     + GPU_MARK.strip()
-    + r"\s*(?:,|，)?\s*(?:each\s+)?(?:with|having|of)\s+"
+    + r"\s*(?:,|，)?\s*(?:each\s+)?(?:with|having|of|has|have)\s+"
     + NUMBER
     + r"\s*(gib|gb|g)(?![a-z/])"
     r"(?!\s*(?:of\s+)?(?:host|system|cpu|ram|dram|内存|roce|ib\b|infiniband|ethernet|nic))"

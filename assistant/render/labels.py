@@ -14,7 +14,7 @@ Examples:
 
 from __future__ import annotations
 
-from assistant.i18n import catalog
+from assistant.i18n import messages
 
 __all__ = [
     "CATALOG_ZH",
@@ -35,8 +35,7 @@ def _pairs(prefix: str) -> dict[str, tuple[str, str]]:
     """`<prefix><name>` → (English, Chinese), by name ("label.figure." → figure labels)."""
     return {
         key.removeprefix(prefix): (entry["en"], entry["zh"])
-        for key, entry in catalog().items()
-        if key.startswith(prefix)
+        for key, entry in messages(prefix).items()
     }
 
 

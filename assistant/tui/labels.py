@@ -9,7 +9,7 @@ messages of the catalog; figure labels come from `assistant.render.labels` (shar
 
 from __future__ import annotations
 
-from assistant.i18n import catalog
+from assistant.i18n import has
 from assistant.render.labels import FIGURE_LABELS, TASKS, VERDICTS
 from assistant.tui.i18n import t
 
@@ -23,7 +23,7 @@ def _pick(pair: tuple[str, str], language: str) -> str:
 
 def _label(group: str, key: str, language: str) -> str | None:
     """The catalog label ``tui.<group>.<key>`` in `language`, or None when there is none."""
-    if f"tui.{group}.{key}" not in catalog():
+    if not has(f"tui.{group}.{key}"):
         return None
     return t(f"{group}.{key}", language)
 

@@ -5,11 +5,11 @@ Its bandwidth, FLOP/s, links and power come from a catalog card with the same me
 stand-in: the most common such card first, else the largest below, else the smallest above).
 The stand-in's missing 16-bit mode is NOT the generic card's: nothing says the unknown card
 lacks BF16 because a V100 does, so BF16 and FP16 both run at the stand-in's best 16-bit rate.
-Its 8-bit tensor modes stay the stand-in's (no FP8 tensor cores are claimed for an unknown
-card); an 8-bit format it has no mode for is served as weight-only (W8A16) with 16-bit matrix
-multiplies (`assistant.calculate.layouts.to_plan`), as vLLM serves FP8 weights on cards
-without FP8: "FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16,
-utilizing FP8 Marlin" (https://docs.vllm.ai/en/stable/features/quantization/fp8/).
+Nor are the stand-in's 8-bit tensor modes the generic card's: a "24GB card" may be an RTX 3090
+as well as a 4090, so no FP8 or INT8 tensor cores are claimed for it, and 8-bit weights are
+served weight-only (W8A16) with 16-bit matrix multiplies (`assistant.calculate.layouts.to_plan`),
+as vLLM serves FP8 weights on cards without FP8: "FP8 models will run on compute capability
+>= 7.5 (Turing) as weight-only W8A16, utilizing FP8 Marlin" (https://docs.vllm.ai/en/stable/features/quantization/fp8/).
 
 The name carries the memory ("48GB GPU"), so ``lookup_gpu`` resolves it without any state.
 
@@ -74,7 +74,8 @@ def stand_in_name(memory_bytes: float) -> str:
 
 
 def generic_gpu(memory_bytes: float) -> GPU:
-    """A card with `memory_bytes` and the stand-in's other figures, running BF16 and FP16."""
+    """A card with `memory_bytes` and the stand-in's other figures, running BF16 and FP16 (and
+    8-bit weights weight-only: no 8-bit tensor mode is claimed)."""
     from calculators.catalog.hardware import GPUS
 
     like = GPUS[stand_in_name(memory_bytes)]
@@ -86,10 +87,12 @@ def generic_gpu(memory_bytes: float) -> GPU:
         memory_bytes=float(memory_bytes),
         bf16_flops_per_s=like.bf16_flops_per_s or half,
         fp16_flops_per_s=like.fp16_flops_per_s or half,
+        fp8_flops_per_s=None,  # no 8-bit tensor cores are claimed for an unknown card
+        int8_ops_per_s=None,
         aliases=(),
         sources=(
             f"memory: as stated in the question; other figures: {like.name}",
-            "BF16/FP16: the stand-in's best 16-bit rate; 8-bit formats it lacks are weight-only "
+            "BF16/FP16: the stand-in's best 16-bit rate; 8-bit formats are weight-only "
             "(vLLM FP8 W8A16, https://docs.vllm.ai/en/stable/features/quantization/fp8/)",
             *like.sources,
         ),

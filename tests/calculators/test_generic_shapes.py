@@ -42,10 +42,15 @@ def test_a_32gb_card_runs_bf16_at_the_16_bit_rate_of_its_stand_in() -> None:
     assert not card.supports("fp8")  # but no FP8 tensor cores are claimed for it
 
 
-def test_a_stand_in_with_fp8_keeps_it() -> None:
+def test_a_stand_in_with_fp8_lends_its_bandwidth_but_not_its_8_bit_tensor_cores() -> None:
+    # a "24GB card" may be an RTX 3090 (no FP8) as well as a 4090: the answer may not claim
+    # FP8 tensor cores its own assumption ("no 8-bit tensor cores assumed") does not grant
     like = GPUS[stand_in_name(24e9)]
     card = generic_gpu(24e9)
-    assert card.fp8_flops_per_s == like.fp8_flops_per_s is not None
+    assert like.supports("fp8")
+    assert like.supports("int8")
+    assert not card.supports("fp8")
+    assert not card.supports("int8")
     assert card.memory_bandwidth_bytes_per_s == like.memory_bandwidth_bytes_per_s
 
 

@@ -46,6 +46,15 @@ def last_turn(*turns: str) -> Query:
             "Changed from the previous question: GPU model, context length.",
         ),
         (("吉林GPU服务器能推理Qwen2.5-72B吗", "再加一台呢"), "在上一问的基础上改了：节点数。"),
+        # a new model is named, not only the word "model"
+        (
+            ("Can 4x A100 80GB serve Mixtral-8x7B in bf16?", "What about Qwen2-57B-A14B?"),
+            "Changed from the previous question: model. Model now: Qwen2-57B-A14B.",
+        ),
+        (
+            ("两台8卡A800能LoRA微调Llama-3.1-70B吗", "那Qwen2.5-72B呢"),
+            "在上一问的基础上改了：模型。现在的模型：Qwen2.5-72B。",
+        ),
     ],
 )
 def test_the_changed_line_names_only_what_moved(turns: tuple[str, ...], note: str) -> None:

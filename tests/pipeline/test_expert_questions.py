@@ -38,6 +38,19 @@ def test_memory_typed_before_an_unknown_card() -> None:
     assert parse("一张32GB的MI50能推理Qwen2.5-14B吗").scenario.gpu_memory_bytes == 32e9
 
 
+@pytest.mark.parametrize(
+    ("question", "memory"),
+    [
+        ("My GPU has 24 GB of VRAM. Can it run Qwen2.5-14B?", 24e9),
+        ("a card with 48GB of video memory for Llama-3-70B in int4", 48e9),
+        ("Hygon K100 has 64GB; are 4 of them enough to run Llama-3-70B?", 64e9),
+        ("a box with 64 GB of memory and 2 A100 for Llama-3-8B", None),  # the machine's RAM
+    ],
+)
+def test_memory_said_as_gb_of_vram(question: str, memory: float | None) -> None:
+    assert parse(question).scenario.gpu_memory_bytes == memory
+
+
 def _served(gpu: str, verdict: str, rate: float, need: float) -> Outcome:
     from assistant.records import Check
 

@@ -241,3 +241,53 @@ def test_fixes_that_keep_what_was_stated_come_first_and_undoing_ones_are_marked(
     assert lora
     assert all(c.endswith("（改变了你给定的条件）") for c in lora)
     assert changes.index(lora[0]) > max(i for i, c in enumerate(changes) if "H20" in c)
+
+
+@pytest.mark.parametrize(
+    ("question", "count", "memory_note"),
+    [
+        # 14.77B x 16 B = 236 GB: 4 A800 by memory; 100M default tokens take hours, so the
+        # default 90 days decide nothing and are not said (blindM-20)
+        ("想用A800全参微调Qwen2.5-14B，最少要几张？", "至少需要 4 张", "按显存放得下的最少 4 张"),
+        (
+            "How many A100 80GB do I need to fully fine-tune Llama-3-8B?",
+            "at least 2 ×",
+            "the fewest that fit in memory",
+        ),
+    ],
+)
+def test_a_count_asked_with_no_deadline_says_no_default_deadline(
+    question: str, count: str, memory_note: str
+) -> None:
+    outcome = calculate(parse(question))
+    assert count in outcome.lead
+    assert "期限" not in outcome.lead
+    assert "deadline" not in outcome.lead
+    assert any(memory_note in a for a in outcome.assumptions), outcome.assumptions
+
+
+def test_a_count_asked_with_a_deadline_keeps_it() -> None:
+    lead = calculate(parse("How many H100s to fine-tune Qwen2.5-7B in 2 days on 5B tokens?")).lead
+    assert "against a deadline of 2 days" in lead
+
+
+def test_a_training_memory_estimate_with_no_hardware_is_on_the_fewest_gpus_that_hold_it() -> None:
+    # LoRA on Llama-3-8B: frozen bf16 base 16.06 GB + adapters = 16.7 GB of states, plus
+    # 20.4 GB of activations (micro-batch 1 of 4,096 tokens) = 37.1 GB: one A100 holds it, so
+    # the reference is one GPU, not eight that each hold a whole copy "split" over them
+    outcome = calculate(parse("Llama-3-8B 用 LoRA 微调要多少显存？"))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 1
+    assert "都在 1 张卡上" in outcome.lead
+    assert "分到" not in outcome.lead
+    # 13B full fine-tune: 208 GB of states; ZeRO-3 over 4 A100 fits (TP=8 was no constraint)
+    full = calculate(parse("How much GPU memory to fully fine-tune Llama-2-13B?"))
+    assert full.scenario is not None
+    assert full.scenario.gpu_count == 4
+
+
+def test_plain_data_parallel_gpus_each_hold_a_whole_copy_not_a_split() -> None:
+    lead = calculate(
+        parse("How much GPU memory does a LoRA fine-tune of Llama-3-8B need on 8 A100?")
+    ).lead
+    assert "each of the 8 GPUs holds a whole copy of the model states" in lead

@@ -215,6 +215,21 @@ def test_n_of_them_counts_the_card_named_before(question: str, count: int) -> No
 
 
 @pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("海光DCU K100 有64GB显存，4张能跑Llama-3-70B推理吗？", 4),
+        ("燧原S60每张48GB，8张一起训练7B要多久", 8),
+        ("H100 用4张跑Llama-3-70B推理够吗", 4),
+        ("预算5000块能买几张4090", None),  # 块 before a verb is money, not cards
+    ],
+)
+def test_a_bare_zhang_before_a_verb_counts_the_card_named_before(
+    question: str, count: int | None
+) -> None:
+    assert parse(question).scenario.gpu_count == count
+
+
+@pytest.mark.parametrize(
     ("question", "name", "count"),
     [
         ("RTX 4080 Laptop 两张能跑 70B 吗", "RTX 4080 Laptop", 2),  # 12 GB: not the desktop card

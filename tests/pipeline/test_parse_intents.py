@@ -303,3 +303,16 @@ def test_a_stated_single_sequence_is_not_called_unstated(question: str, said: st
     assert said in lead
     assert "没有给出并发数" not in lead
     assert "no concurrency was given" not in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "counted"),
+    [
+        ("4张A100 80G跑Qwen2.5-72B，8k上下文最多能同时处理多少个请求？", False),  # requests
+        ("这套配置最多支持多少个用户同时在线", False),
+        ("部署Qwen2.5-72B需要多少个H100", True),
+        ("训练7B需要多少个GPU", True),
+    ],
+)
+def test_duoshao_ge_counts_cards_only_before_no_other_noun(question: str, counted: bool) -> None:
+    assert ("gpu_count" in parse(question).asks) is counted

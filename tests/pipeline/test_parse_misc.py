@@ -197,6 +197,31 @@ def test_samples_with_no_length_are_counted_and_said(
     assert any(said in w for w in query.warnings), query.warnings
 
 
+@pytest.mark.parametrize(
+    ("question", "tokens", "said"),
+    [
+        # "~2k tokens each" after a sample count is each sample's length, stated (blindM-19)
+        (
+            "how long to finetune mistral 7b on 2 H100? ~200k samples, ~2k tokens each, 2 epochs",
+            2e5 * 2048 * 2,
+            "200K samples × 2,048 tokens",
+        ),
+        (
+            "20万条数据，2k token一条，8张A100 LoRA微调Qwen2.5-7B要多久",
+            2e5 * 2048,
+            "每条 2,048 token",
+        ),
+    ],
+)
+def test_a_length_each_after_the_samples_is_a_stated_length(
+    question: str, tokens: float, said: str
+) -> None:
+    query = parse(question)
+    assert query.scenario.tokens == pytest.approx(tokens)
+    assert any(said in w for w in query.warnings), query.warnings
+    assert not any("no length per sample" in w or "没有给出每条" in w for w in query.warnings)
+
+
 def test_a_full_width_comma_never_joins_two_numbers() -> None:
     # "PP=2，300B token": the comma ends the clause; read as "2,300" it made PP 2300
     from assistant.parse import parse

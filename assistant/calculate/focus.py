@@ -40,7 +40,11 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 _DURATION = re.compile(
-    r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)", re.IGNORECASE
+    r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)|"
+    # "Days to train a 70B model?": the duration asked, as `parse.asks` reads it
+    r"(?<!\d\s)(?<!\d)\b(?:days|weeks|months|hours)\s+(?:(?:needed|required)\s+)?to\s+"
+    r"(?:pre-?train|train|fine-?tune|finish|complete)\b",
+    re.IGNORECASE,
 )
 #: "How many H100 GPU-hours", "多少卡时": the run's GPU-hours, not a count of GPUs.
 _GPU_HOURS = re.compile(

@@ -254,7 +254,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "duration",
         r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|耗时多少|要花多少时间|"
-        r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)|"
+        r"how long|how many (?:days|weeks|months|hours)|"
+        # "time to pretrain", "Days to train a 70B model?", "weeks needed to fine-tune it"
+        r"(?:time|(?<!\d\s)(?<!\d)\b(?:days|weeks|months|hours)(?:\s+(?:needed|required))?)\s+to\s+"
+        r"(?:pre-?train|train|fine-?tune|finish|complete)\b|"
         # "wall-clock estimate?", "what's the training time", "ETA?"
         r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b",
     ),

@@ -65,3 +65,12 @@ def test_the_rent_of_a_cluster_of_nodes() -> None:
     assert cost.figures["gpu_hours"] == pytest.approx(4 * 8 * 720)
     assert cost.figures["cost"] == pytest.approx(68889.6)
     assert any("8 GPUs per node" in note for note in outcome.assumptions)
+
+
+def test_a_default_deadline_is_no_deadline_in_the_headline() -> None:
+    # no tokens and no deadline stated: the run time on the assumed tokens is said as the time
+    # it takes, not "in time: ... against a deadline of 90 days" (a deadline nobody stated)
+    question = "Can 2x A100 80GB with NVLink full fine-tune Llama-3.1-8B in bf16 with AdamW?"
+    lead = calculate(parse(question)).lead
+    assert "the run takes about" in lead
+    assert "against a deadline" not in lead

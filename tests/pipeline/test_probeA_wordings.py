@@ -74,3 +74,22 @@ def test_a_default_deadline_is_no_deadline_in_the_headline() -> None:
     lead = calculate(parse(question)).lead
     assert "the run takes about" in lead
     assert "against a deadline" not in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("What's the rent of 2 H100 nodes for a week at $3 per GPU-hour?", "cost"),
+        ("Total rent for 16 A100 over 10 days at $1.5/GPU-hour?", "cost"),
+        # "rent" the verb, or the rental price, is no cost asked
+        ("I rent H100 at $2/GPU-hour: how long to train 7B on 1T tokens on 64?", "duration"),
+    ],
+)
+def test_the_rent_asked_is_a_cost(question: str, ask: str) -> None:
+    assert parse(question).asks[0] == ask
+
+
+def test_the_rent_of_nodes_for_a_week() -> None:
+    outcome = calculate(parse("What's the rent of 2 H100 nodes for a week at $3 per GPU-hour?"))
+    cost = next(c for c in outcome.checks if c.kind == "cost")
+    assert cost.figures["cost"] == pytest.approx(2 * 8 * 168 * 3.0)  # 8,064 USD

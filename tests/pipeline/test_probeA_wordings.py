@@ -93,3 +93,16 @@ def test_the_rent_of_nodes_for_a_week() -> None:
     outcome = calculate(parse("What's the rent of 2 H100 nodes for a week at $3 per GPU-hour?"))
     cost = next(c for c in outcome.checks if c.kind == "cost")
     assert cost.figures["cost"] == pytest.approx(2 * 8 * 168 * 3.0)  # 8,064 USD
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "GPU-hours to pretrain a 7B model on 2T tokens on H100?",
+        "H100-hours to train Llama-3-8B on 15T tokens?",
+        "We have 64 H100. GPU hours needed to fine-tune 70B on 1B tokens?",
+    ],
+)
+def test_gpu_hours_leading_the_question_ask_the_gpu_hours(question: str) -> None:
+    # the "hours to train" inside "GPU-hours to train" is no duration asked
+    assert parse(question).asks[0] == "gpu_hours"

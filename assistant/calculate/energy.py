@@ -23,7 +23,8 @@ from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
 from assistant.parse.asks import asks_total
-from assistant.records import Ask, Check, Query, Scenario, SiteProfile
+from assistant.records import Ask, Check, Language, Query, Scenario, SiteProfile
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -42,12 +43,20 @@ _PER_HOUR = re.compile(
 
 def _stated_count(s: Scenario) -> int:
     """The GPUs the question states: a total, or nodes x GPUs per node; "一台8卡服务器" (GPUs
-    per node and no node count) is one node."""
+    per node and no node count) is one node; "a 4-node H100 cluster" (nodes, no GPUs per node)
+    is nodes of the usual 8 GPUs, as a job on it is evaluated (:func:`_count_assumed`)."""
     if s.gpu_count:
         return int(s.gpu_count)
-    if s.gpus_per_node:
-        return int((s.nodes or 1) * s.gpus_per_node)
+    if s.gpus_per_node or s.nodes:
+        return int((s.nodes or 1) * (s.gpus_per_node or DEFAULT_GPUS_PER_NODE))
     return 0
+
+
+def _count_assumed(s: Scenario, lang: Language) -> tuple[str, ...]:
+    """The note on the GPUs per node a count of nodes was read with, when none was stated."""
+    if s.gpu_count or s.gpus_per_node or not s.nodes:
+        return ()
+    return (text(Msg("default.per_node", per_node=DEFAULT_GPUS_PER_NODE), lang),)
 
 
 def hardware_energy(query: Query) -> tuple[Check, int] | None:
@@ -99,7 +108,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         },
         formula=text(est.formula, lang),
         inputs=dict(est.inputs),
-        assumptions=tuple(text(m, lang) for m in est.assumptions),
+        assumptions=(*(text(m, lang) for m in est.assumptions), *_count_assumed(s, lang)),
         sources=est.sources,
     )
     return check, count
@@ -155,7 +164,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
         },
         formula=text(Msg("formula.cost.gpu_hours"), lang),
         inputs={"price_per_gpu_hour": price, "gpu_hours": hours},
-        assumptions=(text(Msg("assume.cost.user_price"), lang),),
+        assumptions=(text(Msg("assume.cost.user_price"), lang), *_count_assumed(s, lang)),
     )
     return check, count
 

@@ -40,12 +40,20 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 _DURATION = re.compile(
-    r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)", re.IGNORECASE
+    r"多久|多长时间|几天|几个月|how long|how many (?:days|weeks|months|hours)|"
+    # "Days to train a 70B model?": the duration asked, as `parse.asks` reads it
+    r"(?<!\d\s)(?<!\d)(?<!-)(?<!gpu )(?<!card )\b(?:days|weeks|months|hours)\s+"
+    r"(?:(?:needed|required)\s+)?to\s+"
+    r"(?:pre-?train|train|fine-?tune|finish|complete)\b",
+    re.IGNORECASE,
 )
 #: "How many H100 GPU-hours", "多少卡时": the run's GPU-hours, not a count of GPUs.
 _GPU_HOURS = re.compile(
     r"(?:how many|number of|total) (?:\S+ )?(?:gpu|card)[- ]?h(?:ou)?rs?(?![^.?!]{0,30}\bbuy)|"
-    r"多少(?:个)?\s*(?:\S{0,12}?\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)",
+    r"多少(?:个)?\s*(?:\S{0,12}?\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)|"
+    # "GPU-hours to pretrain a 7B model?", "H100-hours to train it": the noun leads
+    r"(?:^|[.?!:;]\s*)(?:\S+[- ])?(?:gpu|card|[ah]\d+)[- ]?h(?:ou)?rs?\s+"
+    r"(?:(?:needed|required)\s+)?(?:to|for)\s+(?:pre-?train|train|fine-?tune|finish|run)\b",
     re.IGNORECASE,
 )
 #: Asks recognised from the question's words, checked in this order (the first match is main).

@@ -289,7 +289,10 @@ def _clauses(
     chosen = [*core, *others[:1]]
     if deadline_asked:  # "can it finish in 10 days?": the run time against it answers that
         chosen.sort(key=lambda c: c.kind != "compute")
-    clauses = [c for c in (shortfall(c, lang, gpu, horizon or quiet) for c in chosen) if c]
+    # a run time within a deadline nobody stated (the 90-day default) is said as the time it
+    # takes, never "against a deadline of 90 days"
+    open_time = horizon or quiet or not deadline_asked
+    clauses = [c for c in (shortfall(c, lang, gpu, open_time) for c in chosen) if c]
     return clauses[:3] if tight else clauses[:2]
 
 

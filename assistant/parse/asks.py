@@ -240,7 +240,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # count of GPUs; "how many GPU-hours does $30k buy" is the budget's (calculate.money)
         "gpu_hours",
         r"(?:how many|number of|total) (?:⟨gpu⟩ )?(?:gpu|card|accelerator|⟨gpu⟩ ?)[- ]?h(?:ou)?rs?"
-        r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)",
+        r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)|"
+        # "GPU-hours to pretrain a 7B model on 2T tokens?": the noun leads the question
+        r"(?:^\s*|[.?!:;]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
+        r"(?:to|for)\s+(?:pre-?train|train|fine-?tune|finish|run)\b",
     ),
     (
         "gpu_count",
@@ -256,7 +259,12 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "duration",
         r"多久|多长时间|几天|几个月|几周|几个小时|多少天|多少小时|训完|跑完|耗时多少|要花多少时间|"
-        r"how long|how many (?:days|weeks|months|hours)|time to (?:train|finish|complete)|"
+        r"how long|how many (?:days|weeks|months|hours)|"
+        # "time to pretrain", "Days to train a 70B model?", "weeks needed to fine-tune it"
+        # (not "30 days to finish": a deadline; not "GPU-hours to train": GPU-hours)
+        r"(?:time|(?<!\d\s)(?<!\d)(?<!-)(?<!gpu )(?<!card )\b(?:days|weeks|months|hours)"
+        r"(?:\s+(?:needed|required))?)\s+to\s+"
+        r"(?:pre-?train|train|fine-?tune|finish|complete)\b|"
         # "wall-clock estimate?", "what's the training time", "ETA?"
         r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b",
     ),
@@ -312,7 +320,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "cost",
         # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend",
+        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"
+        r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))",
     ),
     (
         "power",

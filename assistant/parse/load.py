@@ -105,8 +105,14 @@ _CONCURRENCY = (
         + r")))"
         r"(?!\s*(?:of\s+)?(?:training|data|examples|samples)\b)" + _NOT_PER
     ),
-    # "serve it to 32 users", "for 32 users": users being served are sequences in flight
-    re.compile(r"(?:\bto|\bfor|\bserv(?:e|ing))\s+" + NUMBER + r"\s*(?:active |online )?users\b"),
+    # "serve it to 32 users", "for 32 users", "at 100 users", "what about 200 users?": users
+    # being served are sequences in flight; "for 1000 users per day" is a rate, not in flight
+    re.compile(
+        r"(?:\bto|\bfor|\bserv(?:e|ing)|\bat|\bwith|\babout|\bhandl(?:e|ing)|\bsupport(?:ing)?)\s+"
+        + NUMBER
+        + r"\s*(?:active |online )?users\b"
+        r"(?!\s*(?:per|a|an|each|every|/)\s*(?:day|hour|week|month|minute|second)\b)"
+    ),
     # "8 users at 16k ctx": users with a context or a load attached are in flight, not a
     # head-count per day ("1000 users per day" is a rate, not a concurrency)
     re.compile(

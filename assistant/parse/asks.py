@@ -310,12 +310,17 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "cost",
         # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
-        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend",
+        r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "$ per 1M tokens", "元/百万token": a price per token asked
+        r"(?:\$|¥|￥|usd|dollars?|元)\s*(?:per|/)\s*(?:1\s?m\b|one million|million|1k\b|token)",
     ),
     (
         "power",
         r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
         r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b|"
+        r"energy per (?:token|1\s?m\b|million|request)|"
+        r"(?:kwh|joules?) per (?:token|1\s?m\b|million)|"
+        r"每\s*(?:百万|千|个)?\s*token\s*(?:的)?\s*(?:能耗|耗电|用电)|"
         r"^(?:and|what about|how about) (?:the )?(?:power|energy)\s*\??$",  # "and the power?"
     ),
     (

@@ -23,6 +23,7 @@ from typing import Any
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec
 from calculators.serving import ServingSpeed, serving_speed
+from calculators.serving_loop import stream_load
 from calculators.serving_rate import queued_first_token, token_interval
 from calculators.validate import check_count, check_positive
 
@@ -86,9 +87,7 @@ def _latency(speed: ServingSpeed, per_replica_rate: float) -> tuple[float, float
 def _closed_loop(speed: ServingSpeed, streams: int, output: int) -> tuple[float, float]:
     """(TTFT, time per token) of ``streams`` users each sending the next request when the last
     ends, prompts prefilled on the GPUs that decode: the speed model the most streams within a
-    floor counts with (`serving_streams.stream_load`)."""
-    from calculators.serving_streams import stream_load
-
+    floor counts with (`serving_loop.stream_load`)."""
     f = stream_load(
         prefill_seconds=speed.first_token_seconds,
         step_seconds=speed.decode_seconds_per_token,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU, Link
@@ -28,6 +28,7 @@ from calculators.defaults import (
 from calculators.messages import Msg
 from calculators.serving import ServingSpeed, serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype
+from calculators.serving_loop import StreamLoad, stream_load
 from calculators.serving_rate import (
     ReplicaRate,
     best_rate,
@@ -36,9 +37,6 @@ from calculators.serving_rate import (
 )
 from calculators.serving_solvers import kv_format, replica_batch_limit, replica_layout
 from calculators.validate import check_count, check_positive
-
-if TYPE_CHECKING:
-    from calculators.serving_streams import StreamLoad
 
 __all__ = ["ServingTarget", "candidate_layouts", "gpus_for_target"]
 
@@ -59,7 +57,7 @@ class ServingTarget:
     first_token_seconds: float
     """Time to first token: at a QPS target, the mean with queueing at the target's rate per
     replica (`serving_rate.queued_first_token`); otherwise the mean of a closed loop of the
-    replica's streams, prompts queueing behind each other (`serving_streams.stream_load`)."""
+    replica's streams, prompts queueing behind each other (`serving_loop.stream_load`)."""
     request_seconds: float
     """TTFT + output_tokens x time per token: one request end to end."""
     message: Msg
@@ -72,7 +70,7 @@ class ServingTarget:
     seconds_between_tokens: float = 0.0
     """A sequence's mean time between tokens at the target's load: the decode step, stretched
     by the share of time prefill takes (`serving_rate.token_interval`), at a QPS target's rate
-    or in a closed loop of the replica's streams (`serving_streams.stream_load`)."""
+    or in a closed loop of the replica's streams (`serving_loop.stream_load`)."""
 
 
 @dataclass(frozen=True)
@@ -162,10 +160,8 @@ def _users(load: _Load) -> bool:
 
 def _closed_loop(speed: ServingSpeed, streams: int, load: _Load) -> StreamLoad:
     """A replica's ``streams`` users each sending the next request when the last ends, its
-    prompts prefilled on the GPUs that decode (`serving_streams.stream_load`): the speed model
+    prompts prefilled on the GPUs that decode (`serving_loop.stream_load`): the speed model
     the most streams within a floor (`serving_streams.streams_within`) counts with."""
-    from calculators.serving_streams import stream_load
-
     return stream_load(
         prefill_seconds=speed.first_token_seconds,
         step_seconds=speed.decode_seconds_per_token,

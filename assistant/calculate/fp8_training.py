@@ -19,15 +19,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["with_fp8_said", "with_no_fp8_training"]
-
-
-def with_fp8_said(query: Query, outcome: Outcome) -> Outcome:
-    """`outcome` with what FP8 on the named card means: weight-only serving
-    (`stand_in.with_fp8_weight_only`) or FP8 training it cannot run."""
-    from assistant.calculate.stand_in import with_fp8_weight_only
-
-    return with_no_fp8_training(query, with_fp8_weight_only(query, outcome))
+__all__ = ["with_no_fp8_training"]
 
 
 def with_no_fp8_training(query: Query, outcome: Outcome) -> Outcome:

@@ -20,7 +20,6 @@ from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
 from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
 from assistant.calculate.focus import figure, main_ask
-from assistant.calculate.fp8_training import with_fp8_said
 from assistant.calculate.headline import headline, recounted, speed_after_fix
 from assistant.calculate.interactive import fewest_layout
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
@@ -39,7 +38,7 @@ from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_a
 from assistant.calculate.serving_pick import serving_goal
 from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
-from assistant.calculate.stand_in import generic_card_lead, with_stand_in
+from assistant.calculate.stand_in import generic_card_lead, with_fp8_weight_only, with_stand_in
 from assistant.calculate.stream_floor import floor_asked, most_streams
 from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import evaluated_on
@@ -330,7 +329,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     site = _site(query, sites)
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
-    found = with_note(with_fp8_said(query, _calculate(query, site)), one_card)
+    found = with_note(with_fp8_weight_only(query, _calculate(query, site)), one_card)
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:

@@ -23,6 +23,7 @@ from typing import Any
 from calculators.catalog.hardware import GPU
 from calculators.catalog.models import ModelSpec
 from calculators.serving import ServingSpeed, serving_speed
+from calculators.serving_loop import stream_load
 from calculators.serving_rate import queued_first_token, token_interval
 from calculators.validate import check_count, check_positive
 
@@ -81,6 +82,19 @@ def _latency(speed: ServingSpeed, per_replica_rate: float) -> tuple[float, float
         "seconds_per_step": step,
     }
     return queued_first_token(**shared), token_interval(**shared)
+
+
+def _closed_loop(speed: ServingSpeed, streams: int, output: int) -> tuple[float, float]:
+    """(TTFT, time per token) of ``streams`` users each sending the next request when the last
+    ends, prompts prefilled on the GPUs that decode: the speed model the most streams within a
+    floor counts with (`serving_loop.stream_load`)."""
+    f = stream_load(
+        prefill_seconds=speed.first_token_seconds,
+        step_seconds=speed.decode_seconds_per_token,
+        streams=streams,
+        output_tokens=output,
+    )
+    return f.first_token_seconds, f.seconds_per_token
 
 
 def _need(
@@ -154,6 +168,8 @@ def in_flight(
         speed = serving_speed(model=model, gpu=gpu, batch_size=batch, **speed_options)
     total = _need(speed, rate, tokens * reps, output, concurrency or 0, reps)
     ttft, tpot = _latency(speed, rate)
+    if concurrency and not rate:  # users in a closed loop: prefill takes its share of the GPUs
+        ttft, tpot = _closed_loop(speed, batch, output)
     return InFlight(
         sequences=min(total, batch * reps),
         per_replica=batch,

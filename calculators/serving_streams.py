@@ -33,29 +33,12 @@ from calculators.defaults import (
 )
 from calculators.serving import serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype
-from calculators.serving_rate import queued_first_token, token_interval
+from calculators.serving_loop import StreamLoad, stream_load
 from calculators.serving_solvers import kv_format, replica_batch_limit
 from calculators.serving_target import candidate_layouts
 from calculators.validate import check_count, check_positive
 
 __all__ = ["StreamCapacity", "StreamLoad", "stream_load", "streams_within"]
-
-#: Bisection steps on the request rate: 2**-40 of the prefill capacity, far below any figure shown.
-_RATE_STEPS = 40
-
-
-@dataclass(frozen=True)
-class StreamLoad:
-    """One replica with ``streams`` streams in a closed loop: its rate and latencies."""
-
-    streams: int
-    requests_per_second: float
-    seconds_per_token: float
-    """Mean time between a stream's tokens, prefill taking its share (math.inf past capacity)."""
-    first_token_seconds: float
-    """Mean time to first token, queueing behind other prompts included."""
-    decode_step_seconds: float
-    """One decode step of the batch alone (`serving_speed`)."""
 
 
 @dataclass(frozen=True)
@@ -73,42 +56,6 @@ class StreamCapacity:
     """One replica's figures at ``per_replica`` streams (None when none meets the floors)."""
     bound: str
     """What stops one more stream per replica: "memory", "seconds_per_token", "first_token"."""
-
-
-def stream_load(
-    *, prefill_seconds: float, step_seconds: float, streams: int, output_tokens: int
-) -> StreamLoad:
-    """A replica's closed loop of ``streams`` streams: the rate λ with λ x request time = n.
-
-    Examples:
-        >>> f = stream_load(prefill_seconds=0.15, step_seconds=0.03, streams=40,
-        ...                 output_tokens=256)
-        >>> round(f.requests_per_second, 2), round(f.seconds_per_token * 1000, 1)
-        (2.9, 53.1)
-        >>> rho = f.requests_per_second * 0.15  # prefill's share of the GPU time: 30 ms / (1 - ρ)
-        >>> round(rho, 3), round(f.first_token_seconds, 3)
-        (0.435, 0.223)
-    """
-    check_positive("prefill_seconds", prefill_seconds, maximum=1e9)
-    check_positive("step_seconds", step_seconds, maximum=1e9)
-    n = check_count("streams", streams, maximum=10**7)
-    output = check_count("output_tokens", output_tokens, maximum=10**8)
-
-    def latencies(rate: float) -> tuple[float, float]:
-        shared = {
-            "requests_per_second": rate,
-            "prefill_seconds": prefill_seconds,
-            "seconds_per_step": step_seconds,
-        }
-        return queued_first_token(**shared), token_interval(**shared)
-
-    low, high = 0.0, 1.0 / prefill_seconds  # past 1 / t_p the prompts alone fill the GPUs
-    for _ in range(_RATE_STEPS):
-        mid = (low + high) / 2.0
-        ttft, tpot = latencies(mid)
-        low, high = (mid, high) if mid * (ttft + output * tpot) < n else (low, mid)
-    ttft, tpot = latencies(low)
-    return StreamLoad(n, low, tpot, ttft, step_seconds)
 
 
 def streams_within(

@@ -28,6 +28,7 @@ from calculators.defaults import (
 from calculators.messages import Msg
 from calculators.serving import ServingSpeed, serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype
+from calculators.serving_loop import StreamLoad, stream_load
 from calculators.serving_rate import (
     ReplicaRate,
     best_rate,
@@ -55,7 +56,8 @@ class ServingTarget:
     seconds_per_token: float
     first_token_seconds: float
     """Time to first token: at a QPS target, the mean with queueing at the target's rate per
-    replica (`serving_rate.queued_first_token`); otherwise one prompt's prefill, unloaded."""
+    replica (`serving_rate.queued_first_token`); otherwise the mean of a closed loop of the
+    replica's streams, prompts queueing behind each other (`serving_loop.stream_load`)."""
     request_seconds: float
     """TTFT + output_tokens x time per token: one request end to end."""
     message: Msg
@@ -67,7 +69,8 @@ class ServingTarget:
     """What caps the request rate at a QPS target (`serving_rate.ReplicaRate.bound`)."""
     seconds_between_tokens: float = 0.0
     """A sequence's mean time between tokens at the target's load: the decode step, stretched
-    by the share of time prefill takes at a QPS target (`serving_rate.token_interval`)."""
+    by the share of time prefill takes (`serving_rate.token_interval`), at a QPS target's rate
+    or in a closed loop of the replica's streams (`serving_loop.stream_load`)."""
 
 
 @dataclass(frozen=True)
@@ -126,10 +129,10 @@ def _replica(
     def ok(batch: int) -> bool:
         if load.seconds_per_token is None:
             return True
-        return (
-            _speed(model, gpu, lay, batch, context, load, links).decode_seconds_per_token
-            <= load.seconds_per_token
-        )
+        speed = _speed(model, gpu, lay, batch, context, load, links)
+        if not _users(load):  # a rate's own search charges prefill (`_at_rate`)
+            return speed.decode_seconds_per_token <= load.seconds_per_token
+        return not _misses(_closed_loop(speed, batch, load), load)
 
     if limit < 1 or not ok(1):
         return None
@@ -140,12 +143,39 @@ def _replica(
     if load.requests_per_second is not None:
         return _at_rate(model, gpu, lay, low, context, load, links)
     speed = _speed(model, gpu, lay, low, context, load, links)
-    if (
-        load.first_token_seconds is not None
-        and speed.first_token_seconds > load.first_token_seconds
-    ):
+    first = load.first_token_seconds
+    if _users(load) and _misses(_closed_loop(speed, low, load), load):  # first token, loaded
+        return None
+    if not _users(load) and first is not None and speed.first_token_seconds > first:
         return None
     return low, speed, None
+
+
+def _users(load: _Load) -> bool:
+    """True for stated users streaming together with no request rate: a closed loop, each
+    sending the next request when the last ends (`serving_streams`); a bare tokens/s target
+    keeps the decode step."""
+    return load.sequences is not None and load.requests_per_second is None
+
+
+def _closed_loop(speed: ServingSpeed, streams: int, load: _Load) -> StreamLoad:
+    """A replica's ``streams`` users each sending the next request when the last ends, its
+    prompts prefilled on the GPUs that decode (`serving_loop.stream_load`): the speed model
+    the most streams within a floor (`serving_streams.streams_within`) counts with."""
+    return stream_load(
+        prefill_seconds=speed.first_token_seconds,
+        step_seconds=speed.decode_seconds_per_token,
+        streams=streams,
+        output_tokens=load.output_tokens,
+    )
+
+
+def _misses(f: StreamLoad, load: _Load) -> bool:
+    """True when a closed loop misses the per-token or the first-token target."""
+    per_token, first = load.seconds_per_token, load.first_token_seconds
+    if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
+        return True
+    return first is not None and not f.first_token_seconds <= first * (1 + 1e-9)
 
 
 def _at_rate(
@@ -304,6 +334,9 @@ def _target(
     tokens, requests = speed.decode_tokens_per_s, batch / request
     if rate is not None:  # prefill and decode on the same GPUs (`serving_rate`)
         requests = rate.requests_per_second
+    elif _users(load):  # users in a closed loop: a full replica, prefill taking its share
+        full = _closed_loop(speed, batch, load)
+        tokens, requests = batch / full.seconds_per_token, full.requests_per_second
     replicas = max(
         1,
         math.ceil(
@@ -316,6 +349,11 @@ def _target(
         ),
     )
     interval = step
+    if _users(load):  # users in a closed loop: prefill takes its share of every stream's time
+        each = math.ceil(load.sequences / replicas) if load.sequences else batch
+        f = _closed_loop(speed, max(1, min(batch, each)), load)
+        ttft, interval = f.first_token_seconds, f.seconds_per_token
+        request = ttft + load.output_tokens * interval
     if rate is not None and load.requests_per_second is not None:
         # the load a replica carries: its prompts queue, and decode gets the time left
         ttft, interval = _loaded(rate, step, load.requests_per_second / replicas)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from assistant.calculate.nouns import gpu_noun
+from assistant.calculate.serving_bills import load_said, serving_bill
 from assistant.calculate.whole_nodes import whole_nodes
 from assistant.i18n import text
 from assistant.parse.asks import KV_PER_TOKEN
@@ -282,17 +283,13 @@ def _serving_cost(
     period = next((c.figures.get("period") for c in checks if c.kind == "cost"), None)
     per = Msg("summary.cost.per_hour_of_serving") if period == "one hour of serving" else ""
     rent = Msg("summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours")
-    sequences = scenario.batch_size or 1
-    load = (
-        Msg("answer.load.one") if sequences == 1 else Msg("answer.load.many", sequences=sequences)
-    )
     return Msg(
         "answer.cost_serving",
         cost=cost,
         currency=scenario.currency or "",
         rent=Msg(rent.key, hours=hours, per=per),
         per_million=per_million,
-        load=load,
+        load=load_said(scenario),
     )
 
 
@@ -305,6 +302,9 @@ def _energy_cost(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         return None
     if scenario.price_per_kwh is None:
         return with_energy_basis(Msg("answer.energy", kwh=kwh), checks, scenario, kwh)
+    per_million = figure(checks, "power", "kwh_per_million_tokens")
+    if per_million is not None and scenario.task == "inference" and kwh == per_hour:
+        return with_energy_basis(serving_bill(scenario, kwh, per_million), checks, scenario, kwh)
     bill = Msg(
         "answer.energy_cost",
         kwh=kwh,

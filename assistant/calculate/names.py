@@ -17,6 +17,7 @@ __all__ = ["generic_model_notes", "unknown_names_lead"]
 def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
     """ "<name> is not in the catalog": never replaced; the closest entries and how to add one."""
     from assistant.parse.names import closed_model, closest_entries, name_in, not_decoder_llm
+    from assistant.parse.sized_names import size_of
 
     sentences = []
     for name in names:
@@ -26,6 +27,10 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
         kind, closest = closest_entries(name)
         listed: Msg | tuple[str, ...] = closest or Msg("answer.no_close_entry")
         message = Msg("answer.unknown_name", name=name_in(name, lang), closest=listed, kind=kind)
+        size = size_of(name) if not_decoder_llm(name) and closest else None
+        if size is not None:  # "BERT-large (340M)": the decoder LLMs nearest its size
+            message = Msg("answer.unknown_name_by_size", name=name_in(name, lang), size=size,
+                          closest=listed, kind=kind)  # fmt: skip
         sentences.append(text(message, lang))
         if not_decoder_llm(name):  # "ResNet-50": outside what the calculators model
             sentences.append(text(Msg("answer.not_decoder_llm", name=name_in(name, lang)), lang))

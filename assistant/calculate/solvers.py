@@ -246,18 +246,28 @@ _PER_TOKENS = re.compile(
     re.IGNORECASE,
 )
 
+#: "at full load", "满载", "flat out": the deployment as loaded as memory allows
+_FULL_LOAD = re.compile(
+    r"满载|满负[荷载]|跑满|full(?:y)? load|fully loaded|flat out|at (?:full )?capacity",
+    re.IGNORECASE,
+)
+
 
 def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     """A throughput question with no load stated ("throughput of Llama-3.1-70B on 8 H100") is
     answered at the most sequences that fit, as a serving engine batches them, and so is a
     cost per token ("cost per 1M tokens") or a "which is cheaper" comparison of priced serving
     options; "how many tokens/s" alone is one sequence's generation speed, and a stated
-    concurrency, batch or target is evaluated as stated."""
+    concurrency, batch or target is evaluated as stated. "At full load" ("满载") asks for
+    the most sequences that fit whatever the figure asked: the power of all GPUs is divided
+    by all their tokens, not by one stream's."""
     from assistant.calculate.targets import has_target
 
     stated = scenario.concurrency or scenario.batch_size or has_target(scenario)
     if stated:
         return False
+    if ask in ("cost", "energy_cost", "power", "throughput") and _FULL_LOAD.search(question):
+        return True
     if ask in ("cost", "energy_cost", "power"):  # "cost per million tokens": as deployed
         return bool(_PER_TOKENS.search(question))
     if ask == "compare" and scenario.price_per_gpu_hour is not None:

@@ -98,6 +98,14 @@ def generic_card_lead(query: Query) -> tuple[tuple[str, ...], str]:
 
 
 def with_fp8_weight_only(query: Query, outcome: Outcome) -> Outcome:
+    """`outcome` with what FP8 on the named card means: weight-only serving (`_fp8_weights`),
+    or FP8 training the card cannot run, infeasible as asked (`fp8_training`)."""
+    from assistant.calculate.fp8_training import with_no_fp8_training
+
+    return with_no_fp8_training(query, _fp8_weights(query, outcome))
+
+
+def _fp8_weights(query: Query, outcome: Outcome) -> Outcome:
     """`outcome` with the sentence that FP8 weights run weight-only (W8A16) on the named card
     when it has no FP8 tensor cores but serves FP8 weights that way ("A100能跑FP8推理吗"): the
     question is answered, not refused, and the answer says at what memory and speed. On a card

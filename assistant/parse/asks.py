@@ -322,12 +322,17 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"
-        r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))",
+        r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))|"
+        # "$ per 1M tokens", "元/百万token": a price per token asked
+        r"(?:\$|¥|￥|usd|dollars?|元)\s*(?:per|/)\s*(?:1\s?m\b|one million|million|1k\b|token)",
     ),
     (
         "power",
         r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
         r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b|"
+        r"energy per (?:token|1\s?m\b|million|request)|"
+        r"(?:kwh|joules?) per (?:token|1\s?m\b|million)|"
+        r"每\s*(?:百万|千|个)?\s*token\s*(?:的)?\s*(?:能耗|耗电|用电)|"
         r"^(?:and|what about|how about) (?:the )?(?:power|energy)\s*\??$",  # "and the power?"
     ),
     (

@@ -161,11 +161,14 @@ _EACH_AFTER = (
 #: "每个用户至少 20 token/s", "each wants >= 20 tok/s", "each user needs at least 15 tok/s":
 #: a speed each of the users named wants, said before the number.
 _EACH_BEFORE = (
-    r"(?:(?:每路|每个用户|每用户|单路|单用户|每个请求|单个请求)\s*(?:生成|输出|速度|要|达到)?\s*"
+    r"(?:(?:每路|每个用户|每用户|每位用户|每人|每个人|每位|单路|单用户|每个请求|单个请求)\s*"
+    r"(?:生成|输出|速度|要|达到)?\s*"
     r"(?:要求)?\s*(?:不低于|不少于|至少|大于|超过|>=|≥|>)?"
     r"|\beach\s+(?:(?:user|one|person|client|stream|sequence|session)\s+)?"
     r"(?:wants?|needs?|gets?|requires?|expects?|should get|must get)\s*"
-    r"(?:>=|≥|>|at least|over|above|more than|no less than)?)\s*"
+    r"(?:>=|≥|>|at least|over|above|more than|no less than)?"
+    # "each at least 20 tokens/s": the verb left out
+    r"|\beach\s+(?:>=|≥|at least|no less than))\s*"
 )
 _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),

@@ -404,6 +404,7 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     >>> closest_entries("寒武纪MLU370")
     ('gpu', ())
     """
+    from assistant.parse.sized_names import by_size
     from calculators.catalog.hardware import lookup_gpu
     from calculators.catalog.models import lookup_model
     from calculators.errors import CalculatorInputError, UnknownNameError
@@ -412,6 +413,8 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
     named_part = _models_named(lowered)
     if named_part:  # "R1": the catalog models with that part in their names
         return "model", named_part
+    if not_decoder_llm(name):  # "BERT-large": spelling says nothing across families; size does
+        return "model", by_size(name, (), other_family=True)
     tables: list[tuple[Callable[[str], object], str]]
     if _COINED.fullmatch(name) or _OTHER_ONLY.fullmatch(lowered):  # "Zephyr-Omega", "BERT-large"
         tables = [(lookup_model, "model")]
@@ -427,6 +430,8 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
         try:
             lookup(name)
         except UnknownNameError as exc:
+            if exc.suggestions and table == "model":  # "Foo-13B": nearest in size first
+                return table, by_size(name, tuple(exc.suggestions), other_family=False)[:3]
             if exc.suggestions:
                 return table, tuple(exc.suggestions[:3])
         except CalculatorInputError:

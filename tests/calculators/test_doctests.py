@@ -33,6 +33,7 @@ MODULES = [
     "calculators.serving_rate",
     "calculators.serving_target",
     "calculators.serving_streams",
+    "calculators.serving_loop",
     "calculators.sizing",
 ]
 

@@ -258,7 +258,9 @@ def _gpu_hours(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     if not hours:
         return None
     stated = any(c.kind == "compute" and c.figures.get("mfu_stated") for c in checks)
-    at = Msg("answer.at_stated_mfu" if stated else "answer.at_mfu", mfu=mfu) if mfu else ""
+    peak = (scenario.precision or "bf16").upper()  # the peak a stated MFU is measured against
+    key = "answer.at_stated_mfu" if stated else "answer.at_mfu"
+    at = Msg(key, mfu=mfu, precision=peak) if mfu else ""
     if scenario.task == "inference":  # serving: the rent over its period, no training MFU
         at = ""
     return Msg("answer.gpu_hours", hours=hours, gpu=scenario.gpu or "GPU", at=at)

@@ -145,7 +145,12 @@ def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) ->
     if verdict == "tight" and f.get("inter_node_rdma") is False and comm / comp <= NETWORK_OK_RATIO:
         # within the ok band: tight only because the nodes talk plain TCP (no RDMA)
         key = "headline.network.tight_tcp"
-    return t(key, lang, comm=_dur(comm, lang), compute=_dur(comp, lang), ratio=comm / comp)
+    tp = _num(f, "tp_seconds_per_step") if _num(f, "comm_seconds_per_step") else None
+    inside = t("headline.network.inside", lang, tp=_dur(tp, lang)) if tp else ""
+    if tp and tp >= 0.999 * comm:  # one node, or no other traffic: all of it in the node
+        inside = t("headline.network.all_inside", lang)
+    dur = _dur(comm, lang)
+    return t(key, lang, comm=dur, compute=_dur(comp, lang), ratio=comm / comp, inside=inside)
 
 
 _SHORTFALL = {"memory": _memory, "compute": _compute, "network": _network}

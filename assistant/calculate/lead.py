@@ -61,12 +61,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         focus = join_sentences((text(saving, query.language), focus), query.language)
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
     focus = join_sentences((fabric, focus), query.language) if fabric else focus
-    if ask in _RUN_QUANTITIES and query.scenario.deadline_seconds is None:
-        took = focus_sentence("duration", outcome.checks, scenario, query.language)
-        focus = join_sentences((focus, took), query.language)  # how much, and over how long
-    # "要多久？电费多少？": every quantity asked is answered up front, in the order asked
-    also = [_answer(a, outcome, scenario, query) for a in query.asks[1:]]
-    focus = join_sentences(tuple(dict.fromkeys(x for x in (focus, *also) if x)), query.language)
+    focus = _quantities(ask, focus, outcome, query)
     # the count that holds stated users, then the one that gives each an interactive speed
     focus = join_sentences((focus, interactive_sentence(query, outcome, ask)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
@@ -92,6 +87,20 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _quantities(ask: Ask, focus: str, outcome: Outcome, query: Query) -> str:
+    """`focus` with every other quantity asked after it ("要多久？电费多少？"), in the order asked,
+    each said once: "how many GPU-hours, and how many days?" says the duration once, after
+    the GPU-hours (a run quantity is always followed by how long it runs)."""
+    scenario = outcome.scenario
+    assert scenario is not None  # with_focus answers only evaluated scenarios
+    took = ""
+    if ask in _RUN_QUANTITIES and query.scenario.deadline_seconds is None:
+        took = focus_sentence("duration", outcome.checks, scenario, query.language)
+    also = [_answer(a, outcome, scenario, query) for a in query.asks[1:]]
+    said = dict.fromkeys(x for x in (focus, took, *also) if x)
+    return join_sentences(tuple(said), query.language)
 
 
 def _total(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:

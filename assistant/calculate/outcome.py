@@ -36,9 +36,10 @@ from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
+from assistant.calculate.sixteen_bit import with_card_formats
 from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
-from assistant.calculate.stand_in import generic_card_lead, with_fp8_weight_only, with_stand_in
+from assistant.calculate.stand_in import generic_card_lead, with_stand_in
 from assistant.calculate.stream_floor import floor_asked, most_streams
 from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.summaries import evaluated_on
@@ -331,7 +332,7 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     site = _site(query, sites)
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
-    found = with_note(with_fp8_weight_only(query, _calculate(query, site)), one_card)
+    found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:

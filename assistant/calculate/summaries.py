@@ -155,6 +155,11 @@ def _network(f: Figures, gpu: str) -> list[Msg]:
         parts.append(Msg("summary.network.one_replica"))
     elif comm is not None and comp is not None:
         parts.append(Msg("summary.network.sync", comm=comm, compute=comp))
+    pp, moe = _num(f, "pp_seconds_per_step"), _num(f, "moe_seconds_per_step")
+    if pp:  # the parts of the step's traffic, each named, add up to the headline's total
+        parts.append(Msg("summary.network.pipeline", pp=pp))
+    if moe:
+        parts.append(Msg("summary.network.experts", moe=moe))
     tp = _num(f, "tp_seconds_per_step")
     if tp:
         parts.append(Msg("summary.network.tensor_parallel", tp=tp))

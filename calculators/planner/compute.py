@@ -114,7 +114,7 @@ def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, 
     Table 1: 140 TFLOP/s counted with recompute = 45% of 312, i.e. 34% MFU)."""
     basis = default_mfu_basis(plan.gpu, plan.precision)  # fp8: MFU against the FP8 peak
     if plan.mfu:  # stated: it replaces the default (and is said to be the user's)
-        return plan.mfu, Msg("assume.compute.mfu_basis.stated")
+        return plan.mfu, Msg("assume.compute.mfu_basis.stated", precision=plan.precision.upper())
     return basis.value * model_flops / hardware_flops, basis.basis
 
 

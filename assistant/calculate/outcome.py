@@ -9,7 +9,7 @@ says which would work. "How many" and "how long" also get the direct number (:mo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import judged_on_network
@@ -30,6 +30,7 @@ from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.outcome_record import Outcome
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.recommend import recommend_outcome
@@ -65,16 +66,10 @@ from assistant.i18n import input_error, join_sentences, text
 from assistant.i18n.labels import CHECK_LABELS
 from assistant.records import (
     Ask,
-    Check,
-    CheckKind,
     Language,
-    Option,
     Query,
-    Scaling,
     Scenario,
     SiteProfile,
-    Suggestion,
-    Verdict,
 )
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
@@ -83,41 +78,6 @@ if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, PlanChange
 
 __all__ = ["Outcome", "calculate", "to_plan"]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What the calculators concluded about one question."""
-
-    verdict: Verdict
-    lead: str
-    """The sentence that follows the verdict (what was evaluated, or what to ask instead)."""
-    scenario: Scenario | None = None
-    binding: CheckKind | None = None
-    checks: tuple[Check, ...] = ()
-    suggestions: tuple[Suggestion, ...] = ()
-    assumptions: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    site: SiteProfile | None = None
-    mode: str = "verdict"
-    """"verdict" (a job was evaluated), "concept" (in the domain, nothing to compute: cite the
-    best passages for the question), "offtopic" or "invalid" (nothing is cited)."""
-    facts: tuple[str, ...] = ()
-    """Catalog facts shown with a concept answer (datasheet figures of the GPUs named)."""
-    ask: str = ""
-    """What to add to the question for a computed verdict (concept answers)."""
-    remarks: tuple[str, ...] = ()
-    """The planner's notes on its suggestions ("a longer deadline is impractical: 54 years")."""
-    focus: str = ""
-    """The direct answer to what was asked, when sizing already wrote it (else derived)."""
-    options: tuple[Option, ...] = ()
-    """For a comparison: each option's verdict, key figures and wins."""
-    scaling: Scaling | None = None
-    """Duration or throughput at a few GPU counts around the evaluated one (for the chart)."""
-    evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
-    """The planner's evaluation behind `checks`; `scaling` is derived from the final one only."""
-    refusal: CalculatorInputError | None = field(default=None, repr=False, compare=False)
-    """The input error refused ("-5张A100"): `pipeline.answer` raises it (exit 2 in `ask`)."""
 
 
 def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:

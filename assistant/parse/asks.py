@@ -329,7 +329,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "power",
         r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
-        r"how much power|how many (?:watts|kw)|energy (?:use|consumption)|\bwatts?\b|"
+        r"how much (?:power|energy|electricity)|how many (?:watts|kw)|energy (?:use|consumption)|"
+        r"\bwatts?\b|"
         r"energy per (?:token|1\s?m\b|million|request)|"
         r"(?:kwh|joules?) per (?:token|1\s?m\b|million)|"
         r"每\s*(?:百万|千|个)?\s*token\s*(?:的)?\s*(?:能耗|耗电|用电)|"

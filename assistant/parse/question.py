@@ -192,6 +192,10 @@ _MONEY_ENOUGH = re.compile(
 )
 
 
+#: An amount of energy asked ("耗电多少", "how much energy"), not a power draw ("功率多少").
+_ENERGY_WORDS = re.compile(r"耗电|用电|多少电|多少度|能耗|\benergy\b|\bkwh\b", re.IGNORECASE)
+
+
 def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) -> tuple[Ask, ...]:
     """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost; an
     electricity price with no job and no question word asks for the bill too.
@@ -199,6 +203,9 @@ def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) 
     judge); with a budget it stays a yes/no whose headline is the budget sentence."""
     if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
         asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
+    if "power" in asks and "price_per_kwh" in found and _ENERGY_WORDS.search(text):
+        # "每百万token耗电多少，电价0.8元/度": the energy, priced: the bill gives both
+        asks = tuple("energy_cost" if a == "power" else a for a in asks if a != "energy_cost")
     if not asks and "price_per_kwh" in found and not {"model", "params"} & found.keys():
         asks = ("energy_cost",)  # "8x 4090 flat out for a month, electricity at $0.15/kWh"
     if found.get("budget") is None and "cost" not in asks and _MONEY_ENOUGH.search(text):

@@ -147,7 +147,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"怎么选|如何选|选哪|该选|选谁|"
         r"should i (?:get|buy|rent|pick|choose|use|go with)|(?:choose|pick|decide) between|"
         r"better (?:choice|option|pick)|which to (?:pick|choose|buy|rent|use)|"
-        r"⟨gpu⟩[^.?!。？]{0,30}?(?:\bor\b|还是)[^.?!。？]{0,20}?⟨gpu⟩|"
+        # (a decimal point is no sentence end: "H100 at $2.5/h or A100 at $1.3/h")
+        r"⟨gpu⟩(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,30}?(?:\bor\b|还是)"
+        r"(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,20}?⟨gpu⟩|"
         r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)",  # "A100跟H100比怎么样"
     ),
     (

@@ -348,6 +348,8 @@ def _target(
             - 1e-9
         ),
     )
+    if _users(load) and load.tokens_per_second:  # the target is met at the users stated
+        replicas = _replicas_at_users(speed, batch, load, replicas)
     interval = step
     if _users(load):  # users in a closed loop: prefill takes its share of every stream's time
         each = math.ceil(load.sequences / replicas) if load.sequences else batch
@@ -384,6 +386,20 @@ def _target(
         rate_bound=rate.bound if rate else None,
         seconds_between_tokens=interval,
     )
+
+
+def _replicas_at_users(speed: ServingSpeed, batch: int, load: _Load, replicas: int) -> int:
+    """The fewest replicas, from ``replicas`` up, whose stated users (spread evenly, each
+    replica a closed loop) deliver the tokens/s target: a full replica's rate is not what 64
+    users on it give."""
+    users = load.sequences or 1
+    target = (load.tokens_per_second or 0.0) * (1 - 1e-9)
+    while replicas < users:
+        each = math.ceil(users / replicas)
+        if users / _closed_loop(speed, max(1, min(batch, each)), load).seconds_per_token >= target:
+            break
+        replicas += 1
+    return replicas
 
 
 def _loaded(rate: ReplicaRate, step: float, each: float) -> tuple[float, float]:

@@ -106,19 +106,25 @@ def test_a_qps_target_is_worded_at_its_load_and_the_memory_maximum_apart() -> No
 
 
 def test_a_stated_concurrency_is_the_load_the_headline_gives() -> None:
-    # 64 users at about 43 tokens/s each: about 2,750 tokens/s, above the 1,500 asked
+    # 64 users, 1,500-token prompts: each user's next prompt (2 x 70.6e9 x 1,500 = 2.1e14 FLOPs,
+    # ~0.14 s on 4 H100) takes its share of the GPUs, so in BF16 the 64 users get about 22
+    # tokens/s each, ~1,450 tokens/s: under the 1,500 asked. A full replica (223 sequences)
+    # would deliver more, but the users are 64: the count is the one that meets the target at
+    # their load, and with precision left open FP8 does it on the 4 GPUs stated.
     question = (
         "Is 4x H100 enough to serve Llama-3-70B at 1500 tokens/s aggregate with 64 concurrent "
         "users? prompts ~1500 tokens, ~500 out"
     )
-    lead = calculate(parse(question)).lead
-    first = lead.split(". ")[0]
-    assert "about 64 in flight at once" in first
+    outcome = calculate(parse(question))
+    first = outcome.lead.split(". ")[0]
     delivered = re.search(r"delivers? about ([\d,]+) tokens/s", first)
-    assert delivered is not None
-    assert 1500 < float(delivered.group(1).replace(",", "")) < 4000
-    assert "Headroom: up to" in lead
-    assert not re.search(r"up to \d+ concurrent", first)
+    if delivered is not None:  # what is said to meet the target delivers it at 64 users
+        assert "about 64 in flight at once" in first
+        assert float(delivered.group(1).replace(",", "")) >= 1500
+    assert outcome.verdict == "conditional"
+    assert "served in FP8" in first
+    assert re.search(r"In BF16 it takes (\d+) × H100", outcome.lead)
+    assert not re.search(r"up to \d+ concurrent sequences per replica fit in memory", first)
 
 
 def test_a_stream_under_ten_tokens_per_second_is_flagged_with_the_reply_time() -> None:

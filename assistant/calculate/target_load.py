@@ -70,8 +70,17 @@ def at_load_said(
 
 def headroom(target: ServingTarget, *, rate_said: bool = False) -> Msg:
     """The memory maximum per replica, as its own sentence; with the request rate a replica
-    sustains unless the answer said it already (`rate_said`)."""
+    sustains unless the answer said it already (`rate_said`). When a latency target caps the
+    batch below what memory holds, both, each labelled: memory holds M, the target serves N."""
     concurrent = Msg("solve.concurrent", count=target.sequences_per_replica)
+    held = target.memory_sequences_per_replica
+    if held > target.sequences_per_replica:  # a latency target caps the batch below memory
+        return Msg(
+            "solve.headroom_capped" + ("_memory" if rate_said else ""),
+            held=Msg("solve.concurrent", count=held),
+            concurrent=concurrent,
+            qps=target.requests_per_second_per_replica,
+        )
     if rate_said:
         return Msg("solve.headroom_memory", concurrent=concurrent)
     return Msg("solve.headroom", concurrent=concurrent, qps=target.requests_per_second_per_replica)

@@ -205,3 +205,23 @@ def test_open_lengths_are_said_as_defaults() -> None:
     assert (outcome.scenario.prompt_tokens, outcome.scenario.output_tokens) == (1024, 256)
     assert outcome.scenario.context_length == 4096  # the default context, as before
     assert any("1,024-token prompt and 256 output tokens" in a for a in outcome.assumptions)
+
+
+def test_headroom_labels_what_memory_holds_apart_from_the_latency_cap() -> None:
+    # memory holds 237 per replica; a 10 ms per-token target caps the batch at 52: both said,
+    # each labelled (the old sentence called the 52 what fits in memory)
+    from dataclasses import replace
+
+    from assistant.calculate.target_load import headroom
+    from calculators.serving_target import ServingTarget
+
+    capped = ServingTarget(2, 1, 2, 1, 52, 5000.0, 20.3, 0.0095, 0.03, 2.5, Msg("x"))
+    capped = replace(capped, memory_sequences_per_replica=237)
+    said = text(headroom(capped), "en")
+    assert "memory holds up to 237 concurrent sequences per replica" in said
+    assert "serves at most 52 concurrent sequences" in said
+    assert "52 concurrent sequences per replica fit in memory" not in said
+    assert "237" in text(headroom(capped, rate_said=True), "zh")
+    uncapped = replace(capped, memory_sequences_per_replica=52)
+    said = text(headroom(uncapped), "en")
+    assert "up to 52 concurrent sequences per replica fit in memory" in said

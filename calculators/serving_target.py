@@ -13,7 +13,7 @@ is found, then replicas = ceil(target / what one replica delivers).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from calculators import _memory_parts as parts
@@ -63,6 +63,10 @@ class ServingTarget:
     message: Msg
     prefill_seconds: float = 0.0
     """GPU time of one request's prefill on a replica."""
+    memory_sequences_per_replica: int = 0
+    """Sequences one replica's memory holds at the context length
+    (`serving_solvers.replica_batch_limit`); ``sequences_per_replica`` is this or fewer when a
+    latency target caps the batch (0: not known, read ``sequences_per_replica``)."""
     decode_share_seconds: float = 0.0
     """One request's share of the replica's decode time: output_tokens x t_token / batch."""
     rate_bound: str | None = None
@@ -316,7 +320,7 @@ def gpus_for_target(
         )
         found = _replica(model, gpu, lay, limit, context, load, links)
         if found is not None:
-            option = _target(lay, *found, load)
+            option = replace(_target(lay, *found, load), memory_sequences_per_replica=limit)
             if best is None or _key(option) < _key(best):
                 best = option
     return best or _unreachable(gpu, load)

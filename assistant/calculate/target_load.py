@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import figure
 from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND, slow_stream_msg
 from assistant.records import Check, Scenario
-from calculators.defaults import DEFAULT_OUTPUT_TOKENS
+from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
     from calculators.serving_load import InFlight
     from calculators.serving_target import ServingTarget
 
-__all__ = ["at_load_said", "headroom", "interactive_count", "slow_at_load"]
+__all__ = ["assumed_lengths", "at_load_said", "headroom", "interactive_count", "slow_at_load"]
 
 #: Times per token within 5% read as the same speed (the compute line's, at one decimal).
 _SAME = 1.05
@@ -70,8 +70,17 @@ def at_load_said(
 
 def headroom(target: ServingTarget, *, rate_said: bool = False) -> Msg:
     """The memory maximum per replica, as its own sentence; with the request rate a replica
-    sustains unless the answer said it already (`rate_said`)."""
+    sustains unless the answer said it already (`rate_said`). When a latency target caps the
+    batch below what memory holds, both, each labelled: memory holds M, the target serves N."""
     concurrent = Msg("solve.concurrent", count=target.sequences_per_replica)
+    held = target.memory_sequences_per_replica
+    if held > target.sequences_per_replica:  # a latency target caps the batch below memory
+        return Msg(
+            "solve.headroom_capped_memory" if rate_said else "solve.headroom_capped",
+            held=Msg("solve.concurrent", count=held),
+            concurrent=concurrent,
+            qps=target.requests_per_second_per_replica,
+        )
     if rate_said:
         return Msg("solve.headroom_memory", concurrent=concurrent)
     return Msg("solve.headroom", concurrent=concurrent, qps=target.requests_per_second_per_replica)
@@ -117,4 +126,21 @@ def interactive_count(
         replicas=faster.replicas,
         per_replica=faster.tensor_parallel * faster.pipeline_parallel,
         **more,
+    )
+
+
+def assumed_lengths(s: Scenario) -> tuple[Msg, ...]:
+    """At a request-rate target, the request lengths the question left open, said beside a
+    verdict they decide: the GPUs a rate needs grow with each request's prompt (prefill) and
+    reply (decode), so a count judged short at the default lengths is short only at them."""
+    if not s.target_qps or (s.prompt_tokens is not None and s.output_tokens is not None):
+        return ()
+    prompt = s.prompt_tokens or DEFAULT_PROMPT_TOKENS
+    return (
+        Msg(
+            "solve.assumed_lengths",
+            prompt=prompt,
+            output=s.output_tokens or DEFAULT_OUTPUT_TOKENS,
+            prefill=s.target_qps * prompt,
+        ),
     )

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.solvers import model_and_gpu, serving_inputs, weight_dtype
-from assistant.calculate.target_load import at_load_said, headroom, slow_at_load
+from assistant.calculate.target_load import assumed_lengths, at_load_said, headroom, slow_at_load
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
 from calculators.defaults import (
@@ -245,7 +245,8 @@ def _counted(
     room = (headroom(target, rate_said=bool(rate)),) if load else ()
     faster = interactive_sizing(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)
     slow = slow_at_load(load, evaluated, faster, gpu) if load is not None else ()
-    said = (sized, *slow, *rate, *room, *other)
+    lengths = () if enough else assumed_lengths(stated)  # defaults that decide the verdict
+    said = (sized, *lengths, *slow, *rate, *room, *other)
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
 

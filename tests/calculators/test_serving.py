@@ -43,6 +43,10 @@ def _speed(model: str, gpu: str, tp: int = 1, pp: int = 1, dtype: str = "bf16", 
         ("Mixtral-8x7B", "A100 80GB", 1, "int8", 81 / 1.35, 81 * 1.35),
         # tenstorrent/tt-inference-server #340: Qwen3-30B-A3B on A100, vLLM, one request: 104.
         ("Qwen3-30B-A3B", "A100 80GB", 1, "bf16", 104 / 1.35, 104 * 1.35),
+        # Qwen docs, Speed Benchmark: Qwen3-30B-A3B on 1 x H20 in SGLang, batch 1, 6,144 in /
+        # 2,048 out: 490.10 (prompt + output) tokens/s = 16.7 s, ~0.5 s of it prefill: ~126
+        # output tokens/s (~8 ms a token against ~2 ms of HBM reads: kernel-bound, not 450+).
+        ("Qwen3-30B-A3B", "H20", 1, "bf16", 126 / 1.35, 126 * 1.35),
         # Mixtral over PCIe (RTX 4090 has no NVLink): "tens", not 245.
         ("Mixtral-8x7B", "RTX 4090", 8, "bf16", 10, 100),
         # NVIDIA NeMo docs, Llama-2 inference (TensorRT-LLM, 128 in / 20 out, batch 1):

@@ -133,3 +133,18 @@ def test_a_load_past_the_limit_is_capped_and_said() -> None:
         prompt_tokens=1024,
     )
     assert (f.per_replica, f.within_limit) == (16, False)
+
+
+def test_a_latency_target_caps_the_batch_below_what_memory_holds() -> None:
+    # Llama-3.1-8B bf16 on H100: one GPU's 72 GB usable less 16.1 GB of weights holds ~100
+    # sequences of 4,096 tokens (0.537 GB each); 10 ms per token caps the batch far below that
+    from calculators.serving_target import gpus_for_target
+
+    free = gpus_for_target(**_8B, target_tokens_per_second=1000, tensor_parallel=1)
+    capped = gpus_for_target(
+        **_8B, target_tokens_per_second=1000, target_seconds_per_token=0.010, tensor_parallel=1
+    )
+    assert 95 <= free.memory_sequences_per_replica <= 104
+    assert free.sequences_per_replica == free.memory_sequences_per_replica
+    assert capped.memory_sequences_per_replica == free.memory_sequences_per_replica
+    assert capped.sequences_per_replica < capped.memory_sequences_per_replica

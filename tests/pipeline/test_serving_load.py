@@ -205,3 +205,52 @@ def test_open_lengths_are_said_as_defaults() -> None:
     assert (outcome.scenario.prompt_tokens, outcome.scenario.output_tokens) == (1024, 256)
     assert outcome.scenario.context_length == 4096  # the default context, as before
     assert any("1,024-token prompt and 256 output tokens" in a for a in outcome.assumptions)
+
+
+def test_headroom_labels_what_memory_holds_apart_from_the_latency_cap() -> None:
+    # memory holds 237 per replica; a 10 ms per-token target caps the batch at 52: both said,
+    # each labelled (the old sentence called the 52 what fits in memory)
+    from dataclasses import replace
+
+    from assistant.calculate.target_load import headroom
+    from calculators.serving_target import ServingTarget
+
+    capped = ServingTarget(2, 1, 2, 1, 52, 5000.0, 20.3, 0.0095, 0.03, 2.5, Msg("x"))
+    capped = replace(capped, memory_sequences_per_replica=237)
+    said = text(headroom(capped), "en")
+    assert "memory holds up to 237 concurrent sequences per replica" in said
+    assert "serves at most 52 concurrent sequences" in said
+    assert "52 concurrent sequences per replica fit in memory" not in said
+    assert "237" in text(headroom(capped, rate_said=True), "zh")
+    uncapped = replace(capped, memory_sequences_per_replica=52)
+    said = text(headroom(uncapped), "en")
+    assert "up to 52 concurrent sequences per replica fit in memory" in said
+
+
+def test_a_rate_verdict_says_the_request_lengths_it_assumed() -> None:
+    # 20 QPS with no lengths: the defaults (1,024 in / 256 out) decide, so they are said with
+    # the prompt tokens/s they imply; stated lengths leave nothing to say
+    from assistant.calculate.target_load import assumed_lengths
+
+    said = assumed_lengths(Scenario(target_qps=20.0))
+    assert "1,024-token prompt and a 256-token reply" in text(said[0], "en")
+    assert "20,480 prompt tokens/s" in text(said[0], "en")
+    assert "20,480" in text(said[0], "zh")
+    assert assumed_lengths(Scenario(target_qps=20.0, prompt_tokens=128, output_tokens=64)) == ()
+    assert assumed_lengths(Scenario(target_tokens_per_second=500.0)) == ()
+
+
+def test_two_l40s_short_of_20_qps_say_the_lengths_decide() -> None:
+    outcome = calculate(
+        _ask(
+            "p99 TTFT under 1 s for Llama-3.1-8B at 20 QPS on 2 L40S?",
+            "en",
+            model="Llama-3.1-8B",
+            gpu="L40S",
+            gpu_count=2,
+            target_qps=20.0,
+            target_first_token_seconds=1.0,
+        )
+    )
+    assert outcome.verdict == "infeasible"
+    assert "rests on request lengths the question did not give" in outcome.focus

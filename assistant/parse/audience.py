@@ -26,7 +26,7 @@ import re
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.messages import Msg
 
-__all__ = ["fastest_stream", "head_count", "settle_audience", "single_user"]
+__all__ = ["daily_users", "fastest_stream", "head_count", "settle_audience", "single_user"]
 
 #: Using it, in Chinese: "用" / "使用", not "用户" ("个人用户" are many people).
 _USE = r"(?:用|使用)(?!户)"
@@ -127,6 +127,33 @@ def head_count(text: str) -> int | None:
 
 
 #: "Which is fastest", "哪个更快": a speed compared; with no load stated, one stream's speed.
+#: People a day ("1000 daily active users", "日活1000", "每天1000人用", "1000 users per day").
+_DAILY = (
+    re.compile(r"(?:日活|dau)\s*(?:用户)?\s*(?:约|大概|有|是|为|:|：)?\s*" + NUMBER),
+    re.compile(NUMBER + r"\s*(?:daily(?: active)?|dau)\s*(?:users|people|visitors)?"),
+    re.compile(NUMBER + _PEOPLE_EN + r"\s*(?:per|a|each|every)\s+day\b"),
+    re.compile(r"(?:每天|每日)\s*(?:约|大概|有)?\s*" + NUMBER + _PEOPLE_ZH),
+    re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:每天|每日)"),
+)
+
+
+def daily_users(text: str) -> int | None:
+    """How many people use it a day, when the text says so (not how many at once).
+
+    >>> daily_users("1000 daily active users"), daily_users("日活1000"), daily_users("每天500人用")
+    (1000, 1000, 500)
+    >>> daily_users("1000 users per day"), daily_users("100个用户同时")
+    (1000, None)
+    """
+    for pattern in _DAILY:
+        match = pattern.search(text)
+        if match is not None:
+            value = to_float(match.group(1))
+            if value is not None and 1 <= value <= 1e10:
+                return int(value)
+    return None
+
+
 _FASTEST = re.compile(
     r"\bfast(?:est|er)\b|\bquick(?:est|er)\b|(?:哪个|谁|哪套|哪种)\S{0,6}?(?:更|最)?快"
 )
@@ -153,6 +180,11 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
             found["target_seconds_per_token"] = 1.0 / speed  # that one user's own speed
         return []
     count = head_count(text)
+    daily = daily_users(text)
+    if count is None and daily is not None and found.get("concurrency") in (None, 1):
+        if "target_qps" in found or "target_tokens_per_second" in found:
+            return []  # a stated rate is the load
+        return [Msg("parse.daily_users", count=daily)]  # how many a day, not at once
     if count is None or _AT_ONCE.search(text) or found.get("concurrency") not in (None, count):
         return []
     if found.get("concurrency") is None and "target_qps" in found:

@@ -32,6 +32,7 @@ def read_period(text: str) -> float | None:
     """
     # "1M requests per day" is a load (read_qps), not how long the deployment runs
     text = re.sub(
+        r"\bdaily (?:active )?(?:users|people|visitors)|\bdau\b|日活|"
         r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
         r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
         "",

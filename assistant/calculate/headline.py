@@ -104,8 +104,15 @@ def _host_ram(f: Mapping[str, Figure], lang: Language, need: float, have: float)
 
 
 def _compute(
-    f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str = "", horizon: bool = False
+    f: Mapping[str, Figure],
+    lang: Language,
+    gpu: str,
+    verdict: str = "",
+    horizon: bool = False,
+    default_deadline: bool = False,
 ) -> str:
+    """The run time against the deadline; `default_deadline`: the 90-day default stands in for
+    a deadline nobody stated, and the clause says so ("超出默认期限 90 天（未给出期限）")."""
     seconds, deadline = _num(f, "seconds"), _num(f, "deadline_seconds")
     if not seconds or not deadline:
         return ""
@@ -115,7 +122,8 @@ def _compute(
     if ratio <= 1 and horizon:  # no deadline stated: the year is no limit to compare with
         return t("headline.compute.takes", lang, took=took)
     if ratio <= 1:
-        return t("headline.compute.in_time", lang, took=took, limit=limit)
+        key = "headline.compute.in_default_time" if default_deadline else "headline.compute.in_time"
+        return t(key, lang, took=took, limit=limit)
     needed = _num(f, "gpus_for_deadline")
     nodes = whole_nodes(needed, f, gpu)
     if horizon:  # no deadline was stated: the year is the practical horizon, not a deadline
@@ -126,7 +134,7 @@ def _compute(
         Msg("headline.compute.for_deadline", count=needed, gpu=gpu, nodes=nodes) if needed else ""
     )
     return t(
-        "headline.compute.too_slow",
+        "headline.compute.too_slow_default" if default_deadline else "headline.compute.too_slow",
         lang,
         took=took,
         limit=limit,
@@ -156,11 +164,14 @@ def _network(f: Mapping[str, Figure], lang: Language, gpu: str, verdict: str) ->
 _SHORTFALL = {"memory": _memory, "compute": _compute, "network": _network}
 
 
-def shortfall(check: Check, lang: Language, gpu: str, horizon: bool = False) -> str:
-    """What a check says in one clause, with the ratio of need to capacity when it has one."""
+def shortfall(
+    check: Check, lang: Language, gpu: str, horizon: bool = False, default_deadline: bool = False
+) -> str:
+    """What a check says in one clause, with the ratio of need to capacity when it has one
+    (`default_deadline`: the run time is judged on the default deadline, see `_compute`)."""
     reader = _SHORTFALL.get(check.kind)
     if check.kind == "compute":
-        text = _compute(check.figures, lang, gpu, check.verdict, horizon)
+        text = _compute(check.figures, lang, gpu, check.verdict, horizon, default_deadline)
     else:
         text = reader(check.figures, lang, gpu, check.verdict) if reader else ""
     if text:
@@ -287,7 +298,8 @@ def _clauses(
     either says a run time met without its limit."""
     horizon, quiet = limits
     if failing:
-        return [c for c in (shortfall(c, lang, gpu, horizon) for c in failing[:2]) if c]
+        said = (shortfall(c, lang, gpu, horizon, not deadline_asked) for c in failing[:2])
+        return [c for c in said if c]
     tight = [c for c in checks if c.verdict == "tight"]
     core = [c for c in checks if c.kind in ("memory", "compute") and c.verdict in ("ok", "tight")]
     others = [c for c in tight if c.kind not in ("memory", "compute")]

@@ -2,7 +2,10 @@
 
 Training: among the layouts with no failing check, the one with the shortest run time (an
 engineer picks the faster layout); times within `TIME_TIE` count as equal, and then a layout
-whose checks are all ok beats one that is only tight, and an earlier (cheaper) one beats a later.
+whose checks are all ok beats one that is only tight, a layout with fewer GPUs per model replica
+(less TP x PP) beats a wider one, and an earlier (cheaper) one beats a later. On PCIe and consumer
+cards, whose MFU default measures no TP, a layout with TP across the bus is used only when
+no other fits (`layout_pick.least_exposed`).
 When every layout fails something, the same rule among those whose memory fits; when none
 fits, the one needing the least memory per GPU (its shortfall is the honest one). The time is
 the planner's own (`calculators.planner.compute`), which charges a slow NVLink's extra tensor-
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.defaults import Resolved
 from assistant.calculate.layout_notes import layout_note, stated_zero_note
+from assistant.calculate.layout_pick import closest, least_exposed, pick, split, unpriced_tp
 from assistant.calculate.pipeline_layouts import (
     MAX_PIPELINE_STAGES,
     expert_parallel,
@@ -64,10 +68,6 @@ _TRAINING_CONFIGS: tuple[tuple[int, str, bool], ...] = (
     (3, "full", False),
     (3, "full", True),
 )
-
-#: Run times within 1% of the fastest count as a tie (well inside the model's own precision),
-#: so a tight layout is not chosen over an all-ok one for a rounding difference.
-TIME_TIE = 0.01
 
 
 def serving_kv_dtype(stated: str | None, weights: str, gpu: GPU) -> str:
@@ -336,19 +336,17 @@ def _training_choice(
     """The fastest layout that fits (see the module docstring); when none fits, the one
     needing the least memory per GPU (its shortfall is the honest one: "1.1x over")."""
     trials = _trials(scenario, layouts, pue, first_ok=False)
-    tried = [
-        (rank, _figure(checks, "compute", "seconds"), layout)
-        for rank, checks, layout in trials
-        if checks[0].verdict != "fail"
-    ]
-    chosen = _pick(tried, by_time=True)
+    fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
+    tried = [(r, _figure(checks, "compute", "seconds"), layout) for r, checks, layout in fitting]
+    tried = least_exposed(tried, [unpriced_tp(checks) for _, checks, _ in fitting])
+    chosen = pick(tried, by_time=True)
     needs = [
         (_figure(checks, "memory", "required_bytes_per_gpu"), i, layout)
         for i, (_, checks, layout) in enumerate(trials)
         if isinstance(checks[0].figures.get("required_bytes_per_gpu"), float)
     ]
     if chosen is None and needs:
-        chosen = _closest([(need, layout) for need, _, layout in needs])
+        chosen = closest([(need, layout) for need, _, layout in needs])
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else {"zero_stage": 3, "recompute": "selective"}
     return chosen
@@ -369,12 +367,12 @@ def _serving_choice(
     if any(layout not in latent for _, _, layout in fitting):
         fitting = [f for f in fitting if f[2] not in latent]
     if goal == "fit":
-        return _pick([(r, 0.0, layout) for r, _, layout in fitting], by_time=False) or fallback, ""
+        return pick([(r, 0.0, layout) for r, _, layout in fitting], by_time=False) or fallback, ""
     tried = [
         Tried(
             layout=layout,
             rank=rank,
-            gpus_per_replica=_split(layout),
+            gpus_per_replica=split(layout),
             tokens_per_second=_figure(checks, "compute", "decode_tokens_per_s_all_replicas"),
             seconds_per_token=_figure(checks, "compute", "seconds_per_token"),
             first_token_seconds=_figure(checks, "compute", "first_token_seconds"),
@@ -383,12 +381,6 @@ def _serving_choice(
     ]
     found = pick_serving(tried, scenario, ask)
     return found if found is not None else (fallback, "")
-
-
-def _split(layout: dict[str, object]) -> int:
-    """GPUs per replica of a serving layout (TP x PP)."""
-    tp, pp = layout.get("tensor_parallel"), layout.get("pipeline_parallel")
-    return (tp if isinstance(tp, int) else 1) * (pp if isinstance(pp, int) else 1)
 
 
 def _figure(checks: tuple[CheckResult, ...], kind: str, key: str) -> float:
@@ -418,47 +410,6 @@ def _host_ram_note(plan: Plan, lang: Language) -> list[str]:
     required = host.required_bytes_per_node if host.configured_bytes_per_node else 0.0
     said = host_ram_assumption(plan.gpu, on_node, host.available_bytes_per_node, required)
     return [text(said, lang)]
-
-
-def _closest(needs: list[tuple[float, dict[str, object]]]) -> dict[str, object]:
-    """The layout needing the least memory per GPU, in trial order; needs within TIME_TIE of
-    the least count as equal and the earlier (simpler) layout wins, as for run times: 16 x
-    H800 cannot hold Qwen2.5-72B's 72.7 GB of model states per GPU either as ZeRO-3 + TP=8
-    (73.8 GB) or as TP=8 x PP=2 (73.5 GB), and the fixes are said from the simpler one.
-
-    Examples:
-        >>> a, b = {"zero_stage": 3}, {"pipeline_parallel": 2}
-        >>> _closest([(73.8, a), (73.5, b)]) is a, _closest([(80.0, a), (73.5, b)]) is b
-        (True, True)
-    """
-    least = min(need for need, _ in needs)
-    return next(layout for need, layout in needs if need <= least * (1 + TIME_TIE))
-
-
-def _pick(
-    tried: list[tuple[int, float, dict[str, object]]], *, by_time: bool
-) -> dict[str, object] | None:
-    """The layout to use from (rank, seconds, layout) in trial order (see the module docstring).
-
-    Examples:
-        >>> a, b, c = {"zero_stage": 1}, {"zero_stage": 3}, {"zero_stage": 2}
-        >>> _pick([(1, 256.0, a), (0, 292.0, b)], by_time=True) is a  # faster, only tight
-        True
-        >>> _pick([(1, 219.0, a), (0, 219.5, b)], by_time=True) is b  # a tie: the all-ok one
-        True
-        >>> _pick([(2, 100.0, c), (1, 300.0, b)], by_time=True) is b  # nothing failing first
-        True
-        >>> _pick([(1, 256.0, a), (0, 292.0, b)], by_time=False) is b  # serving: fewest tight
-        True
-    """
-    for tier in ((0, 1), (2,)) if by_time else ((0,), (1,), (2,)):
-        pool = [(i, t) for i, t in enumerate(tried) if t[0] in tier]
-        if not pool:
-            continue
-        fastest = min(t[1] for _, t in pool)
-        near = [(t[0], i, t[2]) for i, t in pool if not by_time or t[1] <= fastest * (1 + TIME_TIE)]
-        return min(near, key=lambda item: (item[0], item[1]))[2]
-    return None
 
 
 def one_replica(resolved: Resolved) -> Resolved:

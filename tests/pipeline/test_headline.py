@@ -152,3 +152,26 @@ def test_an_english_topic_sentence_reads_on_after_its_label() -> None:
     sentence = topic_sentences(query.topics, outcome.checks, "en")
     assert sentence.startswith("Power: ")
     assert sentence[len("Power: ")].islower() or sentence[len("Power: ")].isdigit()
+
+
+@pytest.mark.parametrize(
+    ("lang", "default", "stated"),
+    [
+        ("zh", "超出默认期限 90 天（未给出期限）", "时间不够：需要约 54 年，期限 90 天，"),
+        ("en", "past the default horizon of 90 days (no deadline was given)", "against a deadline"),
+    ],
+)
+def test_the_default_deadline_is_named_as_the_default(lang: str, default: str, stated: str) -> None:
+    # the 90-day default stands in for a deadline nobody stated: said so, not as theirs
+    said = shortfall(SLOW, lang, "A100", default_deadline=True)  # type: ignore[arg-type]
+    assert default in said
+    assert stated not in said
+    assert stated in shortfall(SLOW, lang, "A100")  # type: ignore[arg-type]
+    if lang == "zh":
+        assert "期限 90 天" in said
+
+
+def test_a_failing_run_time_with_no_deadline_stated_says_default() -> None:
+    lead = calculate(parse("Can one node of 8 H100 pretrain a 13B model on 2T tokens?")).lead
+    assert "default horizon of 90 days" in lead
+    assert "against a deadline of 90 days" not in lead

@@ -87,6 +87,12 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*张(?=\s*" + _CARD_VERB + r")",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
     r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
+    # "The H100 has 80GB, can 2 serve Llama-3-70B?", "are 4 enough?": a bare count as the
+    # subject of a verb counts the card named before
+    r"⟨gpu⟩[^?？!！]{0,60}?\b(?:can|could|will|would|do|does|are|is|would)\s+"
+    + NUMBER
+    + r"\s+(?:serve|run|handle|fit|hold|host|train|fine-?tune|load|be enough|suffice|work|"
+    + r"enough|sufficient|cope)\b",
 )
 _PER_NODE_PATTERNS = (
     NUMBER

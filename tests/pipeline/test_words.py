@@ -83,9 +83,11 @@ def test_bare_gpu_hours_is_the_ask(question: str) -> None:
         ("H100 80GB: are 4 enough to serve Llama-3-70B?", 4),
         ("H100 80GB, will 2 of them serve Llama-3-70B?", 2),
         ("H100 80G 推理Llama-3-70B，两张够吗", 2),
+        ("A100 80GB跑Qwen2.5-72B，两块够吗", 2),
+        ("A100 80GB跑Qwen2.5-72B，租一天5000块够吗", None),  # 块 of money, not cards
     ],
 )
-def test_a_bare_count_after_the_card(question: str, count: int) -> None:
+def test_a_bare_count_after_the_card(question: str, count: int | None) -> None:
     assert parse(question).scenario.gpu_count == count
 
 

@@ -9,20 +9,13 @@ kept inside a node on NVLink and pipeline or data parallelism spans the nodes (N
 
 from __future__ import annotations
 
-import re
-
 from assistant.i18n import text
+from assistant.parse.cross_node import asks_cross_node_tp
 from assistant.records import Query
 from calculators.messages import Msg
 
 __all__ = ["cross_node_tp"]
 
-_TP = re.compile(r"张量并行|tensor[- ]parallel|\btp\b")
-_ACROSS = re.compile(
-    r"跨机|跨节点|跨服务器|跨(?:两)?台|(?:机器|节点|服务器)之间|"
-    r"(?:between|across) (?:the |two |2 )?(?:nodes|machines|servers|boxes|hosts)|"
-    r"cross[- ]node|inter[- ]node|multi[- ]node"
-)
 #: From this many times slower than NVLink a link cannot carry tensor parallelism: InfiniBand
 #: NDR (50 GB/s per direction) is 9x under NVLink 4 and already needs TP kept in a node
 #: (Narayanan et al. 2021 §3); a fabric within 4x of it (NVLink Switch) says nothing here.
@@ -42,8 +35,8 @@ def cross_node_tp(query: Query) -> str:
     """
     from calculators.catalog.hardware import lookup_gpu, lookup_link
 
-    s, question = query.scenario, query.question.lower()
-    if s.inter_link is None or not _TP.search(question) or not _ACROSS.search(question):
+    s = query.scenario
+    if s.inter_link is None or not asks_cross_node_tp(query.question):
         return ""
     link = lookup_link(s.inter_link)
     inside = lookup_link(lookup_gpu(s.gpu).intra_link if s.gpu else "NVLink 4")

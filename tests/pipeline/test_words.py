@@ -143,3 +143,17 @@ def test_cross_node_tp_over_a_slow_link(question: str, ratio: str) -> None:
 )
 def test_cross_node_tp_only_when_asked(question: str) -> None:
     assert cross_node_tp(parse(question)) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "tp"),
+    [
+        # the question's own layout: TP over both 8-GPU nodes
+        ("两台8卡H100之间只有25G网卡，跨机做张量并行推理Llama-3-70B行不行？", 16),
+        ("Two 8x H100 nodes, 25GbE: serve Llama-3-70B with tensor parallelism across nodes?", 16),
+        ("两台8卡H100之间只有25G网卡，推理Llama-3-70B行不行？", None),  # no TP asked across
+        ("两台8卡H100，25G网卡，跨机做张量并行，TP=8 推理Llama-3-70B", 8),  # a stated degree
+    ],
+)
+def test_cross_node_tp_is_the_layout_evaluated(question: str, tp: int | None) -> None:
+    assert parse(question).scenario.tensor_parallel == tp

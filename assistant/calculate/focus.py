@@ -25,6 +25,7 @@ __all__ = [
     "asks_count",
     "break_even",
     "asks_duration",
+    "duration_message",
     "figure",
     "focus_sentence",
     "main_ask",
@@ -173,7 +174,7 @@ def _hardware(scenario: Scenario) -> Msg:
     return Msg("common.gpus", count=scenario.gpu_count or 1, gpu=scenario.gpu or "GPU")
 
 
-def _duration(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+def duration_message(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     seconds = figure(checks, "compute", "seconds")
     if seconds is None:
         return None
@@ -454,7 +455,7 @@ _ANSWERS = {
     "memory": _memory,
     "activations": _elsewhere("activations_answer"),
     "max_micro_batch": _elsewhere("max_micro_batch_answer", "micro_batch"),
-    "duration": _duration,
+    "duration": duration_message,
     "gpu_count": _count,
     "kv_cache": _kv_cache,
     "kv_per_token": _elsewhere("kv_per_token_answer", "kv_answers"),

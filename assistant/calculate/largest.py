@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
 from assistant.calculate.followup import changed_note
+from assistant.calculate.scope import ask_wording
 from assistant.i18n import join_sentences, text
+from assistant.parse.slots import read_task
 from assistant.records import Check, Query, Scenario
 from calculators.defaults import DEFAULT_DEADLINE_SECONDS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -300,7 +302,10 @@ def _largest_finetune(
     size, best = _bisect(query, run, usable / _FINETUNE_STATE_BYTES[method])
     if best is None:
         return probe
-    lead = text(Msg(found.key, **{**found.params, "params": size}), query.language)
+    # "全参训练" / "full-parameter training" is trained, not fine-tuned: the verb the user said
+    trained = read_task(ask_wording(query).lower()) == "pretrain"
+    key = "answer.max_model_full_training" if trained else found.key
+    lead = text(Msg(key, **{**found.params, "params": size}), query.language)
     if query.scenario.method is None:
         lighter = {
             m: _bisect(_with_method(query, m), run, usable / _FINETUNE_STATE_BYTES[m])[0]

@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.asked_unit import in_asked_unit
 from assistant.calculate.bottleneck import bottleneck_sentence
 from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import (
     asked,
+    duration_message,
     focus_sentence,
     main_ask,
     needed_gpus,
@@ -97,7 +99,7 @@ def _quantities(ask: Ask, focus: str, outcome: Outcome, query: Query) -> str:
     assert scenario is not None  # with_focus answers only evaluated scenarios
     took = ""
     if ask in _RUN_QUANTITIES and query.scenario.deadline_seconds is None:
-        took = focus_sentence("duration", outcome.checks, scenario, query.language)
+        took = _duration(outcome, scenario, query)
     also = [_answer(a, outcome, scenario, query) for a in query.asks[1:]]
     said = dict.fromkeys(x for x in (focus, took, *also) if x)
     return join_sentences(tuple(said), query.language)
@@ -143,4 +145,14 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None
         if nodes is not None:
             return text(nodes, language)
+    if ask == "duration":
+        return _duration(outcome, scenario, query)
     return focus_sentence(ask, outcome.checks, scenario, language)
+
+
+def _duration(outcome: Outcome, scenario: Scenario, query: Query) -> str:
+    """How long the run takes, in the unit the question asked for ("Days to train…?")."""
+    message = duration_message(outcome.checks, scenario)
+    if message is None:
+        return ""
+    return text(in_asked_unit(message, ask_wording(query)), query.language)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import card_ratio, concept_lead, gpu_facts, what_to_ask
+from assistant.calculate.cross_node import cross_node_tp
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
@@ -244,7 +245,7 @@ def _concept(query: Query) -> Outcome:
         verdict="unknown",
         lead=concept_lead(query),
         mode="concept",
-        focus=card_ratio(query),  # two cards compared for a task: by how much, first
+        focus=card_ratio(query) or cross_node_tp(query),  # a figure answers it first
         facts=gpu_facts(gpus, query.language),
         ask=what_to_ask(query),
     )

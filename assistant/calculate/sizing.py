@@ -15,8 +15,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.asked_unit import in_asked_unit
 from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
 from assistant.calculate.focus import figure, needed_gpus
+from assistant.calculate.scope import ask_wording
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, text
 from assistant.records import Query, Scenario
@@ -89,7 +91,8 @@ def how_long(query: Query, run: Evaluator, *, practical: bool = False) -> Outcom
         return first
     hardware = Msg("common.gpus", count=count, gpu=gpu)
     key = "answer.duration_impractical" if seconds > PRACTICAL_SECONDS else "answer.duration"
-    focus = text(Msg(key, seconds=seconds, hardware=hardware), lang)
+    said = in_asked_unit(Msg(key, seconds=seconds, hardware=hardware), ask_wording(query))
+    focus = text(said, lang)
     if seconds <= DEFAULT_DEADLINE_SECONDS:
         return replace(first, focus=focus)
     more = practical_count(count, seconds, per_node)

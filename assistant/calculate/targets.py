@@ -350,7 +350,7 @@ def _sized_answer(
         )
         rate = _rate_said(target)
         slow = slow_at_load(load, evaluated, interactive_sizing(stated, evaluated, per_node), gpu)
-        said = [led, *slow, *rate, headroom(target, rate_said=bool(rate))]
+        said = [*_bar_first(led, slow, words), *rate, headroom(target, rate_said=bool(rate))]
     sizing = sizing_scenario(stated, evaluated, per_node)
     fewer = _lower_format(sizing, per_node, count - 1) if stated.precision is None else None
     if fewer is not None:
@@ -358,6 +358,15 @@ def _sized_answer(
         said.append(_sized("solve.fewer_in_format", t, gpu, dtype=_format(*dtype)))
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
     return replace(sized_outcome, focus=focus)
+
+
+def _bar_first(led: Msg, slow: tuple[Msg, ...], words: Param) -> tuple[Msg, ...]:
+    """A count asked for a target whose streams would crawl on the fewest GPUs that hold it:
+    the count that also gives every stream the interactive bar leads, the fewest after it."""
+    if len(slow) < 2:
+        return (led, *slow)
+    bar = Msg("solve.interactive_first", **{**dict(slow[1]), "target": words})
+    return bar, Msg("solve.memory_only", count=led), slow[0]
 
 
 #: Weight formats tried for a serving target the released one misses, in the order a serving

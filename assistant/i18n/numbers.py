@@ -14,8 +14,10 @@ from calculators.units import format_bytes, format_flops, format_rate
 
 __all__ = [
     "bytes_text",
+    "DURATION_SECONDS",
     "count_text",
     "duration_text",
+    "duration_unit",
     "flops_text",
     "integer_text",
     "number_text",
@@ -36,6 +38,21 @@ _DURATION_UNITS = (
     (2 * _YEAR, 86400.0, "days", "天"),
     (math.inf, _YEAR, "years", "年"),
 )
+
+
+#: Seconds in each unit a question may ask a duration in (a month of 30 days, as parsed).
+DURATION_SECONDS = {"h": 3600.0, "days": 86400.0, "weeks": 7 * 86400.0, "months": 30 * 86400.0}
+
+
+def duration_unit(seconds: float) -> str:
+    """The English unit `duration_text` says `seconds` in ("days" for 34 days).
+
+    Examples:
+        >>> duration_unit(34 * 86400), duration_unit(3 * _YEAR), duration_unit(7200)
+        ('days', 'years', 'h')
+    """
+    size = abs(seconds)
+    return next(en for bound, _, en, _ in _DURATION_UNITS if size < bound or bound == math.inf)
 
 
 def _trim(text: str) -> str:

@@ -87,6 +87,15 @@ _TOTAL_PATTERNS = (
     NUMBER + r"\s*张(?=\s*" + _CARD_VERB + r")",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
     r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
+    # "A100 80GB跑Qwen2.5-72B，两块够吗": 块 after a card named before counts it when a small
+    # number is followed by 够/能 (not "5000块够吗", money)
+    r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])([1-9]|[1-5]\d|6[0-4])(?![\d.])\s*块(?=\s*(?:够|就够|能|可以))",
+    # "The H100 has 80GB, can 2 serve Llama-3-70B?", "are 4 enough?": a bare count as the
+    # subject of a verb counts the card named before
+    r"⟨gpu⟩[^?？!！]{0,60}?\b(?:can|could|will|would|do|does|are|is|would)\s+"
+    + NUMBER
+    + r"\s+(?:serve|run|handle|fit|hold|host|train|fine-?tune|load|be enough|suffice|work|"
+    + r"enough|sufficient|cope)\b",
 )
 _PER_NODE_PATTERNS = (
     NUMBER

@@ -8,7 +8,7 @@ import re
 
 from assistant.parse.numbers import NUMBER, to_float
 
-__all__ = ["read_deadline", "read_period"]
+__all__ = ["asked_duration_unit", "read_deadline", "read_period"]
 
 
 _PERIODS = (
@@ -89,4 +89,46 @@ def read_deadline(text: str) -> float | None:
             if seconds >= 365 * 86400.0 and value > 50:
                 continue  # "2024年" is a date, not a deadline
             return value * seconds
+    return None
+
+
+#: The unit a how-long question asks its answer in ("Days to train", "要多少天", "几个小时"),
+#: the unit names of `assistant.i18n.numbers` ("h", "days", "weeks", "months").
+_ASKED_UNITS = (
+    (
+        "h",
+        r"(?:how many|number of|in) hours\b|(?<!gpu.)(?<!gpu )(?<!card.)(?<!card )\bhours\s+"
+        r"(?:needed\s+|required\s+)?to\b|(?:多少|几个?)\s*(?:个)?小时|按小时",
+    ),
+    (
+        "days",
+        r"(?:how many|number of|in) days\b|\bdays\s+(?:needed\s+|required\s+)?to\b|"
+        r"(?:多少|几)\s*天|按天",
+    ),
+    (
+        "weeks",
+        r"(?:how many|number of|in) weeks\b|\bweeks\s+(?:needed\s+|required\s+)?to\b|"
+        r"(?:多少|几)\s*(?:个)?(?:周|星期)|按周",
+    ),
+    (
+        "months",
+        r"(?:how many|number of|in) months\b|\bmonths\s+(?:needed\s+|required\s+)?to\b|"
+        r"(?:多少|几)\s*(?:个)?月|按月",
+    ),
+)
+
+
+def asked_duration_unit(text: str) -> str | None:
+    """The unit a how-long question wants ("Days to train…" → "days", "要几个小时" → "h"), or
+    None when it names none ("how long", "多久").
+
+    >>> asked_duration_unit("days to train a 7b model?"), asked_duration_unit("要多少天训完")
+    ('days', 'days')
+    >>> asked_duration_unit("gpu-hours to train it?"), asked_duration_unit("how long?")
+    (None, None)
+    """
+    lowered = text.lower()
+    for unit, pattern in _ASKED_UNITS:
+        if re.search(pattern, lowered):
+            return unit
     return None

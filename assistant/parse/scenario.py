@@ -17,6 +17,7 @@ from assistant.parse import hardware as hw
 from assistant.parse import links, slots
 from assistant.parse.audience import settle_audience
 from assistant.parse.continued import CONTINUED_PRETRAIN_TOKENS, continued_pretraining
+from assistant.parse.cross_node import cross_node_slots
 from assistant.parse.datasets import read_dataset
 from assistant.parse.host_ram import host_ram_note
 from assistant.parse.kv import read_kv_format
@@ -211,6 +212,7 @@ def scenario_slots(
         said = Msg("parse.continued_pretraining", threshold=CONTINUED_PRETRAIN_TOKENS)
         warnings.append(parse_note(said, lang))
     found.update(_link_slots(text, mentions.plain))
+    found.update(cross_node_slots(text, found))  # "跨机做张量并行": TP spans the stated nodes
     if "gpu" in found and links.names_bare_nvlink(mentions.plain):
         warnings += _family_nvlink(found, lang)
     for name, value in read_load_slots(text).items():

@@ -89,9 +89,13 @@ def test_a_slow_stream_gets_the_count_that_makes_it_interactive() -> None:
     head = result.focus or ""
     counts = [int(c) for c in re.findall(r"(\d+) 张 L40S 48GB", head)]
     assert "低于本工具按交互使用取的 10 token/s" in head
-    faster = re.search(r"每路都不低于 10 token/s，该负载需要 (\d+) 张", head)
+    # the count that gives every stream the bar leads, the fewest that hold the load after it
+    faster = re.search(r"^在目标负载（[^）]+）下要让每路都不低于 10 token/s，需要 (\d+) 张", head)
     assert faster is not None
-    assert int(faster.group(1)) > counts[0]
+    assert int(faster.group(1)) == counts[0]
+    fewest = re.search(r"只按显存与吞吐算：达到目标（[^）]+）需要 (\d+) 张", head)
+    assert fewest is not None
+    assert int(faster.group(1)) > int(fewest.group(1))
     assert result.verdict == "feasible"  # no per-stream speed was asked: the bar only informs
 
 

@@ -54,7 +54,7 @@ _EN_VERB = (
 )
 #: Each form as (pattern, unit); the amount's groups are the last four of the pattern.
 _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(_ZH_CARD + r"\s*" + _ZH_VERB + r"\s*" + _AMOUNT), "gpu"),
+    (re.compile(_ZH_CARD + r"\s*(?:⟨gpu⟩\s*(?:卡)?)?\s*" + _ZH_VERB + r"\s*" + _AMOUNT), "gpu"),
     (re.compile(_ZH_NODE + r"[^,，。;；?？!！]{0,24}?" + _ZH_VERB + r"\s*" + _AMOUNT), "node"),
     (re.compile(_AMOUNT + r"\s*(?:一|每|/|per\s*)\s*(?:张|块|卡(?!时))"), "gpu"),
     (re.compile(_AMOUNT + r"\s*(?:一|每|/|per\s*)\s*(?:台|节点)"), "node"),
@@ -73,12 +73,22 @@ def read_purchase_price(text: str) -> PurchasePrice | tuple[None, None]:
     found = [
         (match.start(2), order, one)
         for order, (pattern, unit) in enumerate(_FORMS)
-        for match in pattern.finditer(text)
+        for match in _matches(pattern, text)
         if (one := _priced(text, match, unit)) is not None
     ]
     # the first amount; read by both a server's and a card's form ("a dgx h100 costs"), the
     # server's (earlier in `_FORMS`)
     return min(found)[2] if found else (None, None)
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Every match, overlapping ones too: "服务器1台2500000" is first matched as "服务器1" (a count,
+    no price), then as "1台2500000"."""
+    found, at = [], 0
+    while (match := pattern.search(text, at)) is not None:
+        found.append(match)
+        at = match.start() + 1
+    return found
 
 
 #: Words that make the amount no purchase price: a rent, a power, a memory, a bandwidth.

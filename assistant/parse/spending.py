@@ -119,6 +119,8 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
             found["budget"] = held
             found.setdefault("currency", currency)
     priced = "purchase_price" in found
+    if priced and "budget" not in found and (held := _held_bare(text)) is not None:
+        found["budget"] = held  # "一台250万，我们有1000万": the money to buy with
     buying = priced or buys_hardware(text) or bool(_CHOOSE.search(text) and not _RENT.search(text))
     if "budget" not in found and "price_per_gpu_hour" not in found and buying:
         held, currency = money_held(text)  # "what GPU should I buy for $10k": the money to spend
@@ -131,6 +133,18 @@ def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
         word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
         return [] if priced else [Msg("parse.purchase_budget", budget=budget, currency=word)]
     return []
+
+
+#: Money held said with no currency, beside a purchase price: "我们有10000000", "手里有3000000".
+_HELD_BARE = re.compile(
+    r"(?:有|资金|经费|总共|一共|能花|可花|拿出)\s*" + NUMBER + r"(?![\d.])\s*(?![a-z张台卡块个人])"
+)
+
+
+def _held_bare(text: str) -> float | None:
+    match = _HELD_BARE.search(text)
+    value = to_float(match.group(1)) if match else None
+    return value if value is not None and value >= 1000 else None
 
 
 def _priced_purchase(text: str, found: dict[str, object]) -> str:

@@ -56,3 +56,16 @@ def test_purchase_answer_first_sentence(question: str, expected: tuple[str, ...]
     lead = calculate(parse(question)).lead.split("。")[0]
     for part in expected:
         assert part in lead
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["assistant.parse.purchase_price", "assistant.calculate.buying", "assistant.parse.spending"],
+)
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -44,11 +44,21 @@ def bought(query: Query) -> Bought | None:
     s = query.scenario
     if s.purchase_price is None:
         return None
-    money = s.purchase_budget if s.purchase_budget is not None else s.budget
+    money = _money(query)
     if money is not None:
         return _with_budget(query, money, s.purchase_price)
     units = _stated_units(s)
     return _cost(query, units, s.purchase_price) if units else None
+
+
+def _money(query: Query) -> float | None:
+    """The money to buy with: a purchase budget, or a budget. Both are set only after a
+    follow-up ("那预算改成800万呢" sets `budget` beside the purchase budget carried over): the one
+    the latest turn stated wins, else the later `budget`."""
+    s = query.scenario
+    if "purchase_budget" in query.changed_slots and s.purchase_budget is not None:
+        return s.purchase_budget
+    return s.budget if s.budget is not None else s.purchase_budget
 
 
 def _per_unit(s: Scenario) -> int | None:

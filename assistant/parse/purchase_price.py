@@ -50,7 +50,8 @@ _ZH_VERB = (
 _EN_NODE = r"\b(?:dgx|hgx|servers?|nodes?|machines?|boxe?s?|systems?)\b"
 _EN_CARD = r"(?:⟨gpu⟩|\bgpus?\b|\bcards?\b)"
 _EN_VERB = (
-    r"\b(?:costs?|is priced at|are priced at|priced at|sells? for|goes for|go for)\s*(?:about\s*)?"
+    r"\b(?:costs?|(?:is |are )?priced at|sells? for|go(?:es)? for|is|are|runs?)\s*"
+    r"(?:about\s*)?"
 )
 #: Each form as (pattern, unit); the amount's groups are the last four of the pattern.
 _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (

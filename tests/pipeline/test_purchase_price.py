@@ -19,6 +19,9 @@ from assistant.parse import parse
         ("H100s cost $30k each; how many can $500k buy?", 30_000, "gpu"),
         ("How much would 16 H100 cost at $30k per card?", 30_000, "gpu"),
         ("8卡H100服务器一台250万，我们有1000万，能买几台", 2_500_000, "node"),
+        ("How much would 2 DGX H100 cost if one DGX is $350k?", 350_000, "node"),
+        ("4台8卡H100服务器，每台报价260万，总价多少", 2_600_000, "node"),
+        ("预算300万美元，每台8卡H100服务器35万美元，能买几台", 350_000, "node"),
         # not purchase prices: rent per GPU-hour, GPU-hours, a node-hour, a spec, a power
         ("10000卡时15元，一共多少钱", None, None),
         ("8张H100每卡时8元，预算20万能用多久", None, None),
@@ -27,6 +30,7 @@ from assistant.parse import parse
         ("H100 costs $2 per GPU-hour", None, None),
         ("单卡989 TFLOPS，8张H100训练7B要多久", None, None),
         ("每台服务器功耗6500w", None, None),
+        ("Our H100 node is $25/hour; how many hours does $10k buy?", None, None),
     ],
 )
 def test_purchase_price_read(question: str, price: float | None, unit: str | None) -> None:

@@ -69,8 +69,7 @@ def _per_unit(s: Scenario) -> int | None:
 
 
 def _said(s: Scenario, price: float) -> dict[str, Param]:
-    gpu = lookup_gpu(s.gpu).name if s.gpu else "GPU"
-    return {"price": price, "currency": s.currency or "CNY", "gpu": gpu}
+    return {"price": price, "currency": s.currency or "CNY", "gpu": _gpu(s)}
 
 
 def _cards_of(s: Scenario, cards: int | None) -> Msg | str:

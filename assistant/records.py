@@ -132,6 +132,11 @@ class Scenario:
     purchase_budget: float | None = None
     """A budget to buy hardware ("预算50万，买什么卡"), in `currency`: never a rent budget, and
     never checked (the catalog has no purchase prices)."""
+    purchase_price: float | None = None
+    """What one server or one card costs to buy, in `currency` ("一台8卡H20服务器报价120万",
+    "a DGX H100 costs $300k", "H100每张卡25万"): never a rent price per GPU-hour."""
+    purchase_unit: str | None = None
+    """What `purchase_price` buys: "node" (one server, its `gpus_per_node` cards) or "gpu"."""
     price_per_kwh: float | None = None
     """Electricity price per kWh, in `currency` ("电价0.6元/度")."""
     host_ram_bytes: float | None = None

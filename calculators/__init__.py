@@ -98,6 +98,7 @@ if TYPE_CHECKING:
         energy,
         energy_cost,
     )
+    from calculators.purchase import purchase_cost, units_bought
     from calculators.registry import (
         REGISTRY,
         Calculator,
@@ -195,6 +196,8 @@ _EXPORTS: dict[str, str] = {
     "chinchilla_tokens": "calculators.compute_time",
     "compare_gpus": "calculators.planner.compare",
     "cost": "calculators.power",
+    "purchase_cost": "calculators.purchase",
+    "units_bought": "calculators.purchase",
     "default_mfu": "calculators.compute_time",
     "default_mfu_basis": "calculators.compute_time",
     "energy": "calculators.power",
@@ -347,6 +350,7 @@ __all__ = [
     "min_gpus_to_fit",
     "model_alias_index",
     "normalize_name",
+    "purchase_cost",
     "replica_batch_limit",
     "replica_rate",
     "serving_dtype",
@@ -359,4 +363,5 @@ __all__ = [
     "training_step_network",
     "training_time",
     "transfer_time",
+    "units_bought",
 ]

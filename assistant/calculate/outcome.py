@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import judged_on_network
+from assistant.calculate.buying import bought
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import card_ratio, concept_lead, gpu_facts, what_to_ask
 from assistant.calculate.cross_node import cross_node_tp
@@ -71,6 +72,7 @@ from assistant.records import (
     Query,
     Scenario,
     SiteProfile,
+    Verdict,
 )
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
@@ -264,6 +266,19 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
 
 
 def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
+    buy = bought(query) if query.in_domain else None  # "一台…报价120万，预算500万能买几台"
+    if buy is None:
+        return _answer_job(query, sites)
+    s = query.scenario
+    if (s.model is None and s.params is None) or buy.units == 0:
+        verdict: Verdict = "unknown" if s.model is None and s.params is None else "infeasible"
+        return Outcome(verdict=verdict, lead=buy.lead, scenario=s, checks=(buy.check,))
+    found = _answer_job(replace(query, scenario=buy.scenario), sites)  # the cards bought
+    lead = join_sentences((buy.lead, found.lead), query.language)
+    return replace(found, lead=lead, checks=(buy.check, *found.checks))
+
+
+def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     lang = query.language
     s = query.scenario
     if not query.in_domain:

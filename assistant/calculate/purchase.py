@@ -47,7 +47,7 @@ def purchase_outcome(
     smallest set-up that serves the load, a cheaper class that does, and that the budget cannot
     be checked; `chosen` unchanged when the question states no purchase budget."""
     s, lang = query.scenario, query.language
-    if s.purchase_budget is None or chosen.scenario is None:
+    if s.purchase_budget is None or chosen.scenario is None or s.purchase_price is not None:
         return chosen
     money: dict[str, Param] = {"budget": s.purchase_budget, "currency": s.currency or "CNY"}
     if not works(chosen):
@@ -115,6 +115,8 @@ def stated_purchase(query: Query, outcome: Outcome) -> Outcome:
     purchase prices), said in the headline, not only in a note."""
     s, lang = query.scenario, query.language
     if s.purchase_budget is None or outcome.scenario is None or outcome.mode != "verdict":
+        return outcome
+    if s.purchase_price is not None:  # the money was divided by the stated price (`buying`)
         return outcome
     key = (
         "answer.purchase_stated_works"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from assistant.parse.numbers import NUMBER, to_float
 from assistant.parse.prices import NODE_PRICES, PRICE
+from assistant.parse.purchase_price import without_purchase_price
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 
 __all__ = ["Count", "Counts", "read_counts"]
@@ -85,6 +86,8 @@ _TOTAL_PATTERNS = (
     # "海光K100有64GB显存，4张能跑…", "用4张跑70B": 张 before a verb counts the card named or
     # understood (块 stays out: "5000块能买几张" is money)
     NUMBER + r"\s*张(?=\s*" + _CARD_VERB + r")",
+    # "买8张多少钱", "采购16张要多少": the cards bought (块 after 买 is money: "买5000块的卡")
+    r"(?:买|购买|采购|购置|购入)\s*" + NUMBER + r"\s*张",
     # "Gaudi 3 with 128GB: can 8 of them serve …": the card named before
     r"⟨gpu⟩[^?？!！]{0,60}?(?<![\d.])" + NUMBER + r"\s*of\s+(?:them|those|these)\b",
     # "A100 80GB跑Qwen2.5-72B，两块够吗": 块 after a card named before counts it when a small
@@ -268,7 +271,8 @@ def _own_card(text: str) -> bool:
 
 
 def _without_prices(text: str) -> str:
-    """`text` with the amount of every price per GPU-hour or node-hour blanked out (same
+    """`text` with the amount of every price per GPU-hour or node-hour (and of a purchase
+    price) blanked out (same
     length; the words around it, "4 nodes at $98/hour", still count)."""
     for pattern in (PRICE, *(p for p, _, _ in NODE_PRICES)):
         for match in list(pattern.finditer(text)):
@@ -276,7 +280,7 @@ def _without_prices(text: str) -> str:
                 if value is not None and _AMOUNT.fullmatch(value):
                     start, end = match.span(group)
                     text = text[:start] + " " * (end - start) + text[end:]
-    return text
+    return without_purchase_price(text)  # "H100 25万一张": no count of one card
 
 
 _AMOUNT = re.compile(r"[-−]?\d+(?:\.\d+)?")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
+from assistant.parse.purchase_price import read_purchase_price, without_purchase_price
 from calculators.messages import Msg
 
 __all__ = ["buys_hardware", "is_money", "money_held", "settle_spending"]
@@ -110,21 +111,49 @@ def buys_hardware(text: str) -> bool:
 def settle_spending(text: str, found: dict[str, object]) -> list[Msg]:
     """Read the budget the money in the question is (Scenario slots in `found`): a sum beside a
     rent price is the budget; a purchase budget is no rent budget, and the note says why it is
-    not used."""
+    not used (unless a purchase price is stated: then the money is divided by it)."""
+    text = _priced_purchase(text, found)
     if "budget" not in found and "price_per_gpu_hour" in found:
         held, currency = money_held(text)
         if held is not None and currency == found.get("currency", currency):
             found["budget"] = held
             found.setdefault("currency", currency)
-    buying = buys_hardware(text) or bool(_CHOOSE.search(text) and not _RENT.search(text))
+    priced = "purchase_price" in found
+    if priced and "budget" not in found and (held := _held_bare(text)) is not None:
+        found["budget"] = held  # "一台250万，我们有1000万": the money to buy with
+    buying = priced or buys_hardware(text) or bool(_CHOOSE.search(text) and not _RENT.search(text))
     if "budget" not in found and "price_per_gpu_hour" not in found and buying:
         held, currency = money_held(text)  # "what GPU should I buy for $10k": the money to spend
-        if held is not None and not _EACH.search(text):
+        if held is not None and (priced or not _EACH.search(text)):
             found["budget"] = held
             found.setdefault("currency", currency)
     budget = found.get("budget")
     if isinstance(budget, float) and "price_per_gpu_hour" not in found and buying:
         found["purchase_budget"] = found.pop("budget")
         word = Msg(f"summary.currency.{found.get('currency') or 'CNY'}")
-        return [Msg("parse.purchase_budget", budget=budget, currency=word)]
+        return [] if priced else [Msg("parse.purchase_budget", budget=budget, currency=word)]
     return []
+
+
+#: Money held said with no currency, beside a purchase price: "我们有10000000", "手里有3000000".
+_HELD_BARE = re.compile(
+    r"(?:有|资金|经费|总共|一共|能花|可花|拿出)\s*" + NUMBER + r"(?![\d.])\s*(?![a-z张台卡块个人])"
+)
+
+
+def _held_bare(text: str) -> float | None:
+    match = _HELD_BARE.search(text)
+    value = to_float(match.group(1)) if match else None
+    return value if value is not None and value >= 1000 else None
+
+
+def _priced_purchase(text: str, found: dict[str, object]) -> str:
+    """Set the purchase-price slots the text states ("一台…报价120万", "$30k per card"); the
+    text with that amount blanked, so it is never read again as the money held."""
+    price = read_purchase_price(text)
+    if price[0] is None:
+        return text
+    value, unit, currency, _ = price
+    found.update(purchase_price=value, purchase_unit=unit)
+    found.setdefault("currency", currency)
+    return without_purchase_price(text)

@@ -58,6 +58,8 @@ SCENARIO_KEYS = (
     "price_per_gpu_hour",
     "currency",
     "budget",
+    "purchase_price",
+    "purchase_unit",
     "price_per_kwh",
     "concurrency",
     "target_tokens_per_second",

@@ -35,6 +35,7 @@ MODULES = [
     "calculators.serving_streams",
     "calculators.serving_loop",
     "calculators.sizing",
+    "calculators.purchase",
 ]
 
 

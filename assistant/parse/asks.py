@@ -247,7 +247,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)|"
         # "GPU-hours to pretrain a 7B model on 2T tokens?": the noun leads the question
         r"(?:^\s*|[.?!:;]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
-        r"(?:to|for)\s+(?:pre-?train|train|fine-?tune|finish|run)\b|"
+        r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
+        r"(?:pre-?train|train|fine-?tune|finetune|finish|run)\w*\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
         r"(?:^\s*|[.?!:;,，：；。]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s*(?:needed|required)?"
         r"\s*[?？]|(?:卡时|gpu\s*小时)\s*(?:是|要|需要|大概|大约|一共|总共)?\s*(?:多少|几何)",

@@ -242,6 +242,7 @@ def read_counts(text: str) -> Counts:
         text,
     )
     text = _without_prices(text)  # "每张卡每小时6块": 6 yuan, not six cards
+    text = _EXACT_AFTER.sub(_exact, text)  # "千卡910B（1024张）": the exact count in brackets
     nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, Count]] = []
     for pattern in _TOTAL_PATTERNS:
@@ -260,6 +261,22 @@ def read_counts(text: str) -> Counts:
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
     return Counts(counts, nodes, per_node)
+
+
+#: A round count of cards followed by its exact figure in brackets ("1000卡⟨gpu⟩（1024张）").
+_EXACT_AFTER = re.compile(
+    r"(?<![\d.])(\d+)(\s*(?:张|块)?\s*(?:卡|gpus?\b|cards?\b))([^（()]{0,20}?)"
+    r"[（(]\s*(?:共|即|实际|=|~|约)?\s*(\d+)\s*(?:张|块|卡|gpus?\b|cards?\b)?\s*[）)]"
+)
+
+
+def _exact(match: re.Match[str]) -> str:
+    """The bracketed count in place of the round one, when the two are close (0.5-2x)."""
+    rough, exact = float(match.group(1)), float(match.group(4))
+    if not (rough and 0.5 <= exact / rough <= 2.0):
+        return match.group(0)
+    padding = " " * (len(match.group(0)) - len(match.group(4) + match.group(2) + match.group(3)))
+    return match.group(4) + match.group(2) + match.group(3) + padding
 
 
 def _own_card(text: str) -> bool:

@@ -90,6 +90,9 @@ def read_links(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 #: which the set-up does not have ("100G Ethernet without RDMA" is plain TCP Ethernet)
 _UNSTATED_FABRIC = re.compile(
     r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
+    # "25GbE instead of IB", "用25G而不是IB", "不用IB": the fabric replaced, not the one used
+    r"|(?:instead of|rather than|in place of|replacing)\s+(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:而不是|不是|代替|替代|换掉|不用)\s*(?:rdma|roce|infiniband|ib\b)"
     r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
     re.ASCII,
 )
@@ -99,13 +102,13 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
     text = _UNSTATED_FABRIC.sub(" ", text)
     speed_match = re.search(
         NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
-        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网络|nic)",
+        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网口|光口|网络|nic)",
         text,
         re.ASCII,
     )
     if speed_match is None:  # "IB 200G", "RoCE 200G": the speed after the fabric
         speed_match = re.search(
-            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡|网络|机间|节点间)\s*(?:v2)?\s*"
+            r"(?:\bib|infiniband|roce|rdma|以太网|ethernet|网卡|网口|光口|网络|机间|节点间)\s*(?:v2)?\s*"
             r"(?:网络)?\s*(?:是|为|用|走|:)?\s*"
             + NUMBER
             + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])",

@@ -193,6 +193,12 @@ def read_tokens_per_second(text: str) -> float | None:
 _SPEED = (
     re.compile(NUMBER + r"\s*(?:个)?\s*" + _TOKS + _EACH_AFTER),
     re.compile(_EACH_BEFORE + NUMBER + r"\s*(?:个)?\s*" + _TOKS),
+    # "每个用户每秒至少20个token": the rate's 每秒 before the number
+    re.compile(
+        r"(?:每路|每个用户|每用户|每位用户|每人|每个人|每位|单路|单用户|每个请求|单个请求)\s*(?:的)?"
+        r"\s*(?:生成|输出|速度)?\s*每秒\s*(?:要|需要|能|得)?\s*"
+        r"(?:不低于|不少于|至少|大于|超过|>=|≥|>)?\s*" + NUMBER + r"\s*(?:个)?\s*(?:tokens?|词元)"
+    ),
 )
 
 

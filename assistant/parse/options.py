@@ -98,9 +98,13 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             anchors.append((start, seen.index(option.get("gpu"))))
     if each is not None:
         options = [{**o, "gpu_count": o.get("gpu_count", each)} for o in options]
-    options = _each(options)
-    if not _respective_prices(text, options) and len(starts) == len(options):
-        _prices(text, options, anchors)
+    collapsed = _each(options)
+    if _respective_prices(text, collapsed):
+        options = collapsed
+    else:  # each price to the GPU named before it, before "8 cards either way" is folded in
+        if len(starts) == len(options):
+            _prices(text, options, anchors)
+        options = _each(options)
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])

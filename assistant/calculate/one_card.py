@@ -1,6 +1,7 @@
 """A consumer card named with no count ("用4090跑7B", "3090 24G 能LoRA微调吗") is one card.
 
-A desktop card is bought one at a time: someone asking about "a 4090" has one, not an 8-GPU
+A desktop card is bought one at a time (and a small inference card, T4, L4 or A10, is rented
+one at a time): someone asking about "a 4090" has one, not an 8-GPU
 server. The count is then the user's (more cards are more hardware, so the verdict is judged on
 one), and the answer says it was read that way. A data-centre card with no count keeps the
 default of one typical 8-GPU server (HGX/DGX boards carry 8), said in the assumptions.
@@ -29,10 +30,13 @@ if TYPE_CHECKING:
     from assistant.calculate import Outcome
     from assistant.records import SiteProfile
 
-__all__ = ["ONE_CARD_CLASSES", "with_note", "with_one_card"]
+__all__ = ["ONE_CARD_CLASSES", "ONE_CARD_NAMES", "with_note", "with_one_card"]
 
 #: Catalog classes sold one per desktop or workstation (`GPU.gpu_class`).
 ONE_CARD_CLASSES = frozenset({"consumer", "workstation"})
+#: Small data-centre inference cards met one at a time: the 1-GPU cloud instances (AWS
+#: g4dn.xlarge has one T4, g6.xlarge one L4, g5.xlarge one A10G) and Colab's T4.
+ONE_CARD_NAMES = frozenset({"T4", "L4 24GB", "A10"})
 #: Words that make the card part of a server or a cluster ("4090服务器", "a 4090 cluster"); a
 #: "4090主机" or "my 4090 machine" is a desktop PC, one card.
 _MACHINE = re.compile(r"服务器|集群|节点|机柜|server|cluster|node|rack", re.IGNORECASE)
@@ -48,7 +52,7 @@ def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | 
     card = GPUS.get(s.gpu or "")
     if (
         card is None
-        or card.gpu_class not in ONE_CARD_CLASSES
+        or (card.gpu_class not in ONE_CARD_CLASSES and card.name not in ONE_CARD_NAMES)
         or site is not None
         or query.options
         or main_ask(query) == "gpu_count"
@@ -56,7 +60,8 @@ def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | 
         or _MACHINE.search(query.question)
     ):
         return query, None
-    note = text(Msg("default.one_card", gpu=card.name), query.language)
+    key = "default.one_card_rented" if card.name in ONE_CARD_NAMES else "default.one_card"
+    note = text(Msg(key, gpu=card.name), query.language)
     return replace(query, scenario=replace(s, gpu_count=1)), note
 
 

@@ -102,14 +102,16 @@ def _hardware(s: Scenario) -> Msg:
     return Msg("common.gpus", count=s.gpu_count or 1, gpu=s.gpu or "GPU")
 
 
-def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
+def _figures(
+    outcome: Outcome, open_count: bool = False, lang: Language = "en"
+) -> dict[str, Figure]:
     """The option's key figures (SI units): time or throughput, memory share and free memory,
     GPUs needed, power, cost. One whose memory does not fit has only its memory figures: the
     run time, rate, power and cost of a job it cannot hold are no figures of it."""
     checks, s = outcome.checks, outcome.scenario or Scenario()
     memory = _memory_figures(outcome, open_count)
     if "free_bytes" not in memory and "need_bytes" in memory:
-        return memory
+        return {**memory, **_fixed_speed(outcome, lang)}
     out: dict[str, Figure] = {}
     seconds = figure(checks, "compute", "seconds")
     if s.task != "inference" and seconds is not None:
@@ -135,6 +137,23 @@ def _figures(outcome: Outcome, open_count: bool = False) -> dict[str, Figure]:
     elif cost is not None:
         out["cost"] = cost
     return out
+
+
+def _fixed_speed(outcome: Outcome, lang: Language) -> dict[str, Figure]:
+    """A serving option that holds the job only after a change needing no new hardware (int8
+    weights, a shorter context): that change and one sequence's decode speed after it."""
+    evaluation = outcome.evaluation
+    if outcome.verdict != "conditional" or evaluation is None:
+        return {}
+    from calculators.planner.serving import plan_serving_speed
+
+    for change in evaluation.suggestions:
+        if change.hardware or change.new_plan.task != "inference":
+            continue
+        if change.evaluation_after.works:
+            step = plan_serving_speed(change.new_plan).decode_seconds_per_token
+            return {"fixed_tokens_per_second": 1.0 / step, "fix": text(change.description, lang)}
+    return {}
 
 
 def sized_to_load(s: Scenario) -> bool:
@@ -223,10 +242,12 @@ def _fewest(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> l
     return [i for i, n in needed.items() if n == fewest]
 
 
-def options_of(outcomes: list[Outcome], *, open_count: bool = False) -> tuple[Option, ...]:
+def options_of(
+    outcomes: list[Outcome], *, open_count: bool = False, lang: Language = "en"
+) -> tuple[Option, ...]:
     """The comparison's options: scenario, verdict, key figures and wins; `open_count` when
     each was evaluated at its own fewest GPUs (no count given)."""
-    figures = [_figures(o, open_count) for o in outcomes]
+    figures = [_figures(o, open_count, lang) for o in outcomes]
     works = [o.verdict in ("feasible", "conditional") for o in outcomes]
     return tuple(
         Option(scenario=o.scenario or Scenario(), verdict=o.verdict, figures=f, wins=w)
@@ -242,7 +263,11 @@ def _line(option: Option) -> Msg:
         key = "compare.lacks" if "gpus_needed" in f else "compare.lacks_memory"
         need, have = f["need_bytes"], f["have_bytes"]
         least = f.get("gpus_needed")
-        return Msg(key, hardware=_hardware(s), verdict=verdict, need=need, have=have, min=least)
+        lacks = Msg(key, hardware=_hardware(s), verdict=verdict, need=need, have=have, min=least)
+        fixed, fix = f.get("fixed_tokens_per_second"), f.get("fix")
+        if isinstance(fixed, float) and isinstance(fix, str):  # the condition, and its pace
+            return Msg("compare.lacks_until_fixed", lacks=lacks, fix=fix, rate=fixed)
+        return lacks
     if "seconds" in f:
         # past the practical year a run is impractical, said in words (the year is no verdict)
         long = isinstance(f["seconds"], (int, float)) and f["seconds"] > PRACTICAL_SECONDS
@@ -453,7 +478,7 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
     if load_basis is not None and split_basis is not None and split_basis.key.endswith("split"):
         split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
     basis += [b for b in (split_basis, load_basis) if b is not None]
-    options = options_of(outcomes, open_count=open_count)
+    options = options_of(outcomes, open_count=open_count, lang=query.language)
     wins = _verdicts(options, value=bool(VALUE.search(ask_wording(query))))
     best = _shown(outcomes, options, wanted)
     failing = _none_works(outcomes, options, lang)

@@ -30,7 +30,7 @@ def unpriced_tp(checks: tuple[CheckResult, ...]) -> bool:
     network = next((c for c in checks if c.kind == "network"), None)
     if network is None or not str(network.inputs.get("intra_link", "")).startswith("PCIe"):
         return False  # NVLink, HCCS: TP stays inside the node's fabric
-    value = network.figures.get("tp_seconds_outside_time")
+    value = network.figures.get("tp_outside_time_seconds_per_step")
     # only where the network check warns: TP=2 at 7% of a step is a fine way to fit
     return isinstance(value, (int, float)) and value > 0 and network.verdict != "ok"
 

@@ -225,10 +225,10 @@ def _network_result(plan: Plan, est: NetworkEstimate, paid: float) -> CheckResul
     figures = {
         "allreduce_seconds_per_step": est.allreduce_seconds_per_step,
         "tp_seconds_per_step": est.tp_seconds_per_step,
-        "tp_seconds_in_mfu": paid,
+        "tp_in_mfu_seconds_per_step": paid,
         # TP the run time leaves out: all of it when the MFU default is no TP measurement
         # (paid is 0), none otherwise (the planner's time charges the excess over the paid)
-        "tp_seconds_outside_time": est.tp_seconds_per_step if paid <= 0 else 0.0,
+        "tp_outside_time_seconds_per_step": est.tp_seconds_per_step if paid <= 0 else 0.0,
         "pp_seconds_per_step": est.pp_seconds_per_step,
         "moe_seconds_per_step": est.moe_seconds_per_step,
         "comm_seconds_per_step": est.comm_seconds_per_step,

@@ -39,7 +39,7 @@ def test_tp_over_nvlink_4_is_in_the_mfu_and_warns_of_nothing() -> None:
         tensor_parallel=8,
     )
     verdict, figures = _network(plan)
-    assert figures["tp_seconds_in_mfu"] == pytest.approx(figures["tp_seconds_per_step"])
+    assert figures["tp_in_mfu_seconds_per_step"] == pytest.approx(figures["tp_seconds_per_step"])
     assert figures["comm_compute_ratio"] > 0.25  # the raw figure is still reported
     assert verdict == "ok"
 
@@ -56,8 +56,8 @@ def test_tp_over_pcie_is_exposed_traffic() -> None:
         tensor_parallel=8,
     )
     verdict, figures = _network(plan)
-    assert figures["tp_seconds_in_mfu"] == 0.0
-    assert figures["tp_seconds_outside_time"] == figures["tp_seconds_per_step"]
+    assert figures["tp_in_mfu_seconds_per_step"] == 0.0
+    assert figures["tp_outside_time_seconds_per_step"] == figures["tp_seconds_per_step"]
     assert verdict == "tight"
 
 

@@ -59,8 +59,11 @@ def bottleneck_sentence(
     inter = _between_nodes(checks)
     nodes = figure(checks, "network", "nodes") or 1
     used = figure(checks, "network", "network_efficiency")
-    overlap = used if used is not None else compute / max(compute, inter)
-    plain = compute / (compute + inter)  # if none of it could hide behind the compute
+    hidden = compute / max(compute, inter)  # the traffic between nodes, overlapped
+    overlap = used if used is not None else hidden
+    # if none of it could hide behind the compute; the run time's other losses (the TP excess
+    # of a slower NVLink, `used` over `hidden`) stay, so it is never above the overlapped one
+    plain = (overlap / hidden) * compute / (compute + inter)
     if nodes <= 1:  # all the traffic stays inside the node (NVLink or PCIe)
         inside = figure(checks, "network", "comm_seconds_per_step") or inter
         said = Msg("answer.bottleneck.one_node", comm=inside, compute=compute, efficiency=overlap)

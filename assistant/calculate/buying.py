@@ -44,6 +44,8 @@ def bought(query: Query) -> Bought | None:
     s = query.scenario
     if s.purchase_price is None:
         return None
+    if s.price_per_gpu_hour is not None and s.gpu_count:  # "rent at $2.5/GPU-hr, or buy a box?"
+        return _rent_or_buy(query, s.gpu_count, s.purchase_price, s.price_per_gpu_hour)
     money = _money(query)
     if money is not None:
         return _with_budget(query, money, s.purchase_price)
@@ -125,6 +127,39 @@ def _cost(query: Query, units: int, price: float) -> Bought:
     cards = units * per_unit if node and per_unit else None
     msg = Msg(key, units=units, cost=cost, cards=_cards_of(s, cards), **_said(s, price))
     check = _check(query, msg, {"units": units, "cost": cost}, "formula.purchase_cost", {})
+    return Bought(check.summary, check, s, units)
+
+
+def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
+    """Renting the stated GPUs at the stated rate against buying them at the stated price: the
+    rent over the period asked (a stated deadline or span) and the hours after which buying
+    pays off (purchase ÷ rent per hour), power, hosting and resale left out."""
+    s = query.scenario
+    per_unit = _per_unit(s) or DEFAULT_GPUS_PER_NODE
+    units = gpus if s.purchase_unit == "gpu" else -(-gpus // per_unit)
+    buy = purchase_cost(units=units, unit_price=price)
+    hourly = gpus * rate
+    breakeven = buy / hourly * 3600.0
+    period = s.deadline_seconds  # "for 6 months": the span the rent is for
+    said: dict[str, Param] = {
+        "hardware": Msg("common.gpus", count=gpus, gpu=_gpu(s)),
+        "buy": buy,
+        "hourly": hourly,
+        "rate": rate,
+        "gpus": gpus,
+        "breakeven": breakeven,
+        "currency": s.currency or "USD",
+    }
+    figures: dict[str, float | str] = {"cost": buy, "purchase_cost": buy, "rent_per_hour": hourly}
+    figures["breakeven_seconds"] = breakeven
+    if period:
+        rent = hourly * period / 3600.0
+        cheaper = Msg("answer.rent_cheaper" if rent < buy else "answer.buy_cheaper")
+        msg = Msg("answer.rent_or_buy_period", seconds=period, rent=rent, cheaper=cheaper, **said)
+        figures["rent"] = figures["cost"] = rent  # the cost of the period asked, rented
+    else:
+        msg = Msg("answer.rent_or_buy", **said)
+    check = _check(query, msg, figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate})
     return Bought(check.summary, check, s, units)
 
 

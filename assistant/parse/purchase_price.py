@@ -64,6 +64,24 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(_EN_NODE + r"[^,.;?!]{0,30}?" + _EN_VERB + _AMOUNT), "node"),
     (re.compile(_EN_CARD + r"[^,.;?!]{0,20}?" + _EN_VERB + _AMOUNT), "gpu"),
     (re.compile(_EN_NODE + r"[^,.;?!]{0,30}?\bat\s*" + _AMOUNT + r"\s*(?:each|apiece)"), "node"),
+    # "花200万买一台8卡H100服务器": the money, then a server bought with it
+    (
+        re.compile(
+            r"(?:花|用|出)\s*" + _AMOUNT + r"\s*(?:买|购买|购置)\s*(?:一台|一套|1台|整台)"
+            r"[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)"
+        ),
+        "node",
+    ),
+    # "or buy a box for $250k", "buying the server at $300k": the thing bought, then its price
+    (
+        re.compile(
+            r"\bbuy(?:ing)?\s+(?:(?:a|an|the|one|our own|our|it)\s+)?(?:⟨gpu⟩\s*)?"
+            + _EN_NODE
+            + r"\s*(?:outright\s*)?(?:for|at)\s*"
+            + _AMOUNT
+        ),
+        "node",
+    ),
     (re.compile(_EN_CARD + r"[^,.;?!]{0,20}?\bat\s*" + _AMOUNT + r"\s*(?:each|apiece)"), "gpu"),
 )
 

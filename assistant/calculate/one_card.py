@@ -46,6 +46,7 @@ def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | 
     """`query` with one card when it names a consumer card and no count, no node, no server and
     no site, and does not ask how many cards ("需要几张4090"); with the assumption to state."""
     from assistant.calculate.focus import main_ask
+    from assistant.calculate.targets import has_target
     from calculators.catalog.hardware import GPUS
 
     s = query.scenario
@@ -53,6 +54,7 @@ def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | 
     if (
         card is None
         or (card.gpu_class not in ONE_CARD_CLASSES and card.name not in ONE_CARD_NAMES)
+        or (card.name in ONE_CARD_NAMES and has_target(s))  # "20 requests/s on A10": sized
         or site is not None
         or query.options
         or main_ask(query) == "gpu_count"

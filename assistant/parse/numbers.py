@@ -277,6 +277,7 @@ def normalize_numbers(text: str) -> str:
     ('8块2手卡', '电费0.5 1度')
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
+    text = re.sub(r"(?<![\w/])w/(?=\s)", "with", text)  # "w/ 500M tokens" ("w/o" is kept)
     text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
     text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100

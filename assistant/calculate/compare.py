@@ -42,6 +42,7 @@ from assistant.calculate.criterion import (
     speed_tie,
 )
 from assistant.calculate.focus import figure
+from assistant.calculate.headline import fixed_speed
 from assistant.calculate.scope import ask_wording
 from assistant.calculate.sizing import smallest_layout
 from assistant.calculate.solvers import max_sequences
@@ -145,14 +146,10 @@ def _fixed_speed(outcome: Outcome, lang: Language) -> dict[str, Figure]:
     evaluation = outcome.evaluation
     if outcome.verdict != "conditional" or evaluation is None:
         return {}
-    from calculators.planner.serving import plan_serving_speed
-
     for change in evaluation.suggestions:
-        if change.hardware or change.new_plan.task != "inference":
-            continue
-        if change.evaluation_after.works:
-            step = plan_serving_speed(change.new_plan).decode_seconds_per_token
-            return {"fixed_tokens_per_second": 1.0 / step, "fix": text(change.description, lang)}
+        speed = None if change.hardware else fixed_speed(change)
+        if speed is not None:
+            return {"fixed_tokens_per_second": speed, "fix": text(change.description, lang)}
     return {}
 
 

@@ -23,9 +23,9 @@ from calculators.planner.host import HOST_USABLE_FRACTION
 from calculators.units import format_bytes
 
 if TYPE_CHECKING:
-    from calculators.planner.plan import Evaluation
+    from calculators.planner.plan import Evaluation, PlanChange
 
-__all__ = ["headline", "recounted", "shortfall"]
+__all__ = ["fixed_speed", "headline", "recounted", "shortfall"]
 
 
 def _num(figures: Mapping[str, Figure], key: str) -> float | None:
@@ -333,6 +333,16 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def fixed_speed(change: PlanChange) -> float | None:
+    """One sequence's decode speed (tokens/s) on a serving plan a change made work; None for
+    training or a changed plan that still fails."""
+    if change.new_plan.task != "inference" or not change.evaluation_after.works:
+        return None
+    from calculators.planner.serving import plan_serving_speed
+
+    return 1.0 / plan_serving_speed(change.new_plan).decode_seconds_per_token
+
+
 def speed_after_fix(evaluation: Evaluation, keeping: int | None, lang: Language) -> str:
     """A serving plan that fails and has a fix: the decode speed the fixed plan reaches
     ("int8 后每路生成约 30 token/s"), so a how-fast question still gets its number; "" for
@@ -340,11 +350,9 @@ def speed_after_fix(evaluation: Evaluation, keeping: int | None, lang: Language)
     if keeping is None or keeping >= len(evaluation.suggestions):
         return ""
     change = evaluation.suggestions[keeping]
-    if change.new_plan.task != "inference" or not change.evaluation_after.works:
+    speed = fixed_speed(change)
+    if speed is None:
         return ""
-    from calculators.planner.serving import plan_serving_speed
-
-    step = plan_serving_speed(change.new_plan).decode_seconds_per_token
     batch = change.new_plan.batch_size
     key = "answer.speed_after_fix_total" if batch > 1 else "answer.speed_after_fix"
-    return text(Msg(key, speed=1.0 / step, total=batch / step), lang)
+    return text(Msg(key, speed=speed, total=batch * speed), lang)

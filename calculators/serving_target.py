@@ -395,15 +395,22 @@ def _target(
 def _replicas_at_users(speed: ServingSpeed, batch: int, load: _Load, replicas: int) -> int:
     """The fewest replicas, from ``replicas`` up, whose stated users (spread evenly, each
     replica a closed loop) deliver the tokens/s target: a full replica's rate is not what 64
-    users on it give."""
+    users on it give. More replicas carry fewer users each, so what they deliver only grows:
+    bisected, at most one replica a user."""
     users = load.sequences or 1
     target = (load.tokens_per_second or 0.0) * (1 - 1e-9)
-    while replicas < users:
-        each = math.ceil(users / replicas)
-        if users / _closed_loop(speed, max(1, min(batch, each)), load).seconds_per_token >= target:
-            break
-        replicas += 1
-    return replicas
+
+    def delivers(n: int) -> bool:
+        each = max(1, min(batch, math.ceil(users / n)))
+        return users / _closed_loop(speed, each, load).seconds_per_token >= target
+
+    low, high = replicas, max(replicas, users)
+    if delivers(low):
+        return low
+    while high - low > 1:  # delivers(high) is taken as met: one user a replica is the most
+        mid = (low + high) // 2
+        low, high = (low, mid) if delivers(mid) else (mid, high)
+    return high
 
 
 def _loaded(rate: ReplicaRate, step: float, each: float) -> tuple[float, float]:

@@ -92,7 +92,7 @@ _UNSTATED_FABRIC = re.compile(
     r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
     # "25GbE instead of IB", "用25G而不是IB", "不用IB": the fabric replaced, not the one used
     r"|(?:instead of|rather than|in place of|replacing)\s+(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
-    r"|(?:而不是|不是|代替|替代|换掉|不用)\s*(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:而不是|代替|替代|换掉|不用)\s*(?:rdma|roce|infiniband|ib\b)"
     r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
     re.ASCII,
 )

@@ -44,6 +44,8 @@ _INTENT = re.compile(
     r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|东数西算|算力枢纽|"
     r"\boom\b|out of memory|爆显存|"
     r"数据并行|张量并行|流水线并行|pipeline|\bflops?\b|tflops|petaflop|"
+    r"流水线|气泡|微批|micro-?batch|梯度累积|gradient accumulation|蒸馏|distill|\bsft\b|\brlhf\b|"
+    r"\bdpo\b|\bgrpo\b|强化学习|学习率|learning rate|tokeniz|分词器|位置编码|\brope\b|"
     # "TP 和 PP 有什么区别": the parallelism degrees' abbreviations, named together
     r"\b(?:tp|pp|dp)\b.{0,24}\b(?:tp|pp|dp|ep)\b",
     re.ASCII,

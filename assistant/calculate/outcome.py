@@ -346,6 +346,10 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             if ask != "duration":  # the money or energy is what was asked, then the time
                 timed = replace(timed, focus="")
             return with_focus(query, timed, ask)
+        if ask == "feasibility" and open_count and _training(s) and _open_ended(s):
+            # "H800能训练7B吗": the card asked about, on the count that finishes in the default
+            # horizon, not judged on a default 8 the user never chose
+            return with_focus(query, how_long(query, _evaluator(query, ask), practical=True), ask)
         outcome = _evaluate_scenario(
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )
@@ -453,6 +457,11 @@ def _evaluator(query: Query, ask: Ask) -> Evaluator:
     """Evaluate the question's scenario at another GPU count (for sizing)."""
     rerun = _rerun(query, ask)
     return lambda count, note: rerun(fewest_layout(query.scenario, count), note)
+
+
+def _open_ended(s: Scenario) -> bool:
+    """No deadline and no money to bound the run: a yes/no on the card alone."""
+    return s.deadline_seconds is None and s.budget is None
 
 
 def _training(s: Scenario) -> bool:

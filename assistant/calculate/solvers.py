@@ -247,6 +247,9 @@ _PER_TOKENS = re.compile(
 )
 
 #: "at full load", "满载", "flat out": the deployment as loaded as memory allows
+#: A comparison asked on total tokens/s ("higher throughput", "哪个吞吐高").
+_THROUGHPUT = re.compile(r"throughput|吞吐|tokens?/s in total|total tokens?/s", re.IGNORECASE)
+
 _FULL_LOAD = re.compile(
     r"满载|满负[荷载]|跑满|full(?:y)? load|fully loaded|flat out|at (?:full )?capacity",
     re.IGNORECASE,
@@ -273,7 +276,10 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
     if ask == "compare" and scenario.price_per_gpu_hour is not None:
         from assistant.calculate.compare import CHEAPER
 
-        return bool(CHEAPER.search(question))  # serving cost is compared per token, at capacity
+        if CHEAPER.search(question):  # serving cost is compared per token, at capacity
+            return True
+    if ask == "compare":  # "哪个吞吐更高": the tokens/s each delivers batched, not one stream's
+        return bool(_THROUGHPUT.search(question))
     return ask == "throughput" and bool(_TOTAL_RATE.search(question))
 
 

@@ -141,7 +141,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
         r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
-        r"which (?:trains|serves|runs|finishes|fits|handles|does|should)\b|"
+        r"which (?:trains|serves|runs|finishes|fits|handles|does|should|has|delivers|offers|"
+        r"needs|uses|draws|gets|performs)\b|"
+        r"谁(?:的|更|快|慢|便宜|贵|强|好|省|高|低|大|多|少)|哪家|"
         # choosing without a comparative ("怎么选", "should I get …"), or two cards set side by
         # side with "or" / "还是" ("A100 or H100 for LoRA on 13B?", "用A100还是H100")
         r"怎么选|如何选|选哪|该选|选谁|"

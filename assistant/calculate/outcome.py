@@ -34,7 +34,12 @@ from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
-from assistant.calculate.purchase import bare_purchase, stated_purchase
+from assistant.calculate.purchase import (
+    bare_purchase,
+    hardware_cost_asked,
+    hardware_for_price,
+    stated_purchase,
+)
 from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
@@ -279,6 +284,8 @@ def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
 
 
 def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
+    if hardware_cost_asked(query):  # "要多少钱买硬件": the hardware, and the quote that prices it
+        return hardware_for_price(query, lambda q: _answer_job(q, sites))
     lang = query.language
     s = query.scenario
     if not query.in_domain:

@@ -27,7 +27,13 @@ from calculators.messages import Msg, Param
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["bare_purchase", "purchase_outcome", "stated_purchase"]
+__all__ = [
+    "bare_purchase",
+    "hardware_cost_asked",
+    "hardware_for_price",
+    "purchase_outcome",
+    "stated_purchase",
+]
 
 #: Cheaper classes tried after the typical set-ups, in order, each at 1, 2, 4, 8 cards in a node
 #: (tensor parallelism needs a power of two that divides the heads).
@@ -35,6 +41,42 @@ CHEAPER_GPUS = ("L40S 48GB", "RTX 4090 24GB")
 _COUNTS = (1, 2, 4, 8)
 #: Below this share of each token's time, tensor-parallel traffic is not worth a caveat.
 _TRAFFIC_WORTH_SAYING = 0.1
+#: "要多少钱买硬件", "how much would the hardware cost": the price of buying, not of renting.
+_HARDWARE_COST = re.compile(
+    r"hardware (?:cost|price|budget|spend)|cost of (?:the )?hardware|"
+    r"(?:cost|price)s? to (?:buy|build)|"
+    r"硬件(?:成本|费用|投入|价格|预算|花|要|需要|大概)|"
+    r"买[^，。,?？!！]{0,16}(?:多少钱|花多少|要多少|价格|费用)|(?:多少钱|花多少钱)[^，。,?？]{0,6}买|"
+    r"采购[^，。,?？]{0,12}(?:多少钱|价格|费用|成本)",
+    re.IGNORECASE,
+)
+
+
+def hardware_cost_asked(query: Query) -> bool:
+    """A cost asked of buying the hardware for a job, with no price to total it: "私有化部署
+    DeepSeek-R1满血版，大概要多少钱买硬件" (never rented GPU-hours, which were its answer)."""
+    from assistant.calculate.focus import main_ask
+    from assistant.parse.spending import buys_hardware
+
+    s = query.scenario
+    if s.price_per_gpu_hour is not None or s.purchase_price is not None:
+        return False
+    words = query.question
+    asked = main_ask(query) == "cost" or "cost" in query.asks
+    return asked and bool(_HARDWARE_COST.search(words) or buys_hardware(words))
+
+
+def hardware_for_price(query: Query, answer: Callable[[Query], Outcome]) -> Outcome:
+    """The hardware the job needs (the count asked instead of the cost), then that the catalog
+    has no purchase prices and which quote would total it."""
+    asks = tuple(dict.fromkeys(("gpu_count", *(a for a in query.asks if a != "cost"))))
+    counted = replace(query, asks=asks)
+    found = answer(counted)
+    if found.scenario is None or found.mode == "invalid":
+        return found
+    said = Msg("answer.purchase_no_price", setup=describe_setup(found.scenario, query.language))
+    lead = join_sentences((found.lead, text(said, query.language)), query.language)
+    return replace(found, lead=lead)
 
 
 def purchase_outcome(

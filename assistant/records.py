@@ -40,6 +40,7 @@ Ask = Literal[
     "max_context",
     "throughput",
     "first_token",
+    "token_latency",
     "network",
     "max_model",
     "mfu",

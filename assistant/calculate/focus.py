@@ -448,8 +448,21 @@ def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.first_token", seconds=seconds, prompt=prompt, rate=rate or 0.0)
 
 
+def _token_latency(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """One sequence's time per output token (TPOT) at the evaluated load, and its rate."""
+    from assistant.calculate.targets import has_target
+
+    step = figure(checks, "compute", "seconds_per_token")
+    if scenario.task != "inference" or has_target(scenario) or not step:
+        return None
+    sequences = scenario.batch_size or 1
+    key = "answer.token_latency_one" if sequences == 1 else "answer.token_latency"
+    return Msg(key, seconds=step, each=1.0 / step, sequences=sequences)
+
+
 _ANSWERS = {
     "throughput": _throughput,
+    "token_latency": _token_latency,
     "first_token": _first_token,
     "mfu": _elsewhere("mfu_answer"),
     "memory": _memory,

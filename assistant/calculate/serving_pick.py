@@ -81,7 +81,7 @@ def serving_goal(s: Scenario, ask: str = "feasibility") -> Goal:
     if s.target_seconds_per_token is not None or s.target_first_token_seconds is not None:
         return "latency"
     # one stream's own latency asked: its time per token, or its first token (`first_token`)
-    return "stream" if s.fastest_stream or ask == "first_token" else "fit"
+    return "stream" if s.fastest_stream or ask in ("first_token", "token_latency") else "fit"
 
 
 def _meets(t: Tried, s: Scenario) -> bool:

@@ -360,6 +360,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
     ),
     (
+        # "TPOT", "inter-token latency", "每个token的延迟": one stream's time per output token
+        "token_latency",
+        r"\btpot\b|\bitl\b|time per output token|inter-?token latency|per[- ]token latency|"
+        r"latency per (?:output )?token|decode latency|"
+        r"每个?\s*(?:输出\s*)?token\s*(?:的)?\s*(?:延迟|耗时|时间|要多久)|出字(?:延迟|间隔)|"
+        r"token\s*间隔|生成延迟|解码延迟",
+    ),
+    (
         # "通信会成为瓶颈吗", "会不会卡在网络上", "is 25GbE enough", "will IB 200G be the
         # bottleneck": whether the traffic between the GPUs slows the step (calculate.bottleneck)
         "network",

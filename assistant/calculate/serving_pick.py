@@ -219,4 +219,6 @@ def reason_key(why: str) -> str:
 
 def layout_reason(why: str, tp: int, pp: int, replicas: Msg, rate: float, users: int) -> Msg:
     """The layout note: the split and why it was chosen."""
-    return Msg(reason_key(why), tp=tp, pp=pp, replicas=replicas, rate=rate, n=users)
+    return Msg(
+        reason_key(why), tp=tp, pp=pp, replicas=replicas, rate=rate, n=users, speedup=TIGHT_SPEEDUP
+    )

@@ -121,6 +121,9 @@ class Scenario:
     """Requests per second asked for ("QPS 10")."""
     target_first_token_seconds: float | None = None
     """Time-to-first-token bound asked for ("first token under 1 s", "首字 500ms")."""
+    first_token_quantile: float | None = None
+    """The percentile the first-token bound is stated at, as a fraction ("p99" → 0.99); None:
+    the bound is judged against the mean time to first token."""
     target_seconds_per_token: float | None = None
     """Per-sequence generation speed asked for, as seconds per token ("50 tok/s per user",
     "每路20 token/s" → 0.05)."""

@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_PROMPT_TOKENS",
     "FINETUNE_BATCH_SEQUENCES",
     "FINETUNE_TOKENS",
+    "MIN_SERVING_SEQUENCES",
     "PRETRAIN_BATCH_TOKENS",
 ]
 
@@ -52,3 +53,9 @@ DEFAULT_PROMPT_TOKENS = 1024
 """Prompt length of a serving request when none is given (capped at the context): 1,024 tokens."""
 DEFAULT_OUTPUT_TOKENS = 256
 """Generated tokens per serving request when none is given (capped at the context): 256."""
+MIN_SERVING_SEQUENCES = 8
+"""Concurrent sequences below which a deployment that fits is said to hold only a few users
+(this tool's threshold, said in the answer, never a verdict): continuous batching (Orca, Yu et
+al. OSDI 2022; vLLM) earns its throughput by decoding many sequences per weight read, and a
+replica whose KV cache holds fewer than 8 full-context sequences runs the model for a
+handful of users at a time, not as a shared service."""

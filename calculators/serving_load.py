@@ -69,6 +69,13 @@ class InFlight:
     within_limit: bool
     """False when the load needs more sequences per replica than ``batch_limit`` (memory or
     the per-token target): the count is then capped at the limit, and the load not met."""
+    prefill_seconds: float = 0.0
+    """GPU time of one prompt's prefill at that batch (the prompts' queue, `serving_tail`)."""
+    decode_step_seconds: float = 0.0
+    """One decode step of the batch alone."""
+    requests_per_second_per_replica: float = 0.0
+    """The request rate each replica carries: the target's share, or a closed loop's
+    sequences / request time (Little's law)."""
 
 
 def _latency(speed: ServingSpeed, per_replica_rate: float) -> tuple[float, float]:
@@ -178,4 +185,7 @@ def in_flight(
         first_token_seconds=ttft,
         request_seconds=ttft + output * tpot,
         within_limit=within,
+        prefill_seconds=speed.first_token_seconds,
+        decode_step_seconds=speed.decode_seconds_per_token,
+        requests_per_second_per_replica=rate or batch / (ttft + output * tpot),
     )

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from calculators.serving_rate import queued_first_token, token_interval
+from calculators.serving_tail import tail_first_token
 from calculators.validate import check_count, check_positive
 
-__all__ = ["StreamLoad", "stream_load"]
+__all__ = ["StreamLoad", "first_token_at", "stream_load"]
 
 #: Bisection steps on the request rate: 2**-40 of the prefill capacity, far below any figure shown.
 _RATE_STEPS = 40
@@ -32,6 +33,8 @@ class StreamLoad:
     """Mean time to first token, queueing behind other prompts included."""
     decode_step_seconds: float
     """One decode step of the batch alone (`serving_speed`)."""
+    prefill_seconds: float = 0.0
+    """GPU time of one prompt's prefill (the queue's service time, `serving_tail`)."""
 
 
 def stream_load(
@@ -67,4 +70,25 @@ def stream_load(
         ttft, tpot = latencies(mid)
         low, high = (mid, high) if mid * (ttft + output * tpot) < n else (low, mid)
     ttft, tpot = latencies(low)
-    return StreamLoad(n, low, tpot, ttft, step_seconds)
+    return StreamLoad(n, low, tpot, ttft, step_seconds, prefill_seconds)
+
+
+def first_token_at(f: StreamLoad, quantile: float | None) -> float:
+    """A closed loop's time to first token as a target states it: the mean (``quantile``
+    None), or the tail at that percentile (`serving_tail.tail_first_token`).
+
+    Examples:
+        >>> f = stream_load(prefill_seconds=0.15, step_seconds=0.03, streams=40,
+        ...                 output_tokens=256)
+        >>> # p99: 0.15 + 0.15 ln(0.435 / 0.01) / (2 x 0.565) + 0.03 = 0.68
+        >>> round(first_token_at(f, None), 3), round(first_token_at(f, 0.99), 3)
+        (0.223, 0.68)
+    """
+    if quantile is None or f.prefill_seconds <= 0.0:
+        return f.first_token_seconds
+    return tail_first_token(
+        requests_per_second=f.requests_per_second,
+        prefill_seconds=f.prefill_seconds,
+        seconds_per_step=f.decode_step_seconds,
+        quantile=quantile,
+    )

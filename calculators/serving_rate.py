@@ -31,6 +31,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from calculators.serving_tail import tail_first_token_rate
 from calculators.validate import check_count, check_positive
 
 __all__ = [
@@ -164,9 +165,12 @@ def replica_rate(
     batch_size: int,
     target_first_token_seconds: float | None = None,
     target_seconds_per_token: float | None = None,
+    first_token_quantile: float | None = None,
 ) -> ReplicaRate:
     """The sustainable request rate of one replica holding ``batch_size`` sequences: the GPU
-    time budget, and the latency targets at queueing (`first_token_rate`, `per_token_rate`).
+    time budget, and the latency targets at queueing (`first_token_rate`, `per_token_rate`);
+    a first-token target at ``first_token_quantile`` (0.99: p99) bounds the tail instead of the
+    mean (`serving_tail.tail_first_token_rate`).
 
     Examples:
         >>> r = replica_rate(prefill_seconds=0.15, output_tokens=200, seconds_per_step=0.06,
@@ -183,7 +187,11 @@ def replica_rate(
         )
     }
     step = {"prefill_seconds": prefill_seconds, "seconds_per_step": seconds_per_step}
-    if target_first_token_seconds is not None:
+    if target_first_token_seconds is not None and first_token_quantile is not None:
+        bounds["first_token"] = tail_first_token_rate(
+            target_seconds=target_first_token_seconds, quantile=first_token_quantile, **step
+        )
+    elif target_first_token_seconds is not None:
         bounds["first_token"] = first_token_rate(target_seconds=target_first_token_seconds, **step)
     if target_seconds_per_token is not None:
         bounds["per_token"] = per_token_rate(target_seconds=target_seconds_per_token, **step)
@@ -203,6 +211,7 @@ def best_rate(
     output_tokens: int,
     target_first_token_seconds: float | None = None,
     target_seconds_per_token: float | None = None,
+    first_token_quantile: float | None = None,
 ) -> tuple[int, ReplicaRate]:
     """The batch (1 … ``most_sequences``) at which a replica sustains the most requests/s, and
     that rate. ``step_at(B)`` is (t_prefill, t_step at B sequences).
@@ -233,6 +242,7 @@ def best_rate(
             batch_size=batch,
             target_first_token_seconds=target_first_token_seconds,
             target_seconds_per_token=target_seconds_per_token,
+            first_token_quantile=first_token_quantile,
         )
 
     low, high = 1, most_sequences

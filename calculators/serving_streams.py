@@ -33,7 +33,7 @@ from calculators.defaults import (
 )
 from calculators.serving import serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype
-from calculators.serving_loop import StreamLoad, stream_load
+from calculators.serving_loop import StreamLoad, first_token_at, stream_load
 from calculators.serving_solvers import kv_format, replica_batch_limit
 from calculators.serving_target import candidate_layouts
 from calculators.validate import check_count, check_positive
@@ -65,6 +65,7 @@ def streams_within(
     gpus: int,
     target_seconds_per_token: float | None = None,
     target_first_token_seconds: float | None = None,
+    first_token_quantile: float | None = None,
     context_length: int = DEFAULT_CONTEXT_TOKENS,
     prompt_tokens: int = DEFAULT_PROMPT_TOKENS,
     output_tokens: int = DEFAULT_OUTPUT_TOKENS,
@@ -77,7 +78,8 @@ def streams_within(
     pipeline_parallel: int | None = None,
 ) -> StreamCapacity:
     """Most concurrent streams on ``gpus`` GPUs with each stream's time per token within
-    ``target_seconds_per_token`` and its first token within ``target_first_token_seconds``.
+    ``target_seconds_per_token`` and its first token within ``target_first_token_seconds``
+    (its tail at ``first_token_quantile`` when given, `serving_tail`, else the mean).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -114,7 +116,15 @@ def streams_within(
     for lay in tried:
         if lay.gpus_per_replica > count:
             continue
-        found = _on_layout(model, gpu, lay, count // lay.gpus_per_replica, output, floors, options)
+        found = _on_layout(
+            model,
+            gpu,
+            lay,
+            count // lay.gpus_per_replica,
+            output,
+            (*floors, first_token_quantile),
+            options,
+        )
         if best is None or found.streams > best.streams:  # a tie keeps the narrower split
             best = found
     return best or StreamCapacity(0, 0, 0, 0, 0, 0, None, "memory")
@@ -141,12 +151,16 @@ def _load_at(
     )
 
 
-def _missed(f: StreamLoad, floors: tuple[float | None, float | None]) -> str:
+#: (time per token, first token, the first token's percentile): the floors a load must meet.
+_Floors = tuple[float | None, float | None, float | None]
+
+
+def _missed(f: StreamLoad, floors: _Floors) -> str:
     """The floor a load misses ("" when it meets both)."""
-    per_token, first = floors
+    per_token, first, quantile = floors
     if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
         return "seconds_per_token"
-    if first is not None and not f.first_token_seconds <= first * (1 + 1e-9):
+    if first is not None and not first_token_at(f, quantile) <= first * (1 + 1e-9):
         return "first_token"
     return ""
 
@@ -157,7 +171,7 @@ def _on_layout(
     lay: ServingLayout,
     replicas: int,
     output: int,
-    floors: tuple[float | None, float | None],
+    floors: _Floors,
     options: dict[str, Any],
 ) -> StreamCapacity:
     """The most streams per replica of one layout within the floors, bisected on n (the

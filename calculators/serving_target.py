@@ -28,7 +28,7 @@ from calculators.defaults import (
 from calculators.messages import Msg
 from calculators.serving import ServingSpeed, serving_speed
 from calculators.serving_layout import ServingLayout, serving_dtype
-from calculators.serving_loop import StreamLoad, stream_load
+from calculators.serving_loop import StreamLoad, first_token_at, stream_load
 from calculators.serving_rate import (
     ReplicaRate,
     best_rate,
@@ -36,6 +36,7 @@ from calculators.serving_rate import (
     token_interval,
 )
 from calculators.serving_solvers import kv_format, replica_batch_limit, replica_layout
+from calculators.serving_tail import tail_first_token
 from calculators.validate import check_count, check_positive
 
 __all__ = ["ServingTarget", "candidate_layouts", "gpus_for_target"]
@@ -75,6 +76,10 @@ class ServingTarget:
     """A sequence's mean time between tokens at the target's load: the decode step, stretched
     by the share of time prefill takes (`serving_rate.token_interval`), at a QPS target's rate
     or in a closed loop of the replica's streams (`serving_loop.stream_load`)."""
+    first_token_tail_seconds: float | None = None
+    """The first token at ``first_token_quantile`` at that load (`serving_tail`); None: a mean."""
+    first_token_quantile: float | None = None
+    """The percentile of the first-token target (0.99: "p99"); None: the target is a mean."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,8 @@ class _Load:
     output_tokens: int
     sequences: int | None = None
     """Sequences that must be in flight at once (users streaming together), if stated."""
+    first_token_quantile: float | None = None
+    """The percentile the first-token target is at (0.99: p99); None: the mean."""
 
 
 def _speed(
@@ -131,11 +138,13 @@ def _replica(
     target, the batch up to it that sustains the most requests/s (`serving_rate.best_rate`)."""
 
     def ok(batch: int) -> bool:
-        if load.seconds_per_token is None:
+        # a closed loop's prompts queue more with more streams: a first-token target caps B
+        first = _users(load) and load.first_token_seconds is not None
+        if load.seconds_per_token is None and not first:
             return True
         speed = _speed(model, gpu, lay, batch, context, load, links)
         if not _users(load):  # a rate's own search charges prefill (`_at_rate`)
-            return speed.decode_seconds_per_token <= load.seconds_per_token
+            return speed.decode_seconds_per_token <= (load.seconds_per_token or math.inf)
         return not _misses(_closed_loop(speed, batch, load), load)
 
     if limit < 1 or not ok(1):
@@ -175,11 +184,14 @@ def _closed_loop(speed: ServingSpeed, streams: int, load: _Load) -> StreamLoad:
 
 
 def _misses(f: StreamLoad, load: _Load) -> bool:
-    """True when a closed loop misses the per-token or the first-token target."""
+    """True when a closed loop misses the per-token or the first-token target (at its
+    percentile when one is stated)."""
     per_token, first = load.seconds_per_token, load.first_token_seconds
     if per_token is not None and not f.seconds_per_token <= per_token * (1 + 1e-9):
         return True
-    return first is not None and not f.first_token_seconds <= first * (1 + 1e-9)
+    return first is not None and not first_token_at(f, load.first_token_quantile) <= first * (
+        1 + 1e-9
+    )
 
 
 def _at_rate(
@@ -204,6 +216,7 @@ def _at_rate(
         output_tokens=load.output_tokens,
         target_first_token_seconds=load.first_token_seconds,
         target_seconds_per_token=load.seconds_per_token,
+        first_token_quantile=load.first_token_quantile,
     )
     if rate.requests_per_second <= 0.0:
         return None
@@ -250,6 +263,7 @@ def gpus_for_target(
     target_seconds_per_token: float | None = None,
     target_first_token_seconds: float | None = None,
     target_concurrency: int | None = None,
+    first_token_quantile: float | None = None,
     gpus_per_node: int = DEFAULT_GPUS_PER_NODE,
     weight_dtype: str | None = None,
     kv_dtype: str | None = None,
@@ -266,7 +280,9 @@ def gpus_for_target(
     latency targets, one replica. ``context_length`` is prompt + output (the KV cache size).
     ``target_concurrency`` sequences in flight at once (users streaming together) each need a
     slot: at least ceil(concurrency / batch per replica) replicas. A stated
-    ``tensor_parallel`` / ``pipeline_parallel`` is the only layout tried.
+    ``tensor_parallel`` / ``pipeline_parallel`` is the only layout tried. A first-token target
+    at ``first_token_quantile`` (0.99: "p99") is met by the tail at the load, not the mean
+    (`serving_tail`).
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
@@ -295,6 +311,7 @@ def gpus_for_target(
         check_count("target_concurrency", target_concurrency, maximum=10**9)
         if target_concurrency is not None
         else None,
+        first_token_quantile,
     )
     weight = weight_dtype or serving_dtype(model=model, gpu=gpu)
     kv = kv_dtype or kv_format(weight, gpu)
@@ -389,6 +406,30 @@ def _target(
         decode_share_seconds=rate.decode_seconds if rate else load.output_tokens * step / batch,
         rate_bound=rate.bound if rate else None,
         seconds_between_tokens=interval,
+        first_token_tail_seconds=_tail(speed, rate, load, replicas, batch),
+        first_token_quantile=load.first_token_quantile,
+    )
+
+
+def _tail(
+    speed: ServingSpeed, rate: ReplicaRate | None, load: _Load, replicas: int, batch: int
+) -> float | None:
+    """The first token at the target's percentile at the rate a replica carries (None: mean)."""
+    q = load.first_token_quantile
+    if q is None:
+        return None
+    if rate is not None and load.requests_per_second is not None:
+        each = load.requests_per_second / replicas
+    elif _users(load):
+        streams = math.ceil(load.sequences / replicas) if load.sequences else batch
+        each = _closed_loop(speed, max(1, min(batch, streams)), load).requests_per_second
+    else:
+        each = 0.0
+    return tail_first_token(
+        requests_per_second=each,
+        prefill_seconds=speed.first_token_seconds,
+        seconds_per_step=speed.decode_seconds_per_token,
+        quantile=q,
     )
 
 

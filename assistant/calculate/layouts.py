@@ -357,17 +357,20 @@ def _serving_choice(
 ) -> tuple[dict[str, object], str]:
     """(the serving split, why it was chosen): by the question's goal (`serving_pick`); with
     no load or target, the smallest split whose checks all pass (else nothing failing)."""
-    from assistant.calculate.serving_pick import Tried, pick_serving, serving_goal
+    from assistant.calculate.serving_pick import (
+        Tried,
+        faster_tight,
+        pick_serving,
+        serving_goal,
+    )
 
     fallback = layouts[0] if len(layouts) == 1 else layouts[-1]
     goal = serving_goal(scenario, ask)
-    trials = _trials(scenario, layouts, pue, first_ok=goal == "fit")
+    trials = _trials(scenario, layouts, pue, first_ok=False)
     fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
     latent = _latent_layouts(scenario)  # deep pipelines for a latent cache: only when needed
     if any(layout not in latent for _, _, layout in fitting):
         fitting = [f for f in fitting if f[2] not in latent]
-    if goal == "fit":
-        return pick([(r, 0.0, layout) for r, _, layout in fitting], by_time=False) or fallback, ""
     tried = [
         Tried(
             layout=layout,
@@ -379,6 +382,10 @@ def _serving_choice(
         )
         for rank, checks, layout in fitting
     ]
+    if goal == "fit":
+        roomy = pick([(t.rank, 0.0, t.layout) for t in tried], by_time=False)
+        tight = faster_tight(tried, roomy)
+        return (tight, "tight") if tight else (roomy or fallback, "")
     found = pick_serving(tried, scenario, ask)
     return found if found is not None else (fallback, "")
 

@@ -44,6 +44,7 @@ from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
+from assistant.calculate.serving_room import few_sequences
 from assistant.calculate.sixteen_bit import with_card_formats
 from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
@@ -188,6 +189,8 @@ def _evaluate_scenario(
     slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix
     if slow is not None and not has_target(stated):  # a target's sentence flags its own load
         top = join_sentences((top, text(slow, lang)), lang)
+    few = few_sequences(checks, stated, scenario) if works else None  # runs, but serves few
+    top = join_sentences((top, text(few, lang) if few else ""), lang)
     if fix is not None and not over and any(c.verdict == "fail" for c in checks):
         top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit

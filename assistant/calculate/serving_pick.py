@@ -27,7 +27,15 @@ from typing import Literal
 from assistant.records import Scenario
 from calculators.messages import Msg
 
-__all__ = ["Goal", "Tried", "layout_reason", "pick_serving", "reason_key", "serving_goal"]
+__all__ = [
+    "Goal",
+    "Tried",
+    "faster_tight",
+    "layout_reason",
+    "pick_serving",
+    "reason_key",
+    "serving_goal",
+]
 
 Goal = Literal["fit", "throughput", "latency", "stream"]
 
@@ -147,6 +155,47 @@ def pick_serving(
     return min(near, key=lambda t: (t.rank, order[id(t)])).layout, "throughput"
 
 
+#: A split whose memory is only tight is taken for a need asked (`fit`) over the smallest split
+#: with every check ok when each stream's decode is at least this much faster on it: far beyond
+#: the speed model's precision, so headroom that costs half the speed is not preferred.
+TIGHT_SPEEDUP = 1.5
+
+
+def faster_tight(
+    tried: Sequence[Tried], roomy: dict[str, object] | None
+) -> dict[str, object] | None:
+    """The fastest split that fits only tightly (rank 1) when it decodes each stream at least
+    `TIGHT_SPEEDUP` times faster than `roomy`, the smallest split with every check ok; None
+    otherwise. Where tensor parallelism does not split the KV cache (DeepSeek's MLA latent),
+    the roomiest split is the deepest pipeline (TP1 x PP32 for 500 users on 32 910B, ~0.8
+    tok/s per stream), and TP2 x PP16, which reads each stage's weights over two cards, serves
+    the same users about twice as fast within memory (vLLM keeps ~10% of HBM free by default,
+    `gpu_memory_utilization=0.9`, so tight is still within what the engine allows).
+
+    Examples:
+        >>> a = Tried({"tensor_parallel": 1, "pipeline_parallel": 32}, 0, 32, 421.0, 1.19, 0.85)
+        >>> b = Tried({"tensor_parallel": 2, "pipeline_parallel": 16}, 1, 32, 747.0, 0.67, 0.43)
+        >>> faster_tight([a, b], a.layout) == b.layout
+        True
+        >>> c = Tried({"tensor_parallel": 2}, 1, 2, 500.0, 1.0, 0.5)  # only 1.19x faster
+        >>> faster_tight([a, c], a.layout) is None
+        True
+    """
+    base = next((t for t in tried if t.layout == roomy and t.rank == 0), None)
+    if base is None:
+        return None
+    faster = [
+        t
+        for t in tried
+        if t.rank == 1 and 0.0 < t.seconds_per_token * TIGHT_SPEEDUP <= base.seconds_per_token
+    ]
+    if not faster:
+        return None
+    least = min(t.seconds_per_token for t in faster)
+    near = [t for t in faster if t.seconds_per_token <= least * (1 + RATE_TIE)]
+    return min(near, key=lambda t: t.gpus_per_replica).layout
+
+
 def _latency(t: Tried, *, first: bool) -> float:
     """One stream's latency a stream goal minimises: the first token when that is what is
     asked (prefill is compute-bound, so the split that spreads one prompt over the most GPUs
@@ -164,9 +213,12 @@ def reason_key(why: str) -> str:
         "first_token": "default.layout_serving_first_token",
         "missed": "default.layout_serving_missed",
         "only": "default.layout_serving_only",
+        "tight": "default.layout_serving_tight",
     }.get(why, "default.layout_serving")
 
 
 def layout_reason(why: str, tp: int, pp: int, replicas: Msg, rate: float, users: int) -> Msg:
     """The layout note: the split and why it was chosen."""
-    return Msg(reason_key(why), tp=tp, pp=pp, replicas=replicas, rate=rate, n=users)
+    return Msg(
+        reason_key(why), tp=tp, pp=pp, replicas=replicas, rate=rate, n=users, speedup=TIGHT_SPEEDUP
+    )

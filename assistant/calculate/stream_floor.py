@@ -65,6 +65,7 @@ def stream_capacity(s: Scenario) -> StreamCapacity | None:
             gpus=s.gpu_count,
             target_seconds_per_token=s.target_seconds_per_token,
             target_first_token_seconds=s.target_first_token_seconds,
+            first_token_quantile=s.first_token_quantile,
             **serving_inputs(s),
         )
     except (CalculatorInputError, KeyError, ValueError):
@@ -120,7 +121,7 @@ def _said(found: StreamCapacity, load: StreamLoad, s: Scenario, floor: Param) ->
             streams=found.streams,
             layout=layout,
             speed=1.0 / load.seconds_per_token,
-            ttft=load.first_token_seconds,
+            ttft=_ttft(load, s),
         ),
         Msg(f"solve.streams_bound.{found.bound}"),
     )
@@ -129,6 +130,17 @@ def _said(found: StreamCapacity, load: StreamLoad, s: Scenario, floor: Param) ->
         said = (*said, Msg("solve.streams_headroom", count=room))
     slow = slow_stream_msg(load.seconds_per_token, s.output_tokens)
     return said if slow is None else (*said, slow)  # a first-token floor can leave them slow
+
+
+def _ttft(load: StreamLoad, s: Scenario) -> Msg:
+    """The first token at the count found: the mean, with its tail at a stated percentile."""
+    from calculators.serving_loop import first_token_at
+
+    if s.first_token_quantile is None:
+        return Msg("solve.ttft_about", seconds=load.first_token_seconds)
+    tail = first_token_at(load, s.first_token_quantile)
+    pct = 100 * s.first_token_quantile
+    return Msg("solve.ttft_tail_short", tail=tail, mean=load.first_token_seconds, pct=pct)
 
 
 #: Weight formats tried when no stream meets the floor as released and the question left the

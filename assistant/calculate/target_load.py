@@ -23,10 +23,38 @@ if TYPE_CHECKING:
     from calculators.serving_load import InFlight
     from calculators.serving_target import ServingTarget
 
-__all__ = ["assumed_lengths", "at_load_said", "headroom", "interactive_count", "slow_at_load"]
+__all__ = [
+    "assumed_lengths",
+    "at_load_said",
+    "headroom",
+    "interactive_count",
+    "load_ttft_said",
+    "slow_at_load",
+]
 
 #: Times per token within 5% read as the same speed (the compute line's, at one decimal).
 _SAME = 1.05
+
+
+def load_ttft_said(load: InFlight, s: Scenario) -> Msg:
+    """The first token at the stated load: the mean with queueing, and its tail when the
+    target is stated at a percentile (`calculators.serving_tail`)."""
+    from calculators.serving_tail import tail_first_token
+
+    if s.first_token_quantile is None or load.prefill_seconds <= 0.0:
+        return Msg("solve.ttft_at_load", seconds=load.first_token_seconds)
+    tail = tail_first_token(
+        requests_per_second=load.requests_per_second_per_replica,
+        prefill_seconds=load.prefill_seconds,
+        seconds_per_step=load.decode_step_seconds or load.seconds_per_token,
+        quantile=s.first_token_quantile,
+    )
+    return Msg(
+        "solve.ttft_tail",
+        tail=tail,
+        mean=load.first_token_seconds,
+        pct=100 * s.first_token_quantile,
+    )
 
 
 def at_load_said(
@@ -49,7 +77,7 @@ def at_load_said(
     # slower than the decode step under it: say why, so the two speeds do not read as a clash
     shared = Msg("solve.prefill_share") if step and spt > step * _SAME else ""
     delivered = s.target_qps * output if s.target_qps else load.sequences / spt
-    ttft = Msg("solve.ttft_at_load", seconds=load.first_token_seconds)
+    ttft = load_ttft_said(load, s)
     return Msg(
         key,
         hardware=Msg("common.gpus", count=sized.gpus or 0, gpu=gpu),

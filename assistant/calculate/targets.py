@@ -52,14 +52,16 @@ def target_words(s: Scenario) -> tuple[Msg, ...]:
     """The stated targets as messages (a list in the answer's language)."""
     users = s.concurrency or s.batch_size
     speed = 1.0 / s.target_seconds_per_token if s.target_seconds_per_token else None
+    tail = s.first_token_quantile is not None
     parts = (
         ("solve.target_tps", s.target_tokens_per_second),
         ("solve.target_qps", s.target_qps),
-        ("solve.target_ttft", s.target_first_token_seconds),
+        ("solve.target_ttft_tail" if tail else "solve.target_ttft", s.target_first_token_seconds),
         ("solve.target_users" if users and speed else "solve.target_speed", speed),
     )
+    pct = 100 * (s.first_token_quantile or 0.0)
     return tuple(
-        Msg(key, value=value, concurrent=_concurrent(users or 1))
+        Msg(key, value=value, concurrent=_concurrent(users or 1), pct=pct)
         for key, value in parts
         if value is not None
     )
@@ -91,6 +93,7 @@ def serving_target(s: Scenario) -> ServingTarget | None:
             target_first_token_seconds=s.target_first_token_seconds,
             target_concurrency=s.concurrency,
             target_seconds_per_token=s.target_seconds_per_token,
+            first_token_quantile=s.first_token_quantile,
             **serving_inputs(s),
         )
     except (CalculatorInputError, KeyError, ValueError):
@@ -118,12 +121,23 @@ def _sized(key: str, t: ServingTarget, gpu: str, **more: Param) -> Msg:
         concurrent=_concurrent(t.sequences_per_replica),
         tokens_per_second=t.tokens_per_second_per_replica,
         qps=t.requests_per_second_per_replica,
-        ttft=Msg(
-            "solve.ttft_at_load" if t.rate_bound is not None else "solve.ttft_unloaded",
-            seconds=t.first_token_seconds,
-        ),
+        ttft=ttft_said(t),
         **more,
     )
+
+
+def ttft_said(t: ServingTarget) -> Msg:
+    """The first token a sizing found: the mean, with its tail when the target is a
+    percentile ("p99 about 0.9 s, mean 0.4 s at this load: queueing tail, an estimate")."""
+    if t.first_token_tail_seconds is not None:
+        return Msg(
+            "solve.ttft_tail",
+            tail=t.first_token_tail_seconds,
+            mean=t.first_token_seconds,
+            pct=100 * (t.first_token_quantile or 0.0),
+        )
+    key = "solve.ttft_at_load" if t.rate_bound is not None else "solve.ttft_unloaded"
+    return Msg(key, seconds=t.first_token_seconds)
 
 
 def _rate_said(t: ServingTarget) -> tuple[Msg, ...]:

@@ -454,6 +454,7 @@ _SERVING_SLOTS = (
     "target_tokens_per_second",
     "target_qps",
     "target_first_token_seconds",
+    "first_token_quantile",
     "target_seconds_per_token",
     "fastest_stream",
 )

@@ -276,19 +276,35 @@ def read_qps(text: str) -> float | None:
     return to_float(number) * _SCALE_WORD.get(scale or "", 1.0) / seconds
 
 
+#: A latency percentile said as "p99" / "P99.9" (before or after the first-token words).
+_PERCENTILE = r"(?<![a-z0-9])p\s?(\d{2}(?:\.\d+)?)(?![0-9])"
 _TTFT = re.compile(
+    r"(?:" + _PERCENTILE + r"\s*)?"
     r"(?:first[- ]token|首字|首token|首 token|首词|\bttft\b|time to first token)"
+    r"(?:[^0-9]{0,12}?" + _PERCENTILE + r")?"
     r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
 )
 
 
 def read_first_token_seconds(text: str) -> float | None:
-    """A time-to-first-token bound in seconds ("first token under 1 s", "首字 500ms")."""
+    """A time-to-first-token bound in seconds ("first token under 1 s", "首字 500ms",
+    "首token p99 小于1秒", "p99 TTFT < 500ms")."""
     match = _TTFT.search(text)
     if match is None:
         return None
-    value = to_float(match.group(1))
-    return value / 1000 if match.group(2) in ("ms", "毫秒") else value
+    value = to_float(match.group(3))
+    return value / 1000 if match.group(4) in ("ms", "毫秒") else value
+
+
+def read_first_token_quantile(text: str) -> float | None:
+    """The percentile a first-token bound is stated at, as a fraction ("p99" → 0.99); None
+    for a bound with no percentile (judged as a mean) or a percentile outside 50-99.99."""
+    match = _TTFT.search(text)
+    said = match and (match.group(1) or match.group(2))
+    if not said:
+        return None
+    value = to_float(said) / 100
+    return value if 0.5 <= value < 1.0 else None
 
 
 _BUDGET = (
@@ -456,6 +472,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "target_tokens_per_second": read_tokens_per_second(text),
         "target_qps": read_qps(text),
         "target_first_token_seconds": read_first_token_seconds(text),
+        "first_token_quantile": read_first_token_quantile(text),
         "target_seconds_per_token": read_seconds_per_token(text),
         "host_ram_bytes": read_host_ram(text),
         "offload": read_offload(text),

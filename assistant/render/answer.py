@@ -32,6 +32,7 @@ __all__ = [
     "fmt_seconds",
     "is_estimate",
     "is_explanation",
+    "is_few_sequences",
     "is_impractical",
     "render_markdown",
     "verdict_label",
@@ -53,7 +54,20 @@ def verdict_label(answer: Answer, language: Language | None = None) -> str:
         return text(Msg("concept.label"), lang)
     if is_impractical(answer):
         return text(Msg(f"common.verdict.{answer.verdict}_impractical"), lang)
+    if is_few_sequences(answer):
+        return text(Msg("common.verdict.feasible_few"), lang)
     return VERDICT_LABELS[answer.verdict][lang]
+
+
+def is_few_sequences(answer: Answer) -> bool:
+    """Whether a serving plan that works as asked holds fewer sequences than a minimal serving
+    batch, no load stated (`serving_room.few_sequences`): "Feasible" alone would read as a
+    deployment for many users."""
+    from assistant.calculate.serving_room import few_sequences
+
+    if answer.verdict != "feasible" or answer.scenario is None:
+        return False
+    return few_sequences(answer.checks, answer.query.scenario, answer.scenario) is not None
 
 
 def is_impractical(answer: Answer) -> bool:

@@ -65,6 +65,7 @@ SCENARIO_KEYS = (
     "target_tokens_per_second",
     "target_qps",
     "target_first_token_seconds",
+    "first_token_quantile",
     "target_seconds_per_token",
     "fastest_stream",
     "host_ram_bytes",

@@ -276,3 +276,34 @@ def test_a_stated_zero_stage_still_tries_recompute_and_tp() -> None:
     assert outcome.scenario.zero_stage == 3
     assert memory["recompute"] == "full"
     assert float(memory["required_bytes_per_gpu"]) < 76e9  # was 81.7 GB with no recompute
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "DeepSeek-R1 给500人同时用，需要几张910B",
+        "How many 910B do we need to serve DeepSeek-R1 to 500 concurrent users?",
+    ],
+)
+def test_a_count_is_evaluated_on_a_much_faster_tight_split(question: str) -> None:
+    """A count asked for stated users is evaluated on the split that fits, not the roomiest:
+    MLA's latent is not split by TP, so TP1 x PP32 has the most headroom, but every split that
+    fits tightly and decodes each stream at least TIGHT_SPEEDUP times as fast is preferred."""
+    outcome = _ask(question)
+    s = outcome.scenario
+    assert s is not None
+    assert s.gpu_count is not None
+    step = outcome.evaluation.check("compute").figures["seconds_per_token"]
+    assert isinstance(step, float)
+    by_split: dict[tuple[int, int], tuple[str, float]] = {}
+    for layout in _layouts(replace(s, tensor_parallel=None, pipeline_parallel=None)):
+        plan = to_plan(replace(s, tensor_parallel=None, pipeline_parallel=None), **layout)
+        checks = {c.kind: c for c in run_checks(plan, with_min_gpus=False)}
+        each = checks["compute"].figures["seconds_per_token"]
+        assert isinstance(each, float)
+        key = (plan.tensor_parallel, plan.pipeline_parallel)
+        by_split[key] = (checks["memory"].verdict, each)
+    roomy = [v for v in by_split.values() if v[0] == "ok"]
+    assert roomy, "an all-ok split exists: the choice is a real tie-break"
+    assert by_split[(s.tensor_parallel or 1, s.pipeline_parallel or 1)][0] == "tight"
+    assert step * serving_pick.TIGHT_SPEEDUP <= min(v[1] for v in roomy)

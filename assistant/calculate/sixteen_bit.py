@@ -4,7 +4,8 @@ refusal.
 Volta and Turing cards have FP16 tensor cores but no BF16. The question stated BF16, so as
 asked it needs other hardware (infeasible); the same job in the card's own 16-bit format
 (FP16) is evaluated too and its verdict and figures are given, labelled as FP16's, so the
-answer says both why not and what works instead.
+answer says both why not and what works instead. A question that only asks whether the card
+has the format ("can the T4 do bf16?") states none: the job keeps its FP16 verdict.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
     """`outcome`, or, when it was refused for a 16-bit format the stated card has no tensor
     mode for, an "infeasible" outcome that says why and carries the job's evaluation in the
     card's own 16-bit format (its verdict said in the lead, its checks as the figures)."""
+    from assistant.parse.format_question import asks_format_support
     from calculators.catalog.hardware import lookup_gpu
 
     s = query.scenario
@@ -54,8 +56,9 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
     instead = rerun(replace(query, scenario=replace(s, precision=usable)))
     if instead.mode != "verdict" or instead.verdict == "unknown":
         return outcome
+    asked = asks_format_support(query.question)
     lead = Msg(
-        "answer.precision_not_on_card",
+        "answer.precision_asked_not_on_card" if asked else "answer.precision_not_on_card",
         gpu=gpu.name,
         arch=gpu.architecture.title(),
         asked=s.precision.upper(),
@@ -63,4 +66,6 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
         verdict=Msg(f"label.verdict.{instead.verdict}"),
     )
     said = join_sentences((text(lead, query.language), instead.lead), query.language)
+    if asked:
+        return replace(instead, lead=said)
     return replace(instead, verdict="infeasible", lead=said, suggestions=())

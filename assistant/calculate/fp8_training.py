@@ -8,8 +8,8 @@ in a precision the card can run; for a yes/no it is the suggestion. Serving FP8 
 such a card is another story (weight-only W8A16, `stand_in.with_fp8_weight_only`).
 
 A question that only asks whether the card has FP8 ("910B能用FP8训练吗？…要多久") states no
-format: the answer still says the card has none, but the job keeps the verdict it gets in the
-precision the card runs."""
+format: the answer still says the card has none, and a job that works in the precision the card
+runs is conditional (it works after that change), not infeasible."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def with_no_fp8_training(query: Query, outcome: Outcome) -> Outcome:
     """`outcome` judged as asked when FP8 training was stated on a named card without FP8
     tensor cores: infeasible, led by why and by the job in the precision it was evaluated in."""
     from assistant.calculate.focus import main_ask
+    from assistant.calculate.sixteen_bit import after_format_change
     from assistant.calculate.stand_in import stated_gpu
     from assistant.parse.format_question import asks_format_support
     from calculators.catalog.generic import is_generic
@@ -48,7 +49,7 @@ def with_no_fp8_training(query: Query, outcome: Outcome) -> Outcome:
     key = "answer.no_fp8_training_duration" if how_long else "answer.no_fp8_training"
     key = "answer.no_fp8_training_asked" if asked and not how_long else key
     head = text(Msg(key, gpu=gpu.name, precision=ran.upper()), query.language)
-    verdict = outcome.verdict if asked else "infeasible"
+    verdict = after_format_change(outcome.verdict) if asked else "infeasible"
     return replace(
         outcome, verdict=verdict, lead=join_sentences((head, outcome.lead), query.language)
     )

@@ -100,6 +100,8 @@ def parse(
     thread_job = before is not None and (before.model is not None or before.params is not None)
     asks = _refine_asks(read_asks(text, has_job=has_job, thread_job=thread_job), found, text)
     own = _own_asks(text, asks, found, has_job=has_job, thread_job=thread_job) if before else asks
+    if "gpu_hours" in found and "task" not in found:
+        found["task"] = "pretrain"  # GPU-hours a run took are a training run's, read as "训练"
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()

@@ -1,9 +1,9 @@
 """Training questions whose wording the trainF probe found misread (tests/golden/answers_trainF).
 
 - A number format asked about ("can the T4 do bf16?", "910B能用FP8训练吗") is no stated format:
-  the answer says the card lacks it, but the job keeps the verdict it gets in the format the
-  card runs; a format stated for the job ("pretrain … in bf16" on a V100) still needs another
-  card, infeasible as asked.
+  the answer says the card lacks it, and a job that works in the format the card runs is
+  conditional (it works after that change); a format stated for the job ("pretrain … in
+  bf16" on a V100) still needs another card, infeasible as asked.
 - GPU-hours spent ("278.8万H800 GPU小时") are no GPU count.
 - "largest dense model" asks for the largest model, as "largest model" does.
 """
@@ -22,10 +22,10 @@ from assistant.parse import parse
         # asked: QLoRA 13B on a 16 GB T4 fits in FP16 (NF4 ~0.52 B x 13.0e9 = 6.8 GB + adapters)
         (
             "QLoRA fine-tuning Llama-2-13B on 4 T4s - does it fit, and can the T4 do bf16?",
-            "feasible",
+            "conditional",
         ),
         # asked: 5.46e22 FLOPs / (64 x 313e12 x 0.30) = 105 days in BF16, no deadline stated
-        ("910B能用FP8训练吗？64张910B预训练Llama-3.1-8B，1万亿token要多久？", "feasible"),
+        ("910B能用FP8训练吗？64张910B预训练Llama-3.1-8B，1万亿token要多久？", "conditional"),
         # stated: the same job in a format the card lacks needs another card
         ("Can 16 V100 32GB GPUs pretrain Llama-2-7B in bf16 on 100B tokens?", "infeasible"),
         ("用64张910B做FP8训练，预训练Llama-3.1-8B，1万亿token要多久？", "infeasible"),
@@ -57,3 +57,20 @@ def test_gpu_hours_are_no_gpu_count(question: str) -> None:
 )
 def test_an_adjective_before_model_still_asks_the_largest_model(question: str) -> None:
     assert parse(question).asks[:1] == ("max_model",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "DeepSeek-V3论文说训练用了278.8万H800 GPU小时，按每GPU小时2美元算成本是多少？",
+        "DeepSeek-V3 used 2.788M H800 GPU-hours; what does that cost at $2 per GPU-hour?",
+    ],
+)
+def test_stated_gpu_hours_decide_the_cost(question: str) -> None:
+    # 2.788e6 GPU-hours (DeepSeek-V3 report, arXiv:2412.19437, Table 1) x $2 = $5.576M
+    query = parse(question)
+    assert (query.scenario.gpu_hours, query.scenario.price_per_gpu_hour) == (2.788e6, 2.0)
+    assert query.scenario.budget is None  # the price per GPU-hour is no budget
+    cost = next(c for c in calculate(query).checks if c.kind == "cost").figures
+    assert cost["gpu_hours"] == pytest.approx(2.788e6, rel=0.01)
+    assert cost["cost"] == pytest.approx(5.576e6, rel=0.01)

@@ -105,14 +105,15 @@ def training_rate(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 
 def mfu_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """The MFU of a training run: from the user's measured rate when stated (`measured`),
-    else the planning default, with the rate per GPU it means."""
+    """The MFU of a training run: from the user's measured rate or GPU-hours when stated
+    (`measured`), else the planning default, with the rate per GPU it means."""
     mfu = figure(checks, "compute", "mfu")
     rate = training_rate(checks, scenario)
     if scenario.task == "inference" or mfu is None or rate is None:
         return None
-    measured = scenario.tokens_per_second_per_gpu
-    key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
+    if scenario.tokens_per_second_per_gpu is not None:
+        return Msg("answer.mfu_measured", mfu=mfu, rate=rate)
+    key = "answer.mfu_spent" if scenario.gpu_hours else "answer.mfu_default"
     return Msg(key, mfu=mfu, rate=rate)
 
 

@@ -46,7 +46,7 @@ _GPU_HOURS_SPENT = (
         + r"\s*(k|m(?:illion)?|万|百万)?(?![a-z])\s*"
         + r"(?:⟨gpu⟩\s*(?:gpu|卡)?|gpu|卡)\s*[-·]?\s*(?:小时|hours?\b|hrs?\b|h\b)"
     ),
-    re.compile(NUMBER + r"\s*(k|万)?\s*卡时"),
+    re.compile(NUMBER + r"\s*(k|万)?\s*(?:⟨gpu⟩\s*)?卡时"),
 )
 _HOURS_SCALE = {None: 1.0, "k": 1e3, "m": 1e6, "million": 1e6, "万": 1e4, "百万": 1e6}
 

@@ -74,3 +74,21 @@ def test_stated_gpu_hours_decide_the_cost(question: str) -> None:
     cost = next(c for c in calculate(query).checks if c.kind == "cost").figures
     assert cost["gpu_hours"] == pytest.approx(2.788e6, rel=0.01)
     assert cost["cost"] == pytest.approx(5.576e6, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Training took 50,000 A100 GPU-hours for a 7B model on 200B tokens. What MFU is that?",
+            "Those GPU-hours are an MFU of about",
+        ),
+        ("7B模型训练2000亿token用了5万A100卡时，MFU是多少？", "这些 GPU 小时相当于约"),
+    ],
+)
+def test_the_mfu_of_stated_gpu_hours(question: str, said: str) -> None:
+    # 6 x 7e9 x 2e11 = 8.4e21 (+ attention at 4k ~ 9.7e21) / (5e4 x 3600 x 312e12) = 15-17%
+    outcome = calculate(parse(question))
+    mfu = next(c for c in outcome.checks if c.kind == "compute").figures["mfu"]
+    assert mfu == pytest.approx(0.16, abs=0.015)
+    assert said in outcome.lead

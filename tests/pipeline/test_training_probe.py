@@ -92,3 +92,17 @@ def test_the_mfu_of_stated_gpu_hours(question: str, said: str) -> None:
     mfu = next(c for c in outcome.checks if c.kind == "compute").figures["mfu"]
     assert mfu == pytest.approx(0.16, abs=0.015)
     assert said in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        ("两台8卡4090 万兆，预训练Qwen2.5-1.5B，300亿token要多久？", "10GbE TCP"),
+        ("两台8卡4090万兆互联，LoRA微调Qwen2.5-7B，1亿token要多久", "10GbE TCP"),
+        ("4090千兆网能训练Qwen2.5-1.5B吗", "1GbE TCP"),
+    ],
+)
+def test_a_link_after_a_bare_geforce_number_keeps_the_card(question: str, link: str) -> None:
+    # 万兆 / 千兆 name Ethernet speeds, not 万 / 千 as magnitudes of "4090"
+    s = parse(question).scenario
+    assert (s.gpu, s.inter_link) == ("RTX 4090 24GB", link)

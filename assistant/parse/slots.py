@@ -148,6 +148,17 @@ def read_method(text: str) -> str | None:
     return None
 
 
+def methods_named(text: str) -> tuple[str, ...]:
+    """Every fine-tuning method the text names, as full, lora, qlora (a negated one is not).
+
+    >>> methods_named("full fine-tune vs lora vs qlora for 14b"), methods_named("lora, not qlora")
+    (('full', 'lora', 'qlora'), ('lora',))
+    """
+    text = _NOT_METHOD.sub(" ", text)
+    named = {method for pattern, method in _METHOD_WORDS if re.search(pattern, text, re.ASCII)}
+    return tuple(m for m in ("full", "lora", "qlora") if m in named)
+
+
 def read_precision(text: str) -> str | None:
     """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one."""
     for pattern, precision in _PRECISION_WORDS:

@@ -106,3 +106,29 @@ def test_a_link_after_a_bare_geforce_number_keeps_the_card(question: str, link: 
     # 万兆 / 千兆 name Ethernet speeds, not 万 / 千 as magnitudes of "4090"
     s = parse(question).scenario
     assert (s.gpu, s.inter_link) == ("RTX 4090 24GB", link)
+
+
+@pytest.mark.parametrize(
+    ("question", "misses", "fits"),
+    [
+        # full 16 x 14.77e9 = 236 GB, LoRA 2 x 14.77e9 = 29.5 GB (+ activations) > 21.6 usable;
+        # QLoRA ~0.52 B/param on the linear layers fits
+        (
+            "Full fine-tune vs LoRA vs QLoRA for Qwen2.5-14B on a single RTX 4090: which fit?",
+            ("does not fit", 2),
+            ("it fits", 1),
+        ),
+        # full 16 x 72.7e9 / 8 = 145 GB per GPU > 72; LoRA 2 x 72.7e9 / 8 = 18 GB fits
+        ("8张A100微调Qwen2.5-72B，全参还是LoRA？", ("放不下", 1), ("放得下", 1)),
+    ],
+)
+def test_methods_set_against_each_other_are_each_answered(
+    question: str, misses: tuple[str, int], fits: tuple[str, int]
+) -> None:
+    lead = calculate(parse(question)).lead
+    assert (lead.count(misses[0]), lead.count(fits[0])) == (misses[1], fits[1]), lead
+
+
+def test_one_method_named_gets_no_side_by_side() -> None:
+    lead = calculate(parse("Can I LoRA fine-tune Qwen2.5-14B on one RTX 4090?")).lead
+    assert "With full fine-tuning" not in lead

@@ -132,3 +132,11 @@ def test_methods_set_against_each_other_are_each_answered(
 def test_one_method_named_gets_no_side_by_side() -> None:
     lead = calculate(parse("Can I LoRA fine-tune Qwen2.5-14B on one RTX 4090?")).lead
     assert "With full fine-tuning" not in lead
+
+
+def test_gpu_hours_asked_with_a_price_ask_the_cost_too() -> None:
+    query = parse(
+        "How many GPU-hours for Llama-3.1-8B on 15T tokens on H100, what's that at $2/hr?"
+    )
+    assert query.asks[:1] == ("gpu_hours",)
+    assert "cost" in query.asks

@@ -162,6 +162,10 @@ class Scenario:
     tokens_per_second_per_gpu: float | None = None
     """A training rate the user measured, per GPU ("3000 tokens/s/GPU", "每卡每秒3000 token"):
     with no MFU stated it gives the run's MFU (`calculate.measured`)."""
+    gpu_hours: float | None = None
+    """GPU-hours a training run took, as stated ("DeepSeek-V3 used 2.788M H800 GPU-hours",
+    "278.8万H800 GPU小时"): with no MFU or rate stated it gives the run's MFU, so its cost at a
+    stated price is those hours times the price (`calculate.measured`)."""
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ SCENARIO_KEYS = frozenset(
         "pue",
         "mfu",
         "tokens_per_second_per_gpu",
+        "gpu_hours",
         "recompute",
         "micro_batch",
     }

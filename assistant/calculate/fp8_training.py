@@ -5,7 +5,11 @@ The defaults evaluate such a job in the card's own mixed precision (`default_for
 verdict is infeasible. The answer says so first, then gives the figures in the precision the
 card runs, labelled as such: for a how-long question that duration is the answer to the job
 in a precision the card can run; for a yes/no it is the suggestion. Serving FP8 weights on
-such a card is another story (weight-only W8A16, `stand_in.with_fp8_weight_only`)."""
+such a card is another story (weight-only W8A16, `stand_in.with_fp8_weight_only`).
+
+A question that only asks whether the card has FP8 ("910B能用FP8训练吗？…要多久") states no
+format: the answer still says the card has none, and a job that works in the precision the card
+runs is conditional (it works after that change), not infeasible."""
 
 from __future__ import annotations
 
@@ -26,7 +30,9 @@ def with_no_fp8_training(query: Query, outcome: Outcome) -> Outcome:
     """`outcome` judged as asked when FP8 training was stated on a named card without FP8
     tensor cores: infeasible, led by why and by the job in the precision it was evaluated in."""
     from assistant.calculate.focus import main_ask
+    from assistant.calculate.sixteen_bit import after_format_change
     from assistant.calculate.stand_in import stated_gpu
+    from assistant.parse.format_question import asks_format_support
     from calculators.catalog.generic import is_generic
 
     s = query.scenario
@@ -38,9 +44,12 @@ def with_no_fp8_training(query: Query, outcome: Outcome) -> Outcome:
     ran = outcome.scenario.precision or gpu.default_training_precision()
     if gpu.supports("fp8") or ran == "fp8":
         return outcome
+    asked = asks_format_support(query.question)
     how_long = main_ask(query) == "duration"
     key = "answer.no_fp8_training_duration" if how_long else "answer.no_fp8_training"
+    key = "answer.no_fp8_training_asked" if asked and not how_long else key
     head = text(Msg(key, gpu=gpu.name, precision=ran.upper()), query.language)
+    verdict = after_format_change(outcome.verdict) if asked else "infeasible"
     return replace(
-        outcome, verdict="infeasible", lead=join_sentences((head, outcome.lead), query.language)
+        outcome, verdict=verdict, lead=join_sentences((head, outcome.lead), query.language)
     )

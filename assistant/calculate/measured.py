@@ -4,7 +4,10 @@ tokens/s per GPU, and the activations per GPU.
 The rate sets the MFU: MFU = rate per GPU × FLOPs per token / dense peak per GPU (the FLOPs per
 token and the peak are the compute check's own: 6 × N + attention, the GPU's datasheet rate;
 Narayanan et al. 2021, §5.1; Chowdhery et al. 2022, PaLM, Appendix B). The question is then
-evaluated at that MFU, so its run time, GPU-hours and cost follow from the stated rate.
+evaluated at that MFU, so its run time, GPU-hours and cost follow from the stated rate. GPU-hours
+a run took ("2.788M H800 GPU-hours") set it the same way: MFU = FLOPs / (GPU-hours × 3600 ×
+peak), scaled once more by the hours the first evaluation gives (its network wait included), so
+the answer's GPU-hours are the stated ones.
 """
 
 from __future__ import annotations
@@ -36,12 +39,14 @@ def measured_mfu(rate_per_gpu: float, flops_per_token: float, peak_flops_per_s: 
 
 
 def with_measured_mfu(query: Query, run: Callable[[Query], object]) -> Query:
-    """`query` with the MFU its stated training rate implies (unchanged when no rate is
-    stated, an MFU is, or the job is inference). `run` evaluates a query; its compute check
-    gives the FLOPs per token and the peak."""
+    """`query` with the MFU its stated training rate or GPU-hours imply (unchanged when
+    neither is stated, an MFU is, or the job is inference). `run` evaluates a query; its
+    compute check gives the FLOPs per token and the peak."""
     s = query.scenario
-    if s.tokens_per_second_per_gpu is None or s.mfu is not None or s.task == "inference":
+    if s.mfu is not None or s.task == "inference":
         return query
+    if s.tokens_per_second_per_gpu is None:
+        return _with_spent_mfu(query, run)
     outcome = run(query)
     checks = getattr(outcome, "checks", ())
     flops, tokens = figure(checks, "compute", "total_flops"), figure(checks, "compute", "tokens")
@@ -50,6 +55,29 @@ def with_measured_mfu(query: Query, run: Callable[[Query], object]) -> Query:
         return query
     mfu = measured_mfu(s.tokens_per_second_per_gpu, flops / tokens, peak)
     return replace(query, scenario=replace(s, mfu=mfu))
+
+
+def _with_spent_mfu(query: Query, run: Callable[[Query], object]) -> Query:
+    """`query` at the MFU whose run takes the stated GPU-hours (see the module docstring)."""
+    s = query.scenario
+    if not s.gpu_hours:
+        return query
+    checks = getattr(run(query), "checks", ())
+    flops, peak = (
+        figure(checks, "compute", "total_flops"),
+        figure(checks, "compute", "peak_flops_per_s"),
+    )
+    if not (flops and peak):
+        return query
+    mfu = flops / (s.gpu_hours * 3600 * peak)
+    hours = figure(getattr(run(_at(query, mfu)), "checks", ()), "compute", "gpu_hours")
+    if hours:
+        mfu *= hours / s.gpu_hours  # the network wait the first evaluation added
+    return _at(query, mfu)
+
+
+def _at(query: Query, mfu: float) -> Query:
+    return replace(query, scenario=replace(query.scenario, mfu=mfu))
 
 
 def training_rate(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -77,14 +105,15 @@ def training_rate(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 
 def mfu_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """The MFU of a training run: from the user's measured rate when stated (`measured`),
-    else the planning default, with the rate per GPU it means."""
+    """The MFU of a training run: from the user's measured rate or GPU-hours when stated
+    (`measured`), else the planning default, with the rate per GPU it means."""
     mfu = figure(checks, "compute", "mfu")
     rate = training_rate(checks, scenario)
     if scenario.task == "inference" or mfu is None or rate is None:
         return None
-    measured = scenario.tokens_per_second_per_gpu
-    key = "answer.mfu_measured" if measured is not None else "answer.mfu_default"
+    if scenario.tokens_per_second_per_gpu is not None:
+        return Msg("answer.mfu_measured", mfu=mfu, rate=rate)
+    key = "answer.mfu_spent" if scenario.gpu_hours else "answer.mfu_default"
     return Msg(key, mfu=mfu, rate=rate)
 
 

@@ -29,6 +29,7 @@ from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.measured import with_measured_mfu
+from assistant.calculate.method_choices import with_method_choices
 from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
@@ -319,6 +320,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
+    found = with_method_choices(query, found, lambda q: _calculate(q, site))  # "full vs LoRA"
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:

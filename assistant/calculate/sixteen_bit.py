@@ -4,7 +4,9 @@ refusal.
 Volta and Turing cards have FP16 tensor cores but no BF16. The question stated BF16, so as
 asked it needs other hardware (infeasible); the same job in the card's own 16-bit format
 (FP16) is evaluated too and its verdict and figures are given, labelled as FP16's, so the
-answer says both why not and what works instead.
+answer says both why not and what works instead. A question that only asks whether the card
+has the format ("can the T4 do bf16?") states none: a job that works in FP16 is conditional
+(it works after that change, which undoes nothing the user stated), not infeasible.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import join_sentences, text
-from assistant.records import Query
+from assistant.records import Query, Verdict
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["with_card_16bit", "with_card_formats"]
+__all__ = ["after_format_change", "with_card_16bit", "with_card_formats"]
 
 _SIXTEEN_BIT = ("bf16", "fp16")
 
@@ -39,6 +41,7 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
     """`outcome`, or, when it was refused for a 16-bit format the stated card has no tensor
     mode for, an "infeasible" outcome that says why and carries the job's evaluation in the
     card's own 16-bit format (its verdict said in the lead, its checks as the figures)."""
+    from assistant.parse.format_question import asks_format_support
     from calculators.catalog.hardware import lookup_gpu
 
     s = query.scenario
@@ -54,8 +57,9 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
     instead = rerun(replace(query, scenario=replace(s, precision=usable)))
     if instead.mode != "verdict" or instead.verdict == "unknown":
         return outcome
+    asked = asks_format_support(query.question)
     lead = Msg(
-        "answer.precision_not_on_card",
+        "answer.precision_asked_not_on_card" if asked else "answer.precision_not_on_card",
         gpu=gpu.name,
         arch=gpu.architecture.title(),
         asked=s.precision.upper(),
@@ -63,4 +67,12 @@ def with_card_16bit(query: Query, outcome: Outcome, rerun: Callable[[Query], Out
         verdict=Msg(f"label.verdict.{instead.verdict}"),
     )
     said = join_sentences((text(lead, query.language), instead.lead), query.language)
+    if asked:  # works after switching to the card's format: a change no stated fact forbids
+        return replace(instead, verdict=after_format_change(instead.verdict), lead=said)
     return replace(instead, verdict="infeasible", lead=said, suggestions=())
+
+
+def after_format_change(verdict: Verdict) -> Verdict:
+    """The verdict of a job asked about in a format the card lacks, from its verdict in the
+    card's own format: what works there works after the change (conditional)."""
+    return "conditional" if verdict == "feasible" else verdict

@@ -59,6 +59,9 @@ _WORN_WORD = (
     r"brand-new|existing|leftover|retired|cheap|ex-mining|mining)\b)"
 )
 _WORN = r"(?:" + _WORN_WORD + r"\s*(?:的)?\s*){0,2}"
+#: "278.8万H800 GPU小时", "2.788M H800 GPU-hours", "5000 A100-hours": a number of GPU-hours
+#: spent, not a number of cards.
+_NOT_HOURS = r"(?!\s*(?:gpus?|cards?|卡)?\s*[-·]?\s*(?:小时|卡时|机时|hours?\b|hrs?\b|h\b))"
 _TOTAL_PATTERNS = (
     # "8张H100", "8块二手4090", "4 used 3090s", "4 old Tesla P40s", "2 GeForce 4090s" (a maker
     # or line word the catalog alias lacks)
@@ -66,7 +69,8 @@ _TOTAL_PATTERNS = (
     + r"\s*(?:[x×*]|张|块|片|颗|个)?\s*"
     + _WORN
     + r"\s*(?:的)?\s*(?:nvidia\s*|英伟达\s*)?(?:geforce\s*|tesla\s*|quadro\s*)?"
-    + _G,
+    + _G
+    + _NOT_HOURS,
     # "4张魔改48G的4090", "8张24G的卡", "4 modded 48GB 4090s": the memory between count and card
     NUMBER
     + r"(?![\d.])\s*(?:[x×*]|张|块)?\s*"

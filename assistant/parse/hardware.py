@@ -130,9 +130,10 @@ _QUANTITY_AFTER = re.compile(
 
 
 #: What makes a bare GeForce number ("3060", "3080", "4090") a quantity instead of a card: a
-#: magnitude or a unit right after it.
+#: magnitude or a unit right after it; "万兆" / "千兆" after it are a link ("两台8卡4090 万兆"
+#: is 4090s on 10 GbE), no magnitude.
 _NUMBER_AFTER = re.compile(
-    r"\s*(?:万|亿|千|百|个|条|步|次|字|秒|[kmbt](?![a-z])|tokens?\b|steps?\b|samples?\b|"
+    r"\s*(?:万(?!兆)|亿|千(?!兆)|百|个|条|步|次|字|秒|[kmbt](?![a-z])|tokens?\b|steps?\b|samples?\b|"
     r"words?\b|seconds?\b)"
 )
 

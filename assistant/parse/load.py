@@ -479,6 +479,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "pue": read_pue(text),
         "mfu": read_mfu(text),
         "tokens_per_second_per_gpu": _training_rate(text),
+        "gpu_hours": _gpu_hours(text),
     }
     if out["tokens_per_second_per_gpu"] is not None:  # "3000 tokens/s/GPU": one GPU's rate,
         out["target_tokens_per_second"] = None  # never the deployment's target
@@ -492,3 +493,9 @@ def _training_rate(text: str) -> float | None:
     from assistant.parse.training_rate import read_tokens_per_second_per_gpu  # it imports this
 
     return read_tokens_per_second_per_gpu(text)
+
+
+def _gpu_hours(text: str) -> float | None:
+    from assistant.parse.training_rate import read_gpu_hours_spent  # it imports this
+
+    return read_gpu_hours_spent(text)

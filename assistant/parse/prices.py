@@ -28,7 +28,9 @@ PRICE = re.compile(
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"; "卡时15块一个", "卡时单价8块钱"
     # (a 卡时 right after a number is an amount of GPU-hours: "10000卡时")
-    r"|(?:每(?:张)?卡(?:每)?(?:小)?时|(?<![\d.])卡时)\s*(?:的)?\s*(?:费用|价格|租金|单价|成本|租价)?\s*"
+    # "每GPU小时2美元", "每张GPU每小时8元" (the card said as GPU)
+    r"|(?:每(?:张)?\s*(?:卡|gpu|⟨gpu⟩)\s*(?:每)?(?:小)?时|(?<![\d.])卡时)\s*(?:的)?\s*"
+    r"(?:费用|价格|租金|单价|成本|租价)?\s*"
     r"(?:是|为|:|约|大约|按)?\s*" + _SIGNED + r"\s*(元|美元|块钱|块)"
     # "H100每小时2.5美元", "A800 每小时的租金 12 元": a price per hour beside a card is per
     # GPU-hour (a server's is read by NODE_PRICE: "每台每小时160元")

@@ -100,6 +100,8 @@ def parse(
     thread_job = before is not None and (before.model is not None or before.params is not None)
     asks = _refine_asks(read_asks(text, has_job=has_job, thread_job=thread_job), found, text)
     own = _own_asks(text, asks, found, has_job=has_job, thread_job=thread_job) if before else asks
+    if "gpu_hours" in found and "task" not in found:
+        found["task"] = "pretrain"  # GPU-hours a run took are a training run's, read as "训练"
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
@@ -200,7 +202,8 @@ def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) 
     """ "$0.12 per kWh, what does it cost?" asks for the energy cost, not the GPU-hour cost; an
     electricity price with no job and no question word asks for the bill too.
     "8张H100训练7B，钱够吗" with no budget asks for what the run costs (no money was given to
-    judge); with a budget it stays a yes/no whose headline is the budget sentence."""
+    judge); with a budget it stays a yes/no whose headline is the budget sentence. GPU-hours
+    asked with a price per GPU-hour given ("…and what's that at $2/hr?") ask for the cost too."""
     if "cost" in asks and "price_per_kwh" in found and "price_per_gpu_hour" not in found:
         asks = tuple("energy_cost" if a == "cost" else a for a in asks if a != "energy_cost")
     if "power" in asks and "price_per_kwh" in found and _ENERGY_WORDS.search(text):
@@ -210,4 +213,6 @@ def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) 
         asks = ("energy_cost",)  # "8x 4090 flat out for a month, electricity at $0.15/kWh"
     if found.get("budget") is None and "cost" not in asks and _MONEY_ENOUGH.search(text):
         asks = ("cost", *asks)
+    if "gpu_hours" in asks and "cost" not in asks and "price_per_gpu_hour" in found:
+        asks = (*asks, "cost")  # "how many GPU-hours, and what's that at $2/hr?": priced too
     return asks

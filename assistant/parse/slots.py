@@ -148,6 +148,17 @@ def read_method(text: str) -> str | None:
     return None
 
 
+def methods_named(text: str) -> tuple[str, ...]:
+    """Every fine-tuning method the text names, as full, lora, qlora (a negated one is not).
+
+    >>> methods_named("full fine-tune vs lora vs qlora for 14b"), methods_named("lora, not qlora")
+    (('full', 'lora', 'qlora'), ('lora',))
+    """
+    text = _NOT_METHOD.sub(" ", text)
+    named = {method for pattern, method in _METHOD_WORDS if re.search(pattern, text, re.ASCII)}
+    return tuple(m for m in ("full", "lora", "qlora") if m in named)
+
+
 def read_precision(text: str) -> str | None:
     """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one."""
     for pattern, precision in _PRECISION_WORDS:
@@ -227,14 +238,19 @@ _RECOMPUTE = (
     (
         "none",
         r"(?:\bno|without|w/o|disabl\w*|turn(?:ed)? off|不开|不用|关闭|关掉|不做|没有|无|不)\s*"
-        r"(?:any\s+)?(?:" + _RECOMPUTE_WORD + ")",
+        r"(?:any\s+)?(?:" + _RECOMPUTE_WORD + ")|"
+        # "recompute off", "activation checkpointing disabled", "重计算关闭"
+        r"(?:" + _RECOMPUTE_WORD + r")\s*(?:off\b|disabled\b|关闭|关掉|不开)",
     ),
     ("selective", r"selective\s*(?:activation\s*)?re-?comput|选择性\s*(?:激活)?重计算"),
     (
         "full",
         r"full\s*(?:activation\s*)?re-?comput|(?:activation|gradient)\s*checkpointing|"
         r"完全重计算|全量重计算|全重计算|(?:开启?|打开|用|使用|加上?)\s*(?:激活)?重计算|梯度检查点|"
-        r"激活检查点|with\s+(?:activation\s+)?re-?comput",
+        r"激活检查点|with\s+(?:activation\s+)?re-?comput|"
+        # "activation recomputation on", "recompute enabled", "enable recompute", "重计算开启"
+        r"(?:" + _RECOMPUTE_WORD + r")\s*(?:on\b|enabled\b|turned on\b|开启|打开|开着)|"
+        r"(?:enabl\w*|turn(?:ed|ing)? on|us(?:e|ing))\s+(?:activation\s+)?re-?comput",
     ),
 )
 
@@ -244,6 +260,8 @@ def read_recompute(text: str) -> str | None:
 
     >>> [read_recompute(t) for t in ("no recompute", "with gradient checkpointing", "不开重计算")]
     ['none', 'full', 'none']
+    >>> [read_recompute(t) for t in ("activation recomputation on", "recompute off", "重计算开启")]
+    ['full', 'none', 'full']
     >>> read_recompute("selective recomputation"), read_recompute("zero-3 on 8 gpus")
     ('selective', None)
     """

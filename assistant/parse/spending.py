@@ -41,7 +41,7 @@ _PRICE_AFTER = re.compile(
 )
 #: Before an amount: a price is being named ("at $3.5", "每卡时20元", "电价0.6").
 _PRICE_BEFORE = re.compile(
-    r"(?:\bat|@|每?卡时|每卡每小时|每小时|每卡|单价|价格|租金|电价|电费|"
+    r"(?:\bat|@|每?卡时|每卡每小时|每小时|每卡|每\s*gpu\s*(?:每)?(?:小)?时|单价|价格|租金|电价|电费|"
     r"price(?: is| of)?|rate(?: is| of)?)"
     r"\s*(?:为|是|:|约|大约|按)?\s*$"
 )

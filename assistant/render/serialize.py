@@ -73,6 +73,7 @@ SCENARIO_KEYS = (
     "pue",
     "mfu",
     "tokens_per_second_per_gpu",
+    "gpu_hours",
     "recompute",
     "micro_batch",
 )

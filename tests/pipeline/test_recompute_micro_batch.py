@@ -23,6 +23,10 @@ from assistant.parse.slots import read_micro_batch, read_recompute
         ("with gradient checkpointing", "full"),
         ("开启全量重计算", "full"),
         ("选择性重计算", "selective"),
+        ("activation recomputation on", "full"),  # the mode after the word
+        ("enable recompute", "full"),
+        ("重计算开启", "full"),
+        ("recompute off", "none"),
         ("zero-3 on 8 gpus", None),
     ],
 )

@@ -89,6 +89,8 @@ _G = (
 _SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
 _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
+#: A context length between "how many" and its noun: "how many 32k-context sessions".
+_AT_CONTEXT = r"(?:\d+(?:\.\d+)?\s?k?[- ](?:tokens?[- ])?(?:context|ctx)\s+)?"
 #: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
 KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
@@ -207,10 +209,14 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"max(?:imum)? (?:number of )?(?:users|requests|sequences|people|sessions)\b"
         r"(?!\s*(?:per|a|an|each|every)\s)|"
         # "how many users at once can it handle", "how many people can it serve" (a rate per
-        # second is a throughput: "how many requests per second can it handle")
-        r"how many (?:active |online )?" + _LOAD_NOUN + r"(?!\s*(?:per|a|an|each|every)\s)"
+        # second is a throughput: "how many requests per second can it handle"); "and how many
+        # 32k-context sessions?" counts the sequences that fit at the context it names
+        r"how many (?:active |online )?"
+        + _AT_CONTEXT
+        + _LOAD_NOUN
+        + r"(?!\s*(?:per|a|an|each|every)\s)"
         r"[^?.。]{0,30}?(?:at once|at the same time|simultaneously|concurrently|in parallel|"
-        r"\bcan\b|\bcould\b|\bwill\b)",
+        r"\bcan\b|\bcould\b|\bwill\b|\bfit\b|\?|$)",
     ),
     (
         "max_context",

@@ -158,7 +158,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "max_model",
         r"最大(?:能|可以)?(?:训练?|微调|跑|部署|推理|放|装|支持)?(?:多大|多少参数|什么规模)|"
         r"(?:能|可以)(?:训练?|微调|跑|部署|推理|放下|装下)多大|多大的模型|最大的模型|"
-        r"(?:largest|biggest) model|how (?:big|large) (?:a |of a )?model|"
+        # "biggest dense model", "largest open-weight LLM": up to two words before the noun
+        r"(?:largest|biggest)(?: [a-z0-9][\w-]*){0,2}? (?:model|llm)\b|"
+        r"how (?:big|large) (?:a |of a )?model|"
         r"max(?:imum)? model size|"
         # "what size model could we pretrain", "what model size can it serve", "多大规模的模型"
         r"what (?:size (?:of )?model|model size)s?\b[^?.。]{0,20}?"

@@ -36,6 +36,7 @@ from assistant.calculate.outcome_record import Outcome
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import bare_purchase, stated_purchase
 from assistant.calculate.recommend import recommend_outcome
+from assistant.calculate.rental import rental_bill
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
@@ -309,6 +310,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
+    found = rental_bill(query, found, lambda q: _calculate(q, site))  # "rent … for 2 weeks"
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:

@@ -335,7 +335,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
-        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        # "租金多少", "租金是多少" (not "租金每卡时15元": a price stated)
+        r"多少钱|花多少|花费|成本|费用|预算够|租金\s*(?:一共|总共|大概|大约)?\s*(?:是|要)?\s*多少|"
+        r"\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"
         r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))|"

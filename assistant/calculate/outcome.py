@@ -29,7 +29,13 @@ from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.measured import with_measured_mfu
-from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
+from assistant.calculate.money import (
+    bounded_tokens,
+    money_outcome,
+    serving_span,
+    tokens_in_horizon,
+    with_span,
+)
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome
@@ -352,8 +358,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )
         outcome = judged_on_network(outcome) if ask == "network" else outcome
-        if ask == "tokens":  # the run the money (or the time) pays for
-            outcome = bounded_tokens(query, outcome, _rerun)
+        if ask == "tokens":  # the run the money (or the time) pays for, in the horizon
+            outcome = tokens_in_horizon(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
             outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
         if open_count and ask == "gpu_count":

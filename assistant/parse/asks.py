@@ -89,8 +89,9 @@ _G = (
 _SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
 _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
-#: A context length between "how many" and its noun: "how many 32k-context sessions".
-_AT_CONTEXT = r"(?:\d+(?:\.\d+)?\s?k?[- ](?:tokens?[- ])?(?:context|ctx)\s+)?"
+#: A context length between "how many" and its noun: "how many 32k-context sessions",
+#: "how many 8k-token sessions".
+_AT_CONTEXT = r"(?:\d+(?:\.\d+)?\s?k?[- ](?:tokens?|context|ctx)(?:[- ](?:context|ctx))?\s+)?"
 #: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
 KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
@@ -339,6 +340,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少钱|花多少|花费|成本|费用|预算够|租金\s*(?:一共|总共|大概|大约)?\s*(?:是|要)?\s*多少|"
         r"\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "what do we pay?", "how much would I pay" (not "pay-as-you-go" or "pay for itself")
+        r"(?:what|how much) (?:do|would|will|did|should|shall) (?:we|i|you) (?:end up )?pay\b|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"
         r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))|"
         # "$ per 1M tokens", "元/百万token": a price per token asked

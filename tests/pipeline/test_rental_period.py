@@ -62,3 +62,19 @@ def test_a_time_to_finish_in_is_no_rental_period() -> None:
     lead, figures = _cost(question)
     assert figures["cost"] < 64 * 30 * 24 * 2.0  # the run's own hours, under 30 days
     assert "The job itself" not in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "is_cost"),
+    [
+        (
+            "We booked 32 H200 for 6 weeks at $3.5/GPU-hr to fine-tune Llama-3.1-70B; "
+            "what do we pay?",
+            True,
+        ),
+        ("How much would I pay to fine-tune Llama-3.1-8B on 8 H100 at $2/hr?", True),
+        ("Is pay-as-you-go on 8 H100 fine for fine-tuning Llama-3.1-8B?", False),
+    ],
+)
+def test_what_we_pay_asks_the_cost(question: str, is_cost: bool) -> None:
+    assert (parse(question).asks[:1] == ("cost",)) is is_cost

@@ -283,7 +283,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:\s+(?:needed|required))?)\s+to\s+"
         r"(?:pre-?train|train|fine-?tune|finish|complete)\b|"
         # "wall-clock estimate?", "what's the training time", "ETA?"
-        r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b",
+        r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b|"
+        # "…pretrain a 70B on 2T tokens: days?": the unit alone is the question
+        r"(?:^\s*|[.?!:;,，：；]\s*)(?:days|weeks|months|hours)\s*[?？]",
     ),
     (
         "kv_per_token",

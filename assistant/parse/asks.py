@@ -223,7 +223,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "max_context",
-        r"max(?:imum)? context(?: length| window)?|longest context|"
+        r"max(?:imum)? (?:context|ctx)(?: length| window| len)?|longest (?:context|ctx)|"
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
         # "how long can the context be", "what context length can it handle", "how many
         # tokens of context fit", "the context limit"
@@ -363,7 +363,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
-        r"requests? per second",
+        r"requests? per second|"
+        # "what's the TPOT", "inter-token latency": the time per token of one stream
+        r"(?:what(?:'s| is| would be)|estimate|how (?:long|big) is) (?:the |my |our )?(?:p\d+ )?"
+        r"(?:tpot|itl|inter[- ]token latency|time per (?:output )?token|per[- ]token latency)\b",
     ),
     (
         # "what's the TTFT for a 32k prompt": the latency of the prefill (a target "TTFT < 1s"

@@ -49,3 +49,23 @@ def test_an_options_own_count_is_kept() -> None:
 )
 def test_a_bare_unit_asks_the_duration(question: str) -> None:
     assert parse(question).asks[0] == "duration"
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("Mixtral 8x7B on a single H100 in fp8: will it fit, and what's the TPOT?", "throughput"),
+        ("Llama-3.1-8B on one L4: what is the inter-token latency?", "throughput"),
+        (
+            "what's the max ctx I can run Llama-3.1-70B at on 4x H100 in fp8 for 8 users?",
+            "max_context",
+        ),
+    ],
+)
+def test_tpot_and_max_ctx_are_asked(question: str, ask: str) -> None:
+    assert ask in parse(question).asks
+
+
+def test_a_tpot_target_is_no_speed_question() -> None:
+    # "TPOT <= 50 ms" states a target; it does not ask for the speed
+    assert "throughput" not in parse("Need p99 TPOT <= 50 ms for Llama-3.1-70B on 2x H100").asks

@@ -257,7 +257,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # "GPU-hours to pretrain a 7B model on 2T tokens?": the noun leads the question
         r"(?:^\s*|[.?!:;]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
         r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
-        r"(?:pre-?train|train|fine-?tune|finetune|finish|run)\w*\b|"
+        r"(?:pre-?train|train|fine-?tune|finetune|finish|run|q?lora)\w*\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
         r"(?:^\s*|[.?!:;,，：；。]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s*(?:needed|required)?"
         r"\s*[?？]|(?:卡时|gpu\s*小时)\s*(?:是|要|需要|大概|大约|一共|总共)?\s*(?:多少|几何)",
@@ -363,7 +363,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
-        r"requests? per second|"
+        r"requests? per second|\breq(?:uest)?s?/s(?:ec)?\b|\brps\b|"
         # "what's the TPOT", "inter-token latency": the time per token of one stream
         r"(?:what(?:'s| is| would be)|estimate|how (?:long|big) is) (?:the |my |our )?(?:p\d+ )?"
         r"(?:tpot|itl|inter[- ]token latency|time per (?:output )?token|per[- ]token latency)\b",

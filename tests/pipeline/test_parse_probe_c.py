@@ -69,3 +69,8 @@ def test_tpot_and_max_ctx_are_asked(question: str, ask: str) -> None:
 def test_a_tpot_target_is_no_speed_question() -> None:
     # "TPOT <= 50 ms" states a target; it does not ask for the speed
     assert "throughput" not in parse("Need p99 TPOT <= 50 ms for Llama-3.1-70B on 2x H100").asks
+
+
+def test_gpu_hours_to_lora_asks_gpu_hours() -> None:
+    question = "GPU-hrs to LoRA Llama-3.1-70B on 300M tokens w/ 16x A100-80G?"
+    assert parse(question).asks[0] == "gpu_hours"

@@ -40,7 +40,8 @@ _AMOUNT = re.compile(
 )
 #: After an amount: it is a price per something ("/hr", "per GPU-hour", "每卡时", "一度").
 _PRICE_AFTER = re.compile(
-    r"\s*(?:/|per\b|an?\s+(?:hour|hr|gpu|card|node|kwh)|每|1?小时|1?度|kwh|一度|的?电费|"
+    # (not "$40k/mo", "$40k per month": a sum for a period is a budget, spent over it)
+    r"\s*(?:/(?!\s*(?:mo|mos|month|mth|yr|year|wk|week)\b)|per\b(?!\s+(?:month|year|week)\b)|an?\s+(?:hour|hr|gpu|card|node|kwh)|每|1?小时|1?度|kwh|一度|的?电费|"
     r"(?:gpu|卡)[- ]?(?:时|hour|hr))"
 )
 #: Before an amount: a price is being named ("at $3.5", "每卡时20元", "电价0.6").

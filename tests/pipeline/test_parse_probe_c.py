@@ -74,3 +74,10 @@ def test_a_tpot_target_is_no_speed_question() -> None:
 def test_gpu_hours_to_lora_asks_gpu_hours() -> None:
     question = "GPU-hrs to LoRA Llama-3.1-70B on 300M tokens w/ 16x A100-80G?"
     assert parse(question).asks[0] == "gpu_hours"
+
+
+def test_a_sum_per_month_is_a_monthly_budget() -> None:
+    s = parse(
+        "we have ~$40k/mo, H200 is $3.2/gpu/hr — how many H200s can we keep running?"
+    ).scenario
+    assert (s.budget, s.price_per_gpu_hour, s.deadline_seconds) == (40_000.0, 3.2, 30 * 86_400.0)

@@ -27,7 +27,7 @@ from calculators.messages import Msg, Param
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["bounded_tokens", "money_outcome", "serving_span", "with_span"]
+__all__ = ["bounded_tokens", "money_outcome", "serving_span", "tokens_in_horizon", "with_span"]
 
 #: `outcome._rerun`: a question's re-evaluator (scenario, note) -> Outcome, for an ask.
 RerunFor = Callable[[Query, Ask], Callable[[Scenario, str], "Outcome"]]
@@ -213,3 +213,26 @@ def bounded_tokens(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome
     hardware = Msg("common.gpus", count=count, gpu=done.gpu or "GPU")
     bought = Msg(key, tokens=tokens, hours=hours, seconds=took, hardware=hardware)
     return replace(outcome, focus=text(bought, query.language))  # said first (with_focus)
+
+
+def tokens_in_horizon(query: Query, first: Outcome, rerun_for: RerunFor) -> Outcome:
+    """:func:`bounded_tokens`; with no GPU count stated, when the tokens the budget pays for
+    would take longer than the default horizon on the count `first` was evaluated at, the
+    run re-evaluated on the whole nodes that train them within it (the budget's GPU-hours
+    hardly depend on the count): a default count never makes the answer "impractical"."""
+    from assistant.calculate.defaults import DEFAULT_DEADLINE_SECONDS
+    from assistant.calculate.sizing import practical_count
+    from calculators.defaults import DEFAULT_GPUS_PER_NODE
+
+    outcome = bounded_tokens(query, first, rerun_for)
+    s, done, probe = query.scenario, outcome.scenario, first.scenario
+    seconds = figure(outcome.checks, "compute", "seconds")
+    if s.gpu_count or s.nodes or not s.budget or s.deadline_seconds or probe is None:
+        return outcome
+    if done is None or not done.gpu_count or not seconds or seconds <= DEFAULT_DEADLINE_SECONDS:
+        return outcome
+    per_node = done.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    count = practical_count(int(done.gpu_count), seconds, per_node)
+    wider = replace(probe, gpu_count=count, nodes=max(1, count // per_node))
+    again = rerun_for(query, main_ask(query))(wider, "")
+    return bounded_tokens(query, again, rerun_for)

@@ -30,7 +30,13 @@ from assistant.calculate.layouts import deciding_notes, evaluate_best, one_repli
 from assistant.calculate.lead import with_focus
 from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.method_choices import with_method_choices
-from assistant.calculate.money import bounded_tokens, money_outcome, serving_span, with_span
+from assistant.calculate.money import (
+    bounded_tokens,
+    money_outcome,
+    serving_span,
+    tokens_in_horizon,
+    with_span,
+)
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome
@@ -42,6 +48,7 @@ from assistant.calculate.purchase import (
     stated_purchase,
 )
 from assistant.calculate.recommend import recommend_outcome
+from assistant.calculate.rental import rental_bill
 from assistant.calculate.scaling import scaling_series
 from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
 from assistant.calculate.serving_pick import serving_goal
@@ -321,6 +328,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
     found = with_method_choices(query, found, lambda q: _calculate(q, site))  # "full vs LoRA"
+    found = rental_bill(query, found, lambda q: _calculate(q, site))  # "rent … for 2 weeks"
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
     if stand_in is not None:
@@ -366,8 +374,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )
         outcome = judged_on_network(outcome) if ask == "network" else outcome
-        if ask == "tokens":  # the run the money (or the time) pays for
-            outcome = bounded_tokens(query, outcome, _rerun)
+        if ask == "tokens":  # the run the money (or the time) pays for, in the horizon
+            outcome = tokens_in_horizon(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
             outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
         if open_count and ask == "gpu_count":

@@ -192,13 +192,19 @@ def _subject_terms(part: Part) -> frozenset[str]:
     return key_terms(named) | {n.lower() for n in part.inherited}
 
 
+#: Key terms that only say what kind of thing the subject is ("why is LLM decode …" asks
+#: about decode, not about LLMs): every question here is about a model on GPUs.
+_QUALIFIERS = frozenset({"llm", "llms", "model", "models", "模型", "gpu", "gpus"})
+
+
 def _subject(part: Part) -> frozenset[str]:
     """What `part` asks about: its first key term ("kv" of "why does the KV cache grow",
-    "gqa" of "为什么 GQA 能让 KV 缓存变小"), with its synonyms' forms."""
+    "gqa" of "为什么 GQA 能让 KV 缓存变小", "decode" of "why is LLM decode …"), with its
+    synonyms' forms."""
     from assistant.compose.parts import weighted_terms
     from assistant.retrieval.tokenize import tokenize
 
-    keys = key_terms(part.search_text)
+    keys = key_terms(part.search_text) - _QUALIFIERS
     first = next((t for t in tokenize(part.search_text) if t in keys), None)
     return frozenset({first, *weighted_terms(first)}) if first else frozenset()
 

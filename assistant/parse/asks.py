@@ -89,6 +89,9 @@ _G = (
 _SERVE = r"(?:支持|扛|扛住|承载|跑|服务|处理|接入|容纳|供|给|带)?(?:得了|得住|得下|得)?"
 _HOW_MANY = r"(?:(?:多少|几)(?:个|位|名)?(?:并发|用户|请求|序列|会话|人)|(?:多少|几)路)"
 _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|people|clients)\b"
+#: A context length between "how many" and its noun: "how many 32k-context sessions",
+#: "how many 8k-token sessions".
+_AT_CONTEXT = r"(?:\d+(?:\.\d+)?\s?k?[- ](?:tokens?|context|ctx)(?:[- ](?:context|ctx))?\s+)?"
 #: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
 KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
@@ -158,8 +161,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "max_model",
         r"最大(?:能|可以)?(?:训练?|微调|跑|部署|推理|放|装|支持)?(?:多大|多少参数|什么规模)|"
         r"(?:能|可以)(?:训练?|微调|跑|部署|推理|放下|装下)多大|多大的模型|最大的模型|"
-        # "largest model", "largest dense model", "biggest decoder-only LLM"
-        r"(?:largest|biggest)(?:\s+[a-z][a-z-]*){0,2}?\s+(?:model|llm)s?\b|"
+        # "largest dense model", "biggest decoder-only LLM", "largest open-weight LLM"
+        r"(?:largest|biggest)(?:\s+[a-z0-9][\w-]*){0,2}?\s+(?:model|llm)s?\b|"
         r"how (?:big|large) (?:a |of a )?(?:[a-z][a-z-]*\s+)?model|"
         r"max(?:imum)? model size|"
         # "what size model could we pretrain", "what model size can it serve", "多大规模的模型"
@@ -211,14 +214,18 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"max(?:imum)? (?:number of )?(?:users|requests|sequences|people|sessions)\b"
         r"(?!\s*(?:per|a|an|each|every)\s)|"
         # "how many users at once can it handle", "how many people can it serve" (a rate per
-        # second is a throughput: "how many requests per second can it handle")
-        r"how many (?:active |online )?" + _LOAD_NOUN + r"(?!\s*(?:per|a|an|each|every)\s)"
+        # second is a throughput: "how many requests per second can it handle"); "and how many
+        # 32k-context sessions?" counts the sequences that fit at the context it names
+        r"how many (?:active |online )?"
+        + _AT_CONTEXT
+        + _LOAD_NOUN
+        + r"(?!\s*(?:per|a|an|each|every)\s)"
         r"[^?.。]{0,30}?(?:at once|at the same time|simultaneously|concurrently|in parallel|"
-        r"\bcan\b|\bcould\b|\bwill\b)",
+        r"\bcan\b|\bcould\b|\bwill\b|\bfit\b|\?|$)",
     ),
     (
         "max_context",
-        r"max(?:imum)? context(?: length| window)?|longest context|"
+        r"max(?:imum)? (?:context|ctx)(?: length| window| len)?|longest (?:context|ctx)|"
         r"how (?:long|much|many tokens of) (?:a |of a )?context|"
         # "how long can the context be", "what context length can it handle", "how many
         # tokens of context fit", "the context limit"
@@ -252,7 +259,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # "GPU-hours to pretrain a 7B model on 2T tokens?": the noun leads the question
         r"(?:^\s*|[.?!:;]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
         r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
-        r"(?:pre-?train|train|fine-?tune|finetune|finish|run)\w*\b|"
+        r"(?:pre-?train|train|fine-?tune|finetune|finish|run|q?lora)\w*\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
         r"(?:^\s*|[.?!:;,，：；。]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s*(?:needed|required)?"
         r"\s*[?？]|(?:卡时|gpu\s*小时)\s*(?:是|要|需要|大概|大约|一共|总共)?\s*(?:多少|几何)",
@@ -278,7 +285,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:\s+(?:needed|required))?)\s+to\s+"
         r"(?:pre-?train|train|fine-?tune|finish|complete)\b|"
         # "wall-clock estimate?", "what's the training time", "ETA?"
-        r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b",
+        r"wall[- ]?clock|(?:training|run|total) time\b(?!\s*(?:per|of each))|\beta\b|"
+        # "…pretrain a 70B on 2T tokens: days?": the unit alone is the question
+        r"(?:^\s*|[.?!:;,，：；]\s*)(?:days|weeks|months|hours)\s*[?？]",
     ),
     (
         "kv_per_token",
@@ -331,8 +340,12 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "cost",
         # "what's the bill" (with a price per kWh it is the electricity's: `_refine_asks`)
-        r"多少钱|花多少|花费|成本|费用|预算够|\bcost|how much money|price tag|how expensive|"
+        # "租金多少", "租金是多少" (not "租金每卡时15元": a price stated)
+        r"多少钱|花多少|花费|成本|费用|预算够|租金\s*(?:一共|总共|大概|大约)?\s*(?:是|要)?\s*多少|"
+        r"\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "what do we pay?", "how much would I pay" (not "pay-as-you-go" or "pay for itself")
+        r"(?:what|how much) (?:do|would|will|did|should|shall) (?:we|i|you) (?:end up )?pay\b|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"
         r"\b(?:the|total|monthly|weekly|hourly) rent(?:al)?\b(?!\s+(?:price|rate))|"
         # "$ per 1M tokens", "元/百万token": a price per token asked
@@ -352,7 +365,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
-        r"requests? per second",
+        r"requests? per second|\breq(?:uest)?s?/s(?:ec)?\b|\brps\b",
     ),
     (
         # "what's the TTFT for a 32k prompt": the latency of the prefill (a target "TTFT < 1s"
@@ -417,6 +430,13 @@ def _asks_size(text: str, found: list[Ask]) -> bool:
 #: A rate after a count of tokens ("how many tokens per second per GPU", "每秒多少token").
 _RATE = re.compile(r"tokens?\s*(?:/\s*s\b|per\s+sec|a\s+second|each\s+second)|每秒|/秒")
 
+#: A per-token latency stated as a bound ("p99 TPOT <= 50 ms", "每个token延迟不超过50毫秒").
+_LATENCY_TARGET = re.compile(
+    r"(?:tpot|itl|latency|延迟|间隔)\s*(?:p\d+\s*)?(?:<|≤|=|under\b|below\b|within\b|at most\b|"
+    r"小于|低于|不超过|不高于|不大于|以内|控制在|要在)",
+    re.IGNORECASE,
+)
+
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")
 
@@ -443,6 +463,8 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("mfu")
     if "mfu" in found and "throughput" in found:  # "MFU at 3000 tokens/s": the rate is given
         found.remove("throughput")
+    if "token_latency" in found and _LATENCY_TARGET.search(text):  # "TPOT <= 50 ms": a target
+        found.remove("token_latency")
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
     if "kv_cache" in found and not has_job and not _asks_size(text, found):

@@ -264,6 +264,10 @@ def read_counts(text: str) -> Counts:
     counts = tuple(dict.fromkeys(v for _, v in sorted(totals)))
     if nodes == 1 and per_node is None and len(counts) == 1:
         per_node = counts[0]
+    if nodes == 1 and per_node and len(counts) == 1 and counts[0] > per_node:
+        # "a DGX H100 box … on 64 GPUs": that many boxes like it, never 64 GPUs in one box
+        if counts[0] % per_node == 0:
+            nodes = counts[0] // per_node
     return Counts(counts, nodes, per_node)
 
 

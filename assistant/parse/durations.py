@@ -12,7 +12,10 @@ __all__ = ["asked_duration_unit", "read_deadline", "read_period"]
 
 
 _PERIODS = (
-    (r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*month\b|每(?:个)?月|一个月", 30 * 86400.0),
+    (
+        r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*(?:month|mo)\b|每(?:个)?月|一个月",
+        30 * 86400.0,
+    ),
     (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一天", 86400.0),
     (
         r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b|每年|一年",

@@ -28,6 +28,12 @@ _SPLIT = re.compile(
 _MAX_OPTIONS = 3
 #: A count that is every option's ("A100、H100、910B 各8张", "8 cards each").
 _EACH = re.compile(r"各|\beach\b|\bapiece\b")
+#: A count said after the job, in the last option's piece ("… vs DGX B200 for pretraining a
+#: 70B on 2T tokens on 64 GPUs"): the job's count, every option's.
+_JOB_COUNT = re.compile(
+    r"\b(?:for|to)\s+(?:pre-?train|train|fine-?tun|finetun|serv|run|infer|deploy)\w*\b.*?"
+    r"\b(?:on|with|using|across)\s+(\d+)\s*(?:x\s*)?(?:gpus?|cards?|accelerators?)\b"
+)
 _AMOUNT = r"(?:[$¥￥]\s*)?\d+(?:\.\d+)?\s*(?:元|美元|dollars?|usd|rmb|cny)?"
 _AMOUNTS = r"(" + _AMOUNT + r"(?:\s*(?:、|,|，|/|和|与|\band\b)\s*" + _AMOUNT + r")+)"
 _PER_GPU_HOUR = r"(?:每(?:张)?卡(?:每)?(?:小)?时|卡时|每小时|(?:per\s+)?gpu[- ]?hours?|per\s+hour)"
@@ -98,6 +104,7 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
             anchors.append((start, seen.index(option.get("gpu"))))
     if each is not None:
         options = [{**o, "gpu_count": o.get("gpu_count", each)} for o in options]
+    options = _job_count(text, options)
     collapsed = _each(options)
     if _respective_prices(text, collapsed):
         options = collapsed
@@ -108,6 +115,26 @@ def hardware_options(text: str, gpu_sequence: tuple[str, ...]) -> tuple[dict[str
     if len(options) < 2:
         return ()
     return tuple(options[:_MAX_OPTIONS])
+
+
+def _job_count(text: str, options: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Every option at the count said after the job in the last piece ("DGX H100 vs DGX B200
+    for pretraining a 70B on 64 GPUs": 64 of each, 8 systems of 8), when it is the last
+    option's and no other option states a count of its own (a DGX's 8 is its size)."""
+    match = _JOB_COUNT.search(_pieces(text)[-1][1])
+    if match is None or len(options) < 2:
+        return options
+    count = int(match.group(1))
+    if options[-1].get("gpu_count") != count:
+        return options
+    if any("gpu_count" in o and "gpus_per_node" not in o for o in options[:-1]):
+        return options  # "8 H100 vs B200 … on 64 GPUs": each its own count
+    out = []
+    for option in options:
+        per_node = option.get("gpus_per_node")
+        nodes = count // per_node if isinstance(per_node, int) and count % per_node == 0 else None
+        out.append({**option, "gpu_count": count, **({"nodes": nodes} if nodes else {})})
+    return out
 
 
 def _pieces(text: str) -> list[tuple[int, str]]:

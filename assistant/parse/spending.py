@@ -17,6 +17,10 @@ Examples:
     (None, None)
     >>> buys_hardware("预算500000,买什么卡"), buys_hardware("预算500000,租还是买")
     (True, False)
+    >>> rents_for_period("rent a dgx h100 for ~2 weeks"), rents_for_period("租8张h100一个月")
+    (True, True)
+    >>> rents_for_period("rent 64 h100 to finish within 2 weeks")
+    False
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, to_float
 from assistant.parse.purchase_price import read_purchase_price, without_purchase_price
 from calculators.messages import Msg
 
-__all__ = ["buys_hardware", "is_money", "money_held", "settle_spending"]
+__all__ = ["buys_hardware", "is_money", "money_held", "rents_for_period", "settle_spending"]
 
 _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
 _AMOUNT = re.compile(
@@ -36,7 +40,8 @@ _AMOUNT = re.compile(
 )
 #: After an amount: it is a price per something ("/hr", "per GPU-hour", "每卡时", "一度").
 _PRICE_AFTER = re.compile(
-    r"\s*(?:/|per\b|an?\s+(?:hour|hr|gpu|card|node|kwh)|每|1?小时|1?度|kwh|一度|的?电费|"
+    # (not "$40k/mo", "$40k per month": a sum for a period is a budget, spent over it)
+    r"\s*(?:/(?!\s*(?:mo|mos|month|mth|yr|year|wk|week)\b)|per\b(?!\s+(?:month|year|week)\b)|an?\s+(?:hour|hr|gpu|card|node|kwh)|每|1?小时|1?度|kwh|一度|的?电费|"
     r"(?:gpu|卡)[- ]?(?:时|hour|hr))"
 )
 #: Before an amount: a price is being named ("at $3.5", "每卡时20元", "电价0.6").
@@ -157,3 +162,26 @@ def _priced_purchase(text: str, found: dict[str, object]) -> str:
     found.update(purchase_price=value, purchase_unit=unit)
     found.setdefault("currency", currency)
     return without_purchase_price(text)
+
+
+_PERIOD = (
+    r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|six|twelve)\s*-?\s*"
+    r"(?:hours?|hrs?|days?|weeks?|wks?|months?|mos?|years?)\b"
+)
+#: A time the hardware is rented for ("rent a DGX for ~2 weeks", "a 3-month lease", "租8张H100
+#: 一个月"), not a time to finish in ("rent 64 H100 to finish within 2 weeks").
+_RENTAL_PERIOD = re.compile(
+    r"\b(?:rent(?:s|ing|ed)?|leas(?:e|es|ing|ed)|reserv(?:e|es|ing|ed)|book(?:s|ing|ed)?)\b"
+    r"[^.?!;]{0,60}?\bfor\s+(?:~\s*|about\s+|around\s+|roughly\s+|approx\w*\.?\s+)?"
+    + _PERIOD
+    + r"|\d+(?:\.\d+)?[- ](?:hour|day|week|month|year)s?\s+(?:rental|lease|reservation)\b|"
+    r"租(?:用|了|下|借)?[^，,。？?；;]{0,20}?(?:\d+(?:\.\d+)?|[一两二三四五六七八九十半])\s*(?:个)?"
+    r"(?:小时|天|周|星期|礼拜|月|年)",
+    re.IGNORECASE,
+)
+
+
+def rents_for_period(text: str) -> bool:
+    """Whether `text` rents its hardware for a stated period: the rent is paid for all of it,
+    whatever part of it a job named beside it uses."""
+    return bool(_RENTAL_PERIOD.search(text))

@@ -46,6 +46,21 @@ def test_what_size_model_asks_for_the_largest() -> None:
     assert "max_model" in q.asks
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Biggest dense model I can full fine-tune on a single 8xA100-80G node with ZeRO-3?",
+        "largest open-weight LLM that fits on 2x RTX 4090 in int4?",
+    ],
+)
+def test_a_word_before_model_still_asks_for_the_largest(question: str) -> None:
+    assert parse(question).asks[0] == "max_model"
+
+
+def test_the_largest_batch_is_no_model_size() -> None:
+    assert "max_model" not in parse("largest batch size for a 7B model on one H100?").asks
+
+
 def test_yi_gong_is_a_total_not_a_number() -> None:
     from assistant.parse.numbers import normalize_numbers
 

@@ -172,6 +172,15 @@ def test_the_reason_bonus_follows_the_subject(sentence: str, bonus: float) -> No
     assert asked_bonus(Part(question, question), sentence, (), frozenset()) == bonus
 
 
+def test_a_kind_word_before_the_subject_is_not_the_subject() -> None:
+    # "why is LLM decode …" asks about decode: a reason opening with decode is the answer
+    from assistant.compose.asked import asked_bonus
+
+    question = "why is LLM decode speed bound by memory bandwidth rather than FLOPs?"
+    reason = "Decode is memory-bandwidth bound because every token reads all the weights."
+    assert asked_bonus(Part(question, question), reason, (), frozenset()) == 1.5
+
+
 def test_a_part_already_answered_by_an_earlier_quote_adds_nothing() -> None:
     from assistant.compose.concept import _answered
 

@@ -29,6 +29,10 @@ _H200_8B = "单卡H200跑Llama-3.1-8B，32k上下文"
         "一张H100跑Llama-3.1-8B，并发上限是多少？",
         "一张H100跑Llama-3.1-8B，同时在线最多多少人？",
         "一张H100跑Llama-3.1-8B，可以同时给多少人用？",
+        # a context length between "how many" and the noun, no verb after it
+        "DeepSeek-V3 in FP8 on one 8xH200 node: does it fit, and how many 32k-context sessions?",
+        "Llama-3.1-8B on one H100: how many 8k ctx users fit?",
+        "how many 8k-token sessions can one H100 hold for Llama-3.1-8B?",
     ],
 )
 def test_how_many_at_once_asks_the_most_concurrent_sequences(question: str) -> None:

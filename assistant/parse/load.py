@@ -228,7 +228,9 @@ def read_seconds_per_token(text: str) -> float | None:
 
 
 _QPS = (
-    re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
+    # "高峰QPS大概5": a Chinese word before the acronym is no word boundary in Unicode \b, and
+    # a hedge may sit between the acronym and its number
+    re.compile(r"(?<![a-z0-9_])(?:qps|rps)" + _VERB + _HEDGE + NUMBER),
     # "5 qps", "5 req/s", "5 requests/sec", "5 reqs/second", "5 requests per second", "5 queries
     # a second"
     re.compile(
@@ -264,6 +266,8 @@ def read_qps(text: str) -> float | None:
 
     >>> round(read_qps("1m requests per day")), read_qps("每小时 3600 次请求")
     (12, 1.0)
+    >>> read_qps("高峰qps大概5")
+    5.0
     """
     match = first_match(_QPS, text)
     if match:

@@ -31,6 +31,7 @@ from assistant.parse.numbers import clean_text
 from assistant.parse.options import hardware_options
 from assistant.parse.scenario import (
     compared_counts,
+    option_precisions,
     parse_note,
     scenario_slots,
     training_framework,
@@ -103,6 +104,7 @@ def parse(
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    options = option_precisions(mentions, found, options)
     slot_warnings = compared_counts(options, slot_warnings, text, lang)
     base = Query(
         question=cleaned,

@@ -30,7 +30,13 @@ from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
-__all__ = ["compared_counts", "parse_note", "scenario_slots", "training_framework"]
+__all__ = [
+    "compared_counts",
+    "option_precisions",
+    "parse_note",
+    "scenario_slots",
+    "training_framework",
+]
 
 
 def parse_note(message: Msg, language: Language) -> str:
@@ -279,6 +285,22 @@ def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -
         )
         return [parse_note(message, lang)]
     return [parse_note(Msg("parse.full_precision", said=word, dtype=dtype.upper()), lang)]
+
+
+def option_precisions(
+    mentions: Mentions, found: Mapping[str, object], options: tuple[dict[str, object], ...]
+) -> tuple[dict[str, object], ...]:
+    """Compared cards each run "满血" / "不量化" in their own format: the released FP8 on an
+    H20, BF16 on a 910B without FP8 (`_unquantized_dtype` per card). A named format ("bf16",
+    "int4") is one for all, and is left to the question's scenario."""
+    if "precision" not in found or slots.read_precision(mentions.text) is not None:
+        return options
+    said = slots.read_full_precision(mentions.text, mentions.plain)
+    if said is None and not slots.read_unquantized(mentions.text):
+        return options
+    return tuple(
+        {**o, "precision": _unquantized_dtype({**found, **o})} if "gpu" in o else o for o in options
+    )
 
 
 #: The words that state the released precision → their catalog message (parse.full_word.*), so an

@@ -1,0 +1,79 @@
+"""Colloquial Chinese wordings from the probeD probe (boss, student, ops, product manager):
+each reads the slot or question kind it states, in wordings of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "一张4090全参微调7B模型行不行？不想用lora",
+        "8张A100微调Llama-3.1-8B，不打算用LoRA",
+        "Can 8 A100 fine-tune Llama-3.1-8B? I don't want to use LoRA, full fine-tune",
+    ],
+)
+def test_a_method_the_user_does_not_want_is_not_the_method(question: str) -> None:
+    assert parse(question).scenario.method != "lora"
+
+
+@pytest.mark.parametrize(
+    ("question", "qps"),
+    [
+        ("做个客服机器人，高峰QPS大概5，模型用Qwen2.5-7B，需要几张4090？", 5),
+        ("峰值QPS约12，8张H20跑Qwen3-32B行不行", 12),
+        # boundary: the plain form still reads
+        ("QPS 20，8张H20部署Qwen3-32B能扛住吗", 20),
+    ],
+)
+def test_a_qps_after_a_chinese_word_or_a_hedge_is_the_target(question: str, qps: float) -> None:
+    assert parse(question).scenario.target_qps == qps
+
+
+@pytest.mark.parametrize(
+    ("question", "seconds"),
+    [
+        ("吉林服务器开一整年电费多少？按0.6元一度算", 365 * 86400.0),
+        ("两台8卡H100跑一整个月，电费一块一度，多少钱", 30 * 86400.0),
+    ],
+)
+def test_a_whole_year_or_month_is_the_period(question: str, seconds: float) -> None:
+    assert parse(question).scenario.deadline_seconds == seconds
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "一张4090推理Qwen2.5-7B，8k上下文能并发几个",
+        "4张L20跑Qwen2.5-32B，可以并发多少路",
+        "单卡H100跑Llama-3.1-8B，并发能到多少",
+    ],
+)
+def test_can_it_run_how_many_at_once_asks_for_the_concurrency(question: str) -> None:
+    assert parse(question).asks[0] == "max_concurrency"
+
+
+@pytest.mark.parametrize(
+    ("question", "formats"),
+    [
+        # 910B has no FP8: BF16 there; the H20 runs R1's released FP8
+        (
+            "910B和H20哪个更适合跑满血版DeepSeek-R1推理？都是8卡一台",
+            {"Ascend 910B 64GB": "bf16", "H20 96GB": "fp8"},
+        ),
+        ("8张H20和8张A100跑满血DeepSeek-R1哪个好", {"H20 96GB": "fp8", "A100 SXM 80GB": "bf16"}),
+    ],
+)
+def test_compared_cards_run_full_precision_each_in_its_own_format(
+    question: str, formats: dict[str, str]
+) -> None:
+    assert {o.gpu: o.precision for o in parse(question).options} == formats
+
+
+def test_a_named_format_is_one_for_all_compared_cards() -> None:
+    query = parse("8张H20和8张A100跑bf16的DeepSeek-R1哪个好")
+    assert query.scenario.precision == "bf16"
+    assert all(o.precision is None for o in query.options)  # the question's bf16 for each

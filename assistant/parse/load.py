@@ -324,6 +324,18 @@ _BUDGET = (
         r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
         r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
     ),
+    # "花五十万租卡", "拿出100万买卡", "投入20万来训练": money spent on renting or buying (an
+    # amount followed by what it is spent on, not "花3天": a span is no money)
+    re.compile(
+        r"(?:花|花费|拿出|投入|砸)\s*了?\s*(?:"
+        + _CUR
+        + r")?\s*"
+        + NUMBER
+        + _MONEY_K
+        + r"\s*(?:"
+        + _CUR
+        + r")?(?=\s*(?:钱|块钱)?\s*(?:租|买|采购|来|去|用|训|跑|部署|,|$))"
+    ),
     # "50万够不够训练13B", "20万元钱够吗": an amount in 万 (or with a currency) that must suffice
     re.compile(
         r"(?<![每/])(?:" + _CUR + r")?\s*" + NUMBER + r"\s*(万|w)\s*(?:" + _CUR + r")?"
@@ -332,8 +344,15 @@ _BUDGET = (
 )
 
 
+_SPENT = ("花", "拿出", "投入", "砸")
+
+
 def read_budget(text: str) -> tuple[float | None, str | None]:
-    """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k")."""
+    """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k").
+
+    >>> read_budget("花500000租卡,⟨gpu⟩每卡时8块"), read_budget("花3天训练")
+    ((500000.0, 'CNY'), (None, None))
+    """
     match = first_match(_BUDGET, text)
     if match is None:
         return None, None
@@ -343,7 +362,7 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     else:
         currency, number, scale, after = groups
     said = match.group(0)
-    named = said.startswith(("预算", "budget")) or said.endswith(("预算", "够"))
+    named = said.startswith(("预算", "budget", *_SPENT)) or said.endswith(("预算", "够"))
     if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money
     symbol = currency or after

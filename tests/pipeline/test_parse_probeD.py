@@ -77,3 +77,35 @@ def test_a_named_format_is_one_for_all_compared_cards() -> None:
     query = parse("8张H20和8张A100跑bf16的DeepSeek-R1哪个好")
     assert query.scenario.precision == "bf16"
     assert all(o.precision is None for o in query.options)  # the question's bf16 for each
+
+
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        # spoken "X万Y" is X.Y万: 15,000, not 10,005 (or 100,005 with an Arabic 1)
+        ("预算五十万能买几张4090？一张1万5", 15_000),
+        ("预算五十万能买几张4090？一张一万五", 15_000),
+        ("H20一张十万五，预算一百万能买几张", 105_000),
+        # boundary: 零 keeps the units
+        ("4090一张一万零五，预算十万能买几张", 10_005),
+    ],
+)
+def test_a_spoken_price_with_a_trailing_digit_is_the_next_place_down(
+    question: str, price: float
+) -> None:
+    assert parse(question).scenario.purchase_price == price
+
+
+@pytest.mark.parametrize(
+    ("question", "budget"),
+    [
+        ("老板问：花五十万租卡，H100每卡时8块，能租多少卡时", 500_000),
+        ("拿出100万租H800，每卡时10块，能训多大的模型", 1_000_000),
+    ],
+)
+def test_money_spent_on_renting_is_the_budget(question: str, budget: float) -> None:
+    assert parse(question).scenario.budget == budget
+
+
+def test_days_spent_are_no_money() -> None:
+    assert parse("花了3天训练7B模型，8张A100").scenario.budget is None

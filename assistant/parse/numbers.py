@@ -281,6 +281,25 @@ _KUAI_TENTHS = re.compile(
 )
 
 
+#: "八毛五一度", "电价6毛", "一块二毛": 毛 is a tenth of a yuan (and the digit after it a
+#: hundredth), said before a price's unit or at the end of the amount; "毛利" is a word.
+_MAO = re.compile(
+    r"(?:([\d一二两三四五六七八九十]+)块)?([\d一二两三四五六七八九])毛(?!利|病|巾|衣|笔)"
+    r"([\d一二三四五六七八九](?![\d十百千万亿]|\s*(?:度|张|台|卡|块|个|小时|天|月|年)))?(?:钱)?"
+)
+
+
+def _digit(chars: str) -> int:
+    return int(chars) if chars.isdigit() else cn_value(chars)
+
+
+def _rewrite_mao(match: re.Match[str]) -> str:
+    whole, tenths, hundredths = match.groups()
+    value = (_digit(whole) if whole else 0) + _digit(tenths) / 10
+    value += _digit(hundredths) / 100 if hundredths else 0
+    return f"{round(value, 2):g}元"
+
+
 def _rewrite_kuai(match: re.Match[str]) -> str:
     whole = match.group(1)
     value = int(whole) if whole.isdigit() else cn_value(whole)
@@ -310,6 +329,8 @@ def normalize_numbers(text: str) -> str:
     ('2.5块1度电', '2块1度电')
     >>> normalize_numbers("8块二手卡"), normalize_numbers("电费0.5一度")
     ('8块2手卡', '电费0.5 1度')
+    >>> normalize_numbers("八毛五一度"), normalize_numbers("6毛一度"), normalize_numbers("1块2毛")
+    ('0.85元1度', '0.6元1度', '1.2元')
     >>> normalize_numbers("一张1万5"), normalize_numbers("两千五一张"), normalize_numbers("2千5")
     ('1张15000', '2500 1张', '2500')
     """
@@ -318,6 +339,7 @@ def normalize_numbers(text: str) -> str:
     text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
     text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100
+    text = _MAO.sub(_rewrite_mao, text)
     text = _KUAI_TENTHS.sub(_rewrite_kuai, text)
     text = _ARABIC_PLACES.sub(_rewrite_places, text)
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)

@@ -109,3 +109,16 @@ def test_money_spent_on_renting_is_the_budget(question: str, budget: float) -> N
 
 def test_days_spent_are_no_money() -> None:
     assert parse("花了3天训练7B模型，8张A100").scenario.budget is None
+
+
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        ("电费八毛五一度，两台8卡A800满载跑一个月，电费多少", 0.85),
+        ("8张4090跑一周，电价6毛一度，多少钱", 0.6),
+        # boundary: the yuan-and-tenths form still reads
+        ("8张4090跑一周，两块五一度电，多少钱", 2.5),
+    ],
+)
+def test_mao_is_a_tenth_of_a_yuan(question: str, price: float) -> None:
+    assert parse(question).scenario.price_per_kwh == price

@@ -33,12 +33,15 @@ def read_period(text: str) -> float | None:
 
     >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
     (2592000.0, 86400.0, None)
+    >>> read_period("日活10000,每人每天问10个问题")
     """
     # "1M requests per day" is a load (read_qps), not how long the deployment runs
     text = re.sub(
         r"\bdaily (?:active )?(?:users|people|visitors)|\bdau\b|日活|"
         r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
-        r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
+        # "每天100万次请求", "每人每天问10个问题": a rate of requests, not a span of running
+        r"|每(?:天|日|小时)\s*(?:问|发|提|聊|调用)?\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个|条|轮)?"
+        r"(?:请求|调用|查询|token|问题|提问|对话|消息)",
         "",
         text,
     )

@@ -59,7 +59,9 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"推理|部署|服务化|上线|serving|serve(?!rs?\b)|inference|infer|deploy|host(?:ing)?\b|"
-        r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate",
+        r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate|"
+        # what a deployment is for, with no training word: "做智能客服", "聊天机器人", "日活1万"
+        r"客服|机器人|聊天|问答系统|对话服务|日活|\bdau\b",
         "inference",
     ),
 )

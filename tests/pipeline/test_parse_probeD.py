@@ -122,3 +122,27 @@ def test_days_spent_are_no_money() -> None:
 )
 def test_mao_is_a_tenth_of_a_yuan(question: str, price: float) -> None:
     assert parse(question).scenario.price_per_kwh == price
+
+
+def test_a_customer_service_bot_is_served_and_its_daily_requests_are_a_rate() -> None:
+    # 10,000 users x 10 questions a day = 100,000 requests / 86,400 s = 1.157 QPS on average
+    s = parse("我们是做智能客服的，日活1万，每人每天问10个问题，用Qwen2.5-14B，要几张L20").scenario
+    assert s.task == "inference"
+    assert s.deadline_seconds is None  # "每天" is the rate's period, not how long it runs
+    assert s.target_qps == pytest.approx(100_000 / 86_400)
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        ("Qwen2.5-14B做聊天机器人要几张L20", "inference"),
+        # boundary: a training word still decides
+        ("用客服对话数据微调Qwen2.5-7B，8张A100要多久", "finetune"),
+    ],
+)
+def test_what_a_deployment_is_for_names_the_task(question: str, task: str) -> None:
+    assert parse(question).scenario.task == task
+
+
+def test_daily_users_without_a_per_person_rate_is_no_load() -> None:
+    assert parse("日活1万，用Qwen2.5-14B，要几张L20").scenario.target_qps is None

@@ -60,6 +60,7 @@ __all__ = [
     "read_price_per_kwh",
     "read_mfu",
     "read_pue",
+    "read_chars_per_second",
     "read_qps",
     "read_seconds_per_token",
     "read_tokens_per_second",
@@ -211,6 +212,26 @@ _PER_TOKEN = (
         r"[^0-9]{0,12}?" + NUMBER + _UNIT
     ),
 )
+
+
+#: "每人每秒15个字", "每路每秒20个汉字": a per-user speed said in Chinese characters; read as
+#: tokens (one character is about one token, varying with the tokenizer), and the answer says so.
+_CHAR_SPEED = re.compile(
+    r"(?:每路|每个用户|每用户|每位用户|每人|每个人|每位|单路|单用户|每个请求)\s*(?:的)?"
+    r"\s*(?:生成|输出|速度|出字)?\s*每秒\s*(?:要|需要|能|得|出)?\s*"
+    r"(?:不低于|不少于|至少|大于|超过|>=|≥|>)?\s*" + NUMBER + r"\s*(?:个)?\s*汉?字(?!节)"
+)
+
+
+def read_chars_per_second(text: str) -> float | None:
+    """A per-user speed in Chinese characters a second ("每人每秒15个字" → 15), or None.
+
+    >>> read_chars_per_second("100个人同时用,每人每秒15个字"), read_chars_per_second("每秒15字节")
+    (15.0, None)
+    """
+    match = _CHAR_SPEED.search(text)
+    value = to_float(match.group(1)) if match else None
+    return value if value else None
 
 
 def read_seconds_per_token(text: str) -> float | None:

@@ -22,7 +22,7 @@ from assistant.parse.datasets import read_dataset
 from assistant.parse.host_ram import host_ram_note
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
-from assistant.parse.load import read_load_slots
+from assistant.parse.load import read_chars_per_second, read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending
@@ -224,6 +224,10 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    chars = read_chars_per_second(text) if "target_seconds_per_token" not in found else None
+    if chars:  # "每人每秒15个字": the speed in characters, read as tokens, and said
+        found["target_seconds_per_token"] = 1.0 / chars
+        warnings.append(parse_note(Msg("parse.chars_as_tokens", chars=chars), lang))
     ram = host_ram_note(text) if "host_ram_bytes" in found else None
     warnings += [parse_note(ram, lang)] if ram else []
     warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)

@@ -146,3 +146,14 @@ def test_what_a_deployment_is_for_names_the_task(question: str, task: str) -> No
 
 def test_daily_users_without_a_per_person_rate_is_no_load() -> None:
     assert parse("日活1万，用Qwen2.5-14B，要几张L20").scenario.target_qps is None
+
+
+def test_a_speed_in_chinese_characters_is_read_as_tokens_and_said() -> None:
+    query = parse("100个人同时用，首字延迟1秒内，每人每秒15个字，8张H20跑Qwen2.5-72B够不够")
+    assert query.scenario.target_seconds_per_token == pytest.approx(1 / 15)
+    assert query.scenario.target_first_token_seconds == 1.0
+    assert any("个字按每秒" in w for w in query.warnings)
+
+
+def test_bytes_a_second_are_no_characters() -> None:
+    assert parse("8张H20跑Qwen2.5-72B，网络每秒15字节").scenario.target_seconds_per_token is None

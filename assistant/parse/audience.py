@@ -195,6 +195,17 @@ _FASTEST = re.compile(
 )
 
 
+def _daily_load(text: str, found: dict[str, object], daily: int) -> list[Msg]:
+    """People a day: with the requests each sends a day ("日活1万，每人每天问10个问题") their
+    average rate is the load; alone, how many a day, not at once (no load is assumed)."""
+    each = per_person_daily(text)
+    if each is None:
+        return [Msg("parse.daily_users", count=daily)]
+    total = daily * each
+    found["target_qps"] = total / 86_400.0
+    return [Msg("parse.daily_requests", count=daily, each=each, total=total, qps=total / 86_400.0)]
+
+
 def settle_audience(text: str, found: dict[str, object], *, comparing: bool = False) -> list[Msg]:
     """Fill the serving load the audience states into `found` (Scenario slots); the notes say
     what was assumed. Training questions are left alone: no one is served. A comparison of
@@ -220,20 +231,7 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
     if count is None and daily is not None and found.get("concurrency") in (None, 1):
         if "target_qps" in found or "target_tokens_per_second" in found:
             return []  # a stated rate is the load
-        each = per_person_daily(text)
-        if each is not None:  # "日活1万，每人每天问10个问题": requests a day, averaged
-            found["target_qps"] = daily * each / 86_400.0
-            total = daily * each
-            return [
-                Msg(
-                    "parse.daily_requests",
-                    count=daily,
-                    each=each,
-                    total=total,
-                    qps=total / 86_400.0,
-                )
-            ]
-        return [Msg("parse.daily_users", count=daily)]  # how many a day, not at once
+        return _daily_load(text, found, daily)
     if count is None or _AT_ONCE.search(text) or found.get("concurrency") not in (None, count):
         return []
     if found.get("concurrency") is None and "target_qps" in found:

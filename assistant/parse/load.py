@@ -60,7 +60,6 @@ __all__ = [
     "read_price_per_kwh",
     "read_mfu",
     "read_pue",
-    "read_chars_per_second",
     "read_qps",
     "read_seconds_per_token",
     "read_tokens_per_second",
@@ -214,26 +213,6 @@ _PER_TOKEN = (
 )
 
 
-#: "每人每秒15个字", "每路每秒20个汉字": a per-user speed said in Chinese characters; read as
-#: tokens (one character is about one token, varying with the tokenizer), and the answer says so.
-_CHAR_SPEED = re.compile(
-    r"(?:每路|每个用户|每用户|每位用户|每人|每个人|每位|单路|单用户|每个请求)\s*(?:的)?"
-    r"\s*(?:生成|输出|速度|出字)?\s*每秒\s*(?:要|需要|能|得|出)?\s*"
-    r"(?:不低于|不少于|至少|大于|超过|>=|≥|>)?\s*" + NUMBER + r"\s*(?:个)?\s*汉?字(?!节)"
-)
-
-
-def read_chars_per_second(text: str) -> float | None:
-    """A per-user speed in Chinese characters a second ("每人每秒15个字" → 15), or None.
-
-    >>> read_chars_per_second("100个人同时用,每人每秒15个字"), read_chars_per_second("每秒15字节")
-    (15.0, None)
-    """
-    match = _CHAR_SPEED.search(text)
-    value = to_float(match.group(1)) if match else None
-    return value if value else None
-
-
 def read_seconds_per_token(text: str) -> float | None:
     """A per-sequence speed target as seconds per token ("50 tok/s per user" → 0.02, "under
     30 ms per token" → 0.03)."""
@@ -345,8 +324,7 @@ _BUDGET = (
         r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
         r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
     ),
-    # "花五十万租卡", "拿出100万买卡", "投入20万来训练": money spent on renting or buying (an
-    # amount followed by what it is spent on, not "花3天": a span is no money)
+    # "花五十万租卡", "拿出100万买卡": money spent on what follows it ("花3天" is no money)
     re.compile(
         r"(?:花|花费|拿出|投入|砸)\s*了?\s*(?:"
         + _CUR

@@ -104,7 +104,6 @@ def parse(
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
-    options = option_precisions(mentions, found, options)
     slot_warnings = compared_counts(options, slot_warnings, text, lang)
     base = Query(
         question=cleaned,
@@ -114,7 +113,7 @@ def parse(
         topics=slots.read_topics(text),
         warnings=tuple(warnings + slot_warnings),
         asks=asks,
-        options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
+        options=tuple(Scenario(**o) for o in option_precisions(mentions, found, options)),  # type: ignore[arg-type]
         unknown_names=mentions.unknown,
     )
     offtopic = bool(evidence.elsewhere)

@@ -16,13 +16,14 @@ from collections.abc import Iterable, Mapping
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
 from assistant.parse.audience import settle_audience
+from assistant.parse.char_speed import read_chars_per_second
 from assistant.parse.continued import CONTINUED_PRETRAIN_TOKENS, continued_pretraining
 from assistant.parse.cross_node import cross_node_slots
 from assistant.parse.datasets import read_dataset
 from assistant.parse.host_ram import host_ram_note
 from assistant.parse.kv import read_kv_format
 from assistant.parse.lengths import read_lengths
-from assistant.parse.load import read_chars_per_second, read_load_slots
+from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
 from assistant.parse.spending import settle_spending

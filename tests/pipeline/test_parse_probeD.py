@@ -157,3 +157,16 @@ def test_a_speed_in_chinese_characters_is_read_as_tokens_and_said() -> None:
 
 def test_bytes_a_second_are_no_characters() -> None:
     assert parse("8张H20跑Qwen2.5-72B，网络每秒15字节").scenario.target_seconds_per_token is None
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        ("两台8卡910B之间只有25G网，跨机训练13B模型行不行，1000亿token", "25GbE TCP"),
+        ("两台8卡A100，100G网，训练7B", "100GbE TCP"),
+        # boundary: a named fabric still wins
+        ("两台8卡A100，机间200G IB，训练7B", "InfiniBand HDR"),
+    ],
+)
+def test_a_speed_before_a_bare_wang_is_the_inter_node_link(question: str, link: str) -> None:
+    assert parse(question).scenario.inter_link == link

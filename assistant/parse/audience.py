@@ -26,7 +26,14 @@ import re
 from assistant.parse.numbers import NUMBER, to_float
 from calculators.messages import Msg
 
-__all__ = ["daily_users", "fastest_stream", "head_count", "settle_audience", "single_user"]
+__all__ = [
+    "daily_users",
+    "fastest_stream",
+    "head_count",
+    "per_person_daily",
+    "settle_audience",
+    "single_user",
+]
 
 #: Using it, in Chinese: "用" / "使用", not "用户" ("个人用户" are many people).
 _USE = r"(?:用|使用)(?!户)"
@@ -154,9 +161,49 @@ def daily_users(text: str) -> int | None:
     return None
 
 
+#: Requests each person sends a day ("每人每天问10个问题", "each user asks 10 questions a day").
+_PER_PERSON_DAILY = (
+    re.compile(
+        r"每(?:个)?(?:人|用户|位用户)\s*每(?:天|日)\s*(?:大概|约|平均)?\s*(?:问|发|提|聊|调用|用|请求)?"
+        r"\s*" + NUMBER + r"\s*(?:次|个|条|轮)?\s*(?:请求|调用|查询|问题|提问|对话|消息)?"
+    ),
+    re.compile(
+        r"\b(?:each|every|per) (?:user|person)\s+(?:asks|sends|makes)?\s*"
+        + NUMBER
+        + r"\s*(?:questions|requests|queries|messages|chats)\s*(?:a|per|each) day\b"
+    ),
+)
+
+
+def per_person_daily(text: str) -> float | None:
+    """How many requests each person sends a day, when the text says so.
+
+    >>> per_person_daily("日活10000,每人每天问10个问题")
+    10.0
+    >>> per_person_daily("each user asks 5 questions a day")
+    5.0
+    """
+    for pattern in _PER_PERSON_DAILY:
+        match = pattern.search(text)
+        if match is not None and (value := to_float(match.group(1))) is not None and value > 0:
+            return value
+    return None
+
+
 _FASTEST = re.compile(
     r"\bfast(?:est|er)\b|\bquick(?:est|er)\b|(?:哪个|谁|哪套|哪种)\S{0,6}?(?:更|最)?快"
 )
+
+
+def _daily_load(text: str, found: dict[str, object], daily: int) -> list[Msg]:
+    """People a day: with the requests each sends a day ("日活1万，每人每天问10个问题") their
+    average rate is the load; alone, how many a day, not at once (no load is assumed)."""
+    each = per_person_daily(text)
+    if each is None:
+        return [Msg("parse.daily_users", count=daily)]
+    total = daily * each
+    found["target_qps"] = total / 86_400.0
+    return [Msg("parse.daily_requests", count=daily, each=each, total=total, qps=total / 86_400.0)]
 
 
 def settle_audience(text: str, found: dict[str, object], *, comparing: bool = False) -> list[Msg]:
@@ -184,7 +231,7 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
     if count is None and daily is not None and found.get("concurrency") in (None, 1):
         if "target_qps" in found or "target_tokens_per_second" in found:
             return []  # a stated rate is the load
-        return [Msg("parse.daily_users", count=daily)]  # how many a day, not at once
+        return _daily_load(text, found, daily)
     if count is None or _AT_ONCE.search(text) or found.get("concurrency") not in (None, count):
         return []
     if found.get("concurrency") is None and "target_qps" in found:

@@ -13,12 +13,13 @@ __all__ = ["asked_duration_unit", "read_deadline", "read_period"]
 
 _PERIODS = (
     (
-        r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*(?:month|mo)\b|每(?:个)?月|一个月",
+        r"\bmonthly\b|(?:per|a|each|every) month\b|/\s*(?:month|mo)\b|每(?:个)?月|一整?个月|整月",
         30 * 86400.0,
     ),
-    (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一天", 86400.0),
+    (r"\bdaily\b|(?:per|a|each|every) day\b|/\s*day\b|每天|每日|一整?天|全天", 86400.0),
     (
-        r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b|每年|一年",
+        r"\b(?:yearly|annual(?:ly)?)\b|(?:per|a|each|every) year\b|/\s*year\b"
+        r"|每年|一整?年|全年|整年",
         365 * 86400.0,
     ),
     (r"\bweekly\b|(?:per|a|each|every) week\b|每周|每星期", 7 * 86400.0),
@@ -32,12 +33,15 @@ def read_period(text: str) -> float | None:
 
     >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
     (2592000.0, 86400.0, None)
+    >>> read_period("日活10000,每人每天问10个问题")
     """
     # "1M requests per day" is a load (read_qps), not how long the deployment runs
     text = re.sub(
         r"\bdaily (?:active )?(?:users|people|visitors)|\bdau\b|日活|"
         r"(?:requests?|queries|calls|users|tokens?)\s*(?:per|a|an|each|every|/)\s*\w+"
-        r"|每(?:天|日|小时)\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个)?(?:请求|调用|查询|token)",
+        # "每天100万次请求", "每人每天问10个问题": a rate of requests, not a span of running
+        r"|每(?:天|日|小时)\s*(?:问|发|提|聊|调用)?\s*[\d.]+\s*(?:万|百万)?\s*(?:次|个|条|轮)?"
+        r"(?:请求|调用|查询|token|问题|提问|对话|消息)",
         "",
         text,
     )
@@ -68,7 +72,9 @@ def read_deadline(text: str) -> float | None:
     """A time limit in seconds: "3个月内", "within 30 days", "两周", "half a year".
 
     >>> read_deadline("部署70b1年,每卡时10元"), read_deadline("训练7b3个月"), read_deadline("70b")
-    (31536000.0, 7776000.0, None)"""
+    (31536000.0, 7776000.0, None)
+    >>> read_deadline("开1整年"), read_period("开一整年电费多少")
+    (31536000.0, 31536000.0)"""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
     # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
@@ -85,7 +91,9 @@ def read_deadline(text: str) -> float | None:
     # "部署70B一年" is "70b1年": a span right after a model size is a span of its own
     text = re.sub(r"(?<=\d[bm])(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text)
     for unit_pattern, seconds in _DURATION_UNITS:
-        for match in re.finditer(NUMBER + r"\s*(?:" + unit_pattern + ")", text, re.ASCII):
+        # "一整年", "两整天": "整" (whole) between the number and its unit
+        span = NUMBER + r"\s*整?\s*(?:" + unit_pattern + ")"
+        for match in re.finditer(span, text, re.ASCII):
             if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):
                 continue
             value = to_float(match.group(1))

@@ -102,7 +102,8 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
     text = _UNSTATED_FABRIC.sub(" ", text)
     speed_match = re.search(
         NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
-        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网口|光口|网络|nic)",
+        # "只有25G网", "25g的网": a bare 网 after a speed is the network too
+        r"(ib|infiniband|以太网|ethernet|eth|gbe|roce|rdma|网卡|网口|光口|网络|网|nic)",
         text,
         re.ASCII,
     )

@@ -228,7 +228,9 @@ def read_seconds_per_token(text: str) -> float | None:
 
 
 _QPS = (
-    re.compile(r"\b(?:qps|rps)" + _VERB + NUMBER),
+    # "高峰QPS大概5": a Chinese word before the acronym is no word boundary in Unicode \b, and
+    # a hedge may sit between the acronym and its number
+    re.compile(r"(?<![a-z0-9_])(?:qps|rps)" + _VERB + _HEDGE + NUMBER),
     # "5 qps", "5 req/s", "5 requests/sec", "5 reqs/second", "5 requests per second", "5 queries
     # a second"
     re.compile(
@@ -264,6 +266,8 @@ def read_qps(text: str) -> float | None:
 
     >>> round(read_qps("1m requests per day")), read_qps("每小时 3600 次请求")
     (12, 1.0)
+    >>> read_qps("高峰qps大概5")
+    5.0
     """
     match = first_match(_QPS, text)
     if match:
@@ -336,6 +340,17 @@ _BUDGET = (
         r"(?:(?:be |is )?(?:enough|sufficient)|buys?\b|gets?\b|covers?\b|pays? for|"
         r",?\s*(?:at|@)\s*(?:\$|¥|￥)\s*\d)"
     ),
+    # "花五十万租卡", "拿出100万买卡": money spent on what follows it ("花3天" is no money)
+    re.compile(
+        r"(?:花|花费|拿出|投入|砸)\s*了?\s*(?:"
+        + _CUR
+        + r")?\s*"
+        + NUMBER
+        + _MONEY_K
+        + r"\s*(?:"
+        + _CUR
+        + r")?(?=\s*(?:钱|块钱)?\s*(?:租|买|采购|来|去|用|训|跑|部署|,|$))"
+    ),
     # "50万够不够训练13B", "20万元钱够吗": an amount in 万 (or with a currency) that must suffice
     re.compile(
         r"(?<![每/])(?:" + _CUR + r")?\s*" + NUMBER + r"\s*(万|w)\s*(?:" + _CUR + r")?"
@@ -344,8 +359,15 @@ _BUDGET = (
 )
 
 
+_SPENT = ("花", "拿出", "投入", "砸")
+
+
 def read_budget(text: str) -> tuple[float | None, str | None]:
-    """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k")."""
+    """A total budget and its currency ("预算20万元" → 200000 CNY, "budget of $50k").
+
+    >>> read_budget("花500000租卡,⟨gpu⟩每卡时8块"), read_budget("花3天训练")
+    ((500000.0, 'CNY'), (None, None))
+    """
     match = first_match(_BUDGET, text)
     if match is None:
         return None, None
@@ -355,7 +377,7 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     else:
         currency, number, scale, after = groups
     said = match.group(0)
-    named = said.startswith(("预算", "budget")) or said.endswith(("预算", "够"))
+    named = said.startswith(("预算", "budget", *_SPENT)) or said.endswith(("预算", "够"))
     if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money
     symbol = currency or after

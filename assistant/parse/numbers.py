@@ -201,22 +201,35 @@ def clean_text(text: str) -> str:
 
 
 def cn_value(chars: str) -> int:
-    """The value of a run of Chinese numerals ("七百亿" → 7e10, "千卡" prefix "千" → 1000)."""
+    """The value of a run of Chinese numerals ("七百亿" → 7e10, "千卡" prefix "千" → 1000).
+
+    A last digit right after 百, 千 or 万 is the next place down, as said aloud: "一万五" is
+    15,000 and "两千五" 2,500 (with 零 it is the units: "一万零五" is 10,005).
+
+    >>> cn_value("一万五"), cn_value("两千五"), cn_value("一百五"), cn_value("一万零五")
+    (15000, 2500, 150, 10005)
+    """
     result = wan = section = number = 0
+    unit = 1  # the place of the character before the last digit (1: none, or 零 between)
     for ch in chars:
         if ch in _CN_DIGITS:
             number = _CN_DIGITS[ch]
+            unit = 1 if ch in "零〇" else unit
         elif ch in _CN_SMALL:
             section += (number or 1) * _CN_SMALL[ch]
-            number = 0
+            number, unit = 0, _CN_SMALL[ch]
         elif ch == "万":
             wan += (section + number or 1) * 10_000
             section = number = 0
+            unit = 10_000
         elif ch == "亿" and result and not (wan or section or number):
             result *= 100_000_000  # "亿亿": 1e16, not 2e8
         elif ch == "亿":
             result += (wan + section + number or 1) * 100_000_000
             wan = section = number = 0
+            unit = 1  # "三亿五" is rare and ambiguous: the units
+    if number and unit >= 100 and chars[-1] in _CN_DIGITS:
+        number *= unit // 10
     return result + wan + section + number
 
 
@@ -244,9 +257,17 @@ def _rewrite_cn(match: re.Match[str]) -> str:
 _CARD_AFTER = re.compile(r"\s*(?:张|块)?\s*(?:卡|显卡|gpu)")
 
 
+#: Two numerals in a row with no place between start a new number: "两千五一张" is 2,500 for
+#: one card, not 2,001 ("零" is a placeholder, "十" a place, so "一万零五" and "二十" stay whole).
+_CN_NEXT_NUMBER = re.compile("(?<=[一二两俩三四五六七八九])(?=[一二两俩三四五六七八九])")
+
+
 def _rewrite_pure(chars: str, after: str = "") -> str:
     if not chars:
         return ""
+    if _CN_NEXT_NUMBER.search(chars):
+        first, rest = _CN_NEXT_NUMBER.split(chars, maxsplit=1)
+        return _rewrite_pure(first) + " " + _rewrite_pure(rest, after)
     if len(chars) == 1 and chars in "万亿":
         return _format(cn_value(chars)) if _CARD_AFTER.match(after) else chars
     return _format(cn_value(chars))
@@ -260,10 +281,43 @@ _KUAI_TENTHS = re.compile(
 )
 
 
+#: "八毛五一度", "电价6毛", "一块二毛": 毛 is a tenth of a yuan (and the digit after it a
+#: hundredth), said before a price's unit or at the end of the amount; "毛利" is a word.
+_MAO = re.compile(
+    r"(?:([\d一二两三四五六七八九十]+)块)?([\d一二两三四五六七八九])毛(?!利|病|巾|衣|笔)"
+    r"([\d一二三四五六七八九](?![\d十百千万亿]|\s*(?:度|张|台|卡|块|个|小时|天|月|年)))?(?:钱)?"
+)
+
+
+def _digit(chars: str) -> int:
+    return int(chars) if chars.isdigit() else cn_value(chars)
+
+
+def _rewrite_mao(match: re.Match[str]) -> str:
+    whole, tenths, hundredths = match.groups()
+    value = (_digit(whole) if whole else 0) + _digit(tenths) / 10
+    value += _digit(hundredths) / 100 if hundredths else 0
+    return f"{round(value, 2):g}元"
+
+
 def _rewrite_kuai(match: re.Match[str]) -> str:
     whole = match.group(1)
     value = int(whole) if whole.isdigit() else cn_value(whole)
     return f"{value}.{_CN_DIGITS[match.group(2)]}块"
+
+
+#: "1万5" (15,000), "2千5" (2,500), "1万5千" (15,000): an Arabic number with a place and one
+#: more digit, as "一万五" is said; the next place may follow ("千" after 万, "百" after 千).
+_ARABIC_PLACES = re.compile(r"(?<![\d.])(\d+)([万千])(\d)(千|百)?(?![\d.])")
+_PLACE = {"万": 10_000, "千": 1_000, "百": 100}
+
+
+def _rewrite_places(match: re.Match[str]) -> str:
+    high, place, digit, lower = match.groups()
+    down = _PLACE[lower] if lower else _PLACE[place] // 10
+    if lower and down != _PLACE[place] // 10:
+        return match.group(0)  # "1万5百" is no spoken form: kept as written
+    return _format(int(high) * _PLACE[place] + int(digit) * down)
 
 
 def normalize_numbers(text: str) -> str:
@@ -275,13 +329,19 @@ def normalize_numbers(text: str) -> str:
     ('2.5块1度电', '2块1度电')
     >>> normalize_numbers("8块二手卡"), normalize_numbers("电费0.5一度")
     ('8块2手卡', '电费0.5 1度')
+    >>> normalize_numbers("八毛五一度"), normalize_numbers("6毛一度"), normalize_numbers("1块2毛")
+    ('0.85元1度', '0.6元1度', '1.2元')
+    >>> normalize_numbers("一张1万5"), normalize_numbers("两千五一张"), normalize_numbers("2千5")
+    ('1张15000', '2500 1张', '2500')
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = re.sub(r"(?<![\w/])w/(?=\s)", "with", text)  # "w/ 500M tokens" ("w/o" is kept)
     text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
     text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100
+    text = _MAO.sub(_rewrite_mao, text)
     text = _KUAI_TENTHS.sub(_rewrite_kuai, text)
+    text = _ARABIC_PLACES.sub(_rewrite_places, text)
     text = _ENGLISH_RE.sub(lambda m: str(_ENGLISH_WORDS[m.group(1)]), text)
     pieces: list[str] = []
     pos = 0

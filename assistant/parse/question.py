@@ -31,6 +31,7 @@ from assistant.parse.numbers import clean_text
 from assistant.parse.options import hardware_options
 from assistant.parse.scenario import (
     compared_counts,
+    option_precisions,
     parse_note,
     scenario_slots,
     training_framework,
@@ -114,7 +115,7 @@ def parse(
         topics=slots.read_topics(text),
         warnings=tuple(warnings + slot_warnings),
         asks=asks,
-        options=tuple(Scenario(**o) for o in options),  # type: ignore[arg-type]
+        options=tuple(Scenario(**o) for o in option_precisions(mentions, found, options)),  # type: ignore[arg-type]
         unknown_names=mentions.unknown,
     )
     offtopic = bool(evidence.elsewhere)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from assistant.parse import hardware as hw
 from assistant.parse import links, slots
 from assistant.parse.audience import settle_audience
+from assistant.parse.char_speed import read_chars_per_second
 from assistant.parse.continued import CONTINUED_PRETRAIN_TOKENS, continued_pretraining
 from assistant.parse.cross_node import cross_node_slots
 from assistant.parse.datasets import read_dataset
@@ -30,7 +31,13 @@ from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
-__all__ = ["compared_counts", "parse_note", "scenario_slots", "training_framework"]
+__all__ = [
+    "compared_counts",
+    "option_precisions",
+    "parse_note",
+    "scenario_slots",
+    "training_framework",
+]
 
 
 def parse_note(message: Msg, language: Language) -> str:
@@ -218,6 +225,10 @@ def scenario_slots(
     for name, value in read_load_slots(text).items():
         if name != "currency" or "currency" not in found:
             found[name] = value
+    chars = read_chars_per_second(text) if "target_seconds_per_token" not in found else None
+    if chars:  # "每人每秒15个字": the speed in characters, read as tokens, and said
+        found["target_seconds_per_token"] = 1.0 / chars
+        warnings.append(parse_note(Msg("parse.chars_as_tokens", chars=chars), lang))
     ram = host_ram_note(text) if "host_ram_bytes" in found else None
     warnings += [parse_note(ram, lang)] if ram else []
     warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)
@@ -279,6 +290,22 @@ def _unquantized(mentions: Mentions, found: dict[str, object], lang: Language) -
         )
         return [parse_note(message, lang)]
     return [parse_note(Msg("parse.full_precision", said=word, dtype=dtype.upper()), lang)]
+
+
+def option_precisions(
+    mentions: Mentions, found: Mapping[str, object], options: tuple[dict[str, object], ...]
+) -> tuple[dict[str, object], ...]:
+    """Compared cards each run "满血" / "不量化" in their own format: the released FP8 on an
+    H20, BF16 on a 910B without FP8 (`_unquantized_dtype` per card). A named format ("bf16",
+    "int4") is one for all, and is left to the question's scenario."""
+    if "precision" not in found or slots.read_precision(mentions.text) is not None:
+        return options
+    said = slots.read_full_precision(mentions.text, mentions.plain)
+    if said is None and not slots.read_unquantized(mentions.text):
+        return options
+    return tuple(
+        {**o, "precision": _unquantized_dtype({**found, **o})} if "gpu" in o else o for o in options
+    )
 
 
 #: The words that state the released precision → their catalog message (parse.full_word.*), so an

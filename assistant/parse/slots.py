@@ -59,7 +59,9 @@ _TASK_WORDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"推理|部署|服务化|上线|serving|serve(?!rs?\b)|inference|infer|deploy|host(?:ing)?\b|"
-        r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate",
+        r"tokens?/s|吞吐|跑|\brun\b|\brunning\b|load the model|加载|chat|generate|"
+        # what a deployment is for, with no training word: "做智能客服", "聊天机器人", "日活1万"
+        r"客服|机器人|聊天|问答系统|对话服务|日活|\bdau\b",
         "inference",
     ),
 )
@@ -125,9 +127,11 @@ def read_task(text: str) -> str | None:
 #: A method ruled out: "不用LoRA", "不要 QLoRA", "without LoRA", "no LoRA, full fine-tune",
 #: "not QLoRA" name what the job is NOT (the method then comes from the rest of the text).
 _NOT_METHOD = re.compile(
-    r"(?:不用|不要|不是|不做|不采用|不使用|别用|无需|不需要|非)\s*(?:用|做|采用)?\s*"
+    r"(?:不想|不打算|不愿意?|不希望|不用|不要|不是|不做|不采用|不使用|别用|无需|不需要|非)"
+    r"\s*(?:用|做|采用|使用)?\s*"
     r"(?:q?lora|量化lora|低秩)(?:\s*微调)?|"
-    r"(?:\bwithout|\bno|\bnot|w/o|\brather than|\binstead of)\s+(?:any\s+|a\s+|using\s+|"
+    r"(?:\bwithout|\bno|\bnot|w/o|\brather than|\binstead of|\bdon'?t\s+(?:want\s+)?(?:to\s+)?use)"
+    r"\s+(?:any\s+|a\s+|using\s+|"
     r"with\s+)?(?:q?lora|4[- ]?bit lora)\b",
     re.ASCII,
 )
@@ -140,6 +144,8 @@ def read_method(text: str) -> str | None:
     ('full', 'full')
     >>> read_method("fine-tune it without lora"), read_method("lora, not qlora")
     (None, 'lora')
+    >>> read_method("全参微调行不行？不想用lora"), read_method("i don't want to use lora")
+    ('full', None)
     """
     text = _NOT_METHOD.sub(" ", text)
     for pattern, method in _METHOD_WORDS:

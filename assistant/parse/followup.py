@@ -354,9 +354,11 @@ def _relative_counts(
     added: Mapping[str, float] | None,
 ) -> Mapping[str, object]:
     """The counts a follow-up means against the previous turn's ("and if we had 32?" → 32
-    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU)."""
+    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU). After "how many H100s…?" the
+    card is named and its count asked: "what if we only had 4 of them" is 4 of that card."""
     if not added:
-        marked_count = bare is not None and prev.gpu_count and is_marked(question)
+        counted = prev.gpu_count or prev.gpu or prev.site_profile
+        marked_count = bare is not None and counted and is_marked(question)
         return {"gpu_count": bare} if not found and marked_count else found
     if "nodes" in added:
         found = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}

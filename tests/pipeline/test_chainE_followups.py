@@ -96,3 +96,12 @@ def test_a_bare_number_after_a_question_with_no_card_is_no_count() -> None:
 )
 def test_users_listed_with_the_load_are_in_flight(text: str, users: int | None) -> None:
     assert read_concurrency(text) == users
+
+
+def test_a_comparison_no_figure_ranks_leads_with_the_one_that_runs() -> None:
+    from assistant.calculate import calculate
+
+    # 8 × H100 does not hold 50 × 32k of KV (84.8 GB per GPU of 72 GB): no speed or headroom
+    # to rank it by, so the lead is that only the H200s run it as asked
+    outcome = calculate(parse("8张H100和8张H200跑Llama-3.1-70B，32k上下文、50个用户，选哪个？"))
+    assert outcome.focus.startswith("只有 8 张 H200")

@@ -84,3 +84,13 @@ def test_only_the_option_that_fits_is_timed() -> None:
     outcome = calculate(parse("BF16 vs INT4 speed for serving Llama-3.1-70B on one H100"))
     # bf16 weights are 141 GB, one H100 holds 72 GB: only INT4 fits, no speed for bf16
     assert outcome.focus.startswith("Only INT4 fits")
+
+
+def test_a_followup_keeps_the_job_comparison_on_new_hardware() -> None:
+    first = parse("LoRA和全参微调Llama-3.1-8B，一张A100 80GB，显存差多少")
+    then = parse("那用H100呢", previous=first)
+    assert then.scenario.gpu == "H100 SXM 80GB"
+    assert job_side(then)
+    assert {o.method for o in then.options} == {"lora", "full"}
+    # naming one of the compared settings ends the comparison: that setting alone
+    assert parse("用LoRA呢", previous=then).options == ()

@@ -13,8 +13,8 @@ Examples:
     (({'method': 'lora'}, {'method': 'full'}), ({'method': 'qlora'}, {'method': 'lora'}))
     >>> job_options("fp8 vs bf16 training speed"), job_options("bf16权重和fp8 kv cache")
     (({'precision': 'fp8'}, {'precision': 'bf16'}), ())
-    >>> job_options("lora with zero-3 on 8 cards")
-    ()
+    >>> job_options("lora with zero-3 on 8 cards"), job_options("fp8训练比bf16快多少")
+    ((), ({'precision': 'fp8'}, {'precision': 'bf16'}))
 """
 
 from __future__ import annotations
@@ -50,8 +50,12 @@ _VALUES: dict[str, tuple[tuple[str, object], ...]] = {
     ),
 }
 JOB_SLOTS = tuple(_VALUES)
-#: Between two values set against each other ("ZeRO-2 vs ZeRO-3", "LoRA和全参").
-_AGAINST = r"\s*(?:vs\.?|versus|or|还是|和|与|跟|对比|比|/|、)\s*"
+#: Between two values set against each other ("ZeRO-2 vs ZeRO-3", "LoRA和全参", "FP8训练比BF16"):
+#: the job's own word may follow the first value.
+_AGAINST = (
+    r"\s*(?:训练|微调|推理|部署|training|fine-tuning|serving|inference)?"
+    r"\s*(?:vs\.?|versus|or|还是|和|与|跟|对比|相比|比|/|、)\s*"
+)
 #: After a precision, a part of the model that is not the job's format ("FP8 KV cache").
 _NOT_JOB = re.compile(r"\s*(?:kv|cache|缓存|激活|activation)")
 _MAX = 3

@@ -24,6 +24,7 @@ PSI = 13e9  # the generic 13B of the hand-worked rows
         ("full fine-tuning or qlora?", ({"method": "full"}, {"method": "qlora"})),
         ("fp8和bf16哪个快", ({"precision": "fp8"}, {"precision": "bf16"})),
         ("int4 vs int8 weights", ({"precision": "int4"}, {"precision": "int8"})),
+        ("fp8训练比bf16快多少", ({"precision": "fp8"}, {"precision": "bf16"})),  # the job's word
         # two settings of one job, or two parts of one model: no options
         ("lora with zero-3 on 8 cards", ()),
         ("bf16 weights and fp8 kv cache", ()),

@@ -58,7 +58,7 @@ def test_zero3_against_zero2_saves_the_sharded_weights() -> None:
     query = parse("ZeRO-2 vs ZeRO-3 for full fine-tuning a 13B model on 8x A100 80GB: memory?")
     assert job_side(query)
     outcome = calculate(query)
-    assert outcome.focus.startswith("ZeRO-3 needs the least memory")
+    assert outcome.focus.startswith("With ZeRO-3 the job needs the least memory")
     # ZeRO-3 also shards the bf16 weights: 2Ψ − 2Ψ/8 = 22.75 GB less per GPU
     saving = _gb(r"([\d.]+) GB less per GPU", outcome.focus)
     assert saving == pytest.approx(2 * PSI * 7 / 8 / 1e9, rel=0.03)
@@ -76,7 +76,7 @@ def test_lora_against_full_in_chinese() -> None:
 
 def test_fp8_against_bf16_is_a_speed_by_default() -> None:
     outcome = calculate(parse("FP8 vs BF16 for training a 7B model on 8x H100"))
-    assert outcome.focus.startswith("FP8 is faster")
+    assert outcome.focus.startswith("With FP8 the job is faster")
     ratio = float(re.search(r"\(([\d.]+)× as fast\)", outcome.focus).group(1))  # type: ignore[union-attr]
     assert 1.0 < ratio <= 2.0  # at most the peak ratio 1979/989 TFLOPS
 
@@ -84,7 +84,7 @@ def test_fp8_against_bf16_is_a_speed_by_default() -> None:
 def test_only_the_option_that_fits_is_timed() -> None:
     outcome = calculate(parse("BF16 vs INT4 speed for serving Llama-3.1-70B on one H100"))
     # bf16 weights are 141 GB, one H100 holds 72 GB: only INT4 fits, no speed for bf16
-    assert outcome.focus.startswith("Only INT4 fits")
+    assert outcome.focus.startswith("Only with INT4 does the job fit")
 
 
 def test_a_followup_keeps_the_job_comparison_on_new_hardware() -> None:

@@ -105,3 +105,17 @@ def test_a_comparison_no_figure_ranks_leads_with_the_one_that_runs() -> None:
     # to rank it by, so the lead is that only the H200s run it as asked
     outcome = calculate(parse("8张H100和8张H200跑Llama-3.1-70B，32k上下文、50个用户，选哪个？"))
     assert outcome.focus.startswith("只有 8 张 H200")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "8张H20和8张910B跑Qwen2.5-72B推理，32个并发",
+        "Serve Qwen2.5-72B on 8x H20 and 8x 910B with 32 users",
+    ],
+)
+def test_two_setups_each_with_its_count_are_compared(question: str) -> None:
+    # answering for the first set-up alone would drop the second without a word
+    query = parse(question)
+    assert "compare" in query.asks
+    assert [o.gpu for o in query.options] == ["H20 96GB", "Ascend 910B 64GB"]

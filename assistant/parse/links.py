@@ -92,6 +92,8 @@ _UNSTATED_FABRIC = re.compile(
     r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
     # "25GbE instead of IB", "用25G而不是IB", "不用IB": the fabric replaced, not the one used
     r"|(?:instead of|rather than|in place of|replacing)\s+(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
+    # "25GbE, not IB" (not "whether or not IB …", which asks about it)
+    r"|(?<!or )\bnot\s+(?:over\s+|via\s+)?(?:rdma|roce|infiniband|ib\b)"
     r"|(?:而不是|代替|替代|换掉|不用)\s*(?:rdma|roce|infiniband|ib\b)"
     r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)"
     # "IB换成25G", "replace IB with 25GbE", "swap the IB for 100G": the fabric being changed

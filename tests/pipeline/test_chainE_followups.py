@@ -30,6 +30,7 @@ def chain(*turns: str) -> Query:
         ("replace ib with 25gbe", "25gbe"),
         ("swap the ib for 100g", "100gbe"),
         ("100g代替ib", "100gbe"),
+        ("4 nodes, 25gbe not ib", "25gbe"),
         ("用100g roce而不是ib", "roce 100g"),  # the replacing fabric named: RoCE
         ("4台8卡h800，节点间ib", "ib ndr"),  # IB itself, not replaced
     ],

@@ -147,7 +147,8 @@ def added_counts(
 #: ×3 (the text is normalised: "一倍" is "1倍").
 _FACTORS: tuple[tuple[float | None, re.Pattern[str]], ...] = (
     (2.0, re.compile(r"翻1?倍|(?:再|多)?加1倍|增加1倍|\bdoubl(?:e|ed|ing)\b|\btwice\b|\b2x\b")),
-    (0.5, re.compile(r"减半|砍半|少1半|\bhal(?:f|ve|ved|ving)\b")),
+    # "用一半的卡" (一半 normalised to 1半) is half; "多一半" is half as many more, not read
+    (0.5, re.compile(r"减半|砍半|少1半|(?<![多\d.])1半|\bhal(?:f|ve|ved|ving)\b")),
     (None, re.compile(r"(?:变成|变为|到|成|是原来的|\bto\b)\s*(\d{1,3})\s*(?:倍|x\b|times\b)")),
 )
 #: (slot, nouns): what a relative change applies to ("卡数减半", "double the GPUs", "数据翻倍").
@@ -178,6 +179,8 @@ def scaled_units(text: str) -> tuple[str, float] | None:
     (('nodes', 2.0), None, None)
     >>> scaled_units("8 gpus in half precision"), scaled_units("in half a year with 8 gpus")
     (None, None)
+    >>> scaled_units("用1半的卡呢"), scaled_units("多1半的卡呢")
+    (('gpu_count', 0.5), None)
     """
     text = _NOT_SCALED.sub(" ", text)
     for value, pattern in _FACTORS:

@@ -120,3 +120,9 @@ def test_two_setups_each_with_its_count_are_compared(question: str) -> None:
     query = parse(question)
     assert "compare" in query.asks
     assert [o.gpu for o in query.options] == ["H20 96GB", "Ascend 910B 64GB"]
+
+
+def test_half_the_cards_in_chinese_halves_the_count() -> None:
+    query = chain("8张H100推理Llama-3.1-70B，8k上下文，32个并发", "用一半的卡呢")
+    assert query.followup
+    assert query.scenario.gpu_count == 4

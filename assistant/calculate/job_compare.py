@@ -22,7 +22,7 @@ from assistant.calculate.focus import figure
 from assistant.calculate.zero_saving import asks_saving
 from assistant.i18n import join_sentences, text
 from assistant.parse.job_options import JOB_SLOTS
-from assistant.records import Query, Scenario
+from assistant.records import Check, Query, Scenario
 from calculators.messages import Msg, Param
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class _Run:
     have: float | None
     seconds: float | None
     rate: float | None
+    states: float | None = None
+    """Weights, gradients and optimizer states per GPU: what a ZeRO stage shards."""
 
     @property
     def fits(self) -> bool:
@@ -83,6 +85,29 @@ def _run(label: Msg, outcome: Outcome) -> _Run:
         have=figure(checks, "memory", "available_bytes_per_gpu"),
         seconds=None if serving else figure(checks, "compute", "seconds"),
         rate=1.0 / per_token if serving and per_token else None,
+        states=_states(checks),
+    )
+
+
+def _states(checks: tuple[Check, ...]) -> float | None:
+    parts = [figure(checks, "memory", k) for k in ("weights_bytes", "gradients_bytes")]
+    parts.append(figure(checks, "memory", "optimizer_bytes"))
+    return sum(p for p in parts if p is not None) if all(p is not None for p in parts) else None
+
+
+def _states_lead(runs: Sequence[_Run]) -> Msg | None:
+    """ZeRO shards the model states and leaves activations alone: the stages compare on them."""
+    known = sorted((r for r in runs if r.states is not None), key=lambda r: r.states or 0.0)
+    if len(known) < 2:
+        return None
+    best, other = known[0], known[1]
+    return Msg(
+        "compare.job_states",
+        winner=best.label,
+        states=best.states,
+        other=other.label,
+        other_states=other.states,
+        saving=(other.states or 0.0) - (best.states or 0.0),
     )
 
 
@@ -163,6 +188,29 @@ def _winner(runs: Sequence[_Run], wanted: str) -> _Run:
     return min(runs, key=key)
 
 
+def _split(outcome: Outcome) -> tuple[int, int]:
+    s = outcome.scenario or Scenario()
+    return s.tensor_parallel or 1, s.pipeline_parallel or 1
+
+
+def _on_one_split(
+    scenarios: Sequence[Scenario], outcomes: list[Outcome], run: Callable[[Scenario, str], Outcome]
+) -> list[Outcome]:
+    """ZeRO stages compared on one split: each stage may be laid out differently on its own
+    (ZeRO-1 over TP=8, ZeRO-2 on data parallelism alone), and then the memory per GPU compares
+    the layouts, not the stages. The split is the highest stage's (the one that shards the
+    most), unless the question states one."""
+    first = scenarios[0]
+    if first.zero_stage is None or first.tensor_parallel or first.pipeline_parallel:
+        return outcomes
+    if len({_split(o) for o in outcomes}) == 1:
+        return outcomes
+    top = max(range(len(scenarios)), key=lambda i: scenarios[i].zero_stage or 0)
+    tp, pp = _split(outcomes[top])
+    pinned = [replace(s, tensor_parallel=tp, pipeline_parallel=pp) for s in scenarios]
+    return [o if i == top else run(pinned[i], "") for i, o in enumerate(outcomes)]
+
+
 def _hardware(s: Scenario | None) -> Msg:
     if s is None or s.gpu is None:
         return Msg("compare.job_same_hardware")
@@ -174,13 +222,14 @@ def compare_jobs(query: Query, run: Callable[[Scenario, str], Outcome]) -> Outco
     the criterion asked, then the basis and each option's verdict, memory and pace."""
     lang = query.language
     slot, _ = _label(query.options[0])
-    outcomes = [run(merged(query.scenario, o), "") for o in query.options]
+    scenarios = [merged(query.scenario, o) for o in query.options]
+    outcomes = _on_one_split(scenarios, [run(s, "") for s in scenarios], run)
     runs = [_run(_label(o)[1], out) for o, out in zip(query.options, outcomes, strict=True)]
     asked = criterion(query.question)
     wanted = asked if asked in ("memory", "speed") else None
     wanted = wanted or ("speed" if slot == "precision" else "memory")
     lead = _speed_lead(runs) if wanted == "speed" else None
-    lead = lead or _memory_lead(runs)
+    lead = lead or (_states_lead(runs) if slot == "zero_stage" else None) or _memory_lead(runs)
     best = _winner(runs, wanted)
     hardware = _hardware(best.outcome.scenario)
     basis = Msg("compare.job_basis", hardware=hardware, setting=Msg(f"compare.job_setting.{slot}"))

@@ -54,7 +54,7 @@ JOB_SLOTS = tuple(_VALUES)
 #: the job's own word may follow the first value.
 _AGAINST = (
     r"\s*(?:训练|微调|推理|部署|training|fine-tuning|serving|inference)?"
-    r"\s*(?:vs\.?|versus|or|还是|和|与|跟|对比|相比|比|/|、)\s*"
+    r"\s*(?:vs\.?|versus|(?:,\s*)?(?:or|and)|还是|和|与|跟|及|以及|对比|相比|比|/|、|,|，)\s*"
 )
 #: After a precision, a part of the model that is not the job's format ("FP8 KV cache").
 _NOT_JOB = re.compile(r"\s*(?:kv|cache|缓存|激活|activation)")

@@ -20,6 +20,7 @@ PSI = 13e9  # the generic 13B of the hand-worked rows
     [
         ("zero-2 vs zero-3 for 13b", ({"zero_stage": 2}, {"zero_stage": 3})),
         ("zero-1、zero-2和zero-3", ({"zero_stage": 1}, {"zero_stage": 2}, {"zero_stage": 3})),
+        ("zero-1, zero-2 and zero-3", ({"zero_stage": 1}, {"zero_stage": 2}, {"zero_stage": 3})),
         ("lora还是全参微调", ({"method": "lora"}, {"method": "full"})),
         ("full fine-tuning or qlora?", ({"method": "full"}, {"method": "qlora"})),
         ("fp8和bf16哪个快", ({"precision": "fp8"}, {"precision": "bf16"})),
@@ -58,7 +59,7 @@ def test_zero3_against_zero2_saves_the_sharded_weights() -> None:
     query = parse("ZeRO-2 vs ZeRO-3 for full fine-tuning a 13B model on 8x A100 80GB: memory?")
     assert job_side(query)
     outcome = calculate(query)
-    assert outcome.focus.startswith("With ZeRO-3 the job needs the least memory")
+    assert outcome.focus.startswith("With ZeRO-3 the model states take the least memory")
     # ZeRO-3 also shards the bf16 weights: 2Ψ − 2Ψ/8 = 22.75 GB less per GPU
     saving = _gb(r"([\d.]+) GB less per GPU", outcome.focus)
     assert saving == pytest.approx(2 * PSI * 7 / 8 / 1e9, rel=0.03)
@@ -95,3 +96,16 @@ def test_a_followup_keeps_the_job_comparison_on_new_hardware() -> None:
     assert {o.method for o in then.options} == {"lora", "full"}
     # naming one of the compared settings ends the comparison: that setting alone
     assert parse("用LoRA呢", previous=then).options == ()
+
+
+def test_three_stages_compare_their_model_states() -> None:
+    # left alone, ZeRO-1 chose TP=8 and ZeRO-2 data parallelism only: the model states per GPU
+    # at one split are the textbook ones, 2Ψ + 2Ψ + 12Ψ/8 > 2Ψ + 14Ψ/8 > 16Ψ/8
+    query = parse("ZeRO-1, ZeRO-2 and ZeRO-3 for full fine-tuning a 13B model on 8x A100 80GB")
+    focus = calculate(query).focus
+    assert focus.startswith("With ZeRO-3 the model states take the least memory")
+    assert _gb(r"least memory: ([\d.]+) GB per GPU", focus) == pytest.approx(
+        16 * PSI / 8 / 1e9, rel=0.03
+    )
+    zero2 = _gb(r"against ([\d.]+) GB with ZeRO-2", focus)
+    assert zero2 == pytest.approx((2 * PSI + 14 * PSI / 8) / 1e9, rel=0.03)

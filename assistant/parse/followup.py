@@ -229,6 +229,8 @@ def _scaled_counts(text: str, prev: Scenario) -> dict[str, float | int]:
     return {slot: max(1, round(value))}  # counts and lengths are whole
 
 
+#: The largest bare number read as a count of a card named with no count (beyond: a year).
+_MAX_NAMED_COUNT = 1024
 _BARE = re.compile(r"(?<![\w.⟩-])(\d{1,6})(?![\w.%⟨])")
 
 
@@ -360,8 +362,9 @@ def _relative_counts(
     GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU). After "how many H100s…?" the
     card is named and its count asked: "what if we only had 4 of them" is 4 of that card."""
     if not added:
-        counted = prev.gpu_count or prev.gpu or prev.site_profile
-        marked_count = bare is not None and counted and is_marked(question)
+        # a card with no count: a number no year reads as ("what about 2027?" is a year)
+        named = (prev.gpu or prev.site_profile) and bare is not None and bare <= _MAX_NAMED_COUNT
+        marked_count = bare is not None and (prev.gpu_count or named) and is_marked(question)
         return {"gpu_count": bare} if not found and marked_count else found
     if "nodes" in added:
         found = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}

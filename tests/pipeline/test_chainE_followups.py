@@ -126,3 +126,8 @@ def test_half_the_cards_in_chinese_halves_the_count() -> None:
     query = chain("8张H100推理Llama-3.1-70B，8k上下文，32个并发", "用一半的卡呢")
     assert query.followup
     assert query.scenario.gpu_count == 4
+
+
+def test_a_year_after_how_many_of_a_card_is_no_count() -> None:
+    query = chain("How many H100s do I need to serve Llama-3.1-70B?", "what about 2027?")
+    assert query.scenario.gpu_count is None

@@ -425,8 +425,8 @@ def _asked(
     tie = speed_tie(options) if wanted in (None, "speed") else None
     if tie is not None:  # "which is faster" of options as fast as each other: that they tie
         asked.insert(0, tie)
-    if wanted in (None, "speed"):
-        return asked
+    if wanted in (None, "speed"):  # no figure ranks them (one does not fit): which run it
+        return asked or runs_sentences(options, changes)
     if wanted == "cost" and not any("cost" in o.figures for o in options):
         asked.insert(0, Msg("solve.no_prices"))  # "which is cheaper" with no price to compare
     elif wanted == "cost":  # the winner on cost (or that they tie), then how the speeds differ

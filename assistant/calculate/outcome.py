@@ -24,6 +24,7 @@ from assistant.calculate.findings import marked, planner_checks, planner_suggest
 from assistant.calculate.focus import figure, main_ask
 from assistant.calculate.headline import headline, recounted, speed_after_fix
 from assistant.calculate.interactive import fewest_layout
+from assistant.calculate.job_compare import compare_jobs, job_side, without_job_options
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layout_notes import zero_shown
 from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
@@ -346,6 +347,9 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
     ask = main_ask(query)
     try:
         validate(s)
+        if query.options and job_side(query):
+            return with_focus(query, compare_jobs(query, _option_runner(query, site)), ask)
+        query = without_job_options(query)  # "ZeRO-3比ZeRO-2多省多少": the saving, below
         if query.options:
             return with_focus(query, compare_options(query, _option_runner(query, site)), ask)
         open_count = site is None and s.gpu_count is None and s.nodes is None

@@ -155,7 +155,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # (a decimal point is no sentence end: "H100 at $2.5/h or A100 at $1.3/h")
         r"⟨gpu⟩(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,30}?(?:\bor\b|还是)"
         r"(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,20}?⟨gpu⟩|"
-        r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)",  # "A100跟H100比怎么样"
+        r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)|"  # "A100跟H100比怎么样"
+        # "8张H20和8张910B跑…", "on 8x H20 and 8x 910B": two set-ups, each with its own count
+        # (a mixed cluster is not modelled; answering for one would drop the other unsaid)
+        r"\d+\s*(?:张|块|x|×)?\s*⟨gpu⟩\s*(?:和|与|跟|以及|\band\b|、)\s*\d+\s*(?:张|块|x|×)?\s*⟨gpu⟩",
     ),
     (
         "max_model",

@@ -147,7 +147,8 @@ def added_counts(
 #: ×3 (the text is normalised: "一倍" is "1倍").
 _FACTORS: tuple[tuple[float | None, re.Pattern[str]], ...] = (
     (2.0, re.compile(r"翻1?倍|(?:再|多)?加1倍|增加1倍|\bdoubl(?:e|ed|ing)\b|\btwice\b|\b2x\b")),
-    (0.5, re.compile(r"减半|砍半|少1半|\bhal(?:f|ve|ved|ving)\b")),
+    # "用一半的卡" (一半 normalised to 1半) is half; "多一半" is half as many more, not read
+    (0.5, re.compile(r"减半|砍半|少1半|(?<![多\d.])1半|\bhal(?:f|ve|ved|ving)\b")),
     (None, re.compile(r"(?:变成|变为|到|成|是原来的|\bto\b)\s*(\d{1,3})\s*(?:倍|x\b|times\b)")),
 )
 #: (slot, nouns): what a relative change applies to ("卡数减半", "double the GPUs", "数据翻倍").
@@ -178,6 +179,8 @@ def scaled_units(text: str) -> tuple[str, float] | None:
     (('nodes', 2.0), None, None)
     >>> scaled_units("8 gpus in half precision"), scaled_units("in half a year with 8 gpus")
     (None, None)
+    >>> scaled_units("用1半的卡呢"), scaled_units("多1半的卡呢")
+    (('gpu_count', 0.5), None)
     """
     text = _NOT_SCALED.sub(" ", text)
     for value, pattern in _FACTORS:
@@ -226,6 +229,8 @@ def _scaled_counts(text: str, prev: Scenario) -> dict[str, float | int]:
     return {slot: max(1, round(value))}  # counts and lengths are whole
 
 
+#: The largest bare number read as a count of a card named with no count (beyond: a year).
+_MAX_NAMED_COUNT = 1024
 _BARE = re.compile(r"(?<![\w.⟩-])(\d{1,6})(?![\w.%⟨])")
 
 
@@ -354,9 +359,12 @@ def _relative_counts(
     added: Mapping[str, float] | None,
 ) -> Mapping[str, object]:
     """The counts a follow-up means against the previous turn's ("and if we had 32?" → 32
-    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU)."""
+    GPUs; "再加1台" → 3 nodes after two, not 1 node nor 1 GPU). After "how many H100s…?" the
+    card is named and its count asked: "what if we only had 4 of them" is 4 of that card."""
     if not added:
-        marked_count = bare is not None and prev.gpu_count and is_marked(question)
+        # a card with no count: a number no year reads as ("what about 2027?" is a year)
+        named = (prev.gpu or prev.site_profile) and bare is not None and bare <= _MAX_NAMED_COUNT
+        marked_count = bare is not None and (prev.gpu_count or named) and is_marked(question)
         return {"gpu_count": bare} if not found and marked_count else found
     if "nodes" in added:
         found = {k: v for k, v in found.items() if k not in ("gpu_count", "gpus_per_node")}

@@ -80,7 +80,8 @@ def carried_kind(
         return replace(query, asks=own or query.asks)
     asks = _inherited_asks(previous, found)
     asked_in = previous.asked_in or previous.question
-    if "compare" not in asks or query.options:
+    # a job-side comparison ("LoRA和全参微调…") has options with no compare ask: kept as well
+    if ("compare" not in asks and not previous.options) or query.options:
         return replace(query, asks=asks, asked_in=asked_in)
     options = carried_options(previous.options, found)
     if not options:  # "换成H200呢" after "H100和A100哪个快": nothing left to compare

@@ -92,13 +92,45 @@ _UNSTATED_FABRIC = re.compile(
     r"(?:\bno|without|w/o|non)[- ]?(?:rdma|roce|infiniband|ib\b)"
     # "25GbE instead of IB", "用25G而不是IB", "不用IB": the fabric replaced, not the one used
     r"|(?:instead of|rather than|in place of|replacing)\s+(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
+    # "25GbE, not IB" (not "whether or not IB …", which asks about it)
+    r"|(?<!or )\bnot\s+(?:over\s+|via\s+)?(?:rdma|roce|infiniband|ib\b)"
     r"|(?:而不是|代替|替代|换掉|不用)\s*(?:rdma|roce|infiniband|ib\b)"
-    r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)|" + FABRIC_QUESTION.pattern,
+    r"|(?:不带|没有|不用)\s*(?:rdma|roce|infiniband|ib\b)"
+    # "IB换成25G", "replace IB with 25GbE", "swap the IB for 100G": the fabric being changed
+    r"|(?:replace|swap)\s+(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
+    r"|(?:把)?\s*(?:rdma|roce|infiniband|ib\b)\s*(?:换成|改成|改为|换为|替换为|替换成)|"
+    + FABRIC_QUESTION.pattern,
     re.ASCII,
+)
+_GBIT = r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)(?![a-z])"
+_REPLACED = r"(?:the\s+)?(?:rdma|roce|infiniband|ib\b)"
+#: A bare speed said to replace a fabric ("用25G而不是IB", "25G instead of IB", "不用IB，用25G",
+#: "IB换成100G", "replace IB with 25GbE"): an Ethernet link of that speed, whatever follows.
+_REPLACING_SPEED = (
+    re.compile(
+        NUMBER + _GBIT + r"\s*(?:的)?\s*(?:以太网|ethernet|网络|网卡)?\s*"
+        r"(?:instead of|rather than|in place of|而不是|代替|替代|取代)\s*" + _REPLACED,
+        re.ASCII,
+    ),
+    re.compile(
+        r"(?:不用|换掉|without|not|instead of|rather than|replace|swap|把)?\s*" + _REPLACED + r"\s*"
+        r"(?:,|，|;|；)?\s*(?:而是|改用|换成|改成|换为|改为|替换为|替换成|with|for|but|->|→)\s*"
+        r"(?:用|走|use|a|an)?\s*" + NUMBER + _GBIT,
+        re.ASCII,
+    ),
+    re.compile(
+        r"(?:不用|without|no)\s*"
+        + _REPLACED
+        + r"\s*(?:,|，|;|；)\s*(?:用|走|改用|use|with)\s*"
+        + NUMBER
+        + _GBIT,
+        re.ASCII,
+    ),
 )
 
 
 def _inter_candidates(text: str) -> tuple[str, ...]:
+    replacing = next((m for p in _REPLACING_SPEED if (m := p.search(text)) is not None), None)
     text = _UNSTATED_FABRIC.sub(" ", text)
     speed_match = re.search(
         NUMBER + r"\s*(?:gbps|gbit|gb/s|gbe|gb|g)\s*(?:的)?\s*"
@@ -118,6 +150,8 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         )
     if speed_match is None:
         speed_match = re.search(NUMBER + r"\s*gbe\b", text, re.ASCII) or _SPEED_AFTER.search(text)
+    if speed_match is None:
+        speed_match = replacing
     speed = int(to_float(speed_match.group(1))) if speed_match else None
     roce = "roce" in text or "rdma" in text
     if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):

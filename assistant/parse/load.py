@@ -12,6 +12,8 @@ Examples:
     (8, None)
     >>> read_concurrency("并发量在50左右"), read_concurrency("concurrency around 50")
     (50, 50)
+    >>> read_concurrency("at 32k context, 50 users?"), read_concurrency("32k上下文、50个用户")
+    (50, 50)
     >>> read_concurrency("128 seqs x 8k"), read_concurrency("跑128路"), read_concurrency("8路机")
     (128, 128, None)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
@@ -126,6 +128,17 @@ _CONCURRENCY = (
         r"(?![^.?!]{0,30}\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)"
     ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
+    # "at 32k context, 50 users?", "32k上下文、50个用户": users listed with the load, in flight
+    # (a list item ends where the next begins; "1000 users per day" goes on and is a rate)
+    re.compile(
+        r"(?:[,;、，；]|\band)\s*" + NUMBER + r"\s*(?:active |online |concurrent )?users\b"
+        r"(?=\s*(?:[?.!,;？。，；、]|$))"
+    ),
+    re.compile(
+        r"(?:[,;、，；和]|以及)\s*"
+        + NUMBER
+        + r"\s*(?:个|位|名)?\s*用户(?=\s*(?:[?.!,;？。，；、]|$))"
+    ),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(
         NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*(?:会|都|要|将|可能|在)?\s*同时\s*(?:在)?\s*"

@@ -25,6 +25,7 @@ from assistant.parse.asks import implied_task, narrowed, read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
+from assistant.parse.job_options import job_options
 from assistant.parse.language import detect_language, says_no_language
 from assistant.parse.mentions import find_mentions
 from assistant.parse.numbers import clean_text
@@ -106,6 +107,8 @@ def parse(
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()
+    if not options:  # "ZeRO-2 vs ZeRO-3", "LoRA和全参微调": a job setting set against another
+        options = job_options(text)
     slot_warnings = compared_counts(options, slot_warnings, text, lang)
     base = Query(
         question=cleaned,

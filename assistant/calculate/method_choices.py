@@ -43,7 +43,8 @@ def with_method_choices(
         return outcome
     choices = []
     for method in methods:
-        found = outcome if method == s.method else rerun(_with_method(query, method))
+        alone = query.options or method != s.method  # each compared option is run alone
+        found = rerun(_with_method(query, method)) if alone else outcome
         need = figure(found.checks, "memory", "required_bytes_per_gpu")
         have = figure(found.checks, "memory", "available_bytes_per_gpu")
         if not (isinstance(need, float) and isinstance(have, float)):
@@ -60,4 +61,6 @@ def with_method_choices(
 
 
 def _with_method(query: Query, method: str) -> Query:
-    return replace(query, scenario=replace(query.scenario, method=method))  # type: ignore[arg-type]
+    """The question as one job with `method` (the compared options dropped: each is run alone)."""
+    scenario = replace(query.scenario, method=method)  # type: ignore[arg-type]
+    return replace(query, scenario=scenario, options=())

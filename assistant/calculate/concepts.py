@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from assistant.i18n import t, text
 from assistant.parse.thread import quoted_context
 from assistant.records import Language, Query
 from calculators.messages import Msg
 
-__all__ = ["card_ratio", "concept_lead", "gpu_facts", "what_to_ask"]
+if TYPE_CHECKING:
+    from assistant.calculate.outcome_record import Outcome
+
+__all__ = ["card_ratio", "concept_lead", "concept_outcome", "gpu_facts", "what_to_ask"]
 
 
 def gpu_facts(names: Sequence[str], language: Language) -> tuple[str, ...]:
@@ -112,3 +116,20 @@ def what_to_ask(query: Query) -> str:
     if s.gpu is None and s.site_profile is None:
         missing.append(Msg("concept.missing.hardware"))
     return t("concept.ask", query.language, missing=tuple(missing))
+
+
+def concept_outcome(query: Query) -> Outcome:
+    """In the domain but no model size: cite passages, show GPU facts, say what to add."""
+    from assistant.calculate.cross_node import cross_node_tp
+    from assistant.calculate.outcome_record import Outcome
+    from assistant.parse import mentioned_gpus
+
+    gpus = mentioned_gpus(query.question) or ((query.scenario.gpu,) if query.scenario.gpu else ())
+    return Outcome(
+        verdict="unknown",
+        lead=concept_lead(query),
+        mode="concept",
+        focus=card_ratio(query) or cross_node_tp(query),  # a figure answers it first
+        facts=gpu_facts(gpus, query.language),
+        ask=what_to_ask(query),
+    )

@@ -404,24 +404,6 @@ def _model_states_total(checks: tuple[Check, ...], scenario: Scenario) -> float 
     return sum(float(p or 0.0) * split * k for p, k in zip(parts, shards))
 
 
-def _throughput(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """Serving throughput: all replicas' decode rate at the evaluated concurrency (the stated
-    one, else the most sequences that fit: see `outcome._resolve`)."""
-    from assistant.calculate.targets import has_target
-
-    if scenario.task != "inference":
-        return _elsewhere("training_rate")(checks, scenario)
-    total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
-    step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
-    if has_target(scenario) or not total or not step:
-        return None  # a stated target has its own answer (`targets.meet_target`)
-    sequences = scenario.batch_size or 1
-    if sequences == 1:  # one user stated ("只有我自己用"), else one sequence for want of a load
-        key = "answer.throughput_single" if scenario.concurrency == 1 else "answer.throughput_one"
-        return Msg(key, each=1.0 / step)
-    return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
-
-
 def _elsewhere(
     name: str, module: str = "measured"
 ) -> Callable[[tuple[Check, ...], Scenario], Msg | None]:
@@ -436,34 +418,10 @@ def _elsewhere(
     return answer
 
 
-def _first_token(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """The time to the first token of the prompt evaluated (stated, else the default)."""
-    from assistant.calculate.targets import has_target
-
-    seconds = figure(checks, "compute", "first_token_seconds")
-    prompt = figure(checks, "compute", "prompt_tokens")
-    rate = figure(checks, "compute", "prefill_tokens_per_s")
-    if scenario.task != "inference" or has_target(scenario) or not seconds or not prompt:
-        return None
-    return Msg("answer.first_token", seconds=seconds, prompt=prompt, rate=rate or 0.0)
-
-
-def _token_latency(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    """One sequence's time per output token (TPOT) at the evaluated load, and its rate."""
-    from assistant.calculate.targets import has_target
-
-    step = figure(checks, "compute", "seconds_per_token")
-    if scenario.task != "inference" or has_target(scenario) or not step:
-        return None
-    sequences = scenario.batch_size or 1
-    key = "answer.token_latency_one" if sequences == 1 else "answer.token_latency"
-    return Msg(key, seconds=step, each=1.0 / step, sequences=sequences)
-
-
 _ANSWERS = {
-    "throughput": _throughput,
-    "token_latency": _token_latency,
-    "first_token": _first_token,
+    "throughput": _elsewhere("throughput_answer", "serving_answers"),
+    "token_latency": _elsewhere("token_latency_answer", "serving_answers"),
+    "first_token": _elsewhere("first_token_answer", "serving_answers"),
     "mfu": _elsewhere("mfu_answer"),
     "memory": _memory,
     "activations": _elsewhere("activations_answer"),

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.buying import bought
 from assistant.calculate.compare import compare_options
-from assistant.calculate.concepts import card_ratio, concept_lead, gpu_facts, what_to_ask
-from assistant.calculate.cross_node import cross_node_tp
+from assistant.calculate.concepts import concept_outcome
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
@@ -40,7 +39,7 @@ from assistant.calculate.money import (
 )
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
-from assistant.calculate.outcome_record import Outcome
+from assistant.calculate.outcome_record import Outcome, refused
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.purchase import (
     bare_purchase,
@@ -79,7 +78,7 @@ from assistant.calculate.verdict import (
     respecting_verdict,
     undoes_stated,
 )
-from assistant.i18n import input_error, join_sentences, text
+from assistant.i18n import join_sentences, text
 from assistant.i18n.labels import CHECK_LABELS
 from assistant.records import (
     Ask,
@@ -255,21 +254,6 @@ def _unknown(mode: str, lang: Language, lead: Msg, scenario: Scenario | None = N
     return Outcome(verdict="unknown", lead=text(lead, lang), scenario=scenario, mode=mode)
 
 
-def _concept(query: Query) -> Outcome:
-    """In the domain but no model size: cite passages, show GPU facts, say what to add."""
-    from assistant.parse import mentioned_gpus
-
-    gpus = mentioned_gpus(query.question) or ((query.scenario.gpu,) if query.scenario.gpu else ())
-    return Outcome(
-        verdict="unknown",
-        lead=concept_lead(query),
-        mode="concept",
-        focus=card_ratio(query) or cross_node_tp(query),  # a figure answers it first
-        facts=gpu_facts(gpus, query.language),
-        ask=what_to_ask(query),
-    )
-
-
 def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
     """Evaluate a parsed question; never raises for bad values (they become an `unknown` answer).
 
@@ -321,9 +305,9 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
             found = energy_outcome(query, _site(query, sites))
             found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
-            return found or bare_purchase(query) or _concept(query)
+            return found or bare_purchase(query) or concept_outcome(query)
         except CalculatorInputError as exc:
-            return _refused(exc, lang, s)
+            return refused(exc, lang, s)
     site = _site(query, sites)
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
@@ -387,13 +371,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
         return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
-        return _refused(exc, lang, s)
-
-
-def _refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
-    """A refused input, said in the question's language and naming its slot."""
-    lead = text(Msg("answer.invalid_input", error=input_error(exc, lang)), lang)
-    return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid", refusal=exc)
+        return refused(exc, lang, s)
 
 
 def _past_a_year(change: PlanChange, stated: Scenario) -> bool:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from assistant.records import (
     Check,
     CheckKind,
+    Language,
     Option,
     Scaling,
     Scenario,
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from calculators.errors import CalculatorInputError
     from calculators.planner.plan import Evaluation
 
-__all__ = ["Outcome"]
+__all__ = ["Outcome", "refused"]
 
 
 @dataclass(frozen=True)
@@ -56,3 +57,12 @@ class Outcome:
     """The planner's evaluation behind `checks`; `scaling` is derived from the final one only."""
     refusal: CalculatorInputError | None = field(default=None, repr=False, compare=False)
     """The input error refused ("-5张A100"): `pipeline.answer` raises it (exit 2 in `ask`)."""
+
+
+def refused(exc: CalculatorInputError, lang: Language, s: Scenario) -> Outcome:
+    """A refused input, said in the question's language and naming its slot."""
+    from assistant.i18n import input_error, text
+    from calculators.messages import Msg
+
+    lead = text(Msg("answer.invalid_input", error=input_error(exc, lang)), lang)
+    return Outcome(verdict="unknown", lead=lead, scenario=s, mode="invalid", refusal=exc)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.parse.ask_qualifiers import FABRIC_QUESTION, asks_about_fabric, asks_total
 from assistant.records import Ask, Task
 
 __all__ = [
@@ -32,53 +33,6 @@ __all__ = [
     "narrowed",
     "read_asks",
 ]
-
-#: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
-#: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
-FABRIC_QUESTION = re.compile(
-    r"(?:need|require|necessary|worth|switch\s+to|upgrade\s+to)\w*\s+(?:an?\s+|the\s+)?"
-    r"(?:rdma|roce|infiniband|ib\b)"
-    r"|(?:rdma|roce|infiniband|\bib)\s+(?:is\s+)?(?:needed|required|necessary|worth)"
-    r"|(?:需要|要不要|需不需要|必须)\s*(?:用|上)?\s*(?:rdma|roce|infiniband|ib\b)",
-    re.ASCII | re.IGNORECASE,
-)
-
-
-def asks_about_fabric(text: str) -> bool:
-    """True when the question asks whether InfiniBand / RDMA is needed between the nodes.
-
-    Examples:
-        >>> asks_about_fabric("Do I need InfiniBand to fine-tune 70B on 2 nodes?")
-        True
-        >>> asks_about_fabric("2 nodes over 200G IB: fine-tune 70B")
-        False
-    """
-    return bool(FABRIC_QUESTION.search(text))
-
-
-#: A total of money asked ("总共要花多少钱", "一共多少钱", "总费用", "what's the total cost",
-#: "all-in cost", "how much altogether"): the sum of every part of the cost, not one of them.
-_TOTAL_COST = re.compile(
-    r"(?:总共|一共|总计|合计|加起来|全部|总体)\s*(?:要|得|需要|大概|大约|约)?\s*(?:花|要花|需要花)?\s*"
-    r"(?:多少|几)\s*(?:钱|元|块|万|美元|费用)|"
-    r"总(?:费用|成本|花费|开销|支出|价钱|价)|(?:费用|成本|花费)(?:总共|一共|合计|总计)|"
-    r"\btotal (?:cost|bill|spend|price|expense)s?\b|\ball[- ]in\b|"
-    r"\b(?:cost|spend|pay)\b[^.?!]{0,30}\b(?:in total|altogether|all told|overall)\b|"
-    r"\boverall cost\b|\bgrand total\b|\bhow much (?:in total|altogether)\b|\btotal\s*[?？]"
-)
-
-
-def asks_total(text: str) -> bool:
-    """True when the question asks for the total cost, all its parts summed.
-
-    Examples:
-        >>> asks_total("电价0.8元/度，总共要花多少钱？"), asks_total("what's the total cost?")
-        (True, True)
-        >>> asks_total("What's the all-in cost?"), asks_total("电费多少"), asks_total("要花多少钱")
-        (True, False, False)
-    """
-    return bool(_TOTAL_COST.search(text.lower()))
-
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
 _G = (

@@ -1,0 +1,54 @@
+"""The headline answers of a deployment's speed: its throughput, the time to its first token,
+and one stream's time per output token (`focus` looks them up by the ask)."""
+
+from __future__ import annotations
+
+from assistant.calculate.focus import figure
+from assistant.records import Check, Scenario
+from calculators.messages import Msg
+
+__all__ = ["first_token_answer", "throughput_answer", "token_latency_answer"]
+
+
+def throughput_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """Serving throughput: all replicas' decode rate at the evaluated concurrency (the stated
+    one, else the most sequences that fit: see `outcome._resolve`)."""
+    from assistant.calculate.targets import has_target
+
+    if scenario.task != "inference":
+        from assistant.calculate.measured import training_rate
+
+        return training_rate(checks, scenario)
+    total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
+    step = figure(checks, "compute", "seconds_per_token")  # one sequence's time per token
+    if has_target(scenario) or not total or not step:
+        return None  # a stated target has its own answer (`targets.meet_target`)
+    sequences = scenario.batch_size or 1
+    if sequences == 1:  # one user stated ("只有我自己用"), else one sequence for want of a load
+        key = "answer.throughput_single" if scenario.concurrency == 1 else "answer.throughput_one"
+        return Msg(key, each=1.0 / step)
+    return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
+
+
+def first_token_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The time to the first token of the prompt evaluated (stated, else the default)."""
+    from assistant.calculate.targets import has_target
+
+    seconds = figure(checks, "compute", "first_token_seconds")
+    prompt = figure(checks, "compute", "prompt_tokens")
+    rate = figure(checks, "compute", "prefill_tokens_per_s")
+    if scenario.task != "inference" or has_target(scenario) or not seconds or not prompt:
+        return None
+    return Msg("answer.first_token", seconds=seconds, prompt=prompt, rate=rate or 0.0)
+
+
+def token_latency_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """One sequence's time per output token (TPOT) at the evaluated load, and its rate."""
+    from assistant.calculate.targets import has_target
+
+    step = figure(checks, "compute", "seconds_per_token")
+    if scenario.task != "inference" or has_target(scenario) or not step:
+        return None
+    sequences = scenario.batch_size or 1
+    key = "answer.token_latency_one" if sequences == 1 else "answer.token_latency"
+    return Msg(key, seconds=step, each=1.0 / step, sequences=sequences)

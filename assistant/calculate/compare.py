@@ -18,7 +18,6 @@ and each option's own capacity (the most sequences it holds) is given on its lin
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING
@@ -31,6 +30,7 @@ from assistant.calculate.compare_basis import (
     on_common_split,
     split_of,
 )
+from assistant.calculate.compare_none import first_change, none_works
 from assistant.calculate.criterion import (
     CHEAPER,
     VALUE,
@@ -48,7 +48,7 @@ from assistant.calculate.sizing import smallest_layout
 from assistant.calculate.solvers import max_sequences
 from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import PRACTICAL_SECONDS
-from assistant.i18n import join_sentences, mid_sentence, text
+from assistant.i18n import join_sentences, text
 from assistant.records import Figure, Language, Option, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -285,62 +285,6 @@ def _line(option: Option) -> Msg:
     return Msg("answer.compare_other", hardware=_hardware(s), verdict=verdict)
 
 
-#: The pace figures an option is judged near by: the shortest run, else the most tokens/s.
-_PACE = (("seconds", 1.0), ("tokens_per_second", -1.0))
-
-
-def _closeness(option: Option) -> tuple[int, float, float]:
-    """How near an option that does not work comes to working (smaller is nearer): one whose
-    memory fits before one that does not, then the least memory, the shortest run, or the
-    most tokens/s."""
-    f = option.figures
-    share = f.get("memory_share")
-    timed = next(
-        (sign * float(v) for k, sign in _PACE if isinstance(v := f.get(k), float)), math.inf
-    )
-    if isinstance(share, float) and share > 1.0:
-        return 1, share, timed  # equal memory (same card size): the faster run is nearer
-    return (0, timed, 0.0) if timed < math.inf else (2, 0.0, 0.0)
-
-
-def _closest(options: tuple[Option, ...]) -> Msg:
-    """ "8 × L40S 48GB comes closest (…)": the option nearest to working, and by what."""
-    nearest = min(options, key=_closeness)
-    fits = _closeness(nearest)[0]
-    f, hardware = nearest.figures, _hardware(nearest.scenario)
-    if fits == 1:
-        return Msg("answer.compare_closest_memory", hardware=hardware, share=f["memory_share"])
-    if "seconds" in f:
-        return Msg("answer.compare_closest_time", hardware=hardware, seconds=f["seconds"])
-    if "tokens_per_second" in f:
-        return Msg("answer.compare_closest_rate", hardware=hardware, rate=f["tokens_per_second"])
-    return Msg("answer.compare_closest", hardware=hardware)
-
-
-def _change(outcome: Outcome, lang: Language) -> str:
-    """An option's first fix, for the middle of a sentence."""
-    change = outcome.suggestions[0].change
-    return mid_sentence(change) if lang == "en" else change
-
-
-def _none_works(
-    outcomes: Sequence[Outcome], options: tuple[Option, ...], lang: Language
-) -> list[Msg]:
-    """When no option works as asked: say so, which comes closest, and what each would need
-    (its first fix, as its own answer lists it); empty when some option works."""
-    if any(o.verdict in ("feasible", "conditional") for o in outcomes) or not any(
-        o.verdict == "infeasible" for o in outcomes
-    ):
-        return []
-    none = "answer.compare_none_works" if len(options) == 2 else "answer.compare_none_works_many"
-    needs = [
-        Msg("answer.compare_needs", hardware=_hardware(o.scenario), change=_change(out, lang))
-        for o, out in zip(options, outcomes, strict=True)
-        if out.suggestions
-    ]
-    return [Msg(none), _closest(options), *needs]
-
-
 def _many(options: Sequence[Option]) -> bool:
     """True when some option serves more than one sequence at once: its tokens/s is a total.
     With one sequence (no concurrency given) the figure is one sequence's decode speed, and
@@ -411,7 +355,7 @@ def _asked(
     or the winner on it; when only one option works, that it is the only one (it wins by
     default: no figure of the others to beat)."""
     working = [o for o in options if o.verdict in ("feasible", "conditional")]
-    changes = [_change(out, lang) if out.suggestions else None for out in outcomes]
+    changes = [first_change(out, lang) if out.suggestions else None for out in outcomes]
     if wanted == "count":
         fewest = fewest_sentence(options)
         if fewest is not None:
@@ -478,7 +422,7 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
     options = options_of(outcomes, open_count=open_count, lang=query.language)
     wins = _verdicts(options, value=bool(VALUE.search(ask_wording(query))))
     best = _shown(outcomes, options, wanted)
-    failing = _none_works(outcomes, options, lang)
+    failing = none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest
         # "which is faster" of runs that fit but overrun: the faster first (it is the nearer)
         faster = [m for m in wins if m.key.startswith("answer.faster")]

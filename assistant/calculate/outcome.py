@@ -80,6 +80,7 @@ from assistant.calculate.verdict import (
 )
 from assistant.i18n import join_sentences, text
 from assistant.i18n.labels import CHECK_LABELS
+from assistant.parse.asks import yes_no_beside_network
 from assistant.records import (
     Ask,
     Language,
@@ -361,7 +362,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         outcome = _evaluate_scenario(
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )
-        outcome = judged_on_network(outcome) if ask == "network" else outcome
+        if ask == "network" and not yes_no_beside_network(query.question):  # "能训吗，会卡…": both
+            outcome = judged_on_network(outcome)
         if ask == "tokens":  # the run the money (or the time) pays for, in the horizon
             outcome = tokens_in_horizon(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
@@ -410,7 +412,9 @@ def _resolve(
         memory = ask in ("memory", "activations", "feasibility")  # feasibility: "does it fit?"
         note = text(Msg("answer.memory_only" if memory else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    open_horizon = ask in (*OPEN_HORIZON, "compare") or s.budget is not None
+    # "能一起训练70B吗，会不会卡在通信上" asks the yes/no too: the default horizon judges it
+    yes_no = ask == "network" and yes_no_beside_network(query.question)
+    open_horizon = (ask in (*OPEN_HORIZON, "compare") and not yes_no) or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)
     resolved = resolve(replace(s, deadline_seconds=PRACTICAL_SECONDS), site, lang, own_run=own)

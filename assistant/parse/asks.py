@@ -32,6 +32,7 @@ __all__ = [
     "implied_task",
     "narrowed",
     "read_asks",
+    "yes_no_beside_network",
 ]
 
 # "how many GPU-hours" asks for hours, not a count of GPUs
@@ -217,7 +218,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:how many|number of|total) (?:⟨gpu⟩ )?(?:gpu|card|accelerator|⟨gpu⟩ ?)[- ]?h(?:ou)?rs?"
         r"(?![^.?!]{0,30}\bbuy)|多少(?:个)?\s*(?:⟨gpu⟩\s*)?(?:gpu|卡|显卡)\s*(?:小时|时)|"
         # "GPU-hours to pretrain a 7B model on 2T tokens?": the noun leads the question
-        r"(?:^\s*|[.?!:;]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
+        r"(?:^\s*|[.?!:;]\s*)(?:(?:rough(?:ly)?|approx\w*|estimated?|total|ballpark|about|~)\s*)?"
+        r"(?:⟨gpu⟩ ?(?:gpu|card)?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
         r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
         r"(?:pre-?train|train|fine-?tune|finetune|finish|run|q?lora)\w*\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
@@ -437,6 +439,27 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("feasibility")
         found.append("feasibility")
     return tuple(found)
+
+
+#: A yes/no about the job itself ("能一起训练70B吗", "can we train …"), not the network's.
+_JOB_YES_NO = re.compile(
+    r"能(?:否|不能)?[^，,。？?；;]{0,40}[吗么嘛]|可以[^，,。？?；;]{0,40}[吗么嘛]|可否|行不行|"
+    r"\b(?:can|could)\s+(?:we|i|it|they|you|this|that|one|[0-9])\b",
+    re.IGNORECASE,
+)
+
+
+def yes_no_beside_network(text: str) -> bool:
+    """True when a network question also asks whether the job works ("能一起训练70B吗，会不会
+    卡在通信上"); "will IB 200G be the bottleneck" asks only of the network.
+
+    >>> yes_no_beside_network("能一起训练70b吗，会不会卡在通信上")
+    True
+    >>> yes_no_beside_network("will ib 200g be the bottleneck for training 70b?")
+    False
+    """
+    rest = _COMPILED_BY_ASK["network"].sub(" ", text.lower())
+    return bool(_JOB_YES_NO.search(rest))
 
 
 def narrowed(asks: tuple[Ask, ...], wider: tuple[Ask, ...]) -> tuple[Ask, ...]:

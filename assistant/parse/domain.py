@@ -73,6 +73,8 @@ _ELSEWHERE = re.compile(
     # cars, shopping for consumer goods, markets
     r"特斯拉|tesla model|model [3sxy]\b|汽车|\bcars?\b|电动车|股票|股价|\bstocks?\b|"
     r"share price|nvda|"
+    # weather, travel and sightseeing ("今天吉林天气怎么样，适合出去玩吗")
+    r"天气|气温|下雨|旅游|旅行|景点|出去玩|\bweather\b|\btravel\b|sightseeing|tourist|"
     # creative writing and chit-chat ("帮我写一首关于显卡的诗", "tell me a joke about GPUs")
     r"诗|写(?:一|1)?首|歌词|笑话|讲(?:一|1)?个故事|小说|作文|\bpoems?\b|\bhaiku|\bjokes?\b|"
     r"\blyrics\b|\bshort story\b",

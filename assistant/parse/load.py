@@ -130,8 +130,10 @@ _CONCURRENCY = (
     ),
     # "16 users chat with it", "32 users hitting the endpoint": users at it now (not "a day")
     re.compile(
-        NUMBER + r"\s*(?:active |online )?users\s+(?:chat|chatting|talk|talking|using|use|"
-        r"hitting|hit|query|querying|prompting)\b"
+        NUMBER + r"\s*(?:active |online )?(?:users|people|employees|staff|colleagues|students|"
+        r"customers|clients|engineers|developers|devs)\s+(?:(?:are |will |would )?(?:gonna|going "
+        r"to|will|would|to)\s+use|chat|chatting|talk|talking|using|use|hitting|hit|query|querying|"
+        r"prompting)\b"
         r"(?![^.?!]{0,30}\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)"
     ),
     re.compile(NUMBER + r"\s*(?:个|位|名)?(?:在线)?用户(?:同时)?(?:使用|访问|在线)"),
@@ -192,7 +194,13 @@ _EACH_BEFORE = (
 )
 _TPS = (
     re.compile(NUMBER + _K + r"\s*(?:个)?\s*" + _TOKS + r"(?!" + _EACH_AFTER + r")"),
-    re.compile(r"每秒\s*" + NUMBER + _K + r"\s*(?:个)?\s*(?:tokens?|词元)"),
+    # "每秒1000个token", "每秒出/生成/输出1000个token" (a per-user floor is `_PER_TOKEN`'s)
+    re.compile(
+        r"(?<!每个用户)(?<!每人)(?<!每路)每秒\s*(?:(?:能|要|需要|得)?\s*(?:出|生成|输出|吐|产出|处理))?\s*"
+        + NUMBER
+        + _K
+        + r"\s*(?:个)?\s*(?:tokens?|词元)"
+    ),
     re.compile(r"(?:吞吐|throughput)\s*(?:of|=|:|为|是|达到|要|有)?\s*" + NUMBER + _K),
     # serving's "TPS" is tokens per second ("TPS 1000", "1000 TPS"); requests are QPS
     re.compile(r"\btps" + _VERB + NUMBER + _K + r"(?![\d.])"),

@@ -23,7 +23,7 @@ _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
     + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
-    r"(?:张|gpu|卡)?[ -]?(?:卡)?\s*"
+    r"(?:张|gpu|cards?|卡)?[ -]?(?:卡)?\s*"
     # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"
     # "每卡时15元", "每张卡每小时的费用是12元", "每卡时租金 8 元"; "卡时15块一个", "卡时单价8块钱"

@@ -94,9 +94,12 @@ def parse(
     has_job = bool({"model", "params"} & found.keys())
     evidence = classify(
         text,
-        named_job=bool(mentions.site or has_job),
-        # a card given by its memory ("8张48GB的卡") is hardware as a named card is
-        named_hardware=mentions.names_hardware or "gpu_memory_bytes" in found,
+        named_job=has_job,
+        # a card given by its memory ("8张48GB的卡") is hardware as a named card is, and so is a
+        # site ("今天吉林天气怎么样" names the site's alias, but asks of the weather)
+        named_hardware=mentions.names_hardware
+        or "gpu_memory_bytes" in found
+        or bool(mentions.site),
     )
     before = previous.scenario if isinstance(previous, Query) else previous
     thread_job = before is not None and (before.model is not None or before.params is not None)

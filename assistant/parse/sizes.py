@@ -119,6 +119,8 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "global batch 4M tokens" is a batch size (read_batch_size)
         if kind == "tokens" and re.search(r"(?:\bper|/|每)\s*$", text[: match.start()]):
             continue  # "cost per 1M tokens" is a unit of a rate, not a training budget
+        if kind == "tokens" and _RATE_AFTER.match(text, end):
+            continue  # "2.9k tok/s/GPU" is a rate (parse.training_rate), not a training budget
         if match.group(2) in ("k", "thousand") and kind == "params":
             continue  # "32k" is a context length, never a model size
         if is_money(text, match.start(), end):

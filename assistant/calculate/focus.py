@@ -202,15 +202,11 @@ def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
         return None
     sequences = scenario.batch_size or 1
     context = scenario.context_length or 0
+    each = Msg("answer.kv_each", per_seq=total / sequences) if sequences > 1 else ""
+    said = {"total": total, "sequences": sequences, "context": context, "each": each}
     if per_gpu is not None and (scenario.gpu_count or 1) > 1:
-        return Msg(
-            "answer.kv_cache_split",
-            total=total,
-            per_gpu=per_gpu,
-            sequences=sequences,
-            context=context,
-        )
-    return Msg("answer.kv_cache", total=total, sequences=sequences, context=context)
+        return Msg("answer.kv_cache_split", per_gpu=per_gpu, **said)
+    return Msg("answer.kv_cache", **said)
 
 
 def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

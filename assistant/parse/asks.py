@@ -265,7 +265,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     ),
     (
         "kv_cache",
-        r"kv ?cache|kv ?缓存|键值缓存",
+        r"kv ?cache|kv ?缓存|键值缓存|"
+        # "does the KV even fit? how big is it per seq?": the KV named, then its size asked
+        r"\bkv\b[^.?!]{0,30}\b(?:fit|size|how big|footprint)|"
+        r"how (?:big|large) is (?:it|that|the kv) per (?:seq|sequence|request|user)\b",
     ),
     (
         "weights",

@@ -127,7 +127,8 @@ def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
     checks = (Check(kind="memory", verdict="ok", summary="", figures=figures),)
     scenario = Scenario(gpu_count=8, batch_size=16, context_length=32_768)
     text = focus_sentence("kv_cache", checks, scenario, "en")
-    assert "takes 171.8 GB in total (160.0 GiB), 21.5 GB (20.0 GiB) per GPU." in text
+    assert "takes 171.8 GB in total (160.0 GiB), 10.7 GB (10.0 GiB) per sequence, 21.5 GB" in text
+    assert text.endswith("21.5 GB (20.0 GiB) per GPU.")
     one = focus_sentence("kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en")
     assert one.endswith("takes 171.8 GB in total (160.0 GiB).")
 

@@ -130,7 +130,7 @@ def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
     assert "takes 171.8 GB in total (160.0 GiB), 10.7 GB (10.0 GiB) per sequence, 21.5 GB" in text
     assert text.endswith("21.5 GB (20.0 GiB) per GPU.")
     one = focus_sentence("kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en")
-    assert one.endswith("takes 171.8 GB in total (160.0 GiB).")
+    assert one.endswith("takes 171.8 GB in total (160.0 GiB), 10.7 GB (10.0 GiB) per sequence.")
 
 
 def test_no_kv_cache_is_not_answered_as_zero_bytes() -> None:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from assistant.compose.citing import SECTIONS, claim_kind, lead_in, mention_terms, passage_score
 from assistant.compose.concept import concept_citations, concept_headline
-from assistant.i18n import t
+from assistant.compose.why_part import why_sentence
+from assistant.i18n import join_sentences, t
 from assistant.parse.thread import quoted_context
 from assistant.records import Answer, Check, Citation, Language, Passage, Query, Scenario
 from assistant.render import fmt_count, render_markdown
@@ -322,6 +323,9 @@ def compose(
         refusal=outcome.refusal,
     )
     lead, cited = _concept_lead(query, outcome, answer.citations, retriever)
+    # "为啥…？…要占多少": the figure, then the knowledge base's sentence on the why
+    why, cited = why_sentence(query, outcome, _dedupe(cited), retriever, TOPIC_DOCUMENTS)
+    lead = join_sentences((lead, why), language) if why else lead
     answer = replace(answer, citations=_dedupe(cited))
     text = render_markdown(
         answer, lead=lead, facts=outcome.facts, ask=outcome.ask, remarks=outcome.remarks

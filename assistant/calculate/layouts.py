@@ -139,6 +139,7 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         # "serving it for a month": the deadline of a serving question is how long it runs
         "serving_seconds": scenario.deadline_seconds if inference else None,
         "price_per_gpu_hour": scenario.price_per_gpu_hour,
+        "price_per_kwh": scenario.price_per_kwh,  # the energy bill in the power check's figures
         "currency": scenario.currency,
         "host_ram_bytes": scenario.host_ram_bytes,
         "offload": bool(scenario.offload) and not inference,

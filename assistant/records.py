@@ -38,6 +38,7 @@ Ask = Literal[
     "max_concurrency",
     "max_micro_batch",
     "max_context",
+    "request_rate",
     "throughput",
     "first_token",
     "token_latency",

@@ -417,6 +417,7 @@ def _elsewhere(
 _ANSWERS = {
     "throughput": _elsewhere("throughput_answer", "serving_answers"),
     "token_latency": _elsewhere("token_latency_answer", "serving_answers"),
+    "request_rate": _elsewhere("request_rate_answer", "serving_answers"),
     "first_token": _elsewhere("first_token_answer", "serving_answers"),
     "mfu": _elsewhere("mfu_answer"),
     "memory": _memory,

@@ -7,7 +7,12 @@ from assistant.calculate.focus import figure
 from assistant.records import Check, Scenario
 from calculators.messages import Msg
 
-__all__ = ["first_token_answer", "throughput_answer", "token_latency_answer"]
+__all__ = [
+    "first_token_answer",
+    "request_rate_answer",
+    "throughput_answer",
+    "token_latency_answer",
+]
 
 
 def throughput_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -52,3 +57,34 @@ def token_latency_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg |
     sequences = scenario.batch_size or 1
     key = "answer.token_latency_one" if sequences == 1 else "answer.token_latency"
     return Msg(key, seconds=step, each=1.0 / step, sequences=sequences)
+
+
+def request_rate_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """The most requests a second the deployment serves: the sequences memory holds, each a
+    user in a closed loop (`calculators.serving_loop`: a request is its prefill plus its
+    output tokens, prefill sharing the GPUs), summed over the replicas."""
+    from calculators.defaults import DEFAULT_OUTPUT_TOKENS
+    from calculators.serving_loop import stream_load
+
+    step = figure(checks, "compute", "seconds_per_token")
+    prefill_rate = figure(checks, "compute", "prefill_tokens_per_s")
+    prompt = figure(checks, "compute", "prompt_tokens")
+    per_replica = figure(checks, "compute", "batch_per_replica")
+    replicas = figure(checks, "compute", "replicas") or 1.0
+    if scenario.task != "inference" or not (step and prefill_rate and prompt and per_replica):
+        return None
+    output = scenario.output_tokens or DEFAULT_OUTPUT_TOKENS
+    load = stream_load(
+        prefill_seconds=prompt / prefill_rate,
+        step_seconds=step,
+        streams=int(per_replica),
+        output_tokens=output,
+    )
+    return Msg(
+        "answer.request_rate",
+        rate=load.requests_per_second * replicas,
+        sequences=int(per_replica * replicas),
+        prompt=int(prompt),
+        output=output,
+        each=load.first_token_seconds + output * load.seconds_per_token,
+    )

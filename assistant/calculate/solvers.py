@@ -278,6 +278,8 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
 
         if CHEAPER.search(question):  # serving cost is compared per token, at capacity
             return True
+    if ask == "request_rate":  # "how many requests per second can it handle": at capacity
+        return True
     if ask == "compare":  # "哪个吞吐更高": the tokens/s each delivers batched, not one stream's
         return bool(_THROUGHPUT.search(question))
     return ask == "throughput" and bool(_TOTAL_RATE.search(question))

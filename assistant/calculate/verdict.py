@@ -172,7 +172,15 @@ def _respecting(evaluation: Evaluation, stated: Scenario) -> Verdict:
 
 
 #: Asks of a training run judged on memory alone (no token count or deadline changes them).
-_ON_MEMORY = ("memory", "activations", "throughput", "token_latency", "mfu", "max_micro_batch")
+_ON_MEMORY = (
+    "memory",
+    "activations",
+    "throughput",
+    "request_rate",
+    "token_latency",
+    "mfu",
+    "max_micro_batch",
+)
 
 
 def on_memory(ask: str, stated: Scenario, fit: bool = False) -> bool:

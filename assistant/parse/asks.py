@@ -327,6 +327,17 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"^(?:and|what about|how about) (?:the )?(?:power|energy)\s*\??$",  # "and the power?"
     ),
     (
+        # "how many requests per second can 8 H100 handle", "最多能扛多少QPS": the most requests
+        # a second the deployment serves (a stated "QPS 10" is a target: `_refine_asks`)
+        "request_rate",
+        r"(?:how many|max(?:imum)?|most|peak)\s+(?:requests?|queries|reqs?)\s*"
+        r"(?:per second|/\s*s\b|a second|per sec)|(?:how many|max(?:imum)?|peak|what)\s+(?:qps|rps|req/s)\b|"
+        r"(?:最多|最大|最高|能)\s*(?:能)?\s*(?:扛|支持|撑|承受|处理|跑|扛住|达到|到)?\s*(?:多少|几)\s*(?:个)?\s*"
+        r"(?:qps|请求)|每秒(?:最多|能)?\s*(?:处理|扛|支持|承受|接)?\s*(?:多少|几)\s*个?\s*请求|"
+        r"(?:多少|几)\s*qps|qps\s*(?:能)?(?:有|到|达到)?\s*(?:多少|几|多高)|"
+        r"\bqps\b[^.?!]{0,12}\b(?:can (?:it|they|we) (?:handle|sustain|serve))",
+    ),
+    (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"

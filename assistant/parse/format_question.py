@@ -27,7 +27,8 @@ _QUESTION_ZH = re.compile(
     + r"\s*(?:训练|精度|计算|混合精度)?\s*(?:吗|么|嘛|？|\?)"
     # "能不能跑FP8，…" ends its clause on the format; "能不能用bf16预训练一个1B模型" states the
     # job's format (as "can 16 V100 pretrain … in bf16?" does)
-    r"|(?:能不能|可不可以|支不支持|是否支持|能否)\s*(?:用|跑|做|使用|上)?\s*" + _FORMAT
+    r"|(?:能不能|可不可以|支不支持|是否支持|能否)\s*(?:用|跑|做|使用|上)?\s*"
+    + _FORMAT
     + r"\s*(?:训练|精度|计算)?\s*(?:[，,。；;]|$)",
     re.ASCII,
 )

@@ -220,6 +220,8 @@ def _refine_asks(asks: tuple[Ask, ...], found: Mapping[str, object], text: str) 
         asks = ("energy_cost",)  # "8x 4090 flat out for a month, electricity at $0.15/kWh"
     if found.get("budget") is None and "cost" not in asks and _MONEY_ENOUGH.search(text):
         asks = ("cost", *asks)
+    if "request_rate" in asks and "target_qps" in found:  # "QPS 10 …需要几张": a target
+        asks = tuple(a for a in asks if a != "request_rate")
     if "gpu_hours" in asks and "cost" not in asks and "price_per_gpu_hour" in found:
         asks = (*asks, "cost")  # "how many GPU-hours, and what's that at $2/hr?": priced too
     return asks

@@ -1,5 +1,6 @@
-"""Two side questions a sentence can ask beside its main one: whether a fabric between the
-nodes is needed ("需要IB吗"), and whether a money figure is the total ("总共要花多少钱").
+"""Side questions a sentence can ask beside its main one: whether a fabric between the nodes
+is needed ("需要IB吗"), whether a money figure is the total ("总共要花多少钱"), and whether a
+network question also asks if the job works ("能一起训练70B吗，会不会卡在通信上").
 `asks.read_asks` reads the main ask; these only qualify it.
 """
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "asks_total"]
+__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "asks_total", "yes_no_beside_network"]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -54,3 +55,26 @@ def asks_total(text: str) -> bool:
         (True, False, False)
     """
     return bool(_TOTAL_COST.search(text.lower()))
+
+
+#: A yes/no about the job itself ("能一起训练70B吗", "can we train …"), not the network's.
+_JOB_YES_NO = re.compile(
+    r"能(?:否|不能)?[^，,。？?；;]{0,40}[吗么嘛]|可以[^，,。？?；;]{0,40}[吗么嘛]|可否|行不行|"
+    r"\b(?:can|could)\s+(?:we|i|it|they|you|this|that|one|[0-9])\b",
+    re.IGNORECASE,
+)
+
+
+def yes_no_beside_network(text: str) -> bool:
+    """True when a network question also asks whether the job works ("能一起训练70B吗，会不会
+    卡在通信上"); "will IB 200G be the bottleneck" asks only of the network.
+
+    >>> yes_no_beside_network("能一起训练70b吗，会不会卡在通信上")
+    True
+    >>> yes_no_beside_network("will ib 200g be the bottleneck for training 70b?")
+    False
+    """
+    from assistant.parse.asks import network_words  # it imports this module
+
+    rest = network_words().sub(" ", text.lower())
+    return bool(_JOB_YES_NO.search(rest))

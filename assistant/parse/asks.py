@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import re
 
-from assistant.parse.ask_qualifiers import FABRIC_QUESTION, asks_about_fabric, asks_total
+from assistant.parse.ask_qualifiers import (
+    FABRIC_QUESTION,
+    asks_about_fabric,
+    asks_total,
+    yes_no_beside_network,
+)
 from assistant.records import Ask, Task
 
 __all__ = [
@@ -31,6 +36,7 @@ __all__ = [
     "asks_total",
     "implied_task",
     "narrowed",
+    "network_words",
     "read_asks",
     "yes_no_beside_network",
 ]
@@ -331,7 +337,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # a second the deployment serves (a stated "QPS 10" is a target: `_refine_asks`)
         "request_rate",
         r"(?:how many|max(?:imum)?|most|peak)\s+(?:requests?|queries|reqs?)\s*"
-        r"(?:per second|/\s*s\b|a second|per sec)|(?:how many|max(?:imum)?|peak|what)\s+(?:qps|rps|req/s)\b|"
+        r"(?:per second|/\s*s\b|a second|per sec)|"
+        r"(?:how many|max(?:imum)?|peak|what)\s+(?:qps|rps|req/s)\b|"
         r"(?:最多|最大|最高|能)\s*(?:能)?\s*(?:扛|支持|撑|承受|处理|跑|扛住|达到|到)?\s*(?:多少|几)\s*(?:个)?\s*"
         r"(?:qps|请求)|每秒(?:最多|能)?\s*(?:处理|扛|支持|承受|接)?\s*(?:多少|几)\s*个?\s*请求|"
         r"(?:多少|几)\s*qps|qps\s*(?:能)?(?:有|到|达到)?\s*(?:多少|几|多高)|"
@@ -456,25 +463,9 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
     return tuple(found)
 
 
-#: A yes/no about the job itself ("能一起训练70B吗", "can we train …"), not the network's.
-_JOB_YES_NO = re.compile(
-    r"能(?:否|不能)?[^，,。？?；;]{0,40}[吗么嘛]|可以[^，,。？?；;]{0,40}[吗么嘛]|可否|行不行|"
-    r"\b(?:can|could)\s+(?:we|i|it|they|you|this|that|one|[0-9])\b",
-    re.IGNORECASE,
-)
-
-
-def yes_no_beside_network(text: str) -> bool:
-    """True when a network question also asks whether the job works ("能一起训练70B吗，会不会
-    卡在通信上"); "will IB 200G be the bottleneck" asks only of the network.
-
-    >>> yes_no_beside_network("能一起训练70b吗，会不会卡在通信上")
-    True
-    >>> yes_no_beside_network("will ib 200g be the bottleneck for training 70b?")
-    False
-    """
-    rest = _COMPILED_BY_ASK["network"].sub(" ", text.lower())
-    return bool(_JOB_YES_NO.search(rest))
+def network_words() -> re.Pattern[str]:
+    """The wording of a network question (the `network` ask's pattern)."""
+    return _COMPILED_BY_ASK["network"]
 
 
 def narrowed(asks: tuple[Ask, ...], wider: tuple[Ask, ...]) -> tuple[Ask, ...]:

@@ -67,6 +67,7 @@ _WINS: dict[str, tuple[str, bool]] = {
     "speed_seconds": ("seconds", False),
     "speed_rate": ("tokens_per_second", True),
     "memory": ("free_bytes", True),
+    "capacity": ("capacity", True),
     "cost": ("cost", False),
     "power": ("power", False),
 }
@@ -95,6 +96,7 @@ _ASKED_WIN = {
         "answer.faster_serving_stream",
     ),
     "memory": ("solve.wins_memory",),
+    "capacity": ("solve.wins_capacity",),
     "power": ("compare.least_power", "compare.least_energy", "compare.least_energy_cost"),
 }
 
@@ -213,7 +215,7 @@ def _wins(figures: Sequence[Mapping[str, Figure]], works: Sequence[bool]) -> lis
         values = [
             (i, f[key])
             for i, f in enumerate(figures)
-            if isinstance(f.get(key), float) and _counts(f, works[i], name)
+            if isinstance(f.get(key), (int, float)) and _counts(f, works[i], name)
         ]
         if len(values) < 2:
             continue
@@ -302,7 +304,9 @@ def _against(options: tuple[Option, ...], key: str, winner: Option) -> tuple[flo
     return (mine / theirs if theirs else 1.0), _hardware(runner.scenario)
 
 
-def _verdicts(options: tuple[Option, ...], value: bool = False) -> list[Msg]:
+def _verdicts(
+    options: tuple[Option, ...], value: bool = False, capacity: bool = False
+) -> list[Msg]:
     """ "X is faster …", "Y has the most memory headroom", "Z is cheapest" (or "the better
     value", when `value` was asked), "W draws the least power"; the fastest first (the basis
     when no criterion is asked)."""
@@ -315,6 +319,8 @@ def _verdicts(options: tuple[Option, ...], value: bool = False) -> list[Msg]:
         if "memory" in option.wins:
             free, share = f["free_bytes"], f["memory_share"]
             out.append(Msg("solve.wins_memory", winner=hardware, free=free, share=share))
+        if capacity and "capacity" in option.wins:  # "which one fits more concurrent users"
+            out.append(_holds_most(options, option))
         if "cost" in option.wins:
             out.append(cost_sentence(options, option, value=value))
         if "power" in option.wins:
@@ -322,6 +328,25 @@ def _verdicts(options: tuple[Option, ...], value: bool = False) -> list[Msg]:
             currency = option.scenario.currency or ""
             out.append(Msg(key, winner=hardware, value=f["power"], currency=currency))
     return out
+
+
+def _holds_most(options: tuple[Option, ...], winner: Option) -> Msg:
+    """ "X holds the most concurrent sequences: 18, against 13 on Y" (the runner-up's)."""
+    others = [o for o in options if o is not winner and "capacity" in o.figures]
+    runner = max(others, key=_held)
+    count = _held(winner)
+    return Msg(
+        "solve.wins_capacity",
+        winner=_hardware(winner.scenario),
+        count=count,
+        other=_hardware(runner.scenario),
+        other_count=_held(runner),
+    )
+
+
+def _held(option: Option) -> int:
+    value = option.figures.get("capacity")
+    return int(value) if isinstance(value, (int, float)) else 0
 
 
 _POWER_KEYS = {
@@ -420,7 +445,9 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next
     basis += [b for b in (split_basis, load_basis) if b is not None]
     options = options_of(outcomes, open_count=open_count, lang=query.language)
-    wins = _verdicts(options, value=bool(VALUE.search(ask_wording(query))))
+    wins = _verdicts(
+        options, value=bool(VALUE.search(ask_wording(query))), capacity=wanted == "capacity"
+    )
     best = _shown(outcomes, options, wanted)
     failing = none_works(outcomes, options, lang)
     if failing:  # no winner as if it worked: that none does, and the nearest

@@ -79,6 +79,18 @@ _CRITERIA: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # "which one fits more concurrent users", "哪个能放更多并发": the sequences each holds
+        "capacity",
+        re.compile(
+            r"(?:fits?|holds?|handles?|serves?|supports?|takes?) more (?:concurrent )?"
+            r"(?:users|sequences|requests|sessions|streams)|more concurrent|most concurrent|"
+            r"higher concurrency|more users|更多(?:的)?(?:并发|用户|请求|路)|"
+            r"并发(?:数)?(?:更|最)(?:多|高|大)|"
+            r"(?:放|容纳|扛|支持|撑)(?:得)?(?:下)?更多",
+            re.I,
+        ),
+    ),
+    (
         "memory",
         re.compile(r"headroom|more memory|most memory|显存(?:更)?(?:大|多|余量)|余量", re.I),
     ),

@@ -105,6 +105,12 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
             "host_energy_joules": est.host_energy_joules,
             "facility_overhead_joules": est.facility_overhead_joules,
             "seconds": est.seconds,
+            # the bill at a stated price per kWh ("电费0.65元一度"), as the planner's check has it
+            **(
+                {"price_per_kwh": s.price_per_kwh, "energy_cost": est.kwh * s.price_per_kwh}
+                if s.price_per_kwh is not None
+                else {}
+            ),
         },
         formula=text(est.formula, lang),
         inputs=dict(est.inputs),

@@ -58,6 +58,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         or _total(ask, outcome, scenario, query)
         or _answer(ask, outcome, scenario, query)
     )
+    if ask in _SPEED_ASKS and not outcome.focus and _memory_fails(outcome):
+        focus = ""  # "how many tok/s on one 4090" when it does not fit: no speed of a non-run
     saving = saving_message(query, outcome.checks, scenario) if ask == "memory" else None
     if saving is not None:  # "how much would ZeRO-2 save": the saving, then the memory it needs
         focus = join_sentences((text(saving, query.language), focus), query.language)
@@ -89,6 +91,14 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
     lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+#: Asks answered by a deployment's speed: none is said first for a plan whose memory fails.
+_SPEED_ASKS = ("throughput", "token_latency", "first_token", "request_rate")
+
+
+def _memory_fails(outcome: Outcome) -> bool:
+    return any(c.kind == "memory" and c.verdict == "fail" for c in outcome.checks)
 
 
 def _quantities(ask: Ask, focus: str, outcome: Outcome, query: Query) -> str:

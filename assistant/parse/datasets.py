@@ -18,6 +18,8 @@ Examples:
     (None, None)
     >>> read_dataset("200k samples, ~2k tokens each")[:2]
     (200000.0, 2048)
+    >>> read_dataset("100000 samples x 512 tokens, 3 epochs")[:2]
+    (100000.0, 512)
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ _PER_SAMPLE = (
     ),
     # "50k examples of 1500 tokens", "samples with ~2k tokens"
     re.compile(
-        r"(?:examples?|samples?|conversations?|dialogues?|records?)\s+(?:of|with|at)"
+        r"(?:examples?|samples?|conversations?|dialogues?|records?|条)\s*(?:of|with|at|x|×|\*)"
         + _ABOUT
         + NUMBER
         + _K

@@ -56,19 +56,24 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"^(?:那|那么)|^(?:then|and with|and for|and on|and at|and in|and what|or with)\b"
 )
+#: A conversational opener before the mark ("ok and with 4 of them?", "好的，那用H100呢"): said
+#: before the follow-up, it leaves the mark where it is.
+_OPENER = re.compile(
+    r"^(?:ok(?:ay)?|so|hmm+|right|cool|great|alright|好的?|嗯+|行)\s*[,，.。!！]?\s*"
+)
 _WORKLOAD = frozenset({"model", "params"})
 _HARDWARE = frozenset({"gpu", "gpu_count", "site_profile", "nodes", "gpus_per_node"})
 
 
 def is_marked(question: str) -> bool:
     """True when the wording itself says "the same, but…" (checked on the whole question)."""
-    text = question.lower().strip()
+    text = _OPENER.sub("", question.lower().strip())
     return bool(_STRONG.search(text) or _WEAK.search(text))
 
 
 def is_strongly_marked(question: str) -> bool:
     """True for a mark no self-standing wording overrides ("…呢", "如果…", "what about")."""
-    return bool(_STRONG.search(question.lower().strip()))
+    return bool(_STRONG.search(_OPENER.sub("", question.lower().strip())))
 
 
 def stands_alone(found: Mapping[str, object], asks: tuple[Ask, ...]) -> bool:

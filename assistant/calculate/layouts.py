@@ -433,6 +433,11 @@ def one_replica(resolved: Resolved) -> Resolved:
     return replace(resolved, scenario=_fewest_stages(replace(s, tensor_parallel=split)))
 
 
+#: Pipeline stages are added to a replica TP alone holds only when they hold this many times
+#: the sequences (two TP=8 copies of a 70B model hold about as much as one TP=8 x PP=2 copy).
+_STAGES_WORTH = 1.5
+
+
 def _fewest_stages(s: Scenario) -> Scenario:
     """`s` with the fewest pipeline stages (dividing the GPUs left by TP, at most
     MAX_PIPELINE_STAGES) whose replica holds at least one sequence; `s` unchanged when TP alone
@@ -442,11 +447,14 @@ def _fewest_stages(s: Scenario) -> Scenario:
     from assistant.calculate.solvers import max_sequences
 
     gpus, tp = s.gpu_count or 1, s.tensor_parallel or 1
-    if max_sequences(s) is not None:
-        return s
+    alone = max_sequences(s) or 0
     top = min(MAX_PIPELINE_STAGES, gpus // tp)
     for pp in (p for p in range(2, top + 1) if gpus % (tp * p) == 0):
         staged = replace(s, pipeline_parallel=pp)
-        if max_sequences(staged) is not None:
+        held = max_sequences(staged) or 0
+        # TP alone holds the job, but stages across the nodes free far more memory for the
+        # cache: DeepSeek-V3 in FP8 on 2 x 8 H20 holds ~6 sequences as two TP=8 copies (each
+        # GPU keeps the whole MLA latent), ~150 as one TP=8 x PP=2 copy
+        if held and (not alone or held >= _STAGES_WORTH * alone):
             return staged
     return s

@@ -193,6 +193,13 @@ _MIN_CONTEXT = 128
 
 
 #: A follow-up that is only a length in thousands: "32k呢？", "what about 16k?", "and at 32k?"
+#: "max concurrent sequences at 8k?", "@ 32k": thousands of tokens after "at" are a context
+#: (never a rate, a sum of money or a data set: "at 8k tok/s", "at 8k USD").
+_AT_THOUSANDS = re.compile(
+    r"(?:\bat|@)\s*(\d+(?:\.\d+)?)\s*(k)\b"
+    r"(?!\s*(?:tok\w*\s*/|tokens?\s*(?:/|per|of|a\b)|tps|qps|rps|/|per\b|usd|rmb|cny|元|美元|"
+    r"dollars?|steps?|samples?|examples?|iterations?|gpus?|cards?))"
+)
 _BARE_THOUSANDS = re.compile(
     r"\s*(?:那|那么|如果|换成|改成|and|what about|how about)?\s*(?:at|for|with|用)?\s*"
     r"(\d+(?:\.\d+)?)\s*k\s*"
@@ -215,6 +222,10 @@ def read_context_length(text: str) -> int | None:
         [32768, 131072, 16384, None]
         >>> read_context_length("and at 32k?"), read_context_length("what about at 8k?")
         (32768, 8192)
+        >>> read_context_length("max concurrent sequences at 8k?")
+        8192
+        >>> read_context_length("at 8k tok/s"), read_context_length("at 8k usd")
+        (None, None)
     """
     bare = _BARE_THOUSANDS.fullmatch(text)
     if bare:  # "32k呢？" alone: a length in thousands of tokens is a context, never a model size
@@ -234,6 +245,7 @@ def read_context_length(text: str) -> int | None:
         _CONCURRENT_LENGTH.search(text),
         _PER_SEQUENCE_LENGTH.search(text),
         _SEQ_LEAD.search(text),
+        _AT_THOUSANDS.search(text),
     )
     found = [m for m in candidates if m is not None]
     if not found:

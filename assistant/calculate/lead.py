@@ -68,6 +68,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = _quantities(ask, focus, outcome, query)
     # the count that holds stated users, then the one that gives each an interactive speed
     focus = join_sentences((focus, interactive_sentence(query, outcome, ask)), query.language)
+    focus = join_sentences((focus, _head_count_bound(query, ask)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")
@@ -95,6 +96,19 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
 
 #: Asks answered by a deployment's speed: none is said first for a plan whose memory fails.
 _SPEED_ASKS = ("throughput", "token_latency", "first_token", "request_rate")
+
+
+def _head_count_bound(query: Query, ask: Ask) -> str:
+    """ "公司200人用…要几张卡": the count is for everyone at once, an upper bound, said in the
+    headline (the note below says why); "" when the load was stated as concurrent."""
+    from assistant.parse.audience import head_count
+
+    s = query.scenario
+    if ask not in ("gpu_count", "feasibility") or s.concurrency is None or s.concurrency < 2:
+        return ""
+    if head_count(query.question.lower()) != s.concurrency:
+        return ""
+    return text(Msg("answer.head_count_bound", count=s.concurrency), query.language)
 
 
 def _memory_fails(outcome: Outcome) -> bool:

@@ -117,6 +117,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"⟨gpu⟩(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,30}?(?:\bor\b|还是)"
         r"(?:[^.?!。？]|(?<=\d)\.(?=\d)){0,20}?⟨gpu⟩|"
         r"(?:和|跟|与)\s*(?:\d+\s*[张块台]\s*)?⟨gpu⟩\s*(?:比|相比)|"  # "A100跟H100比怎么样"
+        # "8卡A100、8卡H100、8卡910B，分别要多久", "on A100, H100 and H200 respectively"
+        r"⟨gpu⟩[^。？?]{0,40}⟨gpu⟩[^。？?]{0,40}(?:分别|各自|各要|各需|respectively)|"
         # "8张H20和8张910B跑…", "on 8x H20 and 8x 910B": two set-ups, each with its own count
         # (a mixed cluster is not modelled; answering for one would drop the other unsaid)
         r"\d+\s*(?:张|块|x|×)?\s*⟨gpu⟩\s*(?:和|与|跟|以及|\band\b|、)\s*\d+\s*(?:张|块|x|×)?\s*⟨gpu⟩",
@@ -279,7 +281,7 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "weights",
         # "权重多大", "量化后权重大概多大", "权重一共有多少GB"
-        r"权重(?:文件)?\s*(?:大概|大约|约|一共|总共|会)?\s*(?:有|占|是)?\s*(?:多大|多少)|"
+        r"权重(?:文件)?\s*(?:大概|大约|约|一共|总共|会|要|需要|就要|得)?\s*(?:有|占|是)?\s*(?:多大|多少)|"
         r"模型文件(?:有)?多大|"
         r"量化(?:后|之后|完)(?:的)?(?:模型|权重)?(?:有|占|是)?(?:多大|多少g)|"
         r"(?:weights?|checkpoint) (?:size|take|need|occupy|be)|"

@@ -210,7 +210,13 @@ _ONE_SERVER = re.compile(
     r"(?:node|server|machine|box|服务器|机器|节点|主机)(?![a-z])",
     re.ASCII,
 )
-_HOW_MANY = re.compile(r"几|多少|how many|\bseveral\b|\bmultiple\b|\bsome\b", re.ASCII)
+#: A count of machines asked or left vague ("需要几台8卡服务器", "several 8-GPU servers");
+#: "多少电费" asks an amount of money, not how many servers.
+_HOW_MANY = re.compile(
+    r"(?:几|多少)\s*(?:个|台|套)?\s*(?:节点|服务器|机器|主机|台|nodes?|servers?|machines?)|几台|多少台|"
+    r"how many|\bseveral\b|\bmultiple\b|\bsome\b",
+    re.ASCII,
+)
 #: "16 H100 nodes", "4 A800 servers", "16个H100节点": the count is of machines named by their
 #: card (English plural, so "an 8 H100 node" stays one node of eight; "4x H100 nodes" is left
 #: to the card patterns; Chinese needs 个/台, since 张/卡 count cards; "节点内" is "inside a node")

@@ -235,7 +235,8 @@ _UNIT = r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
 _PER_TOKEN = (
     re.compile(NUMBER + _UNIT + r"\s*(?:per|a|/|each|every|每)\s*(?:output |generated )?tokens?\b"),
     re.compile(
-        r"(?:每个?\s*(?:输出)?\s*token|\btpot\b|inter-token latency|time per output token)"
+        r"(?:每个?\s*(?:输出)?\s*token|(?<![a-z])tpot(?![a-z])|inter-token latency|"
+        r"time per output token)"
         r"[^0-9]{0,12}?" + NUMBER + _UNIT
     ),
 )

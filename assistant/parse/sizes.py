@@ -177,6 +177,8 @@ _CONTEXT_NUMBER = re.compile(NUMBER + r"\s*(k)?")
 _SEQ_LEAD = re.compile(
     r"(?:\bseq(?:uence)?s?\b|序列)\s*(?:=|:|：|为|是|of|长度)?\s*" + NUMBER + r"\s*(k)?(?![a-z])"
 )
+#: "8k seq", "4k seqlen": the length before the word
+_SEQ_AFTER = re.compile(r"(?<![\d.])" + NUMBER + r"\s*(k)[\s-]*(?:seq(?:uence)?|seqlen)\b")
 #: "64 requests of 8k tokens", "每路 8k token": each sequence's length
 _PER_SEQUENCE_LENGTH = re.compile(_PER_SEQUENCE + NUMBER + r"\s*(k)?\s*tokens?")
 #: "concurrent 8k sequences": a length in thousands on the sequences in flight (elsewhere
@@ -245,6 +247,7 @@ def read_context_length(text: str) -> int | None:
         _CONCURRENT_LENGTH.search(text),
         _PER_SEQUENCE_LENGTH.search(text),
         _SEQ_LEAD.search(text),
+        _SEQ_AFTER.search(text),
         _AT_THOUSANDS.search(text),
     )
     found = [m for m in candidates if m is not None]

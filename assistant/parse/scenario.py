@@ -40,6 +40,22 @@ __all__ = [
 ]
 
 
+def _named_variant(gpus: tuple[str, ...]) -> str:
+    """The card of `gpus`: the first named, unless a later mention names a variant of the same
+    card ("用H20部署…，8卡H20 141G": the 141 GB one, not the bare name's 96 GB default)."""
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.errors import CalculatorInputError
+
+    first = gpus[0]
+    family = first.split()[0]
+    try:
+        default = lookup_gpu(family).name
+    except (CalculatorInputError, KeyError, ValueError):
+        return first
+    variants = [g for g in gpus if g.split()[0] == family and g != default]
+    return variants[0] if first == default and variants else first
+
+
 def parse_note(message: Msg, language: Language) -> str:
     """A parse note in the question's language (Query.warnings are text for now)."""
     from assistant.i18n import text
@@ -209,7 +225,7 @@ def scenario_slots(
     if mentions.site:
         found["site_profile"] = mentions.site
     if mentions.gpus:
-        found["gpu"] = mentions.gpus[0]
+        found["gpu"] = _named_variant(mentions.gpus) if not comparing else mentions.gpus[0]
     if mentions.models:
         found["model"] = mentions.models[0]
     count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)

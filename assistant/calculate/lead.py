@@ -68,7 +68,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     focus = _quantities(ask, focus, outcome, query)
     # the count that holds stated users, then the one that gives each an interactive speed
     focus = join_sentences((focus, interactive_sentence(query, outcome, ask)), query.language)
-    focus = join_sentences((focus, _head_count_bound(query, ask)), query.language)
+    if focus:  # the count (or verdict) sentence, then that it counts everyone at once
+        focus = join_sentences((focus, _head_count_bound(query, ask)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
     # power and cost never appear in the verdict sentence; a passing network check neither
     kinds: tuple[str, ...] = ("power", "cost")

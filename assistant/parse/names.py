@@ -401,8 +401,8 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
 
     >>> closest_entries("MI325X")
     ('gpu', ('MI250X 128GB', 'MI300X 192GB'))
-    >>> closest_entries("寒武纪MLU370")
-    ('gpu', ())
+    >>> closest_entries("寒武纪MLU370"), closest_entries("摩尔线程S4000")
+    (('gpu', ()), ('gpu', ()))
     """
     from assistant.parse.sized_names import by_size
     from calculators.catalog.hardware import lookup_gpu
@@ -426,6 +426,8 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
         tables = [(lookup_model, "model"), (lookup_gpu, "gpu")]
     else:
         tables = [(lookup_gpu, "gpu"), (lookup_model, "model")]
+    if re.search(_VENDORS, lowered):  # "摩尔线程S4000": a maker outside the catalog's lines,
+        return "gpu", ()  # whose spelling is near no catalog card it resembles (B200 was offered)
     for lookup, table in tables:
         try:
             lookup(name)

@@ -123,7 +123,7 @@ _PER_NODE_PATTERNS = (
     NUMBER
     + r"(?:\s+|\s*个\s*)(\d+)[- ]?(?:gpu|卡|card|way)s?\s*(?:"
     + _G
-    + r"\s*)?(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    + r"\s*)?(?:nodes?|servers?|machines?|box(?:es)?|服务器|机器|节点)",
     # "two boxes, each with 8x A100", "3 machines with 8 H100 each", "两台服务器，每台8张"
     NUMBER
     + r"\s*"
@@ -153,7 +153,7 @@ _PER_NODE_ONLY = (
     NUMBER
     + r"[- ]?(?:gpu|卡|card|way)\s*(?:的)?\s*(?:"
     + _G
-    + r"\s*)?(?:的)?\s*(?:nodes?|servers?|machines?|boxes|服务器|机器|节点)",
+    + r"\s*)?(?:的)?\s*(?:nodes?|servers?|machines?|box(?:es)?|服务器|机器|节点)",
     r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
     + NUMBER
     + r"\s*(?:张|块)?\s*(?:"

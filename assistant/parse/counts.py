@@ -106,7 +106,7 @@ _TOTAL_PATTERNS = (
 )
 _PER_NODE_PATTERNS = (
     NUMBER
-    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台)?\s*(?:有|配|装)?\s*"
+    + r"\s*台\s*(?:服务器|机器|主机)?\s*(?:,|，)?\s*(?:每台|各)?\s*(?:有|配|装)?\s*"
     + NUMBER
     + r"\s*(?:张\s*卡?|块\s*卡?|卡|"
     + _G
@@ -128,7 +128,7 @@ _PER_NODE_PATTERNS = (
     NUMBER
     + r"\s*"
     + _NODE
-    + r"\s*(?:,|，)?\s*(?:of|with|each with|each has|each having|每台|x|×|\*)?\s*"
+    + r"\s*(?:,|，)?\s*(?:of|with|each with|each has|each having|每台|各|x|×|\*)?\s*"
     + NUMBER
     + r"\s*[x×*]?\s*(?:"
     + _G

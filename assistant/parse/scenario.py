@@ -40,6 +40,12 @@ __all__ = [
 ]
 
 
+#: Words before a size that replace one said earlier ("15T token太多了，就按1T算", "say 1T").
+_RESTATED = re.compile(
+    r"(?:就按|按照|改按|改成|改为|换成|还是按|\bsay|\bmake it|\binstead use)\s*$"
+)
+
+
 def _named_variant(gpus: tuple[str, ...]) -> str:
     """The card of `gpus`: the first named, unless a later mention names a variant of the same
     card ("用H20部署…，8卡H20 141G": the 141 GB one, not the bare name's 96 GB default)."""
@@ -98,7 +104,12 @@ def _workload_slots(text: str) -> dict[str, object]:
     if micro is not None:
         out["micro_batch"] = micro
     for mention in slots.read_sizes(text):
-        out.setdefault(mention.kind, mention.value)
+        if _RESTATED.search(text[max(0, mention.start - 8) : mention.start]):
+            # "15T token太多了，就按1T算": the figure settled on replaces the one said before it
+            settled = "tokens" if {"tokens", "params"} & out.keys() else mention.kind
+            out[settled] = mention.value
+        else:
+            out.setdefault(mention.kind, mention.value)
     readers = {
         "task": slots.read_task,
         "method": slots.read_method,

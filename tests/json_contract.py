@@ -48,6 +48,7 @@ SCENARIO_KEYS = frozenset(
         "price_per_gpu_hour",
         "currency",
         "budget",
+        "purchase_budget",
         "purchase_price",
         "purchase_unit",
         "price_per_kwh",

@@ -58,6 +58,7 @@ SCENARIO_KEYS = (
     "price_per_gpu_hour",
     "currency",
     "budget",
+    "purchase_budget",
     "purchase_price",
     "purchase_unit",
     "price_per_kwh",

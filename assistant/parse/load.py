@@ -118,9 +118,7 @@ _CONCURRENCY = (
     # being served are sequences in flight; "for 1000 users per day" is a rate, not in flight
     re.compile(
         r"(?:\bto|\bfor|\bserv(?:e|ing)|\bat|\bwith|\babout|\bhandl(?:e|ing)|\bsupport(?:ing)?)\s+"
-        r"(?:~|≈|about |around |roughly )?"
-        + NUMBER
-        + r"\s*(?:active |online )?users\b"
+        r"(?:~|≈|about |around |roughly )?" + NUMBER + r"\s*(?:active |online )?users\b"
         r"(?!\s*(?:per|a|an|each|every|/)\s*(?:day|hour|week|month|minute|second)\b)"
     ),
     # "8 users at 16k ctx": users with a context or a load attached are in flight, not a

@@ -132,30 +132,23 @@ def _speed_lead(runs: Sequence[_Run]) -> Msg | None:
     if len(fitting) == 1 and len(runs) > 1:
         others = tuple(r.label for r in runs if r is not fitting[0])
         return Msg("compare.job_only_fits", winner=fitting[0].label, losers=others)
-    timed = sorted((r for r in fitting if r.seconds), key=lambda r: r.seconds or 0.0)
-    if len(timed) >= 2:
-        best, other = timed[0], timed[1]
-        ratio = (other.seconds or 0.0) / (best.seconds or 1.0)
-        return Msg(
-            "compare.job_faster_time",
-            winner=best.label,
-            seconds=best.seconds,
-            other=other.label,
-            other_seconds=other.seconds,
-            ratio=ratio,
+    for field, key, fewer in (("seconds", "time", True), ("rate", "rate", False)):
+        ranked = sorted(
+            (r for r in fitting if getattr(r, field)),
+            key=lambda r: getattr(r, field) * (1.0 if fewer else -1.0),
         )
-    rated = sorted((r for r in fitting if r.rate), key=lambda r: -(r.rate or 0.0))
-    if len(rated) >= 2:
-        best, other = rated[0], rated[1]
-        ratio = (best.rate or 0.0) / (other.rate or 1.0)
-        return Msg(
-            "compare.job_faster_rate",
-            winner=best.label,
-            rate=best.rate,
-            other=other.label,
-            other_rate=other.rate,
-            ratio=ratio,
-        )
+        if len(ranked) >= 2:  # the shortest run, else the most tokens/s per sequence
+            best, other = ranked[0], ranked[1]
+            mine, theirs = getattr(best, field), getattr(other, field)
+            said = {field: mine, f"other_{field}": theirs}
+            ratio = theirs / mine if fewer else mine / theirs
+            return Msg(
+                f"compare.job_faster_{key}",
+                winner=best.label,
+                other=other.label,
+                ratio=ratio,
+                **said,
+            )
     return None
 
 

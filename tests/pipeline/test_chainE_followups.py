@@ -8,16 +8,7 @@ import pytest
 from assistant.parse import parse
 from assistant.parse.links import read_links
 from assistant.parse.load import read_concurrency
-from assistant.records import Query
-
-
-def chain(*turns: str) -> Query:
-    """The last turn's query, each turn parsed as a follow-up of the one before."""
-    previous: Query | None = None
-    for turn in turns:
-        previous = parse(turn, previous=previous)
-    assert previous is not None
-    return previous
+from tests.pipeline.conversation import chain
 
 
 @pytest.mark.parametrize(

@@ -6,17 +6,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.parse import parse
-from assistant.records import Answer, Query
+from assistant.records import Answer
 from assistant.render.serialize import answer_from_record, answer_to_record
-
-
-def chain(*turns: str) -> Query:
-    """The last turn's query, each turn parsed as a follow-up of the one before."""
-    previous: Query | None = None
-    for turn in turns:
-        previous = parse(turn, previous=previous)
-    assert previous is not None
-    return previous
+from tests.pipeline.conversation import chain
 
 
 @pytest.mark.parametrize(

@@ -17,17 +17,10 @@ from assistant.calculate.zero_saving import (
 )
 from assistant.i18n import text
 from assistant.parse import parse
-from assistant.records import Check, Query, Scenario
+from assistant.records import Check, Scenario
+from tests.pipeline.conversation import chain
 
 PSI = 7e9  # parameters of the generic 7B used in the hand-worked rows
-
-
-def chain(*turns: str) -> Query:
-    previous: Query | None = None
-    for turn in turns:
-        previous = parse(turn, previous=previous)
-    assert previous is not None
-    return previous
 
 
 @pytest.mark.parametrize(

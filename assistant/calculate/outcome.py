@@ -358,8 +358,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if ask == "feasibility" and open_count and _training(s) and _open_ended(s):
             # "H800能训练7B吗": the card asked about, on the count that finishes in the default
             # horizon, not judged on a default 8 the user never chose
-            sized = how_long(query, _evaluator(query, ask), practical=True)
-            return with_focus(query, stated_purchase(query, sized), ask)  # "预算200万买H20…"
+            on_cards = how_long(query, _evaluator(query, ask), practical=True)
+            return with_focus(query, stated_purchase(query, on_cards), ask)  # "预算200万买H20…"
         outcome = _evaluate_scenario(
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )

@@ -132,7 +132,11 @@ def _speed_lead(runs: Sequence[_Run]) -> Msg | None:
     if len(fitting) == 1 and len(runs) > 1:
         others = tuple(r.label for r in runs if r is not fitting[0])
         return Msg("compare.job_only_fits", winner=fitting[0].label, losers=others)
-    for field, key, fewer in (("seconds", "time", True), ("rate", "rate", False)):
+    shapes = (
+        ("seconds", "compare.job_faster_time", True),
+        ("rate", "compare.job_faster_rate", False),
+    )
+    for field, key, fewer in shapes:
         ranked = sorted(
             (r for r in fitting if getattr(r, field)),
             key=lambda r: getattr(r, field) * (1.0 if fewer else -1.0),
@@ -143,7 +147,7 @@ def _speed_lead(runs: Sequence[_Run]) -> Msg | None:
             said = {field: mine, f"other_{field}": theirs}
             ratio = theirs / mine if fewer else mine / theirs
             return Msg(
-                f"compare.job_faster_{key}",
+                key,
                 winner=best.label,
                 other=other.label,
                 ratio=ratio,

@@ -97,34 +97,25 @@ def _states(checks: tuple[Check, ...]) -> float | None:
 
 def _states_lead(runs: Sequence[_Run]) -> Msg | None:
     """ZeRO shards the model states and leaves activations alone: the stages compare on them."""
-    known = sorted((r for r in runs if r.states is not None), key=lambda r: r.states or 0.0)
-    if len(known) < 2:
-        return None
-    best, other = known[0], known[1]
-    return Msg(
-        "compare.job_states",
-        winner=best.label,
-        states=best.states,
-        other=other.label,
-        other_states=other.states,
-        saving=(other.states or 0.0) - (best.states or 0.0),
-    )
+    return _least(runs, "states", "compare.job_states")
 
 
 def _memory_lead(runs: Sequence[_Run]) -> Msg | None:
-    known = sorted((r for r in runs if r.need is not None), key=lambda r: r.need or 0.0)
+    return _least(runs, "need", "compare.job_memory")
+
+
+def _least(runs: Sequence[_Run], field: str, key: str) -> Msg | None:
+    """The option needing the least of `field` (bytes per GPU) against the next, and the
+    saving; None with fewer than two options that have the figure."""
+    known = sorted(
+        (r for r in runs if getattr(r, field) is not None), key=lambda r: getattr(r, field)
+    )
     if len(known) < 2:
         return None
     best, other = known[0], known[1]
-    saving = (other.need or 0.0) - (best.need or 0.0)
-    return Msg(
-        "compare.job_memory",
-        winner=best.label,
-        need=best.need,
-        other=other.label,
-        other_need=other.need,
-        saving=saving,
-    )
+    mine, theirs = getattr(best, field), getattr(other, field)
+    said = {field: mine, f"other_{field}": theirs}
+    return Msg(key, winner=best.label, other=other.label, saving=theirs - mine, **said)
 
 
 def _speed_lead(runs: Sequence[_Run]) -> Msg | None:

@@ -102,12 +102,12 @@ _SPEED_ASKS = ("throughput", "token_latency", "first_token", "request_rate")
 def _head_count_bound(query: Query, ask: Ask) -> str:
     """ "公司200人用…要几张卡": the count is for everyone at once, an upper bound, said in the
     headline (the note below says why); "" when the load was stated as concurrent."""
-    from assistant.parse.audience import head_count
+    from assistant.parse.audience import head_count_load
 
     s = query.scenario
     if ask not in ("gpu_count", "feasibility") or s.concurrency is None or s.concurrency < 2:
         return ""
-    if head_count(query.question.lower()) != s.concurrency:
+    if head_count_load(query.question.lower()) != s.concurrency:  # the parse's own rule
         return ""
     return text(Msg("answer.head_count_bound", count=s.concurrency), query.language)
 

@@ -30,6 +30,7 @@ __all__ = [
     "daily_users",
     "fastest_stream",
     "head_count",
+    "head_count_load",
     "per_person_daily",
     "settle_audience",
     "single_user",
@@ -83,6 +84,14 @@ _HEAD_COUNT = (
 _AT_ONCE = re.compile(
     r"同时|并发|在线|concurren|simultaneous|at once|at the same time|in parallel|in flight"
 )
+
+
+def head_count_load(text: str) -> int | None:
+    """The head-count read as everyone at once (an upper bound): "给100个员工用" gives 100;
+    None when no head-count is said, or the people are said to be at once ("500人同时用" is
+    a concurrency as stated, not a bound)."""
+    count = head_count(text)
+    return None if count is None or _AT_ONCE.search(text) else count
 
 
 def single_user(text: str) -> bool:
@@ -228,11 +237,12 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
         return []
     count = head_count(text)
     daily = daily_users(text)
+    loaded = head_count_load(text)
     if count is None and daily is not None and found.get("concurrency") in (None, 1):
         if "target_qps" in found or "target_tokens_per_second" in found:
             return []  # a stated rate is the load
         return _daily_load(text, found, daily)
-    if count is None or _AT_ONCE.search(text) or found.get("concurrency") not in (None, count):
+    if loaded is None or found.get("concurrency") not in (None, loaded):
         return []
     if found.get("concurrency") is None and "target_qps" in found:
         return []  # "给1000个用户用，QPS 5": the stated rate is the load, not everyone at once

@@ -79,6 +79,17 @@ def integer_text(value: float) -> str:
     return f"{round(value):,}"
 
 
+def amount_text(value: float) -> str:
+    """A money, hour or energy amount: whole from 100 up ("1,234"), 3 significant figures below
+    ("2.16", "0.5"), so a small bill is not rounded to a misleading whole number.
+
+    Examples:
+        >>> amount_text(1234.4), amount_text(2.16), amount_text(0.5), amount_text(100.4)
+        ('1,234', '2.16', '0.5', '100')
+    """
+    return integer_text(value) if abs(value) >= 100 else number_text(value)
+
+
 def bytes_text(value: float, part: str = "") -> str:
     """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled.
 

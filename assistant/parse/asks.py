@@ -349,6 +349,8 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
+        # "每秒大概能出多少字", "一秒钟能生成几个字": characters read as tokens (`char_speed`)
+        r"(?:每秒|一秒钟?)[^，。,.?？]{0,8}(?:多少|几)\s*个?\s*汉?字(?!节)|"
         r"(?:推理|生成|输出|跑)(?:能|的)?(?:速度)?(?:有)?多快|速度(?:有|能)?多快|"
         r"(?:decode|decoding|generation|output) (?:speed|rate)|(?:解码|生成|输出)速度(?:是)?多少|"
         r"requests? per second|\breq(?:uest)?s?/s(?:ec)?\b|\brps\b",

@@ -15,6 +15,8 @@ Examples:
     ('fp8', 'int8')
     >>> read_kv_format("serve it in int8")
     (None, 'serve it in int8')
+    >>> read_kv_format("kv cache per request in fp8?")[0], read_kv_format("kv缓存每路用int8")[0]
+    ('fp8', 'int8')
     >>> read_kv_format("weights and kv cache in fp8")
     ('fp8', 'weights and kv cache in fp8')
 """
@@ -51,9 +53,15 @@ _BOTH = (
     re.compile(r"(?:weights?|权重)\s*(?:and|&|和|与|及|、)\s*" + _KV + _LINK + _DTYPE),
     re.compile(_DTYPE + r"\s*(?:weights?|权重)\s*(?:and|&|和|与|及|、)\s*" + _KV),
 )
+#: A per-unit qualifier between the cache and its format ("KV cache per request in fp8",
+#: "KV缓存每路用int8"): still the cache's format.
+_EACH = (
+    r"(?:\s*(?:per|for each|of each|each)\s+(?:request|sequence|seq|user|token|stream)s?"
+    r"|\s*每(?:路|个请求|条|个用户|token))?"
+)
 _ALONE = (
     re.compile(r"(?<![a-z0-9])" + _DTYPE + r"\s*(?:的\s*)?" + _KV),
-    re.compile(r"(?<![a-z])" + _KV + _LINK + _DTYPE + r"(?![a-z0-9])"),
+    re.compile(r"(?<![a-z])" + _KV + _EACH + _LINK + _DTYPE + r"(?![a-z0-9])"),
 )
 
 #: Every wording that states the KV cache's format ("KV cache用FP8", "with an fp8 KV cache").

@@ -230,6 +230,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:⟨gpu⟩ ?(?:gpu|card)?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
         r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
         r"(?:pre-?train|train|fine-?tune|finetune|finish|run|q?lora)\w*\b|"
+        # "gpu-hours for a llama3 70b style model, 15T tokens?", "what are the GPU-hours for a
+        # 70B on 2T": the noun opens the question and names what it is for, with no verb
+        r"(?:^\s*|[.?!:;]\s*)(?:(?:what(?:'s| is| are| would be)|estimate|rough(?:ly)?|approx\w*|"
+        r"total|ballpark|about|~)\s+)*(?:the\s+)?(?:total\s+)?(?:⟨gpu⟩ ?(?:gpu|card)?|gpu|card)"
+        r"[- ]?h(?:ou)?rs?\s+(?:for|of)\s+(?:a|an|the|one|our|my|this|that)\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
         r"(?:^\s*|[.?!:;,，：；。]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s*(?:needed|required)?"
         r"\s*[?？]|(?:卡时|gpu\s*小时)\s*(?:是|要|需要|大概|大约|一共|总共)?\s*(?:多少|几何)",
@@ -317,6 +322,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少钱|花多少|花费|成本|费用|预算够|租金\s*(?:一共|总共|大概|大约)?\s*(?:是|要)?\s*多少|"
         r"\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "how much to pretrain a 1b model on 100B tokens on A10s at $0.75/hr": money (never
+        # "how much memory to …", whose noun is the quantity)
+        r"how much (?:to|for) (?:pre-?train|train|fine-?tune|finetune|serve|rent|run|host)\w*\b|"
         # "what do we pay?", "how much would I pay" (not "pay-as-you-go" or "pay for itself")
         r"(?:what|how much) (?:do|would|will|did|should|shall) (?:we|i|you) (?:end up )?pay\b|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"

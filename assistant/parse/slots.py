@@ -165,8 +165,31 @@ def methods_named(text: str) -> tuple[str, ...]:
     return tuple(m for m in ("full", "lora", "qlora") if m in named)
 
 
+_DTYPE_WORD = r"(?:bf16|bfloat16|fp16|float16|fp8|float8|fp32|float32|int8|int4|nf4|[48][- ]?bit)\b"
+#: A precision ruled out: "no bf16 on volta so fp16", "int4, not fp8", "doesn't support bf16",
+#: "不支持bf16", "不用fp8": they name what the job is NOT (its precision comes from the rest).
+_NOT_PRECISION = re.compile(
+    # (never the question "能不能用bf16", "用不用fp8", "是不是fp16", "有没有fp8", "支不支持bf16")
+    r"(?<![能用要是有支])(?:不支持|不用|不要|不是|没有|别用|不能用|无)\s*" + _DTYPE_WORD + r"|"
+    r"(?:\bwithout|\bno|\bnot|w/o|\brather than|\binstead of|"
+    r"\b(?:doesn'?t|does not|don'?t|can'?t|cannot|won'?t|lacks?)\s+(?:support|have|do|run|use)"
+    r"(?:\s+any)?)\s+(?:any\s+|native\s+)?" + _DTYPE_WORD,
+    re.ASCII,
+)
+
+
 def read_precision(text: str) -> str | None:
-    """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one."""
+    """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one (a negated one
+    is not named).
+
+    >>> read_precision("no bf16 on volta so fp16 mixed precision"), read_precision("int4, not fp8")
+    ('fp16', 'int4')
+    >>> read_precision("the v100 doesn't support bf16"), read_precision("不支持bf16，用fp16")
+    (None, 'fp16')
+    >>> read_precision("8张V100能不能用bf16预训练"), read_precision("有没有fp8")
+    ('bf16', 'fp8')
+    """
+    text = _NOT_PRECISION.sub(" ", text)
     for pattern, precision in _PRECISION_WORDS:
         if re.search(pattern, text, re.ASCII):
             return precision

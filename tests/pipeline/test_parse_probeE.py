@@ -1,0 +1,81 @@
+"""Sloppy English wordings from the probeE expert probe (Slack, issues, forums): each reads the
+slot or question kind it states, in wordings of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    ("question", "gpu", "count"),
+    [
+        ("how long to pretrain a 7b on 1T tokens with 64 H1OO?", "H100 SXM 80GB", 64),
+        ("serve qwen2.5-7b on two a1oo 80gb", "A100 SXM 80GB", 2),
+        ("can one 4O9O run llama-3.1-8b?", "RTX 4090 24GB", 1),
+        # boundary: the plain spelling still reads
+        ("how long to pretrain a 7b on 1T tokens with 64 H100?", "H100 SXM 80GB", 64),
+    ],
+)
+def test_a_product_number_typed_with_the_letter_o_is_the_card(
+    question: str, gpu: str, count: int
+) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.gpu, scenario.gpu_count) == (gpu, count)
+
+
+def test_a_model_name_with_a_letter_o_after_one_digit_is_left_alone() -> None:
+    assert "gpt-4o" in parse("is gpt-4o better than llama?").question.lower()
+
+
+@pytest.mark.parametrize(
+    ("question", "precision"),
+    [
+        ("8x V100 32GB, full-finetune a 3B? no bf16 on volta so fp16 mixed precision", "fp16"),
+        ("serve llama-3.1-70b on 4 h100 in int4, not fp8", "int4"),
+        ("T4 doesn't support bf16, so fp16: lora llama-3.1-8b on one T4?", "fp16"),
+        # boundary: a stated precision with no negation
+        ("full-finetune a 3B on 8x V100 in bf16", "bf16"),
+    ],
+)
+def test_a_precision_ruled_out_is_not_the_precision(question: str, precision: str) -> None:
+    assert parse(question).scenario.precision == precision
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "gpu-hours for a llama3 70b style model, 15T tokens, H100s at 40% mfu?",
+        "what are the GPU-hours for a 13B on 1T tokens on A100?",
+    ],
+)
+def test_gpu_hours_for_a_job_asks_for_gpu_hours(question: str) -> None:
+    assert parse(question).asks[0] == "gpu_hours"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much to pretrain a 1b model on 100B tokens on A10s at $0.75/hr",
+        "how much to fine-tune llama-3.1-8b on 1B tokens on 8 A100 at $1.5/hr?",
+    ],
+)
+def test_how_much_to_train_asks_for_the_cost(question: str) -> None:
+    assert "cost" in parse(question).asks
+
+
+def test_how_much_memory_to_train_is_not_a_cost() -> None:
+    assert "cost" not in parse("how much memory to fine-tune llama-3.1-8b?").asks
+
+
+@pytest.mark.parametrize(
+    ("question", "precision"),
+    [
+        ("实验室有8张V100 32G，能不能用bf16预训练一个1B的小模型", "bf16"),
+        ("H100用不用fp8推理Llama-3.1-70B", "fp8"),
+        ("V100不支持bf16，用fp16全参微调3B行吗", "fp16"),
+    ],
+)
+def test_a_chinese_question_about_a_precision_states_it(question: str, precision: str) -> None:
+    assert parse(question).scenario.precision == precision

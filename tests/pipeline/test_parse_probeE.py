@@ -79,3 +79,33 @@ def test_how_much_memory_to_train_is_not_a_cost() -> None:
 )
 def test_a_chinese_question_about_a_precision_states_it(question: str, precision: str) -> None:
     assert parse(question).scenario.precision == precision
+
+
+@pytest.mark.parametrize(
+    ("question", "price", "unit"),
+    [
+        ("8x H100 node at $2.5/gpu/hr vs buying one for $300k, break-even?", 300000.0, "node"),
+        ("H100 at $2/hr per gpu, or buying one at $25k: cheaper over a year?", 25000.0, "gpu"),
+    ],
+)
+def test_buying_one_is_a_purchase_price_of_what_was_named(
+    question: str, price: float, unit: str
+) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.purchase_price, scenario.purchase_unit, scenario.budget) == (price, unit, None)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "assistant.parse.hardware",
+        "assistant.parse.slots",
+        "assistant.parse.purchase_price",
+        "assistant.calculate.asked_unit",
+    ],
+)
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module)).failed == 0

@@ -29,3 +29,21 @@ from assistant.parse import parse
 def test_the_break_even_is_said_in_the_unit_asked(question: str, pattern: str) -> None:
     cost = next(c for c in calculate(parse(question)).checks if c.kind == "cost")
     assert re.search(pattern, cost.summary), cost.summary
+
+
+# DeepSeek-R1 FP8 on 8 x H200, 32 sequences of 131,072 tokens: MLA caches (512 + 64) x 61 x 2 B
+# = 70,272 B per token = 295 GB in BF16, which TP does not divide (one latent per token): 145
+# GB per GPU at TP=4, PP=2. In FP8 over 8 pipeline stages it is 18 GB beside 84 GB of weights,
+# under 126.9 GB: no new hardware, nothing stated undone -> conditional.
+def test_an_fp8_kv_cache_that_fits_on_another_split_of_the_same_gpus_is_the_fix() -> None:
+    outcome = calculate(parse("deepseek-r1 on 8x H200 fp8, 32 users at 128k ctx, does it fit?"))
+    assert outcome.verdict == "conditional"
+    assert "PP=8 on the same 8 GPUs" in outcome.suggestions[0].change
+
+
+# boundary: Qwen2.5-72B int4 at 128k on one H100: the FP8 cache fits on the card as it is, so the
+# fix names no other split
+def test_an_fp8_kv_cache_that_fits_as_laid_out_names_no_split() -> None:
+    outcome = calculate(parse("1x H100 80gb, qwen2.5-72b int4, 128k ctx single user - fits?"))
+    assert outcome.verdict == "conditional"
+    assert "same" not in outcome.suggestions[0].change

@@ -109,3 +109,29 @@ def test_docstring_examples(module: str) -> None:
     import importlib
 
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "users"),
+    [
+        ("8张H200用fp8部署DeepSeek-R1，32个用户128k上下文，放得下吗", 32),
+        ("4张H100跑Llama-3.1-70B，50个用户32k上下文够吗", 50),
+        # boundary: with a comma between, as before
+        ("8张H200用fp8部署DeepSeek-R1，32个用户，128k上下文，放得下吗", 32),
+    ],
+)
+def test_users_listed_right_before_a_context_are_in_flight(question: str, users: int) -> None:
+    assert parse(question).scenario.concurrency == users
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "8卡H100每卡时20元租，或者花250万买一台，几个月回本？",
+        # boundary: the server named after the 一台, as before
+        "8卡H100每卡时20元租，或者花250万买一台8卡服务器，几个月回本？",
+    ],
+)
+def test_money_spent_on_one_server_is_its_purchase_price(question: str) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.purchase_price, scenario.purchase_unit) == (2500000.0, "node")

@@ -68,7 +68,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"(?:花|用|出)\s*" + _AMOUNT + r"\s*(?:买|购买|购置)\s*(?:一台|一套|1台|整台)"
-            r"[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)"
+            # "或者花250万买一台，几个月回本": the server named before, the clause ends here
+            r"(?:[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)|(?=\s*(?:[,，。;；?？!！]|$)))"
         ),
         "node",
     ),

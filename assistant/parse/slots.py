@@ -74,6 +74,7 @@ _METHOD_WORDS: tuple[tuple[str, str], ...] = (
         "full",
     ),
 )
+_NOT_QUARTER = r"(?!\s*(?:'?\d{2}\b|20\d\d|fy|revenue|earnings|results|sales|report))"
 _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),
     (r"\bbf16\b|bfloat16", "bf16"),
@@ -82,10 +83,12 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp32\b|float32|单精度", "fp32"),
     # llama.cpp GGUF types: q8_0 is 8-bit; q4_0 / q4_k_m (and the smaller q3_k, q2_k, kept at
     # 4 bits as an upper bound) are 4-bit
-    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8_0\b", "int8"),
+    # ("q8", "q4": the bare llama.cpp / Ollama tags people write, "qwen3 30b at q4"; never a
+    # quarter, "Q4 2025", "q4 revenue")
+    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8(?:_0)?\b" + _NOT_QUARTER, "int8"),
     (
         r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b|"
-        r"\bq4_(?:0|1|k(?:_[sm])?)\b|\bq[23]_k\w*",
+        r"\bq4(?:_(?:0|1|k(?:_[sm])?))?\b" + _NOT_QUARTER + r"|\bq[23]_k\w*",
         "int4",
     ),
 )

@@ -132,7 +132,7 @@ _CONCURRENCY = (
     ),
     # "16 users chat with it", "32 users hitting the endpoint": users at it now (not "a day")
     re.compile(
-        NUMBER + r"\s*(?:active |online )?(?:users|people|employees|staff|colleagues|students|"
+        NUMBER + r"\s*(?:active |online )?(?:users|people|ppl|employees|staff|colleagues|students|"
         r"customers|clients|engineers|developers|devs)\s+(?:(?:are |will |would )?(?:gonna|going "
         r"to|will|would|to)\s+use|chat|chatting|talk|talking|using|use|hitting|hit|query|querying|"
         r"prompting)\b"
@@ -160,7 +160,7 @@ _CONCURRENCY = (
     re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
     # "~50 people chatting with the bot at the same time": in flight (not "1000 users a day")
     re.compile(
-        NUMBER + r"\s*(?:active |online )?(?:people|persons|users|customers|employees|students|"
+        NUMBER + r"\s*(?:active |online )?(?:people|ppl|persons|users|customers|employees|students|"
         r"staff|clients)\b(?:(?!\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)[^.?!])"
         r"{0,60}?\b(?:at the same time|at once|simultaneously|concurrently|in parallel)\b"
     ),

@@ -135,3 +135,30 @@ def test_users_listed_right_before_a_context_are_in_flight(question: str, users:
 def test_money_spent_on_one_server_is_its_purchase_price(question: str) -> None:
     scenario = parse(question).scenario
     assert (scenario.purchase_price, scenario.purchase_unit) == (2500000.0, "node")
+
+
+@pytest.mark.parametrize(
+    ("question", "users"),
+    [
+        ("can 1x A10 (24gb) serve qwen2.5-7b-instruct for 20 ppl at once?", 20),
+        ("we're 30 ppl using one 4090 for qwen2.5-7b, ok?", 30),
+        # boundary: the word spelled out
+        ("can 1x A10 serve qwen2.5-7b for 20 people at once?", 20),
+    ],
+)
+def test_ppl_are_people(question: str, users: int) -> None:
+    assert parse(question).scenario.concurrency == users
+
+
+@pytest.mark.parametrize(
+    ("question", "precision"),
+    [
+        ("Qwen3-30B-A3B on one 3090 at q4, tok/s?", "int4"),
+        ("llama3 8b q8 on a T4?", "int8"),
+        ("q4_k_m qwen2.5-32b on a 4090", "int4"),
+        # boundary: a quarter of the year is no quantization
+        ("h100 rental prices in q4 2025 for llama-3.1-8b serving?", None),
+    ],
+)
+def test_a_bare_gguf_tag_is_the_precision(question: str, precision: str | None) -> None:
+    assert parse(question).scenario.precision == precision

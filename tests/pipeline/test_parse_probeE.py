@@ -162,3 +162,17 @@ def test_ppl_are_people(question: str, users: int) -> None:
 )
 def test_a_bare_gguf_tag_is_the_precision(question: str, precision: str | None) -> None:
     assert parse(question).scenario.precision == precision
+
+
+@pytest.mark.parametrize(
+    ("question", "budget"),
+    [
+        ("we have $25k/mo budget, can we serve llama 3.1 70b 24/7 on H100s at $2.49/hr?", 25000.0),
+        ("we have $25k/month budget, serve llama-3.1-70b on H100s at $2.49/hr?", 25000.0),
+        # boundary: the forms that already read
+        ("budget is $25k/mo, H100 at $2/hr. how many H100s can we keep running 24/7?", 25000.0),
+        ("we have $50,000 and H100 at $2/hr, how many GPU-hours?", 50000.0),
+    ],
+)
+def test_a_monthly_budget_is_read_whole(question: str, budget: float) -> None:
+    assert parse(question).scenario.budget == budget

@@ -102,6 +102,7 @@ def test_buying_one_is_a_purchase_price_of_what_was_named(
         "assistant.parse.slots",
         "assistant.parse.purchase_price",
         "assistant.calculate.asked_unit",
+        "assistant.calculate.whole_nodes",
     ],
 )
 def test_docstring_examples(module: str) -> None:

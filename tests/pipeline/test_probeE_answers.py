@@ -47,3 +47,20 @@ def test_an_fp8_kv_cache_that_fits_as_laid_out_names_no_split() -> None:
     outcome = calculate(parse("1x H100 80gb, qwen2.5-72b int4, 128k ctx single user - fits?"))
     assert outcome.verdict == "conditional"
     assert "same" not in outcome.suggestions[0].change
+
+
+# "how many H200 nodes?" for DeepSeek-R1 FP8 at 100 x 4k: 671 GB + MLA KV 100 x 4096 x 70,272 B
+# = 28.8 GB -> 8 x 126.9 GB holds it: exactly one node, said as a node count
+@pytest.mark.parametrize(
+    ("question", "pattern"),
+    [
+        (
+            "serve deepseek-r1 671b fp8 for 100 concurrent users 4k ctx — how many H200 nodes?",
+            r"^You need 1 node × 8 \(8 × H200",
+        ),
+        ("DeepSeek-R1 fp8 部署，100并发4k上下文，要几台H200？", r"^需要 1 台（每台 8 张"),
+    ],
+)
+def test_one_whole_node_asked_in_nodes_is_said_in_nodes(question: str, pattern: str) -> None:
+    lead = calculate(parse(question)).lead
+    assert re.search(pattern, lead), lead

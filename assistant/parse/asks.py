@@ -30,6 +30,7 @@ from assistant.records import Ask, Task
 __all__ = [
     "FABRIC_QUESTION",
     "KV_PER_TOKEN",
+    "PER_TOKEN_PRICE",
     "SCALING_QUESTION",
     "asks_about_fabric",
     "asks_about_scaling",
@@ -58,6 +59,13 @@ KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
     r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
     r"(?:kv ?cache|kv ?缓存|键值缓存)"
+)
+#: "cost per 1M output tokens", "$ per million tokens", "每百万token多少钱": the price of the
+#: tokens asked, not the rent of the hour (calculate.lead leads with it).
+PER_TOKEN_PRICE = (
+    r"(?:cost|price|\$|usd|dollars?)\s*(?:per|/|for)\s*(?:1\s?m\b|one million|a million|million|"
+    r"1k\b|a thousand|thousand|token)|每\s*(?:百万|1m|一百万|千)\s*(?:个)?\s*token\s*(?:的)?\s*"
+    r"(?:多少钱|成本|价格|费用)"
 )
 #: "How badly does the network hurt scaling", "what scaling efficiency do we get on 25GbE",
 #: "网络对扩展效率影响多大", "扩展效率能到多少", "网络会拖慢多少": how much the traffic between the

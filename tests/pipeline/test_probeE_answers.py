@@ -64,3 +64,28 @@ def test_an_fp8_kv_cache_that_fits_as_laid_out_names_no_split() -> None:
 def test_one_whole_node_asked_in_nodes_is_said_in_nodes(question: str, pattern: str) -> None:
     lead = calculate(parse(question)).lead
     assert re.search(pattern, lead), lead
+
+
+# Llama-3.1-8B on one H100 at $2/h, 32 sequences: ~2,340 tokens/s -> 8.4M tokens an hour -> about
+# $0.24 per million; the per-token price asked leads, the hourly rent after it
+@pytest.mark.parametrize(
+    ("question", "pattern"),
+    [
+        (
+            "cost per 1M output tokens serving llama 3.1 8b on one H100 at $2/hr with batch 32?",
+            r"^About 0\.2\d USD per million generated tokens",
+        ),
+        (
+            "单卡H100每卡时15元部署Llama-3.1-8B，32路并发，每百万token多少钱？",
+            r"^按 32 路并发，每百万",
+        ),
+        # boundary: the rent asked stays first
+        (
+            "serving llama 3.1 8b on one H100 at $2/hr with batch 32: what does it cost?",
+            r"^It costs about 2\.00 USD",
+        ),
+    ],
+)
+def test_a_price_per_token_asked_leads_with_it(question: str, pattern: str) -> None:
+    lead = calculate(parse(question)).lead
+    assert re.search(pattern, lead), lead

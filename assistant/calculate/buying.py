@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from assistant.calculate.asked_unit import in_asked_unit
+from assistant.calculate.scope import ask_wording
 from assistant.i18n import text
 from assistant.records import Check, Query, Scenario
 from calculators import purchase_cost, units_bought
@@ -159,6 +161,8 @@ def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
         figures["rent"] = figures["cost"] = rent  # the cost of the period asked, rented
     else:
         msg = Msg("answer.rent_or_buy", **said)
+    # "break-even in how many months?": the pay-off time in the unit asked
+    msg = in_asked_unit(msg, ask_wording(query), "breakeven")
     check = _check(query, msg, figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate})
     return Bought(check.summary, check, s, units)
 

@@ -30,6 +30,7 @@ __all__ = [
     "focus_sentence",
     "main_ask",
     "needed_gpus",
+    "token_price",
     "topic_sentences",
     "with_energy_basis",
 ]
@@ -288,6 +289,23 @@ def _serving_cost(
         currency=scenario.currency or "",
         rent=Msg(rent.key, hours=hours, per=per),
         per_million=per_million,
+        load=load_said(scenario),
+    )
+
+
+def token_price(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """ "About 0.24 USD per million generated tokens at 32 concurrent sequences (2.00 USD per
+    hour of serving)": the per-token price asked first; None when serving was not costed."""
+    per_million = figure(checks, "cost", "cost_per_million_tokens")
+    cost = figure(checks, "cost", "cost")
+    period = next((c.figures.get("period") for c in checks if c.kind == "cost"), None)
+    if per_million is None or cost is None or period != "one hour of serving":
+        return None  # a stated period ("for a month") keeps its total first
+    return Msg(
+        "answer.cost_per_million_first",
+        per_million=per_million,
+        cost=cost,
+        currency=scenario.currency or "",
         load=load_said(scenario),
     )
 

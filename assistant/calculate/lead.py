@@ -4,6 +4,7 @@ follow-up, and the checks the question named."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from assistant.calculate.focus import (
     focus_sentence,
     main_ask,
     needed_gpus,
+    token_price,
     topic_sentences,
 )
 from assistant.calculate.followup import changed_note
@@ -27,7 +29,7 @@ from assistant.calculate.total_cost import total_cost
 from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
-from assistant.parse.asks import asks_about_scaling, asks_total
+from assistant.parse.asks import PER_TOKEN_PRICE, asks_about_scaling, asks_total
 from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -172,6 +174,10 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
             return text(nodes, language)
     if ask == "duration":
         return _duration(outcome, scenario, query)
+    if ask == "cost" and re.search(PER_TOKEN_PRICE, ask_wording(query), re.IGNORECASE):
+        per_token = token_price(outcome.checks, scenario)  # "cost per 1M output tokens"
+        if per_token is not None:
+            return text(per_token, language)
     return focus_sentence(ask, outcome.checks, scenario, language)
 
 

@@ -36,11 +36,20 @@ def asks_nodes(question: str) -> bool:
 
 
 def node_count(count: int, per_node: int, gpu: str) -> Msg | None:
-    """ "You need 94 nodes × 8 (752 × H800)" for a count of whole nodes past one node, else
-    None (a count inside one node is said in GPUs)."""
-    if per_node < 1 or count <= per_node or count % per_node:
+    """ "You need 94 nodes × 8 (752 × H800)" for a count of whole nodes, "You need 1 node × 8
+    (8 × H200)" for exactly one; None for a part of a node (said in GPUs) or no whole count.
+
+    Examples:
+        >>> node_count(8, 8, "H200").key, node_count(752, 8, "H800")["nodes"]
+        ('answer.count_one_node', 94)
+        >>> node_count(4, 8, "H200"), node_count(12, 8, "H200")
+        (None, None)
+    """
+    if per_node < 1 or count < per_node or count % per_node:
         return None
     hardware = Msg("common.gpus", count=count, gpu=gpu)
+    if count == per_node:  # "how many H200 nodes?" answered "8 × H200" said no node count
+        return Msg("answer.count_one_node", per_node=per_node, hardware=hardware)
     return Msg("answer.count_nodes", nodes=count // per_node, per_node=per_node, hardware=hardware)
 
 

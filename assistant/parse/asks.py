@@ -30,6 +30,7 @@ from assistant.records import Ask, Task
 __all__ = [
     "FABRIC_QUESTION",
     "KV_PER_TOKEN",
+    "PER_TOKEN_PRICE",
     "SCALING_QUESTION",
     "asks_about_fabric",
     "asks_about_scaling",
@@ -58,6 +59,13 @@ KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
     r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
     r"(?:kv ?cache|kv ?缓存|键值缓存)"
+)
+#: "cost per 1M output tokens", "$ per million tokens", "每百万token多少钱": the price of the
+#: tokens asked, not the rent of the hour (calculate.lead leads with it).
+PER_TOKEN_PRICE = (
+    r"(?:cost|price|\$|usd|dollars?)\s*(?:per|/|for)\s*(?:1\s?m\b|one million|a million|million|"
+    r"1k\b|a thousand|thousand|token)|每\s*(?:百万|1m|一百万|千)\s*(?:个)?\s*token\s*(?:的)?\s*"
+    r"(?:多少钱|成本|价格|费用)"
 )
 #: "How badly does the network hurt scaling", "what scaling efficiency do we get on 25GbE",
 #: "网络对扩展效率影响多大", "扩展效率能到多少", "网络会拖慢多少": how much the traffic between the
@@ -230,6 +238,11 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:⟨gpu⟩ ?(?:gpu|card)?|gpu|card)[- ]?h(?:ou)?rs?\s+(?:(?:needed|required)\s+)?"
         r"(?:to|for)\s+(?:(?:a|an|the|one|our|my)\s+)?(?:full\s+|lora\s+|qlora\s+)?"
         r"(?:pre-?train|train|fine-?tune|finetune|finish|run|q?lora)\w*\b|"
+        # "gpu-hours for a llama3 70b style model, 15T tokens?", "what are the GPU-hours for a
+        # 70B on 2T": the noun opens the question and names what it is for, with no verb
+        r"(?:^\s*|[.?!:;]\s*)(?:(?:what(?:'s| is| are| would be)|estimate|rough(?:ly)?|approx\w*|"
+        r"total|ballpark|about|~)\s+)*(?:the\s+)?(?:total\s+)?(?:⟨gpu⟩ ?(?:gpu|card)?|gpu|card)"
+        r"[- ]?h(?:ou)?rs?\s+(?:for|of)\s+(?:a|an|the|one|our|my|this|that)\b|"
         # "…using 2048 H800s at 35% MFU: GPU-hours?", "卡时多少？": the noun is the question
         r"(?:^\s*|[.?!:;,，：；。]\s*)(?:⟨gpu⟩ ?|gpu|card)[- ]?h(?:ou)?rs?\s*(?:needed|required)?"
         r"\s*[?？]|(?:卡时|gpu\s*小时)\s*(?:是|要|需要|大概|大约|一共|总共)?\s*(?:多少|几何)",
@@ -317,6 +330,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少钱|花多少|花费|成本|费用|预算够|租金\s*(?:一共|总共|大概|大约)?\s*(?:是|要)?\s*多少|"
         r"\bcost|how much money|price tag|how expensive|"
         r"\bbill\b|how much (?:will|would|does) it (?:cost|run)|spend|"
+        # "how much to pretrain a 1b model on 100B tokens on A10s at $0.75/hr": money (never
+        # "how much memory to …", whose noun is the quantity)
+        r"how much (?:to|for) (?:pre-?train|train|fine-?tune|finetune|serve|rent|run|host)\w*\b|"
         # "what do we pay?", "how much would I pay" (not "pay-as-you-go" or "pay for itself")
         r"(?:what|how much) (?:do|would|will|did|should|shall) (?:we|i|you) (?:end up )?pay\b|"
         # "what's the rent of 2 H100 nodes for a week": the noun, not "I rent H100 at $2/h"

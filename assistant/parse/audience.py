@@ -52,7 +52,7 @@ _SINGLE = re.compile(
 _PEOPLE_ZH = r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"
 _PEOPLE_EN = (
     r"(?:\s+(?:internal|active|registered|regular|enterprise|company|office|end|in-house))?"
-    r"\s+(?:people|persons|employees|staff|users|engineers|developers|researchers|"
+    r"\s+(?:people|ppl|persons|employees|staff|users|engineers|developers|researchers|"
     r"colleagues|students|customers|members|analysts)\b"
 )
 #: "per day", "a month", "daily": a rate of people, not how many share the deployment

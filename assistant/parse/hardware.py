@@ -29,6 +29,7 @@ __all__ = [
     "read_counts",
     "read_links",
     "read_memory",
+    "zero_typos",
 ]
 
 GPU_MARK = " ⟨gpu⟩ "
@@ -145,6 +146,21 @@ def _swallows_number(text: str, match: re.Match[str]) -> bool:
     if not re.search(r"[a-z0-9]\s+\d+$", match.group(0)):
         return False
     return bool(_QUANTITY_AFTER.match(text, match.end()))
+
+
+#: A product number typed with the letter O for a zero ("H1OO", "a1oo", "4O9O", "V1OOs"): a
+#: letter prefix of at most three, a digit, then two to four digits or O's, at least one an O.
+#: Never "gpt-4o" or "o1" (one character after the digit), never a word without a digit.
+_ZERO_TYPO = re.compile(r"(?<![\w.])([a-z]{0,3}\d)([\do]{2,4})(?=s?\b)")
+
+
+def zero_typos(text: str) -> str:
+    """The lower-cased text with letter-O zeros in product numbers made digits (same length).
+
+    >>> zero_typos("256 h1oo and a 4o9o, not gpt-4o or o1")
+    '256 h100 and a 4090, not gpt-4o or o1'
+    """
+    return _ZERO_TYPO.sub(lambda m: m[1] + m[2].replace("o", "0"), text)
 
 
 def mask(text: str, matches: Iterable[CatalogMatch], mark: str) -> str:

@@ -92,6 +92,9 @@ _NOT_STREAMS = r"gpu|服务器|cpu|主机|显卡|卡|机|至强|epyc|nvlink|pcie
 #: After a count: a rate ("20 seqs/s", "100 sequences per second"), not a count in flight.
 _NOT_PER = r"(?!\s*(?:/|per\b|每)\s*(?:s\b|sec|second|min|minute|h\b|hour|day|秒|分钟|小时|天))"
 
+#: A context length right after a listed user count ("32个用户128k上下文"): the next fact of the
+#: same list, so the users are in flight as before a comma.
+_NEXT_LENGTH = r"\d+(?:\.\d+)?\s*k?\s*(?:token|上下文|context|ctx)"
 _CONCURRENCY = (
     re.compile(NUMBER + r"\s*(?:个|路)?\s*(?:并发|concurrent|simultaneous)"),
     re.compile(
@@ -129,7 +132,7 @@ _CONCURRENCY = (
     ),
     # "16 users chat with it", "32 users hitting the endpoint": users at it now (not "a day")
     re.compile(
-        NUMBER + r"\s*(?:active |online )?(?:users|people|employees|staff|colleagues|students|"
+        NUMBER + r"\s*(?:active |online )?(?:users|people|ppl|employees|staff|colleagues|students|"
         r"customers|clients|engineers|developers|devs)\s+(?:(?:are |will |would )?(?:gonna|going "
         r"to|will|would|to)\s+use|chat|chatting|talk|talking|using|use|hitting|hit|query|querying|"
         r"prompting)\b"
@@ -145,7 +148,9 @@ _CONCURRENCY = (
     re.compile(
         r"(?:[,;、，；和]|以及)\s*"
         + NUMBER
-        + r"\s*(?:个|位|名)?\s*用户(?=\s*(?:[?.!,;？。，；、]|$))"
+        + r"\s*(?:个|位|名)?\s*用户(?=\s*(?:[?.!,;？。，；、]|$|"
+        + _NEXT_LENGTH
+        + r"))"
     ),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(
@@ -155,7 +160,7 @@ _CONCURRENCY = (
     re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
     # "~50 people chatting with the bot at the same time": in flight (not "1000 users a day")
     re.compile(
-        NUMBER + r"\s*(?:active |online )?(?:people|persons|users|customers|employees|students|"
+        NUMBER + r"\s*(?:active |online )?(?:people|ppl|persons|users|customers|employees|students|"
         r"staff|clients)\b(?:(?!\b(?:per|a|an|each|every)\s+(?:day|hour|week|month)\b)[^.?!])"
         r"{0,60}?\b(?:at the same time|at once|simultaneously|concurrently|in parallel)\b"
     ),

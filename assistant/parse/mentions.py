@@ -107,7 +107,7 @@ _FULL_BEFORE_V3 = re.compile(r"满血(?:版)?(?:的)?\s*(?=deepseek[\s_-]*v\d)")
 
 
 def find_mentions(cleaned: str, sites: Iterable[SiteProfile]) -> Mentions:
-    text = cleaned.lower()
+    text = hw.zero_typos(cleaned.lower())  # "256 H1OO": the same length, so spans still map
     site_matches = hw.find_aliases(text, _site_index(sites))
     text = hw.mask(text, site_matches, " ⟨site⟩ ")
     gpu_index, model_index = _catalog_indexes()

@@ -17,7 +17,8 @@ from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, first_match
 __all__ = ["BUDGET_WORDS", "MFU_WORDS", "read_budget", "read_mfu", "read_price_per_kwh", "read_pue"]
 
 _CUR = CURRENCY_WORD
-_MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z])"
+# (never part of a longer number: "$25k/mo" is not "$2" followed by "5k")
+_MONEY_K = r"\s*(k|m(?:n|illion)?|w|万)?(?![a-z\d])"
 _SCALE = {None: 1.0, "k": 1e3, "w": 1e4, "万": 1e4, "m": 1e6, "mn": 1e6, "million": 1e6}
 
 _BUDGET = (
@@ -27,7 +28,11 @@ _BUDGET = (
         r"(?:goes |went |raised |cut |increased |lowered )?to)?\s*"
         r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*(?:" + _CUR + r")?"
     ),
-    re.compile(_CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:total )?budget"),
+    # "$50k budget", "we have $25k/mo budget" (the month is the period, `parse.durations`)
+    re.compile(
+        _CUR + r"\s*" + NUMBER + _MONEY_K + r"\s*(?:(?:/|per|a)\s*(?:mo|month)\b\s*)?"
+        r"(?:total |monthly )?budget"
+    ),
     # "a 300k CNY budget", "a 50k USD total budget": the currency code after the amount
     re.compile(
         r"(?:" + _CUR + r")?\s*" + NUMBER + _MONEY_K + r"\s*" + _CUR + r"\s*(?:total\s+)?budget"

@@ -59,6 +59,11 @@ _RESPECTIVE_PRICES = (
     re.compile(r"(?=[$¥￥])" + _AMOUNTS + r"\s*(?:/|per|每)\s*" + _PER_GPU_HOUR),
     # each amount per hour: "at $1.00/hr vs $0.80/hr", "$2.5/hr, $3.5/hr and $3.0/hr per GPU"
     re.compile(r"(" + _HOURLY + r"(?:\s*" + _LIST_SEPARATOR + r"\s*" + _HOURLY + r")+)"),
+    # the unit said once, after the last: "at $2.5 vs $1.3/hr", "$2 or $1.2 per gpu-hr"
+    re.compile(
+        r"(?=[$¥￥])(" + _AMOUNT + r"(?:\s*" + _LIST_SEPARATOR + r"\s*" + _AMOUNT + r")+)"
+        r"\s*(?:/|per|an?)\s*(?:gpu[- ]?)?(?:hr|h|hour)s?\b"
+    ),
 )
 
 

@@ -68,7 +68,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"(?:花|用|出)\s*" + _AMOUNT + r"\s*(?:买|购买|购置)\s*(?:一台|一套|1台|整台)"
-            r"[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)"
+            # "或者花250万买一台，几个月回本": the server named before, the clause ends here
+            r"(?:[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)|(?=\s*(?:[,，。;；?？!！]|$)))"
         ),
         "node",
     ),
@@ -86,14 +87,38 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+#: "… 8x H100 node at $2.5/gpu/hr vs buying one for $300k": a pronoun bought, whose unit is the
+#: server or card named last before it (`_antecedent`).
+_ONE_BOUGHT = re.compile(r"\bbuy(?:ing)?\s+(?:one|1|it)\s+(?:outright\s*)?(?:for|at)\s*" + _AMOUNT)
+#: A server or a card named (not "/gpu/hr" or "per gpu": the unit of a rent).
+_NAMED_UNIT = re.compile(_EN_NODE + r"|(?<!/)(?<!per )(?:⟨gpu⟩|\bgpus?\b|\bcards?\b)")
+
+
+def _antecedent(before: str) -> str:
+    """ "node" or "gpu": what the last server or card named before a "buying one" is."""
+    named = [m.group() for m in _NAMED_UNIT.finditer(before)]
+    return "node" if named and re.fullmatch(_EN_NODE, named[-1]) else "gpu"
+
+
 def read_purchase_price(text: str) -> PurchasePrice | tuple[None, None]:
     """The first stated purchase price in the text, its unit, currency and span; (None, None)
-    when the text states none (an amount needs a currency, or a 台/张 beside it in Chinese)."""
+    when the text states none (an amount needs a currency, or a 台/张 beside it in Chinese).
+
+    >>> read_purchase_price("8x ⟨gpu⟩ node at $2.5/gpu/hr vs buying 1 for $300k")[:3]
+    (300000.0, 'node', 'USD')
+    >>> read_purchase_price("⟨gpu⟩ at $2/hr or buying one at $25k?")[:3]
+    (25000.0, 'gpu', 'USD')
+    """
     found = [
         (match.start(2), order, one)
         for order, (pattern, unit) in enumerate(_FORMS)
         for match in _matches(pattern, text)
         if (one := _priced(text, match, unit)) is not None
+    ]
+    found += [
+        (match.start(2), len(_FORMS), one)
+        for match in _matches(_ONE_BOUGHT, text)
+        if (one := _priced(text, match, _antecedent(text[: match.start()]))) is not None
     ]
     # the first amount; read by both a server's and a card's form ("a dgx h100 costs"), the
     # server's (earlier in `_FORMS`)

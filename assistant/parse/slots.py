@@ -74,6 +74,7 @@ _METHOD_WORDS: tuple[tuple[str, str], ...] = (
         "full",
     ),
 )
+_NOT_QUARTER = r"(?!\s*(?:'?\d{2}\b|20\d\d|fy|revenue|earnings|results|sales|report))"
 _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp8\b|\bfloat8\b|8位浮点", "fp8"),
     (r"\bbf16\b|bfloat16", "bf16"),
@@ -82,10 +83,12 @@ _PRECISION_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bfp32\b|float32|单精度", "fp32"),
     # llama.cpp GGUF types: q8_0 is 8-bit; q4_0 / q4_k_m (and the smaller q3_k, q2_k, kept at
     # 4 bits as an upper bound) are 4-bit
-    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8_0\b", "int8"),
+    # ("q8", "q4": the bare llama.cpp / Ollama tags people write, "qwen3 30b at q4"; never a
+    # quarter, "Q4 2025", "q4 revenue")
+    (r"\bint8\b|8[- ]?bit|8比特|8位量化|\bw8a8\b|\bq8(?:_0)?\b" + _NOT_QUARTER, "int8"),
     (
         r"\bint4\b|4[- ]?bit|4比特|4位量化|\bnf4\b|\bgptq\b|\bawq\b|\bw4a16\b|"
-        r"\bq4_(?:0|1|k(?:_[sm])?)\b|\bq[23]_k\w*",
+        r"\bq4(?:_(?:0|1|k(?:_[sm])?))?\b" + _NOT_QUARTER + r"|\bq[23]_k\w*",
         "int4",
     ),
 )
@@ -165,8 +168,31 @@ def methods_named(text: str) -> tuple[str, ...]:
     return tuple(m for m in ("full", "lora", "qlora") if m in named)
 
 
+_DTYPE_WORD = r"(?:bf16|bfloat16|fp16|float16|fp8|float8|fp32|float32|int8|int4|nf4|[48][- ]?bit)\b"
+#: A precision ruled out: "no bf16 on volta so fp16", "int4, not fp8", "doesn't support bf16",
+#: "不支持bf16", "不用fp8": they name what the job is NOT (its precision comes from the rest).
+_NOT_PRECISION = re.compile(
+    # (never the question "能不能用bf16", "用不用fp8", "是不是fp16", "有没有fp8", "支不支持bf16")
+    r"(?<![能用要是有支])(?:不支持|不用|不要|不是|没有|别用|不能用|无)\s*" + _DTYPE_WORD + r"|"
+    r"(?:\bwithout|\bno|\bnot|w/o|\brather than|\binstead of|"
+    r"\b(?:doesn'?t|does not|don'?t|can'?t|cannot|won'?t|lacks?)\s+(?:support|have|do|run|use)"
+    r"(?:\s+any)?)\s+(?:any\s+|native\s+)?" + _DTYPE_WORD,
+    re.ASCII,
+)
+
+
 def read_precision(text: str) -> str | None:
-    """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one."""
+    """fp32, bf16, fp16, fp8, int8 or int4 (4-bit) when the question names one (a negated one
+    is not named).
+
+    >>> read_precision("no bf16 on volta so fp16 mixed precision"), read_precision("int4, not fp8")
+    ('fp16', 'int4')
+    >>> read_precision("the v100 doesn't support bf16"), read_precision("不支持bf16，用fp16")
+    (None, 'fp16')
+    >>> read_precision("8张V100能不能用bf16预训练"), read_precision("有没有fp8")
+    ('bf16', 'fp8')
+    """
+    text = _NOT_PRECISION.sub(" ", text)
     for pattern, precision in _PRECISION_WORDS:
         if re.search(pattern, text, re.ASCII):
             return precision

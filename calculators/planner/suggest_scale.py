@@ -31,7 +31,15 @@ from calculators.planner.memory import (
 from calculators.planner.plan import CheckKind, CheckResult, Plan
 from calculators.planner.suggest_types import Candidate
 
-__all__ = ["ALTERNATIVE_GPUS", "SCALE_OUT_NODE_GPUS", "fabric", "more_gpus", "other_gpu"]
+__all__ = [
+    "ALTERNATIVE_GPUS",
+    "SCALE_OUT_NODE_GPUS",
+    "fabric",
+    "fit_layout",
+    "layout_message",
+    "more_gpus",
+    "other_gpu",
+]
 
 #: GPUs per server when a single card scales out (8 in a 4U GeForce chassis or an HGX board).
 SCALE_OUT_NODE_GPUS = 8
@@ -63,7 +71,7 @@ def _round_up(n: int, multiple: int) -> int:
     return -(-n // multiple) * multiple
 
 
-def _fit_layout(
+def fit_layout(
     plan: Plan, failing: set[CheckKind], recomputes: tuple[str | None, ...] | None = None
 ) -> tuple[Plan, int] | None:
     """The plan with the smallest fitting layout, and how many GPUs the job needs (None when
@@ -206,7 +214,7 @@ def _scale_out(
 
 def more_gpus(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
     """The same GPU: a better layout on the same cards, or as many more as the job needs."""
-    fit = _fit_layout(plan, failing)
+    fit = fit_layout(plan, failing)
     if fit is None:
         return
     laid_out, need = fit
@@ -293,14 +301,14 @@ def other_gpu(
         # Full recompute only when memory, not the deadline, sets the count (one search).
         own = recompute_options(base)[0]
         recompute = "full" if memory_bound and base.task != "inference" else own
-        fit = _fit_layout(base, failing | {"memory"}, (recompute,))
+        fit = fit_layout(base, failing | {"memory"}, (recompute,))
         if fit is None:
             continue  # does not fit at any size
         laid_out, need = fit
         need = max(need, plan.gpus)
         options.append((_cost_key(need, base.gpu, failing), name, need, base, laid_out))
     if "compute" in failing:  # a faster GPU only when it needs fewer cards than more of these
-        same = _fit_layout(plan, failing)
+        same = fit_layout(plan, failing)
         if same is not None:
             options = [o for o in options if o[2] < max(same[1], plan.gpus)]
     options.sort(key=lambda item: (item[0], item[3].gpu.memory_bytes, item[1]))

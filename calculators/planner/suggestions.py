@@ -29,7 +29,13 @@ from calculators.planner.compute import compute_facts
 from calculators.planner.host import host_ram_condition
 from calculators.planner.memory import memory_breakdown, memory_check, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan
-from calculators.planner.suggest_scale import fabric, more_gpus, other_gpu
+from calculators.planner.suggest_scale import (
+    fabric,
+    fit_layout,
+    layout_message,
+    more_gpus,
+    other_gpu,
+)
 from calculators.planner.suggest_types import Candidate
 
 __all__ = [
@@ -309,11 +315,27 @@ def _kv_quantize(plan: Plan) -> Iterator[Candidate]:
     said = Msg("suggest.kv_quantize", dtype=dtype.upper())
     alone = plan.replace(kv_dtype=dtype)
     yield Candidate("kv_quantization", said, alone, 1, size=0.75)
+    yield from _kv_quantize_laid_out(plan, said, alone)
     for q in _quantize(plan):
         both = Msg("suggest.and_kv_quantize", first=q.description, dtype=dtype.upper())
         yield Candidate(
             "combined", both, alone.replace(weight_dtype=q.plan.weight_dtype), 2, 2, size=q.size
         )
+
+
+def _kv_quantize_laid_out(plan: Plan, said: Msg, alone: Plan) -> Iterator[Candidate]:
+    """The 8-bit KV cache on another split of the same GPUs, when that split is what lets it
+    fit: an MLA cache (DeepSeek-V3/R1) is one latent per token that tensor parallelism does
+    not divide, so it shrinks per GPU only over pipeline stages (DeepSeek-R1 in FP8 on 8 x
+    H200 with 32 sequences of 128k: 145 GB of BF16 KV per GPU at TP=4, PP=2; in FP8 at TP=1,
+    PP=8 about 18 GB beside 84 GB of weights)."""
+    fit = fit_layout(alone, {"memory"})
+    if fit is None or fit[1] > plan.gpus or fit[0] == alone:
+        return
+    laid_out = fit[0]
+    layout = layout_message(laid_out)
+    both = Msg("suggest.and_layout", first=said, layout=layout, gpus=plan.gpus)
+    yield Candidate("combined", both, laid_out, 2, 2, size=0.75)
 
 
 #: Granularity of a suggested context: vLLM's KV blocks are 16 tokens; 256 keeps it readable.

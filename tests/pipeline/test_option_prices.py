@@ -97,3 +97,21 @@ def test_a_price_after_the_list_belongs_to_the_gpu_named_before_it(
     query = parse(question)
     base = query.scenario.price_per_gpu_hour
     assert tuple(o.price_per_gpu_hour or base for o in query.options) == prices
+
+
+@pytest.mark.parametrize(
+    ("question", "prices"),
+    [
+        # probeE: the unit said once after the last amount
+        (
+            "H100 vs A100 for pretraining a 7b on 1T tokens, 64 gpus each: "
+            "which finishes first and what's the cost diff at $2.5 vs $1.3/hr?",
+            (2.5, 1.3),
+        ),
+        ("H100 or A100 for lora on llama-3.1-8b, $2 or $1.2 per gpu-hr?", (2.0, 1.2)),
+    ],
+)
+def test_amounts_listed_before_one_hourly_unit_are_the_options_prices(
+    question: str, prices: tuple[float, ...]
+) -> None:
+    assert tuple(o.price_per_gpu_hour for o in parse(question).options) == prices

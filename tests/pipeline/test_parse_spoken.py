@@ -55,3 +55,15 @@ def test_ds_is_deepseek(question: str, model: str) -> None:
 def test_sample_length_counted_in_ge() -> None:
     question = "租8张H800从头训一个13B的模型，数据3千万条，每条大概1000个token，要多久"
     assert parse(question).scenario.tokens == pytest.approx(3e7 * 1000)
+
+
+@pytest.mark.parametrize(
+    ("question", "people"),
+    [
+        ("想在公司内网部署个qwen2.5-72b给全公司两百来号人用，要买啥卡", 200),
+        ("L20 48G 四张，跑glm4-9b给十几个人用，速度怎么样？", 19),  # 十几: up to 19
+        ("给公司100多人用的知识库，跑qwen2.5-14b要几张L20", 100),
+    ],
+)
+def test_loose_head_count(question: str, people: int) -> None:
+    assert parse(question).scenario.concurrency == people

@@ -128,18 +128,23 @@ def read_price(text: str) -> tuple[float | None, str | None]:
 #: (`assistant.parse.durations`).
 MONTH_HOURS = 720.0
 _MONTH_AMOUNT = _SIGNED + r"\s*(元|块钱|块|美元|刀)"
-#: A rent per month ("一个月1.5万元", "月租15000元", "15000元/月", "每张卡每月3000块"): a
-#: rate, not a deadline of a month nor a budget. Only in a question that rents (租, 云, 月租).
+_CARD = r"(?:张|块)?\s*(?:卡|gpu|⟨gpu⟩)"
+#: After a month: its rent, said with or without a currency ("一个月每张卡1万2"), never a count
+_MONTH_BARE = (
+    _SIGNED + r"\s*(元|块钱|块|美元|刀)?(?![\d.]|\s*(?:张|台|卡|个|条|天|小时|万|亿|%|度|[a-z]))"
+)
+#: A rent per month ("一个月1.5万元", "月租15000元", "15000元/月", "每张卡每月3000块", "一个月每张
+#: 卡1万2"): a rate, not a deadline of a month nor a budget. Only in a question that rents.
 _MONTH_PRICE = re.compile(
-    r"(?:(?:每|一|1)\s*个?\s*月|月租金?|包月)\s*(?:的)?\s*(?:租金|费用|价格|租价)?\s*"
-    r"(?:是|为|:|约|大约|大概|要|花)?\s*" + _MONTH_AMOUNT
+    r"(?:(?:每|一|1)\s*个?\s*月|月租金?|包月)\s*(?:的)?\s*(?:(?:每|单|1)\s*" + _CARD + r")?\s*"
+    r"(?:的)?\s*(?:租金|费用|价格|租价)?\s*(?:是|为|:|约|大约|大概|要|花)?\s*" + _MONTH_BARE
     + r"|" + _MONTH_AMOUNT + r"\s*(?:/|每|一|1)\s*个?\s*月(?!\s*[内里])"
 )  # fmt: skip
 _RENTS = re.compile(r"租|云上|云服务|上云|包月")
-_PER_CARD = re.compile(
-    r"(?:每|单|一)\s*(?:张|块)?\s*(?:卡|gpu|⟨gpu⟩)\s*(?:的)?\s*(?:每|一)?\s*个?\s*月"
-)
-_PER_NODE = re.compile(r"(?:每|一)\s*(?:台|个节点|节点)\s*(?:的)?\s*(?:每|一)?\s*个?\s*月")
+_PER_CARD = re.compile(r"(?:每|单)\s*" + _CARD + r"|(?<![\d.])1\s*(?:张|块)\s*(?:卡|gpu|⟨gpu⟩)?")
+_PER_NODE = re.compile(r"(?:每|1)\s*(?:台|个节点|节点)\s*(?:的)?\s*(?:每|1)?\s*个?\s*月")
+#: A bare number after a month is a rent only from this much up (never "1个月2次").
+_LEAST_BARE_RENT = 100.0
 
 
 def read_month_price(text: str) -> tuple[float, str, str, tuple[int, int]] | None:
@@ -152,6 +157,8 @@ def read_month_price(text: str) -> tuple[float, str, str, tuple[int, int]] | Non
     (3000.0, 'CNY', 'gpu')
     >>> read_month_price("租4台,每台每月20000元")[:3]
     (20000.0, 'CNY', 'node')
+    >>> read_month_price("租⟨gpu⟩1个月每张卡12000,8张卡训7b")[:3]
+    (12000.0, 'CNY', 'gpu')
     >>> read_month_price("预算15000元,1个月内训完"), read_month_price("租8张卡1个月内训完7b")
     (None, None)
     """
@@ -159,6 +166,8 @@ def read_month_price(text: str) -> tuple[float, str, str, tuple[int, int]] | Non
     if match is None or not _RENTS.search(text):
         return None
     amount, currency = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+    if currency is None and abs(to_float(amount)) < _LEAST_BARE_RENT:
+        return None
     around = text[max(0, match.start() - 12) : match.end()]
     what = "gpu" if _PER_CARD.search(around) else "node" if _PER_NODE.search(around) else "all"
     return (

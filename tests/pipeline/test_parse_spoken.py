@@ -22,6 +22,8 @@ from assistant.parse import parse
         ("租4090每张卡每月3000块，两张卡跑qwen2.5-14b推理，一个月多少钱", 3000 / 720, 2, 2592000.0),
         ("租8张H100，月租20万元，训练70B模型1T token要花多少钱", 200000 / 8 / 720, 8, None),
         ("在云上租2台8卡H800，每台每月12万元，训13B要多久", 120000 / 8 / 720, 16, None),
+        # the card after the month, the amount with no currency: "1万2" is 12,000 yuan
+        ("租H100一个月每张卡1万2，8张卡预训练7B模型1T token要多少钱", 12000 / 720, 8, None),
     ],
 )
 def test_month_rent_is_a_price(

@@ -13,6 +13,8 @@ user" is "1 user").
 Examples:
     >>> single_user("for 1 user on ⟨gpu⟩"), single_user("只有我自己用"), single_user("100个人使用")
     (True, True, False)
+    >>> single_user("想买张卡在家跑qwen"), single_user("给大家用"), single_user("全家用")
+    (True, False, False)
     >>> head_count("a team of 30 people"), head_count("给100个员工用"), head_count("全公司200人")
     (30, 100, 200)
     >>> head_count("给全公司200来号人用"), head_count("给10几个人用"), head_count("公司100多人")
@@ -48,7 +50,9 @@ _SINGLE = re.compile(
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
     r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
-    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE + "|"
+    # "买张卡在家跑", "家里自己用": a card at home serves its owner ("大家用" is everyone)
+    r"(?<![大全])(?:在家|家里)\s*(?:自己)?\s*(?:跑|用|使用|玩|部署|搭)(?!户)"
 )
 
 #: "200来号人", "100多人", "10几个人" (十几): a round count said loosely is still the count

@@ -69,3 +69,15 @@ def test_sample_length_counted_in_ge() -> None:
 )
 def test_loose_head_count(question: str, people: int) -> None:
     assert parse(question).scenario.concurrency == people
+
+
+@pytest.mark.parametrize(
+    ("question", "one"),
+    [
+        ("预算一万五，想买张卡在家跑qwen2.5-14b，买啥好", True),
+        ("家里自己用的话，4090能跑qwen2.5-32b吗", True),
+        ("给大家用的知识库，4张L20跑qwen2.5-32b够吗", False),  # 大家 is everyone
+    ],
+)
+def test_at_home_is_one_user(question: str, one: bool) -> None:
+    assert (parse(question).scenario.concurrency == 1) is one

@@ -14,6 +14,8 @@ from assistant.parse import parse
     [
         ("8卡A100服务器跑训练，整机功耗大概多少，要配多大的UPS？", 8 * (400 + 237)),
         ("8张H100服务器功耗多少，UPS配多大", 8 * (700 + 237)),
+        ("8张H100的机器电源要多大", 8 * (700 + 237)),  # the supply's size asks the draw
+        ("What size UPS does an 8x A100 server need?", 8 * (400 + 237)),
         # no machine-level word: the site's draw, PUE 1.58 as before
         ("8张A100满载功率多少", 8 * (400 + 237) * 1.58),
         # a stated PUE is always kept

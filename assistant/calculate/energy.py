@@ -11,6 +11,9 @@ Examples:
     >>> check, count = hardware_energy(parse("8张A100满载一个月要多少电"))
     >>> count, round(check.figures["kwh"])  # 8 x (400 + 237) W x 720 h x 1.58
     (8, 5797)
+    >>> check, _ = hardware_energy(parse("8卡A100服务器整机功耗多少，配多大UPS"))
+    >>> round(check.figures["average_power_watts"])  # 8 x (400 + 237) W at the socket, no PUE
+    5096
 """
 
 from __future__ import annotations
@@ -39,6 +42,22 @@ _PER_HOUR = re.compile(
     r"每(?:个)?小时|一小时|每钟头|per hour|an hour\b|hourly",
     re.IGNORECASE,
 )
+
+#: The machine's own draw asked ("整机功耗", "配多大的UPS", "电源够不够", "power supply"): what a
+#: UPS or a PSU is sized for is the draw at the socket, before the site's cooling (PUE).
+_AT_SOCKET = re.compile(
+    r"整机|单机功耗|ups|电源|psu|插座|power supply|at the (?:socket|wall)", re.IGNORECASE
+)
+
+
+def _power_assumed(said: tuple[Msg, ...], at_socket: bool, lang: Language) -> tuple[str, ...]:
+    """The energy estimate's assumptions; at the socket, the site-PUE one says why none counts."""
+    from calculators import DEFAULT_PUE
+
+    if not at_socket:
+        return tuple(text(m, lang) for m in said)
+    socket = Msg("assume.power.at_socket", average=DEFAULT_PUE)
+    return tuple(text(socket if m.key == "assume.power.pue" else m, lang) for m in said)
 
 
 def _stated_count(s: Scenario) -> int:
@@ -80,7 +99,8 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     # consumer cards sit in a desk-side box (its own host); "PUE 1.2" is the room it stands in,
     # applied on top of that box, never a switch to a data-centre server's host
     box = desk_box(gpu, count)
-    pue = s.pue if s.pue is not None or box else DEFAULT_PUE
+    at_socket = ask == "power" and bool(_AT_SOCKET.search(query.question))
+    pue = s.pue if s.pue is not None or box else 1.0 if at_socket else DEFAULT_PUE
     est = energy(
         gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count
     )
@@ -114,7 +134,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
         },
         formula=text(est.formula, lang),
         inputs=dict(est.inputs),
-        assumptions=(*(text(m, lang) for m in est.assumptions), *_count_assumed(s, lang)),
+        assumptions=(*_power_assumed(est.assumptions, at_socket, lang), *_count_assumed(s, lang)),
         sources=est.sources,
     )
     return check, count

@@ -343,6 +343,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
     (
         "power",
         r"功耗|功率|耗电|用电|多少电|多少瓦|多少度|power (?:draw|consumption|usage|need)|"
+        # "电源要多大", "配多大的UPS", "what size PSU": the draw a supply is sized for
+        r"多大的?\s*(?:ups|电源|psu)|(?:ups|电源|psu)\s*(?:要|需要|得)?\s*(?:配|选)?\s*多大|"
+        r"what (?:size|rating) (?:of )?(?:ups|psu|power supply)|how (?:big|large) (?:a|an) "
+        r"(?:ups|psu|power supply)|"
         r"how much (?:power|energy|electricity)|how many (?:watts|kw)|energy (?:use|consumption)|"
         r"\bwatts?\b|"
         r"energy per (?:token|1\s?m\b|million|request)|"

@@ -13,8 +13,12 @@ user" is "1 user").
 Examples:
     >>> single_user("for 1 user on ⟨gpu⟩"), single_user("只有我自己用"), single_user("100个人使用")
     (True, True, False)
+    >>> single_user("想买张卡在家跑qwen"), single_user("给大家用"), single_user("全家用")
+    (True, False, False)
     >>> head_count("a team of 30 people"), head_count("给100个员工用"), head_count("全公司200人")
     (30, 100, 200)
+    >>> head_count("给全公司200来号人用"), head_count("给10几个人用"), head_count("公司100多人")
+    (200, 19, 100)
     >>> head_count("1000 users per day"), head_count("30人天的工作量")
     (None, None)
 """
@@ -46,10 +50,14 @@ _SINGLE = re.compile(
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
     r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
-    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE + "|"
+    # "买张卡在家跑", "家里自己用": a card at home serves its owner ("大家用" is everyone)
+    r"(?<![大全])(?:在家|家里)\s*(?:自己)?\s*(?:跑|用|使用|玩|部署|搭)(?!户)"
 )
 
-_PEOPLE_ZH = r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"
+#: "200来号人", "100多人", "10几个人" (十几): a round count said loosely is still the count
+_LOOSELY = r"\s*(?:来|多|余|几)?\s*号?"
+_PEOPLE_ZH = _LOOSELY + r"\s*(?:个|位|名)?\s*(?:员工|同事|人|用户|成员|研究员|开发者?|工程师|学生)"
 _PEOPLE_EN = (
     r"(?:\s+(?:internal|active|registered|regular|enterprise|company|office|end|in-house))?"
     r"\s+(?:people|ppl|persons|employees|staff|users|engineers|developers|researchers|"
@@ -138,8 +146,20 @@ def head_count(text: str) -> int | None:
     for pattern in _HEAD_COUNT:
         match = pattern.search(plain)
         if match is not None and to_float(match.group(1)) >= 1:
-            return int(to_float(match.group(1)))
+            return _loose_count(to_float(match.group(1)), plain[match.end(1) :])
     return None
+
+
+def _loose_count(value: float, after: str) -> int:
+    """The upper end of a loosely said count: "十几个人" (10几) is up to 19, "二十几" 29, as a
+    range is read at its top ("二三十个人" is 30); "200来号人" and "100多人" stay the round count.
+
+    >>> _loose_count(10, "几个人用"), _loose_count(20, "几人"), _loose_count(200, "来号人")
+    (19, 29, 200)
+    """
+    if after.lstrip().startswith("几") and value % 10 == 0 and 10 <= value < 100:
+        return int(value) + 9
+    return int(value)
 
 
 #: "Which is fastest", "哪个更快": a speed compared; with no load stated, one stream's speed.

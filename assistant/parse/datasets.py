@@ -20,6 +20,8 @@ Examples:
     (200000.0, 2048)
     >>> read_dataset("100000 samples x 512 tokens, 3 epochs")[:2]
     (100000.0, 512)
+    >>> read_dataset("数据30000000条,每条大概1000个token")[:2]
+    (30000000.0, 1000)
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ _PER_SAMPLE = (
         + _ABOUT
         + NUMBER
         + _K
-        + r"(?!\s*(?:元|块|美元|\$|条|个|张|%))"
+        # "每条1000个token" is a length ("个" counts the tokens); "每条3个" counts something else
+        + r"(?!\s*(?:元|块|美元|\$|条|张|%|个(?!\s*(?:tokens?|词元))))"
     ),
     # "平均长度512", "平均每条2k token", "平均 1.5k token"
     re.compile(r"平均\s*(?:每条)?\s*(?:长度|token数)" + _ABOUT + NUMBER + _K),

@@ -188,12 +188,20 @@ BARE_R1 = re.compile(r"(?<![a-z0-9_.:-])(?<!deepseek )r1(?![a-z0-9_.-])")
 _DEEPSEEK_WORDS = re.compile(r"deepseek|深度求索|671\s*b|满血")
 
 
+#: "ds" as users shorten DeepSeek before a model of it: "ds-r1", "ds r1", "dsv3", "ds-v3.1".
+_DS_SHORT = re.compile(r"(?<![a-z0-9_.-])ds[- _]?(?=(?:r1|v[23](?:\.\d)?)(?![a-z0-9]))")
+
+
 def deepseek_r1(text: str) -> str:
-    """A bare "R1" in a (lower-cased) question that says DeepSeek, 671B or 满血 is DeepSeek-R1.
+    """A bare "R1" in a (lower-cased) question that says DeepSeek, 671B or 满血 is DeepSeek-R1;
+    "ds" before R1 or V2/V3 is DeepSeek's short name.
 
     >>> deepseek_r1("8张h200跑deepseek的r1"), deepseek_r1("r1 推理要几张")
     ('8张h200跑deepseek的deepseek-r1', 'r1 推理要几张')
+    >>> deepseek_r1("910b能跑满血ds-r1吗"), deepseek_r1("dsv3 要几张卡"), deepseek_r1("nds-r1")
+    ('910b能跑满血deepseek-r1吗', 'deepseek-v3 要几张卡', 'nds-r1')
     """
+    text = _DS_SHORT.sub("deepseek-", text)
     return BARE_R1.sub("deepseek-r1", text) if _DEEPSEEK_WORDS.search(text) else text
 
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from assistant.hanzi import to_simplified
+
 __all__ = [
     "CURRENCY",
     "CURRENCY_WORD",
@@ -189,13 +191,14 @@ _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*
 def clean_text(text: str) -> str:
     """Strip ANSI escapes and control characters, fold full-width forms (NFKC), squeeze spaces.
     A full-width comma between digits is a clause break, never a thousands separator:
-    "PP=2，300B token" is PP 2 and 300B tokens, not PP 2300.
+    "PP=2，300B token" is PP 2 and 300B tokens, not PP 2300. Traditional characters are folded
+    to simplified ("兩臺" → "两台"), as the patterns are written in simplified Chinese.
 
     >>> clean_text("16张H100，PP=2，300B token")
     '16张H100,PP=2, 300B token'
     """
     text = re.sub("(?<=\\d)\uff0c(?=\\d)", ", ", _ANSI.sub(" ", text))
-    text = unicodedata.normalize("NFKC", text)
+    text = to_simplified(unicodedata.normalize("NFKC", text))
     kept = [ch if unicodedata.category(ch)[0] != "C" else " " for ch in text]
     return re.sub(r"\s+", " ", "".join(kept)).strip()
 

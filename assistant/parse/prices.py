@@ -8,7 +8,14 @@ import re
 
 from assistant.parse.numbers import CURRENCY, to_float
 
-__all__ = ["NODE_PRICES", "PRICE", "read_node_price", "read_price"]
+__all__ = [
+    "MONTH_HOURS",
+    "NODE_PRICES",
+    "PRICE",
+    "read_month_price",
+    "read_node_price",
+    "read_price",
+]
 
 
 # Signed, so that "$-2 per GPU-hour" is refused by name rather than silently dropped.
@@ -115,3 +122,57 @@ def read_price(text: str) -> tuple[float | None, str | None]:
     if match.group(5):
         return to_float(match.group(5)), CURRENCY.get(match.group(6), "CNY")
     return to_float(match.group(7)), CURRENCY.get(match.group(8), "CNY")
+
+
+#: Hours in the month a monthly rent covers: 30 days, as "一个月" is read as a span
+#: (`assistant.parse.durations`).
+MONTH_HOURS = 720.0
+_MONTH_AMOUNT = _SIGNED + r"\s*(元|块钱|块|美元|刀)"
+_CARD = r"(?:张|块)?\s*(?:卡|gpu|⟨gpu⟩)"
+#: After a month: its rent, said with or without a currency ("一个月每张卡1万2"), never a count
+_MONTH_BARE = (
+    _SIGNED + r"\s*(元|块钱|块|美元|刀)?(?![\d.]|\s*(?:张|台|卡|个|条|天|小时|万|亿|%|度|[a-z]))"
+)
+#: A rent per month ("一个月1.5万元", "月租15000元", "15000元/月", "每张卡每月3000块", "一个月每张
+#: 卡1万2"): a rate, not a deadline of a month nor a budget. Only in a question that rents.
+_MONTH_PRICE = re.compile(
+    r"(?:(?:每|一|1)\s*个?\s*月|月租金?|包月)\s*(?:的)?\s*(?:(?:每|单|1)\s*" + _CARD + r")?\s*"
+    r"(?:的)?\s*(?:租金|费用|价格|租价)?\s*(?:是|为|:|约|大约|大概|要|花)?\s*" + _MONTH_BARE
+    + r"|" + _MONTH_AMOUNT + r"\s*(?:/|每|一|1)\s*个?\s*月(?!\s*[内里])"
+)  # fmt: skip
+_RENTS = re.compile(r"租|云上|云服务|上云|包月")
+_PER_CARD = re.compile(r"(?:每|单)\s*" + _CARD + r"|(?<![\d.])1\s*(?:张|块)\s*(?:卡|gpu|⟨gpu⟩)?")
+_PER_NODE = re.compile(r"(?:每|1)\s*(?:台|个节点|节点)\s*(?:的)?\s*(?:每|1)?\s*个?\s*月")
+#: A bare number after a month is a rent only from this much up (never "1个月2次").
+_LEAST_BARE_RENT = 100.0
+
+
+def read_month_price(text: str) -> tuple[float, str, str, tuple[int, int]] | None:
+    """A rent per month: (amount, currency, what it rents, span); `what` is "gpu" (每张卡每月),
+    "node" (每台每月) or "all" (the hardware as stated); None when the text rents nothing.
+
+    >>> read_month_price("云上租一台8卡⟨gpu⟩,1个月15000元,训7b")[:3]
+    (15000.0, 'CNY', 'all')
+    >>> read_month_price("租⟨gpu⟩每张卡每月3000块")[:3]
+    (3000.0, 'CNY', 'gpu')
+    >>> read_month_price("租4台,每台每月20000元")[:3]
+    (20000.0, 'CNY', 'node')
+    >>> read_month_price("租⟨gpu⟩1个月每张卡12000,8张卡训7b")[:3]
+    (12000.0, 'CNY', 'gpu')
+    >>> read_month_price("预算15000元,1个月内训完"), read_month_price("租8张卡1个月内训完7b")
+    (None, None)
+    """
+    match = _MONTH_PRICE.search(text)
+    if match is None or not _RENTS.search(text):
+        return None
+    amount, currency = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+    if currency is None and abs(to_float(amount)) < _LEAST_BARE_RENT:
+        return None
+    around = text[max(0, match.start() - 12) : match.end()]
+    what = "gpu" if _PER_CARD.search(around) else "node" if _PER_NODE.search(around) else "all"
+    return (
+        _signed(text, match.start(), to_float(amount)),
+        CURRENCY.get(currency, "CNY"),
+        what,
+        match.span(),
+    )

@@ -26,6 +26,7 @@ from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
+from assistant.parse.prices import MONTH_HOURS, read_month_price
 from assistant.parse.spending import settle_spending
 from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
@@ -100,6 +101,7 @@ def _workload_slots(text: str) -> dict[str, object]:
     if kv is not None:
         out["kv_dtype"] = kv
     samples, per_sample, text = read_dataset(text)  # "每条1k token" is no 1,000-token budget
+    text = _without_rent(text)  # "一个月1.5万元" is a rent, no deadline of a month
     micro, text = slots.read_micro_batch(text)  # "micro-batch 2" is no global batch of 2
     if micro is not None:
         out["micro_batch"] = micro
@@ -239,7 +241,10 @@ def scenario_slots(
         found["gpu"] = _named_variant(mentions.gpus) if not comparing else mentions.gpus[0]
     if mentions.models:
         found["model"] = mentions.models[0]
-    count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
+    # "每张卡每月3000块" is a rent, not 3,000 cards
+    count_slots, warnings = _counts_slots(
+        hw.read_counts(_without_rent(text)), lang, comparing=comparing
+    )
     found.update(count_slots)
     found.update(_workload_slots(text))
     if continued_pretraining(text, found):  # "全参训练 … 500B token": pre-training, not a fine-tune
@@ -259,10 +264,12 @@ def scenario_slots(
     ram = host_ram_note(text) if "host_ram_bytes" in found else None
     warnings += [parse_note(ram, lang)] if ram else []
     warnings += _dataset_note(text, found, lang) + _unquantized(mentions, found, lang)
-    warnings += _node_price(text, found, lang) + _epochs_and_mfu(text, found, lang)
+    warnings += _node_price(text, found, lang) + _month_price(text, found, lang)
+    warnings += _epochs_and_mfu(text, found, lang)
     warnings += [
         parse_note(m, lang)
-        for m in settle_spending(text, found) + settle_audience(text, found, comparing=comparing)
+        for m in settle_spending(_without_rent(text), found)  # a monthly rent is no budget
+        + settle_audience(text, found, comparing=comparing)
     ]
     if "model" in found:
         found.pop("params", None)
@@ -392,6 +399,39 @@ def _node_price(text: str, found: dict[str, object], lang: Language) -> list[str
         per_gpu=price / per_node,
         currency=Msg(f"summary.currency.{currency}"),
         gpus=per_node,
+    )
+    return [parse_note(message, lang)]
+
+
+def _without_rent(text: str) -> str:
+    """`text` with its rent per month blanked (the rent is read by :func:`_month_price`)."""
+    rent = read_month_price(text)
+    if rent is None:
+        return text
+    start, end = rent[3]
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _month_price(text: str, found: dict[str, object], lang: Language) -> list[str]:
+    """A rent per month becomes a price per GPU-hour over the 720 hours of a month and the GPUs
+    it rents (one card, one node, or the hardware as stated), and the answer says so."""
+    rent = read_month_price(text)
+    if rent is None or "price_per_gpu_hour" in found:
+        return []
+    price, currency, what, _ = rent
+    per_node = found.get("gpus_per_node") or DEFAULT_GPUS_PER_NODE
+    stated = found.get("gpu_count") or per_node
+    gpus = {"gpu": 1, "node": per_node}.get(what, stated)
+    assert isinstance(gpus, (int, float))
+    per_gpu = price / (gpus * MONTH_HOURS)
+    found["price_per_gpu_hour"], found["currency"] = per_gpu, currency
+    message = Msg(
+        "parse.month_price",
+        price=price,
+        per_gpu=per_gpu,
+        currency=Msg(f"summary.currency.{currency}"),
+        gpus=gpus,
+        hours=MONTH_HOURS,
     )
     return [parse_note(message, lang)]
 

@@ -56,6 +56,7 @@ _DATA_FILES = (
     "aliases.tsv",
     "typos.tsv",
     "synonyms_derived.tsv",
+    "traditional.tsv",
 )
 
 #: Weight of a synonym added by :func:`expand_query` (an exact query token weighs 1.0).
@@ -191,8 +192,10 @@ def _stopwords() -> frozenset[str]:
 
 
 def normalize(text: str) -> str:
-    """NFKC (full-width → half-width) and lowercase."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC (full-width → half-width), traditional → simplified Chinese, and lowercase."""
+    from assistant.hanzi import to_simplified
+
+    return to_simplified(unicodedata.normalize("NFKC", text)).lower()
 
 
 _normalize = normalize

@@ -97,9 +97,12 @@ def min_gpus_to_fit(
     layouts = parts.fit_layouts(kind, model, gpus_per_node, options)
     if layouts:  # validate the options once (the closed form skips the checks)
         search.evaluate(*layouts[0], int(options.get("expert_parallel", 1)))
-    for tp, pp, zero in layouts:
+    # Layouts in the order of the least rank each can reach (d = 1): once that floor is past
+    # the best found, no later layout can beat it. Ranks of distinct layouts differ (they end
+    # in p, t, ZeRO), so the best is the same in any order; this one finds it soonest.
+    for tp, pp, zero in sorted(layouts, key=lambda layout: _rank_floor(*layout)):
         if best is not None and _rank_floor(tp, pp, zero) > best:
-            continue  # even d = 1 cannot beat the best layout found
+            break  # even d = 1 cannot beat the best layout found, nor can any later one
         d = search.data_parallel(tp, pp, zero)
         if d is None:
             continue

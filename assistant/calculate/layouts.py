@@ -314,13 +314,15 @@ def _trials(
     scenario: Scenario, layouts: list[dict[str, object]], pue: float | None, *, first_ok: bool
 ) -> list[_Trial]:
     """Each layout the planner accepts, with its checks, in trial order (none when only one
-    layout is open); with `first_ok`, up to the first whose checks all pass."""
-    from calculators.planner import run_checks
+    layout is open); with `first_ok`, up to the first whose checks all pass. A layout whose
+    memory does not fit has its memory check alone (`layout_checks`): it is never chosen
+    over one that fits, and only its memory need is compared."""
+    from calculators.planner import layout_checks
 
     out: list[_Trial] = []
     for layout in layouts if len(layouts) > 1 else ():
         try:
-            checks = run_checks(to_plan(scenario, pue=pue, **layout), with_min_gpus=False)
+            checks = layout_checks(to_plan(scenario, pue=pue, **layout))
         except CalculatorInputError:
             continue  # a layout the planner refuses (e.g. GPUs not a multiple of TP x PP)
         verdicts = {c.verdict for c in checks}

@@ -8,6 +8,7 @@ scenario's GPU or model. A passage that only introduces a table never supports a
 
 from __future__ import annotations
 
+import functools
 import re
 
 from assistant.records import Passage, Scenario
@@ -137,9 +138,27 @@ def mention_terms(scenario: Scenario) -> Terms:
     return gpu_terms, tuple(model_terms)
 
 
+#: (passage text, term) pairs whose mention tests are kept: every answer scores the same few
+#: sections of the knowledge base for the same GPU and model names, and each test scans a
+#: whole passage. Keyed on passage texts (a bounded corpus) and names, never on questions.
+MENTIONS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=MENTIONS_KEPT)
 def _mentions(text: str, term: str) -> bool:
     pattern = rf"(?<![A-Za-z0-9]){re.escape(term)}(?![0-9])"
     return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+@functools.lru_cache(maxsize=MENTIONS_KEPT)
+def _gpu_mention(text: str, gpu_terms: tuple[str, ...]) -> tuple[float, float] | None:
+    """The scores for naming the GPU, None when the text does not: its chip (and every other
+    term, e.g. the form factor), then a table row that starts with it (added in this order)."""
+    if not _mentions(text, gpu_terms[0]):
+        return None
+    named = 1.5 + 0.5 * all(t.lower() in text.lower() for t in gpu_terms[1:])
+    row = rf"^\|[^|\n]*(?<![A-Za-z0-9]){re.escape(gpu_terms[0])}(?![0-9])"
+    return named, 1.0 if re.search(row, text, re.MULTILINE) else 0.0  # its table row
 
 
 def lead_in(passage: Passage) -> bool:
@@ -156,10 +175,10 @@ def passage_score(
     score = 3.0 - 0.5 * sections.index(key) if key in sections else 0.0
     if rank is not None:
         score += 1.0 - rank / 12
-    if gpu_terms and _mentions(passage.text, gpu_terms[0]):
-        score += 1.5 + 0.5 * all(t.lower() in passage.text.lower() for t in gpu_terms[1:])
-        row = rf"^\|[^|\n]*(?<![A-Za-z0-9]){re.escape(gpu_terms[0])}(?![0-9])"
-        score += 1.0 if re.search(row, passage.text, re.MULTILINE) else 0.0  # its table row
+    named = _gpu_mention(passage.text, gpu_terms) if gpu_terms else None
+    if named is not None:
+        score += named[0]
+        score += named[1]
     if any(_mentions(passage.text, t) for t in model_terms):
         score += 0.5
     return score - (4.0 if lead_in(passage) else 0.0)

@@ -20,6 +20,7 @@ Examples:
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
@@ -52,6 +53,7 @@ __all__ = [
     "Plan",
     "PlanChange",
     "evaluate",
+    "layout_checks",
     "network_only",
     "run_checks",
     "suggest",
@@ -62,9 +64,50 @@ DEADLINE_CONDITION_FACTOR = 2.0
 
 
 def run_checks(plan: Plan, *, with_min_gpus: bool = True) -> tuple[CheckResult, ...]:
-    """The five checks of a plan as given, without suggestions."""
+    """The five checks of a plan as given, without suggestions.
+
+    The checks are pure functions of the (frozen) plan, and the same plan is checked several
+    times per answer: as a layout trial, again as the chosen layout, again as a suggestion's
+    outcome. They are computed once (`_checks`); `with_min_gpus` only adds the fewest GPUs to
+    the memory check, so that check alone is recomputed with it, in the same order as before
+    (validation, memory, then the rest).
+    """
+    if not with_min_gpus:
+        return _checks(plan)
     validate_plan(plan)
-    memory = memory_check(plan, with_min_gpus=with_min_gpus)
+    memory = memory_check(plan, with_min_gpus=True)
+    return (memory, *_checks(plan)[1:])
+
+
+#: Plans whose checks are kept: a batch of questions evaluates a few hundred distinct plans
+#: per answer at most (layout trials and suggestions), so this bounds the memory (a few MB)
+#: while the repeats inside one answer and across its follow-ups all hit.
+CHECKS_CACHE_SIZE = 1024
+
+
+def layout_checks(plan: Plan) -> tuple[CheckResult, ...]:
+    """The checks a layout search needs of one candidate layout: the five of `run_checks`
+    (without the fewest-GPU search) when its memory fits, the memory check alone when it does
+    not. A layout whose GPUs cannot hold it is never chosen over one that fits; only its
+    memory need is compared (the closest to fitting, when none fits), so timing its run,
+    network, energy and cost is work no answer uses (about 40% of the layouts tried).
+    """
+    validate_plan(plan)
+    memory = _memory(plan)
+    return (memory,) if memory.verdict == "fail" else _checks(plan)
+
+
+@lru_cache(maxsize=CHECKS_CACHE_SIZE)
+def _memory(plan: Plan) -> CheckResult:
+    return memory_check(plan, with_min_gpus=False)
+
+
+@lru_cache(maxsize=CHECKS_CACHE_SIZE)
+def _checks(plan: Plan) -> tuple[CheckResult, ...]:
+    """The five checks, the memory check without the fewest-GPU search (see `run_checks`);
+    the figures are never mutated by callers (they copy them), so sharing them is safe."""
+    validate_plan(plan)
+    memory = _memory(plan)
     facts = compute_facts(plan)
     compute = compute_check(plan, facts, memory_fits=memory.verdict != "fail")
     return (memory, compute, _network(plan, facts), *_power_and_cost(plan, facts, compute))

@@ -1,0 +1,59 @@
+"""Follow-ups the chainF probe found unread or misthreaded: "how many would I need?" asked of
+the thread's card, and a turn refused as bad input that the golden bench followed up on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from calculators.errors import CalculatorInputError
+from calculators.messages import Msg
+from tests.pipeline.conftest import golden_bench as _bench
+from tests.pipeline.conversation import chain
+
+SERVE = "Can 2x A100 80GB serve Llama-3.1-70B at 8k context for 30 users?"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many would I need?",
+        "how many will we need?",
+        "how many would we need for this?",
+        "so how many does it take?",
+        "how many are needed?",
+        "how many do I need?",
+    ],
+)
+def test_how_many_with_no_noun_asks_the_threads_card_count(question: str) -> None:
+    query = chain(SERVE, question)
+    assert query.followup
+    assert "gpu_count" in query.asks
+    assert query.scenario.model == "Llama-3.1-70B"
+    assert query.scenario.concurrency == 30
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how many tokens would I need?", "how many days would it take?"],
+)
+def test_how_many_with_its_own_noun_is_not_a_card_count(question: str) -> None:
+    assert "gpu_count" not in chain(SERVE, question).asks
+
+
+def test_the_bench_skips_a_refused_chain_turn_as_the_cli_does() -> None:
+    """A refused turn (raised, or answered with a refusal) leaves the thread where it was."""
+    seen: list[Any] = []
+
+    def answerer(question: str, previous: Any) -> tuple[dict[str, Any], Any]:
+        seen.append(previous)
+        if question == "raise":
+            refused = Msg("invalid.too_large", maximum=1e6)
+            raise CalculatorInputError("gpu_count", "1e999", refused)  # noqa: EM101
+        refusal = object() if question == "refuse" else None
+        return {bench.REFUSAL: refusal}, question
+
+    bench = _bench()
+    bench._answer_row(answerer, {"chain": ["first", "raise", "refuse"], "question": "last"})
+    assert seen == [None, "first", "first", "first"]

@@ -162,7 +162,7 @@ _SCALED_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("gpu_count", re.compile(r"卡|gpu|显卡|⟨gpu⟩|\bcards?\b|\baccelerators?\b")),
     ("tokens", re.compile(r"数据|语料|token|词元|训练量|\bdata(?:set)?\b")),
     ("context_length", re.compile(r"上下文|序列长度|\bcontext\b|\bsequence length\b")),
-    ("concurrency", re.compile(r"并发|\bconcurren\w*|\busers\b")),
+    ("concurrency", re.compile(r"并发|用户|人数|\bconcurren\w*|\busers\b|\bpeople\b|\bsessions\b")),
 )
 
 
@@ -186,6 +186,8 @@ def scaled_units(text: str) -> tuple[str, float] | None:
     (None, None)
     >>> scaled_units("用1半的卡呢"), scaled_units("多1半的卡呢")
     (('gpu_count', 0.5), None)
+    >>> scaled_units("用户数翻倍呢"), scaled_units("half as many people?")
+    (('concurrency', 2.0), ('concurrency', 0.5))
     """
     text = _NOT_SCALED.sub(" ", text)
     for value, pattern in _FACTORS:

@@ -57,3 +57,20 @@ def test_the_bench_skips_a_refused_chain_turn_as_the_cli_does() -> None:
     bench = _bench()
     bench._answer_row(answerer, {"chain": ["first", "raise", "refuse"], "question": "last"})
     assert seen == [None, "first", "first", "first"]
+
+
+@pytest.mark.parametrize(
+    ("question", "users"),
+    [
+        ("用户数翻倍呢", 64),  # was read as nothing at all: off-topic
+        ("人数减半呢", 16),
+        ("what about twice as many people?", 64),
+        ("double the sessions?", 64),
+        ("double the users?", 64),
+    ],
+)
+def test_a_relative_change_of_the_users_scales_the_concurrency(question: str, users: int) -> None:
+    query = chain("8张H20推理Qwen2.5-72B，32个并发", question)
+    assert query.followup
+    assert query.scenario.concurrency == users
+    assert query.changed_slots == ("concurrency",)

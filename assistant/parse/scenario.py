@@ -26,6 +26,7 @@ from assistant.parse.lengths import read_lengths
 from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
+from assistant.parse.replacing import replacing_card, without_replaced
 from assistant.parse.spending import settle_spending
 from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
@@ -236,10 +237,12 @@ def scenario_slots(
     if mentions.site:
         found["site_profile"] = mentions.site
     if mentions.gpus:
-        found["gpu"] = _named_variant(mentions.gpus) if not comparing else mentions.gpus[0]
+        used = replacing_card(text, mentions.gpu_sequence)  # "把H100换成H200": the H200
+        found["gpu"] = mentions.gpus[0] if comparing else used or _named_variant(mentions.gpus)
     if mentions.models:
         found["model"] = mentions.models[0]
-    count_slots, warnings = _counts_slots(hw.read_counts(text), lang, comparing=comparing)
+    counted = without_replaced(text) if "gpu" in found and not comparing else text
+    count_slots, warnings = _counts_slots(hw.read_counts(counted), lang, comparing=comparing)
     found.update(count_slots)
     found.update(_workload_slots(text))
     if continued_pretraining(text, found):  # "全参训练 … 500B token": pre-training, not a fine-tune

@@ -74,3 +74,34 @@ def test_a_relative_change_of_the_users_scales_the_concurrency(question: str, us
     assert query.followup
     assert query.scenario.concurrency == users
     assert query.changed_slots == ("concurrency",)
+
+
+@pytest.mark.parametrize(
+    ("first", "question", "card", "count"),
+    [
+        (SERVE, "instead of the A100, use H200", "H200 SXM 141GB", 2),
+        (SERVE, "replace the A100 with H200", "H200 SXM 141GB", 2),
+        (SERVE, "swap the A100s for H200s", "H200 SXM 141GB", 2),
+        (SERVE, "what if we move from A100 to H200?", "H200 SXM 141GB", 2),
+        (SERVE, "H200 instead of A100?", "H200 SXM 141GB", 2),  # the used card first: as before
+        ("8张H100推理Llama-3.1-70B，20个并发", "不用H100，用H200", "H200 SXM 141GB", 8),
+        ("8张H100推理Llama-3.1-70B，20个并发", "把H100换成H200", "H200 SXM 141GB", 8),
+        ("8张H100推理Llama-3.1-70B，20个并发", "H100换成H200呢", "H200 SXM 141GB", 8),
+        ("8张H100推理Llama-3.1-70B，20个并发", "用H200代替H100呢", "H200 SXM 141GB", 8),
+        ("8张H100推理Llama-3.1-70B，20个并发", "把8张H100换成16张H20呢", "H20 96GB", 16),
+    ],
+)
+def test_the_replaced_card_named_first_is_not_the_one_used(
+    first: str, question: str, card: str, count: int
+) -> None:
+    query = chain(first, question)
+    assert query.followup
+    assert query.scenario.gpu == card
+    assert query.scenario.gpu_count == count
+    assert "gpu" in query.changed_slots
+
+
+def test_two_cards_compared_are_still_a_comparison() -> None:
+    query = chain("H100和H200哪个更适合推理Llama-3.1-70B")
+    assert "compare" in query.asks
+    assert query.scenario.gpu == "H100 SXM 80GB"

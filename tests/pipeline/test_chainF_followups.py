@@ -105,3 +105,18 @@ def test_two_cards_compared_are_still_a_comparison() -> None:
     query = chain("H100和H200哪个更适合推理Llama-3.1-70B")
     assert "compare" in query.asks
     assert query.scenario.gpu == "H100 SXM 80GB"
+
+
+def test_a_format_the_card_lacks_is_still_named_as_changed() -> None:
+    """ "用FP8呢" on A100s is answered in BF16 (said), but the user did change the precision:
+    the answer must not call it the same set-up as the previous question."""
+    from assistant.config import Settings
+    from assistant.pipeline import answer
+
+    settings = Settings()
+    first = answer("2台8卡A100训练13B模型，500B token", settings=settings)
+    fp8 = answer("用FP8呢", settings=settings, previous=first.query)
+    assert fp8.query.changed_slots == ("precision",)
+    assert "沿用上一问的设定" not in fp8.text
+    bf16 = answer("用bf16呢", settings=settings, previous=first.query)
+    assert bf16.query.changed_slots == ()  # the value the previous answer already used

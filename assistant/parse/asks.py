@@ -362,7 +362,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # beside a load is the serving target's, answered by calculate.targets)
         "first_token",
         r"\bttft\b|time to (?:the )?first token|first[- ]token (?:latency|time)|"
-        r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
+        # "how fast is the first token?", "how long until the first token", "首token多快"
+        r"how (?:fast|quick(?:ly)?|soon|long)\b[^?.。]{0,24}?\bfirst token|"
+        r"首\s*(?:个\s*)?token\s*(?:延迟|时间|要多久|多快|多久)|首字(?:延迟|时间|多快|多久)",
     ),
     (
         # "TPOT", "inter-token latency", "每个token的延迟": one stream's time per output token

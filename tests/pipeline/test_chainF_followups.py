@@ -120,3 +120,27 @@ def test_a_format_the_card_lacks_is_still_named_as_changed() -> None:
     assert "沿用上一问的设定" not in fp8.text
     bf16 = answer("用bf16呢", settings=settings, previous=first.query)
     assert bf16.query.changed_slots == ()  # the value the previous answer already used
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how fast is the first token?", "how long until the first token shows up?", "首个token多快？"],
+)
+def test_how_fast_the_first_token_comes_is_the_first_token_ask(question: str) -> None:
+    query = chain(SERVE, question)
+    assert query.followup  # was a conceptual question of its own (an MoE passage)
+    assert "first_token" in query.asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and if each node had only 4 GPUs?",
+        "what if every server has just 4 GPUs?",
+        "如果每台只有4张卡呢",
+    ],
+)
+def test_each_node_having_fewer_gpus_regroups_the_same_cards(question: str) -> None:
+    query = chain("Can 8x A100 serve Llama-3.1-70B at 8k context for 20 users?", question)
+    assert query.changed_slots == ("gpus_per_node",)
+    assert (query.scenario.gpu_count, query.scenario.nodes) == (8, 2)

@@ -144,3 +144,26 @@ def test_each_node_having_fewer_gpus_regroups_the_same_cards(question: str) -> N
     query = chain("Can 8x A100 serve Llama-3.1-70B at 8k context for 20 users?", question)
     assert query.changed_slots == ("gpus_per_node",)
     assert (query.scenario.gpu_count, query.scenario.nodes) == (8, 2)
+
+
+@pytest.mark.parametrize(
+    ("question", "slot", "value"),
+    [
+        ("少2张呢", "gpu_count", 6),  # was read as 2 cards (and "少4张" as 4 only by chance)
+        ("with 2 fewer GPUs?", "gpu_count", 6),  # was a conceptual question of its own
+        ("remove 2 GPUs?", "gpu_count", 6),
+        ("去掉4张卡呢", "gpu_count", 4),
+        ("至少4张卡够吗", "gpu_count", 4),  # a bound, not 4 fewer
+    ],
+)
+def test_fewer_cards_are_taken_off_the_previous_count(question: str, slot: str, value: int) -> None:
+    query = chain("8张H100推理Llama-3.1-70B，上下文8k，20个并发", question)
+    assert query.followup
+    assert getattr(query.scenario, slot) == value
+
+
+@pytest.mark.parametrize("question", ["减少1台呢", "one less node?", "drop 1 server"])
+def test_fewer_nodes_are_taken_off_the_previous_nodes(question: str) -> None:
+    query = chain("三台8卡H100训练13B模型，500B token", question)
+    assert query.scenario.nodes == 2
+    assert query.changed_slots == ("nodes",)

@@ -167,3 +167,19 @@ def test_fewer_nodes_are_taken_off_the_previous_nodes(question: str) -> None:
     query = chain("三台8卡H100训练13B模型，500B token", question)
     assert query.scenario.nodes == 2
     assert query.changed_slots == ("nodes",)
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("remove 2 GPUs", "en"),  # English imperatives: was answered in Chinese
+        ("use H200", "en"),
+        ("drop 1 server", "en"),
+        ("4-bit?", "zh"),  # no prose: keeps the conversation's language
+        ("batch改成128呢", "zh"),
+    ],
+)
+def test_an_english_imperative_follow_up_is_answered_in_english(
+    question: str, language: str
+) -> None:
+    assert chain("8张H100推理Llama-3.1-70B，上下文8k，20个并发", question).language == language

@@ -6,7 +6,8 @@ Usage:
 Rows carry `"split": "tune"` (used while developing) or `"test"` (held out: never tuned
 against); a row without one is `tune`. The pass rate is reported per split and per file. A row
 with `"chain"` (or `"previous"`), a list of earlier questions, is answered after them, each turn
-a follow-up of the one before (as in `ask --continue`); only its own `question` is checked.
+a follow-up of the one before (as in `ask --continue`; a turn refused as bad input is skipped);
+only its own `question` is checked.
 Rows that check only slots (`parse_facts.jsonl`) may omit `verdict`, `figures` and `cite`.
 A row with `"refused": true` must be refused as bad input (CalculatorInputError, exit 2 in the
 CLI), its message in the row's language matching every `refusal_matches` pattern.
@@ -121,9 +122,18 @@ Answerer = Callable[[str, Any], tuple[Mapping[str, Any], Any]]
 
 
 def _answer_row(answer: Answerer, row: Mapping[str, Any]) -> Mapping[str, Any]:
+    from calculators.errors import CalculatorInputError
+
     previous = None
     for earlier in row.get("chain") or row.get("previous") or ():
-        _, previous = answer(earlier, previous)
+        # A turn refused as bad input ("1e999张H100呢", "-5张呢") is told and skipped, as in
+        # `ask` and the chat app: the thread goes on from the turn before it.
+        try:
+            data, query = answer(earlier, previous)
+        except CalculatorInputError:
+            continue
+        if data.get(REFUSAL) is None:
+            previous = query
     data, _ = answer(row["question"], previous)
     return data
 

@@ -62,7 +62,14 @@ def settled(
     before, after = _effective(previous, sites), _effective(query, sites)
     if before is None or after is None:
         return query
-    moved = tuple(k for k in query.changed_slots if getattr(before, k) != getattr(after, k))
+    # A value the answer could not use still moved: "用FP8呢" on an A100 is evaluated in BF16 and
+    # says so; the set-up the user asked for is not "the same as the previous question".
+    moved = tuple(
+        k
+        for k in query.changed_slots
+        if getattr(after, k) != getattr(before, k)
+        or getattr(query.scenario, k) not in (None, getattr(before, k))
+    )
     return replace(query, changed_slots=moved)
 
 

@@ -253,6 +253,10 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         r"多少(?:张|块|台|片)|多少个(?!\s*(?:请求|并发|用户|人|序列|样本|token|参数|月|小时|天|星期|周|"
         r"epoch|batch|词元|字))|几张|几块|几台|几个节点|几卡|多少(?:卡|gpu|显卡|节点)|"
         r"how many " + _G + r"|number of (?:gpus|cards|nodes)|how many (?:of them|do i need)|"
+        # "how many would I need?", "how many will we need", "how many are needed": the count
+        # of the card the thread (or the question) names
+        r"how many (?:(?:would|will|should|shall|must|do|does|did|might) (?:i|we|you|it|they) "
+        r"(?:need|want|require|take)|(?:are|would be|will be|is) (?:needed|required|enough))\b|"
         # "the minimum number of A100 40GB", "fewest H100s", "what TP degree do I need": a count
         r"(?:minimum|min\.?|fewest|smallest|least)\s+(?:number|count|amount)\s+of\s+|"
         r"(?:the\s+)?fewest\s+" + _G + r"|"
@@ -380,7 +384,9 @@ _ASKS: tuple[tuple[Ask, str], ...] = (
         # beside a load is the serving target's, answered by calculate.targets)
         "first_token",
         r"\bttft\b|time to (?:the )?first token|first[- ]token (?:latency|time)|"
-        r"首\s*token\s*(?:延迟|时间|要多久)|首字(?:延迟|时间)",
+        # "how fast is the first token?", "how long until the first token", "首token多快"
+        r"how (?:fast|quick(?:ly)?|soon|long)\b[^?.。]{0,24}?\bfirst token|"
+        r"首\s*(?:个\s*)?token\s*(?:延迟|时间|要多久|多快|多久)|首字(?:延迟|时间|多快|多久)",
     ),
     (
         # "TPOT", "inter-token latency", "每个token的延迟": one stream's time per output token

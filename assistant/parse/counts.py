@@ -154,7 +154,10 @@ _PER_NODE_ONLY = (
     + r"[- ]?(?:gpu|卡|card|way)\s*(?:的)?\s*(?:"
     + _G
     + r"\s*)?(?:的)?\s*(?:nodes?|servers?|machines?|box(?:es)?|服务器|机器|节点)",
-    r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node)\s*(?:只有|只|有|配了?|装了?)?\s*"
+    # "每台只有4张卡", "if each node had only 4 GPUs", "every server has 4 cards"
+    r"(?:每台(?:机器|服务器)?|每个节点|每节点|单机|per node|"
+    r"(?:each|every|per) (?:node|server|machine|box)(?: (?:had|has|have|with|holds?|held))?)"
+    r"\s*(?:只有|只|有|配了?|装了?|only|just)?\s*"
     + NUMBER
     + r"\s*(?:张|块)?\s*(?:"
     + _G

@@ -108,17 +108,40 @@ _ADDED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+#: "少2张呢", "再减1台", "去掉2张卡", "with 2 fewer GPUs", "remove 2 GPUs", "one less node": the
+#: count goes down ("至少4张" / "不少于4张" say a bound, not a change).
+_REMOVE_VERB = (
+    r"(?:(?<![至最多不])少|减少|减掉|减去|再减|去掉|拿掉|撤掉|\bremov(?:e|ing)|\bdrop(?:ping)?|"
+    r"\bminus|\btake away|\btake out|\bwithout)"
+)
+_REMOVED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slot, re.compile(pattern))
+    for slot, unit in (("nodes", _NODE_UNIT), ("gpu_count", _GPU_UNIT))
+    for pattern in (
+        _REMOVE_VERB + r"\s*(\d{1,4})\s*(?:of the\s+)?" + unit,
+        r"(\d{1,4})\s+(?:fewer|less)\s+" + unit,
+    )
+)
+
+
 def added_units(text: str) -> tuple[str, int] | None:
-    """("nodes", 1) for "再加一台呢", ("gpu_count", 8) for "add 8 more GPUs": a change relative
-    to the previous turn's count (the text is normalised: "一台" is "1台").
+    """("nodes", 1) for "再加一台呢", ("gpu_count", 8) for "add 8 more GPUs", ("gpu_count", -2)
+    for "少2张呢" / "with 2 fewer GPUs": a change relative to the previous turn's count (the
+    text is normalised: "一台" is "1台").
 
     >>> added_units("再加1台呢"), added_units("what about 2 more nodes?"), added_units("16台呢")
     (('nodes', 1), ('nodes', 2), None)
+    >>> added_units("少2张呢"), added_units("with 2 fewer gpus?"), added_units("至少4张卡")
+    (('gpu_count', -2), ('gpu_count', -2), None)
     """
     for slot, pattern in _ADDED:
         match = pattern.search(text)
         if match is not None:
             return slot, int(match.group(1) or 1)
+    for slot, pattern in _REMOVED:
+        match = pattern.search(text)
+        if match is not None:
+            return slot, -int(match.group(1))
     return None
 
 
@@ -162,7 +185,7 @@ _SCALED_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("gpu_count", re.compile(r"卡|gpu|显卡|⟨gpu⟩|\bcards?\b|\baccelerators?\b")),
     ("tokens", re.compile(r"数据|语料|token|词元|训练量|\bdata(?:set)?\b")),
     ("context_length", re.compile(r"上下文|序列长度|\bcontext\b|\bsequence length\b")),
-    ("concurrency", re.compile(r"并发|\bconcurren\w*|\busers\b")),
+    ("concurrency", re.compile(r"并发|用户|人数|\bconcurren\w*|\busers\b|\bpeople\b|\bsessions\b")),
 )
 
 
@@ -186,6 +209,8 @@ def scaled_units(text: str) -> tuple[str, float] | None:
     (None, None)
     >>> scaled_units("用1半的卡呢"), scaled_units("多1半的卡呢")
     (('gpu_count', 0.5), None)
+    >>> scaled_units("用户数翻倍呢"), scaled_units("half as many people?")
+    (('concurrency', 2.0), ('concurrency', 0.5))
     """
     text = _NOT_SCALED.sub(" ", text)
     for value, pattern in _FACTORS:

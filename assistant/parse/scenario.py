@@ -27,6 +27,7 @@ from assistant.parse.load import read_load_slots
 from assistant.parse.mentions import Mentions
 from assistant.parse.names import closed_model, closest_entries, is_computer, name_in
 from assistant.parse.prices import MONTH_HOURS, read_month_price
+from assistant.parse.replacing import replacing_card, without_replaced
 from assistant.parse.spending import settle_spending
 from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
@@ -238,12 +239,14 @@ def scenario_slots(
     if mentions.site:
         found["site_profile"] = mentions.site
     if mentions.gpus:
-        found["gpu"] = _named_variant(mentions.gpus) if not comparing else mentions.gpus[0]
+        used = replacing_card(text, mentions.gpu_sequence)  # "把H100换成H200": the H200
+        found["gpu"] = mentions.gpus[0] if comparing else used or _named_variant(mentions.gpus)
     if mentions.models:
         found["model"] = mentions.models[0]
-    # "每张卡每月3000块" is a rent, not 3,000 cards
+    # "每张卡每月3000块" is a rent, not 3,000 cards; "把8张H100换成16张H20": the H20's count
+    counted = without_replaced(text) if "gpu" in found and not comparing else text
     count_slots, warnings = _counts_slots(
-        hw.read_counts(_without_rent(text)), lang, comparing=comparing
+        hw.read_counts(_without_rent(counted)), lang, comparing=comparing
     )
     found.update(count_slots)
     found.update(_workload_slots(text))

@@ -276,8 +276,12 @@ class ChatScreen(Screen[None]):
         if message.turn != self.pending_turn:
             return  # cancelled meanwhile
         self.pending_turn = None
-        answer = self._store_turn(message.answer)
-        self.last_answer = answer
+        answer = message.answer
+        if answer.refusal is None:
+            # a value refused as bad input ("-5张呢") is shown, but neither saved nor followed
+            # up on, as in `ask`: the next question builds on the turn before it
+            answer = self._store_turn(answer)
+            self.last_answer = answer
         self.transcript.add_answer(answer, self.advisor.now_label(), turn=message.turn)
         self._select(answer)
 

@@ -220,6 +220,7 @@ class _Formatter(string.Formatter):
             "count": lambda v: numbers.count_text(float(v), lang),
             "int": lambda v: numbers.integer_text(float(v)),
             "amount": lambda v: numbers.amount_text(float(v)),
+            "money": lambda v: numbers.money_text(float(v)),
             "num": lambda v: numbers.number_text(float(v)),
             "percent": lambda v: numbers.percent_text(float(v)),
             "flops": lambda v: numbers.flops_text(float(v)),

@@ -90,6 +90,16 @@ def amount_text(value: float) -> str:
     return integer_text(value) if abs(value) >= 100 else number_text(value)
 
 
+def money_text(value: float) -> str:
+    """An amount of money: whole from 100 up ("1,261,440"), to the cent below ("2.18", "0.55").
+
+    Examples:
+        >>> money_text(1261440.0), money_text(2.176), money_text(0.551), money_text(32.0)
+        ('1,261,440', '2.18', '0.55', '32.00')
+    """
+    return integer_text(value) if abs(value) >= 100 else f"{value:,.2f}"
+
+
 def bytes_text(value: float, part: str = "") -> str:
     """Bytes as "80.0 GB (74.5 GiB)": decimal first, binary beside it, both labelled.
 

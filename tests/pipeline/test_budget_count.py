@@ -91,7 +91,7 @@ def test_asks_nodes(question: str, nodes: bool) -> None:
     ("count", "per_node", "said"),
     [
         (752, 8, "You need 94 nodes × 8 (752 × H800)."),
-        (8, 8, None),  # inside one node: said in GPUs
+        (8, 8, "You need 1 node × 8 (8 × H800)."),  # nodes asked: one whole node (probeE)
         (20, 8, None),  # not whole nodes: the GPU count rounds first
     ],
 )

@@ -164,8 +164,8 @@ def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:
         )
         batch = text(said, lang)
     scaling = asks_about_scaling(query.question.lower())  # how much, not whether
-    said = bottleneck_sentence(outcome.checks, scenario, lang, batch, scaling=scaling)
-    return join_sentences((said, _past_a_year(query, outcome, scenario)), lang)
+    sentence = bottleneck_sentence(outcome.checks, scenario, lang, batch, scaling=scaling)
+    return join_sentences((sentence, _past_a_year(query, outcome, scenario)), lang)
 
 
 def _past_a_year(query: Query, outcome: Outcome, scenario: Scenario) -> str:

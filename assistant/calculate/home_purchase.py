@@ -99,13 +99,13 @@ def _first_precision(
 
 
 def _option(outcome: Outcome, key: str, lang: Language) -> Msg:
-    from assistant.calculate.purchase import per_user_speed
+    from assistant.calculate.purchase import per_user_said
 
     assert outcome.scenario is not None  # `_first_precision` returns only evaluated set-ups
     scenario = outcome.scenario
     params: dict[str, Param] = {
         "setup": describe_setup(scenario, lang),
-        "speed": per_user_speed(outcome),
+        "speed": per_user_said(outcome),
         "precision": Msg(_PRECISION_KEY.get(scenario.precision or "", _AS_IS)),
     }
     return Msg(key, **params)

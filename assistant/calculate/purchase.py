@@ -32,6 +32,7 @@ __all__ = [
     "bare_purchase",
     "hardware_cost_asked",
     "hardware_for_price",
+    "per_user_said",
     "per_user_speed",
     "purchase_outcome",
     "stated_purchase",
@@ -112,7 +113,7 @@ def purchase_outcome(
     said = Msg(
         "answer.purchase_setups",
         main=describe_setup(chosen.scenario, lang),
-        speed=per_user_speed(chosen),
+        speed=per_user_said(chosen),
         cheaper=cheaper,
         **money,
     )
@@ -145,9 +146,15 @@ def _cheaper_said(outcome: Outcome, scenario: Scenario, lang: Language) -> Msg:
     return Msg(
         "answer.purchase_cheaper",
         setup=describe_setup(scenario, lang),
-        speed=per_user_speed(outcome),
-        traffic=traffic,
+        speed=per_user_said(outcome, traffic),
     )
+
+
+def per_user_said(outcome: Outcome, traffic: Msg | str = "") -> Msg | str:
+    """ "（每个用户约 48.7 token/s）" for a serving option; "" for a training run (no time per
+    token: "约 0 token/s" would read as a set-up that does not run)."""
+    speed = per_user_speed(outcome)
+    return Msg("answer.purchase_speed", speed=speed, traffic=traffic) if speed > 0 else ""
 
 
 def per_user_speed(outcome: Outcome) -> float:

@@ -35,6 +35,7 @@ __all__ = [
     "fastest_stream",
     "head_count",
     "head_count_load",
+    "loosely_counted",
     "per_person_daily",
     "settle_audience",
     "single_user",
@@ -140,9 +141,35 @@ def fastest_stream(text: str) -> bool:
     return (one and bool(_SPEED.search(text))) or bool(_LOWEST_LATENCY.search(text))
 
 
+#: "几十个人" (normalised "几10个人"), "几百人": some tens or hundreds, read at the top (90, 900)
+_SOME_TENS = re.compile(r"几\s*(10|100|1000)(?![\d.,])")
+#: A count said loosely: some tens ("几10") or ten-odd ("10几"), as `_loose_count` reads them.
+_LOOSE = re.compile(r"几\s*(?:10|100|1000)(?![\d.,])|(?<![\d.])[1-9]0\s*几|\b(?:dozens|tens) of\b")
+#: "for dozens of people", "tens of users": some tens in English, read at the same top (90)
+_SOME_TENS_EN = re.compile(r"\b(?:dozens|tens) of\b")
+
+
+def loosely_counted(text: str) -> bool:
+    """True when the head-count is said loosely ("几十个人用", "十几个人"): the answer then says
+    the figure it read ("按 90 人计") as its reading, not as the user's number.
+
+    >>> loosely_counted("给几10个人用"), loosely_counted("给10几个人用")
+    (True, True)
+    >>> loosely_counted("给30个人用")
+    False
+    """
+    return head_count(text) is not None and bool(_LOOSE.search(text))
+
+
 def head_count(text: str) -> int | None:
-    """How many people share the deployment ("a team of 30", "给100个员工用"), or None."""
+    """How many people share the deployment ("a team of 30", "给100个员工用"), or None.
+
+    >>> head_count("几10个人用"), head_count("给几100个同事用"), head_count("for dozens of users")
+    (90, 900, 90)
+    """
     plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+    plain = _SOME_TENS.sub(lambda m: str(9 * int(m.group(1))), plain)
+    plain = _SOME_TENS_EN.sub("90", plain)
     for pattern in _HEAD_COUNT:
         match = pattern.search(plain)
         if match is not None and to_float(match.group(1)) >= 1:
@@ -267,4 +294,5 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
     if found.get("concurrency") is None and "target_qps" in found:
         return []  # "给1000个用户用，QPS 5": the stated rate is the load, not everyone at once
     found["concurrency"] = count
-    return [Msg("parse.head_count", count=count)]
+    key = "parse.head_count_loose" if loosely_counted(text) else "parse.head_count"
+    return [Msg(key, count=count)]

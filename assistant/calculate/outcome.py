@@ -41,6 +41,7 @@ from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome, refused
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
+from assistant.calculate.plural import at_plural_count
 from assistant.calculate.purchase import (
     bare_purchase,
     hardware_cost_asked,
@@ -369,6 +370,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = tokens_in_horizon(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
             outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
+        if open_count and ask == "feasibility" and not _training(s):  # "on H100s": the fewest
+            outcome = at_plural_count(query, outcome, _evaluator(query, "gpu_count"))
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))

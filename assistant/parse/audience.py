@@ -19,8 +19,8 @@ Examples:
     (30, 100, 200)
     >>> head_count("给全公司200来号人用"), head_count("给10几个人用"), head_count("公司100多人")
     (200, 19, 100)
-    >>> head_count("1000 users per day"), head_count("30人天的工作量")
-    (None, None)
+    >>> head_count("1000 users per day"), head_count("30人天的工作量"), head_count("每天1000人用")
+    (None, None, None)
 """
 
 from __future__ import annotations
@@ -145,9 +145,15 @@ def head_count(text: str) -> int | None:
     plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
     for pattern in _HEAD_COUNT:
         match = pattern.search(plain)
-        if match is not None and to_float(match.group(1)) >= 1:
+        if match is None or _RATE_BEFORE.search(plain, 0, match.start(1)):
+            continue  # "每天1000人用": people a day (`daily_users`), not people sharing it
+        if to_float(match.group(1)) >= 1:
             return _loose_count(to_float(match.group(1)), plain[match.end(1) :])
     return None
+
+
+#: A count said after "a day" ("每天1000人用", "每日500个用户"): a rate of people.
+_RATE_BEFORE = re.compile(r"(?:每天|每日|每月|日活|月活)\s*(?:约|大概|有|大约)?\s*$")
 
 
 def _loose_count(value: float, after: str) -> int:

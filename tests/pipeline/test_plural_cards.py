@@ -53,3 +53,19 @@ def test_people_a_day_are_no_head_count() -> None:
     assert outcome.verdict == "feasible"
     assert outcome.scenario is not None
     assert outcome.scenario.concurrency in (None, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "daily"),
+    [
+        ("10k daily users, can one H100 serve qwen2.5 7b?", 10_000),  # the k is a thousand
+        ("we get 3000 visitors per day, can one L40S serve llama 3.1 8b?", 3_000),
+        ("每日2000个用户，一张L40S跑Qwen2.5-7B可以吗", 2_000),
+    ],
+)
+def test_people_a_day_are_said_and_evaluated_for_one_stream(question: str, daily: int) -> None:
+    query = parse(question)
+    assert query.scenario.concurrency in (None, 1)
+    assert calculate(query).verdict == "feasible"
+    said = f"{daily:,}"
+    assert any(said in warning for warning in query.warnings), query.warnings

@@ -46,7 +46,9 @@ def power_budget_outcome(query: Query) -> Outcome | None:
     if s.power_budget_watts is None or s.gpu is None or s.model or s.params:
         return None
     gpu = lookup_gpu(s.gpu)
-    scope = "facility" if s.pue is not None else power_scope(query.question)
+    # a follow-up ("what about B200?") keeps whose power it is from the thread's question
+    said_scope = power_scope(query.question) or power_scope(query.context)
+    scope = "facility" if s.pue is not None else said_scope
     pue = s.pue if s.pue is not None else DEFAULT_PUE if scope == "facility" else 1.0
     per_server = _per_server(query)
     found = gpus_within_power(
@@ -89,7 +91,7 @@ def power_budget_outcome(query: Query) -> Outcome | None:
 
 def _per_server(query: Query) -> int | None:
     """GPUs per server when whole servers are asked ("8x H100 servers", "8卡服务器"), else None."""
-    if not servers_asked(query.question):
+    if not (servers_asked(query.question) or servers_asked(query.context)):
         return None
     s = query.scenario
     return s.gpus_per_node or s.gpu_count or DEFAULT_GPUS_PER_NODE

@@ -78,6 +78,9 @@ def power_budget_outcome(query: Query) -> Outcome | None:
         assumptions=tuple(text(m, lang) for m in notes),
         sources=found.sources,
     )
+    stated = s.gpu_count if per_server is None else None  # "can 30 kW power 40 H100s?"
+    if stated:
+        return _stated_count(query, check, stated, found, gpu.name)
     scenario = replace(s, gpu=gpu.name, gpu_count=found.gpus, task=None)
     outcome = Outcome(
         verdict="unknown",
@@ -87,6 +90,30 @@ def power_budget_outcome(query: Query) -> Outcome | None:
         assumptions=check.assumptions,
     )
     return replace(outcome, focus=said)
+
+
+def _stated_count(query: Query, check: Check, stated: int, found: PowerBudget, gpu: str) -> Outcome:
+    """A stated count against what the power feeds: feasible when it fits, else infeasible
+    (more power or fewer GPUs); the PUE at which it would fit is said for a facility's power."""
+    from assistant.calculate.outcome import Outcome
+
+    lang = query.language
+    fits = stated <= found.gpus
+    key = "answer.power_budget_holds" if fits else "answer.power_budget_short"
+    lead = text(Msg(key, stated=stated, gpu=gpu, gpus=found.gpus), lang)
+    notes = check.assumptions
+    if found.pue > 1:  # the PUE it would take: budget / (stated x draw at the socket)
+        limit = found.budget_watts / (stated * found.watts_per_gpu)
+        notes = (*notes, text(Msg("assume.power.budget_pue_limit", pue=limit), lang))
+    return Outcome(
+        verdict="feasible" if fits else "infeasible",
+        lead=lead,
+        scenario=replace(query.scenario, gpu=gpu, task=None),
+        binding=None if fits else "power",
+        checks=(replace(check, verdict="ok" if fits else "fail"),),
+        assumptions=notes,
+        focus=lead,
+    )
 
 
 def _per_server(query: Query) -> int | None:

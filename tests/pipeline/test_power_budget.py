@@ -44,3 +44,21 @@ def test_a_draw_or_an_energy_is_no_budget() -> None:
 def test_a_job_with_a_power_figure_is_still_the_job() -> None:
     outcome = calculate(parse("our DC has 10 MW: can 8x H100 serve Llama-3.1-70B?"))
     assert outcome.verdict != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("our rack has 30 kW, can it power 40 H100s?", "infeasible"),  # 32 fit at 937 W
+        ("our rack has 30 kW, can it power 32 H100s?", "feasible"),  # boundary: exactly 32
+        ("机房只有200kW供电，能放120张H800吗", "feasible"),  # 135 fit at PUE 1.58
+    ],
+)
+def test_a_stated_count_is_judged_against_the_power(question: str, verdict: str) -> None:
+    outcome = calculate(parse(question))
+    assert outcome.verdict == verdict
+
+
+def test_a_facility_count_says_the_pue_it_would_fit_up_to() -> None:
+    outcome = calculate(parse("机房只有200kW供电，能放120张H800吗"))
+    assert any("1.78" in note for note in outcome.assumptions)  # 200e3 / (120 x 937)

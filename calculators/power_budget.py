@@ -72,13 +72,7 @@ def gpus_within_power(
         >>> gpus_within_power(budget_watts=500, tdp_watts=700).gpus  # less than one GPU's draw
         0
     """
-    positive("budget_watts", budget_watts)
-    positive("tdp_watts", tdp_watts)
-    non_negative("host_watts_per_gpu", host_watts_per_gpu)
-    if not 1.0 <= pue <= 5.0:
-        fail("pue", pue, Msg("invalid.pue"))
-    if gpus_per_server is not None and gpus_per_server < 1:
-        fail("gpus_per_server", gpus_per_server, Msg("invalid.positive"))
+    _check_inputs(budget_watts, tdp_watts, host_watts_per_gpu, pue, gpus_per_server)
     socket = tdp_watts + host_watts_per_gpu
     drawn = socket * pue
     # a hair of tolerance: 30 kW over 4 servers of exactly 7.5 kW is 4, not 3.9999…
@@ -102,3 +96,19 @@ def gpus_within_power(
         used_watts=gpus * drawn,
         inputs=inputs,
     )
+
+
+def _check_inputs(
+    budget_watts: float,
+    tdp_watts: float,
+    host_watts_per_gpu: float,
+    pue: float,
+    gpus_per_server: int | None,
+) -> None:
+    positive("budget_watts", budget_watts)
+    positive("tdp_watts", tdp_watts)
+    non_negative("host_watts_per_gpu", host_watts_per_gpu)
+    if not 1.0 <= pue <= 5.0:
+        fail("pue", pue, Msg("invalid.pue"))
+    if gpus_per_server is not None and gpus_per_server < 1:
+        fail("gpus_per_server", gpus_per_server, Msg("invalid.positive"))

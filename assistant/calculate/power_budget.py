@@ -38,6 +38,7 @@ __all__ = ["power_budget_outcome"]
 def power_budget_outcome(query: Query) -> Outcome | None:
     """The GPUs (or servers) the stated power feeds, as an estimate with its check; None unless
     the question states a power budget and a card, and no job (a model or a size)."""
+    from assistant.calculate.energy import energy_ask
     from assistant.calculate.outcome import Outcome
     from calculators import DEFAULT_PUE, gpus_within_power
     from calculators.catalog.hardware import lookup_gpu
@@ -45,6 +46,8 @@ def power_budget_outcome(query: Query) -> Outcome | None:
     s = query.scenario
     if s.power_budget_watts is None or s.gpu is None or s.model or s.params:
         return None
+    if s.deadline_seconds or energy_ask(query) == "energy_cost":
+        return None  # "a 10 kW rack: 8 H100 a month, how much electricity?": the energy asked
     gpu = lookup_gpu(s.gpu)
     # a follow-up ("what about B200?") keeps whose power it is from the thread's question
     said_scope = power_scope(query.question) or power_scope(query.context)
@@ -57,10 +60,27 @@ def power_budget_outcome(query: Query) -> Outcome | None:
         pue=pue,
         gpus_per_server=per_server,
     )
-    lang = query.language
     said = _said(query, found, gpu.name, gpu.tdp_watts)
     notes = (*_assumed(query, found, scope, per_server), *_count_notes(s, per_server))
-    check = Check(
+    check = _check(query, found, said, notes)
+    stated = s.gpu_count if per_server is None else None  # "can 30 kW power 40 H100s?"
+    if stated:
+        return _stated_count(query, check, stated, found, gpu.name)
+    scenario = replace(s, gpu=gpu.name, gpu_count=found.gpus, task=None)
+    outcome = Outcome(
+        verdict="unknown",
+        lead=said,
+        scenario=scenario,
+        checks=(check,),
+        assumptions=check.assumptions,
+    )
+    return replace(outcome, focus=said)
+
+
+def _check(query: Query, found: PowerBudget, said: str, notes: tuple[Msg, ...]) -> Check:
+    """The power check: the count, each GPU's draw, the formula and what was assumed."""
+    lang = query.language
+    return Check(
         kind="power",
         verdict="ok",
         summary=said,
@@ -78,18 +98,6 @@ def power_budget_outcome(query: Query) -> Outcome | None:
         assumptions=tuple(text(m, lang) for m in notes),
         sources=found.sources,
     )
-    stated = s.gpu_count if per_server is None else None  # "can 30 kW power 40 H100s?"
-    if stated:
-        return _stated_count(query, check, stated, found, gpu.name)
-    scenario = replace(s, gpu=gpu.name, gpu_count=found.gpus, task=None)
-    outcome = Outcome(
-        verdict="unknown",
-        lead=said,
-        scenario=scenario,
-        checks=(check,),
-        assumptions=check.assumptions,
-    )
-    return replace(outcome, focus=said)
 
 
 def _stated_count(query: Query, check: Check, stated: int, found: PowerBudget, gpu: str) -> Outcome:

@@ -62,3 +62,8 @@ def test_a_stated_count_is_judged_against_the_power(question: str, verdict: str)
 def test_a_facility_count_says_the_pue_it_would_fit_up_to() -> None:
     outcome = calculate(parse("机房只有200kW供电，能放120张H800吗"))
     assert any("1.78" in note for note in outcome.assumptions)  # 200e3 / (120 x 937)
+
+
+def test_an_energy_question_beside_a_rack_is_still_the_energy() -> None:
+    outcome = calculate(parse("机柜供电20kW，8张H100满载一个月电费多少，电价0.6元/度"))
+    assert "kwh" in outcome.checks[0].figures  # the bill, not the count the rack feeds

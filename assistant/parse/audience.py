@@ -19,8 +19,8 @@ Examples:
     (30, 100, 200)
     >>> head_count("给全公司200来号人用"), head_count("给10几个人用"), head_count("公司100多人")
     (200, 19, 100)
-    >>> head_count("1000 users per day"), head_count("30人天的工作量")
-    (None, None)
+    >>> head_count("1000 users per day"), head_count("30人天的工作量"), head_count("每天1000人用")
+    (None, None, None)
 """
 
 from __future__ import annotations
@@ -172,9 +172,15 @@ def head_count(text: str) -> int | None:
     plain = _SOME_TENS_EN.sub("90", plain)
     for pattern in _HEAD_COUNT:
         match = pattern.search(plain)
-        if match is not None and to_float(match.group(1)) >= 1:
+        if match is None or _RATE_BEFORE.search(plain, 0, match.start(1)):
+            continue  # "每天1000人用": people a day (`daily_users`), not people sharing it
+        if to_float(match.group(1)) >= 1:
             return _loose_count(to_float(match.group(1)), plain[match.end(1) :])
     return None
+
+
+#: A count said after "a day" ("每天1000人用", "每日500个用户"): a rate of people.
+_RATE_BEFORE = re.compile(r"(?:每天|每日|每月|日活|月活)\s*(?:约|大概|有|大约)?\s*$")
 
 
 def _loose_count(value: float, after: str) -> int:
@@ -190,11 +196,16 @@ def _loose_count(value: float, after: str) -> int:
 
 
 #: "Which is fastest", "哪个更快": a speed compared; with no load stated, one stream's speed.
+#: A magnitude said after an English count ("10k daily users", "2 million users a day").
+_SCALE_EN = r"(?:\s*(k|thousand|m|million)\b)?"
+_SCALE_VALUE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 #: People a day ("1000 daily active users", "日活1000", "每天1000人用", "1000 users per day").
 _DAILY = (
     re.compile(r"(?:日活|dau)\s*(?:用户)?\s*(?:约|大概|有|是|为|:|：)?\s*" + NUMBER),
-    re.compile(NUMBER + r"\s*(?:daily(?: active)?|dau)\s*(?:users|people|visitors)?"),
-    re.compile(NUMBER + _PEOPLE_EN + r"\s*(?:per|a|each|every)\s+day\b"),
+    re.compile(NUMBER + _SCALE_EN + r"\s*(?:daily(?: active)?|dau)\s*(?:users|people|visitors)?"),
+    re.compile(
+        NUMBER + _SCALE_EN + r"(?:" + _PEOPLE_EN + r"|\s+visitors\b)\s*(?:per|a|each|every)\s+day\b"
+    ),
     re.compile(r"(?:每天|每日)\s*(?:约|大概|有)?\s*" + NUMBER + _PEOPLE_ZH),
     re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:每天|每日)"),
 )
@@ -207,11 +218,15 @@ def daily_users(text: str) -> int | None:
     (1000, 1000, 500)
     >>> daily_users("1000 users per day"), daily_users("100个用户同时")
     (1000, None)
+    >>> daily_users("10k daily users"), daily_users("we get 3000 visitors per day")
+    (10000, 3000)
     """
     for pattern in _DAILY:
         match = pattern.search(text)
         if match is not None:
             value = to_float(match.group(1))
+            scale = match.group(2) if match.lastindex and match.lastindex >= 2 else None
+            value = value * _SCALE_VALUE[scale] if value is not None and scale else value
             if value is not None and 1 <= value <= 1e10:
                 return int(value)
     return None

@@ -51,7 +51,7 @@ _SINGLE = re.compile(
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
     r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
-    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE + "|"
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少来余])个人" + _USE + "|"
     # "买张卡在家跑", "家里自己用": a card at home serves its owner ("大家用" is everyone)
     r"(?<![大全])(?:在家|家里)\s*(?:自己)?\s*(?:跑|用|使用|玩|部署|搭)(?!户)"
 )

@@ -74,6 +74,13 @@ async def ask_and_wait(pilot: Pilot[Any], question: str) -> None:
     await wait_until(pilot, lambda: app.chat.turn > before and app.chat.pending_turn is None)
 
 
+def answers(app: AssistantApp) -> list[Answer]:
+    """The answers on screen, oldest first."""
+    from assistant.tui.widgets.transcript import AnswerBubble
+
+    return [bubble.answer for bubble in app.screen.query(AnswerBubble)]
+
+
 class NoSearch:
     """The retriever of apps that only show fixed sample answers: asking one a question is a
     mistake in the test (those tests use `make_test_app` and the real retriever)."""

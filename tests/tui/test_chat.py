@@ -12,12 +12,11 @@ from textual.widgets import Input, TabbedContent
 
 from assistant.config import Settings
 from assistant.pipeline import answer as pipeline_answer
-from assistant.records import Answer
 from assistant.render.answer import verdict_label
 from assistant.tui.app import AssistantApp, make_app
 from assistant.tui.i18n import t
 from assistant.tui.widgets.transcript import AnswerBubble, FailedBubble, PendingBubble
-from tests.tui.conftest import ask, ask_and_wait, fixed_clock, wait_until
+from tests.tui.conftest import answers, ask, ask_and_wait, fixed_clock, wait_until
 from tests.tui.harness import assert_rows_fit, screen_lines, screen_text
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.e2e]
@@ -25,10 +24,6 @@ SIZE = (100, 32)
 FOUNDING = "吉林GPU服务器能训练千亿模型吗?"
 
 MakeApp = Callable[..., AssistantApp]
-
-
-def answers(app: AssistantApp) -> list[Answer]:
-    return [bubble.answer for bubble in app.screen.query(AnswerBubble)]
 
 
 @pytest.mark.parametrize(

@@ -8,20 +8,14 @@ from collections.abc import Callable
 
 import pytest
 
-from assistant.records import Answer
 from assistant.tui.app import AssistantApp
-from assistant.tui.widgets.transcript import AnswerBubble
-from tests.tui.conftest import ask_and_wait
+from tests.tui.conftest import answers, ask_and_wait
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.e2e]
 SIZE = (100, 32)
 SERVE_70B = "Can 2x A100 80GB serve Llama-3.1-70B at 8k context for 30 users?"
 
 MakeApp = Callable[..., AssistantApp]
-
-
-def answers(app: AssistantApp) -> list[Answer]:
-    return [bubble.answer for bubble in app.screen.query(AnswerBubble)]
 
 
 async def test_a_refused_turn_is_shown_but_the_thread_goes_on_from_the_turn_before(

@@ -40,6 +40,7 @@ Ask = Literal[
     "max_context",
     "request_rate",
     "throughput",
+    "token_volume",
     "first_token",
     "token_latency",
     "network",

@@ -434,6 +434,7 @@ def _elsewhere(
 
 _ANSWERS = {
     "throughput": _elsewhere("throughput_answer", "serving_answers"),
+    "token_volume": _elsewhere("token_volume_answer", "serving_answers"),
     "token_latency": _elsewhere("token_latency_answer", "serving_answers"),
     "request_rate": _elsewhere("request_rate_answer", "serving_answers"),
     "first_token": _elsewhere("first_token_answer", "serving_answers"),

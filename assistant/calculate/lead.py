@@ -104,7 +104,7 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
 
 
 #: Asks answered by a deployment's speed: none is said first for a plan whose memory fails.
-_SPEED_ASKS = ("throughput", "token_latency", "first_token", "request_rate")
+_SPEED_ASKS = ("throughput", "token_volume", "token_latency", "first_token", "request_rate")
 
 
 def _head_count_bound(query: Query, ask: Ask) -> str:

@@ -12,6 +12,7 @@ __all__ = [
     "request_rate_answer",
     "throughput_answer",
     "token_latency_answer",
+    "token_volume_answer",
 ]
 
 
@@ -33,6 +34,23 @@ def throughput_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | No
         key = "answer.throughput_single" if scenario.concurrency == 1 else "answer.throughput_one"
         return Msg(key, each=1.0 / step)
     return Msg("answer.throughput", total=total, sequences=sequences, each=1.0 / step)
+
+
+def token_volume_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """ "一天能处理多少token": the deployment's decode rate at capacity (the most sequences that
+    fit, `solvers.at_full_batch`) over an hour and a day, run flat out: an upper bound."""
+    total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
+    if scenario.task != "inference" or not total:
+        return None
+    # a stated load ("并发50") is evaluated as stated; else at the most sequences that fit
+    key = "answer.token_volume_at" if scenario.concurrency else "answer.token_volume"
+    return Msg(
+        key,
+        total=total,
+        hour=total * 3600.0,
+        day=total * 86400.0,
+        sequences=scenario.batch_size or 1,
+    )
 
 
 def first_token_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

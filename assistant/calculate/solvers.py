@@ -278,7 +278,7 @@ def at_full_batch(ask: Ask, question: str, scenario: Scenario) -> bool:
 
         if CHEAPER.search(question):  # serving cost is compared per token, at capacity
             return True
-    if ask == "request_rate":  # "how many requests per second can it handle": at capacity
+    if ask in ("request_rate", "token_volume"):  # "how many requests a second", "tokens a day"
         return True
     if ask == "compare":  # "哪个吞吐更高": the tokens/s each delivers batched, not one stream's
         return bool(_THROUGHPUT.search(question))

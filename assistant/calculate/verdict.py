@@ -176,6 +176,7 @@ _ON_MEMORY = (
     "memory",
     "activations",
     "throughput",
+    "token_volume",
     "request_rate",
     "token_latency",
     "mfu",

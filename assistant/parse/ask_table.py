@@ -342,6 +342,18 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"\bqps\b[^.?!]{0,12}\b(?:can (?:it|they|we) (?:handle|sustain|serve))",
     ),
     (
+        # "一天能处理多少token", "how many tokens per day can it generate": the deployment's
+        # volume over a day or an hour at capacity (a stated "每天生成1亿token" is a load:
+        # `parse.token_volume`)
+        "token_volume",
+        r"(?:[1一]天|每天|每日|[1一]小时|每小时|[1一]个小时)[^，。,.?？]{0,12}(?:多少|几)\s*(?:个\s*)?token|"
+        r"(?:多少|几)\s*(?:个\s*)?tokens?[^，。,.?？]{0,6}(?:[1一]天|每天|每日|[1一]小时|每小时)|"
+        r"how many (?:output |generated )?tokens?\b[^?.。]{0,48}?\b(?:per|a|each|an|every) "
+        r"(?:day|hour)\b|"
+        r"how many (?:output |generated )?tokens?(?: daily| hourly|\s*/\s*(?:day|hr|h|hour)\b)|"
+        r"tokens? (?:per|a) (?:day|hour) (?:can|could|would|does|do|will)\b",
+    ),
+    (
         "throughput",
         r"tok(?:en)?s?/s|tokens? per second|吞吐|throughput|\bqps\b|每秒.{0,6}(?:token|请求)|"
         # "每秒大概能出多少字", "一秒钟能生成几个字": characters read as tokens (`char_speed`)

@@ -97,6 +97,8 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         if specific in found:
             found = [a for a in found if a not in _MEMORY_FAMILY or a == specific]
             break
+    if "token_volume" in found:  # "一天能处理多少token": the volume, not a count or a rate
+        found = [a for a in found if a not in ("tokens", "throughput")]
     if "tokens" in found and _RATE.search(text):  # "how many tokens per second": a rate
         found.remove("tokens")
         if "throughput" not in found:

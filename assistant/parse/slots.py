@@ -311,12 +311,14 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
     ((4, 2), (8, 2), (None, None))
     """
     tp = re.search(
-        r"(?:(?<![a-z])tp|tensor[ -]parallel(?:ism)?|张量并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        r"(?:(?<![a-z])tp|tensor[ -]parallel(?:ism)?|张量并行)"
+        r"\s*(?:=|:|size|degree|度)?\s*(\d+)",
         text,
         re.ASCII,
     )
     pp = re.search(
-        r"(?:(?<![a-z])pp|pipeline[ -]parallel(?:ism)?|流水线并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        r"(?:(?<![a-z])pp|pipeline[ -]parallel(?:ism)?|流水线并行)"
+        r"\s*(?:=|:|size|degree|度)?\s*(\d+)",
         text,
         re.ASCII,
     )

@@ -50,4 +50,5 @@ def test_tp_across_machines_is_in_the_domain() -> None:
 
 def test_ms_per_token_asks_the_token_latency() -> None:
     query = parse("TP8推理Llama-3.1-70B，单路decode每token多少毫秒？")
-    assert query.asks and query.asks[0] == "token_latency"
+    assert query.asks
+    assert query.asks[0] == "token_latency"

@@ -376,7 +376,9 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         "token_latency",
         r"\btpot\b|\bitl\b|time per output token|inter-?token latency|per[- ]token latency|"
         r"latency per (?:output )?token|decode latency|"
-        r"每个?\s*(?:输出\s*)?token\s*(?:的)?\s*(?:延迟|耗时|时间|要多久)|出字(?:延迟|间隔)|"
+        # "每token多少毫秒", "decode每个token几ms": the same time asked in a unit
+        r"每个?\s*(?:输出\s*)?token\s*(?:的)?\s*(?:延迟|耗时|时间|要多久|"
+        r"(?:要|需要|大概|大约)?\s*(?:多少|几)\s*(?:毫秒|ms|秒))|出字(?:延迟|间隔)|"
         r"token\s*间隔|生成延迟|解码延迟",
     ),
     (

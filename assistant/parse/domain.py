@@ -47,7 +47,11 @@ _INTENT = re.compile(
     r"流水线|气泡|微批|micro-?batch|梯度累积|gradient accumulation|蒸馏|distill|\bsft\b|\brlhf\b|"
     r"\bdpo\b|\bgrpo\b|强化学习|学习率|learning rate|tokeniz|分词器|位置编码|\brope\b|"
     # "TP 和 PP 有什么区别": the parallelism degrees' abbreviations, named together
-    r"\b(?:tp|pp|dp)\b.{0,24}\b(?:tp|pp|dp|ep)\b",
+    r"\b(?:tp|pp|dp)\b.{0,24}\b(?:tp|pp|dp|ep)\b|"
+    # "为什么TP一般不跨机": one of them placed across or inside machines
+    r"\b(?:tp|pp|dp|ep)\b.{0,12}(?:跨机|跨节点|跨服务器|机间|机内|节点内|节点间|单机|多机|"
+    r"across (?:nodes|machines|servers)|inter-?node|cross-?node|multi-?node)|"
+    r"(?:跨机|跨节点|机间|多机|across nodes|inter-?node|cross-?node).{0,12}\b(?:tp|pp|dp|ep)\b",
     re.ASCII,
 )
 _HARDWARE = re.compile(

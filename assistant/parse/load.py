@@ -317,7 +317,7 @@ def read_qps(text: str) -> float | None:
 _PERCENTILE = r"(?<![a-z0-9])p\s?(\d{2}(?:\.\d+)?)(?![0-9])"
 _TTFT = re.compile(
     r"(?:" + _PERCENTILE + r"\s*)?"
-    r"(?:first[- ]token|首字|首token|首 token|首词|\bttft\b|time to first token)"
+    r"(?:first[- ]token|首字|首token|首 token|首词|(?<![a-z])ttft(?![a-z])|time to first token)"
     r"(?:[^0-9]{0,12}?" + _PERCENTILE + r")?"
     r"[^0-9]{0,24}?" + NUMBER + r"\s*(ms|毫秒|s(?![a-z])|秒|sec(?:onds?)?(?![a-z]))"
 )
@@ -325,7 +325,12 @@ _TTFT = re.compile(
 
 def read_first_token_seconds(text: str) -> float | None:
     """A time-to-first-token bound in seconds ("first token under 1 s", "首字 500ms",
-    "首token p99 小于1秒", "p99 TTFT < 500ms")."""
+    "首token p99 小于1秒", "p99 TTFT < 500ms"); "TTFT要<1s" too (in Unicode a CJK character is a
+    word character, so no word boundary parts "ttft" from "要").
+
+    >>> read_first_token_seconds("ttft要<1s"), read_first_token_seconds("首token p99 小于500ms")
+    (1.0, 0.5)
+    """
     match = _TTFT.search(text)
     if match is None:
         return None

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-from assistant.parse.numbers import CURRENCY, CURRENCY_WORD, NUMBER, first_match, to_float
+from assistant.parse.numbers import (
+    CURRENCY,
+    CURRENCY_WORD,
+    NUMBER,
+    SET_TO,
+    first_match,
+    to_float,
+)
 
 __all__ = ["BUDGET_WORDS", "MFU_WORDS", "read_budget", "read_mfu", "read_price_per_kwh", "read_pue"]
 
@@ -161,14 +168,18 @@ def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
 
 
 _PUE = (
-    re.compile(r"\bpue\s*(?:of|=|:|：|为|是|约|大约|按|取|改成|改为|换成|变成|at|is)?\s*" + NUMBER),
+    re.compile(r"\bpue\s*(?:of|=|:|：|为|是|约|大约|按|取|at|is|" + SET_TO + r")?\s*" + NUMBER),
     re.compile(NUMBER + r"\s*(?:的)?\s*pue\b"),
 )
 
 
 def read_pue(text: str) -> float | None:
     """The facility's PUE when stated ("PUE 1.3", "PUE为1.2", "a PUE of 1.25", "1.4的PUE");
-    kept as typed (a PUE below 1 is refused by the plan's validation, never replaced)."""
+    kept as typed (a PUE below 1 is refused by the plan's validation, never replaced).
+
+    >>> read_pue("pue降到1.15呢"), read_pue("pue改回1.5")  # a follow-up's new value
+    (1.15, 1.5)
+    """
     match = first_match(_PUE, text)
     return to_float(match.group(1)) if match else None
 

@@ -304,14 +304,21 @@ def read_recompute(text: str) -> str | None:
 
 
 def read_parallelism(text: str) -> tuple[int | None, int | None]:
-    """(tensor parallel, pipeline parallel) degrees when given ("tp=8", "张量并行4", "pp 2")."""
+    """(tensor parallel, pipeline parallel) degrees when given ("tp=8", "张量并行4", "pp 2");
+    written together as in a Megatron run name, "TP4PP2" is TP 4 and PP 2.
+
+    >>> read_parallelism("tp4pp2 dp=16"), read_parallelism("tp=8, pp 2"), read_parallelism("app2")
+    ((4, 2), (8, 2), (None, None))
+    """
     tp = re.search(
-        r"(?:\btp|tensor[ -]parallel(?:ism)?|张量并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        r"(?:(?<![a-z])tp|tensor[ -]parallel(?:ism)?|张量并行)"
+        r"\s*(?:=|:|size|degree|度)?\s*(\d+)",
         text,
         re.ASCII,
     )
     pp = re.search(
-        r"(?:\bpp|pipeline[ -]parallel(?:ism)?|流水线并行)\s*(?:=|:|size|degree|度)?\s*(\d+)",
+        r"(?:(?<![a-z])pp|pipeline[ -]parallel(?:ism)?|流水线并行)"
+        r"\s*(?:=|:|size|degree|度)?\s*(\d+)",
         text,
         re.ASCII,
     )

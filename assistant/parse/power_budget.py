@@ -13,6 +13,10 @@ Examples:
     (200000.0, 30000.0)
     >>> read_power_budget("8张a100满载一个月要多少电, 1000 kwh"), read_power_budget("功耗700w")
     (None, None)
+    >>> read_power_budget("30,000 watts of power?"), read_power_budget("7.5 kw circuit")
+    (30000.0, 7500.0)
+    >>> read_power_budget("功率上限 8000 瓦"), read_power_budget("预算2w在家微调, 买几张卡")
+    (8000.0, None)
     >>> power_scope("our DC has 10 MW"), power_scope("一个机柜20kW"), power_scope("1 MW")
     ('facility', 'it', None)
     >>> servers_asked("a 30 kw rack: how many 8x h100 servers?"), servers_asked("能放几台服务器")
@@ -32,16 +36,28 @@ __all__ = ["PowerScope", "power_scope", "read_power_budget", "servers_asked"]
 
 PowerScope = Literal["facility", "it"]
 
-#: An amount of power: kW or MW ("10 MW", "200kW", "2兆瓦"), never an energy ("1000 kWh", "千瓦时").
+#: A number with thousands separators ("30,000") or without (NUMBER).
+_GROUPED = r"(?<![a-z0-9.,])([-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?)|" + NUMBER
+#: An amount of power: W, kW or MW ("10 MW", "200kW", "2兆瓦", "30,000 watts", "8000 瓦"; "15千瓦"
+#: reaches here as "15000瓦"), never an energy ("1000 kWh", "千瓦时", "瓦时").
 _AMOUNT = re.compile(
-    NUMBER + r"\s*(mw|kw|兆瓦|千瓦|万千瓦)(?![a-z]|时|·\s*h|\s*h\b|\s*/\s*h)", re.IGNORECASE
+    f"(?:{_GROUPED})"
+    r"\s*(mw|kw|兆瓦|千瓦|万千瓦|watts?|瓦特?|w)(?![a-z]|时|·\s*h|\s*h\b|\s*/\s*h)",
+    re.IGNORECASE,
 )
 _SCALE = {"kw": 1e3, "千瓦": 1e3, "mw": 1e6, "兆瓦": 1e6, "万千瓦": 1e7}
+#: Below this, an amount in plain watts is a card's or a server's draw ("700W"), not a budget.
+_MIN_WATTS_BUDGET = 2000.0
+#: Words before a plain-watts amount that make it a draw, not a budget ("TDP 700W", "每卡 700 瓦").
+_DRAW = re.compile(r"tdp|功耗|耗电|每张|每卡|单卡|per (?:gpu|card)|each|draws?|consum", re.I)
+#: A bare "w" is 万 in a price ("预算2w"): only a power word elsewhere makes it watts.
+_POWER_WORD = re.compile(r"功率|供电|电力|电源|power|circuit|breaker|psu|supply|\bfeed", re.I)
 #: Words that make an amount of power a budget to fit in, not a draw asked or stated.
 _BUDGET = re.compile(
     r"供电|电力|配电|电源容量|功率预算|容量|只有|仅有|总共|一共|机柜|机架|机房|数据中心|园区|"
     r"\bpower\b|budget|\brack|cabinet|\bdc\b|data ?cent|datacenter|facility|\bsite\b|campus|"
     r"\bgrid\b|\bfeed|supply|\bit load|capacity|\bhas\b|\bhave\b|\bonly\b|\bwith\b|"
+    r"上限|最多|最大|不超过|circuit|breaker|\blimit|\bcap\b|at most|up to|"
     r"how many|多少|几",
     re.IGNORECASE,
 )
@@ -71,10 +87,21 @@ def read_power_budget(text: str) -> float | None:
     said as a budget (an energy in kWh, or a card's draw in W, is none)."""
     if not _BUDGET.search(text):
         return None
-    match = _AMOUNT.search(text)
-    if match is None:
-        return None
-    return to_float(match.group(1)) * _SCALE[match.group(2).lower()]
+    for match in _AMOUNT.finditer(text):
+        number, unit = (match.group(1) or match.group(2)).replace(",", ""), match.group(3).lower()
+        if unit in _SCALE:
+            return to_float(number) * _SCALE[unit]
+        if _plain_watts_budget(text, match.start(), to_float(number), unit):
+            return to_float(number)
+    return None
+
+
+def _plain_watts_budget(text: str, start: int, watts: float, unit: str) -> bool:
+    """An amount in plain watts is a budget when it is more than one machine draws and no draw
+    word just before it says otherwise; a bare "w" only beside a power word (else 万)."""
+    if watts < _MIN_WATTS_BUDGET or _DRAW.search(text[max(0, start - 12) : start]):
+        return False
+    return unit != "w" or bool(_POWER_WORD.search(text))
 
 
 def power_scope(text: str) -> PowerScope | None:

@@ -38,6 +38,7 @@ from assistant.parse.scenario import (
     training_framework,
 )
 from assistant.parse.stated import without_stated
+from assistant.parse.thread import job_behind, keep_thread
 from assistant.records import Ask, Language, Query, Scenario, SiteProfile
 from calculators.messages import Msg
 
@@ -161,7 +162,11 @@ def _with_previous(
     asks besides the slots it sets."""
     if isinstance(previous, Query) and not previous.in_domain and previous.thread is not None:
         previous = previous.thread  # an off-topic turn in between keeps the thread
-    added = added_counts(text, previous, {s.id: s.nodes for s in sites})
+    nodes = {s.id: s.nodes for s in sites}
+    if isinstance(previous, Query) and previous.thread is not None:  # a concept turn between
+        counts = bare_count(text) is not None or bool(added_counts(text, previous.thread, nodes))
+        previous = job_behind(previous, base, found, counts=counts)
+    added = added_counts(text, previous, nodes)
     followup = as_followup(
         base,
         found,
@@ -175,7 +180,7 @@ def _with_previous(
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn
     if followup is None and not base.in_domain and isinstance(previous, Query):
         return replace(base, thread=previous if previous.in_domain else previous.thread)
-    return followup or base
+    return keep_thread(followup or base, previous)
 
 
 def _own_asks(

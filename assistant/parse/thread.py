@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import fields, replace
 
 from assistant.parse.language import detect_language
-from assistant.records import Query
+from assistant.records import Query, Scenario
 
-__all__ = ["continues_concept", "quoted_context", "refers_back"]
+__all__ = ["continues_concept", "job_behind", "keep_thread", "quoted_context", "refers_back"]
 
 #: Pronouns that name the thing the previous turn explained ("would it save", "那它能省多少").
 _POINTER = (
@@ -75,3 +76,46 @@ def quoted_context(query: Query) -> str:
     a Chinese answer), which then says "the previous question" in its own words."""
     context = query.context.strip()[:80]
     return context if context and detect_language(context) == query.language else ""
+
+
+def _has_job(scenario: Scenario) -> bool:
+    return scenario.model is not None or scenario.params is not None
+
+
+def _is_concept_turn(query: Query) -> bool:
+    """A turn that explains a concept and names no job: "ZeRO-3是什么?", or one continuing it."""
+    if not query.in_domain or _has_job(query.scenario):
+        return False
+    return "concept" in query.asks or (query.followup and bool(query.context))
+
+
+def keep_thread(query: Query, previous: object) -> Query:
+    """`query`, keeping the job thread a concept turn interrupts (`Query.thread`): after
+    "吉林GPU服务器能训练千亿模型吗" → "那用H100呢", "ZeRO-3是什么?" is answered as a concept but
+    the turn after it ("如果有16台呢") still follows the H100 question (`job_behind`)."""
+    if not isinstance(previous, Query) or not _is_concept_turn(query):
+        return query
+    job = previous if _has_job(previous.scenario) else previous.thread
+    if job is None or not _has_job(job.scenario):
+        return query
+    return replace(query, thread=job)
+
+
+def job_behind(previous: Query, base: Query, found: Mapping[str, object], *, counts: bool) -> Query:
+    """The turn a follow-up builds on: `previous`, or the job thread a concept turn kept when
+    the follow-up changes what the concept did not state (hardware, a count: `counts` when it
+    names a bare or added count) or asks a quantity of a job ("需要几张?"). "那ZeRO-2呢?" still
+    swaps the concept's own stage and "它能省多少显存?" still asks about the concept; "如果有16台呢"
+    goes back to the job."""
+    thread = previous.thread
+    if thread is None or not _is_concept_turn(previous) or "concept" in base.asks:
+        return previous
+    if {"model", "params"} & found.keys():
+        return previous  # the concept applied to a job of its own (`_applies_concept`)
+    concept = previous.scenario
+    stated = {f.name for f in fields(concept) if getattr(concept, f.name) is not None}
+    if (found.keys() - stated) or counts:
+        return thread
+    if _POINTS.search(base.question.lower()):
+        return previous  # "它能省多少显存?": the concept, pointed at
+    return thread if base.asks else previous

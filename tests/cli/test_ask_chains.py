@@ -107,3 +107,26 @@ def test_nonsense_numbers_exit_2_with_a_message(kb_home: Path, question: str, wo
     assert words in result.output
     assert "Traceback" not in result.output
     assert "internal error" not in result.output
+
+
+CONCEPT_CHAIN = "吉林GPU服务器能训练千亿模型吗\n那用H100呢\nZeRO-3是什么?\n如果有16台呢\n"
+
+
+def test_a_concept_turn_mid_chain_does_not_take_over_the_thread(kb_home: Path) -> None:
+    _, h100, concept, sixteen = run([], CONCEPT_CHAIN)
+    assert concept["verdict"] == "unknown"  # answered as a concept
+    assert scenario(concept)["gpu"] is None
+    # the turn after it follows the H100 question, not the concept
+    assert scenario(sixteen)["gpu"] == scenario(h100)["gpu"]
+    assert scenario(sixteen)["site_profile"] == scenario(h100)["site_profile"]
+    assert scenario(sixteen)["nodes"] == 16
+    assert scenario(sixteen)["params"] == scenario(h100)["params"]
+
+
+def test_continue_after_a_concept_turn_follows_the_job(kb_home: Path) -> None:
+    run([], "吉林GPU服务器能训练千亿模型吗\n那用H100呢\n")
+    run(["--continue", "What is ZeRO-3?"])
+    (sixteen,) = run(["--continue", "如果有16台呢"])
+    assert scenario(sixteen)["gpu"] == "H100 PCIe 80GB"
+    assert scenario(sixteen)["nodes"] == 16
+    assert sixteen["verdict"] != "unknown"

@@ -39,6 +39,23 @@ async def test_a_refused_turn_is_shown_but_the_thread_goes_on_from_the_turn_befo
         assert [turn.question for turn in turns] == [first.question, users.question]
 
 
+async def test_a_concept_turn_is_answered_but_the_next_follow_up_goes_on_from_the_job(
+    make_test_app: MakeApp,
+) -> None:
+    app = make_test_app()
+    async with app.run_test(size=SIZE) as pilot:
+        chain = ("吉林GPU服务器能训练千亿模型吗", "那用H100呢", "ZeRO-3是什么?", "如果有16台呢")
+        for question in chain:
+            await ask_and_wait(pilot, question)
+        _, h100, concept, sixteen = answers(app)
+        assert concept.verdict == "unknown"
+        assert "concept" in concept.query.asks
+        assert sixteen.query.followup
+        assert sixteen.query.scenario.gpu == h100.query.scenario.gpu
+        assert sixteen.query.scenario.params == h100.query.scenario.params
+        assert sixteen.query.scenario.nodes == 16
+
+
 async def test_a_language_switch_and_an_undo_keep_the_scenario(make_test_app: MakeApp) -> None:
     app = make_test_app()
     async with app.run_test(size=SIZE) as pilot:

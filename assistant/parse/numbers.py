@@ -61,6 +61,7 @@ _CN_DIGITS = {
 #: colloquial yuan ("10万块钱预算", "每卡时2块钱", "两块一度电").
 CURRENCY: dict[str, str] = {
     "$": "USD", "usd": "USD", "美元": "USD", "美金": "USD", "dollar": "USD", "dollars": "USD",
+    "buck": "USD", "bucks": "USD",
     "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "块钱": "CNY",
     "yuan": "CNY", "人民币": "CNY", "刀": "USD",
     "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",

@@ -30,7 +30,9 @@ _PER_GPU_HOUR = (
 _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
-    + r"\s*(元|美元|块钱|块|刀|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
+    # "5 bucks an hour": the spoken dollar, and "an hour" as a per
+    + r"\s*(元|美元|块钱|块|刀|dollars?|bucks?|usd|rmb|cny|yuan|euros?|eur|gbp)"
+    + r"\s*(?:/|per|每|an?\b)\s*"
     r"(?:张|gpu|cards?|卡)?[ -]?(?:卡)?\s*"
     # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"

@@ -36,3 +36,18 @@ def test_the_rent_of_one_hour(question: str) -> None:
 )
 def test_a_price_with_the_card_before_the_hour(question: str) -> None:
     assert parse(question).scenario.price_per_gpu_hour == pytest.approx(2.49)
+
+
+@pytest.mark.parametrize(
+    ("question", "price"),
+    [
+        # the spoken dollar and "an hour" as the per: "5 bucks an hour" had been no price
+        ("5 bucks an hour for an H100, cost to run it for a month?", 5.0),
+        ("renting 4 A100 at 3 dollars an hour each, how much for a week?", 3.0),
+        ("2 bucks/hr per 4090, what does a month cost?", 2.0),
+    ],
+)
+def test_a_spoken_dollar_price(question: str, price: float) -> None:
+    scenario = parse(question).scenario
+    assert scenario.price_per_gpu_hour == pytest.approx(price)
+    assert scenario.currency == "USD"

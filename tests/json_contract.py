@@ -74,3 +74,14 @@ CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})
 CITATION_KEYS = frozenset({"id", "source", "title", "text", "score"})
 SUGGESTION_KEYS = frozenset({"change", "effect"})
 OPTION_KEYS = frozenset({"scenario", "verdict", "figures", "wins"})
+#: A serving memory check's KV figures: logical sizes, the copies of each KV head (TP > KV heads
+#: replicates them) and the total as stored on all GPUs (`kv_cache_bytes` x `kv_cache_copies`).
+SERVING_KV_FIGURES = frozenset(
+    {
+        "kv_cache_bytes",
+        "kv_cache_bytes_per_gpu",
+        "kv_cache_bytes_per_sequence",
+        "kv_cache_copies",
+        "kv_cache_bytes_replicated",
+    }
+)

@@ -357,7 +357,9 @@ def _serving_memory(
     replicas = max(1, gpus // split)
     kv_per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
     sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
-    kv = kv if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split
+    # KV heads replicated at TP > KV heads: the replica holds the copies, not the logical size
+    copies = figure(checks, "memory", "kv_cache_copies") or 1
+    kv = kv * copies if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split
     params: dict[str, Param] = {
         "total": per_gpu * split,
         "weights": weights,

@@ -290,15 +290,23 @@ def _fewest_gpus(plan: Plan, *, fits: bool) -> int | None:
 def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, float | int | None]:
     """kv_cache_bytes: every concurrent sequence of the deployment; kv_cache_bytes_per_gpu the
     per-GPU share (the part of required_bytes_per_gpu); kv_cache_bytes_per_sequence one
-    sequence at the full context (the "10.7 GB of KV cache per sequence" an answer states)."""
-    per_token = kv_cache_bytes_per_token(plan.model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype])
+    sequence at the full context (the "10.7 GB of KV cache per sequence" an answer states).
+    These are logical sizes; `kv_cache_copies` is how many GPUs hold each KV head (t / KV heads
+    when TP exceeds them, vLLM and Megatron-LM replicate the heads; t for an MLA latent) and
+    `kv_cache_bytes_replicated` the footprint on all GPUs, the logical total times the copies."""
+    model, tp = plan.model, plan.tensor_parallel
+    per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype])
     per_sequence = plan.sequence_length * per_token
+    split = 1 if model.attention == "mla" else min(tp, model.kv_heads)
+    copies = max(1, tp // split)
     return {
         "concurrent_sequences": plan.batch_size,
         "batch_per_replica": plan.batch_per_replica,
         "kv_cache_bytes_per_gpu": b.kv_cache_bytes,
         "kv_cache_bytes": plan.batch_size * per_sequence,
         "kv_cache_bytes_per_sequence": per_sequence,
+        "kv_cache_copies": copies,
+        "kv_cache_bytes_replicated": plan.batch_size * per_sequence * copies,
     }
 
 

@@ -35,6 +35,7 @@ from assistant.calculate.pipeline_layouts import (
     model_of,
     pipeline_layouts,
 )
+from assistant.calculate.zero3_micro import micro_batch_notes, with_micro_batches
 from assistant.i18n import text
 from assistant.records import Language, Scenario
 from calculators._memory_parts import valid_tensor_parallel
@@ -212,7 +213,7 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
             }
             if (not tp or searched > 1) and layout not in flat:
                 flat.append(layout)
-        tried = flat + pipeline_layouts(scenario, gpus, node_tp)
+        tried = with_micro_batches(scenario, flat + pipeline_layouts(scenario, gpus, node_tp))
         if scenario.zero_stage is not None:  # "ZeRO-3" fixes the stage, not recompute or TP
             return [x for x in tried if x["zero_stage"] == scenario.zero_stage] or [{}]
         return tried
@@ -301,6 +302,7 @@ def evaluate_best(
     else:
         rate = _figure(evaluation.checks, "compute", "decode_tokens_per_s_all_replicas")
         notes = [layout_note(evaluation.plan, lang, why, rate)]
+    notes += micro_batch_notes(evaluation.plan, scenario, lang)
     if deciding_notes(evaluation, lang):
         return evaluation, notes  # said first, by `deciding_notes`
     return evaluation, notes + _host_ram_note(evaluation.plan, lang)

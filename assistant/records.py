@@ -152,6 +152,9 @@ class Scenario:
     pue: float | None = None
     """The facility's power usage effectiveness when the question states it ("PUE 1.3",
     "PUE为1.2"); it wins over a site profile's and the industry average."""
+    power_budget_watts: float | None = None
+    """A power budget the hardware must fit in, in watts ("our DC has 10 MW", "机柜20kW"):
+    the question asks how many GPUs (or servers) it feeds (`calculate.power_budget`)."""
     recompute: str | None = None
     """Activation recomputation when stated: "none" ("no recompute", "不开重计算"), "selective"
     or "full" ("gradient checkpointing", "全量重计算"); None: the planner picks."""

@@ -98,6 +98,7 @@ if TYPE_CHECKING:
         energy,
         energy_cost,
     )
+    from calculators.power_budget import PowerBudget, gpus_within_power
     from calculators.purchase import purchase_cost, units_bought
     from calculators.registry import (
         REGISTRY,
@@ -173,6 +174,7 @@ _EXPORTS: dict[str, str] = {
     "Outcome": "calculators.planner",
     "PRECISIONS": "calculators.catalog.hardware",
     "Plan": "calculators.planner",
+    "PowerBudget": "calculators.power_budget",
     "PlanChange": "calculators.planner",
     "REGISTRY": "calculators.registry",
     "ServingLayout": "calculators.serving_layout",
@@ -214,6 +216,7 @@ _EXPORTS: dict[str, str] = {
     "generic_model": "calculators.catalog.models",
     "gpu_alias_index": "calculators.catalog.hardware",
     "gpus_for_deadline": "calculators.compute_time",
+    "gpus_within_power": "calculators.power_budget",
     "gpus_for_target": "calculators.serving_target",
     "inference_memory": "calculators.gpu_memory",
     "inference_speed": "calculators.compute_time",
@@ -298,6 +301,7 @@ __all__ = [
     "PRECISIONS",
     "Plan",
     "PlanChange",
+    "PowerBudget",
     "REGISTRY",
     "ReplicaRate",
     "ServingLayout",
@@ -334,6 +338,7 @@ __all__ = [
     "gpu_alias_index",
     "gpus_for_deadline",
     "gpus_for_target",
+    "gpus_within_power",
     "in_flight",
     "inference_memory",
     "inference_speed",

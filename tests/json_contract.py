@@ -62,6 +62,7 @@ SCENARIO_KEYS = frozenset(
         "host_ram_bytes",
         "offload",
         "pue",
+        "power_budget_watts",
         "mfu",
         "tokens_per_second_per_gpu",
         "gpu_hours",

@@ -70,6 +70,10 @@ def settled(
         if getattr(after, k) != getattr(before, k)
         or getattr(query.scenario, k) not in (None, getattr(before, k))
     )
+    # "那LoRA微调呢" after int8 serving: training is evaluated in bf16 (int8 is a serving
+    # format), a precision the user did not restate; the note names it with what moved
+    if moved and "precision" not in moved and after.precision != before.precision:
+        moved = (*moved, "precision")
     return replace(query, changed_slots=moved)
 
 

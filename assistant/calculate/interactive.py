@@ -11,7 +11,7 @@ a per-token target, through the one re-sizing a serving target's answer uses
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
@@ -31,31 +31,44 @@ if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
     from calculators.serving_target import ServingTarget
 
-__all__ = ["fewest_layout", "fewest_serving", "interactive_sentence"]
+__all__ = ["Interactive", "fewest_layout", "fewest_serving", "interactive_sentence"]
 
 
-def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> str:
-    """ "N hold this load; for every stream … it takes M" for a GPU count asked for a stated
-    concurrency ("how many L40S for 400 concurrent users") whose streams are under the bar,
-    when more GPUs lift them to it; "" otherwise (a stated count is judged, not re-sized; a
-    serving target says its own, `target_load.slow_at_load`)."""
+@dataclass(frozen=True)
+class Interactive:
+    """The interactive-bar sentence of a count sized on memory, and whether it leads."""
+
+    sentence: str
+    leads: bool
+    """True when it says both counts ("N hold this load, at only x tok/s each; … it takes M"):
+    it is then the answer's first sentence, in place of the bare count that holds the load,
+    which read alone ("需要 4 台…") hides that each user gets under a token a second."""
+
+
+def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> Interactive:
+    """ "N hold this load, at x tok/s each, under the bar; for every stream … it takes M" for a
+    GPU count asked for a stated concurrency ("how many L40S for 400 concurrent users") whose
+    streams are under the bar, when more GPUs lift them to it; "" otherwise (a stated count is
+    judged, not re-sized; a serving target says its own, `target_load.slow_at_load`)."""
+    none = Interactive("", leads=False)
     stated, s = query.scenario, outcome.scenario
     users = stated.concurrency
     if ask != "gpu_count" or not users or s is None or s.task != "inference" or s.gpu is None:
-        return ""
+        return none
     if has_target(stated) or stated.gpu_count is not None or stated.nodes is not None:
-        return ""
+        return none
     if any(c.verdict == "fail" for c in outcome.checks) or not s.gpu_count:
-        return ""
+        return none
     step = figure(outcome.checks, "compute", "seconds_per_token")
     if slow_stream_msg(step, s.output_tokens) is None:  # interactive already
-        return ""
+        return none
     per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
     faster = interactive_sizing(stated, replace(s, concurrency=users), per_node)()
     if faster is None or faster.gpus is None:  # no layout of this GPU gets there
-        return ""
+        return none
     said = interactive_count(faster, s.gpu, held=s.gpu_count, each=1.0 / step if step else 0.0)
-    return text(said, query.language)
+    more = faster.gpus > s.gpu_count
+    return Interactive(text(said, query.language), leads=more)
 
 
 def fewest_serving(stated: Scenario) -> ServingTarget | None:

@@ -14,6 +14,7 @@ from assistant.calculate.fabric import fabric_sentence
 from assistant.calculate.focus import (
     asked,
     duration_message,
+    figure,
     focus_sentence,
     main_ask,
     needed_gpus,
@@ -31,7 +32,7 @@ from assistant.calculate.zero_saving import saving_message
 from assistant.i18n import join_sentences, text
 from assistant.parse.asks import PER_TOKEN_PRICE, asks_about_scaling, asks_total
 from assistant.records import Ask, Query, Scenario
-from calculators.defaults import DEFAULT_GPUS_PER_NODE
+from calculators.defaults import DEFAULT_GPUS_PER_NODE, PRACTICAL_SECONDS
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -54,8 +55,13 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
         probe = replace(scenario, params=None, active_params=None, tokens=None)
         lead = join_sentences((biggest or outcome.lead, changed_note(query)), query.language)
         return replace(outcome, lead=lead, scenario=probe)  # "那8张呢": what changed, after
+    # the count that holds stated users, said with the speed each gets and the count that
+    # gives each an interactive speed: one sentence, first, when more GPUs are needed for it
+    interactive = interactive_sentence(query, outcome, ask)
+    leading = interactive.leads and not outcome.focus
     focus = (
         outcome.focus
+        or (interactive.sentence if leading else "")
         or solved(ask, scenario, query.language, open_format=query.scenario.precision is None)
         or _total(ask, outcome, scenario, query)
         or _answer(ask, outcome, scenario, query)
@@ -68,8 +74,8 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     fabric = fabric_sentence(query.question, outcome.checks, scenario, query.language)
     focus = join_sentences((fabric, focus), query.language) if fabric else focus
     focus = _quantities(ask, focus, outcome, query)
-    # the count that holds stated users, then the one that gives each an interactive speed
-    focus = join_sentences((focus, interactive_sentence(query, outcome, ask)), query.language)
+    if not leading:  # the layout that gives the bar on the same count, after the count
+        focus = join_sentences((focus, interactive.sentence), query.language)
     if focus:  # the count (or verdict) sentence, then that it counts everyone at once
         focus = join_sentences((focus, _head_count_bound(query, ask)), query.language)
     power = "power" in (ask, *query.asks)  # then answered up front, not again among the topics
@@ -105,11 +111,13 @@ def _head_count_bound(query: Query, ask: Ask) -> str:
     """ "公司200人用…要几张卡": the count is for everyone at once, an upper bound, said in the
     headline (the note below says why); "" when the load was stated as concurrent."""
     from assistant.parse.audience import head_count_load
+    from assistant.parse.numbers import normalize_numbers
 
     s = query.scenario
     if ask not in ("gpu_count", "feasibility") or s.concurrency is None or s.concurrency < 2:
         return ""
-    if head_count_load(query.question.lower()) != s.concurrency:  # the parse's own rule
+    # the parse's own rule, on the text as the parse reads it ("三千人" is 3000人)
+    if head_count_load(normalize_numbers(query.question.lower())) != s.concurrency:
         return ""
     return text(Msg("answer.head_count_bound", count=s.concurrency), query.language)
 
@@ -156,7 +164,21 @@ def _network(query: Query, outcome: Outcome, scenario: Scenario) -> str:
         )
         batch = text(said, lang)
     scaling = asks_about_scaling(query.question.lower())  # how much, not whether
-    return bottleneck_sentence(outcome.checks, scenario, lang, batch, scaling=scaling)
+    sentence = bottleneck_sentence(outcome.checks, scenario, lang, batch, scaling=scaling)
+    return join_sentences((sentence, _past_a_year(query, outcome, scenario)), lang)
+
+
+def _past_a_year(query: Query, outcome: Outcome, scenario: Scenario) -> str:
+    """ "在 16 张 A800 上约需 13.9 年：超过一年，不现实。" after a network answer on a run that
+    takes more than a year, no deadline stated: the network being no bottleneck does not make
+    the job practical (the label says so too, `render.answer.is_impractical`)."""
+    seconds = figure(outcome.checks, "compute", "seconds")
+    if query.scenario.deadline_seconds is not None or scenario.task == "inference":
+        return ""
+    if seconds is None or seconds <= PRACTICAL_SECONDS:
+        return ""
+    long = duration_message(outcome.checks, scenario)
+    return text(long, query.language) if long is not None else ""
 
 
 def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str:

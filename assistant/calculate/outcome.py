@@ -41,6 +41,8 @@ from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome, refused
 from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
+from assistant.calculate.plural import at_plural_count
+from assistant.calculate.power_budget import power_budget_outcome
 from assistant.calculate.purchase import (
     bare_purchase,
     hardware_cost_asked,
@@ -303,7 +305,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            found = energy_outcome(query, _site(query, sites))
+            found = power_budget_outcome(query) or energy_outcome(query, _site(query, sites))
             found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
             return found or bare_purchase(query) or concept_outcome(query)
@@ -369,6 +371,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = tokens_in_horizon(query, outcome, _rerun)
         if open_count and on_memory(ask, s) and _training(s):  # no default count decides
             outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
+        if open_count and ask == "feasibility" and not _training(s):  # "on H100s": the fewest
+            outcome = at_plural_count(query, outcome, _evaluator(query, "gpu_count"))
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))

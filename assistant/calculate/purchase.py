@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
+from assistant.calculate.home_purchase import home_purchase
 from assistant.calculate.summaries import describe_setup
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Query, Scenario
@@ -31,6 +32,8 @@ __all__ = [
     "bare_purchase",
     "hardware_cost_asked",
     "hardware_for_price",
+    "per_user_said",
+    "per_user_speed",
     "purchase_outcome",
     "stated_purchase",
 ]
@@ -91,6 +94,9 @@ def purchase_outcome(
     s, lang = query.scenario, query.language
     if s.purchase_budget is None or chosen.scenario is None or s.purchase_price is not None:
         return chosen
+    home = home_purchase(query, works, run)  # a desk-side buyer: desktop cards first
+    if home is not None:
+        return home
     money: dict[str, Param] = {"budget": s.purchase_budget, "currency": s.currency or "CNY"}
     if not works(chosen):
         said = Msg("answer.purchase_none", **money)
@@ -107,7 +113,7 @@ def purchase_outcome(
     said = Msg(
         "answer.purchase_setups",
         main=describe_setup(chosen.scenario, lang),
-        speed=_per_user(chosen),
+        speed=per_user_said(chosen),
         cheaper=cheaper,
         **money,
     )
@@ -140,12 +146,18 @@ def _cheaper_said(outcome: Outcome, scenario: Scenario, lang: Language) -> Msg:
     return Msg(
         "answer.purchase_cheaper",
         setup=describe_setup(scenario, lang),
-        speed=_per_user(outcome),
-        traffic=traffic,
+        speed=per_user_said(outcome, traffic),
     )
 
 
-def _per_user(outcome: Outcome) -> float:
+def per_user_said(outcome: Outcome, traffic: Msg | str = "") -> Msg | str:
+    """ "（每个用户约 48.7 token/s）" for a serving option; "" for a training run (no time per
+    token: "约 0 token/s" would read as a set-up that does not run)."""
+    speed = per_user_speed(outcome)
+    return Msg("answer.purchase_speed", speed=speed, traffic=traffic) if speed > 0 else ""
+
+
+def per_user_speed(outcome: Outcome) -> float:
     """Tokens per second one user (one sequence) gets: the inverse of the time per token."""
     seconds = figure(outcome.checks, "compute", "seconds_per_token")
     return 1.0 / seconds if seconds else 0.0

@@ -19,8 +19,8 @@ Examples:
     (30, 100, 200)
     >>> head_count("给全公司200来号人用"), head_count("给10几个人用"), head_count("公司100多人")
     (200, 19, 100)
-    >>> head_count("1000 users per day"), head_count("30人天的工作量")
-    (None, None)
+    >>> head_count("1000 users per day"), head_count("30人天的工作量"), head_count("每天1000人用")
+    (None, None, None)
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "fastest_stream",
     "head_count",
     "head_count_load",
+    "loosely_counted",
     "per_person_daily",
     "settle_audience",
     "single_user",
@@ -50,7 +51,7 @@ _SINGLE = re.compile(
     r"\b(?:the |a )?(?:only|sole) user\b|\bonly 1 (?:user|person)\b|\bfor my own use\b|"
     r"单用户|单个用户|(?<!\d)1\s*(?:个|位)?\s*用户(?!\s*(?:/|每|per))|单人" + _USE + "|"
     r"(?<![\d们])(?:我)?1\s*个人" + _USE + r"|只有我(?!们)|"
-    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少])个人" + _USE + "|"
+    r"(?<!们)我\s*(?:自己|1\s*个人)+\s*" + _USE + r"|(?<![\d几多少来余])个人" + _USE + "|"
     # "买张卡在家跑", "家里自己用": a card at home serves its owner ("大家用" is everyone)
     r"(?<![大全])(?:在家|家里)\s*(?:自己)?\s*(?:跑|用|使用|玩|部署|搭)(?!户)"
 )
@@ -140,14 +141,46 @@ def fastest_stream(text: str) -> bool:
     return (one and bool(_SPEED.search(text))) or bool(_LOWEST_LATENCY.search(text))
 
 
+#: "几十个人" (normalised "几10个人"), "几百人": some tens or hundreds, read at the top (90, 900)
+_SOME_TENS = re.compile(r"几\s*(10|100|1000)(?![\d.,])")
+#: A count said loosely: some tens ("几10") or ten-odd ("10几"), as `_loose_count` reads them.
+_LOOSE = re.compile(r"几\s*(?:10|100|1000)(?![\d.,])|(?<![\d.])[1-9]0\s*几|\b(?:dozens|tens) of\b")
+#: "for dozens of people", "tens of users": some tens in English, read at the same top (90)
+_SOME_TENS_EN = re.compile(r"\b(?:dozens|tens) of\b")
+
+
+def loosely_counted(text: str) -> bool:
+    """True when the head-count is said loosely ("几十个人用", "十几个人"): the answer then says
+    the figure it read ("按 90 人计") as its reading, not as the user's number.
+
+    >>> loosely_counted("给几10个人用"), loosely_counted("给10几个人用")
+    (True, True)
+    >>> loosely_counted("给30个人用")
+    False
+    """
+    return head_count(text) is not None and bool(_LOOSE.search(text))
+
+
 def head_count(text: str) -> int | None:
-    """How many people share the deployment ("a team of 30", "给100个员工用"), or None."""
+    """How many people share the deployment ("a team of 30", "给100个员工用"), or None.
+
+    >>> head_count("几10个人用"), head_count("给几100个同事用"), head_count("for dozens of users")
+    (90, 900, 90)
+    """
     plain = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
+    plain = _SOME_TENS.sub(lambda m: str(9 * int(m.group(1))), plain)
+    plain = _SOME_TENS_EN.sub("90", plain)
     for pattern in _HEAD_COUNT:
         match = pattern.search(plain)
-        if match is not None and to_float(match.group(1)) >= 1:
+        if match is None or _RATE_BEFORE.search(plain, 0, match.start(1)):
+            continue  # "每天1000人用": people a day (`daily_users`), not people sharing it
+        if to_float(match.group(1)) >= 1:
             return _loose_count(to_float(match.group(1)), plain[match.end(1) :])
     return None
+
+
+#: A count said after "a day" ("每天1000人用", "每日500个用户"): a rate of people.
+_RATE_BEFORE = re.compile(r"(?:每天|每日|每月|日活|月活)\s*(?:约|大概|有|大约)?\s*$")
 
 
 def _loose_count(value: float, after: str) -> int:
@@ -163,11 +196,16 @@ def _loose_count(value: float, after: str) -> int:
 
 
 #: "Which is fastest", "哪个更快": a speed compared; with no load stated, one stream's speed.
+#: A magnitude said after an English count ("10k daily users", "2 million users a day").
+_SCALE_EN = r"(?:\s*(k|thousand|m|million)\b)?"
+_SCALE_VALUE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 #: People a day ("1000 daily active users", "日活1000", "每天1000人用", "1000 users per day").
 _DAILY = (
     re.compile(r"(?:日活|dau)\s*(?:用户)?\s*(?:约|大概|有|是|为|:|：)?\s*" + NUMBER),
-    re.compile(NUMBER + r"\s*(?:daily(?: active)?|dau)\s*(?:users|people|visitors)?"),
-    re.compile(NUMBER + _PEOPLE_EN + r"\s*(?:per|a|each|every)\s+day\b"),
+    re.compile(NUMBER + _SCALE_EN + r"\s*(?:daily(?: active)?|dau)\s*(?:users|people|visitors)?"),
+    re.compile(
+        NUMBER + _SCALE_EN + r"(?:" + _PEOPLE_EN + r"|\s+visitors\b)\s*(?:per|a|each|every)\s+day\b"
+    ),
     re.compile(r"(?:每天|每日)\s*(?:约|大概|有)?\s*" + NUMBER + _PEOPLE_ZH),
     re.compile(NUMBER + _PEOPLE_ZH + r"\s*(?:每天|每日)"),
 )
@@ -180,11 +218,15 @@ def daily_users(text: str) -> int | None:
     (1000, 1000, 500)
     >>> daily_users("1000 users per day"), daily_users("100个用户同时")
     (1000, None)
+    >>> daily_users("10k daily users"), daily_users("we get 3000 visitors per day")
+    (10000, 3000)
     """
     for pattern in _DAILY:
         match = pattern.search(text)
         if match is not None:
             value = to_float(match.group(1))
+            scale = match.group(2) if match.lastindex and match.lastindex >= 2 else None
+            value = value * _SCALE_VALUE[scale] if value is not None and scale else value
             if value is not None and 1 <= value <= 1e10:
                 return int(value)
     return None
@@ -267,4 +309,5 @@ def settle_audience(text: str, found: dict[str, object], *, comparing: bool = Fa
     if found.get("concurrency") is None and "target_qps" in found:
         return []  # "给1000个用户用，QPS 5": the stated rate is the load, not everyone at once
     found["concurrency"] = count
-    return [Msg("parse.head_count", count=count)]
+    key = "parse.head_count_loose" if loosely_counted(text) else "parse.head_count"
+    return [Msg(key, count=count)]

@@ -361,6 +361,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "host_ram_bytes": read_host_ram(text),
         "offload": read_offload(text),
         "pue": read_pue(text),
+        "power_budget_watts": read_power_budget(text),
         "mfu": read_mfu(text),
         "tokens_per_second_per_gpu": _training_rate(text),
         "gpu_hours": _gpu_hours(text),
@@ -371,6 +372,13 @@ def read_load_slots(text: str) -> dict[str, object]:
     kwh, kwh_currency = read_price_per_kwh(text)
     out.update(budget=budget, price_per_kwh=kwh, currency=budget_currency or kwh_currency)
     return {k: v for k, v in out.items() if v is not None}
+
+
+def read_power_budget(text: str) -> float | None:
+    """The power budget the question states, in watts (`parse.power_budget`)."""
+    from assistant.parse.power_budget import read_power_budget as read
+
+    return read(text)
 
 
 def _training_rate(text: str) -> float | None:

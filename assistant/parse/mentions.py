@@ -35,7 +35,7 @@ from assistant.parse.names import (
 from assistant.parse.numbers import drop_change_verbs, normalize_numbers
 from assistant.records import SiteProfile
 
-__all__ = ["Mentions", "find_mentions"]
+__all__ = ["Mentions", "find_mentions", "gpu_index"]
 
 
 def _catalog_indexes() -> tuple[Mapping[str, str], Mapping[str, str]]:
@@ -53,6 +53,11 @@ def _catalog_indexes_at(generation: int) -> tuple[Mapping[str, str], Mapping[str
     except ImportError:  # the model catalog is optional for reading hardware
         return dict(gpu_alias_index()), {}
     return dict(gpu_alias_index()), dict(model_alias_index())
+
+
+def gpu_index() -> Mapping[str, str]:
+    """The catalog's GPU alias index (normalised alias key -> canonical name)."""
+    return _catalog_indexes()[0]
 
 
 def _site_index(sites: Iterable[SiteProfile]) -> dict[str, str]:

@@ -24,12 +24,13 @@ _SIGNED = r"([-−]?\d+(?:\.\d+)?)"
 # card may come first: "per GPU per hour", "each per hour", "/GPU/hr"
 _PER_GPU_HOUR = (
     r"\s*(?:(?:/|per|each|a)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*,?\s*(?=(?:/|per|an?\b)))?"
-    r"(?:/|per|每|an?\b)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*[ -]?(?:(?:hours?|hrs?|h)(?![a-z])|小时)"
+    r"(?:/|per|每|an?\b)\s*(?:gpu|cards?|卡|⟨gpu⟩)?\s*[ -]?"
+    r"(?:(?:hours?|hrs?|h)(?![a-z])|小时|(?<=卡)时)"  # "$2/卡时": the 时 of a 卡时
 )
 _YUAN = r"\s*(元|美元|块钱|块|刀)"
 PRICE = re.compile(
     r"(\$|¥|￥|€|£|usd|rmb|cny|eur|gbp)\s*" + _SIGNED + _PER_GPU_HOUR + r"|" + _SIGNED
-    + r"\s*(元|美元|块钱|块|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
+    + r"\s*(元|美元|块钱|块|刀|dollars?|usd|rmb|cny|yuan|euros?|eur|gbp)\s*(?:/|per|每)\s*"
     r"(?:张|gpu|cards?|卡)?[ -]?(?:卡)?\s*"
     # "15元每卡时", but not the budget of "预算20万元每卡时15元" (an amount follows: the price)
     r"(?:hour|hr|h|小时|卡时|时)(?!\s*[-−]?\d+(?:\.\d+)?\s*(?:元|美元|块))"

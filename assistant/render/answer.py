@@ -73,15 +73,15 @@ def is_few_sequences(answer: Answer) -> bool:
 def is_impractical(answer: Answer) -> bool:
     """Whether a run that works as asked takes more than a year with no deadline stated: the
     year is no verdict of the user's ("8张A800训练13B、1T token要多久" runs), but the label says
-    it is impractical, so "Feasible" never stands beside "over a year, impractical"."""
+    it is impractical, so "Feasible" never stands beside "over a year, impractical". A network
+    question ("会不会卡在网络上") is labelled so too: its answer leads, but the job is no more
+    practical for a network that keeps up."""
     from calculators.defaults import PRACTICAL_SECONDS
 
     if answer.verdict not in ("feasible", "conditional") or answer.query.scenario.deadline_seconds:
         return False
     compute = next((c for c in answer.checks if c.kind == "compute"), None)
     if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
-        return False
-    if answer.query.asks[:1] == ("network",):  # "is the network the bottleneck?": not the time
         return False
     seconds = compute.figures.get("seconds")
     return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS

@@ -72,6 +72,7 @@ SCENARIO_KEYS = (
     "host_ram_bytes",
     "offload",
     "pue",
+    "power_budget_watts",
     "mfu",
     "tokens_per_second_per_gpu",
     "gpu_hours",

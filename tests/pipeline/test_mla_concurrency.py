@@ -41,4 +41,5 @@ def test_an_mla_count_is_evaluated_on_a_split_that_fits_it() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_count == memory.figures["min_gpus"] == 32
     assert memory.verdict != "fail"
-    assert outcome.lead.startswith("至少需要 32 张")
+    # said first: the count that holds the users (with their speed, under the bar: homeB)
+    assert outcome.lead.startswith("32 张 Ascend 910B 64GB 放得下这一负载")

@@ -91,9 +91,10 @@ def cold(env: dict[str, str], runs: int) -> None:
 
 def batch(env: dict[str, str], questions: list[str], runs: int) -> None:
     """Per further question of a stdin batch: the difference of a long and a one-line batch,
-    in wall and in CPU milliseconds."""
+    in wall and in CPU milliseconds; at least 3 samples, so the median is one of several (a
+    shared machine moves a single sample by up to 2x)."""
     walls, cpus = [], []
-    for _ in range(max(1, runs // 2)):
+    for _ in range(max(3, runs // 2)):
         one_wall, one_cpu = _ask(env, ["--independent"], questions[0] + "\n")
         many_wall, many_cpu = _ask(env, ["--independent"], "\n".join(questions) + "\n")
         walls.append((many_wall - one_wall) / (len(questions) - 1) * 1000)

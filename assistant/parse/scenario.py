@@ -29,6 +29,7 @@ from assistant.parse.names import closed_model, closest_entries, is_computer, na
 from assistant.parse.prices import MONTH_HOURS, read_month_price
 from assistant.parse.replacing import replacing_card, without_replaced
 from assistant.parse.spending import settle_spending
+from assistant.parse.token_volume import read_token_volume
 from assistant.records import Language
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
@@ -249,6 +250,10 @@ def scenario_slots(
         hw.read_counts(_without_rent(counted)), lang, comparing=comparing
     )
     found.update(count_slots)
+    volume, text = read_token_volume(text)  # "每天生成1亿token": an average rate, no reply length
+    if volume is not None:
+        found["target_tokens_per_second"] = volume
+        warnings.append(parse_note(Msg("parse.token_volume", rate=volume), lang))
     found.update(_workload_slots(text))
     if continued_pretraining(text, found):  # "全参训练 … 500B token": pre-training, not a fine-tune
         said = Msg("parse.continued_pretraining", threshold=CONTINUED_PRETRAIN_TOKENS)

@@ -344,7 +344,8 @@ def _training_choice(
     fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
     tried = [(r, _figure(checks, "compute", "seconds"), layout) for r, checks, layout in fitting]
     tried = least_exposed(tried, [unpriced_tp(checks) for _, checks, _ in fitting])
-    chosen = pick(tried, by_time=True)
+    fails = {id(layout): _failing(checks) for _, checks, layout in fitting}
+    chosen = pick(tried, by_time=True, failing=[fails[id(t[2])] for t in tried])
     needs = [
         (_figure(checks, "memory", "required_bytes_per_gpu"), i, layout)
         for i, (_, checks, layout) in enumerate(trials)
@@ -355,6 +356,11 @@ def _training_choice(
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else {"zero_stage": 3, "recompute": "selective"}
     return chosen
+
+
+def _failing(checks: tuple[CheckResult, ...]) -> int:
+    """Failing checks of a trial: the tie-break after its rank (`pick`)."""
+    return sum(c.verdict == "fail" for c in checks)
 
 
 def _serving_choice(

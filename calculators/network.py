@@ -48,7 +48,11 @@ __all__ = [
     "transfer_time",
 ]
 
-#: ZeRO-3 moves 1.5x the data-parallel all-reduce volume (Rajbhandari et al. 2020, §7.2).
+#: ZeRO-3 moves 1.5x the data-parallel all-reduce volume (Rajbhandari et al. 2020, §7.2), and
+#: it moves it for every micro-batch: the sharded parameters are all-gathered again for the
+#: forward and the backward of each micro-batch and its gradients reduce-scattered, so gradient
+#: accumulation does not amortise it (Wang et al. 2023, ZeRO++ arXiv:2306.10209 §1 and §3;
+#: PyTorch FSDP reduce-scatters every micro-batch outside `no_sync`).
 ZERO3_VOLUME_FACTOR = 1.5
 #: Efficiency target for the "bandwidth needed" figure.
 TARGET_EFFICIENCY = 0.9
@@ -57,6 +61,8 @@ SOURCES = (
     "Patarasuk & Yuan 2009, Bandwidth optimal all-reduce algorithms (ring: 2(n-1)/n x S per rank)",
     "NVIDIA nccl-tests doc/PERFORMANCE.md (algbw, busbw = algbw x 2(n-1)/n for all-reduce)",
     "Rajbhandari et al. 2020, ZeRO (arXiv:1910.02054) §7: stages 1-2 = DP volume, stage 3 = 1.5x",
+    "Wang et al. 2023, ZeRO++ (arXiv:2306.10209) §1, §3: ZeRO-3 gathers the weights and "
+    "reduce-scatters the gradients in every micro-batch",
     "Shoeybi et al. 2019, Megatron-LM §3: 2 all-reduces forward + 2 backward per layer",
     "Narayanan et al. 2021, Efficient Large-Scale LM Training (arXiv:2104.04473) §4.1: p2p "
     "scatter/gather across tensor-parallel ranks",
@@ -70,7 +76,7 @@ class NetworkEstimate:
 
     compute_seconds_per_step: float
     allreduce_seconds_per_step: float
-    """Data-parallel gradient sync (ZeRO-3: reduce-scatter + 2 all-gathers = 1.5x)."""
+    """Data-parallel gradient sync (ZeRO-3: reduce-scatter + 2 all-gathers = 1.5x a micro-batch)."""
     tp_seconds_per_step: float
     pp_seconds_per_step: float
     moe_seconds_per_step: float
@@ -240,15 +246,16 @@ def step_network(
         groups_per_node=step.groups_per_node,
         fabric=fabric,
     )
-    dp = dp.scaled(ZERO3_VOLUME_FACTOR if zero_stage == 3 else 1.0)
+    dp = dp.scaled(ZERO3_VOLUME_FACTOR * step.microbatches if zero_stage == 3 else 1.0)
     if zero_stage == 3 and frozen_bytes > 0:
-        dp += hierarchical_allreduce(
+        frozen = hierarchical_allreduce(
             size_bytes=frozen_bytes / (tp * pp),
             ranks=d,
             ranks_per_node=step.dp_ranks_per_node,
             groups_per_node=step.groups_per_node,
             fabric=fabric,
         )
+        dp += frozen.scaled(step.microbatches)  # gathered again in every micro-batch
     per_stage = math.ceil(layers / pp)
     tpt = tp_traffic(
         step,

@@ -380,8 +380,10 @@ def _training_defaults(
                 )
             )
         else:
-            micro = s.micro_batch or 1  # a stated micro-batch is the user's, said as such
-            notes.append(said("default.batch", lang, batch=batch, micro=micro))
+            if s.micro_batch:  # a stated micro-batch is the user's, said as such
+                notes.append(said("default.batch", lang, batch=batch, micro=s.micro_batch))
+            else:  # the layout picks it (`zero3_micro`), said with the layout
+                notes.append(said("default.batch_open", lang, batch=batch))
     return out
 
 

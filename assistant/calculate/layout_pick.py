@@ -70,10 +70,16 @@ def closest(needs: list[tuple[float, dict[str, object]]]) -> dict[str, object]:
 
 
 def pick(
-    tried: list[tuple[int, float, dict[str, object]]], *, by_time: bool
+    tried: list[tuple[int, float, dict[str, object]]],
+    *,
+    by_time: bool,
+    failing: list[int] | None = None,
 ) -> dict[str, object] | None:
     """The layout to use from (rank, seconds, layout) in trial order (see the module docstring):
-    among run times that tie, the best rank, then the fewest GPUs per model replica (TP x PP:
+    among run times that tie, the best rank, then the fewest failing checks (`failing`, one
+    count per trial: when every layout misses the deadline, a ZeRO-3 micro-batch of 4 whose
+    gathers fit under its compute beats micro-batch 1 whose 61 gathers a step do not, at the
+    same overlapped run time), then the fewest GPUs per model replica (TP x PP:
     tensor parallelism only as far as memory needs, Narayanan et al. 2021 §3.3, as 13B on
     8 x H100 runs ZeRO-3 data parallel rather than TP=8 at the same speed), then trial order.
 
@@ -90,16 +96,19 @@ def pick(
         >>> tp8 = {"zero_stage": 1, "tensor_parallel": 8}
         >>> pick([(2, 677.6, tp8), (2, 677.6, b)], by_time=True) is b  # a tie: no TP needed
         True
+        >>> pick([(2, 5.0, b), (2, 5.0, tp8)], by_time=True, failing=[2, 1]) is tp8
+        True
     """
+    fails = failing if failing is not None else [0] * len(tried)
     for tier in ((0, 1), (2,)) if by_time else ((0,), (1,), (2,)):
         pool = [(i, t) for i, t in enumerate(tried) if t[0] in tier]
         if not pool:
             continue
         fastest = min(t[1] for _, t in pool)
         near = [
-            (t[0], split(t[2]) if by_time else 0, i, t[2])
+            (t[0], fails[i], split(t[2]) if by_time else 0, i, t[2])
             for i, t in pool
             if not by_time or t[1] <= fastest * (1 + TIME_TIE)
         ]
-        return min(near, key=lambda item: item[:3])[3]
+        return min(near, key=lambda item: item[:4])[4]
     return None

@@ -35,6 +35,7 @@ from assistant.calculate.pipeline_layouts import (
     model_of,
     pipeline_layouts,
 )
+from assistant.calculate.zero3_micro import micro_batch_notes, with_micro_batches
 from assistant.i18n import text
 from assistant.records import Language, Scenario
 from calculators._memory_parts import valid_tensor_parallel
@@ -212,7 +213,7 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
             }
             if (not tp or searched > 1) and layout not in flat:
                 flat.append(layout)
-        tried = flat + pipeline_layouts(scenario, gpus, node_tp)
+        tried = with_micro_batches(scenario, flat + pipeline_layouts(scenario, gpus, node_tp))
         if scenario.zero_stage is not None:  # "ZeRO-3" fixes the stage, not recompute or TP
             return [x for x in tried if x["zero_stage"] == scenario.zero_stage] or [{}]
         return tried
@@ -301,6 +302,7 @@ def evaluate_best(
     else:
         rate = _figure(evaluation.checks, "compute", "decode_tokens_per_s_all_replicas")
         notes = [layout_note(evaluation.plan, lang, why, rate)]
+    notes += micro_batch_notes(evaluation.plan, scenario, lang)
     if deciding_notes(evaluation, lang):
         return evaluation, notes  # said first, by `deciding_notes`
     return evaluation, notes + _host_ram_note(evaluation.plan, lang)
@@ -342,7 +344,8 @@ def _training_choice(
     fitting = [(r, checks, layout) for r, checks, layout in trials if checks[0].verdict != "fail"]
     tried = [(r, _figure(checks, "compute", "seconds"), layout) for r, checks, layout in fitting]
     tried = least_exposed(tried, [unpriced_tp(checks) for _, checks, _ in fitting])
-    chosen = pick(tried, by_time=True)
+    fails = {id(layout): _failing(checks) for _, checks, layout in fitting}
+    chosen = pick(tried, by_time=True, failing=[fails[id(t[2])] for t in tried])
     needs = [
         (_figure(checks, "memory", "required_bytes_per_gpu"), i, layout)
         for i, (_, checks, layout) in enumerate(trials)
@@ -353,6 +356,11 @@ def _training_choice(
     if chosen is None:
         chosen = layouts[0] if len(layouts) == 1 else {"zero_stage": 3, "recompute": "selective"}
     return chosen
+
+
+def _failing(checks: tuple[CheckResult, ...]) -> int:
+    """Failing checks of a trial: the tie-break after its rank (`pick`)."""
+    return sum(c.verdict == "fail" for c in checks)
 
 
 def _serving_choice(

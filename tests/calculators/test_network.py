@@ -105,14 +105,29 @@ def test_hierarchical_two_nodes_hand_worked() -> None:
 
 
 def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume() -> None:
-    # Rajbhandari et al. 2020 §7.2.2: ZeRO-3 = 3 x Psi vs 2 x Psi for DP
-    base = _step(zero_stage=0)
-    assert _step(zero_stage=2).allreduce_seconds_per_step == pytest.approx(
-        base.allreduce_seconds_per_step
+    # Rajbhandari et al. 2020 §7.2.2: ZeRO-3 = 3 x Psi vs 2 x Psi for DP, for a step of one
+    # micro-batch per GPU (16 GPUs x one 4,096-token sequence)
+    one = 16 * 4096.0
+    base = _step(zero_stage=0, global_batch_tokens=one)
+    assert _step(zero_stage=2, global_batch_tokens=one).allreduce_seconds_per_step == (
+        pytest.approx(base.allreduce_seconds_per_step)
     )
-    assert _step(zero_stage=3).allreduce_seconds_per_step == pytest.approx(
-        1.5 * base.allreduce_seconds_per_step
+    assert _step(zero_stage=3, global_batch_tokens=one).allreduce_seconds_per_step == (
+        pytest.approx(1.5 * base.allreduce_seconds_per_step)
     )
+
+
+def test_zero3_gathers_again_in_every_micro_batch() -> None:
+    # ZeRO++ (Wang et al. 2023) §3: the weights are all-gathered in the forward and backward of
+    # each micro-batch, so 4 micro-batches per GPU move 4 x 1.5 x the DP volume; gradient
+    # accumulation amortises a plain DP all-reduce (once a step), not ZeRO-3's traffic
+    four = 16 * 4 * 4096.0
+    base = _step(zero_stage=0, global_batch_tokens=four)
+    assert _step(zero_stage=3, global_batch_tokens=four).allreduce_seconds_per_step == (
+        pytest.approx(4 * 1.5 * base.allreduce_seconds_per_step)
+    )
+    wide = _step(zero_stage=3, global_batch_tokens=four, micro_batch_size=4)
+    assert wide.allreduce_seconds_per_step == pytest.approx(1.5 * base.allreduce_seconds_per_step)
 
 
 def test_compute_seconds_is_6nd_over_cluster_throughput() -> None:

@@ -626,6 +626,11 @@ RUN_ROWS = [
             tensor_parallel=8,
             zero_stage=3,
             sequence_length=2048,
+            # 2M-token batches over 992 / TP 8 = 124 replicas: 8 sequences each, one
+            # micro-batch (FSDP gathers the weights in every micro-batch, ZeRO++ §3), with
+            # activation checkpointing assumed (8 x 2,048 tokens do not fit otherwise)
+            micro_batch_size=8,
+            recompute="full",
         ),
         days=15,
         tolerance=0.10,

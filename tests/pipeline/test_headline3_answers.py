@@ -44,14 +44,15 @@ def test_the_english_gap_and_fewer_tokens() -> None:
 
 
 def test_a_network_the_run_time_hides_is_not_called_network_bound() -> None:
-    # 25GbE between 16 A100 PCIe nodes: the gradient sync (3 min) hides under 3.6 min of
-    # compute, tensor parallel is in the MFU: the run time keeps 100%, and the sentence says so
+    # 25GbE between 16 A100 PCIe nodes: the traffic between the nodes hides under 3.6 min of
+    # compute, tensor parallel is in the MFU: the run time keeps 100%, and the lead does not
+    # call the run network-bound (it may call the network tight: 2.5 min is 71% of compute)
     question = "16台8卡A100 PCIe 80GB服务器，机间25GbE，预训练100B模型，2T token，要多久？"
     outcome = calculate(parse(question))
     network = next(c for c in outcome.checks if c.kind == "network")
     assert "扩展效率 100%" in network.summary
     assert "受网络限制" not in outcome.lead
-    assert "不拖慢训练" in outcome.lead
+    assert "不拖慢训练" in outcome.lead or "网络偏紧" in outcome.lead
 
 
 def test_a_network_bound_sentence_carries_the_efficiency_of_the_network_line() -> None:

@@ -181,6 +181,8 @@ def _efficiency(f: Figures) -> list[Msg]:
     efficiency = _num(f, "scaling_efficiency") if efficiency is None else efficiency
     if efficiency is None:
         return []
+    if f.get("network_in_stated_mfu") is True:
+        return [Msg("summary.network.in_stated_mfu")]
     comp = _num(f, "compute_seconds_per_step") or 0.0
     keys = ("allreduce_seconds_per_step", "pp_seconds_per_step", "moe_seconds_per_step")
     inter = sum(_num(f, k) or 0.0 for k in keys)

@@ -141,10 +141,12 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         hardware -= 2.0 * active * tokens
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
-    bubble = _bubble(plan, micro)
-    network = _network_efficiency(
-        plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
-    )
+    bubble, network = 0.0, 1.0
+    if not plan.mfu:  # a stated MFU is end to end: the bubble and traffic are in it
+        bubble = _bubble(plan, micro)
+        network = _network_efficiency(
+            plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
+        )
     run = training_time(
         total_flops=model_flops,
         gpus=plan.gpus,
@@ -380,6 +382,9 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
             seconds=facts.seconds,
         )
     ]
+    bubble = _bubble(plan, facts.pipeline_microbatches or 1)
+    if plan.mfu:  # MFU = observed tokens/s x FLOPs per token / peak (PaLM §4.1, App. B)
+        out.append(Msg("training.mfu_end_to_end", mfu=plan.mfu, bubble=bubble))
     if plan.pipeline_parallel > 1:
         key = (
             "training.pipeline_bubble"
@@ -391,7 +396,7 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
                 key,
                 stages=plan.pipeline_parallel,
                 micro_batches=facts.pipeline_microbatches,
-                bubble=facts.pipeline_bubble,
+                bubble=bubble,
             )
         )
     if facts.hardware_flops and facts.total_flops and facts.hardware_flops > facts.total_flops:

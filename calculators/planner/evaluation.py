@@ -128,6 +128,8 @@ def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
     if plan.task == "inference" or "scaling_efficiency" not in result.figures:
         return result
     figures = {**result.figures, "network_efficiency": facts.network_efficiency}
+    if plan.mfu:  # a stated MFU is end to end: the traffic compute does not hide is in it
+        figures["network_in_stated_mfu"] = True
     return replace(result, figures=figures)
 
 

@@ -147,10 +147,15 @@ def test_gpt3_on_1024_a100_takes_about_34_days() -> None:
     # attention-score FLOPs, ~2.6% at s = 2048).
     days = compute.figures["compute_seconds"] / DAY  # type: ignore[operator]
     assert days == pytest.approx(34.0, rel=0.04)
-    # The 1F1B bubble of 16 stages and 1536 / 8 = 192 micro-batches: 15 / 207 = 7.2% on top.
+    # The 1F1B bubble of 16 stages and 1536 / 8 = 192 micro-batches is 15 / 207 = 7.2%; it is
+    # shown, but not charged again: the stated MFU is end to end (PaLM §4.1, App. B), so the
+    # wall clock is the compute time.
     assert compute.figures["pipeline_microbatches"] == 192
-    assert compute.figures["pipeline_bubble"] == pytest.approx(15 / 207)
-    assert compute.figures["seconds"] > compute.figures["compute_seconds"]  # type: ignore[operator]
+    shown = [m for m in compute.messages if m.key == "training.pipeline_bubble_assumed"]
+    assert shown, [m.key for m in compute.messages]
+    assert shown[0]["bubble"] == pytest.approx(15 / 207)
+    assert compute.figures["pipeline_bubble"] == 0.0
+    assert compute.figures["seconds"] == compute.figures["compute_seconds"]
     # Model FLOPs (6ND + attention) and hardware FLOPs (8ND + attention) are reported apart.
     assert compute.figures["model_flops"] < 6.3 * 174.6e9 * 300e9  # type: ignore[operator]
     assert compute.figures["hardware_flops"] > 8 * 174.6e9 * 300e9  # type: ignore[operator]

@@ -14,6 +14,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from assistant.calculate.asked_unit import in_asked_unit
@@ -45,6 +46,8 @@ def bought(query: Query) -> Bought | None:
     budget nor a count to apply it to)."""
     s = query.scenario
     if s.purchase_price is None:
+        if s.price_per_gpu_hour is not None and s.gpu_count and _rent_or_buy_asked(query):
+            return _rent_without_price(query, s.gpu_count, s.price_per_gpu_hour)
         return None
     if s.price_per_gpu_hour is not None and s.gpu_count:  # "rent at $2.5/GPU-hr, or buy a box?"
         return _rent_or_buy(query, s.gpu_count, s.purchase_price, s.price_per_gpu_hour)
@@ -165,6 +168,40 @@ def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
     msg = in_asked_unit(msg, ask_wording(query), "breakeven")
     check = _check(query, msg, figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate})
     return Bought(check.summary, check, s, units)
+
+
+#: "rent … or buy them?", "租…还是买": renting set against buying, in one question.
+_RENT = re.compile(r"\b(?:rent(?:ing|ed)?|leas(?:e|ing)|cloud)\b|租")
+_BUY = re.compile(r"\b(?:buy(?:ing)?|purchas(?:e|ing)|own(?:ing)? (?:the|our|them|it))\b|买|购")
+
+
+def _rent_or_buy_asked(query: Query) -> bool:
+    wording = ask_wording(query).lower()
+    return bool(_RENT.search(wording) and _BUY.search(wording))
+
+
+def _rent_without_price(query: Query, gpus: int, rate: float) -> Bought:
+    """Renting against buying with no purchase price: the rent over the period asked (a stated
+    span, else a year), which is the price under which buying is the cheaper for that period;
+    the purchase price is asked for, never assumed (a GPU's price is not in the catalog)."""
+    s = query.scenario
+    hourly = gpus * rate
+    period = s.deadline_seconds or 365 * 86400.0
+    rent = hourly * period / 3600.0
+    said: dict[str, Param] = {
+        "hardware": Msg("common.gpus", count=gpus, gpu=_gpu(s)),
+        "seconds": period,
+        "rent": rent,
+        "rate": rate,
+        "gpus": gpus,
+        "currency": s.currency or "USD",
+    }
+    key = "answer.rent_no_price_period" if s.deadline_seconds else "answer.rent_no_price_year"
+    figures: dict[str, float | str] = {"cost": rent, "rent": rent, "rent_per_hour": hourly}
+    check = _check(
+        query, Msg(key, **said), figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate}
+    )
+    return Bought(check.summary, check, s, gpus)
 
 
 def _check(

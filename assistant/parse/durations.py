@@ -74,7 +74,9 @@ def read_deadline(text: str) -> float | None:
     >>> read_deadline("部署70b1年,每卡时10元"), read_deadline("训练7b3个月"), read_deadline("70b")
     (31536000.0, 7776000.0, None)
     >>> read_deadline("开1整年"), read_period("开一整年电费多少")
-    (31536000.0, 31536000.0)"""
+    (31536000.0, 31536000.0)
+    >>> read_deadline("for a 6-month project"), read_deadline("$2 a 3 months")
+    (15552000.0, None)"""
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
     # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans
@@ -92,9 +94,11 @@ def read_deadline(text: str) -> float | None:
     text = re.sub(r"(?<=\d[bm])(?=\d+(?:\.\d+)?\s*(?:个?月|周|星期|天|日|小时|年))", " ", text)
     for unit_pattern, seconds in _DURATION_UNITS:
         # "一整年", "两整天": "整" (whole) between the number and its unit
-        span = NUMBER + r"\s*整?\s*(?:" + unit_pattern + ")"
+        # "a 6-month project": a hyphen between the number and its unit
+        span = NUMBER + r"\s*-?\s*整?\s*(?:" + unit_pattern + ")"
         for match in re.finditer(span, text, re.ASCII):
-            if _NOT_DEADLINE.search(text[max(0, match.start() - 5) : match.start()]):
+            before = text[max(0, match.start() - 5) : match.start()]
+            if _NOT_DEADLINE.search(before) and "-" not in match.group():  # not "a 6-month job"
                 continue
             value = to_float(match.group(1))
             if seconds >= 365 * 86400.0 and value > 50:

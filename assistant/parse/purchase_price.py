@@ -69,7 +69,9 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             r"(?:花|用|出)\s*" + _AMOUNT + r"\s*(?:买|购买|购置)\s*(?:一台|一套|1台|整台)"
             # "或者花250万买一台，几个月回本": the server named before, the clause ends here
-            r"(?:[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)|(?=\s*(?:[,，。;；?？!！]|$)))"
+            r"(?:[^,，。;；?？!！]{0,24}?(?:服务器|整机|机器|节点)|(?=\s*(?:[,，。;；?？!！]|$|"
+            # "和花250万买一台比哪个划算": or the comparison that follows it
+            r"(?:相?比|哪个|哪种|还是|更|划算|合算))))"
         ),
         "node",
     ),

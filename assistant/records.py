@@ -46,6 +46,7 @@ Ask = Literal[
     "network",
     "max_model",
     "mfu",
+    "bubble",
     "compare",
     "concept",
 ]
@@ -161,6 +162,9 @@ class Scenario:
     or "full" ("gradient checkpointing", "全量重计算"); None: the planner picks."""
     micro_batch: int | None = None
     """Sequences per GPU in one micro-step when stated ("micro-batch 2", "mbs=4", "微批 2")."""
+    pipeline_microbatches: int | None = None
+    """Micro-batches per pipeline step when stated ("64个微批次", "32 micro-batches"): the m of
+    the 1F1B bubble (p − 1)/(m + p − 1)."""
     mfu: float | None = None
     """A training run's model FLOPs utilisation when stated ("at 40% MFU", "利用率40%",
     "MFU=0.4"), as a fraction; it replaces the planning default of the GPU."""

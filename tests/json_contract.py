@@ -68,6 +68,7 @@ SCENARIO_KEYS = frozenset(
         "gpu_hours",
         "recompute",
         "micro_batch",
+        "pipeline_microbatches",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

@@ -441,6 +441,7 @@ _ANSWERS = {
     "request_rate": _elsewhere("request_rate_answer", "serving_answers"),
     "first_token": _elsewhere("first_token_answer", "serving_answers"),
     "mfu": _elsewhere("mfu_answer"),
+    "bubble": _elsewhere("bubble_answer", "bubble"),
     "memory": _memory,
     "activations": _elsewhere("activations_answer"),
     "max_micro_batch": _elsewhere("max_micro_batch_answer", "micro_batch"),

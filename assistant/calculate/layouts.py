@@ -152,6 +152,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         fields["mfu"] = scenario.mfu
     if scenario.recompute is not None and not inference:  # "no recompute": as stated
         fields["recompute"] = scenario.recompute
+    if scenario.pipeline_microbatches is not None and not inference:  # "64个微批次"
+        fields["pp_microbatches"] = scenario.pipeline_microbatches
     if scenario.micro_batch is not None and not inference:  # "micro-batch 2"
         fields["micro_batch_size"] = scenario.micro_batch
     fields.update({k: v for k, v in overrides.items() if v is not None})

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import judged_on_network
+from assistant.calculate.bubble import bubble_outcome
 from assistant.calculate.buying import bought
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_outcome
@@ -305,7 +306,8 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     if s.model is None and s.params is None:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
-            found = power_budget_outcome(query) or energy_outcome(query, _site(query, sites))
+            found = bubble_outcome(query) or power_budget_outcome(query)  # "PP8 bubble多大"
+            found = found or energy_outcome(query, _site(query, sites))
             found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))
             return found or bare_purchase(query) or concept_outcome(query)

@@ -66,6 +66,7 @@ _STATED_SLOT = {
     "offload": "offload",
     "recompute": "recompute",
     "micro_batch_size": "micro_batch",
+    "pp_microbatches": "pipeline_microbatches",
 }
 
 
@@ -180,6 +181,7 @@ _ON_MEMORY = (
     "request_rate",
     "token_latency",
     "mfu",
+    "bubble",
     "max_micro_batch",
 )
 

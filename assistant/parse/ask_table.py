@@ -123,6 +123,16 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"mfu (?:am i|are we|do i|do we|is that|would that be)",
     ),
     (
+        # "bubble占多少", "how big is the pipeline bubble", "what fraction is bubble"
+        "bubble",
+        r"(?:bubble|气泡)\s*(?:的)?\s*(?:ratio|fraction|overhead|share|占比|比例|开销|率)?\s*"
+        r"(?:是|有|会|能|大概|约|占|占了)?\s*(?:多少|多大|几|百分之几)|"
+        r"how (?:big|large|much)(?: is| will| would)?(?: the)? (?:pipeline )?bubble|"
+        r"(?:what|which)(?: is|'s)?(?: the)? (?:pipeline )?bubble\b(?! is\b)|"
+        r"bubble (?:fraction|ratio|overhead|share)|"
+        r"what (?:fraction|share|percent(?:age)?|part)\b[^?.。]{0,40}?\bbubble",
+    ),
+    (
         # "what batch size can I fit", "最大batch size能开多少": a training run's micro-batch per
         # GPU (`calculate.micro_batch`); of a deployment, its sequences in flight (`main_ask`)
         "max_micro_batch",

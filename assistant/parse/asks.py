@@ -103,6 +103,8 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("tokens")
         if "throughput" not in found:
             found.insert(0, "throughput")
+    if "bubble" in found and not (has_job or thread_job or re.search(r"\d", text)):
+        found.remove("bubble")  # "what is the pipeline bubble?": a concept, no stages to count
     if "mfu" in found and not (has_job or thread_job):  # "What is MFU?": no run to rate
         found.remove("mfu")
     if "mfu" in found and "throughput" in found:  # "MFU at 3000 tokens/s": the rate is given
@@ -147,7 +149,11 @@ def implied_task(asks: tuple[Ask, ...]) -> Task | None:
     """The task a question with no task word implies by what it asks first: a KV cache or the
     weights' size is a serving question ("What's the KV cache of Mixtral-8x7B at 32k?").
 
-    >>> implied_task(("kv_cache",)), implied_task(("memory",))
-    ('inference', None)
+    A pipeline bubble is a training run's: pre-training, as a bare "训练" / "train" is read.
+
+    >>> implied_task(("kv_cache",)), implied_task(("memory",)), implied_task(("bubble",))
+    ('inference', None, 'pretrain')
     """
+    if asks and asks[0] == "bubble":
+        return "pretrain"
     return "inference" if asks and asks[0] in _SERVING_ASKS else None

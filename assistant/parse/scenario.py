@@ -104,6 +104,9 @@ def _workload_slots(text: str) -> dict[str, object]:
         out["kv_dtype"] = kv
     samples, per_sample, text = read_dataset(text)  # "每条1k token" is no 1,000-token budget
     text = _without_rent(text)  # "一个月1.5万元" is a rent, no deadline of a month
+    pipelined, text = slots.read_pipeline_microbatches(text)  # "64个微批次": no batch of 64
+    if pipelined is not None:
+        out["pipeline_microbatches"] = pipelined
     micro, text = slots.read_micro_batch(text)  # "micro-batch 2" is no global batch of 2
     if micro is not None:
         out["micro_batch"] = micro

@@ -20,6 +20,7 @@ __all__ = [
     "read_context_length",
     "read_epochs",
     "read_micro_batch",
+    "read_pipeline_microbatches",
     "read_sizes",
 ]
 
@@ -283,6 +284,32 @@ _MICRO_BATCH = re.compile(
     r"(?:micro[- _]?batch(?:[- _]?size)?|\bmbs|微批(?:大小|量|次)?|每卡批大小)\s*"
     r"(?:of|=|:|：|为|是|per gpu)?\s*(\d+)(?![\d.])"
 )
+
+
+#: Micro-batches per pipeline step: "64个微批次", "32 micro-batches", "m=16 micro-batches",
+#: "num_microbatches 64" (a count of micro-batches, not the sequences in one).
+_PIPELINE_MICROBATCHES = re.compile(
+    r"(?<![\d.])(\d+)\s*(?:个)?\s*(?:微批次|微批|micro[- _]?batches)\b|"
+    r"(?:num[- _]?micro[- _]?batches|micro[- _]?batches|微批次数|微批数)\s*(?:=|:|：|为|是|of)?\s*"
+    r"(\d+)(?![\d.])"
+)
+
+
+def read_pipeline_microbatches(text: str) -> tuple[int | None, str]:
+    """(the micro-batches per pipeline step stated, the text without them).
+
+    >>> read_pipeline_microbatches("pp8、64个微批次,bubble占多少")
+    (64, 'pp8、 ,bubble占多少')
+    >>> read_pipeline_microbatches("pp=4 with 32 micro-batches")[0]
+    32
+    >>> read_pipeline_microbatches("micro-batch 2, pp 4")[0] is None
+    True
+    """
+    match = _PIPELINE_MICROBATCHES.search(text)
+    if match is None:
+        return None, text
+    count = int(match.group(1) or match.group(2))
+    return count, text[: match.start()] + " " + text[match.end() :]
 
 
 def read_micro_batch(text: str) -> tuple[int | None, str]:

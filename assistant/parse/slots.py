@@ -18,6 +18,7 @@ from assistant.parse.sizes import (
     read_context_length,
     read_epochs,
     read_micro_batch,
+    read_pipeline_microbatches,
     read_sizes,
 )
 
@@ -29,6 +30,7 @@ __all__ = [
     "read_deadline",
     "read_epochs",
     "read_micro_batch",
+    "read_pipeline_microbatches",
     "read_method",
     "read_parallelism",
     "read_recompute",
@@ -309,6 +311,8 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
 
     >>> read_parallelism("tp4pp2 dp=16"), read_parallelism("tp=8, pp 2"), read_parallelism("app2")
     ((4, 2), (8, 2), (None, None))
+    >>> read_parallelism("8 pipeline stages"), read_parallelism("流水线分16段,每步128个微批次")
+    ((None, 8), (None, 16))
     """
     tp = re.search(
         r"(?:(?<![a-z])tp|tensor[ -]parallel(?:ism)?|张量并行)"
@@ -322,4 +326,11 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
         text,
         re.ASCII,
     )
-    return (int(tp.group(1)) if tp else None, int(pp.group(1)) if pp else None)
+    # "8 pipeline stages", "a 4-stage pipeline", "16段流水线", "流水线分8段": the stages are PP
+    stages = pp or re.search(
+        r"(\d+)\s*[- ]?(?:pipeline stages|stages? pipeline|stage pipeline|段流水线|级流水线)|"
+        r"流水线\s*(?:分|切|切成|分成)?\s*(\d+)\s*(?:段|级)",
+        text,
+    )
+    found = next((g for g in stages.groups() if g), None) if stages else None
+    return (int(tp.group(1)) if tp else None, int(found) if found else None)

@@ -78,6 +78,7 @@ SCENARIO_KEYS = (
     "gpu_hours",
     "recompute",
     "micro_batch",
+    "pipeline_microbatches",
 )
 
 

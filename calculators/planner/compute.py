@@ -301,6 +301,9 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "compute_seconds": facts.compute_seconds,
         "pipeline_microbatches": facts.pipeline_microbatches,
         "pipeline_bubble": facts.pipeline_bubble,
+        # the schedule's idle share, charged or not (a stated MFU has it inside)
+        "schedule_bubble": _bubble(plan, facts.pipeline_microbatches or 1),
+        "pipeline_schedule": "dualpipe" if uses_dualpipe(plan) else "1f1b",
         "network_efficiency": facts.network_efficiency,
         "seconds": facts.seconds,
         "days": facts.seconds / 86_400,

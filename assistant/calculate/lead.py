@@ -38,7 +38,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["with_focus"]
+__all__ = ["head_count_bound", "with_focus"]
 
 #: Quantities of a whole run: with no deadline stated, the run time they take is said after.
 _RUN_QUANTITIES = ("cost", "gpu_hours", "energy_cost", "power")
@@ -110,11 +110,18 @@ _SPEED_ASKS = ("throughput", "token_volume", "token_latency", "first_token", "re
 def _head_count_bound(query: Query, ask: Ask) -> str:
     """ "公司200人用…要几张卡": the count is for everyone at once, an upper bound, said in the
     headline (the note below says why); "" when the load was stated as concurrent."""
+    return head_count_bound(query) if ask in ("gpu_count", "feasibility") else ""
+
+
+def head_count_bound(query: Query) -> str:
+    """The headline's sentence that a head-count was evaluated as everyone at once (an upper
+    bound), for any answer sized at that load (the model ladder too); "" when the load was
+    stated as concurrent or no head-count was said."""
     from assistant.parse.audience import head_count_load
     from assistant.parse.numbers import normalize_numbers
 
     s = query.scenario
-    if ask not in ("gpu_count", "feasibility") or s.concurrency is None or s.concurrency < 2:
+    if s.concurrency is None or s.concurrency < 2:
         return ""
     # the parse's own rule, on the text as the parse reads it ("三千人" is 3000人)
     if head_count_load(normalize_numbers(query.question.lower())) != s.concurrency:

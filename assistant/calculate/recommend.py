@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.compare import TIGHT_SHARE
 from assistant.calculate.focus import figure
+from assistant.calculate.lead import head_count_bound
 from assistant.i18n import join_sentences, text
 from assistant.parse.recommend import asks_for_pick
 from assistant.records import Language, Query, Scenario
@@ -173,7 +174,10 @@ def _sentences(
         head = Msg("recommend.headline", load=load, gpu=card, rungs=lines)
         hint = Msg("recommend.ask_hint", model=shown.model, users=users, gpu=card)
         shown_note = Msg("recommend.shown", model=shown.model, per_node=per_node)
-    return tuple(text(m, lang) for m in (head, Msg("recommend.not_advice"), shown_note, hint))
+    # "for 200 employees": the headline says all 200 at once is an upper bound
+    bound = head_count_bound(query)
+    said_first = (text(head, lang), *((bound,) if bound else ()))
+    return (*said_first, *(text(m, lang) for m in (Msg("recommend.not_advice"), shown_note, hint)))
 
 
 def _line(rung: Rung, card: str, *, stated: bool) -> Msg:

@@ -241,6 +241,8 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         # "the minimum number of A100 40GB", "fewest H100s", "what TP degree do I need": a count
         r"(?:minimum|min\.?|fewest|smallest|least)\s+(?:number|count|amount)\s+of\s+|"
         r"(?:the\s+)?fewest\s+" + _G + r"|"
+        # "1.5k users on llama 3.1 8b, what hardware do we need?": how many of which card
+        r"what (?:hardware|gpus?|cards?) (?:do|would|will|should) (?:i|we) need\b|"
         r"what (?:tp|tensor[- ]parallel(?:ism)?) (?:degree|size)|how much tensor parallelism",
     ),
     (

@@ -74,7 +74,11 @@ _HEAD_COUNT = (
     re.compile(NUMBER + r"[- ](?:person|people|member|user|engineer)\s+(?:team|company|org|lab)"),
     re.compile(
         r"(?:\bfor|\bto|\bserv(?:e|es|ing)|\bsupport(?:s|ing)?|\bby)\s+(?:our |the |all |a |"
-        r"about |around |roughly |up to )*" + NUMBER + _PEOPLE_EN + _NOT_RATE
+        # "for ~200 employees": the tilde is "about", as typed
+        r"about |around |roughly |up to |~\s*|≈\s*|approx(?:imately|\.)?\s*)*"
+        + NUMBER
+        + _PEOPLE_EN
+        + _NOT_RATE
     ),
     re.compile(NUMBER + _PEOPLE_EN + r"\s+(?:will |would |are going to )?(?:use|using|share)"),
     re.compile(

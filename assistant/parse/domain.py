@@ -43,6 +43,8 @@ _INTENT = re.compile(
     r"激活值|activation memory|checkpoint(?:ing| interval| size)|检查点|transformer|\bgqa\b|"
     r"nvlink|infiniband|\bib\b|rdma|roce|gpudirect|hbm|\bpue\b|智算|算力中心|计算中心|东数西算|算力枢纽|"
     r"\boom\b|out of memory|爆显存|"
+    # "host a chatbot for 200 employees": hosting a language-model service is serving it
+    r"\b(?:self-?)?host(?:s|ed|ing)?\b[^.?!]{0,30}\b(?:chat ?bots?|assistants?|llms?|models?)\b|"
     r"数据并行|张量并行|流水线并行|pipeline|\bflops?\b|tflops|petaflop|"
     r"流水线|气泡|微批|micro-?batch|梯度累积|gradient accumulation|蒸馏|distill|\bsft\b|\brlhf\b|"
     r"\bdpo\b|\bgrpo\b|强化学习|学习率|learning rate|tokeniz|分词器|位置编码|\brope\b|"
@@ -57,7 +59,8 @@ _INTENT = re.compile(
 _HARDWARE = re.compile(
     r"gpu|显卡|显存|算力|cuda|nvidia|英伟达|vram|\bpcie\b|服务器|server|功耗|散热|\btdp\b|"
     r"以太网|ethernet|nvidia-smi|昇腾|ascend|910b|mi300|tensor core|模型|model|参数|\d\s*[张块]?卡|"
-    r"卡时|什么卡|哪(?:种|款|张)卡",  # "预算50万买什么卡": a card to buy
+    r"卡时|什么卡|哪(?:种|款|张)卡|"  # "预算50万买什么卡": a card to buy
+    r"(?:几|多少)\s*[张块台]?\s*(?:卡|显卡)",  # "聊天机器人需要几张卡": cards counted
     re.ASCII,
 )
 _ELSEWHERE = re.compile(

@@ -16,6 +16,10 @@ Examples:
     (50, 50)
     >>> read_concurrency("128 seqs x 8k"), read_concurrency("跑128路"), read_concurrency("8路机")
     (128, 128, None)
+    >>> read_concurrency("1.5k users on ⟨model⟩"), read_concurrency("1500个用户，⟨model⟩要几张")
+    (1500, 1500)
+    >>> read_concurrency("我们有1500个用户，⟨model⟩"), read_concurrency("每天1500个用户，")
+    (None, None)
     >>> read_tokens_per_second("1000 tok/s 需要几张"), read_qps("qps 5")
     (1000.0, 5.0)
     >>> read_tokens_per_second("32 users at 20 tok/s each"), read_seconds_per_token("20 tok/s each")
@@ -152,6 +156,14 @@ _CONCURRENCY = (
         + _NEXT_LENGTH
         + r"))"
     ),
+    # "1500个用户，⟨model⟩要几张": users first in a list are in flight, as "1500 users, …" is;
+    # not a user base ("我们有1500个用户") or a count per day ("每天1500个用户", "…，每天")
+    re.compile(
+        r"(?<![天日月周活有])"
+        + NUMBER
+        + r"\s*(?:个|位|名)?\s*(?:在线|活跃)?\s*用户(?=\s*[,，、;；])"
+        + r"(?!\s*[,，、;；]\s*(?:每天|每日|每月|每周|一天|日活|月活))"
+    ),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(
         NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*(?:会|都|要|将|可能|在)?\s*同时\s*(?:在)?\s*"
@@ -167,9 +179,48 @@ _CONCURRENCY = (
 )
 
 
+#: What a count of people or requests is of: a "k" or "w" before one of these scales the count
+#: ("1.5k users", "2k并发", "2K QPS", "3w用户"); before anything else it is left alone ("32k
+#: context" is a length). Chinese 千 and 万 are already digits (numbers.normalize_numbers).
+_COUNTED = (
+    r"(?:concurrent|simultaneous|active|online|users?\b|requests?\b|reqs?\b|sessions?\b|"
+    r"people|ppl|persons|employees|staff|colleagues|customers|clients|students|engineers|"
+    r"developers|seqs?\b|sequences?\b|qps|rps|个|位|名|路|用户|人|并发|条序列|在线)"
+)
+_SCALED_COUNT = re.compile(NUMBER + r"\s*(k|w)(?=\s*" + _COUNTED + ")")
+#: "concurrency of 2k", "并发2k，", "qps 2k": the load word first; not when a length follows
+#: ("并发在32k上下文下": the k is a context's)
+_SCALED_AFTER = re.compile(
+    r"((?:并发(?:数|量)?|concurrency|(?<![a-z])(?:qps|rps))"
+    + _VERB
+    + _HEDGE
+    + ")"
+    + NUMBER
+    + r"\s*(k|w)(?![a-z0-9])(?!\s*(?:tokens?|上下文|context|ctx|序列|长度|length|seq))"
+)
+_COUNT_SCALE = {"k": 1_000, "w": 10_000}
+
+
+def scaled_counts(text: str) -> str:
+    """`text` with the counts of users and requests written with a k or w as digits.
+
+    >>> scaled_counts("1.5k users on ⟨model⟩"), scaled_counts("2k并发"), scaled_counts("qps 2k?")
+    ('1500 users on ⟨model⟩', '2000并发', 'qps 2000?')
+    >>> scaled_counts("32k context, 8k tokens"), scaled_counts("并发在32k上下文下")
+    ('32k context, 8k tokens', '并发在32k上下文下')
+    """
+
+    def digits(number: str, scale: str) -> str:
+        value = to_float(number) * _COUNT_SCALE[scale]
+        return str(int(value)) if value == int(value) else str(value)
+
+    text = _SCALED_COUNT.sub(lambda m: digits(m.group(1), m.group(2)), text)
+    return _SCALED_AFTER.sub(lambda m: m.group(1) + digits(m.group(2), m.group(3)), text)
+
+
 def read_concurrency(text: str) -> int | None:
-    """Concurrent users or requests in flight ("20 个并发", "concurrency of 32")."""
-    match = first_match(_CONCURRENCY, text)
+    """Concurrent users or requests in flight ("20 个并发", "concurrency of 32", "1.5k users")."""
+    match = first_match(_CONCURRENCY, scaled_counts(text))
     return int(to_float(match.group(1))) if match else None
 
 
@@ -302,6 +353,7 @@ def read_qps(text: str) -> float | None:
     >>> read_qps("高峰qps大概5")
     5.0
     """
+    text = scaled_counts(text)  # "2K QPS" is 2,000
     match = first_match(_QPS, text)
     if match:
         return to_float(match.group(1))

@@ -50,8 +50,9 @@ __all__ = [
     "unknown_names",
 ]
 
+# "千问7B" / "通义千问72B" are Qwen's Chinese names: with no version they are no catalog entry
 _FAMILIES = (
-    r"llama|qwen|mistral|mixtral|deepseek|gemma|phi|falcon|baichuan|chatglm|glm|internlm|"
+    r"(?:通义)?千问|llama|qwen|mistral|mixtral|deepseek|gemma|phi|falcon|baichuan|chatglm|glm|internlm|"
     r"yi|gpt|bloom|olmo|grok|command-r|minimax|kimi|ernie|hunyuan|codellama|starcoder"
 )
 _GPU_LINES = (
@@ -324,8 +325,11 @@ def is_computer(name: str) -> bool:
     return name == CPU_NAME or bool(re.fullmatch(_COMPUTER, lowered) or _LAPTOP.fullmatch(lowered))
 
 
-#: Chinese names of accelerator makers, as their English documentation writes them.
+#: Chinese names of accelerator makers and model families, as their English documentation
+#: writes them ("千问7B" is "Qwen 7B" in an English answer).
 _MAKERS_EN = {
+    "通义千问": "Qwen",
+    "千问": "Qwen",
     "摩尔线程": "Moore Threads",
     "壁仞": "Biren",
     "海光": "Hygon",
@@ -341,8 +345,8 @@ _MAKERS_EN = {
 def name_in(name: str, lang: str) -> str:
     """`name` as an answer in `lang` writes it: an English answer gives a maker's English name.
 
-    >>> name_in("寒武纪MLU370", "en"), name_in("寒武纪MLU370", "zh")
-    ('Cambricon MLU370', '寒武纪MLU370')
+    >>> name_in("寒武纪MLU370", "en"), name_in("寒武纪MLU370", "zh"), name_in("通义千问7B", "en")
+    ('Cambricon MLU370', '寒武纪MLU370', 'Qwen 7B')
     """
     if lang != "en":
         return name
@@ -441,12 +445,35 @@ def closest_entries(name: str) -> tuple[str, tuple[str, ...]]:
             lookup(name)
         except UnknownNameError as exc:
             if exc.suggestions and table == "model":  # "Foo-13B": nearest in size first
-                return table, by_size(name, tuple(exc.suggestions), other_family=False)[:3]
+                pool = _family_entries(lowered) or tuple(exc.suggestions)
+                return table, by_size(name, pool, other_family=False)[:3]
             if exc.suggestions:
                 return table, tuple(exc.suggestions[:3])
         except CalculatorInputError:
             continue
     return tables[0][1], ()
+
+
+#: A family and a size with no version between them: "qwen-14b", "千问7b", "qwen 72b".
+_FAMILY_AND_SIZE = re.compile(r"((?:通义)?千问|[a-z]+)[-_ ]?\d+(?:\.\d+)?b")
+#: The catalog's family for a Chinese family name.
+_FAMILY_EN = {"千问": "qwen", "通义千问": "qwen"}
+
+
+def _family_entries(lowered: str) -> tuple[str, ...]:
+    """For a family and a size typed with no version ("qwen-14b"), the catalog entries of that
+    family with that size in their names (or else the whole family), for `by_size` to rank:
+    Qwen-14B is offered Qwen1.5-14B, Qwen2.5-14B and Qwen3-14B, not whatever its spelling is
+    nearest to ("千问7b" was offered Qwen2-72B) nor the 14.3B-total Qwen1.5-MoE-A2.7B."""
+    from calculators.catalog.models import MODELS
+
+    bare = _FAMILY_AND_SIZE.fullmatch(lowered)
+    if bare is None:
+        return ()
+    family = _FAMILY_EN.get(bare.group(1), bare.group(1))
+    size = re.compile(r"(?<![\d.])" + re.escape(lowered[bare.end(1) :].strip("-_ ")) + r"\b")
+    kin = tuple(n for n, m in MODELS.items() if m.family == family)
+    return tuple(n for n in kin if size.search(n.lower())) or kin  # "qwen-1.8b": nearest sizes
 
 
 def _models_named(part: str) -> tuple[str, ...]:

@@ -29,7 +29,8 @@ __all__ = ["asks_for_pick"]
 _CHOICE = re.compile(
     r"(?:什么|哪个|哪种|哪款|啥|哪些)(?:样的)?(?:大)?模型|选(?:个|一个|哪个)?模型|"
     r"推荐[^，,。？?]{0,8}(?:模型|卡|gpu|显卡|配置|服务器)|"
-    r"(?:用|买|选|配|上)(?:什么|啥|哪种|哪款|哪个|哪些)(?:样的)?(?:卡|显卡|gpu|服务器|配置|硬件)|"
+    # "需要什么GPU" asks for the hardware as "用什么卡" does
+    r"(?:用|买|选|配|上|要)(?:什么|啥|哪种|哪款|哪个|哪些)(?:样的)?(?:卡|显卡|gpu|服务器|配置|硬件)|"
     r"(?:几|多少)(?:张|块|台)?(?:卡|显卡|gpu)|"
     r"\b(?:what|which)\s+(?:(?:size|kind|type)\s+of\s+)?(?:models?|llms?|gpus?|cards?|hardware)\b|"
     r"\bhow many\s+(?:\w+\s+)?(?:gpus?|cards?)\b|\brecommend\b|"

@@ -342,7 +342,7 @@ def lookup_model(name: str) -> ModelSpec:
     Examples:
         >>> lookup_model("gpt3").name
         'GPT-3 175B'
-        >>> lookup_model("千问72B").name
+        >>> lookup_model("千问2.5-72B").name
         'Qwen2.5-72B'
         >>> lookup_model("meta-llama/Llama-2-70b-chat-hf").name
         'Llama-2-70B'

@@ -103,7 +103,7 @@ def test_kv_cache_bytes_per_token(name: str, dtype_bytes: float, expected: float
         ("Llama 2 70B", "Llama-2-70B"),
         ("GPT-3", "GPT-3 175B"),
         ("gpt3", "GPT-3 175B"),
-        ("千问72B", "Qwen2.5-72B"),
+        ("千问2.5-72B", "Qwen2.5-72B"),  # "千问72B" names no version: not an entry
         ("Llama 3 8B", "Llama-3-8B"),
         ("Llama 3.1 8B", "Llama-3.1-8B"),
         ("llama3.1-405b", "Llama-3.1-405B"),

@@ -229,7 +229,7 @@ CASES: list[tuple[str, dict[str, object]]] = [
         {"model": "Llama-2-70B", "params": None, "gpu_count": 8, "task": "inference"},
     ),
     (
-        "通义千问72B 用 4 张 A800 推理",
+        "通义千问2.5-72B 用 4 张 A800 推理",
         {"model": "Qwen2.5-72B", "gpu_count": 4, "gpu": "A800 SXM 80GB"},
     ),
     ("训练GPT-3量级的模型需要多少张A100", {"model": "GPT-3 175B", "gpu": "A100 SXM 80GB"}),

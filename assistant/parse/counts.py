@@ -255,6 +255,7 @@ def read_counts(text: str) -> Counts:
         text,
     )
     text = _without_prices(text)  # "每张卡每小时6块": 6 yuan, not six cards
+    text = _PART_OF.sub(_part, text)  # "2 of the 8 A100s": the two the user gets
     text = _EXACT_AFTER.sub(_exact, text)  # "千卡910B（1024张）": the exact count in brackets
     nodes, per_node, spans = _node_layout(text)
     totals: list[tuple[int, Count]] = []
@@ -278,6 +279,19 @@ def read_counts(text: str) -> Counts:
         if counts[0] % per_node == 0:
             nodes = counts[0] // per_node
     return Counts(counts, nodes, per_node)
+
+
+#: "2 of the 8 A100 cards", "4 of our 16 GPUs": the cards used are the first count.
+_PART_OF = re.compile(
+    r"(?<![\d.])(\d+)\s+of\s+(?:the\s+|our\s+|my\s+|its\s+|their\s+|all\s+)?(\d+)\s+"
+    r"(?=" + _G + r"|gpus?\b|cards?\b)"
+)
+
+
+def _part(match: re.Match[str]) -> str:
+    """The part's count before the cards, when it is the smaller ("2 of the 8"); else as said."""
+    part, whole = int(match.group(1)), int(match.group(2))
+    return f"{part} " if part < whole else match.group(0)
 
 
 #: A round count of cards followed by its exact figure in brackets ("1000卡⟨gpu⟩（1024张）").

@@ -166,10 +166,12 @@ _CONCURRENCY = (
     ),
     # "给200人同时用", "200个人同时在线", "同时200人使用": people using it at once
     re.compile(
-        NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)\s*(?:会|都|要|将|可能|在)?\s*同时\s*(?:在)?\s*"
-        r"(?:用|使用|访问|在线|请求|聊天)"
+        NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户|学生|员工|同事|同学|成员)\s*"
+        r"(?:会|都|要|将|可能|在)?\s*同时\s*(?:在)?\s*(?:用|使用|访问|在线|请求|聊天)"
     ),
-    re.compile(r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户)"),
+    re.compile(
+        r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户|学生|员工|同事|同学)"
+    ),
     # "~50 people chatting with the bot at the same time": in flight (not "1000 users a day")
     re.compile(
         NUMBER + r"\s*(?:active |online )?(?:people|ppl|persons|users|customers|employees|students|"

@@ -182,7 +182,8 @@ _CN_IDIOMS = (
     "之一",
     "不一",
 )
-_CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?([" + _CN_CHARS + r"]+)")
+#: "千瓦" (kW) is a unit, not the place 千: "十五千瓦" is 15 kW, never 十 + 五千 = 5,010 W.
+_CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?((?:(?!千瓦)[" + _CN_CHARS + r"])+)")
 #: "负8张卡", "负三天": 负 (minus) right before a number is its sign, never dropped, so that the
 #: count is refused as negative instead of read as 8; "负载" or "负责" are words, not signs.
 _CN_MINUS = re.compile(r"负\s*(?=\d)")

@@ -402,3 +402,20 @@ def test_a_follow_up_without_words_keeps_the_conversations_language(
     second = parse(followup, previous=first, sites=[])
     assert second.followup
     assert second.language == language
+
+
+@pytest.mark.parametrize(
+    ("question", "watts"),
+    [
+        ("机房电力上限十五千瓦，能放几台8卡H100服务器？", 15_000),
+        ("电力上限二十千瓦，能放几张A100", 20_000),
+        ("电力上限一百五十千瓦，能放几张A100", 150_000),
+        ("电力上限1.5万瓦，能放几张A100", 15_000),
+    ],
+)
+def test_a_chinese_numeral_before_qianwa_is_kilowatts(question: str, watts: float) -> None:
+    """十五千瓦 is 15 kW: the 千 of 千瓦 is the unit, not a place of the numeral (not 5,010 W)."""
+    assert parse(question, sites=[]).scenario.power_budget_watts == pytest.approx(watts)
+    assert normalize_numbers("十五千瓦") == "15千瓦"
+    assert normalize_numbers("一千五百") == "1500"
+    assert normalize_numbers("十五万") == "150000"

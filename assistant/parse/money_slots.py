@@ -88,6 +88,8 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
 
     >>> read_budget("花500000租卡,⟨gpu⟩每卡时8块"), read_budget("花3天训练")
     ((500000.0, 'CNY'), (None, None))
+    >>> read_budget("power budget 30 kw"), read_budget("电力预算30千瓦")
+    ((None, None), (None, None))
     """
     match = first_match(_BUDGET, text)
     if match is None:
@@ -98,6 +100,10 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     else:
         currency, number, scale, after = groups
     said = match.group(0)
+    if re.match(
+        r"\s*(?:k?w\b|kilowatts?|watts?|mw\b|megawatts?|千瓦|瓦|兆瓦)", text[match.end() :]
+    ):
+        return None, None  # "power budget 30 kW", "电力预算30千瓦": power, not money
     named = said.startswith(("预算", "budget", *_SPENT)) or said.endswith(("预算", "够"))
     if currency is None and after is None and not named:
         return None, None  # "we have 8" is not money

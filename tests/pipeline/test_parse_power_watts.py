@@ -42,3 +42,13 @@ def test_a_draw_a_price_or_an_energy_is_no_power_budget(question: str) -> None:
 def test_any_plain_watts_budget_with_a_separator_reads_back(watts: int) -> None:
     question = f"we have {watts:,} watts of power, how many H100s can we run?"
     assert parse(question).scenario.power_budget_watts == pytest.approx(float(watts))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["power budget 30 kW, how many H100 servers?", "电力预算30千瓦，能放几台8卡H100？"],
+)
+def test_a_power_budget_is_no_money_budget(question: str) -> None:
+    s = parse(question).scenario
+    assert s.power_budget_watts == 30_000
+    assert s.budget is None

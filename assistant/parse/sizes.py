@@ -269,7 +269,8 @@ _NOT_A_RATE = (
 )
 _BATCH = (
     re.compile(
-        r"(?:batch(?:[ _-]?size)?|批大小|批量大小|并发数?|并发量|\bg?bs|concurrency)\s*"
+        r"(?:batch(?:[ _-]?size)?|批大小|批量大小|全局批(?!大小)|并发数?|并发量|\bg?bs|"
+        r"concurrency)\s*"
         r"(?:of|=|:|：|为|是|达到|要|有|" + SET_TO + r")?\s*" + NUMBER + _NOT_A_BATCH,
         re.ASCII,
     ),
@@ -334,6 +335,8 @@ def read_batch_size(text: str) -> int | None:
         (32, 16)
         >>> read_batch_size("gbs 2048 mbs 1 seq 8k")  # Megatron's global batch size
         2048
+        >>> read_batch_size("全局批64"), read_batch_size("全局批为256,序列长度4096")
+        (64, 256)
         >>> read_batch_size("global batch 4m tokens")
         977
         >>> read_batch_size("batch 4m tokens, 8k context")

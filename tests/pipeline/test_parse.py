@@ -419,3 +419,11 @@ def test_a_chinese_numeral_before_qianwa_is_kilowatts(question: str, watts: floa
     assert normalize_numbers("十五千瓦") == "15千瓦"
     assert normalize_numbers("一千五百") == "1500"
     assert normalize_numbers("十五万") == "150000"
+
+
+@pytest.mark.parametrize(
+    ("question", "batch"),
+    [("全局批64、每卡微批2训练Llama-2-7B", 64), ("ZeRO-3训练13B，全局批为256，序列长度4096", 256)],
+)
+def test_global_batch_in_chinese(question: str, batch: int) -> None:
+    assert parse(question).scenario.batch_size == batch

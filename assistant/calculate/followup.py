@@ -31,11 +31,17 @@ def changed_note(query: Query) -> str:
     changed = query.changed_slots
     if "concurrency" in changed:  # the batch follows the concurrency: one change, said once
         changed = tuple(k for k in changed if k != "batch_size")
+    # "how many … then?": the count is sized, not changed by the user (said below)
+    sized = query.asks[:1] == ("gpu_count",) and query.scenario.gpu_count is None
+    if sized:
+        changed = tuple(k for k in changed if k not in ("gpu_count", "nodes"))
     names = tuple(Msg(f"parse.slot.{k}") for k in changed if k not in _DERIVED)
     if names:
         note = t("answer.changed", query.language, slots=names)
         return join_sentences((note, _new_model(query)), query.language)
     if query.scenario.model is not None or query.scenario.params is not None:
+        if sized:
+            return t("answer.same_context_count", query.language)
         return t("answer.same_context", query.language)
     return ""  # a topic follow-up on a concept ("那网络呢?") carries no set-up
 

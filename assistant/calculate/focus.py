@@ -373,7 +373,19 @@ def _serving_memory(
         "context": scenario.context_length or 0,
     }
     if replicas > 1:
-        return Msg("answer.memory_serving_replicas", replicas=replicas, all=gpus, **params)
+        # the load in one copy of the weights: what "how much memory for 32 users" adds up to
+        load = figure(checks, "memory", "kv_cache_bytes")
+        other = max(0.0, per_gpu * split - weights - kv)
+        whole = weights + load + other if load else per_gpu * split * replicas
+        load_sequences = scenario.batch_size or sequences * replicas
+        return Msg(
+            "answer.memory_serving_replicas",
+            replicas=replicas,
+            all=gpus,
+            whole=whole,
+            load=load_sequences,
+            **params,
+        )
     return Msg("answer.memory_serving_one" if split == 1 else "answer.memory_serving", **params)
 
 

@@ -40,3 +40,15 @@ def test_how_many_at_once_asks_for_the_most(question: str) -> None:
 )
 def test_part_of_the_cards_is_the_count(question: str, gpus: int) -> None:
     assert parse(question).scenario.gpu_count == gpus
+
+
+def test_memory_for_a_load_over_replicas_gives_the_whole() -> None:
+    from assistant.calculate import calculate
+
+    outcome = calculate(
+        parse("How much GPU memory does Llama-3.1-70B need in int8 for 32 users at 8k context?")
+    )
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    kv = memory.figures["kv_cache_bytes"]
+    assert isinstance(kv, float)
+    assert "All 32 sequences with one copy of the weights come to about" in outcome.lead

@@ -153,8 +153,9 @@ def as_followup(
             return None  # a bare topic ("显存") is a question of its own unless marked
         if not _has_job(prev) and not _has_job(base.scenario):
             return None  # two conceptual questions in a row: nothing to carry over
-    if asks[:1] == ("gpu_count",) and not {"gpu_count", "nodes"} & found.keys():
-        # "how many A100s would do it in 7 days then?": the count is what is asked, not kept
+    if found and asks[:1] == ("gpu_count",) and not {"gpu_count", "nodes"} & found.keys():
+        # "how many A100s would do it in 7 days then?": a new constraint and the count it
+        # takes; the count is what is asked, not kept (a bare "需要几张?" keeps the set-up)
         found = {**found, "gpu_count": None, "nodes": None}
     scenario, changed = merge_followup(prev, found)
     context = (prev_query.context or prev_query.question) if prev_query is not None else ""

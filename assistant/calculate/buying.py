@@ -135,6 +135,16 @@ def _cost(query: Query, units: int, price: float) -> Bought:
     return Bought(check.summary, check, s, units)
 
 
+def _rental(s: Scenario, gpus: int, rate: float) -> dict[str, Param]:
+    """What a rent sentence says of the rental: the cards, the rate and its currency."""
+    return {
+        "hardware": Msg("common.gpus", count=gpus, gpu=_gpu(s)),
+        "rate": rate,
+        "gpus": gpus,
+        "currency": s.currency or "USD",
+    }
+
+
 def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
     """Renting the stated GPUs at the stated rate against buying them at the stated price: the
     rent over the period asked (a stated deadline or span) and the hours after which buying
@@ -143,18 +153,11 @@ def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
     per_unit = _per_unit(s) or DEFAULT_GPUS_PER_NODE
     units = gpus if s.purchase_unit == "gpu" else -(-gpus // per_unit)
     buy = purchase_cost(units=units, unit_price=price)
+    said = _rental(s, gpus, rate)
     hourly = gpus * rate
     breakeven = buy / hourly * 3600.0
     period = s.deadline_seconds  # "for 6 months": the span the rent is for
-    said: dict[str, Param] = {
-        "hardware": Msg("common.gpus", count=gpus, gpu=_gpu(s)),
-        "buy": buy,
-        "hourly": hourly,
-        "rate": rate,
-        "gpus": gpus,
-        "breakeven": breakeven,
-        "currency": s.currency or "USD",
-    }
+    said |= {"buy": buy, "hourly": hourly, "breakeven": breakeven}
     figures: dict[str, float | str] = {"cost": buy, "purchase_cost": buy, "rent_per_hour": hourly}
     figures["breakeven_seconds"] = breakeven
     if period:
@@ -188,14 +191,7 @@ def _rent_without_price(query: Query, gpus: int, rate: float) -> Bought:
     hourly = gpus * rate
     period = s.deadline_seconds or 365 * 86400.0
     rent = hourly * period / 3600.0
-    said: dict[str, Param] = {
-        "hardware": Msg("common.gpus", count=gpus, gpu=_gpu(s)),
-        "seconds": period,
-        "rent": rent,
-        "rate": rate,
-        "gpus": gpus,
-        "currency": s.currency or "USD",
-    }
+    said = _rental(s, gpus, rate) | {"seconds": period, "rent": rent}
     key = "answer.rent_no_price_period" if s.deadline_seconds else "answer.rent_no_price_year"
     figures: dict[str, float | str] = {"cost": rent, "rent": rent, "rent_per_hour": hourly}
     check = _check(

@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.calculate import calculate
-from assistant.parse import parse
+from tests.pipeline.checks import lead_and_figures
 
 _DAY = 86_400.0
-
-
-def _cost(question: str) -> tuple[str, dict[str, float]]:
-    outcome = calculate(parse(question))
-    check = next(c for c in outcome.checks if c.kind == "cost")
-    return outcome.lead, dict(check.figures)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -36,19 +29,25 @@ def _cost(question: str) -> tuple[str, dict[str, float]]:
 def test_without_a_purchase_price_the_rent_is_the_price_to_beat(
     question: str, gpus: int, rate: float, seconds: float, said: str
 ) -> None:
-    lead, figures = _cost(question)
+    lead, figures = lead_and_figures(question)
     assert figures["rent"] == pytest.approx(gpus * rate * seconds / 3600)
     assert "purchase_cost" not in figures
     assert said in lead
 
 
 def test_a_chinese_comparison_reads_the_money_spent_as_the_price() -> None:
-    lead, figures = _cost("租8张H100每卡时15元，用半年，和花250万买一台比哪个划算？")
+    lead, figures = lead_and_figures("租8张H100每卡时15元，用半年，和花250万买一台比哪个划算？")
     assert figures["purchase_cost"] == 2_500_000
     assert figures["rent"] == pytest.approx(8 * 15 * 182.5 * 24)
     assert "租更便宜" in lead
 
 
 def test_a_rent_price_alone_is_no_comparison() -> None:
-    outcome = calculate(parse("租8张H100每卡时15元训练Llama-3-8B 1T token要多少钱？"))
-    assert "购买价格" not in outcome.lead
+    """Renting for a job with no buying in the question: the job's bill (its GPU-hours at the
+    rate), neither a rent-vs-buy comparison nor a year's rent."""
+    lead, figures = lead_and_figures("租8张H100每卡时15元训练Llama-3-8B 1T token要多少钱？")
+    assert figures["cost"] == pytest.approx(figures["gpu_hours"] * 15.0)
+    assert figures["currency"] == "CNY"
+    assert "rent" not in figures
+    assert "purchase_cost" not in figures
+    assert "购买价格" not in lead

@@ -6,17 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.calculate import calculate
 from assistant.parse import parse
 from assistant.parse.spending import rents_for_period
+from tests.pipeline.checks import lead_and_figures
 
 _DAY = 86_400
-
-
-def _cost(question: str) -> tuple[str, dict[str, float]]:
-    outcome = calculate(parse(question))
-    check = next(c for c in outcome.checks if c.kind == "cost")
-    return outcome.lead, dict(check.figures)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -50,7 +44,7 @@ def _cost(question: str) -> tuple[str, dict[str, float]]:
 def test_a_rental_period_is_billed_whole(
     question: str, gpus: int, seconds: float, price: float, share: str
 ) -> None:
-    lead, figures = _cost(question)
+    lead, figures = lead_and_figures(question)
     assert figures["cost"] == pytest.approx(gpus * seconds / 3600 * price)
     assert share in lead
     assert lead.index(share) > 0  # the bill first, then the job's share of it
@@ -59,7 +53,7 @@ def test_a_rental_period_is_billed_whole(
 def test_a_time_to_finish_in_is_no_rental_period() -> None:
     question = "Rent 64 H100 at $2/hr to pretrain a 7B on 1T tokens within 30 days: cost?"
     assert not rents_for_period(question)
-    lead, figures = _cost(question)
+    lead, figures = lead_and_figures(question)
     assert figures["cost"] < 64 * 30 * 24 * 2.0  # the run's own hours, under 30 days
     assert "The job itself" not in lead
 
@@ -76,5 +70,5 @@ def test_a_time_to_finish_in_is_no_rental_period() -> None:
         ("Is pay-as-you-go on 8 H100 fine for fine-tuning Llama-3.1-8B?", False),
     ],
 )
-def test_what_we_pay_asks_the_cost(question: str, is_cost: bool) -> None:
+def test_what_we_pay_asks_thelead_and_figures(question: str, is_cost: bool) -> None:
     assert (parse(question).asks[:1] == ("cost",)) is is_cost

@@ -254,3 +254,17 @@ def test_two_l40s_short_of_20_qps_say_the_lengths_decide() -> None:
     )
     assert outcome.verdict == "infeasible"
     assert "rests on request lengths the question did not give" in outcome.focus
+
+
+def test_memory_for_a_load_over_replicas_gives_the_whole() -> None:
+    """Memory asked for a load the layout splits over replicas: each replica's need, then all
+    the sequences with one copy of the weights (72.7 GB int8 weights + 32 x 2.68 GB of KV)."""
+    from assistant.parse import parse
+
+    outcome = calculate(
+        parse("How much GPU memory does Llama-3.1-70B need in int8 for 32 users at 8k context?")
+    )
+    figures = _memory(outcome)
+    assert figures["kv_cache_bytes"] == 32 * figures["kv_cache_bytes_per_sequence"]  # type: ignore[operator]
+    assert "the 4 GPUs hold 2 replicas" in outcome.lead
+    assert "All 32 sequences with one copy of the weights come to about 159.1 GB" in outcome.lead

@@ -31,6 +31,7 @@ from calculators.messages import Msg
 
 __all__ = [
     "CHEAPER",
+    "MORE_TOKENS",
     "VALUE",
     "cost_sentence",
     "cost_tie",
@@ -57,6 +58,12 @@ CHEAPER = re.compile(
     rf"(?:cost|price|pay|spend)\w*\s+per tokens?\b|"
     rf"便宜|省钱|成本(?:更)?低|划算|花费(?:更)?少|{VALUE.pattern}",
     re.I,
+)
+#: "more tokens/s", "the most tokens per second", "每秒生成的token更多", "token/s更高": a
+#: deployment's tokens/s (a throughput), asked as a speed criterion.
+MORE_TOKENS = (
+    r"(?:more|most|higher|highest)\s+(?:output\s+|generated\s+)?tok(?:en)?s?\s*(?:/\s*s|per\s+sec)|"
+    r"每秒[^，。,?？]{0,8}token[^，。,?？]{0,3}(?:更|最)(?:多|高)|token\s*/\s*s[^，。,?？]{0,2}(?:更|最)(?:多|高)"
 )
 #: Criteria by their words, in the order tried: the first match is what is asked ("哪个能跑得
 #: 更快" asks for speed, so "can it run" comes last; "lower energy cost" is energy, not rent).
@@ -97,7 +104,7 @@ _CRITERIA: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "speed",
         re.compile(
-            r"fast|quick|sooner|throughput|更快|快|用时(?:更)?短|吞吐|"
+            rf"fast|quick|sooner|throughput|更快|快|用时(?:更)?短|吞吐|{MORE_TOKENS}|"
             # the least latency is the most speed for one stream ("lowest latency", "延迟低")
             r"(?:low|least|min)\w*\s+(?:per[- ]token\s+)?latency|"
             r"延迟[^，。,?？]{0,4}?(?:低|小|短)(?!于)|(?:最|更)低(?:的)?延迟",

@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from assistant.calculate.criterion import MORE_TOKENS
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Language, Scenario
 from calculators.defaults import (
@@ -248,7 +249,12 @@ _PER_TOKENS = re.compile(
 
 #: "at full load", "满载", "flat out": the deployment as loaded as memory allows
 #: A comparison asked on total tokens/s ("higher throughput", "哪个吞吐高").
-_THROUGHPUT = re.compile(r"throughput|吞吐|tokens?/s in total|total tokens?/s", re.IGNORECASE)
+#: "more tokens/s", "每秒生成的token更多" ask the same of serving options: capacity, not one stream.
+_THROUGHPUT = re.compile(
+    r"throughput|吞吐|tokens?/s in total|total tokens?/s|"
+    rf"{MORE_TOKENS}",
+    re.IGNORECASE,
+)
 
 _FULL_LOAD = re.compile(
     r"满载|满负[荷载]|跑满|full(?:y)? load|fully loaded|flat out|at (?:full )?capacity",

@@ -197,3 +197,21 @@ def test_an_option_near_full_memory_wins_no_headroom() -> None:
         parse("Llama-3-70B 用 H100、H200 还是 MI300X 推理最划算？每卡时分别 2、3、2.5 美元")
     )
     assert "显存余量最大" not in _headline(outcome)
+
+
+@pytest.mark.parametrize(
+    ("question", "batched"),
+    [
+        ("Serving Llama-3-70B, which gives more tokens/s: 8x H20 or 8x Ascend 910B?", True),
+        ("部署Llama-3-70B推理，8张H20和8张910B哪个每秒生成的token更多？", True),
+        ("部署Llama-3-70B推理，8张H20和8张910B哪个单路响应更快？", False),
+    ],
+)
+def test_more_tokens_per_second_is_throughput_and_one_stream_is_latency(
+    question: str, batched: bool
+) -> None:
+    """ "More tokens/s" of a deployment is its batched throughput; a single stream's response
+    is one-stream speed (fixD): the first is compared at a load above one sequence."""
+    lead = _ask(question).lead
+    said_batched = bool(re.search(r"generation throughput|生成吞吐|吞吐", lead))
+    assert said_batched is batched, lead

@@ -30,6 +30,7 @@ __all__ = [
     "focus_sentence",
     "main_ask",
     "needed_gpus",
+    "serving_count",
     "token_price",
     "topic_sentences",
     "with_energy_basis",
@@ -194,6 +195,27 @@ def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     # Past one node the count is bought as servers: the first sentence says how many.
     nodes = whole_nodes(count, {"gpus_per_node": per_node}, gpu)
     return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=gpu), nodes=nodes)
+
+
+def serving_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:
+    """ "You need at least 16 × H20 96GB (= 2 nodes × 8) to hold the weights and the KV cache of
+    one 4,096-token sequence at a time …": a serving count with the load it was sized for, which
+    decides it (each further concurrent sequence adds its KV cache); `stated` holds what the
+    question said, so an assumed load is called that."""
+    count = _count(checks, scenario)
+    per_sequence = figure(checks, "memory", "kv_cache_bytes_per_sequence")
+    if count is None or per_sequence is None:
+        return None
+    sequences = scenario.batch_size or 1
+    said: dict[str, Param] = {"context": scenario.context_length or 0}
+    said["per_sequence"] = per_sequence
+    if sequences > 1:
+        load = Msg("answer.count_load.many", sequences=sequences, **said)
+    elif stated.batch_size is None and stated.concurrency is None:
+        load = Msg("answer.count_load.one", **said)
+    else:
+        load = Msg("answer.count_load.single", **said)
+    return Msg("answer.count_serving", hardware=count["hardware"], nodes=count["nodes"], load=load)
 
 
 def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

@@ -18,6 +18,7 @@ from assistant.calculate.focus import (
     focus_sentence,
     main_ask,
     needed_gpus,
+    serving_count,
     token_price,
     topic_sentences,
 )
@@ -201,6 +202,10 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None
         if nodes is not None:
             return text(nodes, language)
+    if ask == "gpu_count" and scenario.task == "inference":  # with the load it was sized for
+        served = serving_count(outcome.checks, scenario, query.scenario)
+        if served is not None:
+            return text(served, language)
     if ask == "duration":
         return _duration(outcome, scenario, query)
     if ask == "cost" and re.search(PER_TOKEN_PRICE, ask_wording(query), re.IGNORECASE):

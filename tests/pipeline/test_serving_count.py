@@ -1,0 +1,43 @@
+"""A serving count says the load it was sized for: the weights and the KV cache of so many
+sequences of so many tokens, since each further concurrent sequence adds its KV cache (issue 10:
+the headline answers the question, and a default never passes for what the user said)."""
+
+from __future__ import annotations
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+
+
+def _lead(question: str) -> str:
+    return calculate(parse(question)).lead
+
+
+def test_an_unstated_load_is_named_as_one_sequence_with_what_each_more_adds() -> None:
+    # Llama-3.1-405B: 126 layers x 8 KV heads x 128 x 2 (K, V) x 2 B = 516,096 B per token;
+    # x 4,096 (the default context) = 2.11e9 B per sequence. BF16 weights 811 GB need 16 H20.
+    lead = _lead("How many H20 do I need to serve Llama-3.1-405B?")
+    assert "You need at least 16 × H20 96GB (= 2 nodes × 8) to hold the weights" in lead
+    assert "one 4,096-token sequence at a time (no concurrency was stated" in lead
+    assert "each further concurrent sequence adds 2.1 GB" in lead
+
+
+def test_a_stated_concurrency_and_context_are_the_load() -> None:
+    # Qwen2.5-72B: 80 layers x 8 KV heads x 128 x 2 x 2 B = 327,680 B per token; x 32,768 =
+    # 10.7 GB per sequence, x 20 = 215 GB, + 145 GB of weights: more than 4 x 86.4 GB, so 8.
+    lead = _lead("20个并发跑Qwen2.5-72B，32k上下文，需要几张H20？")
+    assert lead.startswith("至少需要 8 张 H20 96GB，才能放下权重和 20 路 32,768 token")
+    assert "每路 10.7 GB" in lead
+    assert "未给出并发" not in lead
+
+
+def test_one_stated_user_is_not_called_unstated() -> None:
+    # Llama-3-70B at 8k: 327,680 B x 8,192 = 2.68 GB for the one sequence.
+    lead = _lead("How many A100 80GB to serve Llama-3-70B for one user at 8k context?")
+    assert "the KV cache of one 8,192-token sequence (2.7 GB)" in lead
+    assert "no concurrency was stated" not in lead
+
+
+def test_a_training_count_keeps_its_own_sentence() -> None:
+    lead = _lead("How many H100 to pretrain a 70B model on 2T tokens in 30 days?")
+    assert "You need at least" in lead
+    assert "KV cache" not in lead.split(".")[0]

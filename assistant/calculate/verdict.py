@@ -360,7 +360,18 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
             evaluation.suggestions[other], plan, stated
         ):
             other = index if evaluation.suggestions[other].hardware else other
+        elif _relayout(change) and not _relayout(evaluation.suggestions[other]):
+            # "DDP" → ZeRO-1 on the same GPUs undoes less than LoRA: a setting, not another job
+            other = index if not evaluation.suggestions[other].hardware else other
     return keeping, other
+
+
+#: Changes of how the same job is laid out on the same GPUs (not of the job or its precision).
+_RELAYOUT = frozenset({"zero", "tensor_parallel", "recompute", "offload"})
+
+
+def _relayout(change: PlanChange) -> bool:
+    return change.kind in _RELAYOUT and not change.hardware
 
 
 def _keeps_on_more_hardware(change: PlanChange, plan: Plan, stated: Scenario) -> bool:

@@ -41,7 +41,13 @@ _CARD = (
 )
 #: What follows a bare "4张" when the cards are its subject: "4张能跑", "4张够不够", "4张一起训练"
 _CARD_VERB = r"(?:能|可以|可否|是否|够|就|都|一起|同时|跑|部署|推理|训练|微调|并行|组|搭|行不行|做)"
-_NODE = r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts?\b)"
+#: "host" followed by what it hosts is the verb ("PUE 1.5 host 1,000 H20"), not a machine.
+_HOST_VERB = r"(?!\s+(?:[\d,]|a\b|an\b|the\b|up to\b|about\b|around\b|over\b|our\b|my\b))"
+_NODE = (
+    r"(?:台|个节点|节点|个服务器|nodes?\b|machines?\b|servers?\b|boxes\b|hosts\b|host\b"
+    + _HOST_VERB
+    + r")"
+)
 #: What a machine is called between its count and the word: "4 PCIe machines", "3 separate
 #: boxes", "2 bare-metal servers" (up to two such words).
 _NODE_KIND = (

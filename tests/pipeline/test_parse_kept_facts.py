@@ -300,3 +300,17 @@ def test_how_many_at_once_asks_for_the_most(question: str) -> None:
 )
 def test_part_of_the_cards_is_the_count(question: str, gpus: int) -> None:
     assert parse(question).scenario.gpu_count == gpus
+
+
+@pytest.mark.parametrize(
+    ("question", "nodes"),
+    [
+        # "host" with what it hosts after it is the verb: 1.5 is the PUE, never 1.5 machines
+        ("Can a 1.2 MW hall with PUE 1.5 host 1,000 H20 96GB?", None),
+        ("will a 300 kW room at PUE 1.3 host the 200 H100s?", None),
+        ("2 hosts with 8 H100 each: how long to fine-tune Llama-3-8B on 1B tokens?", 2),
+        ("3 host machines of 8 A100 for Llama-3-70B", 3),
+    ],
+)
+def test_host_as_a_verb_is_no_machine_count(question: str, nodes: int | None) -> None:
+    assert parse(question).scenario.nodes == nodes

@@ -21,6 +21,8 @@ Examples:
     True
     >>> classify("what's the best gpu for cyberpunk 2077 at 4k?").in_domain
     False
+    >>> classify("帮我写一份智算中心gpu服务器采购招标公告").in_domain
+    False
 """
 
 from __future__ import annotations
@@ -89,6 +91,18 @@ _ELSEWHERE = re.compile(
 )
 
 
+#: A document to be written ("帮我写一份…招标公告", "draft an email to my boss"): prose the
+#: tool does not write, whatever the document is about, unless a job to compute is named.
+_DRAFTING = re.compile(
+    r"(?:帮我|请|给我|替我)?(?:写|起草|拟|撰写|草拟)(?:一|1)?(?:份|篇|封|个)[^?？。]{0,30}?"
+    r"(?:公告|标书|招标|合同|邮件|报告|申请|方案书|文案|新闻稿|通知|说明书|ppt|总结|讲稿|演讲)|"
+    r"\b(?:write|draft|compose)\s+(?:me\s+)?(?:an?|the|our)\s+[^.?!]{0,40}?"
+    r"\b(?:email|e-mail|letter|tender|rfp|rfq|contract|press release|proposal|report|memo|"
+    r"announcement|blog post|essay|speech|slides?)\b",
+    re.ASCII,
+)
+
+
 @dataclass(frozen=True)
 class DomainEvidence:
     """What the decision was based on (the matched words), and the decision."""
@@ -96,10 +110,15 @@ class DomainEvidence:
     intent: tuple[str, ...]
     hardware: tuple[str, ...]
     elsewhere: tuple[str, ...]
+    drafting: tuple[str, ...] = ()
+    """A document to write, with no model or size named to compute for."""
 
     @property
     def in_domain(self) -> bool:
-        """Large-model intent, or hardware talk with no sign of another domain."""
+        """Large-model intent, or hardware talk with no sign of another domain; never a
+        document to write."""
+        if self.drafting:
+            return False
         return bool(self.intent) or (bool(self.hardware) and not self.elsewhere)
 
 
@@ -120,4 +139,7 @@ def classify(text: str, *, named_job: bool = False, named_hardware: bool = False
     """
     intent = _words(_INTENT, text) + (("<job>",) if named_job else ())
     hardware = _words(_HARDWARE, text) + (("<gpu>",) if named_hardware else ())
-    return DomainEvidence(intent=intent, hardware=hardware, elsewhere=_words(_ELSEWHERE, text))
+    drafting = () if named_job else _words(_DRAFTING, text)
+    return DomainEvidence(
+        intent=intent, hardware=hardware, elsewhere=_words(_ELSEWHERE, text), drafting=drafting
+    )

@@ -125,7 +125,7 @@ def parse(
         options=tuple(Scenario(**o) for o in option_precisions(mentions, found, options)),  # type: ignore[arg-type]
         unknown_names=mentions.unknown,
     )
-    offtopic = bool(evidence.elsewhere)
+    offtopic = bool(evidence.elsewhere or evidence.drafting)
     query = _with_previous(
         base, found, previous, text=text, offtopic=offtopic, sites=sites, own_asks=own
     )

@@ -22,6 +22,11 @@ OFF_TOPIC = [
     "Is the RTX 4090 good for 4K gaming at 120 fps?",
     "英伟达股价还会涨吗",
     "What's the weather in Paris today?",
+    # a document to write, however close its subject is to ours
+    "请起草一份千卡集群建设项目的招标公告",
+    "给我写一封邮件，向领导申请采购8张H100用于大模型训练",
+    "Draft an RFP for a 512-GPU training cluster",
+    "write me a memo to finance about our LLM inference servers",
 ]
 IN_DOMAIN = [
     "ZeRO-3 是什么",
@@ -35,6 +40,9 @@ IN_DOMAIN = [
     "How much does it cost to fine-tune Llama-2-70B on rented A100s?",
     "What is MFU?",
     "nvidia-smi 显示的功耗正常吗",
+    # a document asked for, with a job to compute in it: the job is answered
+    "帮我写一份方案：8卡H100训练Llama-3-70B需要多久",
+    "Write the report section: can 8 H100 fine-tune Llama-3-70B?",
 ]
 
 

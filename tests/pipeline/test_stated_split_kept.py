@@ -32,3 +32,29 @@ def test_an_open_split_is_still_searched() -> None:
     outcome = calculate(parse("Train Llama-2-70B on 16 H100, seq 8k, bs 32"))
     assert outcome.scenario is not None
     assert (outcome.scenario.tensor_parallel or 1) > 1
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        (
+            "Two 8x H100 servers on 25GbE: how long for a DDP full fine-tune of Qwen2.5-7B on 1B "
+            "tokens?",
+            "Only by changing what you stated: use ZeRO stage 1",
+        ),
+        (
+            "2台8卡H100，用DDP全参微调Qwen2.5-7B，1B token要多久？",
+            "只有改变你给定的条件才行：使用 ZeRO",
+        ),
+    ],
+)
+def test_a_stated_ddp_that_does_not_fit_is_offered_a_zero_stage_before_another_job(
+    question: str, lead: str
+) -> None:
+    # DDP keeps a whole copy per GPU: 16 B x 7.6e9 = 122 GB of model states > 72 GB usable, so
+    # it does not fit as stated (ZeRO-0); ZeRO-1 shards the 12 B/param of Adam over 16 GPUs
+    # (4 + 12/16 B/param = 36 GB) on the same GPUs and the same job, a smaller change than LoRA.
+    outcome = calculate(parse(question))
+    assert outcome.verdict == "infeasible"
+    assert lead in outcome.lead
+    assert "LoRA" not in outcome.lead

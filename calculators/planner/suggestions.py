@@ -96,7 +96,9 @@ def _memory_savers(plan: Plan) -> Iterator[Candidate]:
             size=0.5,
         )
     if not plan.offload:
-        offloaded = plan.replace(offload=True)
+        # ZeRO-Offload is built on ZeRO-2 (Ren et al. 2021, §4): plain data parallelism
+        # (ZeRO-0, "DDP") has no offload of its own, so offloading moves it to stage 2 at least
+        offloaded = plan.replace(offload=True, zero_stage=max(plan.zero_stage, 2))
         yield Candidate(
             "offload",
             Msg(_offload_key(offloaded), host=_host_need(offloaded)),

@@ -175,3 +175,23 @@ def test_a_change_a_training_network_only_paces_works() -> None:
     assert after.paced
     assert after.works
     assert after.verdict == "feasible"
+
+
+def test_offload_from_plain_data_parallelism_is_zero_offload_at_stage_two() -> None:
+    # ZeRO-Offload is built on ZeRO-2 (Ren et al. 2021, §4): plain DDP (stage 0) has no offload,
+    # so the offload suggested moves the plan to stage 2 (which a stated ZeRO-0 then forbids).
+    plan = Plan(
+        task="finetune",
+        method="full",
+        model=lookup_model("Qwen2.5-7B"),
+        gpu=lookup_gpu("H100 SXM 80GB"),
+        gpus=16,
+        gpus_per_node=8,
+        inter_link=lookup_link("InfiniBand NDR"),
+        zero_stage=0,
+        tensor_parallel=1,
+        pipeline_parallel=1,
+    )
+    offloads = [s for s in evaluate(plan).suggestions if s.kind == "offload"]
+    assert offloads
+    assert all(s.new_plan.offload and s.new_plan.zero_stage >= 2 for s in offloads)

@@ -134,6 +134,8 @@ def _workload_slots(text: str) -> dict[str, object]:
             out[name] = value
     out.update(_dataset_slots(samples, per_sample, out))
     tp, pp = slots.read_parallelism(text)
+    if tp is None and pp is None and slots.reads_data_parallel_only(text):
+        tp = pp = 1 if out.get("task") != "inference" else None  # "DDP": whole replicas
     if tp is not None:
         out["tensor_parallel"] = tp
     if pp is not None:

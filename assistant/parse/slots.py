@@ -305,6 +305,36 @@ def read_recompute(text: str) -> str | None:
     return None
 
 
+#: A training run said to be data-parallel only: "DDP", "plain data parallelism", "纯数据并行",
+#: "a data-parallel fine-tune" (every GPU a whole replica of the model: TP 1, PP 1; ZeRO, itself
+#: data parallelism, stays open unless stated). Not the serving "data-parallel attention", and
+#: not a data-parallel degree or a question that names model parallelism too.
+_DATA_PARALLEL_ONLY = re.compile(
+    r"\bddp\b(?!\s*(?:\+|with|and|plus|加|配合)\s*(?:tp|pp|tensor|pipeline|张量|流水线))|"
+    r"(?:\b(?:pure|plain|only)\s+)?\bdata[- ]parallel(?:ism)?\b"
+    r"(?!\s*(?:attention|degree|size|=|:|\d))|"
+    r"(?:纯|只用|只做)?数据并行(?!\s*(?:注意力|度|=|:|\d))",
+    re.ASCII,
+)
+_MODEL_PARALLEL_WORD = re.compile(
+    r"(?<![a-z])(?:tp|pp)(?![a-z])|tensor[- ]parallel|pipeline|model[- ]parallel|张量并行|流水线|"
+    r"模型并行|dp[- ]attention|megatron|3d parallel",
+    re.ASCII,
+)
+
+
+def reads_data_parallel_only(text: str) -> bool:
+    """True when a training question says data parallelism alone ("DDP", "数据并行") and
+    names no model parallelism: each GPU holds the whole model (TP 1, PP 1).
+
+    >>> reads_data_parallel_only("ddp full fine-tune"), reads_data_parallel_only("纯数据并行训练")
+    (True, True)
+    >>> reads_data_parallel_only("data parallel 4 with tp 2")
+    False
+    """
+    return bool(_DATA_PARALLEL_ONLY.search(text)) and not _MODEL_PARALLEL_WORD.search(text)
+
+
 def read_parallelism(text: str) -> tuple[int | None, int | None]:
     """(tensor parallel, pipeline parallel) degrees when given ("tp=8", "张量并行4", "pp 2");
     written together as in a Megatron run name, "TP4PP2" is TP 4 and PP 2.

@@ -314,3 +314,24 @@ def test_part_of_the_cards_is_the_count(question: str, gpus: int) -> None:
 )
 def test_host_as_a_verb_is_no_machine_count(question: str, nodes: int | None) -> None:
     assert parse(question).scenario.nodes == nodes
+
+
+@pytest.mark.parametrize(
+    ("question", "split", "zero"),
+    [
+        # data parallelism alone: every GPU a whole replica (TP 1, PP 1); "DDP" is also ZeRO-0
+        ("2 nodes of 8x H100: a DDP full fine-tune of Qwen2.5-7B on 1B tokens", (1, 1), 0),
+        ("8 A100, data-parallel full fine-tune of Llama-3-8B on 1B tokens", (1, 1), None),
+        ("8张A100用纯数据并行预训练1B模型100B token要多久", (1, 1), None),
+        # model parallelism named too, or serving's data-parallel attention: nothing implied
+        ("16 H100, DDP with TP 2, fine-tune Llama-3-70B", (2, None), 0),
+        ("数据并行和张量并行有什么区别", (None, None), None),
+        ("Serve DeepSeek-V3 on 16 H20 with data-parallel attention", (None, None), None),
+    ],
+)
+def test_data_parallelism_alone_is_a_whole_replica_per_gpu(
+    question: str, split: tuple[int | None, int | None], zero: int | None
+) -> None:
+    scenario = parse(question).scenario
+    assert (scenario.tensor_parallel, scenario.pipeline_parallel) == split
+    assert scenario.zero_stage == zero

@@ -64,6 +64,8 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         ('11.8 TJ', 'yes')
         >>> figure_text("seconds", 55 * 365.25 * 86400, "zh")
         '55 年'
+        >>> figure_text("price_per_kwh", 0.6), figure_text("gpu_kwh", 0.6)
+        ('0.6', '0.6 kWh')
     """
     lang = zh_or_en(language)
     if value is None:
@@ -93,6 +95,8 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         return f"{number:.1%}"
     if key in _RATES:
         return format_count(number, unit=t(f"unit.{key}", lang))
+    if key.startswith("price_per_"):  # money per unit ("0.6"), not an amount of that unit
+        return format_count(number)
     if key.endswith("_joules"):
         return format_rate(number, unit="J")
     if key.endswith("_watts"):

@@ -22,6 +22,7 @@ __all__ = [
     "DESK_BOXES",
     "HOST_WATTS_PER_GPU",
     "OFFICE_PUE",
+    "TDP_SHARE",
     "DeskBox",
     "EnergyEstimate",
     "cost",
@@ -36,6 +37,9 @@ DEFAULT_PUE = 1.58
 #: "Estimating the Carbon Footprint of BLOOM", §4) = 237 W per GPU, ~1.9 kW per 8-GPU node.
 HOST_WATTS_PER_GPU = 237.0
 JOULES_PER_KWH = 3.6e6
+#: Average GPU power as a share of TDP unless stated: 1.0, an upper bound (BLOOM's estimate
+#: also counted the GPUs at TDP, Luccioni et al. 2022 §4).
+TDP_SHARE = 1.0
 #: A home or office has no data-centre cooling plant or UPS chain to share: PUE 1.0 unless stated.
 OFFICE_PUE = 1.0
 
@@ -108,7 +112,7 @@ def energy(
     seconds: float,
     pue: float | None = None,
     host_watts_per_gpu: float = HOST_WATTS_PER_GPU,
-    utilization: float = 1.0,
+    utilization: float = TDP_SHARE,
     box: str | None = None,
     gpus_per_box: int = 1,
 ) -> EnergyEstimate:

@@ -10,6 +10,7 @@ Examples:
   gpu-advisor calc gpus-for --model llama-2-70b --gpu H100 --tokens-per-s 10000 --tpot-ms 50
   gpu-advisor calc largest-model --gpu 4090 --gpus 8 --task finetune --method qlora
   gpu-advisor calc budget --budget 1e6 --price 2.5 --gpu H100 --gpus 1024
+  gpu-advisor calc power --gpu H100 --gpus 8 --days 30 --price-kwh 0.6 --currency CNY
   gpu-advisor calc gpus 4090    gpu-advisor calc models    gpu-advisor calc links
 """
 
@@ -31,6 +32,7 @@ from assistant.cli.calc_options import (
     resolve_model,
     serving_options,
 )
+from assistant.cli.calc_power import power_command
 from assistant.cli.calc_serving import register as register_solvers
 from assistant.cli.edge import error_boundary
 
@@ -133,6 +135,7 @@ def infer(**options: Any) -> None:
 
 calc.add_command(infer, "serve")
 register_solvers(calc)
+calc.add_command(power_command)
 
 
 @calc.command()

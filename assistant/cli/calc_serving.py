@@ -21,10 +21,11 @@ from assistant.cli.edge import error_boundary
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 
-__all__ = ["register"]
+__all__ = ["register", "solver_options"]
 
 
-def _common(func: Callable[..., Any]) -> Callable[..., Any]:
+def solver_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every solver command shares: --gpu, --gpus-per-node, --lang, --json."""
     for option in reversed(
         [
             click.option("--gpu", "gpu_name", required=True, help="Catalog GPU: H100, 'A100 80G'."),
@@ -79,7 +80,7 @@ def _show(result: Any, message: Any, options: dict[str, Any]) -> None:
 
 
 @click.command("max-concurrency")
-@_common
+@solver_options
 @_model_options
 @click.option("--gpus", type=int, required=True, help="Total GPUs.")
 @click.option(
@@ -110,7 +111,7 @@ def max_concurrency_command(**options: Any) -> None:
 
 
 @click.command("gpus-for")
-@_common
+@solver_options
 @_model_options
 @click.option(
     "--tokens-per-s",
@@ -152,7 +153,7 @@ def gpus_for_command(**options: Any) -> None:
 
 
 @click.command("largest-model")
-@_common
+@solver_options
 @click.option("--gpus", type=int, required=True, help="Total GPUs.")
 @click.option(
     "--task",
@@ -199,7 +200,7 @@ def largest_model_command(**options: Any) -> None:
 
 
 @click.command("budget")
-@_common
+@solver_options
 @click.option("--budget", type=NUMBER, required=True, help="Total budget (your currency).")
 @click.option(
     "--price",

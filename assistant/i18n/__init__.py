@@ -24,6 +24,7 @@ spec           parameter                                    example
 ``num``        any number, 3 significant figures            0.0123
 ``percent``    a fraction                                   40%
 ``flops``      FLOPs                                        3.14e23 FLOPs
+``kwh``        joules, shown in kWh (the billing unit)      1,234 kWh
 ``rate:UNIT``  UNIT per second (``B/s``, ``b/s``, ``FLOP/s``)  3.35 TB/s
 ``semicolons`` a tuple of clauses                            a: x, y; b: z / a：x；b：z
 ``commas``     a tuple of phrases                            a, b / a，b
@@ -224,6 +225,7 @@ class _Formatter(string.Formatter):
             "num": lambda v: numbers.number_text(float(v)),
             "percent": lambda v: numbers.percent_text(float(v)),
             "flops": lambda v: numbers.flops_text(float(v)),
+            "kwh": lambda v: numbers.kwh_text(float(v)),
             "rate": lambda v: numbers.rate_text(float(v), arg or "B/s"),
         }
         if kind in formatters:

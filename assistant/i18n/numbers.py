@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+from calculators.power import JOULES_PER_KWH
 from calculators.units import format_bytes, format_flops, format_rate
 
 __all__ = [
@@ -169,6 +170,16 @@ def count_text(value: float, language: Language = "en") -> str:
 def flops_text(value: float) -> str:
     """A FLOP count ("3.14e23 FLOPs")."""
     return format_flops(value)
+
+
+def kwh_text(joules: float) -> str:
+    """Energy in kWh (1 kWh = 3.6e6 J), as an amount ("1,234 kWh", "2.16 kWh").
+
+    Examples:
+        >>> kwh_text(3.6e9), kwh_text(7.776e6)
+        ('1,000 kWh', '2.16 kWh')
+    """
+    return f"{amount_text(joules / JOULES_PER_KWH)} kWh"
 
 
 def rate_text(value: float, unit: str = "B/s") -> str:

@@ -30,6 +30,7 @@ from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.messages import Msg
 from calculators.planner.plan import CheckResult, Evaluation, Figure, Plan
+from calculators.power import JOULES_PER_KWH
 from calculators.units import (
     format_bytes,
     format_count,
@@ -64,6 +65,8 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         ('11.8 TJ', 'yes')
         >>> figure_text("seconds", 55 * 365.25 * 86400, "zh")
         '55 年'
+        >>> figure_text("price_per_kwh", 0.6), figure_text("gpu_kwh", 0.6)
+        ('0.6', '0.6 kWh')
     """
     lang = zh_or_en(language)
     if value is None:
@@ -93,6 +96,8 @@ def figure_text(key: str, value: Figure, language: str = "en") -> str:
         return f"{number:.1%}"
     if key in _RATES:
         return format_count(number, unit=t(f"unit.{key}", lang))
+    if key.startswith("price_per_"):  # money per unit ("0.6"), not an amount of that unit
+        return format_count(number)
     if key.endswith("_joules"):
         return format_rate(number, unit="J")
     if key.endswith("_watts"):
@@ -302,6 +307,45 @@ def _render_check(console: Console, check: CheckResult, language: str = "en") ->
         console.print(f"[dim]{prefix('assumption')}{markup(said)}[/]", soft_wrap=True)
     for source in check.sources:
         console.print(f"[dim]{prefix('source')}{markup(source)}[/]", soft_wrap=True)
+
+
+#: `calc power` shows its energies in kWh, the unit electricity is billed in (--json keeps J).
+_SHOWN_IN_KWH = {
+    "gpu_energy_joules": "gpu_kwh",
+    "host_energy_joules": "host_kwh",
+    "facility_overhead_joules": "facility_overhead_kwh",
+    "energy_joules": "facility_kwh",
+}
+
+
+def render_power(console: Console, check: CheckResult, headline: Msg, language: str = "en") -> None:
+    """`calc power`: the run in one sentence, then its check with the energies in kWh."""
+    console.print(markup(text(headline, zh_or_en(language))), soft_wrap=True)
+    figures = {
+        _SHOWN_IN_KWH.get(key, key): (
+            value / JOULES_PER_KWH
+            if key in _SHOWN_IN_KWH and isinstance(value, (int, float))
+            else value
+        )
+        for key, value in check.figures.items()
+    }
+    _render_check(console, dataclasses.replace(check, figures=figures), language)
+
+
+def power_json(check: CheckResult, headline: Msg, language: str = "en") -> dict[str, Any]:
+    """`calc power --json`: the inputs and figures in SI units (plus the total in kWh), the
+    formula, assumptions and message in `language`, and the sources."""
+    lang = zh_or_en(language)
+    energy_joules = check.figures["energy_joules"]
+    return {
+        **jsonable(check.inputs),
+        **jsonable(check.figures),
+        "kwh": float(energy_joules or 0.0) / JOULES_PER_KWH,
+        "formula": text(check.formula, lang) if check.formula is not None else None,
+        "assumptions": [text(said, lang) for said in check.assumptions],
+        "sources": list(check.sources),
+        "message": text(headline, lang),
+    }
 
 
 def _render_suggestions(console: Console, evaluation: Evaluation, language: str) -> None:

@@ -13,7 +13,7 @@ from calculators._memory_parts import frozen_base_bytes, stage_layout
 from calculators.catalog.hardware import LINKS, Link
 from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
-from calculators.planner.host import desk_box
+from calculators.planner.energy import site_energy
 from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
     PRETRAIN_BATCH_TOKENS,
@@ -24,7 +24,7 @@ from calculators.planner.plan import (
     Plan,
 )
 from calculators.power import SOURCES as POWER_SOURCES
-from calculators.power import EnergyEstimate, cost, energy, energy_cost
+from calculators.power import EnergyEstimate, cost, energy_cost
 
 __all__ = [
     "NETWORK_OK_RATIO",
@@ -340,15 +340,12 @@ def plan_energy(plan: Plan, seconds: float) -> EnergyEstimate:
     """The plan's energy over `seconds`: 1-4 consumer cards sit in a desk-side box (a
     desktop/workstation host, no facility PUE unless one is given: a stated PUE is applied to
     the box, which keeps its own host); all else in a data-centre server."""
-    on_node = min(plan.gpus, plan.gpus_per_node)
-    box = desk_box(plan.gpu, on_node)
-    return energy(
+    return site_energy(
+        gpu=plan.gpu,
         gpus=plan.gpus,
-        tdp_watts=plan.gpu.tdp_watts,
+        gpus_per_node=plan.gpus_per_node,
         seconds=seconds,
         pue=plan.pue,
-        box=box,
-        gpus_per_box=on_node,
     )
 
 

@@ -26,6 +26,7 @@ MODULES = [
     "calculators.planner.suggestions",
     "calculators.planner.fabrics",
     "calculators.planner.compare",
+    "calculators.planner.energy",
     "calculators.serving",
     "calculators.planner.serving",
     "calculators.serving_layout",

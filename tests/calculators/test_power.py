@@ -155,3 +155,49 @@ def test_desk_box_figures_cite_their_sources() -> None:
 def test_an_unknown_box_is_refused() -> None:
     with pytest.raises(CalculatorInputError):
         energy(gpus=1, tdp_watts=450, seconds=1, box="garage")
+
+
+# `calc power`: N catalog GPUs for a time (calculators/planner/energy.py).
+_CATALOG_GPUS = st.sampled_from(["H100", "A100 80GB", "910B", "L40S", "4090", "3090"])
+
+
+@given(
+    name=_CATALOG_GPUS,
+    gpus=st.integers(1, 10_000),
+    hours=st.floats(0.01, 1e5),
+    pue=st.floats(1.0, 5.0),
+)
+def test_run_energy_grows_with_gpus_and_hours_and_pue_scales_the_facility(
+    name: str, gpus: int, hours: float, pue: float
+) -> None:
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.planner.energy import energy_run_check
+
+    def run(n: int, h: float, p: float | None) -> dict[str, float]:
+        check = energy_run_check(
+            gpu=lookup_gpu(name), gpus=n, seconds=h * 3600, gpus_per_node=8, pue=p
+        )
+        return {k: float(v) for k, v in check.figures.items() if isinstance(v, (int, float))}
+
+    base = run(gpus, hours, pue)
+    assert run(gpus + 1, hours, pue)["energy_joules"] > base["energy_joules"]
+    assert run(gpus, 2 * hours, pue)["energy_joules"] == pytest.approx(2 * base["energy_joules"])
+    it_joules = base["gpu_energy_joules"] + base["host_energy_joules"]
+    assert base["energy_joules"] == pytest.approx(pue * it_joules)  # PUE scales the facility
+    overhead = (pue - 1) * it_joules  # up to the rounding of total - GPUs - hosts
+    assert base["facility_overhead_joules"] == pytest.approx(overhead, abs=1e-9 * it_joules)
+    assert run(gpus, hours, 1.0)["gpu_energy_joules"] == base["gpu_energy_joules"]
+
+
+def test_site_energy_is_what_a_plan_uses() -> None:
+    from calculators.catalog.hardware import lookup_gpu
+    from calculators.catalog.models import lookup_model
+    from calculators.planner.checks import plan_energy
+    from calculators.planner.energy import site_energy
+    from calculators.planner.plan import Plan
+
+    for name, gpus in (("4090", 2), ("4090", 8), ("H100", 16)):
+        gpu = lookup_gpu(name)
+        plan = Plan(task="inference", model=lookup_model("Llama-2-7B"), gpu=gpu, gpus=gpus)
+        direct = site_energy(gpu=gpu, gpus=gpus, gpus_per_node=8, seconds=3600)
+        assert plan_energy(plan, 3600) == direct

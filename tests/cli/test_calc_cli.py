@@ -536,3 +536,10 @@ def test_calc_runs_without_a_usable_home(tmp_path: Path, monkeypatch: pytest.Mon
     result = _run("calc", "gpus", "H100")
     assert result.exit_code == 0
     assert "H100 SXM 80GB" in result.output
+
+
+def test_a_price_per_kwh_is_shown_as_money_not_energy() -> None:
+    # "price per kWh │ 0.6 kWh" read as an amount of energy: the price is money per kWh.
+    args = ("serve", "--model", "llama-2-7b", "--gpu", "H100", "--gpus", "1", "--price-kwh", "0.6")
+    row = next(line for line in _run("calc", *args).output.splitlines() if "price per kWh" in line)
+    assert [cell.strip() for cell in row.strip("│ ").split("│")][-1] == "0.6", row

@@ -57,6 +57,7 @@ _BUDGET = re.compile(
     r"供电|电力|配电|电源容量|功率预算|容量|只有|仅有|总共|一共|机柜|机架|机房|数据中心|园区|"
     r"\bpower\b|budget|\brack|cabinet|\bdc\b|data ?cent|datacenter|facility|\bsite\b|campus|"
     r"\bgrid\b|\bfeed|supply|\bit load|capacity|\bhas\b|\bhave\b|\bonly\b|\bwith\b|"
+    r"\bhalls?\b|\b(?:server|machine|data|computer) rooms?\b|\bbuilding\b|\bhost\b|"
     r"上限|最多|最大|不超过|circuit|breaker|\blimit|\bcap\b|at most|up to|"
     r"how many|多少|几",
     re.IGNORECASE,
@@ -71,6 +72,7 @@ _IT = re.compile(
 #: The facility's own power: cooling and distribution come out of it (x PUE).
 _FACILITY = re.compile(
     r"\bdc\b|data ?cent|datacenter|facility|\bsite\b|campus|\bgrid\b|utility|substation|"
+    r"\bhalls?\b|\b(?:server|machine|data|computer) rooms?\b|\bbuilding\b|"
     r"机房|数据中心|园区|电网|市电|变电",
     re.IGNORECASE,
 )

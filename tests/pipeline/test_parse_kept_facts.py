@@ -335,3 +335,15 @@ def test_data_parallelism_alone_is_a_whole_replica_per_gpu(
     scenario = parse(question).scenario
     assert (scenario.tensor_parallel, scenario.pipeline_parallel) == split
     assert scenario.zero_stage == zero
+
+
+@pytest.mark.parametrize(
+    ("question", "watts"),
+    [
+        ("Will a 500 kW hall at PUE 1.4 host 400 H100 SXM?", 500e3),
+        ("Our server room has 200 kW: how many H20 fit?", 200e3),
+        ("a 2 MW data hall: how many 8x H100 servers?", 2e6),
+    ],
+)
+def test_a_hall_or_a_room_of_stated_power_is_a_power_budget(question: str, watts: float) -> None:
+    assert parse(question).scenario.power_budget_watts == watts

@@ -124,8 +124,9 @@ def ports_per_node(gpu: GPU, link: Link, gpus_per_node: int) -> int:
     alike, is cabled as the card's compute fabric (one port per GPU; DGX-1: per two V100;
     `rail_optimised`); else a link of the kind the card's clusters use is cabled as they are
     (Atlas: one RoCE port per NPU; GeForce boxes: one Ethernet port), but plain TCP Ethernet
-    where the card's fabric is RDMA is one port per node; other InfiniBand one port per GPU,
-    other Ethernet one port per node.
+    where the card's fabric is RDMA is one port per node; a GeForce box one port of any link
+    (an HCA is an added card there, seldom eight); other InfiniBand one port per GPU, other
+    Ethernet one port per node.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu, lookup_link
@@ -141,12 +142,16 @@ def ports_per_node(gpu: GPU, link: Link, gpus_per_node: int) -> int:
         1
         >>> ports_per_node(lookup_gpu("A100 PCIe 80GB"), lookup_link("200G RoCE"), 8)
         1
+        >>> ports_per_node(lookup_gpu("RTX 4090"), lookup_link("InfiniBand HDR"), 8)
+        1
     """
     typical = typical_fabric(gpu)
     if rail_optimised(gpu, link):
         return typical.ports(gpus_per_node)
     if link.kind == typical.link.kind and (link.rdma or not typical.link.rdma):
         return typical.ports(gpus_per_node)
+    if gpu.gpu_class == "consumer":
+        return 1
     return max(1, gpus_per_node) if link.kind == "infiniband" else 1
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from assistant.calculate.compare_basis import (
     OptionRun,
+    at_capacity_splits,
     at_common_count,
     at_own_counts,
     on_common_load,
@@ -439,7 +440,10 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
         elif any(a.scenario != b.scenario for a, b in zip(sized, outcomes, strict=True)):
             basis.append(Msg("compare.basis_count"))
         outcomes = sized
-    outcomes, split_basis = on_common_split(scenarios, outcomes, run)
+    if wanted == "capacity":  # each on the split holding the most: a common one measures it
+        outcomes, split_basis = at_capacity_splits(scenarios, outcomes, run)
+    else:
+        outcomes, split_basis = on_common_split(scenarios, outcomes, run)
     outcomes, load_basis = on_common_load(query, scenarios, outcomes, run)
     if load_basis is not None and split_basis is not None and split_basis.key.endswith("split"):
         split_basis = Msg("compare.basis_split_at", **split_basis.params)  # the load: said next

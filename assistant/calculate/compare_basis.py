@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OptionRun",
+    "at_capacity_splits",
     "at_common_count",
     "at_own_counts",
     "load_of",
@@ -149,6 +150,33 @@ def on_common_split(
         _, chosen = min(usable, key=lambda u: u[0][0] * u[0][1])
     basis = chosen[0].scenario or shown[0]
     return chosen, Msg("compare.basis_split", split=split_of(basis))
+
+
+def at_capacity_splits(
+    scenarios: Sequence[Scenario], outcomes: Sequence[Outcome], run: OptionRun
+) -> tuple[list[Outcome], Msg | None]:
+    """The serving options each re-evaluated on the split of its own GPUs that holds the most
+    concurrent sequences, for "which holds more users": replicas each keep a whole copy of the
+    weights, so the split that fits fastest (8 × L40S at TP=4 × 2 for a 70B model: 46
+    sequences) can hold a third of what one TP=8 replica holds (151), and a common split would
+    measure the split, not the card. A stated split, or training, is kept (None)."""
+    from assistant.calculate.solvers import max_sequences
+
+    if any(s.tensor_parallel or s.pipeline_parallel for s in scenarios):
+        return list(outcomes), None
+    out = list(outcomes)
+    for i, (s, o) in enumerate(zip(scenarios, outcomes, strict=True)):
+        e = o.scenario
+        if e is None or e.task != "inference":
+            return list(outcomes), None
+        per_node = min(e.gpu_count or 1, e.gpus_per_node or e.gpu_count or 1)
+        held = {}
+        for tp in (d for d in (1, 2, 4, 8, 16) if d <= per_node and (e.gpu_count or 1) % d == 0):
+            held[tp] = max_sequences(replace(e, tensor_parallel=tp, pipeline_parallel=None)) or 0
+        best = max(held, key=lambda tp: (held[tp], -tp), default=None)
+        if best is not None and held[best] > 0 and best != (e.tensor_parallel or 1):
+            out[i] = run(replace(s, gpu_count=e.gpu_count, tensor_parallel=best), "")
+    return out, Msg("compare.basis_capacity")
 
 
 def _kept_share(tried: Sequence[Outcome], own: Sequence[Outcome]) -> float:

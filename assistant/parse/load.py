@@ -106,8 +106,8 @@ _CONCURRENCY = (
         + _VERB
         + _HEDGE
         + NUMBER
-        # "并发在32k上下文下是多少": a context, not a load
-        + r"(?![\d.]|\s*(?:k(?![a-z])|tokens?|gb|ms|秒|%))"
+        # "并发在32k上下文下是多少": a context, not a load; "concurrent users: 8x L20 or …": cards
+        + r"(?![\d.]|\s*(?:k(?![a-z])|tokens?|gb|ms|秒|%|x(?![a-z])|×|\*|⟨|张|块|卡|gpus?\b))"
     ),
     re.compile(NUMBER + r"\s*(?:users|requests|sessions) (?:at once|concurrently|in parallel)"),
     # "128 seqs x 8k ctx", "a batch of 128 sequences", "128 路", "128 条序列": sequences in

@@ -215,3 +215,28 @@ def test_more_tokens_per_second_is_throughput_and_one_stream_is_latency(
     lead = _ask(question).lead
     said_batched = bool(re.search(r"generation throughput|生成吞吐|吞吐", lead))
     assert said_batched is batched, lead
+
+
+@pytest.mark.parametrize(
+    ("question", "lang"),
+    [
+        ("部署Llama-3.1-70B，8卡L40S和8卡H100哪个能同时服务更多用户？", "zh"),
+        ("For Llama-3.1-70B, which holds more concurrent users: 8x L40S or 8x H100?", "en"),
+    ],
+)
+def test_which_holds_more_users_puts_each_option_on_the_split_holding_the_most(
+    question: str, lang: str
+) -> None:
+    # Llama-3.1-70B bf16 141.1 GB; KV 2 x 80 x 8 x 128 x 2 B x 4,096 = 1.34 GB per sequence.
+    # One TP8 replica: L40S 8 x 43.2 - 141.1 = 204.5 GB -> ~152; H100 8 x 72 - 141.1 = 435 GB
+    # -> ~324. Two TP4 replicas (each a whole copy of the weights) hold 46 on L40S: a common
+    # split of TP4 had measured the split, not the card.
+    query = parse(question)
+    assert query.scenario.concurrency is None  # "concurrent users: 8x L40S" names cards
+    outcome = calculate(query)
+    held = {o.scenario.gpu: o.figures["capacity"] for o in outcome.options}
+    assert 140 <= held["L40S 48GB"] <= 155  # type: ignore[operator]
+    assert 300 <= held["H100 SXM 80GB"] <= 326  # type: ignore[operator]
+    assert all(o.scenario.tensor_parallel == 8 for o in outcome.options)
+    basis = "its own GPUs" if lang == "en" else "自己卡上能容纳最多并发"
+    assert basis in outcome.lead + outcome.focus

@@ -47,6 +47,7 @@ Ask = Literal[
     "max_model",
     "mfu",
     "bubble",
+    "layout",
     "compare",
     "concept",
 ]

@@ -12,7 +12,14 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from calculators.planner.plan import Plan
 
-__all__ = ["data_parallel", "layout_note", "stated_zero_note", "zero_applies", "zero_shown"]
+__all__ = [
+    "data_parallel",
+    "layout_answer",
+    "layout_note",
+    "stated_zero_note",
+    "zero_applies",
+    "zero_shown",
+]
 
 
 def layout_note(plan: Plan, lang: Language, why: str, rate: float) -> str:
@@ -28,6 +35,25 @@ def layout_note(plan: Plan, lang: Language, why: str, rate: float) -> str:
         )
         return text(note, lang)
     return text(_training_note(plan), lang)
+
+
+def layout_answer(plan: Plan) -> Msg:
+    """ "What TP degree should I use", "怎么切分": the split evaluated, said first. Serving: TP
+    inside the node, PP across nodes, and the replicas; training: the parallel set-up with its
+    ZeRO stage (`_training_note`). Why this split is in the layout note under the answer."""
+    hardware = Msg("common.gpus", count=plan.gpus, gpu=plan.gpu.name)
+    if plan.task != "inference":
+        return Msg("answer.layout_training", hardware=hardware, setup=_training_note(plan))
+    count = plan.replicas
+    replicas = Msg("default.replica" if count == 1 else "default.replicas", count=count)
+    key = "answer.layout_serving_pp" if plan.pipeline_parallel > 1 else "answer.layout_serving"
+    return Msg(
+        key,
+        hardware=hardware,
+        tp=plan.tensor_parallel,
+        pp=plan.pipeline_parallel,
+        replicas=replicas,
+    )
 
 
 def data_parallel(plan: Plan) -> int:

@@ -206,6 +206,10 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         served = serving_count(outcome.checks, scenario, query.scenario)
         if served is not None:
             return text(served, language)
+    if ask == "layout" and outcome.evaluation is not None:  # "what TP degree should I use"
+        from assistant.calculate.layout_notes import layout_answer
+
+        return text(layout_answer(outcome.evaluation.plan), language)
     if ask == "duration":
         return _duration(outcome, scenario, query)
     if ask == "cost" and re.search(PER_TOKEN_PRICE, ask_wording(query), re.IGNORECASE):

@@ -79,6 +79,21 @@ def asks_about_scaling(text: str) -> bool:
 
 ASKS: tuple[tuple[Ask, str], ...] = (
     (
+        # "what TP degree should I use", "how should I split 70B across 8 L40S", "TP设多少合适",
+        # "怎么切分", "并行策略怎么定": the split to use, not a count or a choice between cards
+        "layout",
+        r"what (?:tp|pp|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?|parallelism|"
+        r"parallel(?:ism)? (?:strategy|layout|setup|set-up|config\w*)|split|sharding)\s*"
+        r"(?:degree|size|setting|strategy|layout|config\w*)?\s*"
+        r"(?:should|do|would|to|is best|works best)\b|"
+        r"how (?:should|do|would|can) (?:i|we) (?:split|shard|partition|lay out|parallel\w*|"
+        r"distribute)\b|which (?:parallelism|split|parallel (?:strategy|layout))|"
+        r"how much tensor parallelism|"
+        r"(?:tp|pp|张量并行|流水线并行|并行度|切分)\s*(?:应该|该)?\s*(?:设|设置|设成|用|选|取|开)\s*"
+        r"(?:多少|几|多大)|(?:怎么|如何|怎样)\s*(?:切分|切|做并行|并行|分配到)|并行策略|并行方案|"
+        r"切分方案",
+    ),
+    (
         "compare",
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
         # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
@@ -244,8 +259,7 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:minimum|min\.?|fewest|smallest|least)\s+(?:number|count|amount)\s+of\s+|"
         r"(?:the\s+)?fewest\s+" + _G + r"|"
         # "1.5k users on llama 3.1 8b, what hardware do we need?": how many of which card
-        r"what (?:hardware|gpus?|cards?) (?:do|would|will|should) (?:i|we) need\b|"
-        r"what (?:tp|tensor[- ]parallel(?:ism)?) (?:degree|size)|how much tensor parallelism",
+        r"what (?:hardware|gpus?|cards?) (?:do|would|will|should) (?:i|we) need\b",
     ),
     (
         "duration",

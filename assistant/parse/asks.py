@@ -113,6 +113,10 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("token_latency")
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
+    if "layout" in found and "compare" in found and text.count("⟨gpu⟩") < 2:
+        found.remove("compare")  # "what TP degree should I use on 16 H100": one set-up, no choice
+    if "layout" in found and not (has_job or thread_job or re.search(r"\d", text)):
+        found.remove("layout")  # "how should I split a model?": a concept, no job to lay out
     if "kv_cache" in found and not has_job and not _asks_size(text, found):
         # "KV cache 是什么": a concept, not a size; "what's the KV cache of Mixtral at 32k"
         # names a job, so it asks for that job's KV cache

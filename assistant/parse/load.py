@@ -172,6 +172,12 @@ _CONCURRENCY = (
     re.compile(
         r"同时\s*(?:有)?\s*" + NUMBER + r"\s*(?:个|位|名)?\s*(?:人|用户|学生|员工|同事|同学)"
     ),
+    # "能同时服务500个用户", "同时在线500人", "同时支持200路请求": served at once
+    re.compile(
+        r"同时\s*(?:服务|支持|接入|承载|响应|处理|在线|跑|给)\s*(?:约|大约|近|上)?\s*"
+        + NUMBER
+        + r"\s*(?:个|位|名|路|条)?\s*(?:人|用户|请求|会话|客户|学生|员工|并发)"
+    ),
     # "~50 people chatting with the bot at the same time": in flight (not "1000 users a day")
     re.compile(
         NUMBER + r"\s*(?:active |online )?(?:people|ppl|persons|users|customers|employees|students|"

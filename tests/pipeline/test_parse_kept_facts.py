@@ -347,3 +347,15 @@ def test_data_parallelism_alone_is_a_whole_replica_per_gpu(
 )
 def test_a_hall_or_a_room_of_stated_power_is_a_power_budget(question: str, watts: float) -> None:
     assert parse(question).scenario.power_budget_watts == watts
+
+
+@pytest.mark.parametrize(
+    ("question", "concurrency"),
+    [
+        ("我们要建一个能同时服务500个用户的Qwen2.5-72B推理集群，用H20，需要几台8卡服务器？", 500),
+        ("同时在线300人，Llama-3-70B要几张H100", 300),
+        ("部署Qwen2.5-7B，要同时支持200路请求", 200),
+    ],
+)
+def test_users_served_at_once_are_the_concurrency(question: str, concurrency: int) -> None:
+    assert parse(question).scenario.concurrency == concurrency

@@ -21,8 +21,10 @@ from assistant.compose.asked import (
     WHY,
     asked_bonus,
     asks_definition,
+    asks_quality,
     points_at_reason,
     says_what_is_asked,
+    states_quality,
 )
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
@@ -31,11 +33,13 @@ from assistant.compose.openings import (
     clause_subjects,
     defined_term,
     defines,
+    describes_each,
     names_exactly,
     on_a_side,
     opens_with_anaphor,
     opens_with_side,
     says_what_it_is,
+    states_difference,
     states_figure,
     without_parentheticals,
 )
@@ -200,7 +204,11 @@ def concept_headline(
         found = _best_sentence(part, pool, used)
         if found is None or _answered(part, pool, used):
             continue
-        for sentence, passage in [found, *_other_side(query, retriever, part, found[0], pool)]:
+        quoted = _compared(query, retriever, part, found[0], pool, used) or [
+            found,
+            *_other_side(query, retriever, part, found[0], pool),
+        ]
+        for sentence, passage in quoted:
             used.add(sentence)
             cited = _quoting(cited, Citation(passage=passage, claim=claim, quote=sentence))
             number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
@@ -232,6 +240,40 @@ def _other_side(
     more = _sections(retriever, searched[:2], query.language)
     found = _best_sentence(part, [*pool, *more], {sentence}, opening=other)
     return [found] if found else []
+
+
+def _compared(
+    query: Query,
+    retriever: Retriever,
+    part: Part,
+    found: str,
+    pool: Sequence[Passage],
+    used: set[str],
+) -> list[tuple[str, Passage]]:
+    """For "X 和 Y 有什么区别" / "X vs Y": one sentence about each side, in the question's
+    order, then the sentence that states their difference when the knowledge base has one
+    ("Full fine-tuning, LoRA and QLoRA differ in what is trained …"). A side's sentence
+    says what it is or does and is neither about the other side nor their difference. []
+    when a side has no such sentence, when the best sentence `found` already gives each side
+    a clause of its own, or when the part asks why or about quality (a finding answers that)."""
+    sides = _sides(part)
+    if len(sides) != 2 or WHY.search(part.text) or asks_quality(part):
+        return []
+    if describes_each(found, sides):
+        return []  # "张量并行（TP）把每一层…，流水线并行（PP）则…": one clause a side already
+    said: list[tuple[str, Passage]] = []
+    read = list(pool)
+    for side, other in (sides, sides[::-1]):
+        searched = _part_passages(query, retriever, Part(part.text, " ".join(sorted(side))))
+        read += _sections(retriever, searched[:2], query.language)
+        taken = used | {s for s, _ in said}
+        found = _best_sentence(part, read, taken, opening=side, alone=other)
+        if found is None:
+            return []
+        said.append(found)
+    taken = used | {s for s, _ in said}
+    difference = _best_of(part, read, taken, None, sides, differs=True)
+    return said + ([difference] if difference else [])
 
 
 def _titled(part: Part, sentence: str, passage: Passage) -> str:
@@ -314,6 +356,7 @@ def _best_sentence(
     used: set[str],
     *,
     opening: frozenset[str] | None = None,
+    alone: frozenset[str] | None = None,
 ) -> tuple[str, Passage] | None:
     """The sentence sharing the most keywords with `part` (the first of equals), one naming
     both compared sides preferred; it is followed by the next sentence when that one names
@@ -322,10 +365,11 @@ def _best_sentence(
     shares ("Large continuous training runs …" for "what MFU do large runs reach"). A
     sentence opening with an anaphor ("这些 all-reduce …") is quoted only after the sentence
     before it in its passage; with `opening`, only a sentence opening with one of those
-    terms is read. For a "why … 16 bytes" part, a section titled with that figure counts its
-    title's words too."""
+    terms is read; with `alone` (the other compared side) too, only one that says nothing of
+    that side or of the difference, quoted on its own. For a "why … 16 bytes" part, a section
+    titled with that figure counts its title's words too."""
     sides = _sides(part)
-    found = _best_of(part, passages, used, opening, sides)
+    found = _best_of(part, passages, used, opening, sides, alone=alone)
     if found is None and sides and opening is None:  # no sentence is about either side
         found = _best_of(part, passages, used, opening, ())
     return found
@@ -337,8 +381,12 @@ def _best_of(
     used: set[str],
     opening: frozenset[str] | None,
     sides: Sequence[frozenset[str]],
+    *,
+    alone: frozenset[str] | None = None,
+    differs: bool = False,
 ) -> tuple[str, Passage] | None:
-    """:func:`_best_sentence` for the compared `sides` (none: any sentence)."""
+    """:func:`_best_sentence` for the compared `sides` (none: any sentence); with `differs`,
+    only a sentence that states their difference."""
     figures = _why_figures(part)
     term = defined_term(part.text) if asks_definition(part) else None
     best: tuple[float, str, Passage] | None = None
@@ -357,6 +405,10 @@ def _best_of(
                 continue
             if sides and not on_a_side(sentence, passage.heading, sides):
                 continue
+            if alone is not None and not _alone_about(sentence, opening, alone, sides):
+                continue
+            if differs and not states_difference(sentence, sides):
+                continue
             score = _score(part, sentence, sides, title)
             if score is None:
                 continue
@@ -366,10 +418,35 @@ def _best_of(
                 score += 1.5  # the section titled X opens by saying what X is, by its long name
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
-            quoted = _with_context(sentences, i, sides)
+            quoted = _with_context(sentences, i, () if alone is not None else sides)
             if quoted is not None and (best is None or score > best[0]):
                 best = (score, quoted, passage)
     return (best[1], best[2]) if best else None
+
+
+#: "LoRA/QLoRA fine-tuning: …" opens with two names: it is about neither alone.
+_LISTED = re.compile(r"^\S*\w/\w")
+
+
+def _alone_about(
+    sentence: str,
+    side: frozenset[str] | None,
+    other: frozenset[str],
+    sides: Sequence[frozenset[str]],
+) -> bool:
+    """Whether `sentence` says what `side` is or does ("LoRA freezes the base weights …"),
+    and nothing of the `other` side (no clause opens with it, it is not among the first
+    words) nor of their difference: not a list of names ("LoRA/QLoRA fine-tuning: …"), not
+    a remark ("张量并行也叠加了带宽")."""
+    from assistant.retrieval.tokenize import tokenize
+
+    subject = [t for t in tokenize(sentence) if len(t) >= 2][:3]
+    return not (
+        _LISTED.match(sentence)
+        or clause_subjects(sentence, (other,))
+        or any(mentions_side(t, other) for t in subject)
+        or states_difference(sentence, sides)
+    ) and any(defines(sentence, term) for term in side or ())
 
 
 def _score(
@@ -387,6 +464,8 @@ def _score(
         return None
     if WHY.search(part.text) and points_at_reason(sentence):
         return None  # "… it shows why bandwidth decides …": the reason is elsewhere
+    if asks_quality(part) and not states_quality(sentence):
+        return None  # "效果好多少": "the frozen base still takes 137.95e9 bytes" says no quality
     covered = [s for s in sides if mentions_side(sentence, s)]
     # naming both sides counts when it says something about one ("DeepSeek-V3 … 数据并行，没有
     # 使用张量并行" only lists them)

@@ -78,7 +78,7 @@ _FILLER = frozenset(
 )
 _COMPARE = re.compile(
     r"区别|差别|差异|不同|差在哪|差哪|对比|比较|一回事|一样吗|相同|differen|differ\b|compar|"
-    r"\bvs\b\.?|versus|same as",
+    r"\bvs\b\.?|versus|same as|which (?:one )?(?:is|gives|works) better|哪个(?:更)?好",
     re.IGNORECASE,
 )
 _CONJUNCTION = re.compile(
@@ -303,9 +303,12 @@ def _part_of(token: str, tokens: list[str]) -> bool:
 
 
 def _with_aliases(token: str) -> frozenset[str]:
+    """`token` and its aliases, less the pieces of a compound alias ("multi-head" of "MHA"
+    names the side; its "head" names every attention sentence)."""
     from assistant.retrieval.aliases import alias_terms
 
-    return frozenset({token, *(a for a in alias_terms([token]) if len(a) >= 2)})
+    aliases = [a for a in alias_terms([token]) if len(a) >= 2]
+    return frozenset({token, *(a for a in aliases if not _part_of(a, aliases))})
 
 
 def mentions_side(text: str, side: frozenset[str]) -> bool:

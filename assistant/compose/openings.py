@@ -260,10 +260,16 @@ def describes_each(sentence: str, sides: tuple[frozenset[str], ...]) -> bool:
         True
         >>> describes_each("TP and PP differ: TP splits layers, PP stages them.", sides)
         False
+        >>> describes_each("TP, PP and DP differ in what they split: TP layers, PP stages.", sides)
+        False
     """
     from assistant.compose.parts import mentions_side
 
-    first = _CLAUSE_BREAK.split(_PARENTHETICAL.sub(" ", sentence))[0]
+    bare = _PARENTHETICAL.sub(" ", sentence)
+    # a summary before a colon ("Full fine-tuning, LoRA and QLoRA differ in …: …"), else the
+    # first clause
+    colon = re.search(r"[：:]", bare)
+    first = bare[: colon.start()] if colon else _CLAUSE_BREAK.split(bare)[0]
     both = all(mentions_side(first, side) for side in sides)
     return len(clause_subjects(sentence, sides)) == len(sides) and not both
 

@@ -36,7 +36,6 @@ from assistant.compose.openings import (
     describes_each,
     names_exactly,
     on_a_side,
-    opens_with_anaphor,
     opens_with_side,
     says_what_it_is,
     states_difference,
@@ -53,6 +52,7 @@ from assistant.compose.parts import (
     term_groups,
     weighted_terms,
 )
+from assistant.compose.quoting import quotable, with_context
 from assistant.records import Citation, Language, Passage, Query
 from assistant.render.excerpt import answer_sentences
 from assistant.sanitize import clean
@@ -267,10 +267,10 @@ def _compared(
         searched = _part_passages(query, retriever, Part(part.text, " ".join(sorted(side))))
         read += _sections(retriever, searched[:2], query.language)
         taken = used | {s for s, _ in said}
-        found = _best_sentence(part, read, taken, opening=side, alone=other)
-        if found is None:
+        quote = _best_sentence(part, read, taken, opening=side, alone=other)
+        if quote is None:
             return []
-        said.append(found)
+        said.append(quote)
     taken = used | {s for s, _ in said}
     difference = _best_of(part, read, taken, None, sides, differs=True)
     return said + ([difference] if difference else [])
@@ -399,7 +399,7 @@ def _best_of(
         title = question_terms(passage.heading, aliases=False) if titled or named else frozenset()
         sentences = answer_sentences(passage.text)
         for i, sentence in enumerate(sentences):
-            if sentence in used or not _quotable(sentence):
+            if sentence in used or not quotable(sentence):
                 continue
             if opening is not None and not about_side(sentence, passage.heading, opening):
                 continue
@@ -418,7 +418,7 @@ def _best_of(
                 score += 1.5  # the section titled X opens by saying what X is, by its long name
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
-            quoted = _with_context(sentences, i, () if alone is not None else sides)
+            quoted = with_context(sentences, i, () if alone is not None else sides)
             if quoted is not None and (best is None or score > best[0]):
                 best = (score, quoted, passage)
     return (best[1], best[2]) if best else None
@@ -495,52 +495,3 @@ def _key_forms(text: str) -> frozenset[str]:
     if not keys:
         return keys
     return frozenset(keys | set(weighted_terms(" ".join(sorted(keys)))))
-
-
-#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
-SENTENCE_LIMIT = 260
-#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
-#: pointer or a guide's description of itself, not an answer.
-_CROSS_REFERENCE = re.compile(r"见《|^见 ?`|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
-
-
-def _quotable(sentence: str) -> bool:
-    """Not a paragraph, not a pointer, not the lower-case tail of a formula ("with training
-    FLOPs ≈ …")."""
-    return (
-        len(sentence) <= SENTENCE_LIMIT
-        and not _CROSS_REFERENCE.search(sentence)
-        and not re.match(r"[a-z]+\b", sentence)  # "bf16 …", "vLLM …" start a sentence
-        and sum(len(c) for c in _CODE.findall(sentence)) <= 0.4 * len(sentence)
-    )
-
-
-#: Inline code: a sentence that is mostly a command line is an instruction, not an answer.
-_CODE = re.compile(r"`[^`]*`")
-
-
-#: "… remove that redundancy by giving each rank one slice of those states": the sentence
-#: points back at the one before it.
-_ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的")
-
-
-def _with_context(sentences: Sequence[str], i: int, sides: Sequence[frozenset[str]]) -> str | None:
-    """`sentences[i]`, after the sentence it refers back to, or before the next one when that
-    one names the compared side it leaves out; only while the two stay short. None when it
-    opens with an anaphor ("这些…", "It …") and that sentence cannot be quoted with it."""
-    sentence = sentences[i]
-    joined = sentence
-    if i and (_ANAPHOR.search(sentence) or opens_with_anaphor(sentence)):
-        joined = _join(sentences[i - 1], sentence)
-    elif sides and i + 1 < len(sentences):
-        missing = [s for s in sides if not mentions_side(sentence, s)]
-        after = sentences[i + 1]
-        if missing and _quotable(after) and all(mentions_side(after, s) for s in missing):
-            joined = _join(sentence, after)
-    if len(joined) > SENTENCE_LIMIT:
-        joined = sentence
-    return None if opens_with_anaphor(joined) else joined
-
-
-def _join(first: str, second: str) -> str:
-    return f"{first}{'' if first[-1] in '。！？' else ' '}{second}"

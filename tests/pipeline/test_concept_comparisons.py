@@ -56,6 +56,28 @@ def test_full_fine_tuning_is_a_compared_side_by_its_short_chinese_names() -> Non
         assert "全参数微调" in sides[1], question  # the name the knowledge base uses
 
 
+@pytest.mark.parametrize(
+    ("question", "sides"),
+    [
+        ("LoRA or QLoRA?", ("lora", "qlora")),
+        ("ZeRO-2 还是 ZeRO-3？", ("zero-2", "zero-3")),
+        ("LoRA or full fine-tuning: which is better?", ("lora", "full")),
+        ("LoRA 和全参数微调哪个好", ("lora", "全参数微调")),
+        # a choice inside a longer question is not a bare comparison of two names
+        ("Can 8x H100 or 8x A100 fine-tune a 70B model?", None),
+    ],
+)
+def test_a_bare_choice_or_which_is_better_is_a_comparison(
+    question: str, sides: tuple[str, str] | None
+) -> None:
+    found = comparison_sides(question)
+    if sides is None:
+        assert found == ()
+    else:
+        assert len(found) == 2
+        assert all(name in side for name, side in zip(sides, found, strict=True))
+
+
 def test_an_alias_side_keeps_the_compound_not_its_pieces() -> None:
     sides = comparison_sides("GQA 和 MHA 的区别")
     assert "multi-head" in sides[1]

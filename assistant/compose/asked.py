@@ -46,6 +46,7 @@ __all__ = [
     "asks_quality",
     "figure_near",
     "gives_reason",
+    "names_quality",
     "points_at_reason",
     "says_what_is_asked",
     "states_quality",
@@ -144,6 +145,12 @@ def figure_near(sentence: str, terms: frozenset[str]) -> bool:
 def asks_quality(part: Part) -> bool:
     """Whether `part` asks how good the result is ("does QLoRA hurt quality", "效果好多少")."""
     return bool(_ASKS_QUALITY.search(part.text))
+
+
+def names_quality(word: str) -> bool:
+    """Whether `word` is one a quality question asks with ("quality", "效果"): what is asked,
+    not what it is asked about."""
+    return bool(_ASKS_QUALITY.search(word))
 
 
 def states_quality(sentence: str) -> bool:

@@ -22,6 +22,7 @@ from assistant.compose.asked import (
     asked_bonus,
     asks_definition,
     asks_quality,
+    names_quality,
     points_at_reason,
     says_what_is_asked,
     states_quality,
@@ -29,6 +30,7 @@ from assistant.compose.asked import (
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
     about_side,
+    about_side_alone,
     asked_figures,
     clause_subjects,
     defined_term,
@@ -207,6 +209,7 @@ def concept_headline(
         quoted = _compared(query, retriever, part, found[0], pool, used) or [
             found,
             *_other_side(query, retriever, part, found[0], pool),
+            *_other_finding(part, pool, found[0]),
         ]
         for sentence, passage in quoted:
             used.add(sentence)
@@ -274,6 +277,23 @@ def _compared(
     taken = used | {s for s, _ in said}
     difference = _best_of(part, read, taken, None, sides, differs=True)
     return said + ([difference] if difference else [])
+
+
+def _other_finding(part: Part, pool: Sequence[Passage], sentence: str) -> list[tuple[str, Passage]]:
+    """For a quality question about two things ("int8 和 int4 推理质量差多少") answered by a
+    finding that names one of them ("LLM.int8() … 性能没有下降"), the best finding on what it
+    leaves out ("GPTQ … 4 bit …"); [] otherwise."""
+    if not asks_quality(part):
+        return []
+    left = [
+        k
+        for k in key_terms(part.search_text)
+        if not mentions_side(sentence, frozenset({k})) and not names_quality(k)
+    ]
+    if not left:
+        return []
+    found = _best_of(part, pool, {sentence}, None, (), naming=frozenset(left))
+    return [found] if found else []
 
 
 def _titled(part: Part, sentence: str, passage: Passage) -> str:
@@ -384,9 +404,10 @@ def _best_of(
     *,
     alone: frozenset[str] | None = None,
     differs: bool = False,
+    naming: frozenset[str] | None = None,
 ) -> tuple[str, Passage] | None:
     """:func:`_best_sentence` for the compared `sides` (none: any sentence); with `differs`,
-    only a sentence that states their difference."""
+    only a sentence that states their difference; with `naming`, one naming those terms."""
     figures = _why_figures(part)
     term = defined_term(part.text) if asks_definition(part) else None
     best: tuple[float, str, Passage] | None = None
@@ -405,9 +426,11 @@ def _best_of(
                 continue
             if sides and not on_a_side(sentence, passage.heading, sides):
                 continue
-            if alone is not None and not _alone_about(sentence, opening, alone, sides):
+            if alone is not None and not about_side_alone(sentence, opening, alone, sides):
                 continue
             if differs and not states_difference(sentence, sides):
+                continue
+            if naming is not None and not mentions_side(sentence, naming):
                 continue
             score = _score(part, sentence, sides, title)
             if score is None:
@@ -424,31 +447,6 @@ def _best_of(
     return (best[1], best[2]) if best else None
 
 
-#: "LoRA/QLoRA fine-tuning: …" opens with two names: it is about neither alone.
-_LISTED = re.compile(r"^\S*\w/\w")
-
-
-def _alone_about(
-    sentence: str,
-    side: frozenset[str] | None,
-    other: frozenset[str],
-    sides: Sequence[frozenset[str]],
-) -> bool:
-    """Whether `sentence` says what `side` is or does ("LoRA freezes the base weights …"),
-    and nothing of the `other` side (no clause opens with it, it is not among the first
-    words) nor of their difference: not a list of names ("LoRA/QLoRA fine-tuning: …"), not
-    a remark ("张量并行也叠加了带宽")."""
-    from assistant.retrieval.tokenize import tokenize
-
-    subject = [t for t in tokenize(sentence) if len(t) >= 2][:3]
-    return not (
-        _LISTED.match(sentence)
-        or clause_subjects(sentence, (other,))
-        or any(mentions_side(t, other) for t in subject)
-        or states_difference(sentence, sides)
-    ) and any(defines(sentence, term) for term in side or ())
-
-
 def _score(
     part: Part, sentence: str, sides: Sequence[frozenset[str]], title: frozenset[str]
 ) -> float | None:
@@ -457,6 +455,9 @@ def _score(
     of what is asked (:func:`.asked.asked_bonus`); None when it is off topic."""
     groups = term_groups(part.search_text)
     keys = _key_forms(part.search_text)
+    if asks_quality(part):  # "does QLoRA hurt quality" is about QLoRA, not any quality
+        groups = tuple(g for g in groups if not any(names_quality(t) for t in g))
+        keys = frozenset(k for k in keys if not names_quality(k))
     bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
     words = question_terms(sentence, aliases=False) | question_terms(bare, aliases=False) | title
     shared = _shared(groups, words)

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 __all__ = [
     "CONTRAST",
     "about_side",
+    "about_side_alone",
     "asked_figures",
     "clause_subjects",
     "defined_term",
@@ -309,6 +310,32 @@ def states_difference(sentence: str, sides: Sequence[frozenset[str]]) -> bool:
     from assistant.compose.parts import mentions_side
 
     return bool(CONTRAST.search(sentence)) and all(mentions_side(sentence, s) for s in sides)
+
+
+#: "LoRA/QLoRA fine-tuning: …" opens with two names: it is about neither alone.
+_LISTED = re.compile(r"^\S*\w/\w")
+
+
+def about_side_alone(
+    sentence: str,
+    side: frozenset[str] | None,
+    other: frozenset[str],
+    sides: Sequence[frozenset[str]],
+) -> bool:
+    """Whether `sentence` says what `side` is or does ("LoRA freezes the base weights …"),
+    and nothing of the `other` side (no clause opens with it, it is not among the first
+    words) nor of their difference: not a list of names ("LoRA/QLoRA fine-tuning: …"), not
+    a remark ("张量并行也叠加了带宽")."""
+    from assistant.compose.parts import mentions_side
+    from assistant.retrieval.tokenize import tokenize
+
+    subject = [t for t in tokenize(sentence) if len(t) >= 2][:3]
+    return not (
+        _LISTED.match(sentence)
+        or clause_subjects(sentence, (other,))
+        or any(mentions_side(t, other) for t in subject)
+        or states_difference(sentence, sides)
+    ) and any(defines(sentence, term) for term in side or ())
 
 
 def names_exactly(heading: str, term: str) -> bool:

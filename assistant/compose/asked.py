@@ -9,7 +9,10 @@ A part asks for a kind of answer, and the sentence that answers it has that kind
   (a number next to one of its terms: "38–55 % MFU", "PUE 1.58"), and for "typical /
   realistic / 一般 / 通常" a typical value (a range, or "typically", "average", "通常");
 - "when / 什么时候": advice ("should", "适合"); a comparison: a difference; "what is": a
-  sentence that opens with the term it defines.
+  sentence that opens with the term it defines;
+- "does it hurt quality / 效果差多少 / 精度损失大吗": a published finding on quality ("matches
+  16-bit full fine-tuning", "on par with", "性能没有下降"); a sentence on memory or speed
+  does not answer it, whatever figures it states.
 
 Examples:
     >>> gives_reason("Decode is memory-bound because every token reads all weights.")
@@ -18,6 +21,10 @@ Examples:
     False
     >>> figure_near("Large runs reach about 38–55 % MFU.", frozenset({"mfu"}))
     True
+    >>> asks_quality(Part("全参效果好多少", "全参效果好多少"))
+    True
+    >>> states_quality("The frozen bf16 base still takes 137.95e9 bytes.")
+    False
     >>> figure_near("At equal MFU the H100 is cheaper whenever its price is below 3.2 times.",
     ...             frozenset({"mfu"}))
     False
@@ -36,10 +43,13 @@ __all__ = [
     "WHY",
     "asked_bonus",
     "asks_definition",
+    "asks_quality",
     "figure_near",
     "gives_reason",
+    "names_quality",
     "points_at_reason",
     "says_what_is_asked",
+    "states_quality",
 ]
 
 #: A question that asks what something is.
@@ -83,6 +93,18 @@ _TYPICAL = re.compile(
     r"通常|一般|平均|常见|规划|\d+(?:\.\d+)?\s*[–~]\s*\d+",
     re.IGNORECASE,
 )
+#: A part that asks about quality ("does QLoRA hurt quality", "全参效果好多少", "精度损失大吗"),
+#: and a sentence that states a finding on it ("matches 16-bit full fine-tuning", "持平").
+_ASKS_QUALITY = re.compile(
+    r"效果|质量|精度(?:损失|下降|差)|掉点|准确率|困惑度|\bquality\b|\baccuracy\b|\bhurts?\b|"
+    r"\bdegrad|\bperplexity\b|\bworse\b|\bwhich (?:one )?(?:is|gives|works) better\b",
+    re.IGNORECASE,
+)
+_QUALITY = re.compile(
+    r"持平|相当|没有下降|可以忽略|精度损失|损失很小|接近多头|\bon par\b|\bmatch(?:es)?\b|"
+    r"\bwithout (?:any )?(?:performance )?degradation\b|\bnegligible\b|\bclose to\b|\brecovers?\b",
+    re.IGNORECASE,
+)
 #: How many characters a figure may stand from the term it is a figure of.
 _NEAR = 24
 
@@ -120,9 +142,28 @@ def figure_near(sentence: str, terms: frozenset[str]) -> bool:
     )
 
 
+def asks_quality(part: Part) -> bool:
+    """Whether `part` asks how good the result is ("does QLoRA hurt quality", "效果好多少")."""
+    return bool(_ASKS_QUALITY.search(part.text))
+
+
+def names_quality(word: str) -> bool:
+    """Whether `word` is one a quality question asks with ("quality", "效果"): what is asked,
+    not what it is asked about."""
+    return bool(_ASKS_QUALITY.search(word))
+
+
+def states_quality(sentence: str) -> bool:
+    """Whether `sentence` says something of quality ("… matches 16-bit full fine-tuning")."""
+    return bool(_QUALITY.search(sentence))
+
+
 def says_what_is_asked(part: Part, sentence: str) -> bool:
-    """Whether `sentence` has the mark of what `part` asks: a figure for "how much", a reason
-    for "why" (a definition of MFU does not say what MFU large runs reach)."""
+    """Whether `sentence` has the mark of what `part` asks: a finding on quality for "does it
+    hurt quality" (its "多少" asks for no figure), a figure for "how much", a reason for "why"
+    (a definition of MFU does not say what MFU large runs reach)."""
+    if asks_quality(part):
+        return states_quality(sentence)
     if asks_quantity(part.text) and not _FIGURE.search(sentence):
         return False
     return not (WHY.search(part.text) and not gives_reason(sentence))
@@ -139,7 +180,8 @@ def asked_bonus(
     """What `sentence` gains for saying what `part` asks: +0.5 for a difference asked by a
     comparison or advice asked by "when"; +1.5 for a reason asked by "why" (-1 for only a
     consequence of something else); for a figure asked: +0.5 for any, +1 more for one of
-    what the part is about, +0.5 for a typical value asked as one; +1.5 for "what is"
+    what the part is about, +0.5 for a typical value asked as one (a part asking about
+    quality: +1.5 for a finding on quality instead); +1.5 for "what is"
     answered by a sentence (or a clause of one) that opens with the term it defines (+1 when
     it only opens with a key term)."""
     bonus = 0.0
@@ -160,7 +202,9 @@ def asked_bonus(
             bonus -= 1.0
     if _WHEN.search(part.text) and not why and _ADVICE.search(sentence):
         bonus += 0.5  # "when should I use it": "… belongs inside a node"; not "why … when …"
-    if asks_quantity(part.text):
+    if asks_quality(part):
+        bonus += 1.5 if states_quality(sentence) else 0.0
+    elif asks_quantity(part.text):
         bonus += _figure_bonus(part, sentence, keys)
     term = defined_term(part.text) if asks_definition(part) else None
     if term and defines_in_clause(sentence, term):

@@ -21,21 +21,26 @@ from assistant.compose.asked import (
     WHY,
     asked_bonus,
     asks_definition,
+    asks_quality,
+    names_quality,
     points_at_reason,
     says_what_is_asked,
+    states_quality,
 )
 from assistant.compose.citing import lead_in
 from assistant.compose.openings import (
     about_side,
+    about_side_alone,
     asked_figures,
     clause_subjects,
     defined_term,
     defines,
+    describes_each,
     names_exactly,
     on_a_side,
-    opens_with_anaphor,
     opens_with_side,
     says_what_it_is,
+    states_difference,
     states_figure,
     without_parentheticals,
 )
@@ -49,6 +54,7 @@ from assistant.compose.parts import (
     term_groups,
     weighted_terms,
 )
+from assistant.compose.quoting import quotable, with_context
 from assistant.records import Citation, Language, Passage, Query
 from assistant.render.excerpt import answer_sentences
 from assistant.sanitize import clean
@@ -200,7 +206,12 @@ def concept_headline(
         found = _best_sentence(part, pool, used)
         if found is None or _answered(part, pool, used):
             continue
-        for sentence, passage in [found, *_other_side(query, retriever, part, found[0], pool)]:
+        quoted = _compared(query, retriever, part, found[0], pool, used) or [
+            found,
+            *_other_side(query, retriever, part, found[0], pool),
+            *_other_finding(part, pool, found[0]),
+        ]
+        for sentence, passage in quoted:
             used.add(sentence)
             cited = _quoting(cited, Citation(passage=passage, claim=claim, quote=sentence))
             number = [c.passage.id for c in _distinct_citations(cited)].index(passage.id) + 1
@@ -231,6 +242,57 @@ def _other_side(
     searched = _part_passages(query, retriever, Part(part.text, " ".join(sorted(other))))
     more = _sections(retriever, searched[:2], query.language)
     found = _best_sentence(part, [*pool, *more], {sentence}, opening=other)
+    return [found] if found else []
+
+
+def _compared(
+    query: Query,
+    retriever: Retriever,
+    part: Part,
+    found: str,
+    pool: Sequence[Passage],
+    used: set[str],
+) -> list[tuple[str, Passage]]:
+    """For "X 和 Y 有什么区别" / "X vs Y": one sentence about each side, in the question's
+    order, then the sentence that states their difference when the knowledge base has one
+    ("Full fine-tuning, LoRA and QLoRA differ in what is trained …"). A side's sentence
+    says what it is or does and is neither about the other side nor their difference. []
+    when a side has no such sentence, when the best sentence `found` already gives each side
+    a clause of its own, or when the part asks why or about quality (a finding answers that)."""
+    sides = _sides(part)
+    if len(sides) != 2 or WHY.search(part.text) or asks_quality(part):
+        return []
+    if describes_each(found, sides):
+        return []  # "张量并行（TP）把每一层…，流水线并行（PP）则…": one clause a side already
+    said: list[tuple[str, Passage]] = []
+    read = list(pool)
+    for side, other in (sides, sides[::-1]):
+        searched = _part_passages(query, retriever, Part(part.text, " ".join(sorted(side))))
+        read += _sections(retriever, searched[:2], query.language)
+        taken = used | {s for s, _ in said}
+        quote = _best_sentence(part, read, taken, opening=side, alone=other)
+        if quote is None:
+            return []
+        said.append(quote)
+    taken = used | {s for s, _ in said}
+    difference = _best_of(part, read, taken, None, sides, differs=True)
+    return said + ([difference] if difference else [])
+
+
+def _other_finding(part: Part, pool: Sequence[Passage], sentence: str) -> list[tuple[str, Passage]]:
+    """For a quality question about two things ("int8 和 int4 推理质量差多少") answered by a
+    finding that names one of them ("LLM.int8() … 性能没有下降"), the best finding on what it
+    leaves out ("GPTQ … 4 bit …"); [] otherwise."""
+    if not asks_quality(part):
+        return []
+    left = [
+        k
+        for k in key_terms(part.search_text)
+        if not mentions_side(sentence, frozenset({k})) and not names_quality(k)
+    ]
+    if not left:
+        return []
+    found = _best_of(part, pool, {sentence}, None, (), naming=frozenset(left))
     return [found] if found else []
 
 
@@ -314,6 +376,7 @@ def _best_sentence(
     used: set[str],
     *,
     opening: frozenset[str] | None = None,
+    alone: frozenset[str] | None = None,
 ) -> tuple[str, Passage] | None:
     """The sentence sharing the most keywords with `part` (the first of equals), one naming
     both compared sides preferred; it is followed by the next sentence when that one names
@@ -322,10 +385,11 @@ def _best_sentence(
     shares ("Large continuous training runs …" for "what MFU do large runs reach"). A
     sentence opening with an anaphor ("这些 all-reduce …") is quoted only after the sentence
     before it in its passage; with `opening`, only a sentence opening with one of those
-    terms is read. For a "why … 16 bytes" part, a section titled with that figure counts its
-    title's words too."""
+    terms is read; with `alone` (the other compared side) too, only one that says nothing of
+    that side or of the difference, quoted on its own. For a "why … 16 bytes" part, a section
+    titled with that figure counts its title's words too."""
     sides = _sides(part)
-    found = _best_of(part, passages, used, opening, sides)
+    found = _best_of(part, passages, used, opening, sides, alone=alone)
     if found is None and sides and opening is None:  # no sentence is about either side
         found = _best_of(part, passages, used, opening, ())
     return found
@@ -337,8 +401,13 @@ def _best_of(
     used: set[str],
     opening: frozenset[str] | None,
     sides: Sequence[frozenset[str]],
+    *,
+    alone: frozenset[str] | None = None,
+    differs: bool = False,
+    naming: frozenset[str] | None = None,
 ) -> tuple[str, Passage] | None:
-    """:func:`_best_sentence` for the compared `sides` (none: any sentence)."""
+    """:func:`_best_sentence` for the compared `sides` (none: any sentence); with `differs`,
+    only a sentence that states their difference; with `naming`, one naming those terms."""
     figures = _why_figures(part)
     term = defined_term(part.text) if asks_definition(part) else None
     best: tuple[float, str, Passage] | None = None
@@ -351,11 +420,17 @@ def _best_of(
         title = question_terms(passage.heading, aliases=False) if titled or named else frozenset()
         sentences = answer_sentences(passage.text)
         for i, sentence in enumerate(sentences):
-            if sentence in used or not _quotable(sentence):
+            if sentence in used or not quotable(sentence):
                 continue
             if opening is not None and not about_side(sentence, passage.heading, opening):
                 continue
             if sides and not on_a_side(sentence, passage.heading, sides):
+                continue
+            if alone is not None and not about_side_alone(sentence, opening, alone, sides):
+                continue
+            if differs and not states_difference(sentence, sides):
+                continue
+            if naming is not None and not mentions_side(sentence, naming):
                 continue
             score = _score(part, sentence, sides, title)
             if score is None:
@@ -366,7 +441,7 @@ def _best_of(
                 score += 1.5  # the section titled X opens by saying what X is, by its long name
             if figures:  # the section titled with the asked figure, or a sentence stating it
                 score += 2.0 if titled else 0.5 if states_figure(sentence, figures) else 0.0
-            quoted = _with_context(sentences, i, sides)
+            quoted = with_context(sentences, i, () if alone is not None else sides)
             if quoted is not None and (best is None or score > best[0]):
                 best = (score, quoted, passage)
     return (best[1], best[2]) if best else None
@@ -380,6 +455,9 @@ def _score(
     of what is asked (:func:`.asked.asked_bonus`); None when it is off topic."""
     groups = term_groups(part.search_text)
     keys = _key_forms(part.search_text)
+    if asks_quality(part):  # "does QLoRA hurt quality" is about QLoRA, not any quality
+        groups = tuple(g for g in groups if not any(names_quality(t) for t in g))
+        keys = frozenset(k for k in keys if not names_quality(k))
     bare = without_parentheticals(sentence)  # "张量（层内）并行" names "张量并行"
     words = question_terms(sentence, aliases=False) | question_terms(bare, aliases=False) | title
     shared = _shared(groups, words)
@@ -387,6 +465,8 @@ def _score(
         return None
     if WHY.search(part.text) and points_at_reason(sentence):
         return None  # "… it shows why bandwidth decides …": the reason is elsewhere
+    if asks_quality(part) and not states_quality(sentence):
+        return None  # "效果好多少": "the frozen base still takes 137.95e9 bytes" says no quality
     covered = [s for s in sides if mentions_side(sentence, s)]
     # naming both sides counts when it says something about one ("DeepSeek-V3 … 数据并行，没有
     # 使用张量并行" only lists them)
@@ -416,52 +496,3 @@ def _key_forms(text: str) -> frozenset[str]:
     if not keys:
         return keys
     return frozenset(keys | set(weighted_terms(" ".join(sorted(keys)))))
-
-
-#: A quoted sentence longer than this is a paragraph, not an answer's first sentence.
-SENTENCE_LIMIT = 260
-#: "…，见《ZeRO 与 FSDP》（zero-fsdp）", "see the `zero-fsdp` guide", "This guide lists…": a
-#: pointer or a guide's description of itself, not an answer.
-_CROSS_REFERENCE = re.compile(r"见《|^见 ?`|\b[Ss]ee (?:the )?`|^(?:本文|This guide|This document)")
-
-
-def _quotable(sentence: str) -> bool:
-    """Not a paragraph, not a pointer, not the lower-case tail of a formula ("with training
-    FLOPs ≈ …")."""
-    return (
-        len(sentence) <= SENTENCE_LIMIT
-        and not _CROSS_REFERENCE.search(sentence)
-        and not re.match(r"[a-z]+\b", sentence)  # "bf16 …", "vLLM …" start a sentence
-        and sum(len(c) for c in _CODE.findall(sentence)) <= 0.4 * len(sentence)
-    )
-
-
-#: Inline code: a sentence that is mostly a command line is an instruction, not an answer.
-_CODE = re.compile(r"`[^`]*`")
-
-
-#: "… remove that redundancy by giving each rank one slice of those states": the sentence
-#: points back at the one before it.
-_ANAPHOR = re.compile(r"\b(?:those|these|such|the same)\b|这些|这种|上述|同样的")
-
-
-def _with_context(sentences: Sequence[str], i: int, sides: Sequence[frozenset[str]]) -> str | None:
-    """`sentences[i]`, after the sentence it refers back to, or before the next one when that
-    one names the compared side it leaves out; only while the two stay short. None when it
-    opens with an anaphor ("这些…", "It …") and that sentence cannot be quoted with it."""
-    sentence = sentences[i]
-    joined = sentence
-    if i and (_ANAPHOR.search(sentence) or opens_with_anaphor(sentence)):
-        joined = _join(sentences[i - 1], sentence)
-    elif sides and i + 1 < len(sentences):
-        missing = [s for s in sides if not mentions_side(sentence, s)]
-        after = sentences[i + 1]
-        if missing and _quotable(after) and all(mentions_side(after, s) for s in missing):
-            joined = _join(sentence, after)
-    if len(joined) > SENTENCE_LIMIT:
-        joined = sentence
-    return None if opens_with_anaphor(joined) else joined
-
-
-def _join(first: str, second: str) -> str:
-    return f"{first}{'' if first[-1] in '。！？' else ' '}{second}"

@@ -35,16 +35,19 @@ from collections.abc import Sequence
 __all__ = [
     "CONTRAST",
     "about_side",
+    "about_side_alone",
     "asked_figures",
     "clause_subjects",
     "defined_term",
     "defines",
     "defines_in_clause",
+    "describes_each",
     "names_exactly",
     "on_a_side",
     "opens_with_anaphor",
     "opens_with_side",
     "says_what_it_is",
+    "states_difference",
     "states_figure",
     "without_parentheticals",
 ]
@@ -247,6 +250,31 @@ def clause_subjects(sentence: str, sides: tuple[frozenset[str], ...]) -> list[fr
     return [s for s in sides if any(opens_with_side(c.strip(), s) for c in clauses)]
 
 
+def describes_each(sentence: str, sides: tuple[frozenset[str], ...]) -> bool:
+    """Whether `sentence` gives each compared side a clause of its own and opens with one of
+    them alone ("张量并行（TP）把每一层…，流水线并行（PP）则…"), not with a summary naming both
+    ("ZeRO-2 与 ZeRO-3 的区别只在参数：…").
+
+    Examples:
+        >>> sides = (frozenset({"tp"}), frozenset({"pp"}))
+        >>> describes_each("TP splits each layer, while PP gives each GPU whole layers.", sides)
+        True
+        >>> describes_each("TP and PP differ: TP splits layers, PP stages them.", sides)
+        False
+        >>> describes_each("TP, PP and DP differ in what they split: TP layers, PP stages.", sides)
+        False
+    """
+    from assistant.compose.parts import mentions_side
+
+    bare = _PARENTHETICAL.sub(" ", sentence)
+    # a summary before a colon ("Full fine-tuning, LoRA and QLoRA differ in …: …"), else the
+    # first clause
+    colon = re.search(r"[：:]", bare)
+    first = bare[: colon.start()] if colon else _CLAUSE_BREAK.split(bare)[0]
+    both = all(mentions_side(first, side) for side in sides)
+    return len(clause_subjects(sentence, sides)) == len(sides) and not both
+
+
 #: A sentence that states a difference, asked for by a comparison.
 CONTRAST = re.compile(r"区别|差别|不同|而|difference|differ|whereas|while|unlike", re.IGNORECASE)
 
@@ -261,13 +289,53 @@ def on_a_side(sentence: str, heading: str, sides: Sequence[frozenset[str]]) -> b
     """Whether `sentence` says something about a compared side (opens a clause with it, or
     stands under its title) or states their difference; not one that only lists both
     ("DeepSeek-V3 … ZeRO-1 数据并行，没有使用张量并行")."""
-    from assistant.compose.parts import mentions_side
-
     if clause_subjects(sentence, tuple(sides)) or any(
         about_side(sentence, heading, s) for s in sides
     ):
         return True
+    return states_difference(sentence, sides)
+
+
+def states_difference(sentence: str, sides: Sequence[frozenset[str]]) -> bool:
+    """Whether `sentence` names every compared side and says how they differ ("ZeRO-2 与
+    ZeRO-3 的区别只在参数…", "Full fine-tuning, LoRA and QLoRA differ in …").
+
+    Examples:
+        >>> sides = (frozenset({"lora"}), frozenset({"qlora"}))
+        >>> states_difference("LoRA and QLoRA differ in how the base is stored.", sides)
+        True
+        >>> states_difference("QLoRA trains LoRA adapters in bf16.", sides)
+        False
+    """
+    from assistant.compose.parts import mentions_side
+
     return bool(CONTRAST.search(sentence)) and all(mentions_side(sentence, s) for s in sides)
+
+
+#: "LoRA/QLoRA fine-tuning: …" opens with two names: it is about neither alone.
+_LISTED = re.compile(r"^\S*\w/\w")
+
+
+def about_side_alone(
+    sentence: str,
+    side: frozenset[str] | None,
+    other: frozenset[str],
+    sides: Sequence[frozenset[str]],
+) -> bool:
+    """Whether `sentence` says what `side` is or does ("LoRA freezes the base weights …"),
+    and nothing of the `other` side (no clause opens with it, it is not among the first
+    words) nor of their difference: not a list of names ("LoRA/QLoRA fine-tuning: …"), not
+    a remark ("张量并行也叠加了带宽")."""
+    from assistant.compose.parts import mentions_side
+    from assistant.retrieval.tokenize import tokenize
+
+    subject = [t for t in tokenize(sentence) if len(t) >= 2][:3]
+    return not (
+        _LISTED.match(sentence)
+        or clause_subjects(sentence, (other,))
+        or any(mentions_side(t, other) for t in subject)
+        or states_difference(sentence, sides)
+    ) and any(defines(sentence, term) for term in side or ())
 
 
 def names_exactly(heading: str, term: str) -> bool:

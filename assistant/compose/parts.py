@@ -78,7 +78,9 @@ _FILLER = frozenset(
 )
 _COMPARE = re.compile(
     r"区别|差别|差异|不同|差在哪|差哪|对比|比较|一回事|一样吗|相同|differen|differ\b|compar|"
-    r"\bvs\b\.?|versus|same as",
+    r"\bvs\b\.?|versus|same as|which (?:one )?(?:is|gives|works) better|哪个(?:更)?好|"
+    # a bare choice between two names: "LoRA or QLoRA?", "ZeRO-2 还是 ZeRO-3？"
+    r"^\s*[\w.+-]+\s*(?:\bor\b|还是)\s*[\w.+-]+\s*$",
     re.IGNORECASE,
 )
 _CONJUNCTION = re.compile(
@@ -276,6 +278,8 @@ def comparison_sides(question: str) -> tuple[frozenset[str], ...]:
         (frozenset({'zero-2'}), frozenset({'zero-3'}))
         >>> comparison_sides("What is MFU?")
         ()
+        >>> comparison_sides("LoRA or QLoRA?")
+        (frozenset({'lora'}), frozenset({'qlora'}))
     """
     clause = next((p for p in _PART_BREAK.split(question) if p and _COMPARE.search(p)), "")
     halves = _CONJUNCTION.split(clause, maxsplit=1) if clause else []
@@ -303,9 +307,12 @@ def _part_of(token: str, tokens: list[str]) -> bool:
 
 
 def _with_aliases(token: str) -> frozenset[str]:
+    """`token` and its aliases, less the pieces of a compound alias ("multi-head" of "MHA"
+    names the side; its "head" names every attention sentence)."""
     from assistant.retrieval.aliases import alias_terms
 
-    return frozenset({token, *(a for a in alias_terms([token]) if len(a) >= 2)})
+    aliases = [a for a in alias_terms([token]) if len(a) >= 2]
+    return frozenset({token, *(a for a in aliases if not _part_of(a, aliases))})
 
 
 def mentions_side(text: str, side: frozenset[str]) -> bool:

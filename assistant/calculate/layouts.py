@@ -204,6 +204,8 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
         )
         # a stated TP ("TP4 PP2") is kept: the node's TP is searched only when it is open
         searched = node_tp if scenario.tensor_parallel is None else 1
+        # the experts split over the data-parallel ranks TP and a stated PP leave
+        stated_split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
         flat: list[dict[str, object]] = []
         for z, r, tp in _TRAINING_CONFIGS:
             split = searched if tp else 1
@@ -211,7 +213,7 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
                 "zero_stage": z,
                 "recompute": r,
                 "tensor_parallel": split if split > 1 else None,
-                "expert_parallel": expert_parallel(scenario, gpus // split),
+                "expert_parallel": expert_parallel(scenario, gpus // (split * stated_split)),
             }
             if (not tp or searched > 1) and layout not in flat:
                 flat.append(layout)

@@ -16,12 +16,18 @@ from calculators.compute_time import (
 )
 from calculators.defaults import DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg
-from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
+from calculators.planner.checks import limit_verdict, step_estimate
 from calculators.planner.memory import trainable_params
 from calculators.planner.plan import FINETUNE_TOKENS, TIGHT_MARGIN, CheckResult, Figure, Plan
-from calculators.planner.schedule import dualpipe_bubble_fraction, uses_dualpipe
+from calculators.planner.schedule import (
+    MIN_MICROBATCHES_PER_STAGE,
+    dualpipe_bubble_fraction,
+    pipeline_microbatches,
+    uses_dualpipe,
+)
 
 __all__ = [
+    "MIN_MICROBATCHES_PER_STAGE",
     "ComputeFacts",
     "compute_check",
     "compute_facts",
@@ -84,27 +90,6 @@ def _tokens(plan: Plan) -> tuple[float, Msg]:
     if plan.task == "finetune":
         return FINETUNE_TOKENS, Msg("assume.compute.tokens_finetune", tokens=FINETUNE_TOKENS)
     return default_pretrain_tokens(plan.model)
-
-
-#: Smallest default micro-batch count per pipeline stage: m >= 4p keeps the 1F1B bubble
-#: (p-1)/(m+p-1) under 20%. Large runs grow the global batch with the cluster to get there
-#: (Llama 3 trained 405B with 16M-token batches on 16K GPUs, arXiv:2407.21783 §3.4.1;
-#: Narayanan et al. 2021, arXiv:2104.04473 §3.3, want m >> p).
-MIN_MICROBATCHES_PER_STAGE = 4
-
-
-def pipeline_microbatches(plan: Plan) -> int:
-    """Micro-batches per 1F1B pipeline step: the plan's; else global batch sequences /
-    (data-parallel degree x micro-batch size), and, when the global batch is the default, at
-    least MIN_MICROBATCHES_PER_STAGE x p (the batch grows with the cluster)."""
-    if plan.pp_microbatches:
-        return plan.pp_microbatches
-    data_parallel = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
-    sequences = batch_tokens(plan) / plan.sequence_length
-    derived = max(1, round(sequences / (data_parallel * plan.micro_batch_size)))
-    if plan.global_batch_tokens or plan.pipeline_parallel == 1:
-        return derived
-    return max(derived, MIN_MICROBATCHES_PER_STAGE * plan.pipeline_parallel)
 
 
 def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, Msg]:

@@ -62,7 +62,10 @@ class ComputeFacts:
     compute_seconds: float | None = None
     pipeline_microbatches: int = 1
     pipeline_bubble: float = 0.0
+    """The bubble charged to the time: the schedule's, or 0 for a stated (end-to-end) MFU."""
     network_efficiency: float = 1.0
+    schedule_bubble: float = 0.0
+    """The schedule's idle share (`_bubble`), charged or not: a stated MFU has it inside."""
 
 
 def _training_formula(plan: Plan) -> str:
@@ -126,9 +129,10 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         hardware -= 2.0 * active * tokens
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
+    schedule = _bubble(plan, micro)
     bubble, network = 0.0, 1.0
     if not plan.mfu:  # a stated MFU is end to end: the bubble and traffic are in it
-        bubble = _bubble(plan, micro)
+        bubble = schedule
         network = _network_efficiency(
             plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
         )
@@ -155,6 +159,7 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         micro,
         bubble,
         network,
+        schedule,
     )
 
 
@@ -287,7 +292,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "pipeline_microbatches": facts.pipeline_microbatches,
         "pipeline_bubble": facts.pipeline_bubble,
         # the schedule's idle share, charged or not (a stated MFU has it inside)
-        "schedule_bubble": _bubble(plan, facts.pipeline_microbatches or 1),
+        "schedule_bubble": facts.schedule_bubble,
         "pipeline_schedule": "dualpipe" if uses_dualpipe(plan) else "1f1b",
         "network_efficiency": facts.network_efficiency,
         "seconds": facts.seconds,
@@ -370,7 +375,7 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
             seconds=facts.seconds,
         )
     ]
-    bubble = _bubble(plan, facts.pipeline_microbatches or 1)
+    bubble = facts.schedule_bubble
     if plan.mfu:  # MFU = observed tokens/s x FLOPs per token / peak (PaLM §4.1, App. B)
         out.append(Msg("training.mfu_end_to_end", mfu=plan.mfu, bubble=bubble))
     if plan.pipeline_parallel > 1:

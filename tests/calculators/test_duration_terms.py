@@ -1,0 +1,93 @@
+"""The training time's factors: the schedule's bubble computed once and read from the compute
+facts, and the formula and duration sentence showing only the factors that apply (no bubble
+term without a pipeline or under a stated, end-to-end MFU; no network term at 100%)."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.catalog.hardware import lookup_gpu, lookup_link
+from calculators.catalog.models import lookup_model
+from calculators.compute_time import pipeline_bubble_fraction
+from calculators.planner.compute import compute_check, compute_facts
+from calculators.planner.plan import CheckResult, Plan
+from calculators.planner.schedule import dualpipe_bubble_fraction
+
+_IB = {"inter_link": lookup_link("InfiniBand NDR"), "nics_per_node": 8}
+
+
+def _plan(model: str = "Llama-2-7B", **changes: object) -> Plan:
+    fields: dict[str, object] = {
+        "task": "pretrain",
+        "model": lookup_model(model),
+        "gpu": lookup_gpu("H100"),
+        "gpus": 8,
+        "tokens": 1e12,
+        "zero_stage": 1,
+        "recompute": "selective",
+    }
+    fields.update(changes)
+    return Plan(**fields)  # type: ignore[arg-type]
+
+
+#: 405B on 8,192 H100 as TP8 x PP16 (Llama 3's layout), 64 micro-batches per pipeline.
+_PIPELINED = {
+    "gpus": 8192,
+    "tensor_parallel": 8,
+    "pipeline_parallel": 16,
+    "global_batch_tokens": float(64 * 64 * 4096),
+    **_IB,
+}
+#: DeepSeek-V3 as published: PP16, EP64, no TP, DualPipe, 64 micro-batches per pipeline.
+_DUALPIPE = {
+    "gpu": lookup_gpu("H800"),
+    "gpus": 2048,
+    "precision": "fp8",
+    "recompute": "full",
+    "pipeline_parallel": 16,
+    "expert_parallel": 64,
+    "stages_across_nodes": True,
+    "global_batch_tokens": float(128 * 64 * 4096),
+    **_IB,
+}
+
+
+def _check(plan: Plan) -> CheckResult:
+    return compute_check(plan, compute_facts(plan), memory_fits=True)
+
+
+def test_the_schedule_bubble_is_one_fact_read_by_the_figures_and_the_sentences() -> None:
+    plan = _plan("Llama-3.1-405B", **_PIPELINED, mfu=0.4)
+    facts = compute_facts(plan)
+    assert facts.pipeline_microbatches == 64
+    assert facts.schedule_bubble == pytest.approx(15 / 79)  # (p - 1) / (m + p - 1)
+    assert facts.pipeline_bubble == 0.0  # a stated MFU has the bubble inside: not charged
+    check = compute_check(plan, facts, memory_fits=True)
+    assert check.figures["schedule_bubble"] == facts.schedule_bubble
+    said = {m.key: m for m in check.messages}
+    assert said["training.mfu_end_to_end"]["bubble"] == facts.schedule_bubble
+    assert said["training.pipeline_bubble_assumed"]["bubble"] == facts.schedule_bubble
+
+
+@pytest.mark.parametrize(
+    ("model", "changes", "schedule_bubble"),
+    [
+        ("Llama-2-7B", {}, 0.0),  # no pipeline
+        (
+            "Llama-3.1-405B",
+            _PIPELINED,
+            pipeline_bubble_fraction(pipeline_parallel=16, micro_batches=64),
+        ),
+        (
+            "DeepSeek-V3",
+            _DUALPIPE,
+            dualpipe_bubble_fraction(pipeline_parallel=16, micro_batches=64, full_recompute=True),
+        ),
+    ],
+)
+def test_the_charged_bubble_is_the_schedules_when_no_mfu_is_stated(
+    model: str, changes: dict[str, object], schedule_bubble: float
+) -> None:
+    facts = compute_facts(_plan(model, **changes))
+    assert facts.schedule_bubble == pytest.approx(schedule_bubble)
+    assert facts.pipeline_bubble == facts.schedule_bubble

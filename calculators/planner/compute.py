@@ -68,10 +68,48 @@ class ComputeFacts:
     """The schedule's idle share (`_bubble`), charged or not: a stated MFU has it inside."""
 
 
-def _training_formula(plan: Plan) -> str:
-    """LoRA/QLoRA runs 4·N per token (no weight gradients), full training 6·N."""
+#: The time formula and the duration sentence by the factors that apply to the run:
+#: (a pipeline bubble is charged, some communication is exposed). A stated MFU is end to end
+#: (`compute_facts`), so it is charged neither; a single stage has no bubble.
+_TIME_FORMULAS = {
+    (False, False): "formula.compute.time_plain",
+    (True, False): "formula.compute.time_bubble",
+    (False, True): "formula.compute.time_network",
+    (True, True): "formula.compute.time_both",
+}
+_DURATIONS = {
+    (False, False): "training.duration_compute",
+    (True, False): "training.duration_bubble",
+    (False, True): "training.duration_network",
+    (True, True): "training.duration_factors",
+}
+
+#: The pipeline sentence by (micro-batches stated, DualPipe schedule).
+_BUBBLE_NOTES = {
+    (True, False): "training.pipeline_bubble",
+    (False, False): "training.pipeline_bubble_assumed",
+    (True, True): "training.pipeline_bubble_dualpipe",
+    (False, True): "training.pipeline_bubble_assumed_dualpipe",
+}
+
+
+def _factors(plan: Plan, facts: ComputeFacts) -> tuple[bool, bool]:
+    """(bubble charged, network charged): a pipeline under an MFU that is not stated, and a
+    network efficiency below 1."""
+    return plan.pipeline_parallel > 1 and not plan.mfu, facts.network_efficiency < 1.0
+
+
+def _training_formula(plan: Plan, facts: ComputeFacts) -> Msg:
+    """C: LoRA/QLoRA runs 4·N per token (no weight gradients), full training 6·N. T: only the
+    factors that apply (`_factors`), the bubble of the schedule the plan runs."""
     adapters = plan.task == "finetune" and plan.effective_method != "full"
-    return "formula.compute.training_adapters" if adapters else "formula.compute.training"
+    key = "formula.compute.training_adapters" if adapters else "formula.compute.training"
+    terms = _factors(plan, facts)
+    if not terms[0]:
+        return Msg(key, time=Msg(_TIME_FORMULAS[terms]))
+    dualpipe = uses_dualpipe(plan)
+    bubble = Msg("formula.compute.bubble_dualpipe" if dualpipe else "formula.compute.bubble_1f1b")
+    return Msg(key, time=Msg(_TIME_FORMULAS[terms], bubble=bubble))
 
 
 def step_flops_per_token(facts: ComputeFacts) -> float | None:
@@ -317,7 +355,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         kind="compute",
         verdict=verdict,
         figures=figures,
-        formula=Msg(_training_formula(plan)),
+        formula=_training_formula(plan, facts),
         inputs={
             "gpus": plan.gpus,
             "gpu": plan.gpu.name,
@@ -366,24 +404,20 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
     """Each factor of the duration, as facts for the answer's language."""
     assert facts.compute_seconds is not None
     assert facts.seconds is not None
-    out = [
-        Msg(
-            "training.duration_factors",
-            compute_seconds=facts.compute_seconds,
-            bubble=facts.pipeline_bubble,
-            network_efficiency=facts.network_efficiency,
-            seconds=facts.seconds,
-        )
-    ]
+    charged = _factors(plan, facts)
+    factors: dict[str, float] = {"compute_seconds": facts.compute_seconds, "seconds": facts.seconds}
+    if charged[0]:
+        factors["bubble"] = facts.pipeline_bubble
+    if charged[1]:
+        factors["network_efficiency"] = facts.network_efficiency
+    out = [Msg(_DURATIONS[charged], **factors)]
     bubble = facts.schedule_bubble
-    if plan.mfu:  # MFU = observed tokens/s x FLOPs per token / peak (PaLM §4.1, App. B)
+    if plan.mfu and plan.pipeline_parallel > 1:  # MFU = tokens/s x FLOPs/token / peak (PaLM)
         out.append(Msg("training.mfu_end_to_end", mfu=plan.mfu, bubble=bubble))
+    elif plan.mfu:  # no pipeline: no bubble to say is inside it
+        out.append(Msg("training.mfu_end_to_end_no_pipeline", mfu=plan.mfu))
     if plan.pipeline_parallel > 1:
-        key = (
-            "training.pipeline_bubble"
-            if plan.pp_microbatches
-            else ("training.pipeline_bubble_assumed")
-        )
+        key = _BUBBLE_NOTES[bool(plan.pp_microbatches), uses_dualpipe(plan)]
         out.append(
             Msg(
                 key,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.i18n import text
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import lookup_model
 from calculators.compute_time import pipeline_bubble_fraction
@@ -91,3 +92,71 @@ def test_the_charged_bubble_is_the_schedules_when_no_mfu_is_stated(
     facts = compute_facts(_plan(model, **changes))
     assert facts.schedule_bubble == pytest.approx(schedule_bubble)
     assert facts.pipeline_bubble == facts.schedule_bubble
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("model", "changes", "bubble", "network", "schedule"),
+    [
+        # the reported case: "MFU 40%", no pipeline, so neither factor applies
+        ("Llama-2-7B", {"mfu": 0.4}, False, False, None),
+        # a stated MFU on a pipeline is end to end: still neither
+        ("Llama-3.1-405B", {**_PIPELINED, "mfu": 0.4}, False, False, None),
+        # one node, no pipeline, traffic hidden: neither
+        ("Llama-2-7B", {}, False, False, None),
+        # 1F1B on 8,192 H100: the traffic hides under compute, so the bubble alone
+        ("Llama-3.1-405B", _PIPELINED, True, False, "(p − 1) / (m + p − 1)"),
+        # the same on H800, whose slower NVLink adds TP time on the critical path: both
+        ("Llama-3.1-405B", {**_PIPELINED, "gpu": lookup_gpu("H800")}, True, True, "(m + p − 1)"),
+        # DualPipe: its own bubble term
+        ("DeepSeek-V3", _DUALPIPE, True, None, "(p/2 − 1)(F&B + B − 3W)"),
+    ],
+)
+def test_the_formula_shows_only_the_factors_that_apply(
+    lang: str,
+    model: str,
+    changes: dict[str, object],
+    bubble: bool,
+    network: bool | None,
+    schedule: str | None,
+) -> None:
+    plan = _plan(model, **changes)
+    facts = compute_facts(plan)
+    shown = text(_check(plan).formula, lang)  # type: ignore[arg-type]
+    assert ("1 − bubble" in shown) is bubble
+    assert "0%" not in shown
+    assert "100%" not in shown
+    if network is None:  # whichever it is, the network term follows the efficiency
+        network = facts.network_efficiency < 1
+    assert ("η_network" in shown) is network
+    if schedule is not None:
+        assert schedule in shown
+    if not bubble and not network:
+        attention = "attention" if lang == "en" else "注意力"
+        assert shown.endswith("T = C / (n × peak × MFU)")
+        assert attention in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stated_mfu_duration_divides_by_nothing(lang: str) -> None:
+    check = _check(_plan(mfu=0.4))
+    duration = text(check.messages[0], lang)  # type: ignore[arg-type]
+    assert check.messages[0].key == "training.duration_compute"
+    assert "÷" not in duration
+    assert "0%" not in duration
+    assert "100%" not in duration
+    said = " ".join(text(m, lang) for m in check.messages)  # type: ignore[arg-type]
+    assert "pipeline bubble (" not in said
+    assert "流水线气泡（" not in said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pipelined_run_divides_by_its_bubble_and_network(lang: str) -> None:
+    plan = _plan("Llama-3.1-405B", **{**_PIPELINED, "gpu": lookup_gpu("H800")})
+    facts = compute_facts(plan)
+    check = compute_check(plan, facts, memory_fits=True)
+    assert check.messages[0].key == "training.duration_factors"
+    assert text(check.messages[0], lang).count("÷") == 2  # type: ignore[arg-type]
+    assert facts.seconds == pytest.approx(
+        facts.compute_seconds / ((1 - facts.pipeline_bubble) * facts.network_efficiency)  # type: ignore[operator]
+    )

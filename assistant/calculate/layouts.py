@@ -156,6 +156,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         fields["pp_microbatches"] = scenario.pipeline_microbatches
     if scenario.micro_batch is not None and not inference:  # "micro-batch 2"
         fields["micro_batch_size"] = scenario.micro_batch
+    if scenario.expert_parallel and model.is_moe and not inference:  # "EP64": as stated
+        fields["expert_parallel"] = scenario.expert_parallel
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 

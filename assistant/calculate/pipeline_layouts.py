@@ -108,14 +108,18 @@ def expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
     as deployed (Megatron-Core and DeepSpeed-MoE fine-tune Mixtral/Qwen-MoE with expert
     parallelism; the memory model shards the routed experts' weights, gradients and Adam
     states by it, `gpu_memory.training_memory`): the largest degree up to
-    MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel GPUs. None for dense
-    models and LoRA/QLoRA (the frozen base is held as a whole, experts included)."""
+    MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel GPUs. A stated degree
+    ("EP64") is the one used, in every layout (the planner refuses a layout it does not
+    divide). None for dense models and LoRA/QLoRA (the frozen base is held as a whole,
+    experts included)."""
     from calculators.catalog.models import lookup_model
 
     full_finetune = scenario.task == "finetune" and (scenario.method or "full") == "full"
     if not (scenario.task == "pretrain" or full_finetune) or not scenario.model:
         return None
     experts = lookup_model(scenario.model).experts
+    if scenario.expert_parallel and experts:
+        return scenario.expert_parallel
     degree = max(
         (
             e

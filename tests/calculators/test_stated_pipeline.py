@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.calculate import calculate
 from assistant.calculate.defaults import resolve
 from assistant.calculate.layouts import evaluate_best
+from assistant.parse import parse
 from assistant.records import Scenario
 from calculators.catalog.hardware import lookup_gpu, lookup_link
 from calculators.catalog.models import lookup_model
@@ -102,6 +104,42 @@ def test_a_stated_pipeline_runs_near_the_published_time(slots: dict[str, object]
     assert _figure(e, "pipeline_microbatches") >= 4 * 16  # m >> p
     assert _figure(e, "pipeline_bubble") < 0.2
     assert _figure(e, "days") == pytest.approx(REPORTED_DAYS, rel=0.35)
+
+
+def test_a_stated_expert_degree_is_kept_and_leaves_tp_at_one() -> None:
+    # "PP16, EP64": 64-way EP needs 64 data-parallel ranks, so TP=8 (16 ranks) is out and the
+    # report's own TP=1 layout runs; before, the EP word was not read and TP=8 cut it to 16
+    e = _best(pipeline_parallel=16, expert_parallel=64)
+    assert (e.plan.tensor_parallel, e.plan.pipeline_parallel) == (1, 16)
+    assert e.plan.expert_parallel_degree == 64
+    assert _figure(e, "pipeline_bubble") < 0.2
+    assert _figure(e, "days") == pytest.approx(REPORTED_DAYS, rel=0.35)
+
+
+@pytest.mark.parametrize(
+    ("question", "ep"),
+    [
+        ("Pre-train DeepSeek-V3 on 14.8T tokens with 2048 H800, PP16, EP64: how long?", 64),
+        ("DeepSeek-V3 预训练 14.8T token，2048张H800，PP16、EP64，要多久？", 64),
+        ("Mixtral-8x7B 预训练 1T token，64张H100，专家并行8", 8),
+        ("Pretrain Mixtral-8x7B on 64 H100 over 1T tokens with 4-way expert parallelism", 4),
+        ("Pre-train DeepSeek-V3 on 14.8T tokens with 2048 H800: how long?", None),
+    ],
+)
+def test_the_expert_degree_is_read_and_used_as_stated(question: str, ep: int | None) -> None:
+    outcome = calculate(parse(question))
+    assert parse(question).scenario.expert_parallel == ep
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    if ep is not None:
+        assert memory.figures["expert_parallel"] == ep
+
+
+def test_a_stated_expert_degree_the_layout_cannot_hold_is_refused_not_changed() -> None:
+    from calculators.errors import CalculatorInputError
+
+    # TP8 x PP16 on 2,048 GPUs leaves 16 data-parallel ranks: 64-way EP does not divide them
+    with pytest.raises(CalculatorInputError, match="expert_parallel"):
+        _best(tensor_parallel=8, pipeline_parallel=16, expert_parallel=64)
 
 
 def test_stating_the_pipeline_costs_little_against_the_free_choice() -> None:

@@ -196,11 +196,12 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
 
 def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.task != "inference":
-        if scenario.zero_stage is not None and (
-            scenario.tensor_parallel or scenario.pipeline_parallel
-        ):
-            return [{}]
         gpus = scenario.gpu_count or 1
+        if scenario.zero_stage is not None and scenario.tensor_parallel:
+            # ZeRO and TP stated: only the experts are left to split (over the data-parallel
+            # ranks); a stated PP alone leaves TP open, searched below at the stated stage
+            split = scenario.tensor_parallel * (scenario.pipeline_parallel or 1)
+            return [{"expert_parallel": expert_parallel(scenario, gpus // split)}]
         node_tp = _node_tensor_parallel(
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus, _model(scenario)
         )
@@ -302,7 +303,9 @@ def evaluate_best(
     else:
         chosen, why = _training_choice(scenario, layouts, pue), ""
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
-    given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
+    given = bool(scenario.tensor_parallel) or (
+        scenario.zero_stage is not None and not scenario.pipeline_parallel
+    )  # a stated PP with TP open: the TP chosen is said with the layout
     if given:
         notes = [text(m, lang) for m in stated_zero_note(evaluation.plan, scenario)]
     else:

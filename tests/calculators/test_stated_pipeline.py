@@ -142,6 +142,27 @@ def test_a_stated_expert_degree_the_layout_cannot_hold_is_refused_not_changed() 
         _best(tensor_parallel=8, pipeline_parallel=16, expert_parallel=64)
 
 
+@pytest.mark.parametrize(
+    ("slots", "tp", "ep"),
+    [
+        ({"zero_stage": 1, "pipeline_parallel": 16}, None, 16),  # TP searched: 8 wins
+        ({"zero_stage": 1, "pipeline_parallel": 16, "expert_parallel": 64}, 1, 64),
+        ({"zero_stage": 1, "tensor_parallel": 8, "pipeline_parallel": 16}, 8, 16),
+    ],
+)
+def test_a_stated_zero_stage_and_pipeline_still_split_the_experts(
+    slots: dict[str, object], tp: int | None, ep: int
+) -> None:
+    # before: ZeRO with a stated PP was one fixed layout, TP=1 and no expert parallelism, so
+    # every GPU held all 256 experts of its stages (432 GB per GPU, or 1,555 days at TP8)
+    e = _best(**slots)
+    assert (e.plan.zero_stage, e.plan.pipeline_parallel) == (1, 16)
+    assert e.plan.tensor_parallel == (tp or e.plan.tensor_parallel)
+    assert e.plan.expert_parallel_degree == ep
+    assert e.check("memory").verdict != "fail"
+    assert _figure(e, "days") == pytest.approx(REPORTED_DAYS, rel=0.35)
+
+
 def test_stating_the_pipeline_costs_little_against_the_free_choice() -> None:
     free, stated = _best(), _best(pipeline_parallel=16)
     assert stated.plan.pipeline_parallel == 16

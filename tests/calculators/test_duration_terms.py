@@ -160,3 +160,11 @@ def test_a_pipelined_run_divides_by_its_bubble_and_network(lang: str) -> None:
     assert facts.seconds == pytest.approx(
         facts.compute_seconds / ((1 - facts.pipeline_bubble) * facts.network_efficiency)  # type: ignore[operator]
     )
+
+
+@pytest.mark.parametrize("key", ["pipeline_bubble", "schedule_bubble"])
+def test_both_bubbles_are_shown_as_percentages(key: str) -> None:
+    from assistant.render.calc import figure_text
+
+    facts = compute_facts(_plan("Llama-3.1-405B", **_PIPELINED))
+    assert figure_text(key, facts.schedule_bubble) == f"{15 / 79:.1%}"  # was "0.19" (no percent)

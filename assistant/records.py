@@ -166,6 +166,9 @@ class Scenario:
     pipeline_microbatches: int | None = None
     """Micro-batches per pipeline step when stated ("64个微批次", "32 micro-batches"): the m of
     the 1F1B bubble (p − 1)/(m + p − 1)."""
+    expert_parallel: int | None = None
+    """MoE training: GPUs the routed experts are split over, when stated ("EP64", "专家并行8");
+    None: the planner picks (`calculate.pipeline_layouts.expert_parallel`)."""
     mfu: float | None = None
     """A training run's model FLOPs utilisation when stated ("at 40% MFU", "利用率40%",
     "MFU=0.4"), as a fraction; it replaces the planning default of the GPU."""

@@ -69,6 +69,7 @@ SCENARIO_KEYS = frozenset(
         "recompute",
         "micro_batch",
         "pipeline_microbatches",
+        "expert_parallel",
     }
 )
 CHECK_KEYS = frozenset({"kind", "verdict", "summary", "figures"})

@@ -369,7 +369,9 @@ def _training_defaults(
             sequences, dp, per_pipeline = grown
             notes.append(
                 said(
-                    "default.batch_grown_pp",
+                    "default.batch_grown_pp"
+                    if s.tensor_parallel
+                    else "default.batch_grown_pp_open_tp",
                     lang,
                     batch=sequences,
                     tokens=float(sequences * context),
@@ -393,16 +395,18 @@ def _pipeline_batch(s: Scenario, default: int) -> tuple[int, int, int] | None:
     small: at least MIN_MICROBATCHES_PER_STAGE x p micro-batches of one sequence on each
     data-parallel pipeline, as large runs grow the batch with the cluster (Llama 3 405B: 16M
     tokens on 16K H100s with PP=16, arXiv:2407.21783 §3.3.2/§3.4.1; DeepSeek-V3 up to 63M,
-    arXiv:2412.19437 §4.2). The same rule as the open layouts' `pipeline_layouts`; TP is
-    the stated one, else the node's (`_node_tensor_parallel`). None: the default is enough."""
-    from assistant.calculate.layouts import _model, _node_tensor_parallel
+    arXiv:2412.19437 §4.2). The same rule as the open layouts' `pipeline_layouts`. TP is the
+    stated one; when it is open, TP=1, the widest data-parallel degree the layouts try, so
+    whichever split is chosen keeps at least that many micro-batches per stage (sized for
+    the node's TP, TP=1 would run 8x fewer: 1,024 sequences on 2,048 GPUs at PP=16 are 8
+    micro-batches per pipeline, a DualPipe/1F1B step mostly bubble). None: the default is
+    enough."""
     from calculators.planner.compute import MIN_MICROBATCHES_PER_STAGE
 
     pp, gpus = s.pipeline_parallel or 1, s.gpu_count or 0
     if pp <= 1 or gpus < pp:
         return None
-    per_node = min(gpus, s.gpus_per_node or DEFAULT_GPUS_PER_NODE)
-    tp = s.tensor_parallel or _node_tensor_parallel(per_node, gpus, _model(s))
+    tp = s.tensor_parallel or 1
     dp = max(1, gpus // (tp * pp))
     per_pipeline = MIN_MICROBATCHES_PER_STAGE * pp
     sequences = per_pipeline * dp

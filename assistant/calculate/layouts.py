@@ -156,6 +156,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         fields["pp_microbatches"] = scenario.pipeline_microbatches
     if scenario.micro_batch is not None and not inference:  # "micro-batch 2"
         fields["micro_batch_size"] = scenario.micro_batch
+    if scenario.expert_parallel and model.is_moe and not inference:  # "EP64": as stated
+        fields["expert_parallel"] = scenario.expert_parallel
     fields.update({k: v for k, v in overrides.items() if v is not None})
     return Plan(**fields)  # type: ignore[arg-type]
 
@@ -194,16 +196,19 @@ def _layouts(scenario: Scenario) -> list[dict[str, object]]:
 
 def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
     if scenario.task != "inference":
-        if scenario.zero_stage is not None and (
-            scenario.tensor_parallel or scenario.pipeline_parallel
-        ):
-            return [{}]
         gpus = scenario.gpu_count or 1
+        if scenario.zero_stage is not None and scenario.tensor_parallel:
+            # ZeRO and TP stated: only the experts are left to split (over the data-parallel
+            # ranks); a stated PP alone leaves TP open, searched below at the stated stage
+            split = scenario.tensor_parallel * (scenario.pipeline_parallel or 1)
+            return [{"expert_parallel": expert_parallel(scenario, gpus // split)}]
         node_tp = _node_tensor_parallel(
             min(gpus, scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE), gpus, _model(scenario)
         )
         # a stated TP ("TP4 PP2") is kept: the node's TP is searched only when it is open
         searched = node_tp if scenario.tensor_parallel is None else 1
+        # the experts split over the data-parallel ranks TP and a stated PP leave
+        stated_split = (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1)
         flat: list[dict[str, object]] = []
         for z, r, tp in _TRAINING_CONFIGS:
             split = searched if tp else 1
@@ -211,7 +216,7 @@ def _open_layouts(scenario: Scenario) -> list[dict[str, object]]:
                 "zero_stage": z,
                 "recompute": r,
                 "tensor_parallel": split if split > 1 else None,
-                "expert_parallel": expert_parallel(scenario, gpus // split),
+                "expert_parallel": expert_parallel(scenario, gpus // (split * stated_split)),
             }
             if (not tp or searched > 1) and layout not in flat:
                 flat.append(layout)
@@ -298,7 +303,9 @@ def evaluate_best(
     else:
         chosen, why = _training_choice(scenario, layouts, pue), ""
     evaluation = evaluate(to_plan(scenario, pue=pue, **chosen))
-    given = scenario.zero_stage is not None or bool(scenario.tensor_parallel)
+    given = bool(scenario.tensor_parallel) or (
+        scenario.zero_stage is not None and not scenario.pipeline_parallel
+    )  # a stated PP with TP open: the TP chosen is said with the layout
     if given:
         notes = [text(m, lang) for m in stated_zero_note(evaluation.plan, scenario)]
     else:

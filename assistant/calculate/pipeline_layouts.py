@@ -41,21 +41,29 @@ def pipeline_layouts(scenario: Scenario, gpus: int, node_tp: int) -> list[dict[s
     tensor parallel inside each node (or none) and ZeRO-1 over the data-parallel rest, as
     Megatron-LM runs 3D parallelism (Narayanan et al. 2021 §3); selective or full recompute.
     The stage counts are the degrees up to MAX_PIPELINE_STAGES (and the layer count) that
-    divide the GPUs left by TP, so the layout is whole. Full and LoRA/QLoRA fine-tuning get
-    the same layouts (Megatron-LM/NeMo and DeepSpeed's pipeline engine fine-tune with
-    pipeline stages too): each stage holds its layers of the base and 1F1B's in-flight
-    activations, as in pre-training (`calculators.stage_memory`), and only activations cross
-    the nodes. A fine-tuning batch is kept as stated or defaulted, never grown: the bubble
-    (p - 1) / (m + p - 1) it leaves is charged to the run time."""
+    divide the GPUs left by TP, so the layout is whole; a stated stage count is the only one
+    tried, with TP still open (DeepSeek-V3 ran PP=16 with no TP, ZeRO-1 over the data-parallel
+    rest, arXiv:2412.19437 §3.2). A stated TP leaves no such layout. Full and LoRA/QLoRA
+    fine-tuning get the same layouts (Megatron-LM/NeMo and DeepSpeed's pipeline engine
+    fine-tune with pipeline stages too): each stage holds its layers of the base and 1F1B's
+    in-flight activations, as in pre-training (`calculators.stage_memory`), and only
+    activations cross the nodes. A fine-tuning batch is kept as stated or defaulted, never
+    grown: the bubble (p - 1) / (m + p - 1) it leaves is charged to the run time."""
     per_node = scenario.gpus_per_node or DEFAULT_GPUS_PER_NODE
-    stated = scenario.tensor_parallel or scenario.pipeline_parallel
-    if scenario.task not in ("pretrain", "finetune") or gpus <= per_node or stated:
+    stated = scenario.pipeline_parallel
+    if (
+        scenario.task not in ("pretrain", "finetune")
+        or gpus <= per_node
+        or scenario.tensor_parallel
+        or stated == 1
+    ):
         return []
     model = model_of(scenario)
     out: list[dict[str, object]] = []
     for tp in sorted({node_tp, 1}, reverse=True):
         top = min(MAX_PIPELINE_STAGES, model.layers, gpus // tp)
-        for pp in (p for p in range(2, top + 1) if (gpus // tp) % p == 0):
+        degrees = [stated] if stated else range(2, top + 1)
+        for pp in (p for p in degrees if (gpus // tp) % p == 0):
             ep = expert_parallel(scenario, gpus // (tp * pp))
             batch = _pipeline_batch_tokens(scenario, gpus // (tp * pp), pp)
             out += [
@@ -100,14 +108,18 @@ def expert_parallel(scenario: Scenario, data_parallel: int) -> int | None:
     as deployed (Megatron-Core and DeepSpeed-MoE fine-tune Mixtral/Qwen-MoE with expert
     parallelism; the memory model shards the routed experts' weights, gradients and Adam
     states by it, `gpu_memory.training_memory`): the largest degree up to
-    MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel GPUs. None for dense
-    models and LoRA/QLoRA (the frozen base is held as a whole, experts included)."""
+    MAX_EXPERT_PARALLEL dividing both the experts and the data-parallel GPUs. A stated degree
+    ("EP64") is the one used, in every layout (the planner refuses a layout it does not
+    divide). None for dense models and LoRA/QLoRA (the frozen base is held as a whole,
+    experts included)."""
     from calculators.catalog.models import lookup_model
 
     full_finetune = scenario.task == "finetune" and (scenario.method or "full") == "full"
     if not (scenario.task == "pretrain" or full_finetune) or not scenario.model:
         return None
     experts = lookup_model(scenario.model).experts
+    if scenario.expert_parallel and experts:
+        return scenario.expert_parallel
     degree = max(
         (
             e

@@ -67,6 +67,7 @@ _STATED_SLOT = {
     "recompute": "recompute",
     "micro_batch_size": "micro_batch",
     "pp_microbatches": "pipeline_microbatches",
+    "expert_parallel": "expert_parallel",
 }
 
 

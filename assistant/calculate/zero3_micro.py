@@ -28,14 +28,17 @@ MICRO_BATCHES = (2, 4, 8)
 def with_micro_batches(
     scenario: Scenario, layouts: list[dict[str, object]]
 ) -> list[dict[str, object]]:
-    """`layouts` plus, after each open ZeRO-3 layout without pipeline stages, its variants at
-    the micro-batch sizes the data-parallel share of the global batch holds."""
+    """`layouts` plus, after each open ZeRO-3 layout without pipeline stages (its own or the
+    question's), its variants at the micro-batch sizes the data-parallel share of the global
+    batch holds. With stages, a larger micro-batch is fewer micro-batches per pipeline step
+    and a larger bubble (p - 1) / (m + p - 1) (Narayanan et al. 2021 §2.2.1), so it stays 1."""
     if scenario.micro_batch is not None or scenario.task == "inference":
         return layouts
     out: list[dict[str, object]] = []
     for layout in layouts:
         out.append(layout)
-        if layout.get("zero_stage") != 3 or layout.get("pipeline_parallel") not in (None, 1):
+        stages = layout.get("pipeline_parallel") or scenario.pipeline_parallel
+        if layout.get("zero_stage") != 3 or stages not in (None, 1):
             continue
         share = _sequences_per_replica(scenario, layout)
         out += [{**layout, "micro_batch_size": m} for m in MICRO_BATCHES if m <= share]

@@ -140,6 +140,9 @@ def _workload_slots(text: str) -> dict[str, object]:
         out["tensor_parallel"] = tp
     if pp is not None:
         out["pipeline_parallel"] = pp
+    ep = slots.read_expert_parallel(text)
+    if ep is not None:
+        out["expert_parallel"] = ep
     price, currency = slots.read_price(text)
     if price is not None:
         out["price_per_gpu_hour"], out["currency"] = price, currency

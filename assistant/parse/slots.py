@@ -29,6 +29,7 @@ __all__ = [
     "read_context_length",
     "read_deadline",
     "read_epochs",
+    "read_expert_parallel",
     "read_micro_batch",
     "read_pipeline_microbatches",
     "read_method",
@@ -333,6 +334,29 @@ def reads_data_parallel_only(text: str) -> bool:
     False
     """
     return bool(_DATA_PARALLEL_ONLY.search(text)) and not _MODEL_PARALLEL_WORD.search(text)
+
+
+def read_expert_parallel(text: str) -> int | None:
+    """The expert-parallel degree when given ("ep=64", "EP64", "专家并行64", "64-way expert
+    parallelism"); "deepseek" or "epochs" are no EP.
+
+    >>> read_expert_parallel("pp16, ep64"), read_expert_parallel("专家并行 8")
+    (64, 8)
+    >>> read_expert_parallel("64-way expert parallelism"), read_expert_parallel("deepseek ep")
+    (64, None)
+    >>> read_expert_parallel("3 epochs"), read_expert_parallel("tp4pp2ep8")
+    (None, 8)
+    """
+    found = re.search(
+        r"(?:(?<![a-z])ep|expert[ -]parallel(?:ism)?|专家并行)"
+        r"\s*(?:=|:|size|degree|度)?\s*(\d+)|"
+        r"(\d+)\s*(?:-way|路)\s*(?:expert[ -]parallel|专家并行)",
+        text,
+        re.ASCII,
+    )
+    if not found:
+        return None
+    return int(next(g for g in found.groups() if g))
 
 
 def read_parallelism(text: str) -> tuple[int | None, int | None]:

@@ -121,6 +121,7 @@ PERCENT_FIGURES = frozenset(
         "prefill_share",
         "hfu",
         "pipeline_bubble",
+        "schedule_bubble",
         "network_efficiency",
     }
 )

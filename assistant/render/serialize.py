@@ -79,6 +79,7 @@ SCENARIO_KEYS = (
     "recompute",
     "micro_batch",
     "pipeline_microbatches",
+    "expert_parallel",
 )
 
 

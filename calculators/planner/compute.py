@@ -16,12 +16,18 @@ from calculators.compute_time import (
 )
 from calculators.defaults import DEFAULT_PROMPT_TOKENS
 from calculators.messages import Msg
-from calculators.planner.checks import batch_tokens, limit_verdict, step_estimate
+from calculators.planner.checks import limit_verdict, step_estimate
 from calculators.planner.memory import trainable_params
 from calculators.planner.plan import FINETUNE_TOKENS, TIGHT_MARGIN, CheckResult, Figure, Plan
-from calculators.planner.schedule import dualpipe_bubble_fraction, uses_dualpipe
+from calculators.planner.schedule import (
+    MIN_MICROBATCHES_PER_STAGE,
+    dualpipe_bubble_fraction,
+    pipeline_microbatches,
+    uses_dualpipe,
+)
 
 __all__ = [
+    "MIN_MICROBATCHES_PER_STAGE",
     "ComputeFacts",
     "compute_check",
     "compute_facts",
@@ -56,13 +62,54 @@ class ComputeFacts:
     compute_seconds: float | None = None
     pipeline_microbatches: int = 1
     pipeline_bubble: float = 0.0
+    """The bubble charged to the time: the schedule's, or 0 for a stated (end-to-end) MFU."""
     network_efficiency: float = 1.0
+    schedule_bubble: float = 0.0
+    """The schedule's idle share (`_bubble`), charged or not: a stated MFU has it inside."""
 
 
-def _training_formula(plan: Plan) -> str:
-    """LoRA/QLoRA runs 4·N per token (no weight gradients), full training 6·N."""
+#: The time formula and the duration sentence by the factors that apply to the run:
+#: (a pipeline bubble is charged, some communication is exposed). A stated MFU is end to end
+#: (`compute_facts`), so it is charged neither; a single stage has no bubble.
+_TIME_FORMULAS = {
+    (False, False): "formula.compute.time_plain",
+    (True, False): "formula.compute.time_bubble",
+    (False, True): "formula.compute.time_network",
+    (True, True): "formula.compute.time_both",
+}
+_DURATIONS = {
+    (False, False): "training.duration_compute",
+    (True, False): "training.duration_bubble",
+    (False, True): "training.duration_network",
+    (True, True): "training.duration_factors",
+}
+
+#: The pipeline sentence by (micro-batches stated, DualPipe schedule).
+_BUBBLE_NOTES = {
+    (True, False): "training.pipeline_bubble",
+    (False, False): "training.pipeline_bubble_assumed",
+    (True, True): "training.pipeline_bubble_dualpipe",
+    (False, True): "training.pipeline_bubble_assumed_dualpipe",
+}
+
+
+def _factors(plan: Plan, facts: ComputeFacts) -> tuple[bool, bool]:
+    """(bubble charged, network charged): a pipeline under an MFU that is not stated, and a
+    network efficiency below 1."""
+    return plan.pipeline_parallel > 1 and not plan.mfu, facts.network_efficiency < 1.0
+
+
+def _training_formula(plan: Plan, facts: ComputeFacts) -> Msg:
+    """C: LoRA/QLoRA runs 4·N per token (no weight gradients), full training 6·N. T: only the
+    factors that apply (`_factors`), the bubble of the schedule the plan runs."""
     adapters = plan.task == "finetune" and plan.effective_method != "full"
-    return "formula.compute.training_adapters" if adapters else "formula.compute.training"
+    key = "formula.compute.training_adapters" if adapters else "formula.compute.training"
+    terms = _factors(plan, facts)
+    if not terms[0]:
+        return Msg(key, time=Msg(_TIME_FORMULAS[terms]))
+    dualpipe = uses_dualpipe(plan)
+    bubble = Msg("formula.compute.bubble_dualpipe" if dualpipe else "formula.compute.bubble_1f1b")
+    return Msg(key, time=Msg(_TIME_FORMULAS[terms], bubble=bubble))
 
 
 def step_flops_per_token(facts: ComputeFacts) -> float | None:
@@ -84,27 +131,6 @@ def _tokens(plan: Plan) -> tuple[float, Msg]:
     if plan.task == "finetune":
         return FINETUNE_TOKENS, Msg("assume.compute.tokens_finetune", tokens=FINETUNE_TOKENS)
     return default_pretrain_tokens(plan.model)
-
-
-#: Smallest default micro-batch count per pipeline stage: m >= 4p keeps the 1F1B bubble
-#: (p-1)/(m+p-1) under 20%. Large runs grow the global batch with the cluster to get there
-#: (Llama 3 trained 405B with 16M-token batches on 16K GPUs, arXiv:2407.21783 §3.4.1;
-#: Narayanan et al. 2021, arXiv:2104.04473 §3.3, want m >> p).
-MIN_MICROBATCHES_PER_STAGE = 4
-
-
-def pipeline_microbatches(plan: Plan) -> int:
-    """Micro-batches per 1F1B pipeline step: the plan's; else global batch sequences /
-    (data-parallel degree x micro-batch size), and, when the global batch is the default, at
-    least MIN_MICROBATCHES_PER_STAGE x p (the batch grows with the cluster)."""
-    if plan.pp_microbatches:
-        return plan.pp_microbatches
-    data_parallel = max(1, plan.gpus // (plan.tensor_parallel * plan.pipeline_parallel))
-    sequences = batch_tokens(plan) / plan.sequence_length
-    derived = max(1, round(sequences / (data_parallel * plan.micro_batch_size)))
-    if plan.global_batch_tokens or plan.pipeline_parallel == 1:
-        return derived
-    return max(derived, MIN_MICROBATCHES_PER_STAGE * plan.pipeline_parallel)
 
 
 def _mfu(plan: Plan, model_flops: float, hardware_flops: float) -> tuple[float, Msg]:
@@ -141,9 +167,10 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         hardware -= 2.0 * active * tokens
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
+    schedule = _bubble(plan, micro)
     bubble, network = 0.0, 1.0
     if not plan.mfu:  # a stated MFU is end to end: the bubble and traffic are in it
-        bubble = _bubble(plan, micro)
+        bubble = schedule
         network = _network_efficiency(
             plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
         )
@@ -170,6 +197,7 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         micro,
         bubble,
         network,
+        schedule,
     )
 
 
@@ -302,7 +330,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         "pipeline_microbatches": facts.pipeline_microbatches,
         "pipeline_bubble": facts.pipeline_bubble,
         # the schedule's idle share, charged or not (a stated MFU has it inside)
-        "schedule_bubble": _bubble(plan, facts.pipeline_microbatches or 1),
+        "schedule_bubble": facts.schedule_bubble,
         "pipeline_schedule": "dualpipe" if uses_dualpipe(plan) else "1f1b",
         "network_efficiency": facts.network_efficiency,
         "seconds": facts.seconds,
@@ -327,7 +355,7 @@ def compute_check(plan: Plan, facts: ComputeFacts, *, memory_fits: bool) -> Chec
         kind="compute",
         verdict=verdict,
         figures=figures,
-        formula=Msg(_training_formula(plan)),
+        formula=_training_formula(plan, facts),
         inputs={
             "gpus": plan.gpus,
             "gpu": plan.gpu.name,
@@ -376,24 +404,20 @@ def _duration_messages(plan: Plan, facts: ComputeFacts) -> tuple[Msg, ...]:
     """Each factor of the duration, as facts for the answer's language."""
     assert facts.compute_seconds is not None
     assert facts.seconds is not None
-    out = [
-        Msg(
-            "training.duration_factors",
-            compute_seconds=facts.compute_seconds,
-            bubble=facts.pipeline_bubble,
-            network_efficiency=facts.network_efficiency,
-            seconds=facts.seconds,
-        )
-    ]
-    bubble = _bubble(plan, facts.pipeline_microbatches or 1)
-    if plan.mfu:  # MFU = observed tokens/s x FLOPs per token / peak (PaLM §4.1, App. B)
+    charged = _factors(plan, facts)
+    factors: dict[str, float] = {"compute_seconds": facts.compute_seconds, "seconds": facts.seconds}
+    if charged[0]:
+        factors["bubble"] = facts.pipeline_bubble
+    if charged[1]:
+        factors["network_efficiency"] = facts.network_efficiency
+    out = [Msg(_DURATIONS[charged], **factors)]
+    bubble = facts.schedule_bubble
+    if plan.mfu and plan.pipeline_parallel > 1:  # MFU = tokens/s x FLOPs/token / peak (PaLM)
         out.append(Msg("training.mfu_end_to_end", mfu=plan.mfu, bubble=bubble))
+    elif plan.mfu:  # no pipeline: no bubble to say is inside it
+        out.append(Msg("training.mfu_end_to_end_no_pipeline", mfu=plan.mfu))
     if plan.pipeline_parallel > 1:
-        key = (
-            "training.pipeline_bubble"
-            if plan.pp_microbatches
-            else ("training.pipeline_bubble_assumed")
-        )
+        key = _BUBBLE_NOTES[bool(plan.pp_microbatches), uses_dualpipe(plan)]
         out.append(
             Msg(
                 key,

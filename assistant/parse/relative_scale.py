@@ -154,10 +154,16 @@ _WHOLE = frozenset({"nodes", "gpu_count", "concurrency", "context_length"})
 def _base(slot: str, prev: Scenario) -> dict[str, float]:
     """The previous turn's value(s) a relative change of `slot` multiplies: {slot: value}, or
     the slots that stand for it (the GPUs of the nodes stated; the 20-tokens-per-parameter
-    budget and the model's context the answer assumed when none was given; the batch of a
+    budget and the context the answer assumed when none was given (prompt + output when those
+    were stated, else the model's own, at most the default); the batch of a
     serving question with no users; a per-stream speed for a throughput); empty when none."""
     from calculators.catalog.models import MODELS
-    from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM, DEFAULT_CONTEXT_TOKENS
+    from calculators.defaults import (
+        CHINCHILLA_TOKENS_PER_PARAM,
+        DEFAULT_CONTEXT_TOKENS,
+        DEFAULT_OUTPUT_TOKENS,
+        DEFAULT_PROMPT_TOKENS,
+    )
 
     value = getattr(prev, slot)
     if value:
@@ -168,8 +174,11 @@ def _base(slot: str, prev: Scenario) -> dict[str, float]:
         return {slot: float(prev.nodes * prev.gpus_per_node)}
     if slot == "tokens" and prev.params:
         return {slot: prev.params * CHINCHILLA_TOKENS_PER_PARAM}
-    no_lengths = prev.prompt_tokens is None and prev.output_tokens is None
-    if slot == "context_length" and no_lengths and (prev.model or prev.params):
+    if slot == "context_length" and (prev.prompt_tokens or prev.output_tokens):
+        # serving lengths stated, no context: each sequence holds its prompt and its output
+        prompt = prev.prompt_tokens or DEFAULT_PROMPT_TOKENS
+        return {slot: float(prompt + (prev.output_tokens or DEFAULT_OUTPUT_TOKENS))}
+    if slot == "context_length" and (prev.model or prev.params):
         model = MODELS.get(prev.model or "")
         own = model.context_length if model is not None else None
         return {slot: float(min(own or DEFAULT_CONTEXT_TOKENS, DEFAULT_CONTEXT_TOKENS))}

@@ -111,6 +111,12 @@ def test_relative_words_name_their_slot(text: str, expected: tuple[str, float] |
             ("context_length",),
         ),
         (
+            # lengths stated, no context: prompt + output (2,000 + the 256 default), doubled
+            ("Serve Llama-3.1-8B on one H100, 2000-token prompts, 8 users", "上下文翻倍呢"),
+            {"context_length": 4512},
+            ("context_length",),
+        ),
+        (
             ("How long to pretrain a 7B model on 1T tokens with 16x H100?", "triple the tokens?"),
             {"tokens": 3e12},
             ("tokens",),

@@ -2,8 +2,9 @@
 
 Counts out of range ("-8 张卡", "1e30 nodes") stay slots for the calculator to refuse by name;
 what is refused here cannot even become a slot: a number that overflows to infinity
-("1e999 GPUs"), a Chinese numeral beyond any count ("一亿亿亿参数") and a price, budget or
-electricity price that is not positive ("$-2 per GPU-hour").
+("1e999 GPUs"), a Chinese numeral beyond any count ("一亿亿亿参数"), a price, budget or
+electricity price that is not positive ("$-2 per GPU-hour") and an MFU that no GPU can run at
+("150% MFU", "利用率0%"), which would otherwise be replaced by the default MFU unsaid.
 
 Examples:
     >>> refuse_nonsense("8 h100 train 7b", "8 h100 train 7b", {"price_per_gpu_hour": 2.0})
@@ -15,6 +16,10 @@ Examples:
     Traceback (most recent call last):
     ...
     calculators.errors.CalculatorInputError: gpu_count='nan': must be a finite number
+    >>> refuse_nonsense("", "", {"mfu": 1.5})
+    Traceback (most recent call last):
+    ...
+    calculators.errors.CalculatorInputError: mfu='150%': must be more than 0% and at most 100%
 """
 
 from __future__ import annotations
@@ -94,3 +99,7 @@ def refuse_nonsense(cleaned: str, normalized: str, found: Mapping[str, object]) 
         value = found.get(name)
         if isinstance(value, (int, float)) and not value > 0:
             raise CalculatorInputError(name, value, Msg("invalid.positive_amount"))
+    mfu = found.get("mfu")
+    if isinstance(mfu, (int, float)) and not 0 < mfu <= 1:
+        field = "mfu"  # shown as the percentage said: "MFU 150%"
+        raise CalculatorInputError(field, f"{mfu * 100:g}%", Msg("invalid.mfu_percent"))

@@ -114,6 +114,7 @@ def as_followup(
     bare: int | None = None,
     added: Mapping[str, float] | None = None,
     own_asks: tuple[Ask, ...] | None = None,
+    unapplied: str | None = None,
 ) -> Query | None:
     """`base` as a follow-up of `previous`, or None when it is a question of its own.
 
@@ -123,7 +124,8 @@ def as_followup(
     on a scenario the question it follows keeps its intent ("需要几张" then "那用H100呢?"):
     `own_asks`, what it asks besides the words that set its slots (default: all it asks), and
     only when it asks nothing of its own are the previous turn's asks carried
-    (assistant.parse.kind).
+    (assistant.parse.kind). `unapplied` is the slot of a relative change ("what if the QPS
+    doubles?") the previous turn has no value of: still a follow-up, whose answer says so.
     """
     if previous is None or (offtopic and not base.in_domain):
         return None
@@ -132,15 +134,17 @@ def as_followup(
         return None
     prev: Scenario = prev_query.scenario if prev_query is not None else previous  # type: ignore[assignment]
     found = _relative_counts(found, prev, base.question, bare, added)
+    if unapplied is not None:  # "再加2张" with no count before: not 2 GPUs either
+        found = {k: v for k, v in found.items() if k != unapplied}
     found, size_note = _same_family(found, prev)
     asks = tuple(a for a in base.asks if a != "concept")
     # "and how much memory does it save?" after "What is FSDP?" (assistant.parse.thread)
     concept = prev_query is not None and continues_concept(
         base, found, prev_query, offtopic=offtopic
     )
-    if not (found or base.topics or asks or concept):
+    if not (found or base.topics or asks or concept or unapplied):
         return None
-    marked = is_marked(base.question) or concept
+    marked = is_marked(base.question) or concept or unapplied is not None
     # "那它对8张卡训练13B能省多少显存?" after "什么是ZeRO-3?": its own job, with the concept's stage
     applied = concept and bool(_WORKLOAD & found.keys())
     own_job = _names_own_job(found, base.asks, weak=marked)
@@ -161,6 +165,9 @@ def as_followup(
     context = (prev_query.context or prev_query.question) if prev_query is not None else ""
     if size_note is not None:
         base = replace(base, warnings=(*base.warnings, _note(size_note, base.language)))
+    if unapplied is not None:
+        missing = Msg("parse.relative_no_base", slot=Msg(f"parse.slot.{unapplied}"))
+        base = replace(base, warnings=(*base.warnings, _note(missing, base.language)))
     followup = replace(
         base,
         scenario=scenario,
@@ -264,6 +271,9 @@ def merge_followup(
         changes["gpu_count"] = None
     if "gpu_count" in changes and "nodes" not in changes:
         changes["nodes"] = None
+    if "concurrency" in found and "batch_size" not in found:
+        if previous.batch_size is not None and previous.batch_size == previous.concurrency:
+            changes["batch_size"] = found["concurrency"]  # the batch was the users in flight
     if "gpus_per_node" in found and not {"nodes", "gpu_count"} & found.keys():
         _regroup(changes, previous, int(found["gpus_per_node"]))  # type: ignore[call-overload]
     if str(found.get("intra_link", "")).lower().startswith("pcie") and "gpu" not in found:

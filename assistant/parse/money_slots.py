@@ -192,24 +192,40 @@ def read_pue(text: str) -> float | None:
 
 _MFU = (
     re.compile(
-        r"(\d+(?:\.\d+)?)\s*(%)\s*(?:的\s*)?(?:(?<![a-z])mfu(?![a-z])|(?:算力|gpu ?)?利用率)"
+        r"()(?<![\d.])(-?\d+(?:\.\d+)?)\s*(%)\s*(?:的\s*)?"
+        r"(?:(?<![a-z])mfu(?![a-z])|(?:算力|gpu ?)?利用率)"
     ),
-    re.compile(r"(?<![a-z])mfu(?![a-z])\D{0,12}?(\d+(?:\.\d+)?)\s*(%)?"),
-    re.compile(r"(?<!显存)(?<!内存)(?:算力|gpu ?)?利用率\D{0,6}?(\d+(?:\.\d+)?)\s*(%)?"),
+    re.compile(r"(?<![a-z])mfu(?![a-z])(\D{0,12}?)(-?\d+(?:\.\d+)?)\s*(%)?"),
+    re.compile(r"(?<!显存)(?<!内存)(?:算力|gpu ?)?利用率(\D{0,6}?)(-?\d+(?:\.\d+)?)\s*(%)?"),
 )
+#: Only separators between "MFU" and its number ("MFU 150", "mfu=0"): the number is the MFU
+#: even beyond 100 (then refused, `bounds.refuse_nonsense`), not a count said after it.
+_MFU_GAP = re.compile(r"[\s:=：为是约]*")
 
 
 def read_mfu(text: str) -> float | None:
     """A stated MFU as a fraction ("at 40% MFU", "MFU=0.4", "利用率40%", "50% MFU"); a bare
-    number above 1 is a percentage ("MFU 45"); the memory's utilisation ("显存利用率") is not."""
+    number above 1 is a percentage ("MFU 45"); the memory's utilisation ("显存利用率") is not.
+    An impossible one is kept as stated, for the parse to refuse ("150% MFU" is 1.5): never
+    dropped for the default.
+
+    >>> read_mfu("at 150% mfu"), read_mfu("mfu 0.45"), read_mfu("算力利用率150%")
+    (1.5, 0.45, 1.5)
+    >>> read_mfu("mfu on 256 gpus"), read_mfu("mfu if i get 3000 tokens/s")
+    (None, None)
+    """
     for pattern in _MFU:
         match = pattern.search(text)
         if match is None:
             continue
-        value = to_float(match.group(1))
-        if value > 100 or re.match(r"\s*(?:k\b|tok|tokens?|samples?|/)", text[match.end() :]):
+        gap, number, percent = match.groups()  # (words between "MFU" and the number, …)
+        value = to_float(number)
+        said_alone = _MFU_GAP.fullmatch(gap) is not None
+        if (value > 100 and not (percent or said_alone)) or re.match(
+            r"\s*(?:k\b|tok|tokens?|samples?|/|gpus?\b|cards?\b|张|卡)", text[match.end() :]
+        ):
             continue  # "MFU if I get 3000 tokens/s": a rate, not a percentage
-        return value / 100 if match.group(2) or value > 1 else value
+        return value / 100 if percent or value > 1 else value
     return None
 
 

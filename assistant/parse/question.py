@@ -30,6 +30,7 @@ from assistant.parse.language import detect_language, says_no_language
 from assistant.parse.mentions import find_mentions
 from assistant.parse.numbers import clean_text
 from assistant.parse.options import hardware_options
+from assistant.parse.relative_counts import unapplied_change
 from assistant.parse.scenario import (
     compared_counts,
     option_precisions,
@@ -175,6 +176,7 @@ def _with_previous(
         bare=bare_count(text),
         added=added,
         own_asks=own_asks,
+        unapplied=unapplied_change(text, previous, nodes),
     )
     if followup and isinstance(previous, Query) and says_no_language(base.question):
         return replace(followup, language=previous.language)  # "4-bit?" after a Chinese turn

@@ -12,9 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from assistant.parse.relative_scale import scaled_slots, scaled_units
 from assistant.records import Query, Scenario
 
-__all__ = ["MAX_NAMED_COUNT", "added_counts", "added_units", "bare_count", "scaled_units"]
+__all__ = [
+    "MAX_NAMED_COUNT",
+    "added_counts",
+    "added_units",
+    "bare_count",
+    "scaled_units",
+    "unapplied_change",
+]
 
 
 _ADD_VERB = r"(?:再加|再添|再多|多加|加上?|增加|添加|再买|\badd(?:ing)?|\bplus)"
@@ -82,7 +90,7 @@ def added_counts(
     prev = previous.scenario if isinstance(previous, Query) else previous
     added = added_units(text)
     if added is None:
-        return _scaled_counts(text, prev)  # "再加一倍卡呢", "数据翻倍呢", "half the tokens?"
+        return dict(scaled_slots(text, prev)[1])  # "再加一倍卡呢", "数据翻倍呢", "qps多1半呢"
     slot, delta = added
     if slot == "gpu_count":
         base = prev.gpu_count
@@ -95,92 +103,26 @@ def added_counts(
     return {slot: base + delta} if base else {}
 
 
-#: (factor, pattern): "翻倍" / "再加一倍" / "double" / "twice" ×2, "减半" / "half" ×0.5, "变成3倍"
-#: ×3 (the text is normalised: "一倍" is "1倍").
-_FACTORS: tuple[tuple[float | None, re.Pattern[str]], ...] = (
-    (2.0, re.compile(r"翻1?倍|(?:再|多)?加1倍|增加1倍|\bdoubl(?:e|ed|ing)\b|\btwice\b|\b2x\b")),
-    # "用一半的卡" (一半 normalised to 1半) is half; "多一半" is half as many more, not read
-    (0.5, re.compile(r"减半|砍半|少1半|(?<![多\d.])1半|\bhal(?:f|ve|ved|ving)\b")),
-    (None, re.compile(r"(?:变成|变为|到|成|是原来的|\bto\b)\s*(\d{1,3})\s*(?:倍|x\b|times\b)")),
-)
-#: (slot, nouns): what a relative change applies to ("卡数减半", "double the GPUs", "数据翻倍").
-_SCALED_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("nodes", re.compile(r"台|节点|机器|服务器|\bnodes?\b|\bservers?\b|\bmachines?\b")),
-    ("gpu_count", re.compile(r"卡|gpu|显卡|⟨gpu⟩|\bcards?\b|\baccelerators?\b")),
-    ("tokens", re.compile(r"数据|语料|token|词元|训练量|\bdata(?:set)?\b")),
-    ("context_length", re.compile(r"上下文|序列长度|\bcontext\b|\bsequence length\b")),
-    ("concurrency", re.compile(r"并发|用户|人数|\bconcurren\w*|\busers\b|\bpeople\b|\bsessions\b")),
-)
+def unapplied_change(
+    text: str, previous: Scenario | Query | None, site_nodes: Mapping[str, int]
+) -> str | None:
+    """The slot a relative change in `text` names when the previous turn has no value of it
+    to change ("what if the QPS doubles?" after a question that stated no QPS; "再加2张" after
+    "需要几张?"), else None: the answer says so rather than keeping the set-up silently.
 
-
-#: Halves that scale nothing: "half precision", "in half a year".
-_NOT_SCALED = re.compile(r"half[- ]precision|half an? (?:year|month|week|day|hour)|half[- ]year")
-#: At most this many characters between the change and what it changes ("double the number
-#: of GPUs"), so "in half a year with 8 GPUs" halves nothing.
-_NEAR = 16
-
-
-def scaled_units(text: str) -> tuple[str, float] | None:
-    """("gpu_count", 2.0) for "再加一倍卡呢" / "double the GPUs", ("tokens", 0.5) for "half the
-    tokens?": a change relative to the previous turn's value, applied to the thing named next
-    to it (a bare "翻倍呢" is not read).
-
-    >>> scaled_units("再加1倍卡呢"), scaled_units("数据翻倍呢"), scaled_units("half the tokens?")
-    (('gpu_count', 2.0), ('tokens', 2.0), ('tokens', 0.5))
-    >>> scaled_units("节点数翻倍呢"), scaled_units("翻倍呢"), scaled_units("8张⟨gpu⟩训练")
-    (('nodes', 2.0), None, None)
-    >>> scaled_units("8 gpus in half precision"), scaled_units("in half a year with 8 gpus")
-    (None, None)
-    >>> scaled_units("用1半的卡呢"), scaled_units("多1半的卡呢")
-    (('gpu_count', 0.5), None)
-    >>> scaled_units("用户数翻倍呢"), scaled_units("half as many people?")
-    (('concurrency', 2.0), ('concurrency', 0.5))
+    >>> prev = Scenario(model="Llama-3.1-8B", task="inference", gpu_count=2, concurrency=20)
+    >>> unapplied_change("what if the qps doubles?", prev, {})
+    'target_qps'
+    >>> unapplied_change("并发翻倍呢", prev, {}) is None  # 20 users, doubled: applied
+    True
     """
-    text = _NOT_SCALED.sub(" ", text)
-    for value, pattern in _FACTORS:
-        for match in pattern.finditer(text):
-            factor = value if value is not None else float(match.group(1))
-            near = [
-                (_gap(match.span(), noun.span()), slot)
-                for slot, nouns in _SCALED_SLOTS
-                for noun in nouns.finditer(text)
-            ]
-            near = [n for n in near if n[0] <= _NEAR]
-            if factor > 0 and near:
-                return min(near)[1], factor
-    return None
-
-
-def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """Characters between two spans (0 when they touch or overlap)."""
-    return max(0, b[0] - a[1], a[0] - b[1])
-
-
-def _scaled_base(slot: str, prev: Scenario) -> float | None:
-    """The previous turn's value a relative change multiplies (tokens: the 20-per-parameter
-    default when only a size was given, as the answer assumed)."""
-    from calculators.defaults import CHINCHILLA_TOKENS_PER_PARAM
-
-    if slot == "gpu_count" and prev.gpu_count is None and prev.nodes and prev.gpus_per_node:
-        return float(prev.nodes * prev.gpus_per_node)
-    if slot == "tokens" and prev.tokens is None and prev.params:
-        return prev.params * CHINCHILLA_TOKENS_PER_PARAM
-    value = getattr(prev, slot)
-    return float(value) if value else None
-
-
-def _scaled_counts(text: str, prev: Scenario) -> dict[str, float | int]:
-    scaled = scaled_units(text)
-    if scaled is None:
-        return {}
-    slot, factor = scaled
-    base = _scaled_base(slot, prev)
-    if base is None:
-        return {}
-    value = base * factor
-    if slot == "tokens":
-        return {slot: value}
-    return {slot: max(1, round(value))}  # counts and lengths are whole
+    if previous is None or added_counts(text, previous, site_nodes):
+        return None
+    added = added_units(text)
+    if added is not None:
+        return added[0]
+    prev = previous.scenario if isinstance(previous, Query) else previous
+    return scaled_slots(text, prev)[0]
 
 
 #: The largest bare number read as a count of a card named with no count (beyond: a year).

@@ -25,6 +25,7 @@ from assistant.calculate.sizing import sized
 from assistant.calculate.targets import has_target
 from assistant.i18n import text
 from assistant.records import Query, Scenario
+from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def at_capacity_splits(
         e = o.scenario
         if e is None or e.task != "inference":
             return list(outcomes), None
-        per_node = min(e.gpu_count or 1, e.gpus_per_node or e.gpu_count or 1)
+        per_node = min(e.gpu_count or 1, e.gpus_per_node or DEFAULT_GPUS_PER_NODE)
         held = {}
         for tp in (d for d in (1, 2, 4, 8, 16) if d <= per_node and (e.gpu_count or 1) % d == 0):
             held[tp] = max_sequences(replace(e, tensor_parallel=tp, pipeline_parallel=None)) or 0

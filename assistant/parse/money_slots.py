@@ -174,8 +174,11 @@ def read_price_per_kwh(text: str) -> tuple[float | None, str | None]:
 
 
 _PUE = (
-    re.compile(r"\bpue\s*(?:of|=|:|：|为|是|约|大约|按|取|at|is|" + SET_TO + r")?\s*" + NUMBER),
-    re.compile(NUMBER + r"\s*(?:的)?\s*pue\b"),
+    # "机房PUE 1.4": a Chinese word before it is no word boundary for \b, so letters only
+    re.compile(
+        r"(?<![a-z])pue\s*(?:of|=|:|：|为|是|约|大约|按|取|at|is|" + SET_TO + r")?\s*" + NUMBER
+    ),
+    re.compile(NUMBER + r"\s*(?:的)?\s*pue(?![a-z])"),
 )
 
 
@@ -185,6 +188,8 @@ def read_pue(text: str) -> float | None:
 
     >>> read_pue("pue降到1.15呢"), read_pue("pue改回1.5")  # a follow-up's new value
     (1.15, 1.5)
+    >>> read_pue("机房pue 1.4，一年电费多少")
+    1.4
     """
     match = first_match(_PUE, text)
     return to_float(match.group(1)) if match else None

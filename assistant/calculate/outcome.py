@@ -375,6 +375,8 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = at_fewest_fitting(query, outcome, _evaluator(query, ask))
         if open_count and ask == "feasibility" and not _training(s):  # "on H100s": the fewest
             outcome = at_plural_count(query, outcome, _evaluator(query, "gpu_count"))
+        if open_count and ask in _OPEN_COUNT_QUANTITIES and not _training(s):  # serving's bill
+            outcome = sized(query, outcome, _evaluator(query, "gpu_count"), "answer.open_count")
         if open_count and ask == "gpu_count":
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
@@ -419,8 +421,7 @@ def _resolve(
         memory = ask in ("memory", "activations", "feasibility")  # feasibility: "does it fit?"
         note = text(Msg("answer.memory_only" if memory else f"answer.{ask}_only"), lang)
         return replace(resolved, assumptions=(note, *resolved.assumptions))
-    # "能一起训练70B吗，会不会卡在通信上" asks the yes/no too: the default horizon judges it
-    yes_no = ask == "network" and yes_no_beside_network(query.question)
+    yes_no = ask == "network" and yes_no_beside_network(query.question)  # "能训吗，会卡吗": both
     open_horizon = (ask in (*OPEN_HORIZON, "compare") and not yes_no) or s.budget is not None
     if not open_horizon or s.deadline_seconds is not None or not _training(s):
         return resolve(s, site, lang, own_run=own)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from assistant.calculate import calculate
 from assistant.parse import parse
+from tests.pipeline.checks import lead_and_figures
 
 
 def _lead(question: str) -> str:
@@ -41,3 +42,26 @@ def test_a_training_count_keeps_its_own_sentence() -> None:
     lead = _lead("How many H100 to pretrain a 70B model on 2T tokens in 30 days?")
     assert "You need at least" in lead
     assert "KV cache" not in lead.split(".")[0]
+
+
+def test_a_serving_bill_with_no_count_is_the_bill_of_the_fewest_that_serve_the_load() -> None:
+    # 200 sequences of 4,096 tokens of Llama-3.1-70B: 141 GB of weights + 200 x 1.34 GB of KV
+    # = 410 GB, more than one H100 (72 GB usable): 8 of them (one node), 720 h a month at
+    # $2.49: 8 x 720 x 2.49 = 14,342 USD. On the default one GPU it read "1,793 USD".
+    lead, cost = lead_and_figures(
+        "We rent H100 at $2.49/hr. Serving Llama-3.1-70B to 200 concurrent users, what's the "
+        "monthly bill?"
+    )
+    assert cost["gpu_hours"] == 8 * 720
+    assert abs(cost["cost"] - 8 * 720 * 2.49) < 1
+    assert "14,342 USD" in lead
+
+
+def test_a_machine_room_pue_written_after_chinese_is_kept() -> None:
+    # 8 x (400 W TDP + 237 W host) x 1.4 x 8,760 h = 62,497 kWh, x 0.8 = 49,998 元
+    lead, power = lead_and_figures(
+        "8卡H20服务器，机房PUE 1.4，一年电费多少（电价0.8元/度）？", "power"
+    )
+    assert "PUE 1.4" in lead
+    assert abs(power["kwh"] - 62_497) < 50
+    assert abs(power["energy_cost"] - 49_998) < 5

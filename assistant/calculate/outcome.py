@@ -377,7 +377,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = at_plural_count(query, outcome, _evaluator(query, "gpu_count"))
         if open_count and ask in _OPEN_COUNT_QUANTITIES and not _training(s):  # serving's bill
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"), "answer.open_count")
-        if open_count and ask == "gpu_count":
+        if open_count and ask in ("gpu_count", "layout"):  # "what TP degree do I need": fewest
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
         return with_focus(query, stated_purchase(query, outcome), ask)

@@ -76,7 +76,6 @@ def test_the_mfu_in_chinese_with_no_rate_is_the_planning_default() -> None:
     [
         ("What's the minimum number of A100 40GB for QLoRA on Llama-2-70B?", 2),
         ("fewest H100s to serve Llama-3.1-405B in FP8", 8),
-        ("What TP degree do I need to serve Llama-3.1-405B FP8 on H100s?", 8),
     ],
 )
 def test_a_minimum_number_is_a_count(question: str, count: int) -> None:
@@ -86,6 +85,17 @@ def test_a_minimum_number_is_a_count(question: str, count: int) -> None:
     assert outcome.verdict == "feasible"
     assert outcome.scenario is not None
     assert outcome.scenario.gpu_count == count
+
+
+def test_the_tp_degree_needed_with_no_count_is_the_split_of_the_fewest_gpus() -> None:
+    # 405B in FP8 = 406 GB of weights: more than 4 x 72 GB usable, so one TP8 replica on 8
+    query = parse("What TP degree do I need to serve Llama-3.1-405B FP8 on H100s?")
+    assert query.asks[0] == "layout"
+    outcome = calculate(query)
+    assert outcome.verdict == "feasible"
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 8
+    assert outcome.lead.startswith("Use TP=8, PP=1 on 8 × H100 SXM 80GB (1 replica)")
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,14 @@ _PER_HOUR = re.compile(
 #: The machine's own draw asked ("整机功耗", "配多大的UPS", "电源够不够", "power supply"): what a
 #: UPS or a PSU is sized for is the draw at the socket, before the site's cooling (PUE).
 _AT_SOCKET = re.compile(
-    r"整机|单机功耗|ups|电源|psu|插座|power supply|at the (?:socket|wall)", re.IGNORECASE
+    r"整机|单机功耗|ups|电源|psu|插座|power supply|at the (?:socket|wall)|"
+    # "一台多少瓦", "每台服务器功率多大", "how many watts does one server draw": one machine's draw
+    r"(?:一|每|单)台(?:服务器|机器|主机)?(?:的)?(?:功率|功耗)?\s*(?:多少|几|多大)\s*(?:瓦|千瓦|w|kw|功率)?|"
+    r"(?:服务器|机器|主机)(?:的)?(?:功率|功耗)|"
+    r"how many (?:watts|kw|kilowatts) (?:does|do|will|would) (?:one|a|the|each|this|that) "
+    r"(?:[\w×-]+ ){0,3}?(?:server|node|box|machine)|"
+    r"(?:per|each|one) (?:server|node|box|machine)'?s? (?:power|draw)",
+    re.IGNORECASE,
 )
 
 

@@ -16,6 +16,10 @@ from assistant.parse import parse
         ("8张H100服务器功耗多少，UPS配多大", 8 * (700 + 237)),
         ("8张H100的机器电源要多大", 8 * (700 + 237)),  # the supply's size asks the draw
         ("What size UPS does an 8x A100 server need?", 8 * (400 + 237)),
+        # one machine's draw asked ("一台多少瓦", "one server"): at the socket too
+        ("8卡H20服务器一台多少瓦？", 8 * (400 + 237)),
+        ("How many watts does one 8x H100 server draw?", 8 * (700 + 237)),
+        ("8卡H20服务器一台多少瓦？机房PUE 1.4", 8 * (400 + 237) * 1.4),
         # no machine-level word: the site's draw, PUE 1.58 as before
         ("8张A100满载功率多少", 8 * (400 + 237) * 1.58),
         # a stated PUE is always kept

@@ -13,7 +13,7 @@ from calculators._memory_parts import frozen_base_bytes, stage_layout
 from calculators.catalog.hardware import LINKS, Link
 from calculators.messages import Msg
 from calculators.network import NetworkEstimate, training_step_network
-from calculators.planner.energy import site_energy
+from calculators.planner.energy import site_energy, with_bill
 from calculators.planner.plan import (
     FINETUNE_BATCH_SEQUENCES,
     PRETRAIN_BATCH_TOKENS,
@@ -24,7 +24,7 @@ from calculators.planner.plan import (
     Plan,
 )
 from calculators.power import SOURCES as POWER_SOURCES
-from calculators.power import EnergyEstimate, cost, energy_cost
+from calculators.power import EnergyEstimate, cost
 
 __all__ = [
     "NETWORK_OK_RATIO",
@@ -319,12 +319,7 @@ def power_check(
         figures.update(_serving_energy(rate, tokens_per_s))
         formula = Msg("formula.then", first=formula, second=Msg("formula.power.serving"))
         assumptions = (*assumptions, Msg("assume.serving.full_load_power"))
-    if plan.price_per_kwh is not None:  # the period's energy at the user's price
-        figures.update(
-            price_per_kwh=plan.price_per_kwh,
-            energy_cost=energy_cost(kwh=est.kwh, price_per_kwh=plan.price_per_kwh),
-        )
-        formula = Msg("formula.then", first=formula, second=Msg("formula.power.energy_cost"))
+    formula = with_bill(figures, formula, est.kwh, plan.price_per_kwh)  # at the user's price
     return CheckResult(
         kind="power",
         verdict="ok",

@@ -64,6 +64,15 @@ def site_energy(
     )
 
 
+def with_bill(figures: dict[str, Figure], formula: Msg, kwh: float, price: float | None) -> Msg:
+    """The energy's bill at the user's price per kWh added to `figures` (price_per_kwh,
+    energy_cost), and the formula that says so; `formula` as it was with no price."""
+    if price is None:
+        return formula
+    figures.update(price_per_kwh=price, energy_cost=energy_cost(kwh=kwh, price_per_kwh=price))
+    return Msg("formula.then", first=formula, second=Msg("formula.power.energy_cost"))
+
+
 def energy_run_check(
     *,
     gpu: GPU,
@@ -103,13 +112,9 @@ def energy_run_check(
         "energy_joules": est.energy_joules,
         "average_power_watts": est.average_power_watts,
     }
-    formula: Msg = est.formula
-    if price_per_kwh is not None:
-        bill = energy_cost(kwh=est.kwh, price_per_kwh=price_per_kwh)
-        figures.update(price_per_kwh=price_per_kwh, energy_cost=bill)
-        if currency:
-            figures["currency"] = currency
-        formula = Msg("formula.then", first=formula, second=Msg("formula.power.energy_cost"))
+    formula = with_bill(figures, est.formula, est.kwh, price_per_kwh)
+    if price_per_kwh is not None and currency:
+        figures["currency"] = currency
     tdp_sources = tuple(s for s in gpu.sources if s.startswith("power:"))
     return CheckResult(
         kind="power",

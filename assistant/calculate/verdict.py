@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from assistant.records import Check, Figure, Language, Scenario, Verdict
 from calculators.defaults import PRACTICAL_SECONDS
 from calculators.messages import Msg
+from calculators.planner.evaluation import HOW_KINDS
 
 if TYPE_CHECKING:
     from calculators.planner.plan import Evaluation, Outcome, Plan, PlanChange
@@ -367,12 +368,9 @@ def first_fix(evaluation: Evaluation, stated: Scenario) -> tuple[int | None, int
     return keeping, other
 
 
-#: Changes of how the same job is laid out on the same GPUs (not of the job or its precision).
-_RELAYOUT = frozenset({"zero", "tensor_parallel", "recompute", "offload"})
-
-
 def _relayout(change: PlanChange) -> bool:
-    return change.kind in _RELAYOUT and not change.hardware
+    """A change of how the same job runs on the same GPUs (`planner.evaluation.HOW_KINDS`)."""
+    return change.kind in HOW_KINDS and not change.hardware
 
 
 def _keeps_on_more_hardware(change: PlanChange, plan: Plan, stated: Scenario) -> bool:

@@ -47,6 +47,7 @@ from calculators.planner.suggestions import Candidate, candidates, deadline_rema
 from calculators.planner.validate import validate_plan
 
 __all__ = [
+    "HOW_KINDS",
     "CheckResult",
     "Evaluation",
     "Outcome",
@@ -284,7 +285,7 @@ def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[P
 
 
 #: Suggestion kinds that change how the job runs, not the job or the hardware.
-_HOW_KINDS = ("zero", "tensor_parallel", "recompute", "offload", "combined")
+HOW_KINDS = ("zero", "tensor_parallel", "recompute", "offload", "combined")
 
 
 def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]:
@@ -307,7 +308,7 @@ def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]
     # A change of how the job runs (sharding, recompute, offload), not of the job or the
     # hardware, is the condition a verdict looks for: it stays even when cheaper-ranked
     # changes of the job (LoRA) or the hardware fill the list.
-    extra = [c for c in working[limit:] if c.kind in _HOW_KINDS and not c.hardware][:1]
+    extra = [c for c in working[limit:] if c.kind in HOW_KINDS and not c.hardware][:1]
     return (*working[:limit], *extra)
 
 

@@ -4,6 +4,8 @@ the headline answers the question, and a default never passes for what the user 
 
 from __future__ import annotations
 
+import re
+
 from assistant.calculate import calculate
 from assistant.parse import parse
 from tests.pipeline.checks import lead_and_figures
@@ -65,3 +67,13 @@ def test_a_machine_room_pue_written_after_chinese_is_kept() -> None:
     assert "PUE 1.4" in lead
     assert abs(power["kwh"] - 62_497) < 50
     assert abs(power["energy_cost"] - 49_998) < 5
+
+
+def test_the_count_for_interactive_streams_says_how_the_load_is_shared() -> None:
+    # a stream's speed to one decimal (an estimate: "6.2", not "6.24"), and the replicas' share
+    # of the streams, the reason more GPUs make each stream faster
+    lead = calculate(parse("DeepSeek-V3 50路并发8k上下文需要几张910B？")).lead
+    assert re.search(r"每路约 \d+\.\d token/s，低于本工具按交互使用取的 10 token/s", lead)
+    shared = re.search(r"（(\d+) 个副本，每副本 \d+ 张卡，各承担 1/(\d+) 的并发）", lead)
+    assert shared is not None
+    assert shared.group(1) == shared.group(2)

@@ -37,8 +37,10 @@ CHINCHILLA_TOKENS_PER_PARAM = 20.0
 FINETUNE_TOKENS = 1e8
 """Fine-tuning token budget when none is given: about 50k instructions × 2k tokens (Llama 2's
 SFT set was 27,540 dialogues, arXiv:2307.09288 §3.1). A planning default, said in the answer."""
-PRETRAIN_BATCH_TOKENS = 4_000_000.0
-"""Pre-training global batch: 4M tokens (Llama 2, arXiv:2307.09288 §2.2; GPT-3 175B used 3.2M)."""
+PRETRAIN_BATCH_TOKENS = 4_194_304.0
+"""Pre-training global batch: 4M tokens, i.e. 2**22 = 1,024 sequences of 4,096 tokens (Llama 2,
+arXiv:2307.09288 §2.2; GPT-3 175B used 3.2M), so the default batch is a whole power-of-two
+number of sequences at the usual context lengths rather than 977."""
 FINETUNE_BATCH_SEQUENCES = 64
 """Fine-tuning global batch in sequences: 64 (Llama 2 SFT, arXiv:2307.09288 §3.1)."""
 DEFAULT_INTER_LINK = "InfiniBand NDR"

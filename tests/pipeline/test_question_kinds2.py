@@ -146,7 +146,7 @@ def test_no_default_deadline_decides_a_network_question() -> None:
     compute = _net(outcome, "compute_seconds_per_step")
     assert 0.25 < sync / compute <= 1  # the "little margin" band the sentence names
     assert "期限 90 天" not in outcome.lead
-    assert "全局批 977 条" in outcome.lead  # the assumed batch the figures depend on
+    assert "全局批 1,024 条" in outcome.lead  # the assumed batch the figures depend on
 
 
 def test_a_network_bound_run_does_not_work_on_that_fabric() -> None:

@@ -61,10 +61,10 @@ def test_a_stated_batch_is_kept_and_its_bubble_charged() -> None:
     "question",
     [
         "8张H100预训练7B模型，1T token",  # no pipeline: the 4M-token default
-        "Pretrain a 13B model on 16 H100 with TP=8 and PP=2 on 300B tokens",  # 977 > 4 x 2 x 1
+        "Pretrain a 13B model on 16 H100 with TP=8 and PP=2 on 300B tokens",  # 1,024 > 4 x 2 x 1
     ],
 )
 def test_the_default_stays_when_it_is_enough(question: str) -> None:
     _, batch, said = _compute(question)
-    assert batch == 977
+    assert batch == 1024  # 2**22 tokens / 4,096
     assert not any("随集群增大" in s or "grown with the cluster" in s for s in said)

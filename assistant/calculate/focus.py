@@ -316,7 +316,7 @@ def _serving_cost(
 ) -> Msg:
     period = next((c.figures.get("period") for c in checks if c.kind == "cost"), None)
     per = Msg("summary.cost.per_hour_of_serving") if period == "one hour of serving" else ""
-    rent = Msg("summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours")
+    rent = Msg("summary.cost.gpu_hour" if hours == 1 else "summary.cost.gpu_hours")
     return Msg(
         "answer.cost_serving",
         cost=cost,

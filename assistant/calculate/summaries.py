@@ -228,7 +228,7 @@ def _cost(f: Figures, gpu: str) -> list[Msg]:
         Msg("summary.cost.per_hour_of_serving") if f.get("period") == "one hour of serving" else ""
     )
     if hours is not None:
-        key = "summary.cost.gpu_hour" if round(hours) == 1 else "summary.cost.gpu_hours"
+        key = "summary.cost.gpu_hour" if hours == 1 else "summary.cost.gpu_hours"
         parts.append(Msg(key, hours=hours, per=per))
     cost = _num(f, "cost")
     if cost is not None:

@@ -148,7 +148,7 @@ def read_sizes(text: str) -> list[SizeMention]:
 
 _EPOCHS = re.compile(
     NUMBER
-    + r"\s*(?:个\s*)?(?:epochs?|轮(?!次?对话))|(?:训练|跑)\s*"
+    + r"(?:\s*|\s*-\s*)(?:个\s*)?(?:epochs?|轮(?!次?对话))|(?:训练|跑)\s*"
     + NUMBER
     + r"\s*(?:轮|遍|个epoch)",
     re.ASCII,
@@ -160,6 +160,8 @@ def read_epochs(text: str) -> float | None:
 
     >>> read_epochs("sft for 3 epochs of 200m tokens"), read_epochs("训练3轮"), read_epochs("7b")
     (3.0, 3.0, None)
+    >>> read_epochs("a 3-epoch LoRA")
+    3.0
     """
     match = _EPOCHS.search(text)
     if match is None:

@@ -129,7 +129,7 @@ def _evaluate_scenario(
 
         pue = DEFAULT_PUE
     evaluation, notes = evaluate_best(scenario, lang, pue, ask)
-    if on_memory(ask, stated, fit):
+    if on_memory(ask, stated, fit) and scenario.task != "inference":  # serving has no deadline
         evaluation = judged_on_memory(evaluation)
     # a split chosen for the load or latency asked is part of the answer, not an assumption
     chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"

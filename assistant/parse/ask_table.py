@@ -98,6 +98,9 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"\bvs\.?(?![a-z])|versus|对比|比较一下|比一比|哪个|哪一个|哪种|哪套|哪一套|"
         # "H100和A100训练7B，速度差多少", "H100比A100快多少": two cards and how far apart
         r"⟨gpu⟩.{0,40}⟨gpu⟩.{0,60}(?:差(?:多少|几倍|多大)|快多少|慢多少|快几倍|慢几倍|差距)|"
+        # "A100 40GB和A100 80GB训练13B有啥区别": two cards for one job (no job: a concept)
+        r"⟨gpu⟩[^。？?]{0,40}⟨gpu⟩[^。？?]{0,30}(?:训练|微调|推理|部署|跑|预训练)[^。？?]{0,40}"
+        r"(?:区别|差别|差异|不同)|"
         r"which (?:one|is|of|setup|option|would|gives|wins|costs)|compare|comparison|"
         r"which (?:trains|serves|runs|finishes|fits|handles|does|should|has|delivers|offers|"
         r"needs|uses|draws|gets|performs)\b|"

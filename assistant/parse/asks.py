@@ -146,17 +146,22 @@ def narrowed(asks: tuple[Ask, ...], wider: tuple[Ask, ...]) -> tuple[Ask, ...]:
 
 
 #: Asks that only a deployment has: the KV cache of requests in flight, the weights to load.
-_SERVING_ASKS: frozenset[Ask] = frozenset({"kv_cache", "weights"})
+_SERVING_ASKS: frozenset[Ask] = frozenset(
+    {"kv_cache", "weights", "first_token", "token_latency", "max_concurrency", "request_rate"}
+)
 
 
 def implied_task(asks: tuple[Ask, ...]) -> Task | None:
     """The task a question with no task word implies by what it asks first: a KV cache or the
-    weights' size is a serving question ("What's the KV cache of Mixtral-8x7B at 32k?").
+    weights' size is a serving question ("What's the KV cache of Mixtral-8x7B at 32k?"), and so
+    is a time to first token, a time per token, concurrent users and requests per second.
 
     A pipeline bubble is a training run's: pre-training, as a bare "训练" / "train" is read.
 
     >>> implied_task(("kv_cache",)), implied_task(("memory",)), implied_task(("bubble",))
     ('inference', None, 'pretrain')
+    >>> implied_task(("first_token",)), implied_task(("max_concurrency",))
+    ('inference', 'inference')
     """
     if asks and asks[0] == "bubble":
         return "pretrain"

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         ModelSpec,
         generic_model,
         kv_cache_bytes_per_token,
+        kv_cache_split,
         lookup_model,
         model_alias_index,
     )
@@ -222,6 +223,7 @@ _EXPORTS: dict[str, str] = {
     "inference_speed": "calculators.compute_time",
     "job_energy_cost": "calculators.sizing",
     "kv_cache_bytes_per_token": "calculators.catalog.models",
+    "kv_cache_split": "calculators.catalog.models",
     "largest_model": "calculators.sizing",
     "link_alias_index": "calculators.catalog.hardware",
     "lookup_gpu": "calculators.catalog.hardware",
@@ -344,6 +346,7 @@ __all__ = [
     "inference_speed",
     "job_energy_cost",
     "kv_cache_bytes_per_token",
+    "kv_cache_split",
     "largest_model",
     "link_alias_index",
     "littles_law_sequences",

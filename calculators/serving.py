@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from calculators import _memory_parts as parts
 from calculators.catalog.fabrics import typical_fabric
 from calculators.catalog.hardware import DTYPE_BYTES, GPU, LINKS, Link
-from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token, kv_cache_split
 from calculators.collectives import allreduce_time, hierarchical_allreduce, transfer_time
 from calculators.compute_time import DECODE_BANDWIDTH_EFFICIENCY, default_mfu
 from calculators.defaults import (
@@ -291,7 +291,7 @@ class _Shape:
     @property
     def kv_split(self) -> int:
         """GPUs one layer's KV cache is split over (MLA's latent is replicated over TP)."""
-        return 1 if self.model.attention == "mla" else min(self.tp, self.model.kv_heads)
+        return kv_cache_split(self.model, tensor_parallel=self.tp)
 
 
 def _decode(s: _Shape, batch: int, context: int, efficiency: float) -> dict[str, float]:

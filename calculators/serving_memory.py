@@ -8,7 +8,7 @@ import dataclasses
 
 from calculators import _memory_parts as parts
 from calculators.catalog.hardware import DTYPE_BYTES
-from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token, kv_cache_split
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS
 from calculators.errors import CalculatorInputError
 from calculators.memory_breakdown import (
@@ -37,7 +37,8 @@ def inference_memory(
     """Per-GPU memory to serve ``model``: weights + KV cache + activation workspace.
 
     The KV cache holds ``batch_size`` sequences of ``context_length`` tokens, uses the KV heads
-    (GQA) and is split over min(t, kv_heads) GPUs. MoE models keep ALL experts resident. Below
+    (GQA) and is split over min(t, kv_heads) GPUs; an MLA latent is whole on each of the t
+    (`kv_cache_split`). MoE models keep ALL experts resident. Below
     16 bits, only the linear layers are quantized (embeddings and output layer stay 16-bit).
 
     Runtime overhead is counted once: the activation workspace of a 2,048-token prefill chunk
@@ -66,7 +67,7 @@ def inference_memory(
         raise CalculatorInputError(field, runtime_overhead_fraction, reason)
     linear_bytes = parts.WEIGHT_STORAGE_BYTES[weight_dtype]
     other_bytes = max(linear_bytes, 2.0)
-    kv_split = 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
+    kv_split = kv_cache_split(model, tensor_parallel=tensor_parallel)
     per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[kv_dtype])
     workspace = parts.inference_workspace_bytes(
         model, batch_size=batch_size, tensor_parallel=tensor_parallel

@@ -18,6 +18,7 @@ from calculators.defaults import (
     DEFAULT_GPUS_PER_NODE,
 )
 from calculators.gpu_memory import USABLE_FRACTION, inference_memory
+from calculators.memory_breakdown import MemoryBreakdown
 from calculators.messages import Msg
 from calculators.serving_layout import ServingLayout, serving_dtype, serving_layout
 from calculators.validate import check_count
@@ -65,6 +66,11 @@ def replica_batch_limit(
     """(most sequences one replica holds at ``context_length``, KV bytes per sequence on the
     most-loaded GPU). 0 sequences when the weights alone do not fit.
 
+    Each further sequence also adds its fp32 last-token logits to the workspace (0.5 MB for a
+    128k vocabulary), which the count allows for; the bytes returned are the KV cache alone,
+    the figure the memory check's ``kv_cache_bytes_per_sequence`` gives (a 1,024-token
+    Llama-3-8B sequence holds 134.2 MB, not the 134.7 MB it adds with its logits).
+
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> from calculators.catalog.models import lookup_model
@@ -76,7 +82,7 @@ def replica_batch_limit(
     """
     budget = USABLE_FRACTION * gpu.memory_bytes
 
-    def need(batch: int) -> float:
+    def breakdown(batch: int) -> MemoryBreakdown:
         return inference_memory(
             model=model,
             weight_dtype=weight_dtype,
@@ -85,16 +91,17 @@ def replica_batch_limit(
             context_length=context_length,
             tensor_parallel=tensor_parallel,
             pipeline_parallel=pipeline_parallel,
-        ).total_bytes
+        )
 
-    one, two = need(1), need(2)
-    per_sequence = two - one
-    if one > budget:
-        return 0, per_sequence
-    batch = min(_MAX_BATCH, 1 + math.floor((budget - one) / per_sequence))
-    while batch > 1 and need(batch) > budget:  # rounding at the boundary only
+    one, two = breakdown(1), breakdown(2)
+    kv_per_sequence = two.kv_cache_bytes - one.kv_cache_bytes
+    if one.total_bytes > budget:
+        return 0, kv_per_sequence
+    added = two.total_bytes - one.total_bytes  # its KV cache and its logits
+    batch = min(_MAX_BATCH, 1 + math.floor((budget - one.total_bytes) / added))
+    while batch > 1 and breakdown(batch).total_bytes > budget:  # rounding at the boundary only
         batch -= 1
-    return batch, per_sequence
+    return batch, kv_per_sequence
 
 
 @dataclass(frozen=True)

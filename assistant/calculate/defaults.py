@@ -259,14 +259,15 @@ def _lengths(s: Scenario, lang: Language, notes: list[str]) -> dict[str, object]
     """A serving request's prompt and output lengths, and the context they make.
 
     With either length stated, the other takes its default and, with no context stated, each
-    sequence's KV context is prompt + output. With neither, the defaults are capped at the
-    context (stated or default) as before, and said: they set the time to first token and the
-    requests per second."""
+    sequence's KV context is prompt + output. With neither, prompt + output fit in the context
+    (stated or default), and are said: they set the time to first token and the requests per
+    second. A 1,024-token context holds a 768-token prompt and 256 output tokens, not the
+    default 1,024 + 256 = 1,280, more than each sequence's KV cache was sized for."""
     stated = s.prompt_tokens is not None or s.output_tokens is not None
     if not stated:
         context = s.context_length or min(_model_context(s.model), DEFAULT_CONTEXT)
-        prompt = min(DEFAULT_PROMPT_TOKENS, context)
-        output = min(DEFAULT_OUTPUT_TOKENS, context)
+        output = min(DEFAULT_OUTPUT_TOKENS, max(1, context // 2))
+        prompt = max(1, min(DEFAULT_PROMPT_TOKENS, context - output))
         notes.append(said("default.request_lengths", lang, prompt=prompt, output=output))
         return {"prompt_tokens": prompt, "output_tokens": output}
     prompt = s.prompt_tokens or DEFAULT_PROMPT_TOKENS

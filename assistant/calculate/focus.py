@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from assistant.calculate.kv_cache_said import kv_cache_sentence, kv_held_for
 from assistant.calculate.nouns import gpu_noun
 from assistant.calculate.serving_bills import load_said, serving_bill
 from assistant.calculate.whole_nodes import whole_nodes
@@ -221,6 +222,7 @@ def serving_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenari
     sequences = scenario.batch_size or 1
     said: dict[str, Param] = {"context": scenario.context_length or 0}
     said["per_sequence"] = per_sequence
+    said["held"] = kv_held_for(scenario)  # an MLA latent on every TP GPU, a KV head on two
     if sequences > 1:
         load = Msg("answer.count_load.many", sequences=sequences, **said)
     elif stated.batch_size is None and stated.concurrency is None:
@@ -228,20 +230,6 @@ def serving_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenari
     else:
         load = Msg("answer.count_load.single", **said)
     return Msg("answer.count_serving", hardware=count["hardware"], nodes=count["nodes"], load=load)
-
-
-def _kv_cache(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
-    total = figure(checks, "memory", "kv_cache_bytes")
-    per_gpu = figure(checks, "memory", "kv_cache_bytes_per_gpu")
-    if not total:  # a training run holds no KV cache: "takes 0 B" answers nothing
-        return None
-    sequences = scenario.batch_size or 1
-    context = scenario.context_length or 0
-    each = Msg("answer.kv_each", per_seq=total / sequences) if sequences > 1 else ""
-    said = {"total": total, "sequences": sequences, "context": context, "each": each}
-    if per_gpu is not None and (scenario.gpu_count or 1) > 1:
-        return Msg("answer.kv_cache_split", per_gpu=per_gpu, **said)
-    return Msg("answer.kv_cache", **said)
 
 
 def _weights(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -493,7 +481,7 @@ _ANSWERS = {
     "max_micro_batch": _elsewhere("max_micro_batch_answer", "micro_batch"),
     "duration": duration_message,
     "gpu_count": _count,
-    "kv_cache": _kv_cache,
+    "kv_cache": kv_cache_sentence,
     "kv_per_token": _elsewhere("kv_per_token_answer", "kv_answers"),
     "weights": _weights,
     "cost": _cost,

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.calculate.criterion import MORE_TOKENS
+from assistant.calculate.kv_cache_said import kv_held
 from assistant.i18n import join_sentences, text
 from assistant.records import Ask, Language, Scenario
 from calculators.defaults import (
@@ -129,10 +130,14 @@ def _kv_dtype(scenario: Scenario, gpu: GPU, weights: str | None) -> str:
     return serving_kv_dtype(scenario.kv_dtype, compute or gpu.default_training_precision(), gpu)
 
 
-def _counted(key: str, result: Concurrency, *, latent: bool = False, **more: Param) -> Msg:
+def _counted(
+    key: str, result: Concurrency, *, latent: bool = False, kv_heads: int = 0, **more: Param
+) -> Msg:
     """The count and one sequence's KV cache: its share on each GPU times the GPUs it is split
-    over, or (an MLA `latent`, whole on every tensor-parallel GPU) times the pipeline stages."""
-    split = result.pipeline_parallel * (1 if latent else result.tensor_parallel)
+    over: min(t, `kv_heads`) (past the KV heads each is held twice or more, not split
+    further), or (an MLA `latent`, whole on every tensor-parallel GPU) the pipeline stages."""
+    heads = min(result.tensor_parallel, kv_heads or result.tensor_parallel)
+    split = result.pipeline_parallel * (1 if latent else heads)
     return Msg(
         key,
         count=result.sequences,
@@ -160,8 +165,10 @@ def _mla_counted(scenario: Scenario, result: Concurrency) -> Msg | None:
     copies = _latent_copies(scenario, result)
     if not copies:
         return None
-    more: dict[str, Param] = {"copies": copies, "dp_count": result.sequences * copies}
-    return _counted("answer.max_concurrency_mla", result, latent=True, **more)
+    dp_count = result.sequences * copies
+    return _counted(
+        "answer.max_concurrency_mla", result, latent=True, copies=copies, dp_count=dp_count
+    )
 
 
 def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, ...]:
@@ -174,8 +181,18 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
     result = _max_concurrency(scenario)
     if result is None:
         return ()
+    found = model_and_gpu(scenario)
+    heads = found[0].kv_heads if found is not None else 0
     said = (
-        _mla_counted(scenario, result) or _counted("answer.max_concurrency", result)
+        _mla_counted(scenario, result)
+        or _counted(
+            "answer.max_concurrency",
+            result,
+            kv_heads=heads,
+            held=kv_held(found[0], result.tensor_parallel, result.pipeline_parallel)
+            if found is not None
+            else "",
+        )
         if result.sequences
         else Msg(
             "answer.max_concurrency_none",
@@ -183,7 +200,6 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
             dtype=result.weight_dtype.upper(),
         )
     )
-    found = model_and_gpu(scenario)
     if found is None:
         return (said,)
     kv8 = _kv8(scenario, found[1], open_format=open_format)
@@ -192,7 +208,7 @@ def concurrency(scenario: Scenario, *, open_format: bool = False) -> tuple[Msg, 
         if other is not None and other.sequences > result.sequences:
             key, label = _format_said(result, weight, kv)
             latent = bool(_latent_copies(scenario, other))
-            return said, _counted(key, other, latent=latent, dtype=label)
+            return said, _counted(key, other, latent=latent, kv_heads=heads, dtype=label)
     return (said,)
 
 

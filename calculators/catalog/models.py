@@ -27,6 +27,7 @@ __all__ = [
     "ModelSpec",
     "generic_model",
     "kv_cache_bytes_per_token",
+    "kv_cache_split",
     "lookup_model",
     "model_alias_index",
 ]
@@ -209,6 +210,25 @@ def kv_cache_bytes_per_token(model: ModelSpec, *, dtype_bytes: float) -> float:
     if model.attention == "mla":
         return float(model.layers * (model.kv_lora_rank + model.qk_rope_head_dim) * dtype_bytes)
     return float(2 * model.layers * model.kv_heads * model.head_dim * dtype_bytes)
+
+
+def kv_cache_split(model: ModelSpec, *, tensor_parallel: int) -> int:
+    """GPUs of a tensor-parallel group that one sequence's KV cache is divided over.
+
+    GQA/MHA KV is split by KV heads: over min(t, kv_heads) GPUs; a larger t holds each head on
+    t / kv_heads GPUs (vLLM replicates KV heads when TP > num_key_value_heads; Megatron-LM
+    likewise). MLA caches one compressed latent per token shared by every head (DeepSeek-V2,
+    arXiv:2405.04434 §2.1.2), so no split by heads exists: each TP rank holds the whole latent
+    of its sequences (vLLM and SGLang MLA attention under TP; SGLang's data-parallel attention
+    avoids the copies): 1.
+
+    Examples:
+        >>> kv_cache_split(lookup_model("Llama-2-70B"), tensor_parallel=16)
+        8
+        >>> kv_cache_split(lookup_model("DeepSeek-V3"), tensor_parallel=8)
+        1
+    """
+    return 1 if model.attention == "mla" else min(tensor_parallel, model.kv_heads)
 
 
 # Layers of known Llama-like models by size (Llama 2/3 papers, GPT-3 Table 2.1); a generic model

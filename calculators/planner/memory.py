@@ -6,7 +6,7 @@ import dataclasses
 import functools
 
 from calculators.catalog.hardware import DTYPE_BYTES, GPU
-from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token
+from calculators.catalog.models import ModelSpec, kv_cache_bytes_per_token, kv_cache_split
 from calculators.gpu_memory import (
     USABLE_FRACTION,
     MemoryBreakdown,
@@ -297,7 +297,7 @@ def _serving_kv(plan: Plan, b: MemoryBreakdown) -> dict[str, float | int | None]
     model, tp = plan.model, plan.tensor_parallel
     per_token = kv_cache_bytes_per_token(model, dtype_bytes=DTYPE_BYTES[plan.cache_dtype])
     per_sequence = plan.sequence_length * per_token
-    split = 1 if model.attention == "mla" else min(tp, model.kv_heads)
+    split = kv_cache_split(model, tensor_parallel=tp)
     copies = max(1, tp // split)
     return {
         "concurrent_sequences": plan.batch_size,

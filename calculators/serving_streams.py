@@ -14,7 +14,7 @@ found by bisection; TTFT and TPOT grow with n, so the most streams per replica i
 bisection too, up to what the replica's memory holds (`serving_solvers.replica_batch_limit`).
 Running prefill and decode one after the other is an upper bound on their GPU time (chunked
 prefill overlaps part of it: Agrawal et al. 2024, Sarathi-Serve), so the count is a floor.
-Every layout of the stated GPUs (`serving_target.candidate_layouts`) is tried; the one with
+Every layout of the stated GPUs (`serving_candidates.candidate_layouts`) is tried; the one with
 the most streams wins (a tie: fewer GPUs per replica, more replicas).
 """
 
@@ -32,10 +32,10 @@ from calculators.defaults import (
     DEFAULT_PROMPT_TOKENS,
 )
 from calculators.serving import serving_speed
+from calculators.serving_candidates import candidate_layouts
 from calculators.serving_layout import ServingLayout, serving_dtype
 from calculators.serving_loop import StreamLoad, first_token_at, stream_load
 from calculators.serving_solvers import kv_format, replica_batch_limit
-from calculators.serving_target import candidate_layouts
 from calculators.validate import check_count, check_positive
 
 __all__ = ["StreamCapacity", "StreamLoad", "stream_load", "streams_within"]
@@ -74,6 +74,7 @@ def streams_within(
     kv_dtype: str | None = None,
     intra_link: Link | None = None,
     inter_link: Link | None = None,
+    nics_per_node: int | None = None,
     tensor_parallel: int | None = None,
     pipeline_parallel: int | None = None,
 ) -> StreamCapacity:
@@ -109,9 +110,14 @@ def streams_within(
         "context_length": context,
         "prompt_tokens": min(check_count("prompt_tokens", prompt_tokens), context),
     }
+    if nics_per_node is not None:  # a stated link's ports (else one; none stated: typical)
+        options["nics_per_node"] = check_count("nics_per_node", nics_per_node, maximum=64)
     output = min(check_count("output_tokens", output_tokens), context)
     stated = (tensor_parallel, pipeline_parallel)
-    tried = candidate_layouts(model, gpu, per_node, weight, kv, context, stated)
+    per_token = target_seconds_per_token is not None  # cross-node TP beside a pipeline layout
+    tried = candidate_layouts(
+        model, gpu, per_node, weight, kv, context, stated, per_token=per_token
+    )
     best: StreamCapacity | None = None
     for lay in tried:
         if lay.gpus_per_replica > count:

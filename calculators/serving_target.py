@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from calculators import _memory_parts as parts
 from calculators.catalog.hardware import GPU, Link
 from calculators.catalog.models import ModelSpec
 from calculators.defaults import (
@@ -27,6 +26,7 @@ from calculators.defaults import (
 )
 from calculators.messages import Msg
 from calculators.serving import ServingSpeed, serving_speed
+from calculators.serving_candidates import candidate_layouts
 from calculators.serving_layout import ServingLayout, serving_dtype
 from calculators.serving_loop import StreamLoad, first_token_at, stream_load
 from calculators.serving_rate import (
@@ -35,7 +35,7 @@ from calculators.serving_rate import (
     queued_first_token,
     token_interval,
 )
-from calculators.serving_solvers import kv_format, replica_batch_limit, replica_layout
+from calculators.serving_solvers import kv_format, replica_batch_limit
 from calculators.serving_tail import tail_first_token
 from calculators.validate import check_count, check_positive
 
@@ -223,34 +223,6 @@ def _at_rate(
     return batch, _speed(model, gpu, lay, batch, context, load, links), rate
 
 
-def candidate_layouts(
-    model: ModelSpec,
-    gpu: GPU,
-    per_node: int,
-    weight: str,
-    kv: str,
-    context: int,
-    stated: tuple[int | None, int | None] = (None, None),
-) -> list[ServingLayout]:
-    """Deployment layouts worth trying: the stated TP x PP alone, else the smallest TP inside a
-    node that fits and every larger one (faster tokens, fewer replicas), or the pipeline
-    layout across nodes."""
-    if stated != (None, None):
-        return [ServingLayout(stated[0] or 1, stated[1] or 1, 1, 0.0)]
-    base = replica_layout(model, gpu, per_node * 1024, per_node, weight, kv, context, None, None)
-    if base is None:
-        return []
-    if base.pipeline_parallel > 1:
-        return [base]
-    return [
-        ServingLayout(tp, 1, 1, 0.0)
-        for tp in parts.SEARCHED_TENSOR_PARALLEL
-        if base.tensor_parallel <= tp <= per_node
-        and per_node % tp == 0
-        and parts.valid_tensor_parallel(model, tp)
-    ]
-
-
 def gpus_for_target(
     *,
     model: ModelSpec,
@@ -269,6 +241,7 @@ def gpus_for_target(
     kv_dtype: str | None = None,
     intra_link: Link | None = None,
     inter_link: Link | None = None,
+    nics_per_node: int | None = None,
     tensor_parallel: int | None = None,
     pipeline_parallel: int | None = None,
 ) -> ServingTarget:
@@ -323,9 +296,15 @@ def gpus_for_target(
         "weight_dtype": weight,
         "kv_dtype": kv,
     }
+    if nics_per_node is not None:  # a stated link's ports (else one; none stated: typical)
+        links["nics_per_node"] = check_count("nics_per_node", nics_per_node, maximum=64)
     best: ServingTarget | None = None
     stated = (tensor_parallel, pipeline_parallel)
-    for lay in candidate_layouts(model, gpu, per_node, weight, kv, context, stated):
+    per_token = target_seconds_per_token is not None
+    layouts = candidate_layouts(
+        model, gpu, per_node, weight, kv, context, stated, per_token=per_token
+    )
+    for lay in layouts:
         limit, _ = replica_batch_limit(
             model=model,
             gpu=gpu,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
+from assistant.calculate.solvers import in_flight_on
 from assistant.calculate.stream_speed import slow_stream_msg
 from assistant.calculate.target_load import interactive_count
 from assistant.calculate.targets import (
@@ -60,15 +61,32 @@ def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> Interactiv
     if any(c.verdict == "fail" for c in outcome.checks) or not s.gpu_count:
         return none
     step = figure(outcome.checks, "compute", "seconds_per_token")
-    if slow_stream_msg(step, s.output_tokens) is None:  # interactive already
+    # judged as the re-sizing judges the bar: each user's mean time between tokens, the other
+    # users' prompts prefilled on the same GPUs (`calculators.serving_loop`), not the step alone
+    each = _stream_seconds(replace(s, concurrency=users), users) or step
+    if slow_stream_msg(each, s.output_tokens) is None:  # interactive already
         return none
     per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
     faster = interactive_sizing(stated, replace(s, concurrency=users), per_node)()
     if faster is None or faster.gpus is None:  # no layout of this GPU gets there
         return none
-    said = interactive_count(faster, s.gpu, held=s.gpu_count, each=1.0 / step if step else 0.0)
-    more = faster.gpus > s.gpu_count
+    said = interactive_count(
+        faster, s.gpu, held=s.gpu_count, each=1.0 / each if each else 0.0, step=step
+    )
+    # leads only when the decode step itself is under the bar: a shortfall from the prefills'
+    # share alone is softer (a chunked-prefill scheduler recovers part of it, `serving_rate`),
+    # said after the count that holds the load, not in its place
+    more = faster.gpus > s.gpu_count and slow_stream_msg(step, s.output_tokens) is not None
     return Interactive(text(said, query.language), leads=more)
+
+
+def _stream_seconds(s: Scenario, users: int) -> float | None:
+    """A stream's mean time between tokens with ``users`` streaming together on the evaluated
+    count and split, spread evenly over its replicas (`calculators.in_flight`)."""
+    split = (s.tensor_parallel or 1, s.pipeline_parallel or 1)
+    replicas = max(1, (s.gpu_count or 1) // (split[0] * split[1]))
+    load = in_flight_on(s, split, replicas=replicas, batch_limit=-(-users // replicas))
+    return load.seconds_per_token if load is not None and load.within_limit else None
 
 
 def fewest_serving(stated: Scenario) -> ServingTarget | None:

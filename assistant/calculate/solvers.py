@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from assistant.calculate.defaults import Resolved
     from calculators.catalog.hardware import GPU
     from calculators.catalog.models import ModelSpec
+    from calculators.serving_load import InFlight
     from calculators.serving_solvers import Concurrency
 
 __all__ = [
@@ -74,7 +75,9 @@ def serving_inputs(s: Scenario) -> dict[str, Any]:
     from calculators.catalog.hardware import lookup_link
 
     context = s.context_length or DEFAULT_CONTEXT_TOKENS
+    ports = _ports(s)
     return {
+        **({"nics_per_node": ports} if ports is not None else {}),
         "context_length": context,
         "prompt_tokens": min(s.prompt_tokens or DEFAULT_PROMPT_TOKENS, context),
         "output_tokens": min(s.output_tokens or DEFAULT_OUTPUT_TOKENS, context),
@@ -86,6 +89,64 @@ def serving_inputs(s: Scenario) -> dict[str, Any]:
         "tensor_parallel": s.tensor_parallel,
         "pipeline_parallel": s.pipeline_parallel,
     }
+
+
+def in_flight_on(
+    s: Scenario,
+    split: tuple[int, int],
+    *,
+    replicas: int,
+    batch_limit: int,
+    target_qps: float | None = None,
+    target_tokens_per_second: float | None = None,
+) -> InFlight | None:
+    """`calculators.in_flight` on ``replicas`` replicas of a (TP, PP) ``split`` holding
+    ``batch_limit`` sequences each, at the scenario's load (its users streaming together and
+    a stated rate): the sequences in flight and each one's speed, prefill taking its share."""
+    from calculators import in_flight, serving_dtype
+    from calculators.errors import CalculatorInputError
+    from calculators.serving_solvers import kv_format
+
+    found = model_and_gpu(s)
+    if found is None:
+        return None
+    weight = weight_dtype(s) or serving_dtype(model=found[0], gpu=found[1])
+    inputs = serving_inputs(s) | {
+        "tensor_parallel": split[0],
+        "pipeline_parallel": split[1],
+        "weight_dtype": weight,
+        "kv_dtype": s.kv_dtype or kv_format(weight, found[1]),
+    }
+    try:
+        return in_flight(
+            model=found[0],
+            gpu=found[1],
+            replicas=replicas,
+            batch_limit=batch_limit,
+            target_qps=target_qps,
+            target_tokens_per_second=target_tokens_per_second,
+            concurrency=s.concurrency,
+            **inputs,
+        )
+    except (CalculatorInputError, KeyError, ValueError):
+        return None
+
+
+def _ports(s: Scenario) -> int | None:
+    """The ports per node a stated (or assumed) inter-node link is counted with, as the plan
+    counts them (`layouts._ports`): stated, else cabled as the card's clusters are; None
+    with no link (the calculators then take the card's typical fabric and its ports)."""
+    from calculators.catalog.hardware import lookup_gpu, lookup_link
+    from calculators.planner.fabrics import ports_per_node
+
+    if s.nics_per_node or s.inter_link is None or s.gpu is None:
+        return s.nics_per_node
+    try:
+        gpu = lookup_gpu(s.gpu)
+    except (KeyError, ValueError):
+        return None
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    return ports_per_node(gpu, lookup_link(s.inter_link), per_node)
 
 
 def max_sequences(scenario: Scenario) -> int | None:

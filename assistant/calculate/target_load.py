@@ -133,13 +133,19 @@ def slow_at_load(
 
 
 def interactive_count(
-    faster: ServingTarget, gpu: str, held: int | None = None, each: float = 0.0
+    faster: ServingTarget,
+    gpu: str,
+    held: int | None = None,
+    each: float = 0.0,
+    step: float | None = None,
 ) -> Msg:
     """The GPUs that give every stream the interactive bar at the load (`faster`). With the
     count `held` that holds the load (sized on memory alone): both counts when more are
     needed ("N hold this load; … it takes M"), else the layout that gives the bar on no more
     GPUs than that ("laid out as 4 × 8, 32 × L40S give every stream …"); `each` is a stream's
-    speed on the `held` GPUs, said beside them."""
+    speed on the `held` GPUs (tokens/s, the other streams' prefills taking their share), said
+    beside them with the decode `step` (seconds) when that is faster, so the two speeds the
+    answer gives do not read as a clash."""
     key = "solve.interactive_count"
     more: dict[str, Param] = {}
     if held is not None:
@@ -147,6 +153,13 @@ def interactive_count(
         more["each"] = each
         more_needed = faster.gpus is not None and faster.gpus > held
         key = "solve.interactive_also" if more_needed else "solve.interactive_layout"
+        more["decoding"] = ""
+        if step is not None and step > 0 and each * step * _SAME < 1.0:  # prefill's share
+            decode = 1.0 / step
+            if decode < INTERACTIVE_TOKENS_PER_SECOND:  # both under the bar: decode first
+                more["each"], more["decoding"] = decode, Msg("solve.stream_average", speed=each)
+            else:  # only the mean is under it: the mean first
+                more["decoding"] = Msg("solve.stream_decoding", speed=decode)
     return Msg(
         key,
         threshold=INTERACTIVE_TOKENS_PER_SECOND,

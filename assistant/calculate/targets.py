@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.calculate.solvers import model_and_gpu, serving_inputs, weight_dtype
+from assistant.calculate.solvers import in_flight_on, model_and_gpu, serving_inputs, weight_dtype
 from assistant.calculate.target_load import assumed_lengths, at_load_said, headroom, slow_at_load
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
@@ -303,34 +303,17 @@ def _on_stated(stated: Scenario, gpu: str | None, count: int) -> Scenario:
 
 def _in_flight(s: Scenario, target: ServingTarget, have: int) -> InFlight | None:
     """`calculators.in_flight` on the target's layout over the stated GPUs."""
-    from calculators import in_flight, serving_dtype
-    from calculators.errors import CalculatorInputError
-    from calculators.serving_solvers import kv_format
-
-    found = model_and_gpu(s)
     per_replica = target.tensor_parallel * target.pipeline_parallel
-    if found is None or per_replica < 1 or target.sequences_per_replica < 1:
+    if per_replica < 1 or target.sequences_per_replica < 1:
         return None
-    weight = weight_dtype(s) or serving_dtype(model=found[0], gpu=found[1])
-    inputs = serving_inputs(s) | {
-        "tensor_parallel": target.tensor_parallel,
-        "pipeline_parallel": target.pipeline_parallel,
-        "weight_dtype": weight,
-        "kv_dtype": s.kv_dtype or kv_format(weight, found[1]),
-    }
-    try:
-        return in_flight(
-            model=found[0],
-            gpu=found[1],
-            replicas=max(1, have // per_replica),
-            batch_limit=target.sequences_per_replica,
-            target_qps=s.target_qps,
-            target_tokens_per_second=_aggregate(s),
-            concurrency=s.concurrency,
-            **inputs,
-        )
-    except (CalculatorInputError, KeyError, ValueError):
-        return None
+    return in_flight_on(
+        s,
+        (target.tensor_parallel, target.pipeline_parallel),
+        replicas=max(1, have // per_replica),
+        batch_limit=target.sequences_per_replica,
+        target_qps=s.target_qps,
+        target_tokens_per_second=_aggregate(s),
+    )
 
 
 def _sized_answer(

@@ -27,6 +27,7 @@ from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
 from assistant.calculate.scope import ask_wording
 from assistant.calculate.solvers import solved
+from assistant.calculate.stream_speed import slow_stream
 from assistant.calculate.total_cost import total_cost
 from assistant.calculate.whole_nodes import asks_nodes, node_count
 from assistant.calculate.zero_saving import saving_message
@@ -100,8 +101,19 @@ def with_focus(query: Query, outcome: Outcome, ask: Ask) -> Outcome:
     if ask == "compare":  # the comparison names each option's figures; the checks under it
         kinds = ()  # are the first option's, so no single option's topic sentence up front
     extra = topic_sentences(query.topics, outcome.checks, query.language, kinds)
-    lead = join_sentences((focus, outcome.lead, changed_note(query), extra), query.language)
+    body = _without_slow_stream(outcome, scenario, query) if interactive.sentence else outcome.lead
+    lead = join_sentences((focus, body, changed_note(query), extra), query.language)
     return replace(outcome, lead=lead)
+
+
+def _without_slow_stream(outcome: Outcome, scenario: Scenario, query: Query) -> str:
+    """The plan's lead without its slow-stream sentence, when the interactive-count sentence
+    already says each stream's speed and the bar (said once, not twice)."""
+    slow = slow_stream(outcome.checks, scenario)
+    if slow is None:
+        return outcome.lead
+    said = text(slow, query.language)
+    return " ".join(outcome.lead.replace(said, "").split(" ")).replace("  ", " ").strip()
 
 
 #: Asks answered by a deployment's speed: none is said first for a plan whose memory fails.

@@ -73,7 +73,12 @@ def test_the_count_for_interactive_streams_says_how_the_load_is_shared() -> None
     # a stream's speed to one decimal (an estimate: "6.2", not "6.24"), and the replicas' share
     # of the streams, the reason more GPUs make each stream faster
     lead = calculate(parse("DeepSeek-V3 50路并发8k上下文需要几张910B？")).lead
-    assert re.search(r"每路约 \d+\.\d token/s，低于本工具按交互使用取的 10 token/s", lead)
+    assert re.search(
+        r"每路约 \d+\.\d token/s（解码本身；[^）]*平均约 \d+\.\d token/s），"
+        r"低于本工具按交互使用取的 10 token/s",
+        lead,
+    )
+    assert lead.count("低于本工具按交互使用取的") == 1  # said once, not again after the count
     shared = re.search(r"（(\d+) 个副本，每副本 \d+ 张卡，各承担 1/(\d+) 的并发）", lead)
     assert shared is not None
     assert shared.group(1) == shared.group(2)

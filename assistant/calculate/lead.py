@@ -19,12 +19,12 @@ from assistant.calculate.focus import (
     main_ask,
     needed_gpus,
     serving_count,
-    token_price,
     topic_sentences,
 )
 from assistant.calculate.followup import changed_note
 from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
+from assistant.calculate.money_answers import token_price
 from assistant.calculate.scope import ask_wording
 from assistant.calculate.solvers import solved
 from assistant.calculate.total_cost import total_cost

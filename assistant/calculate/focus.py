@@ -28,7 +28,6 @@ __all__ = [
     "focus_sentence",
     "main_ask",
     "needed_gpus",
-    "serving_count",
     "topic_sentences",
 ]
 
@@ -193,7 +192,7 @@ def _count(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     return Msg("answer.count", hardware=Msg("common.gpus", count=count, gpu=gpu), nodes=nodes)
 
 
-def serving_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:
+def _serving_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:
     """ "You need at least 16 × H20 96GB (= 2 nodes × 8) to hold the weights and the KV cache of
     one 4,096-token sequence at a time …": a serving count with the load it was sized for, which
     decides it (each further concurrent sequence adds its KV cache); `stated` holds what the
@@ -377,12 +376,28 @@ _ANSWERS = {
 }
 
 
+def _gpu_count(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:
+    """ "How many GPUs": a serving count with the load it was sized for (`stated` says whether
+    that load was the user's), else the count alone."""
+    served = _serving_count(checks, scenario, stated) if scenario.task == "inference" else None
+    return served if served is not None else _count(checks, scenario)
+
+
+#: Readers that also need what the question stated (`Query.scenario`), not only the evaluated
+#: scenario; they come before `_ANSWERS`.
+_STATED_ANSWERS = {"gpu_count": _gpu_count}
+
+
 def focus_sentence(
-    ask: Ask, checks: tuple[Check, ...], scenario: Scenario, language: Language
+    ask: Ask, checks: tuple[Check, ...], scenario: Scenario, language: Language, stated: Scenario
 ) -> str:
-    """The direct answer to what was asked ("" for a yes/no question or a missing figure)."""
+    """The direct answer to what was asked ("" for a yes/no question or a missing figure);
+    `stated` is the scenario as the question stated it."""
+    told = _STATED_ANSWERS.get(ask)
     reader = _ANSWERS.get(ask)
-    message = reader(checks, scenario) if reader else None
+    message = (
+        told(checks, scenario, stated) if told else reader(checks, scenario) if reader else None
+    )
     return text(message, language) if message is not None else ""
 
 

@@ -18,7 +18,6 @@ from assistant.calculate.focus import (
     focus_sentence,
     main_ask,
     needed_gpus,
-    serving_count,
     topic_sentences,
 )
 from assistant.calculate.followup import changed_note
@@ -202,10 +201,6 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None
         if nodes is not None:
             return text(nodes, language)
-    if ask == "gpu_count" and scenario.task == "inference":  # with the load it was sized for
-        served = serving_count(outcome.checks, scenario, query.scenario)
-        if served is not None:
-            return text(served, language)
     if ask == "layout" and outcome.evaluation is not None:  # "what TP degree should I use"
         from assistant.calculate.layout_notes import layout_answer
 
@@ -216,7 +211,7 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         per_token = token_price(outcome.checks, scenario)  # "cost per 1M output tokens"
         if per_token is not None:
             return text(per_token, language)
-    return focus_sentence(ask, outcome.checks, scenario, language)
+    return focus_sentence(ask, outcome.checks, scenario, language, query.scenario)
 
 
 def _duration(outcome: Outcome, scenario: Scenario, query: Query) -> str:

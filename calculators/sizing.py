@@ -25,7 +25,7 @@ from calculators.compute_time import (
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE, FINETUNE_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION, finetune_memory, training_memory
 from calculators.messages import Msg
-from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy
+from calculators.power import DEFAULT_PUE, JOULES_PER_KWH, energy, energy_cost
 from calculators.serving_layout import serving_layout
 from calculators.serving_solvers import kv_format
 from calculators.validate import check_choice, check_count, check_fraction, check_positive
@@ -313,4 +313,4 @@ def job_energy_cost(
     check_positive("price_per_kwh", price_per_kwh, maximum=1e4)
     used = energy(gpus=gpus, tdp_watts=tdp_watts, seconds=seconds, pue=pue)
     kwh = used.energy_joules / JOULES_PER_KWH
-    return EnergyCost(kwh, kwh * price_per_kwh, pue, price_per_kwh)
+    return EnergyCost(kwh, energy_cost(kwh=kwh, price_per_kwh=price_per_kwh), pue, price_per_kwh)

@@ -29,6 +29,7 @@ from assistant.parse.asks import asks_total
 from assistant.records import Ask, Check, Language, Query, Scenario, SiteProfile
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
+from calculators.power import energy_cost
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
@@ -134,7 +135,10 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
             "seconds": est.seconds,
             # the bill at a stated price per kWh ("电费0.65元一度"), as the planner's check has it
             **(
-                {"price_per_kwh": s.price_per_kwh, "energy_cost": est.kwh * s.price_per_kwh}
+                {
+                    "price_per_kwh": s.price_per_kwh,
+                    "energy_cost": energy_cost(kwh=est.kwh, price_per_kwh=s.price_per_kwh),
+                }
                 if s.price_per_kwh is not None
                 else {}
             ),

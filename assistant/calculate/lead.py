@@ -18,13 +18,12 @@ from assistant.calculate.focus import (
     focus_sentence,
     main_ask,
     needed_gpus,
-    serving_count,
-    token_price,
     topic_sentences,
 )
 from assistant.calculate.followup import changed_note
 from assistant.calculate.interactive import interactive_sentence
 from assistant.calculate.largest import largest_model
+from assistant.calculate.money_answers import token_price
 from assistant.calculate.scope import ask_wording
 from assistant.calculate.solvers import solved
 from assistant.calculate.stream_speed import slow_stream
@@ -214,10 +213,6 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         nodes = node_count(count, per_node, scenario.gpu or "GPU") if count else None
         if nodes is not None:
             return text(nodes, language)
-    if ask == "gpu_count" and scenario.task == "inference":  # with the load it was sized for
-        served = serving_count(outcome.checks, scenario, query.scenario)
-        if served is not None:
-            return text(served, language)
     if ask == "layout" and outcome.evaluation is not None:  # "what TP degree should I use"
         from assistant.calculate.layout_notes import layout_answer
 
@@ -228,7 +223,7 @@ def _answer(ask: Ask, outcome: Outcome, scenario: Scenario, query: Query) -> str
         per_token = token_price(outcome.checks, scenario)  # "cost per 1M output tokens"
         if per_token is not None:
             return text(per_token, language)
-    return focus_sentence(ask, outcome.checks, scenario, language)
+    return focus_sentence(ask, outcome.checks, scenario, language, query.scenario)
 
 
 def _duration(outcome: Outcome, scenario: Scenario, query: Query) -> str:

@@ -4,13 +4,13 @@ Every open slot gets a stated default (:mod:`.defaults`). The layout (ZeRO stage
 tensor/pipeline parallelism) is chosen as a competent engineer would (:mod:`.layouts`), and the
 answer says which. With no hardware and no site, typical set-ups are evaluated and the answer
 says which would work. "How many" and "how long" also get the direct number (:mod:`.focus`).
+One resolved scenario is judged in :mod:`.evaluated`; this module routes the question to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.bubble import bubble_outcome
@@ -20,28 +20,23 @@ from assistant.calculate.concepts import concept_outcome
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
-from assistant.calculate.findings import marked, planner_checks, planner_suggestions, stated_first
-from assistant.calculate.focus import figure, main_ask
-from assistant.calculate.headline import headline, recounted, speed_after_fix
+from assistant.calculate.evaluated import evaluate_scenario
+from assistant.calculate.focus import main_ask
 from assistant.calculate.interactive import fewest_layout
 from assistant.calculate.job_compare import compare_jobs, job_side, without_job_options
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
-from assistant.calculate.layout_notes import zero_shown
-from assistant.calculate.layouts import deciding_notes, evaluate_best, one_replica, to_plan
+from assistant.calculate.layouts import one_replica, to_plan
 from assistant.calculate.lead import with_focus
 from assistant.calculate.measured import with_measured_mfu
 from assistant.calculate.method_choices import with_method_choices
 from assistant.calculate.money import (
     bounded_tokens,
     money_outcome,
-    serving_span,
     tokens_in_horizon,
-    with_span,
 )
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
 from assistant.calculate.outcome_record import Outcome, refused
-from assistant.calculate.over_budget import budget_binding, headline_checks, rechecked_fixes
 from assistant.calculate.plural import at_plural_count
 from assistant.calculate.power_budget import power_budget_outcome
 from assistant.calculate.purchase import (
@@ -53,36 +48,21 @@ from assistant.calculate.purchase import (
 from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.rental import rental_bill
 from assistant.calculate.scaling import scaling_series
-from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked, skipped
-from assistant.calculate.serving_pick import serving_goal
-from assistant.calculate.serving_room import few_sequences
+from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked
 from assistant.calculate.sixteen_bit import with_card_formats
 from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
 from assistant.calculate.stand_in import generic_card_lead, with_stand_in
 from assistant.calculate.stream_floor import floor_asked, most_streams
-from assistant.calculate.stream_speed import slow_stream
-from assistant.calculate.summaries import evaluated_on
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.typical import typical_outcome
 from assistant.calculate.validate import validate
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
     UNBOUNDED_SECONDS,
-    budget_note,
-    budget_tokens,
-    first_fix,
-    host_ram_condition,
-    judged_on_memory,
-    network_pace,
     on_memory,
-    on_open_horizon,
-    paced_checks,
-    respecting_verdict,
-    undoes_stated,
 )
 from assistant.i18n import join_sentences, text
-from assistant.i18n.labels import CHECK_LABELS
 from assistant.parse.asks import yes_no_beside_network
 from assistant.records import (
     Ask,
@@ -95,9 +75,6 @@ from assistant.records import (
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
-if TYPE_CHECKING:
-    from calculators.planner.plan import Evaluation, PlanChange
-
 __all__ = ["Outcome", "calculate", "to_plan"]
 
 
@@ -108,150 +85,6 @@ def _site(query: Query, sites: Iterable[SiteProfile]) -> SiteProfile | None:
         return None
     matches = [s for s in sites if s.id == wanted]
     return next((s for s in matches if s.lang == query.language), matches[0] if matches else None)
-
-
-def _evaluate_scenario(
-    resolved: Resolved,
-    lang: Language,
-    stated: Scenario,
-    ask: Ask = "feasibility",
-    *,
-    judged: bool = True,
-    fit: bool = False,
-) -> Outcome:
-    """Evaluate the effective scenario; the verdict respects what `stated` fixed. With
-    `judged` False (a quantity asked with no hardware named) passing checks are not put in
-    the lead: the quantity is the answer, not how it sits on a card the user never named."""
-    scenario = resolved.scenario
-    pue = scenario.pue or (resolved.site.pue if resolved.site else None)
-    if pue is None and resolved.site is not None:  # a named site is a data centre
-        from calculators.power import DEFAULT_PUE
-
-        pue = DEFAULT_PUE
-    evaluation, notes = evaluate_best(scenario, lang, pue, ask)
-    if on_memory(ask, stated, fit) and scenario.task != "inference":  # serving has no deadline
-        evaluation = judged_on_memory(evaluation)
-    # a split chosen for the load or latency asked is part of the answer, not an assumption
-    chosen_for = serving_goal(scenario, ask) if scenario.task == "inference" else "fit"
-    led = tuple(notes) if chosen_for != "fit" else ()
-    unbounded = scenario.deadline_seconds == UNBOUNDED_SECONDS  # judged on memory alone
-    horizon = unbounded or (
-        stated.deadline_seconds is None and scenario.deadline_seconds == PRACTICAL_SECONDS
-    )
-    if horizon:  # the year is no deadline of the user's: "lengthen it to 438 days" fixes nothing
-        evaluation = replace(
-            evaluation, suggestions=tuple(c for c in evaluation.suggestions if c.kind != "deadline")
-        )
-    if horizon and not unbounded:  # past the year: impractical in words, not the verdict
-        evaluation = on_open_horizon(evaluation)
-    plan = evaluation.plan
-    scenario = replace(
-        scenario,
-        zero_stage=zero_shown(scenario, plan),
-        tokens=scenario.tokens if scenario.task != "inference" else None,
-        deadline_seconds=(  # no deadline stated, or one a memory question does not judge
-            stated.deadline_seconds if unbounded else None if horizon else scenario.deadline_seconds
-        ),
-        tensor_parallel=plan.tensor_parallel,
-        pipeline_parallel=plan.pipeline_parallel,
-    )
-    suggestions, _ = planner_suggestions(evaluation, lang)
-    verdict = respecting_verdict(evaluation, stated)
-    keeping, other = first_fix(evaluation, stated)
-    checks, paced = paced_checks(evaluation, planner_checks(evaluation, lang, scenario.gpu or ""))
-    binding = _binding(evaluation) if paced else evaluation.binding
-    binding = binding if binding in CHECK_LABELS else None
-    fix = (
-        suggestions[keeping].change if keeping is not None and keeping < len(suggestions) else None
-    )
-    beyond = (
-        suggestions[other].change
-        if fix is None and other is not None and other < len(suggestions)
-        else None
-    )
-    hardware = other is not None and evaluation.suggestions[other].hardware
-    if beyond is not None and other is not None and hardware:
-        if undoes_stated(evaluation.suggestions[other], plan, stated):  # "ZeRO-0" → ZeRO-3
-            beyond = marked(suggestions[other], lang).change
-    beyond_key = "answer.needs_hardware" if hardware else "answer.beyond_stated"
-    if other is not None and _past_a_year(evaluation.suggestions[other], stated):
-        beyond_key = "answer.beyond_horizon"  # the 90 days were assumed, not stated
-    budget = budget_note(checks, stated, ask)
-    serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
-    span, checks = serving_span(checks, stated, serving, scenario.gpu)
-    over = budget is not None and budget.key == "answer.over_budget"
-    top = headline(
-        verdict,
-        headline_checks(checks, stated) if over else checks,
-        budget_binding(binding, stated) if over else binding,
-        fix,
-        lang,
-        scenario.gpu or "GPU",
-        beyond=beyond,
-        beyond_key=beyond_key,
-        skip=skipped(ask, stated, judged) + (("network",) if paced else ()),
-        horizon=horizon,
-        offer_fix=not over,
-        deadline_asked=stated.deadline_seconds is not None,
-        memory_first=fit,
-        recounted=recounted(evaluation, keeping if fix is not None else other),
-        quiet_deadline=stated.deadline_seconds is None and ask != "feasibility",
-    )
-    works = plan.task == "inference" and not any(c.verdict == "fail" for c in checks)
-    slow = slow_stream(checks, scenario) if works else None  # a plan that fails has its fix
-    if slow is not None and not has_target(stated):  # a target's sentence flags its own load
-        top = join_sentences((top, text(slow, lang)), lang)
-    few = few_sequences(checks, stated, scenario) if works else None  # runs, but serves few
-    top = join_sentences((top, text(few, lang) if few else ""), lang)
-    if fix is not None and not over and any(c.verdict == "fail" for c in checks):
-        top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
-    # the pace explains the run time (a missed deadline included), not a plan that does not fit
-    if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):
-        top = join_sentences((top, network_pace(evaluation, lang)), lang)
-    top, verdict = with_span(top, verdict, span, budget, stated, lang)
-    if budget is not None:
-        within = budget_tokens(checks, scenario, stated) if over else None
-        said = tuple(text(m, lang) for m in (budget, within) if m is not None and not span)
-        top = join_sentences((*said, top), lang)
-        if over:
-            verdict = "infeasible"  # a stated budget is a constraint, like a stated deadline
-            checks = tuple(replace(c, verdict="fail") if c.kind == "cost" else c for c in checks)
-            binding = budget_binding(binding, stated)  # the money binds, not the default year
-        elif budget.key == "answer.budget_break_even" and verdict == "feasible":
-            verdict = "unknown"  # whether the money is enough waits for a price: an estimate
-    fixes = rechecked_fixes(suggestions, evaluation, stated, lang) if over else suggestions
-    condition = host_ram_condition(evaluation) if verdict == "conditional" else None
-    if condition is not None and fix is None:  # the plan works on RAM nobody stated
-        top = join_sentences((top, text(condition, lang)), lang)
-    elif verdict == "conditional" and fix is None and stated.deadline_seconds is None:
-        seconds = figure(checks, "compute", "seconds")
-        if seconds is not None:
-            longer = Msg("answer.longer_horizon", seconds=seconds, deadline=plan.deadline_seconds)
-            top = join_sentences((top, text(longer, lang)), lang)
-    where = evaluated_on(scenario, stated, lang)
-    return Outcome(
-        verdict=verdict,
-        lead=join_sentences((top, *led, where if judged else ""), lang),  # unjudged: reference
-        scenario=scenario,
-        binding=binding,  # type: ignore[arg-type]
-        checks=checks,
-        suggestions=stated_first(fixes, evaluation, stated, lang),
-        assumptions=(
-            *deciding_notes(evaluation, lang),
-            *resolved.assumptions,
-            *(n for n in notes if n not in led),
-        ),
-        site=resolved.site,
-        remarks=tuple(text(r, lang) for r in evaluation.remarks),
-        evaluation=evaluation,
-    )
-
-
-def _binding(evaluation: Evaluation) -> str | None:
-    """The planner's binding rule (the failing check furthest past its limit) without the
-    network of a run it only paces."""
-    failing = [c for c in evaluation.checks if c.verdict == "fail" and c.kind != "network"]
-    return max(failing, key=lambda c: c.shortfall or 1.0).kind if failing else None
 
 
 def _unknown(mode: str, lang: Language, lead: Msg, scenario: Scenario | None = None) -> Outcome:
@@ -344,7 +177,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         open_count = site is None and s.gpu_count is None and s.nodes is None
         if has_target(s) and not _training(s):
             first = _typical(query, ask) if s.gpu is None and site is None else None
-            first = first or _evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
+            first = first or evaluate_scenario(_resolve(query, site, ask), lang, s, ask)
             run = _rerun(query, ask, site)
             if floor_asked(s, ask) and not open_count:  # streams on the stated GPUs, not GPUs
                 return with_focus(query, most_streams(s, first, run, lang), ask)
@@ -364,7 +197,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             # horizon, not judged on a default 8 the user never chose
             on_cards = how_long(query, _evaluator(query, ask), practical=True)
             return with_focus(query, stated_purchase(query, on_cards), ask)  # "预算200万买H20…"
-        outcome = _evaluate_scenario(
+        outcome = evaluate_scenario(
             _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
         )
         if ask == "network" and not yes_no_beside_network(query.question):  # "能训吗，会卡…": both
@@ -383,17 +216,6 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return refused(exc, lang, s)
-
-
-def _past_a_year(change: PlanChange, stated: Scenario) -> bool:
-    """A longer deadline past the practical year on a question that stated none: not a change
-    of "what you stated" (the 90 days were a default) but a run too long to be practical."""
-    deadline = change.new_plan.deadline_seconds
-    return (
-        change.kind == "deadline"
-        and stated.deadline_seconds is None
-        and deadline > PRACTICAL_SECONDS
-    )
 
 
 #: Quantities of a training run that do not depend on the GPU count (GPU-hours, energy): with no
@@ -446,7 +268,7 @@ def _option_runner(query: Query, site: SiteProfile | None) -> Callable[[Scenario
         resolved = _resolve(query, site, "compare", scenario)
         notes = (note,) if note else ()
         resolved = replace(resolved, assumptions=(*notes, *resolved.assumptions))
-        return _evaluate_scenario(resolved, query.language, scenario, "compare")
+        return evaluate_scenario(resolved, query.language, scenario, "compare")
 
     return run
 
@@ -462,7 +284,7 @@ def _rerun(
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         fit = fit_asked(query, ask)
-        return _evaluate_scenario(resolved, query.language, query.scenario, ask, fit=fit)
+        return evaluate_scenario(resolved, query.language, query.scenario, ask, fit=fit)
 
     return run
 
@@ -495,6 +317,6 @@ def _typical(query: Query, ask: Ask) -> Outcome:
     def run(scenario: Scenario) -> Outcome:
         resolved = _resolve(query, None, ask, scenario)
         fit = fit_asked(query, ask)
-        return _evaluate_scenario(resolved, query.language, s, ask, judged=judged, fit=fit)
+        return evaluate_scenario(resolved, query.language, s, ask, judged=judged, fit=fit)
 
     return typical_outcome(query, setups, run, judged=judged)

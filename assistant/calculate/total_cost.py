@@ -27,7 +27,8 @@ Examples:
 
 from __future__ import annotations
 
-from assistant.calculate.focus import figure, with_energy_basis
+from assistant.calculate.focus import figure
+from assistant.calculate.money_answers import with_energy_basis
 from assistant.records import Check, Scenario
 from calculators.messages import Msg
 

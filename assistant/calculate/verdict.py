@@ -381,7 +381,8 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> M
     """The cost against a stated budget (same currency); with no price, the price up to which
     the budget covers the GPU-hours (a cost question says it as its answer, not here); None
     without a budget."""
-    from assistant.calculate.focus import break_even, figure
+    from assistant.calculate.focus import figure
+    from assistant.calculate.money_answers import break_even
 
     if any(c.kind == "cost" and c.figures.get("period") == "one hour of serving" for c in checks):
         return None  # serving with no period: how long the money lasts (money.serving_span)

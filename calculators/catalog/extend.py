@@ -235,9 +235,12 @@ def check_gpu_row(row: Mapping[str, Any]) -> dict[str, Any]:
         ...     "sources": {"memory": "vendor datasheet"}})
         >>> row["intra_link"], row["fp8_dense_TFLOPS"]
         ('PCIe Gen4 x16', None)
-        >>> check_gpu_row({**row, "memory_GB": -4})
-        Traceback (most recent call last):
-        calculators.errors.CalculatorInputError: gpu.memory_GB=-4: must be greater than 0
+        >>> from calculators.errors import CalculatorInputError
+        >>> try:
+        ...     check_gpu_row({**row, "memory_GB": -4})
+        ... except CalculatorInputError as bad:  # the reason: a key the catalog words
+        ...     bad.field, bad.value, bad.reason
+        ('gpu.memory_GB', -4, Msg('invalid.greater_than', minimum=0.0))
     """
     out = _checked(row, GPU_FIELDS, "gpu")
     if out["bf16_dense_TFLOPS"] is None and out["fp16_dense_TFLOPS"] is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from calculators.catalog.hardware import GPU
 from calculators.planner.checks import plan_energy
-from calculators.planner.compute import compute_facts
+from calculators.planner.compute_facts import compute_facts
 from calculators.planner.memory import memory_check
 from calculators.planner.plan import Plan
 from calculators.power import cost

@@ -25,12 +25,8 @@ from functools import lru_cache
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 from calculators.planner.checks import cost_check, network_check, power_check
-from calculators.planner.compute import (
-    ComputeFacts,
-    compute_check,
-    compute_facts,
-    step_flops_per_token,
-)
+from calculators.planner.compute import compute_check
+from calculators.planner.compute_facts import ComputeFacts, compute_facts, step_flops_per_token
 from calculators.planner.fabrics import fabric_remark
 from calculators.planner.memory import memory_check, trainable_params
 from calculators.planner.plan import (

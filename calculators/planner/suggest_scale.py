@@ -16,11 +16,8 @@ from calculators.catalog.hardware import GPU, GPUS, Link
 from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
 from calculators.planner.checks import network_check
-from calculators.planner.compute import (
-    compute_facts,
-    gpus_needed_for_deadline,
-    step_flops_per_token,
-)
+from calculators.planner.compute import gpus_needed_for_deadline
+from calculators.planner.compute_facts import compute_facts, step_flops_per_token
 from calculators.planner.fabrics import fabric_options
 from calculators.planner.memory import (
     memory_check,

@@ -25,7 +25,7 @@ from calculators.catalog.hardware import DTYPE_BYTES
 from calculators.defaults import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from calculators.gpu_memory import USABLE_FRACTION
 from calculators.messages import Msg
-from calculators.planner.compute import compute_facts
+from calculators.planner.compute_facts import compute_facts
 from calculators.planner.host import host_ram_condition
 from calculators.planner.memory import memory_breakdown, memory_check, offload_host_ram
 from calculators.planner.plan import DAY, CheckKind, CheckResult, Plan

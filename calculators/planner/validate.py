@@ -23,11 +23,13 @@ def validate_plan(plan: Plan) -> None:
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu
         >>> from calculators.catalog.models import lookup_model
-        >>> validate_plan(Plan(task="pretrain", model=lookup_model("Llama-2-7B"),
-        ...                    gpu=lookup_gpu("H100"), gpus=0))
-        Traceback (most recent call last):
-        ...
-        calculators.errors.CalculatorInputError: gpus=0: must be at least 1
+        >>> from calculators.errors import CalculatorInputError
+        >>> try:
+        ...     validate_plan(Plan(task="pretrain", model=lookup_model("Llama-2-7B"),
+        ...                        gpu=lookup_gpu("H100"), gpus=0))
+        ... except CalculatorInputError as bad:  # the reason: a key the catalog words
+        ...     bad.field, bad.value, bad.reason
+        ('gpus', 0, Msg('invalid.at_least', minimum=1))
     """
     check_choice("task", plan.task, ("pretrain", "finetune", "inference"))
     check_count("gpus", plan.gpus, maximum=MAX_GPUS)

@@ -46,3 +46,21 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def _all_calculator_modules() -> list[str]:
+    """Every module of the calculators package (what `pytest --doctest-modules calculators`
+    collects), so that an example added anywhere in it is run, not only in MODULES."""
+    import pkgutil
+
+    import calculators
+
+    found = pkgutil.walk_packages(calculators.__path__, prefix="calculators.")
+    return sorted(["calculators", *(info.name for info in found)])
+
+
+@pytest.mark.parametrize("name", _all_calculator_modules())
+def test_every_calculator_module_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module)  # as --doctest-modules runs them: no option flags
+    assert result.failed == 0

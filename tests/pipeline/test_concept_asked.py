@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.compose.asked import asks_definition, figure_near, gives_reason, points_at_reason
-from assistant.compose.concept import _best_sentence
+from assistant.compose.best_sentence import best_sentence
 from assistant.compose.parts import Part, question_parts
 from assistant.records import Passage
 
@@ -99,7 +99,7 @@ def test_a_value_part_quotes_the_range_of_its_subject_not_a_ratio_beside_it() ->
         ),
         _passage("Large training runs reach about 38–55 % MFU, 38–43 % on 16K H100.", 2),
     ]
-    found = _best_sentence(part, passages, set())
+    found = best_sentence(part, passages, set())
     assert found is not None
     assert found[0].startswith("Large training runs")
 
@@ -123,7 +123,7 @@ def test_a_value_part_quotes_the_range_of_its_subject_not_a_ratio_beside_it() ->
 def test_a_why_part_quotes_the_reason(question: str, reason: str, other: str) -> None:
     lang = "zh" if "缓存" in question else "en"
     part = Part(question, question)
-    found = _best_sentence(part, [_passage(other, 1, lang), _passage(reason, 2, lang)], set())
+    found = best_sentence(part, [_passage(other, 1, lang), _passage(reason, 2, lang)], set())
     assert found is not None
     assert found[0] == reason
 
@@ -135,9 +135,7 @@ def test_a_why_part_never_quotes_a_sentence_that_restates_it() -> None:
         "single-user chat speed."
     )
     reason = "Decode is memory-bandwidth bound because every token reads all the weights."
-    found = _best_sentence(
-        Part(question, question), [_passage(echo, 1), _passage(reason, 2)], set()
-    )
+    found = best_sentence(Part(question, question), [_passage(echo, 1), _passage(reason, 2)], set())
     assert found is not None
     assert found[0] == reason
 
@@ -147,7 +145,7 @@ def test_a_reason_about_something_else_does_not_beat_the_subjects_mechanism() ->
     mechanism = "GQA 让多个查询头共享一个 KV 头，64 个查询头、8 个 KV 头时 KV 缓存小 8 倍。"
     aside = "KV 缓存之所以这么占显存，是因为每一层、每个 token 都要保存键和值。"
     passages = [_passage(aside, 1, "zh"), _passage(mechanism, 2, "zh")]
-    found = _best_sentence(Part(question, question), passages, set())
+    found = best_sentence(Part(question, question), passages, set())
     assert found is not None
     assert found[0] == mechanism
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.compose.concept import _best_sentence, _titled
+from assistant.compose.best_sentence import best_sentence
+from assistant.compose.concept import _titled
 from assistant.compose.openings import (
     asked_figures,
     clause_subjects,
@@ -49,14 +50,14 @@ def test_an_opening_anaphor_is_never_quoted_without_its_sentence() -> None:
     part = Part("张量并行是啥", "张量并行是啥")
     # the only sentence naming the term points back, and its passage holds nothing before it
     alone = _passage("这些 all-reduce 处在关键路径上，所以张量并行应放在节点内。", 1, "zh")
-    assert _best_sentence(part, [alone], set()) is None
+    assert best_sentence(part, [alone], set()) is None
     # with the sentence it refers to before it in its own passage, both are quoted together
     after = _passage(
         "张量并行每层做四次 all-reduce。这些 all-reduce 处在关键路径上，所以张量并行应放在节点内。",
         2,
         "zh",
     )
-    found = _best_sentence(part, [after], set())
+    found = best_sentence(part, [after], set())
     assert found is not None
     assert not opens_with_anaphor(found[0])
 
@@ -93,7 +94,7 @@ def test_what_is_prefers_the_definition_over_a_remark_that_names_the_term_more()
     part = Part("张量并行是什么", "张量并行是什么")
     remark = _passage("张量并行也叠加了带宽：张量并行让每 token 延迟减半。", 1, "zh")
     definition = _passage("张量（层内）并行把每个权重矩阵切分到 t 张 GPU 上。", 2, "zh")
-    found = _best_sentence(part, [remark, definition], set())
+    found = best_sentence(part, [remark, definition], set())
     assert found is not None
     assert found[1].id == "q2"
 
@@ -120,7 +121,7 @@ def test_why_a_figure_prefers_the_section_titled_with_it() -> None:
         2,
         heading="Adam: 2 + 2 + 4 + 4 + 4 = 16 bytes per parameter",
     )
-    found = _best_sentence(part, [shrink, titled], set())
+    found = best_sentence(part, [shrink, titled], set())
     assert found is not None
     assert found[1].id == "q2"
     # the headline shows the title that states the figure before the sentence
@@ -142,6 +143,6 @@ def test_a_comparison_skips_a_sentence_that_only_lists_both_sides() -> None:
     part = Part("数据并行和张量并行有什么区别", "数据并行和张量并行有什么区别")
     listing = _passage("DeepSeek-V3 采用 ZeRO-1 数据并行，没有使用张量并行。", 1, "zh")
     about = _passage("张量并行把每层的矩阵切到多张 GPU 上，数据并行则复制整个模型。", 2, "zh")
-    found = _best_sentence(part, [listing, about], set())
+    found = best_sentence(part, [listing, about], set())
     assert found is not None
     assert found[1].id == "q2"

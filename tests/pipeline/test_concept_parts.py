@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.compose.concept import _best_sentence, _shared
+from assistant.compose.best_sentence import best_sentence, shared_weight
 from assistant.compose.parts import Part, asks_quantity, key_terms, question_parts
 from assistant.records import Passage
 
@@ -92,9 +92,9 @@ def test_an_off_topic_sentence_never_answers_a_part() -> None:
     off_topic = _passage(
         "Large continuous training runs last weeks, which demands stable power and cooling."
     )
-    assert _best_sentence(part, [off_topic], set()) is None
+    assert best_sentence(part, [off_topic], set()) is None
     on_topic = _passage("Large training runs reach about 38–55 % MFU on thousands of GPUs.", 2)
-    found = _best_sentence(part, [off_topic, on_topic], set())
+    found = best_sentence(part, [off_topic, on_topic], set())
     assert found is not None
     assert found[1].id == "q2"
 
@@ -103,7 +103,7 @@ def test_a_figure_answers_how_much() -> None:
     part = Part("GQA 能省多少", "GQA 能省多少")
     vague = _passage("GQA 让多个查询头共享一个 KV 头，节省 KV 缓存。", 1, "zh")
     figure = _passage("GQA 在 64 个查询头、8 个 KV 头时把 KV 缓存缩小 8 倍。", 2, "zh")
-    found = _best_sentence(part, [vague, figure], set())
+    found = best_sentence(part, [vague, figure], set())
     assert found is not None
     assert "8 倍" in found[0]
 
@@ -114,7 +114,7 @@ def test_what_is_prefers_the_sentence_that_opens_with_the_term() -> None:
         "The 10sbh left in the tensor-parallel row is what tensor parallelism replicates."
     )
     definition = _passage("Tensor (intra-layer) parallelism splits each weight matrix.", 2)
-    found = _best_sentence(part, [remark, definition], set())
+    found = best_sentence(part, [remark, definition], set())
     assert found is not None
     assert found[0].startswith("Tensor (intra-layer)")
 
@@ -123,7 +123,7 @@ def test_when_prefers_a_recommendation() -> None:
     part = Part("when should I use it", "tensor parallelism when should I use it")
     fact = _passage("Tensor parallelism divides weights by t across the tensor-parallel group.")
     advice = _passage("Tensor parallelism belongs inside a node on NVLink.", 2)
-    found = _best_sentence(part, [fact, advice], set())
+    found = best_sentence(part, [fact, advice], set())
     assert found is not None
     assert "inside a node" in found[0]
 
@@ -131,9 +131,9 @@ def test_when_prefers_a_recommendation() -> None:
 def test_a_synonym_of_a_named_keyword_is_not_counted_twice() -> None:
     groups = ({"tensor": 1.0}, {"parallelism": 1.0}, {"parallel": 0.6})
     both = frozenset({"tensor", "parallelism", "parallel"})
-    assert _shared(groups, both) == pytest.approx(2.0)
+    assert shared_weight(groups, both) == pytest.approx(2.0)
     # the synonym alone still counts
-    assert _shared(groups, frozenset({"tensor", "parallel"})) == pytest.approx(1.6)
+    assert shared_weight(groups, frozenset({"tensor", "parallel"})) == pytest.approx(1.6)
 
 
 # ---- the real pipeline and retriever --------------------------------------------------------

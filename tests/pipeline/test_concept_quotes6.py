@@ -81,7 +81,7 @@ def test_a_sentence_that_says_what_something_is(sentence: str, expected: bool) -
 
 
 def test_the_first_sentence_under_the_terms_heading_defines_it_by_its_long_name() -> None:
-    from assistant.compose.concept import _best_sentence
+    from assistant.compose.best_sentence import best_sentence
     from assistant.records import Passage
 
     text = (
@@ -98,7 +98,7 @@ def test_the_first_sentence_under_the_terms_heading_defines_it_by_its_long_name(
         lang="en",
         anchor="pue",
     )
-    found = _best_sentence(Part("What is PUE", "What is PUE"), [passage], set())
+    found = best_sentence(Part("What is PUE", "What is PUE"), [passage], set())
     assert found is not None
     assert found[0].startswith("Power usage effectiveness is")
 
@@ -112,7 +112,7 @@ def test_a_keyword_and_its_aliases_form_one_group() -> None:
 
 
 def test_a_sentence_naming_a_term_by_several_names_counts_it_once() -> None:
-    from assistant.compose.concept import _score
+    from assistant.compose.best_sentence import _score
 
     question = "What is MFU?"
     part = Part(question, question)
@@ -122,7 +122,7 @@ def test_a_sentence_naming_a_term_by_several_names_counts_it_once() -> None:
 
 
 def test_a_consequence_of_something_else_loses_to_a_reason_about_the_subject() -> None:
-    from assistant.compose.concept import _best_sentence
+    from assistant.compose.best_sentence import best_sentence
     from assistant.records import Passage
 
     other = "vLLM 的 `kv_cache_dtype` 以 FP8 存放，可用空间约翻倍，因而能支持更长的上下文。"
@@ -138,7 +138,7 @@ def test_a_consequence_of_something_else_loses_to_a_reason_about_the_subject() -
         anchor="a",
     )
     question = "为什么上下文翻倍 KV 缓存也翻倍"
-    found = _best_sentence(Part(question, question), [passage], set())
+    found = best_sentence(Part(question, question), [passage], set())
     assert found is not None
     assert found[0] == reason
 

@@ -90,25 +90,25 @@ def test_quantized_weights_show_the_plain_product_beside_the_stored_size() -> No
     params = lookup_model("Llama-2-70B").params
     checks = _weights(36_346_281_984, params * 0.5)  # the calculator's figure
     scenario = Scenario(precision="int4", params=params)
-    zh = focus_sentence("weights", checks, scenario, "zh")
+    zh = focus_sentence("weights", checks, scenario, "zh", Scenario())
     assert zh.startswith("int4 权重共 36.3 GB (33.9 GiB)：690亿参数 × 0.5 字节 = 34.5 GB")
     assert "量化 scale" in zh
     assert "1.9 GB" in zh
-    en = focus_sentence("weights", checks, scenario, "en")
+    en = focus_sentence("weights", checks, scenario, "en", Scenario())
     assert en.startswith("The int4 weights take 36.3 GB in total (33.9 GiB): 69B parameters")
 
 
 def test_int8_weights_name_the_16_bit_embeddings_not_scales() -> None:
     # Qwen2.5-72B at int8: 72.7e9 x 1 B = 72.7 GB plain, 75.2 GB with 16-bit embeddings/lm_head
     checks = _weights(75.2e9, 72.7e9)
-    text = focus_sentence("weights", checks, Scenario(precision="int8"), "en")
+    text = focus_sentence("weights", checks, Scenario(precision="int8"), "en", Scenario())
     assert "72.7B parameters × 1 B = 72.7 GB, plus 2.5 GB for the embedding" in text
     assert "scales" not in text
 
 
 def test_16_bit_weights_are_one_figure() -> None:
     checks = _weights(16.06e9, 16.06e9)
-    text = focus_sentence("weights", checks, Scenario(precision="bf16"), "en")
+    text = focus_sentence("weights", checks, Scenario(precision="bf16"), "en", Scenario())
     assert text == "The weights take 16.1 GB in bf16 (15.0 GiB)."
 
 
@@ -126,16 +126,18 @@ def test_kv_cache_total_reads_with_its_gib_after_the_phrase() -> None:
     figures = {"kv_cache_bytes": total, "kv_cache_bytes_per_gpu": total / 8}
     checks = (Check(kind="memory", verdict="ok", summary="", figures=figures),)
     scenario = Scenario(gpu_count=8, batch_size=16, context_length=32_768)
-    text = focus_sentence("kv_cache", checks, scenario, "en")
+    text = focus_sentence("kv_cache", checks, scenario, "en", Scenario())
     assert "takes 171.8 GB in total (160.0 GiB), 10.7 GB (10.0 GiB) per sequence, 21.5 GB" in text
     assert text.endswith("21.5 GB (20.0 GiB) per GPU.")
-    one = focus_sentence("kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en")
+    one = focus_sentence(
+        "kv_cache", checks, Scenario(batch_size=16, context_length=32_768), "en", Scenario()
+    )
     assert one.endswith("takes 171.8 GB in total (160.0 GiB), 10.7 GB (10.0 GiB) per sequence.")
 
 
 def test_no_kv_cache_is_not_answered_as_zero_bytes() -> None:
     checks = (Check(kind="memory", verdict="ok", summary="", figures={"kv_cache_bytes": 0.0}),)
-    assert focus_sentence("kv_cache", checks, Scenario(batch_size=64), "en") == ""
+    assert focus_sentence("kv_cache", checks, Scenario(batch_size=64), "en", Scenario()) == ""
 
 
 @pytest.mark.parametrize(

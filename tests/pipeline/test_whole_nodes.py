@@ -69,7 +69,7 @@ def _count_answer(min_gpus: int, per_node: int | None, language: str) -> str:
 
     memory = Check("memory", "ok", "", figures={"min_gpus": min_gpus})
     scenario = Scenario(gpu="H20 96GB", gpus_per_node=per_node)
-    return focus_sentence("gpu_count", (memory,), scenario, language)  # type: ignore[arg-type]
+    return focus_sentence("gpu_count", (memory,), scenario, language, scenario)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,8 @@ def evaluate_scenario(
     serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
     span, checks = serving_span(checks, stated, serving, scenario.gpu)
     over = budget is not None and budget.key == "answer.over_budget"
+    # a serving target's own sentence says what meets it: a fix for memory alone is no answer
+    target = has_target(stated)
     top = headline(
         verdict,
         headline_checks(checks, stated) if over else checks,
@@ -137,7 +139,7 @@ def evaluate_scenario(
         beyond_key=beyond_key,
         skip=skipped(ask, stated, judged) + (("network",) if paced else ()),
         horizon=horizon,
-        offer_fix=not over,
+        offer_fix=not (over or target),
         deadline_asked=stated.deadline_seconds is not None,
         memory_first=fit,
         recounted=recounted(evaluation, keeping if fix is not None else other),
@@ -149,7 +151,7 @@ def evaluate_scenario(
         top = join_sentences((top, text(slow, lang)), lang)
     few = few_sequences(checks, stated, scenario) if works else None  # runs, but serves few
     top = join_sentences((top, text(few, lang) if few else ""), lang)
-    if fix is not None and not over and any(c.verdict == "fail" for c in checks):
+    if fix is not None and not (over or target) and any(c.verdict == "fail" for c in checks):
         top = join_sentences((top, speed_after_fix(evaluation, keeping, lang)), lang)
     # the pace explains the run time (a missed deadline included), not a plan that does not fit
     if paced and not any(c.verdict == "fail" and c.kind != "compute" for c in checks):

@@ -25,3 +25,16 @@ def test_a_fit_question_on_a_served_model_keeps_its_speed(question: str, speed: 
     compute = next(c for c in outcome.checks if c.kind == "compute")
     assert compute.verdict == "ok"
     assert speed in outcome.lead
+
+
+def test_a_target_short_on_memory_leads_with_what_meets_the_target_not_a_memory_fix() -> None:
+    # capping the context fixes memory but leaves ~11 tok/s against the 50 asked: no answer
+    outcome = calculate(
+        parse(
+            "Serving Llama-3-8B on one L4: can I get 50 tokens/s per user for 20 concurrent users?"
+        )
+    )
+    assert outcome.verdict == "infeasible"
+    assert "fall short of the target" in outcome.lead
+    assert "Simplest fix" not in outcome.lead
+    assert "With that change" not in outcome.lead

@@ -64,4 +64,6 @@ def few_sequences(checks: tuple[Check, ...], stated: Scenario, scenario: Scenari
     if held is None or held >= MIN_SERVING_SEQUENCES:
         return None
     context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
+    if held == 1:
+        return Msg("answer.few_sequences_one", context=context, floor=MIN_SERVING_SEQUENCES)
     return Msg("answer.few_sequences", n=held, context=context, floor=MIN_SERVING_SEQUENCES)

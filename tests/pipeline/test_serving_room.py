@@ -5,6 +5,7 @@ headline; one with room for many, or a question that states its users, does not
 from __future__ import annotations
 
 import doctest
+import re
 
 import pytest
 
@@ -54,3 +55,12 @@ def test_few_sequences_is_said_when_memory_holds_fewer_than_a_serving_batch(
 def test_stated_users_are_judged_by_the_memory_check_not_the_bar() -> None:
     a = _answer("DeepSeek-R1 FP8 on 8×H20 96G for 4 concurrent users")
     assert not is_few_sequences(a)
+
+
+def test_room_for_one_sequence_is_said_in_the_singular() -> None:
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+
+    lead = calculate(parse("What's the max context I can serve Llama-3.1-8B at on one L4?")).lead
+    assert re.search(r"room for only one [\d,]+-token sequence at a time", lead)
+    assert "about 1 concurrent" not in lead

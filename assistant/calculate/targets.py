@@ -243,7 +243,9 @@ def _counted(
     gpu, words = evaluated.gpu or "GPU", target_words(stated)
     enough = target.gpus is not None and have >= target.gpus
     stated_hw = Msg("common.gpus", count=have, gpu=gpu)
-    key = "solve.target_met" if enough else "solve.target_short"
+    one = have == 1  # "1 × L4 falls short", "8 × L4 fall short"
+    met = "solve.target_met_one" if one else "solve.target_met"
+    key = met if enough else "solve.target_short_one" if one else "solve.target_short"
     sized = _sized(key, target, gpu, stated=stated_hw, target=words)
     found = _loaded(stated, evaluated, target, have) if enough else None
     load = found[2] if found is not None else None
@@ -254,7 +256,8 @@ def _counted(
     if load is not None:  # the stated load's figures first, then the memory maximum
         more: dict[str, Param] = {"stated": stated_hw, "target": words}
         checks = outcome.checks
-        sized = at_load_said("solve.target_met_load", target, gpu, load, evaluated, checks, **more)
+        met_load = "solve.target_met_load_one" if one else "solve.target_met_load"
+        sized = at_load_said(met_load, target, gpu, load, evaluated, checks, **more)
     rate = _rate_said(target)
     room = (headroom(target, rate_said=bool(rate)),) if load else ()
     faster = interactive_sizing(stated, evaluated, stated.gpus_per_node or DEFAULT_GPUS_PER_NODE)

@@ -35,6 +35,6 @@ def test_a_target_short_on_memory_leads_with_what_meets_the_target_not_a_memory_
         )
     )
     assert outcome.verdict == "infeasible"
-    assert "fall short of the target" in outcome.lead
+    assert "1 × L4 24GB falls short of the target" in outcome.lead
     assert "Simplest fix" not in outcome.lead
     assert "With that change" not in outcome.lead

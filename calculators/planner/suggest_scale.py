@@ -42,6 +42,8 @@ __all__ = [
 SCALE_OUT_NODE_GPUS = 8
 #: At most this many other catalog GPUs are suggested (the cheapest by `_cost_key`).
 ALTERNATIVE_GPUS = 3
+#: Re-reads of the deadline count at a pipelined layout's own bubble and network share.
+_DEADLINE_PASSES = 3
 #: Older accelerators not worth buying for a new plan (besides the PCIe Gen3 generation).
 _OLD_GENERATION = frozenset({"Ascend 910 32GB"})
 
@@ -157,8 +159,16 @@ def _pipelined(plan: Plan, need: int) -> Plan | None:
         )
         if memory_check(layout, with_min_gpus=False).verdict == "fail":
             continue
-        # The stages add a bubble: grow to the count the deadline needs at this layout.
+        # The stages add a bubble: grow to the count the deadline needs at this layout. The
+        # bubble grows with the count (fewer micro-batches per pipeline), so it is re-read
+        # there; a count that would more than double again is bound by the network, not the
+        # bubble, and is left to the fabric check below.
         layout = _scaled(layout, max(need, gpus_needed_for_deadline(layout) or 0))
+        for _ in range(_DEADLINE_PASSES):
+            wanted = gpus_needed_for_deadline(layout) or 0
+            if wanted <= layout.gpus or wanted > 2 * layout.gpus:
+                break
+            layout = _scaled(layout, wanted)
         if _cheapest_fabric(layout) is not None:
             return layout
     return None

@@ -57,8 +57,8 @@ def test_pipeline_stages_cost_time() -> None:
     days = [float(f["seconds"]) / DAY for f in figures]  # type: ignore[arg-type]
     assert days[0] < days[1] < days[2]
     assert len({round(float(f["compute_seconds"])) for f in figures}) == 1  # type: ignore[arg-type]
-    # m = 4M tokens / 2,048 / 8 data-parallel ranks = 244 micro-batches
-    assert figures[2]["pipeline_bubble"] == pytest.approx(15 / (244 + 15))
+    # m = 2**22 tokens / 2,048 / 8 data-parallel ranks = 256 micro-batches
+    assert figures[2]["pipeline_bubble"] == pytest.approx(15 / (256 + 15))
 
 
 def test_given_micro_batches_set_the_bubble() -> None:

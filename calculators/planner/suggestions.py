@@ -314,7 +314,10 @@ def _kv_quantize(plan: Plan) -> Iterator[Candidate]:
     if DTYPE_BYTES[plan.cache_dtype] <= 1.0:
         return
     dtype = "fp8" if plan.gpu.supports("fp8") else "int8"
-    said = Msg("suggest.kv_quantize", dtype=dtype.upper())
+    # vLLM needs compute capability 7.0 or newer (its installation docs): not a Pascal card
+    pascal = plan.gpu.architecture == "pascal"
+    key = "suggest.kv_quantize_pascal" if pascal else "suggest.kv_quantize"
+    said = Msg(key, dtype=dtype.upper())
     alone = plan.replace(kv_dtype=dtype)
     yield Candidate("kv_quantization", said, alone, 1, size=0.75)
     yield from _kv_quantize_laid_out(plan, said, alone)

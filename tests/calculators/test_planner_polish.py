@@ -370,3 +370,23 @@ def test_the_network_check_carries_the_efficiency_the_run_time_uses(name: str) -
     assert network["network_efficiency"] == compute["network_efficiency"]
     assert float(network["scaling_efficiency"]) <= float(network["network_efficiency"]) + 1e-9
     assert float(network["network_efficiency"]) <= 1.0
+
+
+def test_an_eight_bit_kv_cache_on_pascal_names_an_engine_that_runs_there() -> None:
+    # vLLM needs compute capability 7.0 or newer (its installation docs); a P40 is 6.1
+    plan = Plan(
+        task="inference",
+        model=lookup_model("Qwen1.5-14B"),
+        gpu=lookup_gpu("P40"),
+        gpus=1,
+        precision="fp16",
+        weight_dtype="int8",
+        sequence_length=8192,  # 6.7 GB of 16-bit KV beside 15.7 GB of weights: over 21.6 GB
+    )
+    said = [
+        in_words(c.description, "en")
+        for c in evaluate(plan).suggestions
+        if c.kind == "kv_quantization"
+    ]
+    assert said
+    assert all("llama.cpp" in s and "as vLLM and TensorRT-LLM offer" not in s for s in said)

@@ -111,8 +111,7 @@ def _without_slow_stream(outcome: Outcome, scenario: Scenario, query: Query) -> 
     slow = slow_stream(outcome.checks, scenario)
     if slow is None:
         return outcome.lead
-    said = text(slow, query.language)
-    return " ".join(outcome.lead.replace(said, "").split(" ")).replace("  ", " ").strip()
+    return re.sub(r" {2,}", " ", outcome.lead.replace(text(slow, query.language), "")).strip()
 
 
 #: Asks answered by a deployment's speed: none is said first for a plan whose memory fails.

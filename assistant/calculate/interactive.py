@@ -32,7 +32,13 @@ if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
     from calculators.serving_target import ServingTarget
 
-__all__ = ["Interactive", "fewest_layout", "fewest_serving", "interactive_sentence"]
+__all__ = [
+    "Interactive",
+    "fewest_layout",
+    "fewest_serving",
+    "interactive_gpus",
+    "interactive_sentence",
+]
 
 
 @dataclass(frozen=True)
@@ -51,33 +57,56 @@ def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> Interactiv
     GPU count asked for a stated concurrency ("how many L40S for 400 concurrent users") whose
     streams are under the bar, when more GPUs lift them to it; "" otherwise (a stated count is
     judged, not re-sized; a serving target says its own, `target_load.slow_at_load`)."""
-    none = Interactive("", leads=False)
-    stated, s = query.scenario, outcome.scenario
-    users = stated.concurrency
-    if ask != "gpu_count" or not users or s is None or s.task != "inference" or s.gpu is None:
-        return none
-    if has_target(stated) or stated.gpu_count is not None or stated.nodes is not None:
-        return none
-    if any(c.verdict == "fail" for c in outcome.checks) or not s.gpu_count:
-        return none
-    step = figure(outcome.checks, "compute", "seconds_per_token")
-    # judged as the re-sizing judges the bar: each user's mean time between tokens, the other
-    # users' prompts prefilled on the same GPUs (`calculators.serving_loop`), not the step alone
-    each = _stream_seconds(replace(s, concurrency=users), users) or step
-    if slow_stream_msg(each, s.output_tokens) is None:  # interactive already
-        return none
-    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
-    faster = interactive_sizing(stated, replace(s, concurrency=users), per_node)()
-    if faster is None or faster.gpus is None:  # no layout of this GPU gets there
-        return none
+    found = _interactive(query, outcome, ask)
+    if found is None:
+        return Interactive("", leads=False)
+    faster, each, step = found
+    s = outcome.scenario
+    assert s is not None  # as `_interactive` checked
+    assert s.gpu is not None
+    assert s.gpu_count
     said = interactive_count(
         faster, s.gpu, held=s.gpu_count, each=1.0 / each if each else 0.0, step=step
     )
     # leads only when the decode step itself is under the bar: a shortfall from the prefills'
     # share alone is softer (a chunked-prefill scheduler recovers part of it, `serving_rate`),
     # said after the count that holds the load, not in its place
-    more = faster.gpus > s.gpu_count and slow_stream_msg(step, s.output_tokens) is not None
+    more = (faster.gpus or 0) > s.gpu_count and slow_stream_msg(step, s.output_tokens) is not None
     return Interactive(text(said, query.language), leads=more)
+
+
+def interactive_gpus(query: Query, outcome: Outcome, ask: Ask) -> int | None:
+    """The GPUs that give every stream the interactive bar, when the count `outcome` was
+    sized at holds the stated users below it (what `interactive_sentence` says); None when
+    its streams already reach the bar or no layout of the card gets there."""
+    found = _interactive(query, outcome, ask)
+    return None if found is None else found[0].gpus
+
+
+def _interactive(
+    query: Query, outcome: Outcome, ask: Ask
+) -> tuple[ServingTarget, float | None, float | None] | None:
+    """The re-sizing with the bar as a per-token target, each stream's mean seconds per token
+    on the evaluated count, and the decode step; None when no interactive count applies."""
+    stated, s = query.scenario, outcome.scenario
+    users = stated.concurrency
+    if ask != "gpu_count" or not users or s is None or s.task != "inference" or s.gpu is None:
+        return None
+    if has_target(stated) or stated.gpu_count is not None or stated.nodes is not None:
+        return None
+    if any(c.verdict == "fail" for c in outcome.checks) or not s.gpu_count:
+        return None
+    step = figure(outcome.checks, "compute", "seconds_per_token")
+    # judged as the re-sizing judges the bar: each user's mean time between tokens, the other
+    # users' prompts prefilled on the same GPUs (`calculators.serving_loop`), not the step alone
+    each = _stream_seconds(replace(s, concurrency=users), users) or step
+    if slow_stream_msg(each, s.output_tokens) is None:  # interactive already
+        return None
+    per_node = s.gpus_per_node or DEFAULT_GPUS_PER_NODE
+    faster = interactive_sizing(stated, replace(s, concurrency=users), per_node)()
+    if faster is None or faster.gpus is None:  # no layout of this GPU gets there
+        return None
+    return faster, each, step
 
 
 def _stream_seconds(s: Scenario, users: int) -> float | None:

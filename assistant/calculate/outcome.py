@@ -212,7 +212,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"), "answer.open_count")
         if open_count and ask in ("gpu_count", "layout"):  # "what TP degree do I need": fewest
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
-            outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"))
+            outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"), ask)
         return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return refused(exc, lang, s)

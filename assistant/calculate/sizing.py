@@ -21,7 +21,7 @@ from assistant.calculate.focus import figure, needed_gpus
 from assistant.calculate.scope import ask_wording
 from assistant.calculate.verdict import PRACTICAL_SECONDS
 from assistant.i18n import join_sentences, text
-from assistant.records import Query, Scenario
+from assistant.records import Ask, Query, Scenario
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
 from calculators.messages import Msg
 
@@ -193,13 +193,18 @@ def _fewer_replicated(stated: Scenario, evaluated: Scenario, count: int | None) 
 
 
 def in_eight_bits(
-    query: Query, outcome: Outcome, evaluator: Callable[[Query], Evaluator]
+    query: Query, outcome: Outcome, evaluator: Callable[[Query], Evaluator], ask: Ask
 ) -> Outcome:
     """A serving count asked with the format left open and served in 16 bits, because the card
     has no tensor mode for the released 8-bit format (DeepSeek-V3's FP8 on a 910B or an A100):
     the count an 8-bit deployment on that card needs (its FP8, else INT8 weights), said after
     the answer when it is smaller. The 16-bit count stays the answer: it is the released model
-    as the card runs it; the 8-bit one is the user's choice to make."""
+    as the card runs it; the 8-bit one is the user's choice to make. Sized as the answer was:
+    when its streams are under the interactive bar at that count, the 8-bit count that gives
+    every stream the bar is said too (`interactive.interactive_gpus`), not the count that only
+    holds the load beside an answer that asks for more GPUs for speed."""
+    from assistant.calculate.interactive import interactive_gpus
+    from assistant.calculate.stream_speed import INTERACTIVE_TOKENS_PER_SECOND
     from calculators.catalog.hardware import DTYPE_BYTES, lookup_gpu
 
     s = outcome.scenario
@@ -216,7 +221,17 @@ def in_eight_bits(
     if found.verdict == "infeasible" or not fewer or fewer >= s.gpu_count:
         return outcome
     hardware = Msg("common.gpus", count=fewer, gpu=card.name)
+    faster = interactive_gpus(other, found, ask)
     said = text(
-        Msg("answer.fewer_in_eight_bits", dtype=eight.upper(), hardware=hardware), query.language
+        Msg("answer.fewer_in_eight_bits", dtype=eight.upper(), hardware=hardware)
+        if faster is None or faster <= fewer
+        else Msg(
+            "answer.fewer_in_eight_bits_bar",
+            dtype=eight.upper(),
+            hardware=hardware,
+            faster=Msg("common.gpus", count=faster, gpu=card.name),
+            threshold=INTERACTIVE_TOKENS_PER_SECOND,
+        ),
+        query.language,
     )
     return replace(outcome, lead=join_sentences((outcome.lead, said), query.language))

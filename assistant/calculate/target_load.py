@@ -153,6 +153,8 @@ def interactive_count(
         more["each"] = each
         more_needed = faster.gpus is not None and faster.gpus > held
         key = "solve.interactive_also" if more_needed else "solve.interactive_layout"
+        if more_needed and faster.replicas == 1:  # "(1 × 32, … serving 1/1)" reads as noise
+            key = "solve.interactive_also_one"
         more["decoding"] = ""
         if step is not None and step > 0 and each * step * _SAME < 1.0:  # prefill's share
             decode = 1.0 / step

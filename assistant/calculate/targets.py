@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.calculate.solvers import in_flight_on, model_and_gpu, serving_inputs, weight_dtype
+from assistant.calculate.target_fixes import target_judged_fixes
 from assistant.calculate.target_load import assumed_lengths, at_load_said, headroom, slow_at_load
 from assistant.i18n import join_sentences, text
 from assistant.records import Language, Scenario
@@ -221,6 +222,7 @@ def meet_target(
     if target.gpus is None:
         said = (Msg("solve.target_unreachable", gpu=gpu, target=words), *other)
         focus = join_sentences(tuple(text(m, lang) for m in said), lang)
+        outcome = target_judged_fixes(stated, outcome, per_node, lang)
         return replace(outcome, verdict="infeasible", focus=focus)
     if have is not None:
         return _counted(stated, outcome, rerun, lang, target, have, other)
@@ -265,6 +267,9 @@ def _counted(
     lengths = () if enough else assumed_lengths(stated)  # defaults that decide the verdict
     said = (sized, *lengths, *slow, *rate, *room, *other)
     focus = join_sentences(tuple(text(m, lang) for m in said), lang)
+    if not enough:  # a fix that only makes it fit is no fix for the target
+        per_node = stated.gpus_per_node or DEFAULT_GPUS_PER_NODE
+        outcome = target_judged_fixes(stated, outcome, per_node, lang)
     return replace(outcome, verdict=outcome.verdict if enough else "infeasible", focus=focus)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.calculate import calculate
+from assistant.parse import parse
 from assistant.parse.load import read_load_slots
 from assistant.records import Query, Scenario
 
@@ -131,3 +132,17 @@ def test_a_bare_card_count_in_a_follow_up_is_a_gpu_count(text: str) -> None:
     from assistant.parse.hardware import read_counts
 
     assert read_counts(text).gpu_counts == (16,)
+
+
+def test_a_fix_that_only_makes_it_fit_says_it_still_misses_the_target() -> None:
+    # 20 users at 20 tokens/s each on 2 L40S: int4 makes 70B fit (35 GB of weights), but 20
+    # streams at 20 tok/s take more than 2 cards of 864 GB/s; the fixes list must not call it
+    # "Feasible" beside a headline that says 2 fall short, and says what it takes after it
+    outcome = calculate(parse("Can 2 L40S serve Llama-3-70B to 20 users at 20 tokens/s each?"))
+    assert outcome.verdict == "infeasible"
+    int4 = [s for s in outcome.suggestions if s.change.startswith("Quantize weights to int4")]
+    assert int4
+    assert all("still short of the target: it takes" in s.effect for s in int4)
+    assert not any(s.effect.startswith("Feasible") for s in int4)
+    zh = calculate(parse("2张L40S跑Llama-3-70B，20个并发，每路20 token/s，够吗"))
+    assert any("但仍达不到目标：需要" in s.effect for s in zh.suggestions)

@@ -52,10 +52,3 @@ def validate(s: Scenario) -> None:
         value = getattr(s, name)
         if value is not None and not 0 < value < math.inf:
             raise CalculatorInputError(name, value, Msg("invalid.positive_finite"))
-    if s.deadline_seconds is not None and s.deadline_seconds < 60:
-        field = "deadline_seconds"
-        raise CalculatorInputError(
-            field,
-            s.deadline_seconds,
-            Msg("invalid.deadline_minute"),
-        )

@@ -104,6 +104,32 @@ def read_deadline(text: str) -> float | None:
             if seconds >= 365 * 86400.0 and value > 50:
                 continue  # "2024年" is a date, not a deadline
             return value * seconds
+    return _short_deadline(text)
+
+
+#: Spans under an hour ("1秒内", "in 10 minutes"): a deadline only for a training run, and
+#: only with a word of time limit beside it, never a serving latency ("first token under 1 s",
+#: "首token 1秒内", "10分钟的音频").
+_SHORT_UNITS = ((r"分钟|minutes?|mins?\b", 60.0), (r"秒钟?|seconds?|secs?\b", 1.0))
+_TRAINING = re.compile(r"训练|微调|预训练|\btrain|\bfine-?tun|\bpre-?train")
+_LATENCY = re.compile(
+    r"首\s*(?:个\s*)?(?:token|字)|延迟|时延|响应|latency|first token|ttft|per token|每个?token"
+)
+
+
+def _short_deadline(text: str) -> float | None:
+    """ "一张H100能在1秒内训练完GPT-3吗", "train 7B in 10 minutes": a deadline under an hour,
+    said with 内 / within / in, in a training question with no latency words."""
+    if not _TRAINING.search(text) or _LATENCY.search(text):
+        return None
+    for unit_pattern, seconds in _SHORT_UNITS:
+        within = (
+            NUMBER + r"\s*(?:" + unit_pattern + r")\s*(?:之内|以内|内)"
+            r"|(?:within|in|under)\s+" + NUMBER + r"\s*(?:" + unit_pattern + ")"
+        )
+        match = re.search(within, text, re.ASCII)
+        if match is not None:
+            return to_float(next(g for g in match.groups() if g is not None)) * seconds
     return None
 
 

@@ -27,6 +27,7 @@ from calculators.planner.memory import (
 )
 from calculators.planner.plan import CheckKind, CheckResult, Plan
 from calculators.planner.suggest_types import Candidate
+from calculators.planner.validate import MAX_GPUS
 
 __all__ = [
     "ALTERNATIVE_GPUS",
@@ -189,7 +190,11 @@ def _scale_out(
     rank: int,
     size: float | None = None,
 ) -> Iterator[Candidate]:
-    """``laid_out`` grown to ``need`` GPUs; across nodes also with the fabric it needs."""
+    """``laid_out`` grown to ``need`` GPUs; across nodes also with the fabric it needs. None
+    past the GPUs any plan may have (`validate.MAX_GPUS`): "train GPT-3 in a second" needs a
+    billion H100s, which the compute check says; it is no change to offer."""
+    if need > MAX_GPUS:
+        return
     changed = _scaled(laid_out, need)
     if changed.nodes > 1 and plan.task == "pretrain" and _cheapest_fabric(changed) is None:
         changed = _pipelined(changed, need) or changed

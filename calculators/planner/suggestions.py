@@ -376,16 +376,28 @@ def _days_needed(plan: Plan) -> int | None:
     return None if seconds is None else math.ceil(seconds / DAY)
 
 
+def _longer_deadline(plan: Plan, seconds: float) -> float:
+    """The deadline to suggest for a run of `seconds`: whole days, or whole hours (minutes)
+    when the stated deadline was under a day (an hour): "allow 9 h instead of 10 min", not
+    "allow 1 days instead of 0.00694444"."""
+    step = (
+        DAY if plan.deadline_seconds >= DAY else 3600.0 if plan.deadline_seconds >= 3600 else 60.0
+    )
+    return math.ceil(seconds / step) * step
+
+
 def _deadline(plan: Plan) -> Iterator[Candidate]:
     days = _days_needed(plan)
-    if days is None or days > MAX_DEADLINE_DAYS:
+    seconds = compute_facts(plan).seconds
+    if days is None or seconds is None or days > MAX_DEADLINE_DAYS:
         return
+    longer = _longer_deadline(plan, seconds)
     yield Candidate(
         "deadline",
-        Msg("suggest.deadline", days=days, was=plan.deadline_seconds / DAY),
-        plan.replace(deadline_seconds=days * DAY),
+        Msg("suggest.deadline", seconds=longer, was=plan.deadline_seconds),
+        plan.replace(deadline_seconds=longer),
         3,
-        size=days * DAY / plan.deadline_seconds,
+        size=longer / plan.deadline_seconds,
     )
 
 

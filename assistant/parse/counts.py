@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parse.numbers import NUMBER, to_float
+from assistant.parse.numbers import MAGNITUDES, NUMBER, to_float
 from assistant.parse.prices import NODE_PRICES, PRICE
 from assistant.parse.purchase_price import without_purchase_price
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
@@ -254,10 +254,11 @@ def _whole(raw: str) -> Count:
 
 def read_counts(text: str) -> Counts:
     """GPU counts, node counts and GPUs per node from masked, normalised text."""
-    # "1k H100", "2k GPUs": thousands of cards ("4k context" has no card after it)
+    # "1k H100", "2k GPUs", "3 million H100s": thousands (millions) of cards ("4k context"
+    # has no card after it)
     text = re.sub(
-        r"(?<![\w.])(\d+(?:\.\d+)?)\s*k\s+(?=" + _G + r"|gpus?\b|cards?\b)",
-        lambda m: f"{float(m.group(1)) * 1000:g} ",
+        r"(?<![\w.])(\d+(?:\.\d+)?)\s*(k|thousand|million|mn)\s+(?=" + _G + r"|gpus?\b|cards?\b)",
+        lambda m: f"{float(m.group(1)) * MAGNITUDES[m.group(2)]:.0f} ",
         text,
     )
     text = _without_prices(text)  # "每张卡每小时6块": 6 yuan, not six cards

@@ -93,6 +93,7 @@ MAGNITUDES: dict[str, float] = {
     "t": 1e12,
     "tn": 1e12,
     "trillion": 1e12,
+    "quadrillion": 1e15,
 }
 
 #: A plain decimal number in normalised text (signed, so "-8 cards" is caught and refused).
@@ -342,7 +343,9 @@ def normalize_numbers(text: str) -> str:
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = re.sub(r"(?<![\w/])w/(?=\s)", "with", text)  # "w/ 500M tokens" ("w/o" is kept)
-    text = re.sub(r"(\d)-(trillion|billion|million|thousand)\b", r"\1 \2", text)  # "7-billion"
+    text = re.sub(
+        r"(\d)-(quadrillion|trillion|billion|million|thousand)\b", r"\1 \2", text
+    )  # "7-billion"
     text = _POWER.sub(_rewrite_power, text)
     text = _TIMES_RE.sub(_rewrite_times, text)  # "two hundred H100s" is 200, not 2 and 100
     text = _MAO.sub(_rewrite_mao, text)

@@ -36,8 +36,12 @@ class SizeMention:
 
 
 _SIZE_SUFFIX = re.compile(
-    NUMBER + r"\s*(trillion|billion|million|thousand|bn|tn|mn|[kmbt])(?![a-z])(?!\s*(?:/s|b/s))"
+    NUMBER
+    + r"\s*(quadrillion|trillion|billion|million|thousand|bn|tn|mn|[kmbt])(?![a-z])"
+    + r"(?!\s*(?:/s|b/s))"
 )
+#: A card after a magnitude ("3 million H100s", "2 million GPUs"): a count, not a size.
+_CARDS_AFTER = re.compile(r"\s+(?:⟨gpu⟩|gpus?\b|cards?\b|accelerators?\b)")
 _BIG_BARE = re.compile(NUMBER + r"\s*(亿|万)?")
 _TOKEN_AFTER = re.compile(
     r"\s*(?:个|的)?\s*(?:training\s+|训练\s*)?(?:tokens?|词元|token数|toks?\b)", re.ASCII
@@ -126,6 +130,8 @@ def read_sizes(text: str) -> list[SizeMention]:
             continue  # "32k" is a context length, never a model size
         if is_money(text, match.start(), end):
             continue  # "$2M", "2M CNY": an amount of money, not a model size
+        if _CARDS_AFTER.match(text, end):
+            continue  # "3 million H100s": a GPU count (parse.counts), not a 3M model
         if kind == "params" and (
             _MEMORY_BEFORE.search(text[: match.start()]) or _MEMORY_AFTER.match(text, end)
         ):

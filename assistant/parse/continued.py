@@ -16,6 +16,8 @@ Examples:
     ('pretrain', False)
     >>> continued_pretraining("全参微调 ⟨model⟩ 500b token", {"method": "full", "tokens": 5e11})
     False
+    >>> continued_pretraining("全参数预训练 ⟨model⟩ 需要多少卡", {"method": "full"})
+    True
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ _CONTINUED = re.compile(
     re.ASCII,
 )
 
+#: Pre-training said in words ("全参数预训练", "full-parameter pretraining"), not "训练" alone.
+_PRETRAIN = re.compile(r"预训练|\bpre-?train", re.ASCII)
+
 
 def continued_pretraining(text: str, found: dict[str, object]) -> bool:
     """Read a stated full-parameter run as pre-training when the rule above says so: sets
@@ -50,7 +55,8 @@ def continued_pretraining(text: str, found: dict[str, object]) -> bool:
         return False
     tokens = found.get("tokens")
     big = isinstance(tokens, float) and tokens >= CONTINUED_PRETRAIN_TOKENS
-    if not (big or _CONTINUED.search(text)):
+    # "全参数预训练Llama-3-8B": pre-training said in words, whatever the token count
+    if not (big or _PRETRAIN.search(text) or _CONTINUED.search(text)):
         return False
     found["task"] = "pretrain"
     del found["method"]

@@ -221,9 +221,46 @@ def _largest(
         found = largest_model(probe.checks, probe.scenario, query.scenario, gpus=count)
     if found is None:
         return probe
-    params = float(found["params"])  # type: ignore[arg-type]
     if found.key == "answer.max_model_finetune":
         return _largest_finetune(query, probe, found, run)
+    best = _grown(query, found, run, count)
+    if best is None:
+        return probe
+    outcome = _at_size(query, probe, found, best, count)
+    if found.key != "answer.max_model_serving" or stated.precision is not None:
+        return outcome
+    # the format left open: what 8 and 4 bits reach on the same GPUs, said after
+    from calculators.catalog.hardware import lookup_gpu
+
+    eight = "fp8" if stated.gpu and lookup_gpu(stated.gpu).supports("fp8") else "int8"
+    sizes = {"eight": _serving_size(query, run, eight, count)}
+    sizes["int4"] = _serving_size(query, run, "int4", count)
+    if not all(sizes.values()):
+        return outcome
+    said = Msg("answer.max_model_serving_others", **sizes, eight_dtype=eight.upper())
+    others = text(said, query.language)
+    return replace(outcome, lead=join_sentences((outcome.lead, others), query.language))
+
+
+def _serving_size(
+    query: Query, run: Callable[[Query], Outcome], dtype: str, count: int | None
+) -> float | None:
+    """The largest model served in `dtype` on the question's GPUs, its own evaluation fitting."""
+    other = replace(query, scenario=replace(query.scenario, precision=dtype))
+    probe = run(other)
+    if probe.scenario is None:
+        return None
+    found = largest_model(probe.checks, probe.scenario, other.scenario, gpus=count)
+    best = _grown(other, found, run, count) if found is not None else None
+    return None if best is None else best[1]
+
+
+def _grown(
+    query: Query, found: Msg, run: Callable[[Query], Outcome], count: int | None
+) -> tuple[Outcome, float] | None:
+    """The size `found` names, evaluated and shrunk (or grown into unspent money) until its own
+    evaluation fits: the outcome and the size, or None when none does (see `_largest`)."""
+    params = float(found["params"])  # type: ignore[arg-type]
     training = "tokens" in found
     horizon = float(found["seconds"]) if "seconds" in found else None  # type: ignore[arg-type]
     spend = found.key == "solve.max_model_budget"  # a budget: grow back into money left unspent
@@ -250,9 +287,7 @@ def _largest(
         if overrun is None:
             break
         params /= overrun * 1.002  # just inside the bound: the size scaling is near exact
-    if best is None:
-        return probe
-    return _at_size(query, probe, found, best, count)
+    return best
 
 
 def _at_size(

@@ -131,7 +131,11 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         # "what size model could we pretrain", "what model size can it serve", "多大规模的模型"
         r"what (?:size (?:of )?model|model size)s?\b[^?.。]{0,20}?"
         r"\b(?:can|could|would|will|fits?)\b|"
-        r"(?:能|可以)(?:训练?|微调|跑|部署|推理)?多大规模的模型",
+        r"(?:能|可以)(?:训练?|微调|跑|部署|推理)?多大规模的模型|"
+        # "我有一张4090，能跑什么模型", "what models can I run on a 3090": the largest that fits
+        r"(?:能|可以)(?:跑|部署|推理|训练?|微调|运行)(?:些|得动)?(?:什么|哪些|啥)(?:样的)?(?:大)?模型|"
+        r"(?:what|which)\s+(?:models?|llms?)\s+(?:can|could|will)\s+(?:i|we|it|they)\s+"
+        r"(?:run|serve|host|fit|train|fine-?tune)\b",
     ),
     (
         # "what MFU am I getting", "estimate MFU", "MFU是多少", "算力利用率有多少"

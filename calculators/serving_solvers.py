@@ -47,10 +47,12 @@ def kv_format(weight_dtype: str, gpu: GPU) -> str:
         ['bf16', 'bf16', 'bf16', 'bf16']
         >>> kv_format("int8", lookup_gpu("V100")), kv_format("fp16", lookup_gpu("H100"))
         ('fp16', 'fp16')
+        >>> kv_format("int8", lookup_gpu("P40"))  # f16 storage, FP32 math (llama.cpp)
+        'fp16'
     """
     if DTYPE_BYTES.get(weight_dtype, 1.0) >= 2.0:
         return weight_dtype
-    return gpu.default_training_precision()
+    return gpu.default_cache_dtype()
 
 
 def replica_batch_limit(

@@ -47,7 +47,8 @@ def precision_defaults(s: Scenario, lang: Language, notes: list[str]) -> Scenari
         return s
     if s.precision is not None:
         if s.task == "inference" and s.precision in ("fp8", "int8") and s.kv_dtype is None:
-            kv = precision.upper()  # vLLM kv_cache_dtype="auto": 16-bit beside 8-bit weights
+            # vLLM kv_cache_dtype="auto": 16-bit beside 8-bit weights (f16 on Pascal: llama.cpp)
+            kv = (gpu.default_cache_dtype() if gpu else "bf16").upper()
             notes.append(said("default.kv_16bit", lang, dtype=s.precision.upper(), kv=kv))
         return s
     recipe = _published_training_precision(s, gpu)

@@ -164,6 +164,18 @@ class GPU:
         fp16, fp32 = self.fp16_flops_per_s or 0.0, self.fp32_flops_per_s or 0.0
         return "fp16" if fp16 >= fp32 else "fp32"
 
+    def default_cache_dtype(self) -> str:
+        """The 16-bit format a KV cache is stored in beside 8- or 4-bit weights: "bf16" where
+        the chip has it, else "fp16", a storage format every card holds even where FP16 math
+        is slow (Pascal: llama.cpp's default cache type is f16, `--cache-type-k`; vLLM's
+        kv_cache_dtype "auto" is the model dtype).
+
+        Examples:
+            >>> [lookup_gpu(n).default_cache_dtype() for n in ("A100", "V100", "P40")]
+            ['bf16', 'fp16', 'fp16']
+        """
+        return "bf16" if self.bf16_flops_per_s is not None else "fp16"
+
     def _peaks(self) -> dict[str, float | None]:
         return {
             "bf16": self.bf16_flops_per_s,

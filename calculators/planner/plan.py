@@ -146,7 +146,7 @@ class Plan:
             return self.kv_dtype
         if DTYPE_BYTES.get(self.precision, 2.0) >= 2.0:
             return self.precision
-        return self.gpu.default_training_precision()
+        return self.gpu.default_cache_dtype()
 
     @property
     def nodes(self) -> int:

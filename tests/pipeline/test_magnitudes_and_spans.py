@@ -1,0 +1,99 @@
+"""Words the held-out questions used that had been dropped or misread: a deadline in seconds or
+minutes, a GPU count in millions, a quadrillion parameters, pre-training said with "全参数", a
+"what can I run" question, and the 16-bit KV cache beside 8-bit weights on a Pascal card."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+from assistant.parse.durations import read_deadline
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("一张h100能在1秒内训练完gpt-3吗", 1.0),
+        ("can i train llama-7b in 10 minutes on 8 h100", 600.0),
+        ("fine-tune 7b within 30 minutes", 1800.0),
+        # a latency is never a deadline, nor is a rate
+        ("qps 5 first token under 1 s", None),
+        ("首token 1秒内，训练好的模型部署", None),
+        ("用8张卡训练，每秒处理多少token", None),
+    ],
+)
+def test_a_deadline_under_an_hour_is_read_for_training_only(
+    text: str, seconds: float | None
+) -> None:
+    assert read_deadline(text) == seconds
+
+
+def test_an_absurd_deadline_is_answered_with_the_gpus_it_would_take() -> None:
+    # GPT-3's 3.14e23 FLOPs in one second: about 1.1 billion H100s, said, not "internal error"
+    # and not the default 90 days
+    outcome = calculate(parse("一张H100能在1秒内训练完GPT-3吗"))
+    assert outcome.verdict == "infeasible"
+    assert "期限 1 秒" in outcome.lead
+    assert "90 天" not in outcome.lead
+
+
+def test_a_deadline_suggestion_under_a_day_is_said_in_hours() -> None:
+    outcome = calculate(parse("Can I fine-tune Llama-3-8B with LoRA in 10 minutes on one A100?"))
+    assert "instead of 10 min" in outcome.lead
+    assert "0.00694" not in outcome.lead
+
+
+@pytest.mark.parametrize(
+    ("question", "count", "params"),
+    [
+        ("Can 3 million H100s train a 10T model?", 3_000_000, 1e13),
+        ("5 thousand A100 train 70B", 5000, 7e10),
+        ("train a 3 million parameter model on 1 T4", 1, 3e6),
+        ("a 1 quadrillion parameter model on 8 H100", 8, 1e15),
+    ],
+)
+def test_a_magnitude_before_a_card_is_a_count(question: str, count: int, params: float) -> None:
+    s = parse(question).scenario
+    assert s.gpu_count == count
+    assert s.params == params
+
+
+def test_a_quadrillion_parameters_is_refused_as_implausible_not_read_as_millions() -> None:
+    outcome = calculate(parse("Can 3 million H100s train a 1-quadrillion-parameter model?"))
+    assert outcome.mode == "invalid"
+    assert "implausibly large" in outcome.lead
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["全参数预训练Llama-3-8B需要多少卡", "full-parameter pretraining of a 13B model on 64 A100"],
+)
+def test_full_parameter_pretraining_is_pretraining(question: str) -> None:
+    assert parse(question).scenario.task == "pretrain"
+
+
+def test_full_parameter_training_of_a_small_set_stays_a_fine_tune() -> None:
+    s = parse("全参训练Qwen2.5-7B 1000条数据").scenario
+    assert (s.task, s.method) == ("finetune", "full")
+
+
+def test_what_can_i_run_names_the_largest_model_in_each_format() -> None:
+    # one 4090: 21.6 GB usable; ~9B in bf16, twice that in 8 bits, about four times in 4 bits
+    outcome = calculate(parse("我有一张4090，能跑什么模型？"))
+    assert "最多能部署约" in outcome.lead
+    assert "4 位（INT4）约" in outcome.lead
+    english = calculate(parse("What models can I run on a single RTX 3090?"))
+    assert "The largest model that 1 × RTX 3090 24GB can serve in bf16" in english.lead
+    assert "in 4-bit (INT4)" in english.lead
+
+
+def test_a_pascal_kv_cache_beside_int8_weights_is_16_bit() -> None:
+    # Qwen2.5-14B: 48 layers x 8 KV heads x 128 x 2 (K, V) x 2 B = 196,608 B per token;
+    # 4,096 tokens = 805 MB in FP16 (llama.cpp's f16 cache), not 1.6 GB in FP32
+    outcome = calculate(parse("P40能跑Qwen2.5-14B吗？int8量化"))
+    memory = next(c for c in outcome.checks if c.kind == "memory")
+    kv = memory.figures["kv_cache_bytes"] if "kv_cache_bytes" in memory.figures else None
+    assert kv is not None
+    assert kv == pytest.approx(4096 * 196_608, rel=0.01)
+    assert any("FP16（16 位）" in a for a in outcome.assumptions)

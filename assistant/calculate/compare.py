@@ -27,6 +27,7 @@ from assistant.calculate.compare_basis import (
     at_capacity_splits,
     at_common_count,
     at_own_counts,
+    default_count_basis,
     on_common_load,
     on_common_split,
     split_of,
@@ -439,6 +440,8 @@ def compare_options(query: Query, run: OptionRun) -> Outcome:
             basis.append(common)
         elif any(a.scenario != b.scenario for a, b in zip(sized, outcomes, strict=True)):
             basis.append(Msg("compare.basis_count"))
+        else:  # every option held on the default node: say so, and the fewest each needs
+            basis.extend(default_count_basis(sized))
         outcomes = sized
     if wanted == "capacity":  # each on the split holding the most: a common one measures it
         outcomes, split_basis = at_capacity_splits(scenarios, outcomes, run)

@@ -36,6 +36,7 @@ __all__ = [
     "at_capacity_splits",
     "at_common_count",
     "at_own_counts",
+    "default_count_basis",
     "load_of",
     "on_common_load",
     "on_common_split",
@@ -257,3 +258,22 @@ def _at_load(
         batch_size=load,
     )
     return run(at, notes)
+
+
+def default_count_basis(outcomes: Sequence[Outcome]) -> tuple[Msg, ...]:
+    """Training options that all hold the job on the default count, compared there: the count
+    said as the basis, with the fewest GPUs each holds the job on ("1 × L20 48GB, 2 × RTX
+    4090 24GB": the fact that decides "which suits a LoRA of 14B" when one card cannot)."""
+    evaluated = [o.scenario for o in outcomes]
+    if any(e is None or e.task == "inference" or not e.gpu_count for e in evaluated):
+        return ()
+    counts = {e.gpu_count for e in evaluated if e is not None}
+    fewest = [figure(o.checks, "memory", "min_gpus") for o in outcomes]
+    if len(counts) != 1 or not all(fewest):
+        return ()
+    held = tuple(
+        Msg("common.gpus", count=int(n or 1), gpu=e.gpu or "GPU")
+        for n, e in zip(fewest, evaluated, strict=True)
+        if e is not None
+    )
+    return (Msg("compare.basis_default_count", count=counts.pop(), fewest=held),)

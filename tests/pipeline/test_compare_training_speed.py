@@ -63,3 +63,17 @@ def test_a_speed_with_no_count_is_compared_at_one_count(question: str) -> None:
     faster = next(o for o in outcome.options if "H800" in (o.scenario.gpu or ""))
     slower = next(o for o in outcome.options if "A800" in (o.scenario.gpu or ""))
     assert faster.figures["seconds"] < 0.5 * slower.figures["seconds"]  # 989 vs 312 TFLOP/s
+
+
+def test_an_open_count_training_comparison_says_its_count_and_the_fewest_each_needs() -> None:
+    # a LoRA of Qwen2.5-14B (29.5 GB of bf16 base) fits one L20 48GB, not one RTX 4090 24GB:
+    # compared on the default 8 each, the answer says so, and the fewest that hold it
+    outcome = calculate(parse("L20和4090哪个更适合LoRA微调Qwen2.5-14B？"))
+    assert "各方案都按 8 张评估" in outcome.lead
+    assert "能容纳该任务的最少卡数：1 张 L20 48GB，2 张 RTX 4090 24GB" in outcome.lead
+
+
+def test_a_kv_format_left_open_beside_a_stated_weight_format_is_said_as_such() -> None:
+    outcome = calculate(parse("Qwen3-30B-A3B 用单张L20跑FP8，32k上下文最多能支持几路并发？"))
+    assert "问题未限定 KV cache 的格式，若改用 FP8" in outcome.lead
+    assert "问题未限定精度" not in outcome.lead

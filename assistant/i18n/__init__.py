@@ -228,12 +228,22 @@ class _Formatter(string.Formatter):
             "kwh": lambda v: numbers.kwh_text(float(v)),
             "rate": lambda v: numbers.rate_text(float(v), arg or "B/s"),
         }
+        if kind == "a_int":  # "a 1,024-token prompt", "an 8,192-token prompt"
+            number = numbers.integer_text(float(value))
+            return f"{_article(number)} {number}" if lang == "en" else number
         if kind in formatters:
             return formatters[kind](value)
         if kind == "currency":  # a code as the language says it after an amount ("元")
             word = domain("summary").get(f"summary.currency.{str(value).upper()}")
             return word[lang].strip() if word else str(value)
         return str(super().format_field(value, format_spec))
+
+
+def _article(number: str) -> str:
+    """The English article before a written number: "an" where it is said with a vowel
+    ("an 8,192", "an 11,000", "an 18-layer"), else "a" ("a 1,024", "a 110,000")."""
+    lead = number.split(",")[0]
+    return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
 
 
 def t(key: str, language: Language, /, **params: Any) -> str:

@@ -281,7 +281,7 @@ def _suggest(plan: Plan, checks: tuple[CheckResult, ...], limit: int) -> tuple[P
 
 
 #: Suggestion kinds that change how the job runs, not the job or the hardware.
-HOW_KINDS = ("zero", "tensor_parallel", "recompute", "offload", "combined")
+HOW_KINDS = ("zero", "tensor_parallel", "recompute", "offload", "combined", "memory_utilization")
 
 
 def _keep_useful(ranked: list[PlanChange], limit: int) -> tuple[PlanChange, ...]:

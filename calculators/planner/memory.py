@@ -314,7 +314,7 @@ def memory_check(plan: Plan, *, with_min_gpus: bool = True) -> CheckResult:
     """Does the most-loaded GPU fit in its usable memory (90% of the datasheet capacity)?
     With CPU offload, do the offloaded states also fit the node's host RAM?"""
     b = memory_breakdown(plan)
-    available = USABLE_FRACTION * plan.gpu.memory_bytes
+    available = (plan.memory_utilization or USABLE_FRACTION) * plan.gpu.memory_bytes
     verdict = limit_verdict(b.total_bytes, available)
     host = offload_host_ram(plan, b)
     limiting = _largest_part(b) if verdict != "ok" else None

@@ -92,6 +92,9 @@ class Plan:
     after TP, pipeline stages across nodes: only activations cross the network)."""
     host_ram_bytes: float | None = None
     """Host (CPU) memory per node; None: the default for the server class (see plan_host)."""
+    memory_utilization: float | None = None
+    """Serving: the share of each GPU's datasheet memory the engine may plan to use (vLLM's
+    gpu_memory_utilization); None: `USABLE_FRACTION`, vLLM's default 0.9."""
     micro_batch_size: int = 1
     global_batch_tokens: float | None = None
     """None: 4M tokens (pretrain) or 64 sequences (finetune)."""

@@ -71,8 +71,28 @@ def candidates(
     yield from other_gpu(plan, failing, checks)
 
 
+#: The gpu_memory_utilization a serving fix may raise vLLM's 0.9 default to: 0.95 leaves 5% of
+#: the card (2 GB of 40 GB, 4 GB of 80 GB) for the CUDA context (about 0.5-1 GB), NCCL buffers
+#: and CUDA graphs; vLLM accepts any fraction up to 1 (engine arguments, gpu_memory_utilization).
+#: This tool's bound, a setting only: a job that needs more needs more or other hardware.
+RAISED_MEMORY_UTILIZATION = 0.95
+
+
+def _raised_utilization(plan: Plan) -> Iterator[Candidate]:
+    """A deployment a few percent over vLLM's default 0.9 of the card: the setting raised to
+    `RAISED_MEMORY_UTILIZATION`, a change of configuration, not of the job or the hardware
+    (verified like every candidate: it is offered only when the memory then fits)."""
+    if plan.memory_utilization is not None:
+        return
+    left = (1.0 - RAISED_MEMORY_UTILIZATION) * plan.gpu.memory_bytes
+    said = Msg("suggest.memory_utilization", fraction=RAISED_MEMORY_UTILIZATION, left=left)
+    raised = plan.replace(memory_utilization=RAISED_MEMORY_UTILIZATION)
+    yield Candidate("memory_utilization", said, raised, 1, size=0.1)
+
+
 def _memory_savers(plan: Plan) -> Iterator[Candidate]:
     if plan.task == "inference":
+        yield from _raised_utilization(plan)
         yield from _quantize(plan)
         yield from _tensor_parallel(plan)
         yield from _quantized_splits(plan)

@@ -146,3 +146,14 @@ def test_a_fix_that_only_makes_it_fit_says_it_still_misses_the_target() -> None:
     assert not any(s.effect.startswith("Feasible") for s in int4)
     zh = calculate(parse("2张L40S跑Llama-3-70B，20个并发，每路20 token/s，够吗"))
     assert any("但仍达不到目标：需要" in s.effect for s in zh.suggestions)
+
+
+def test_a_deployment_just_over_the_default_utilization_is_conditional_on_raising_it() -> None:
+    # Yi-34B bf16 on 2 A100 40GB at 16k: 34.4 GB of weights + 2.0 GB of KV per GPU = 36.6 GB,
+    # over 0.9 x 40 GB = 36.0 and under 0.95 x 40 GB = 38.0: a vLLM setting, no new hardware
+    outcome = calculate(parse("Is 2x A100 40GB enough to serve Yi-34B in bf16 at 16k context?"))
+    assert outcome.verdict == "conditional"
+    assert "gpu_memory_utilization from its default 0.9 to 0.95" in outcome.lead
+    # far over it, the setting is no fix
+    over = calculate(parse("Is 1x A100 40GB enough to serve Yi-34B in bf16?"))
+    assert all("gpu_memory_utilization" not in s.change for s in over.suggestions)

@@ -266,7 +266,10 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:minimum|min\.?|fewest|smallest|least)\s+(?:number|count|amount)\s+of\s+|"
         r"(?:the\s+)?fewest\s+" + _G + r"|"
         # "1.5k users on llama 3.1 8b, what hardware do we need?": how many of which card
-        r"what (?:hardware|gpus?|cards?) (?:do|would|will|should) (?:i|we) need\b",
+        r"what (?:hardware|gpus?|cards?) (?:do|would|will|should) (?:i|we) need\b|"
+        # "… 200 concurrent users on L4s. How many?": the bare question after a named card
+        r"⟨gpu⟩[^?？]*[.。,，;；]\s*how many\s*[?？]|"
+        r"^\s*how many\s*[?？]?\s*$",
     ),
     (
         "duration",

@@ -97,3 +97,12 @@ def test_a_pascal_kv_cache_beside_int8_weights_is_16_bit() -> None:
     assert kv is not None
     assert kv == pytest.approx(4096 * 196_608, rel=0.01)
     assert any("FP16（16 位）" in a for a in outcome.assumptions)
+
+
+def test_a_bare_how_many_after_a_named_card_asks_for_the_count() -> None:
+    # "… on L4s. How many?" had been judged on one L4 (not feasible); it asks for the count
+    outcome = calculate(
+        parse("We want to serve Llama-3.1-8B to 200 concurrent users on L4s. How many?")
+    )
+    assert outcome.verdict == "feasible"
+    assert outcome.lead.startswith("You need at least 8 × L4 24GB")

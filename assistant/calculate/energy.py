@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
+from assistant.parse.ask_qualifiers import asks_rent_and_power
 from assistant.parse.asks import asks_total
 from assistant.records import Ask, Check, Language, Query, Scenario, SiteProfile
 from calculators.defaults import DEFAULT_GPUS_PER_NODE
@@ -234,7 +235,7 @@ def _stated_checks(query: Query) -> tuple[tuple[Check, ...], int] | None:
     """The checks of the stated hardware over the stated time, and the GPU count: for a total
     asked ("总共多少钱", `asks_total`) the rent and the energy both (the sum needs each part),
     else the one asked (:func:`hardware_energy` or :func:`hardware_rental`)."""
-    if asks_total(query.question):
+    if asks_total(query.question) or asks_rent_and_power(query.question):
         rental = hardware_rental(replace(query, asks=("cost",)))
         energy = hardware_energy(replace(query, asks=("energy_cost",)))
         parts = [found for found in (rental, energy) if found is not None]

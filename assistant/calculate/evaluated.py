@@ -126,7 +126,7 @@ def evaluate_scenario(
     budget = budget_note(checks, stated, ask)
     serving = plan.gpus if plan.task == "inference" else 0  # how long a budget serves
     span, checks = serving_span(checks, stated, serving, scenario.gpu)
-    over = budget is not None and budget.key == "answer.over_budget"
+    over = budget is not None and budget.key.startswith("answer.over_budget")
     # a serving target's own sentence says what meets it: a fix for memory alone is no answer
     target = has_target(stated)
     top = headline(

@@ -149,6 +149,8 @@ def serving_span(
 _SPAN_JUDGED = {
     "answer.within_budget": "answer.serving_period_within",
     "answer.over_budget": "answer.serving_period_over",
+    "answer.within_budget_hours": "answer.serving_period_within",
+    "answer.over_budget_hours": "answer.serving_period_over",
 }
 
 

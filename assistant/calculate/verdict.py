@@ -394,7 +394,21 @@ def budget_note(checks: tuple[Check, ...], stated: Scenario, ask: str = "") -> M
         return None
     key = "answer.over_budget" if cost > stated.budget else "answer.within_budget"
     short = cost - stated.budget  # "还差约 …": what the money lacks
-    return Msg(key, cost=cost, budget=stated.budget, short=short, currency=stated.currency or "")
+    currency = stated.currency or ""
+    price = stated.price_per_gpu_hour
+    if price and hours:  # "how many GPU-hours is that, and is it enough": both, side by side
+        bought = stated.budget / price
+        return Msg(
+            f"{key}_hours",
+            cost=cost,
+            budget=stated.budget,
+            short=short,
+            currency=currency,
+            hours=hours,
+            bought=bought,
+            price=price,
+        )
+    return Msg(key, cost=cost, budget=stated.budget, short=short, currency=currency)
 
 
 def budget_tokens(checks: tuple[Check, ...], scenario: Scenario, stated: Scenario) -> Msg | None:

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FABRIC_QUESTION", "asks_about_fabric", "asks_total", "yes_no_beside_network"]
+__all__ = [
+    "FABRIC_QUESTION",
+    "asks_about_fabric",
+    "asks_rent_and_power",
+    "asks_total",
+    "yes_no_beside_network",
+]
 
 #: "do I need InfiniBand", "is RDMA required", "需要IB吗": a question about the fabric between
 #: nodes, which states none (the set-up is evaluated on its stated or usual fabric)
@@ -55,6 +61,26 @@ def asks_total(text: str) -> bool:
         (True, False, False)
     """
     return bool(_TOTAL_COST.search(text.lower()))
+
+
+#: The rent and the electricity asked side by side ("租金和电费分别是多少", "rent and power bill").
+_RENT_AND_POWER = re.compile(
+    r"租金?.{0,6}(?:和|与|跟|、|及|以及|还有).{0,4}电费|电费.{0,6}(?:和|与|跟|、|及|以及|还有).{0,4}租金?|"
+    r"\brent(?:al)?\b.{0,25}\b(?:and|&|plus)\b.{0,15}\b(?:electricity|power|energy)\b|"
+    r"\b(?:electricity|power|energy)\b.{0,25}\b(?:and|&|plus)\b.{0,15}\brent(?:al)?\b"
+)
+
+
+def asks_rent_and_power(text: str) -> bool:
+    """True when the question asks for the rent and the electricity both (each, not a sum).
+
+    Examples:
+        >>> asks_rent_and_power("租金和电费分别是多少"), asks_rent_and_power("电费多少")
+        (True, False)
+        >>> asks_rent_and_power("what are the rent and the electricity bill?")
+        True
+    """
+    return bool(_RENT_AND_POWER.search(text.lower()))
 
 
 #: A yes/no about the job itself ("能一起训练70B吗", "can we train …"), not the network's.

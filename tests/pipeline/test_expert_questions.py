@@ -216,8 +216,11 @@ def test_over_budget_offers_no_fix_that_leaves_the_cost_and_says_what_it_buys() 
     question = "预算3万美元，每卡时2.5美元，8张H100预训练Llama-3.1-8B，1万亿token，够吗"
     outcome = calculate(parse(question))
     assert outcome.verdict == "infeasible"
-    # the gap is the cost less the budget: 100,894 - 30,000 = 70,894
-    said = "超出预算：约需 100,894 美元，预算 30,000 美元，还差约 70,894 美元。"
+    # the gap is the cost less the budget: 100,894 - 30,000 = 70,894; $30,000 / $2.5 = 12,000
+    said = (
+        "超出预算：约需 100,894 美元，预算 30,000 美元按每卡时 2.5 美元只够 12,000 GPU 小时，"
+        "还差约 70,894 美元。"
+    )
     assert outcome.lead.startswith(said)
     assert "约够训练 2973亿 token" in outcome.lead
     assert "最直接的办法" not in outcome.lead

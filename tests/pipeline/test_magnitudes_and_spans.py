@@ -106,3 +106,24 @@ def test_a_bare_how_many_after_a_named_card_asks_for_the_count() -> None:
     )
     assert outcome.verdict == "feasible"
     assert outcome.lead.startswith("You need at least 8 × L4 24GB")
+
+
+def test_a_budget_at_a_price_says_the_gpu_hours_it_buys_beside_a_named_job() -> None:
+    # $120,000 at $2.40 per GPU-hour buys 50,000 GPU-hours: the first half of the question
+    outcome = calculate(
+        parse(
+            "We have $120,000 and rent H100s at $2.40 per GPU-hour. How many GPU-hours is "
+            "that, and is it enough to pretrain a 7B model on 2T tokens?"
+        )
+    )
+    assert outcome.verdict == "infeasible"
+    assert "which buys 50,000 GPU-hours at 2.4 USD each" in outcome.lead
+
+
+def test_rent_and_electricity_asked_side_by_side_are_both_answered() -> None:
+    # 8 x 45 days x 24 h = 8,640 GPU-hours x 9 = 77,760 元 of rent, and the electricity
+    outcome = calculate(
+        parse("租8张A800，每卡时9元，连续跑45天，电价0.75元/度，租金和电费分别是多少？")
+    )
+    assert "77,760 元" in outcome.lead
+    assert "电费：约" in outcome.lead

@@ -297,7 +297,7 @@ def _serving_memory(
     if replicas > 1:
         # the load in one copy of the weights: what "how much memory for 32 users" adds up to
         load = figure(checks, "memory", "kv_cache_bytes")
-        whole = weights + load + other if load else total * replicas
+        whole = weights + load * copies + other if load else total * replicas
         load_sequences = scenario.batch_size or sequences * replicas
         key = "answer.memory_serving_replicas"
         return Msg(

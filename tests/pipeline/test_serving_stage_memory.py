@@ -28,6 +28,7 @@ def _numbers(sentence: str) -> list[float]:
         "How much memory to serve DeepSeek-V3 on 8 910B?",
         "16张H100部署DeepSeek-V3需要多少显存",
         "How much memory does Llama-3.1-405B need to serve on 16 A100 80GB?",
+        "32张H100部署DeepSeek-V3，64个并发，需要多少显存",  # two replicas of TP=8 x PP=2
     ],
 )
 def test_the_parts_are_the_memory_checks_own(question: str) -> None:
@@ -51,3 +52,12 @@ def test_uneven_stages_name_the_most_loaded_gpu() -> None:
     lead = calculate(parse("8张910B部署DeepSeek-V3需要多少显存")).lead
     assert "负载最重的一张 173.3 GB" in lead
     assert "激活工作区 43.2 GB" not in lead
+
+
+def test_all_sequences_on_one_copy_hold_more_than_one_replica() -> None:
+    # two replicas of 32 sequences each: the 64 on one copy of the weights hold every KV copy
+    # (an MLA latent on each of the 8 TP GPUs), so they need more than one replica's 32
+    lead = calculate(parse("32张H100部署DeepSeek-V3，64个并发，需要多少显存")).lead
+    each, all_on_one = lead.split("。")[:2]  # "每个副本约需 …。全部 64 路放在一份权重上共约 …"
+    replica, whole = _numbers(each)[0], _numbers(all_on_one)[0]
+    assert whole > replica

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.batch_scale import DATA_PARALLEL_SEQUENCES, data_parallel_batch
 from assistant.calculate.default_formats import link_defaults, precision_defaults, said
 from assistant.i18n import t, text
 from assistant.records import Language, Scenario, SiteProfile
@@ -365,8 +366,17 @@ def _training_defaults(
             else FINETUNE_BATCH_SEQUENCES
         )
         grown = _pipeline_batch(s, batch) if task == "pretrain" else None
-        out["batch_size"] = grown[0] if grown else batch
-        if grown:
+        wide = data_parallel_batch(s, batch) if task == "pretrain" and not grown else None
+        out["batch_size"] = grown[0] if grown else wide or batch
+        if wide:
+            dp = wide // DATA_PARALLEL_SEQUENCES
+            tokens = float(wide * context)
+            notes.append(
+                said(
+                    "default.batch_grown_dp", lang, batch=wide, tokens=tokens, dp=dp, default=batch
+                )
+            )
+        elif grown:
             sequences, dp, per_pipeline = grown
             notes.append(
                 said(

@@ -259,7 +259,11 @@ def _serving_memory(
     checks: tuple[Check, ...], scenario: Scenario, per_gpu: float, weights: float, kv: float
 ) -> Msg:
     """One replica's memory (one copy of the weights and its sequences' KV cache) with the load
-    it holds; more replicas on the other GPUs are named, never summed into a "4.3 TB" total."""
+    it holds; more replicas on the other GPUs are named, never summed into a "4.3 TB" total.
+    Every part is the memory check's own: the workspace is its per-GPU `overhead_bytes` on each
+    GPU of the replica. Pipeline stages differ (DeepSeek-V3's first three layers are dense), so
+    the heaviest stage times the GPUs, less the weights, was no workspace: 43.2 GB on 8 × 910B
+    where the check holds 86 MB per GPU; that GPU is then named the most-loaded one."""
     gpus = scenario.gpu_count or 1
     split = max(1, (scenario.tensor_parallel or 1) * (scenario.pipeline_parallel or 1))
     replicas = max(1, gpus // split)
@@ -267,34 +271,50 @@ def _serving_memory(
     sequences = figure(checks, "memory", "batch_per_replica") or scenario.batch_size or 1
     # KV heads replicated at TP > KV heads: the replica holds the copies, not the logical size
     copies = figure(checks, "memory", "kv_cache_copies") or 1
-    kv = kv * copies if replicas == 1 or kv_per_gpu is None else kv_per_gpu * split
+    per_sequence = figure(checks, "memory", "kv_cache_bytes_per_sequence")
+    if replicas > 1 and per_sequence is not None:  # one replica's sequences, not the heaviest
+        kv = per_sequence * sequences * copies  # stage's share times the GPUs
+    elif replicas > 1 and kv_per_gpu is not None:
+        kv = kv_per_gpu * split
+    else:
+        kv = kv * copies
+    workspace = figure(checks, "memory", "overhead_bytes")
+    other = workspace * split if workspace is not None else max(0.0, (per_gpu - weights) * split)
+    total = weights + kv + other
     params: dict[str, Param] = {
-        "total": per_gpu * split,
+        "total": total,
         "weights": weights,
         "kv": kv,
-        # the activation workspace (`inference_workspace_bytes`): the parts add up to the total
-        "other": max(0.0, per_gpu * split - weights - kv),
+        "other": other,  # the activation workspace (`inference_workspace_bytes`) on each GPU
         "per_gpu": per_gpu,
         "gpus": split,
         "noun": gpu_noun(split),
         "sequences": sequences,
         "context": scenario.context_length or 0,
     }
+    # uneven stages: the per-GPU figure is the heaviest GPU's, not the total's share
+    staged = per_gpu * split > _STAGE_GAP * total
     if replicas > 1:
         # the load in one copy of the weights: what "how much memory for 32 users" adds up to
         load = figure(checks, "memory", "kv_cache_bytes")
-        other = max(0.0, per_gpu * split - weights - kv)
-        whole = weights + load + other if load else per_gpu * split * replicas
+        whole = weights + load * copies + other if load else total * replicas
         load_sequences = scenario.batch_size or sequences * replicas
+        key = "answer.memory_serving_replicas"
         return Msg(
-            "answer.memory_serving_replicas",
+            "answer.memory_serving_replicas_stages" if staged else key,
             replicas=replicas,
             all=gpus,
             whole=whole,
             load=load_sequences,
             **params,
         )
-    return Msg("answer.memory_serving_one" if split == 1 else "answer.memory_serving", **params)
+    if split == 1:
+        return Msg("answer.memory_serving_one", **params)
+    return Msg("answer.memory_serving_stages" if staged else "answer.memory_serving", **params)
+
+
+#: The heaviest GPU times the GPUs past this share of the total: the stages are not even.
+_STAGE_GAP = 1.01
 
 
 def _memory(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

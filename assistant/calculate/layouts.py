@@ -144,6 +144,8 @@ def to_plan(scenario: Scenario, **overrides: object) -> Plan:
         "currency": scenario.currency,
         "host_ram_bytes": scenario.host_ram_bytes,
         "offload": bool(scenario.offload) and not inference,
+        # a card held to a budget: no other model, whose price the catalog cannot check
+        "other_gpus": scenario.purchase_budget is None and scenario.budget is None,
     }
     if scenario.inter_link:
         fields["nics_per_node"] = _ports(scenario, gpu)

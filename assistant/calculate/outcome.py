@@ -36,6 +36,7 @@ from assistant.calculate.money import (
 )
 from assistant.calculate.names import generic_model_notes, unknown_names_lead
 from assistant.calculate.one_card import with_note, with_one_card
+from assistant.calculate.open_method import with_open_method
 from assistant.calculate.outcome_record import Outcome, refused
 from assistant.calculate.plural import at_plural_count
 from assistant.calculate.power_budget import power_budget_outcome
@@ -213,6 +214,7 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
         if open_count and ask in ("gpu_count", "layout"):  # "what TP degree do I need": fewest
             outcome = sized(query, outcome, _evaluator(query, "gpu_count"))
             outcome = in_eight_bits(query, outcome, lambda q: _evaluator(q, "gpu_count"), ask)
+            outcome = with_open_method(query, outcome, lambda q: _evaluator(q, "gpu_count"))
         return with_focus(query, stated_purchase(query, outcome), ask)
     except CalculatorInputError as exc:
         return refused(exc, lang, s)

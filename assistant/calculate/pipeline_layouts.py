@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assistant.calculate.batch_scale import data_parallel_batch
 from assistant.records import Scenario
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, DEFAULT_GPUS_PER_NODE
 
@@ -91,7 +92,8 @@ def _pipeline_batch_tokens(scenario: Scenario, data_parallel: int, pp: int) -> f
 
     context = scenario.context_length or DEFAULT_CONTEXT_TOKENS
     default = round(PRETRAIN_BATCH_TOKENS / context)
-    if scenario.task != "pretrain" or scenario.batch_size not in (None, default):
+    grown = data_parallel_batch(scenario, default)  # the default grown for the nodes
+    if scenario.task != "pretrain" or scenario.batch_size not in (None, default, grown):
         return None
     sequences = max(default, MIN_MICROBATCHES_PER_STAGE * pp * data_parallel)
     return float(sequences * context)

@@ -135,6 +135,10 @@ class Plan:
     consumer cards in a desk-side box (`calculators.power.energy`, ``box``)."""
     price_per_kwh: float | None = None
     """Electricity price per kWh at the socket (None: energy is not priced; none is invented)."""
+    other_gpus: bool = True
+    """Whether a fix may name another GPU model. False when the question holds the card to a
+    purchase budget ("预算50万元，买几张4090"): the catalog has no purchase prices, so 56 ×
+    GH200 could not be held to the budget, and the card was the user's to choose."""
 
     def replace(self, **changes: object) -> Plan:
         """A copy with some fields changed."""

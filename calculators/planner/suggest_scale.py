@@ -293,7 +293,10 @@ def other_gpu(
     plan: Plan, failing: set[CheckKind], checks: tuple[CheckResult, ...] = ()
 ) -> Iterator[Candidate]:
     """Another catalog GPU, with the count the job needs on it: the cheapest few by
-    `_cost_key`, each laid out and, across nodes, with its realistic fabric."""
+    `_cost_key`, each laid out and, across nodes, with its realistic fabric; none when the
+    plan keeps its card (`Plan.other_gpus`)."""
+    if not plan.other_gpus:
+        return
     job_bytes = _job_bytes(checks)
     bases = []
     for gpu in _alternatives(plan, failing):

@@ -13,6 +13,7 @@ is a research programme, not a schedule, and `deadline_remark` says so instead.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterator
 
@@ -68,6 +69,8 @@ def candidates(
     if "network" in failing:
         yield from fabric(plan, checks)
     yield from more_gpus(plan, failing)
+    if "memory" in failing and plan.task == "finetune" and plan.effective_method == "full":
+        yield from _methods_scaled(plan, failing)
     yield from other_gpu(plan, failing, checks)
 
 
@@ -88,6 +91,19 @@ def _raised_utilization(plan: Plan) -> Iterator[Candidate]:
     said = Msg("suggest.memory_utilization", fraction=RAISED_MEMORY_UTILIZATION, left=left)
     raised = plan.replace(memory_utilization=RAISED_MEMORY_UTILIZATION)
     yield Candidate("memory_utilization", said, raised, 1, size=0.1)
+
+
+def _methods_scaled(plan: Plan, failing: set[CheckKind]) -> Iterator[Candidate]:
+    """LoRA and QLoRA on as many of the same cards as each needs: a 72B model's full fine-tune
+    needs 64 × RTX 4090 where QLoRA's 4-bit base fits on 2 (Dettmers et al. 2023), a fix that
+    must not go unsaid because one card holds neither."""
+    for method in ("lora", "qlora"):
+        for found in more_gpus(plan.replace(method=method, recompute="full"), failing):
+            if found.kind != "gpus":
+                continue
+            label = Msg(f"suggest.method.{method}")
+            said = Msg("suggest.method.scaled", method=label, change=found.description)
+            yield dataclasses.replace(found, kind=method, description=said)
 
 
 def _memory_savers(plan: Plan) -> Iterator[Candidate]:

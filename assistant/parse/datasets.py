@@ -36,7 +36,9 @@ _SCALE = {None: 1.0, "k": 1e3, "m": 1e6, "万": 1e4}
 _SAMPLES = (
     # "500000条", "100000条对话数据", "50000个样本", "20万条指令数据"
     re.compile(
-        NUMBER + r"\s*(万)?\s*(?:条|个)\s*(?:对话|样本|指令|问答|训练|sft)?\s*(?:数据|样本|语料)?"
+        # (not "全局批大小1024条序列", "64个请求": sequences of a batch, requests of a load)
+        NUMBER + r"\s*(万)?\s*(?:条|个)(?!\s*(?:序列|请求|并发|用户))"
+        r"\s*(?:对话|样本|指令|问答|训练|sft)?\s*(?:数据|样本|语料)?"
         r"(?<=[条本据料话令答练])"
     ),
     # "50k examples", "10000 samples", "1m conversations", "100k training examples", "a

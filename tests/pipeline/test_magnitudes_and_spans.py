@@ -127,3 +127,11 @@ def test_rent_and_electricity_asked_side_by_side_are_both_answered() -> None:
     )
     assert "77,760 元" in outcome.lead
     assert "电费：约" in outcome.lead
+
+
+def test_a_batch_of_sequences_is_no_data_set() -> None:
+    # "全局批大小1024条序列" had been read as 1,024 samples of 4,096 tokens (a 4.2M-token run)
+    s = parse("用100万张H100训练10T模型，全局批大小1024条序列，要多久").scenario
+    assert s.batch_size == 1024
+    assert s.tokens is None
+    assert parse("100000条对话数据微调7B").scenario.tokens == 100000 * 4096

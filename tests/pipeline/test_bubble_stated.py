@@ -43,6 +43,12 @@ def test_stages_without_a_pipeline_are_no_pipeline() -> None:
     [
         (_EN, "The pipeline bubble is 18% of each step", "7/39"),
         (_ZH, "流水线气泡占每步的 18%", "7/39"),
+        # the why asked second, without "流水线": the trend sentence, not 1F1B's activations
+        (
+            "8个stage、32个micro-batch时气泡占比是多少？为什么微批次越多气泡越小？",
+            "流水线气泡占每步的 18%",
+            "7/39",
+        ),
     ],
 )
 def test_the_fraction_leads_then_the_why(

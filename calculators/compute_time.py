@@ -44,6 +44,7 @@ __all__ = [
     "default_pretrain_tokens",
     "gpus_for_deadline",
     "inference_speed",
+    "interleaved_bubble_fraction",
     "model_and_hardware_flops",
     "pipeline_bubble_fraction",
     "training_flops",
@@ -186,6 +187,28 @@ def pipeline_bubble_fraction(*, pipeline_parallel: int, micro_batches: int) -> f
     p = check_count("pipeline_parallel", pipeline_parallel, maximum=10**6)
     m = check_count("micro_batches", micro_batches, maximum=10**9)
     return (p - 1) / (m + p - 1)
+
+
+def interleaved_bubble_fraction(
+    *, pipeline_parallel: int, micro_batches: int, virtual_stages: int
+) -> float:
+    """Idle share of an interleaved 1F1B pipeline step: (p − 1) / (v·m + p − 1).
+
+    Narayanan et al. 2021 (arXiv:2104.04473) §2.2.2: with v model chunks (virtual stages) per
+    GPU each micro-batch slot is v times shorter, so the bubble time (p − 1)·(t_f + t_b)/v is
+    (p − 1)/(v·m) of the ideal time m·(t_f + t_b), and (p − 1)/(v·m + p − 1) of the step.
+    v = 1 is plain 1F1B (`pipeline_bubble_fraction`).
+
+    Examples:
+        >>> interleaved_bubble_fraction(pipeline_parallel=4, micro_batches=16, virtual_stages=2)
+        0.08571428571428572
+        >>> interleaved_bubble_fraction(pipeline_parallel=8, micro_batches=32, virtual_stages=1)
+        0.1794871794871795
+    """
+    p = check_count("pipeline_parallel", pipeline_parallel, maximum=10**6)
+    m = check_count("micro_batches", micro_batches, maximum=10**9)
+    v = check_count("virtual_stages", virtual_stages, maximum=10**4)
+    return (p - 1) / (v * m + p - 1)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from calculators.messages import Msg
 if TYPE_CHECKING:
     from assistant.calculate.outcome import Outcome
 
-__all__ = ["bottleneck_sentence", "judged_on_network", "network_bound"]
+__all__ = ["bottleneck_sentence", "judged_on_network", "network_bound", "no_overlap_efficiencies"]
 
 #: At or below this share of the compute the communication hides behind it (the network
 #: check's "ok" band, `calculators.planner.checks.NETWORK_OK_RATIO`).
@@ -50,7 +50,7 @@ def bottleneck_sentence(
 
     The traffic judged is what overlaps with compute across the nodes (gradient sync, pipeline
     sends) plus the MoE all-to-all; tensor-parallel all-reduces stay inside the node and the
-    MFU already pays for them (`calculators.planner.compute._network_efficiency`), so the
+    MFU already pays for them (`calculators.planner.compute_facts._network_efficiencies`), so the
     efficiency said is the one the run time uses."""
     compute = figure(checks, "network", "compute_seconds_per_step")
     sync = figure(checks, "network", "allreduce_seconds_per_step")
@@ -58,12 +58,7 @@ def bottleneck_sentence(
         return ""
     inter = _between_nodes(checks)
     nodes = figure(checks, "network", "nodes") or 1
-    used = figure(checks, "network", "network_efficiency")
-    hidden = compute / max(compute, inter)  # the traffic between nodes, overlapped
-    overlap = used if used is not None else hidden
-    # if none of it could hide behind the compute; the run time's other losses (the TP excess
-    # of a slower NVLink, `used` over `hidden`) stay, so it is never above the overlapped one
-    plain = (overlap / hidden) * compute / (compute + inter)
+    overlap, plain = no_overlap_efficiencies(checks)
     if nodes <= 1:  # all the traffic stays inside the node (NVLink or PCIe)
         inside = figure(checks, "network", "comm_seconds_per_step") or inter
         said = Msg("answer.bottleneck.one_node", comm=inside, compute=compute, efficiency=overlap)
@@ -73,10 +68,8 @@ def bottleneck_sentence(
     if scaling:
         said = _scaling(times, link, overlap=overlap, plain=plain, ratio=inter / compute)
     else:
-        ratio = inter / compute
-        band = "no" if ratio <= _HIDDEN_RATIO else "close" if ratio <= 1 else "yes"
         said = Msg(
-            f"answer.bottleneck.{band}",
+            f"answer.bottleneck.{_band(checks, inter / compute)}",
             times=times,
             link=Msg("answer.bottleneck.link", link=link) if link else "",
             overlap=overlap,
@@ -85,6 +78,49 @@ def bottleneck_sentence(
     tcp = _line_rate(checks, inter / compute)
     caveat = text(tcp, lang) if tcp is not None else ""
     return join_sentences((text(said, lang), caveat, batch_note), lang)
+
+
+def no_overlap_efficiencies(checks: tuple[Check, ...]) -> tuple[float, float]:
+    """(the scaling efficiency the run time uses, the same with nothing overlapped): the
+    planner's `network_efficiency` and `network_efficiency_no_overlap` figures, the one pair
+    every sentence of an answer says (the headline, the key figures). A check without them
+    (built by hand) falls back to the traffic between the nodes alone."""
+    compute = figure(checks, "network", "compute_seconds_per_step") or 0.0
+    inter = _between_nodes(checks)
+    used = figure(checks, "network", "network_efficiency")
+    plain = figure(checks, "network", "network_efficiency_no_overlap")
+    hidden = compute / max(compute, inter) if compute > 0 else 1.0
+    overlap = used if used is not None else hidden
+    if plain is None:
+        plain = (overlap / hidden) * compute / (compute + inter) if compute > 0 else overlap
+    return overlap, min(plain, overlap)
+
+
+def _band(checks: tuple[Check, ...], ratio: float) -> str:
+    """Not / close to / the bottleneck, in the network check's own terms so the sentence up
+    front and the check's word agree: the bottleneck when the traffic between the nodes
+    outlasts the compute (`network_bound`, what makes the run infeasible) or the check fails;
+    close when the check is tight on its traffic; not when it passes, or is tight only because
+    the nodes talk plain TCP (the line-rate caveat says that). By `ratio` (the traffic between
+    the nodes over the compute) for a check with no verdict to read."""
+    verdict = next((c.verdict for c in checks if c.kind == "network"), None)
+    if ratio > 1 or verdict == "fail":
+        return "yes"
+    if verdict == "tight" and not _tight_for_tcp_only(checks):
+        return "close"
+    if verdict in ("ok", "tight"):
+        return "no"
+    return "no" if ratio <= _HIDDEN_RATIO else "close"
+
+
+def _tight_for_tcp_only(checks: tuple[Check, ...]) -> bool:
+    """The check's traffic not paid in the MFU is within its ok band, and only plain TCP
+    between the nodes makes it tight (`calculators.planner.checks._network_verdict`)."""
+    rdma = next((c.figures.get("inter_node_rdma") for c in checks if c.kind == "network"), None)
+    comm = figure(checks, "network", "comm_seconds_per_step") or 0.0
+    paid = figure(checks, "network", "tp_in_mfu_seconds_per_step") or 0.0
+    compute = figure(checks, "network", "compute_seconds_per_step") or 0.0
+    return rdma is False and compute > 0 and (comm - paid) / compute <= _HIDDEN_RATIO
 
 
 def _scaling(times: Msg, link: str, *, overlap: float, plain: float, ratio: float) -> Msg:

@@ -18,9 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from assistant.calculate.focus import figure
-from assistant.i18n import text
+from assistant.i18n import join_sentences, text
+from assistant.parse.interleaving import read_interleaving
 from assistant.records import Check, Query, Scenario
-from calculators.compute_time import pipeline_bubble_fraction
+from calculators.compute_time import interleaved_bubble_fraction, pipeline_bubble_fraction
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["bubble_answer", "bubble_outcome"]
 
 _SOURCE = "Narayanan et al. 2021 (arXiv:2104.04473) §2.2.1: 1F1B bubble (p − 1)/(m + p − 1)"
+_INTERLEAVED_SOURCE = (
+    "Narayanan et al. 2021 (arXiv:2104.04473) §2.2.2: interleaved bubble (p − 1)/(v·m + p − 1)"
+)
 
 
 def bubble_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
@@ -51,7 +55,9 @@ def bubble_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
 
 def bubble_outcome(query: Query) -> Outcome | None:
     """The bubble of the stages and micro-batches stated, with no job: None unless the question
-    asks for the bubble and states both."""
+    asks for the bubble and states both. The interleaved schedule with its virtual stages per
+    GPU stated ("2 virtual stages per GPU", "每卡4个虚拟阶段") divides the bubble time by them
+    (Narayanan et al. 2021 §2.2.2); named without them, the 1F1B figure is said as such."""
     from assistant.calculate.outcome import Outcome
 
     s = query.scenario
@@ -60,16 +66,52 @@ def bubble_outcome(query: Query) -> Outcome | None:
     stages, micro = s.pipeline_parallel, s.pipeline_microbatches
     if stages is None or stages <= 1 or micro is None:
         return None
-    bubble = pipeline_bubble_fraction(pipeline_parallel=stages, micro_batches=micro)
-    msg = Msg("answer.bubble", bubble=bubble, stages=stages, micro_batches=micro)
+    interleaved, chunks = read_interleaving(query.question)
+    bubble, msg, formula, inputs = _stated(stages, micro, chunks)
     said = text(msg, query.language)
     check = Check(
         kind="compute",
         verdict="ok",
         summary=said,
         figures={"schedule_bubble": bubble, "pipeline_microbatches": micro},
-        formula=text(Msg("formula.bubble"), query.language),
-        inputs={"pipeline_parallel": stages, "pp_microbatches": micro},
-        sources=(_SOURCE,),
+        formula=text(Msg(formula), query.language),
+        inputs=inputs,
+        sources=(_INTERLEAVED_SOURCE if chunks and chunks > 1 else _SOURCE,),
     )
+    if interleaved and not chunks:  # "interleaved" without v: the 1F1B figure, said so
+        said = join_sentences(
+            (said, text(Msg("answer.bubble_interleaved_unstated"), query.language)),
+            query.language,
+        )
     return Outcome(verdict="unknown", lead=said, scenario=s, checks=(check,), focus=said)
+
+
+def _stated(stages: int, micro: int, chunks: int | None) -> tuple[float, Msg, str, dict[str, int]]:
+    """The stated pipeline's bubble, its sentence, its formula key and the check's inputs."""
+    inputs = {"pipeline_parallel": stages, "pp_microbatches": micro}
+    plain = pipeline_bubble_fraction(pipeline_parallel=stages, micro_batches=micro)
+    if not chunks or chunks <= 1:
+        msg = Msg(
+            "answer.bubble_stated",
+            bubble=plain,
+            idle=stages - 1,
+            slots=micro + stages - 1,
+            ideal=(stages - 1) / micro,
+            stages=stages,
+            micro_batches=micro,
+        )
+        return plain, msg, "formula.bubble", inputs
+    bubble = interleaved_bubble_fraction(
+        pipeline_parallel=stages, micro_batches=micro, virtual_stages=chunks
+    )
+    msg = Msg(
+        "answer.bubble_interleaved",
+        bubble=bubble,
+        idle=stages - 1,
+        slots=chunks * micro + stages - 1,
+        stages=stages,
+        chunks=chunks,
+        micro_batches=micro,
+        plain=plain,
+    )
+    return bubble, msg, "formula.bubble_interleaved", {**inputs, "virtual_stages": chunks}

@@ -65,6 +65,7 @@ def evaluate_scenario(
     *,
     judged: bool = True,
     fit: bool = False,
+    network_asked: bool = False,
 ) -> Outcome:
     """Evaluate the effective scenario; the verdict respects what `stated` fixed. With
     `judged` False (a quantity asked with no hardware named) passing checks are not put in
@@ -138,7 +139,8 @@ def evaluate_scenario(
         scenario.gpu or "GPU",
         beyond=beyond,
         beyond_key=beyond_key,
-        skip=skipped(ask, stated, judged) + (("network",) if paced else ()),
+        skip=skipped(ask, stated, judged, network_asked=network_asked)
+        + (("network",) if paced else ()),
         horizon=horizon,
         offer_fix=not (over or target),
         deadline_asked=stated.deadline_seconds is not None,

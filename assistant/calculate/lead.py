@@ -193,6 +193,8 @@ def _past_a_year(query: Query, outcome: Outcome, scenario: Scenario) -> str:
     seconds = figure(outcome.checks, "compute", "seconds")
     if query.scenario.deadline_seconds is not None or scenario.task == "inference":
         return ""
+    if "duration" in (main_ask(query), *query.asks):  # "要多久？网络…": the time is said once
+        return ""
     if seconds is None or seconds <= PRACTICAL_SECONDS:
         return ""
     long = duration_message(outcome.checks, scenario)

@@ -49,7 +49,13 @@ from assistant.calculate.purchase import (
 from assistant.calculate.recommend import recommend_outcome
 from assistant.calculate.rental import rental_bill
 from assistant.calculate.scaling import scaling_series
-from assistant.calculate.scope import OPEN_HORIZON, QUANTITY, ask_wording, fit_asked
+from assistant.calculate.scope import (
+    OPEN_HORIZON,
+    QUANTITY,
+    ask_wording,
+    fit_asked,
+    network_asked,
+)
 from assistant.calculate.sixteen_bit import with_card_formats
 from assistant.calculate.sizing import Evaluator, at_fewest_fitting, how_long, in_eight_bits, sized
 from assistant.calculate.solvers import at_full_batch, at_longest_context, at_most_sequences
@@ -199,7 +205,12 @@ def _calculate(query: Query, site: SiteProfile | None) -> Outcome:
             on_cards = how_long(query, _evaluator(query, ask), practical=True)
             return with_focus(query, stated_purchase(query, on_cards), ask)  # "预算200万买H20…"
         outcome = evaluate_scenario(
-            _resolve(query, site, ask), lang, s, ask, fit=fit_asked(query, ask)
+            _resolve(query, site, ask),
+            lang,
+            s,
+            ask,
+            fit=fit_asked(query, ask),
+            network_asked=network_asked(query),
         )
         if ask == "network" and not yes_no_beside_network(query.question):  # "能训吗，会卡…": both
             outcome = judged_on_network(outcome)
@@ -286,7 +297,10 @@ def _rerun(
         if note:
             resolved = replace(resolved, assumptions=(note, *resolved.assumptions))
         fit = fit_asked(query, ask)
-        return evaluate_scenario(resolved, query.language, query.scenario, ask, fit=fit)
+        net = network_asked(query)
+        return evaluate_scenario(
+            resolved, query.language, query.scenario, ask, fit=fit, network_asked=net
+        )
 
     return run
 

@@ -7,7 +7,15 @@ from assistant.calculate.targets import has_target
 from assistant.calculate.verdict import on_memory
 from assistant.records import Ask, Query, Scenario
 
-__all__ = ["KINDS", "OPEN_HORIZON", "QUANTITY", "ask_wording", "fit_asked", "skipped"]
+__all__ = [
+    "KINDS",
+    "OPEN_HORIZON",
+    "QUANTITY",
+    "ask_wording",
+    "fit_asked",
+    "network_asked",
+    "skipped",
+]
 
 KINDS = ("memory", "compute", "network", "power", "cost")
 
@@ -17,7 +25,9 @@ QUANTITY: tuple[Ask, ...] = ("duration", "cost", "gpu_hours", "energy_cost", "po
 OPEN_HORIZON: tuple[Ask, ...] = (*QUANTITY, "network")
 
 
-def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
+def skipped(
+    ask: Ask, stated: Scenario, judged: bool, *, network_asked: bool = False
+) -> tuple[str, ...]:
     """Passing checks the headline leaves out: the run time when the answer states it (how
     long; how much with no deadline given; the speed at a serving target's load), everything
     when nothing is to be judged. A budget
@@ -26,8 +36,9 @@ def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     if not judged:
         return KINDS
     # "is the network the bottleneck?", "how badly does it hurt scaling?": the network check
-    # is the answer up front (calculate.bottleneck), not a warning again after it
-    up_front: tuple[str, ...] = ("network",) if ask == "network" else ()
+    # is the answer up front (calculate.bottleneck), not a warning again after it, also when
+    # it is the second thing asked ("要多久？网络会成为瓶颈吗")
+    up_front: tuple[str, ...] = ("network",) if ask == "network" or network_asked else ()
     training = stated.task in ("pretrain", "finetune") or stated.tokens is not None
     if has_target(stated) and not training:
         return ("compute",)  # the target's sentence gives the speed at the load asked
@@ -36,6 +47,13 @@ def skipped(ask: Ask, stated: Scenario, judged: bool) -> tuple[str, ...]:
     if on_memory(ask, stated):
         return ("compute",)
     return up_front
+
+
+def network_asked(query: Query) -> bool:
+    """Whether the question asks about the network, first or after another ask ("要多久？网络会
+    成为瓶颈吗"): its answer is then said up front (`lead.with_focus`), not again in the
+    headline."""
+    return "network" in query.asks
 
 
 def fit_asked(query: Query, ask: Ask) -> bool:

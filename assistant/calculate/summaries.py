@@ -188,7 +188,10 @@ def _efficiency(f: Figures) -> list[Msg]:
     inter = sum(_num(f, k) or 0.0 for k in keys)
     tcp = f.get("inter_node_rdma") is False
     tight = (_num(f, "comm_compute_ratio") or 0.0) > NETWORK_OK_RATIO or tcp
-    plain = comp / (comp + inter) if comp > 0 else efficiency
+    # the planner's no-overlap figure, the one the headline says too (`bottleneck`)
+    plain = _num(f, "network_efficiency_no_overlap")
+    if plain is None:
+        plain = comp / (comp + inter) if comp > 0 else efficiency
     if (_num(f, "nodes") or 1) <= 1 or not tight or efficiency - plain < 0.005:
         return [Msg("summary.network.efficiency", efficiency=efficiency)]
     said = [Msg("summary.network.efficiency_range", efficiency=efficiency, plain=plain)]

@@ -296,7 +296,7 @@ def network_pace(evaluation: Evaluation, lang: Language) -> str:
     seconds = evaluation.check("compute").figures.get("seconds")
     if not isinstance(seconds, (int, float)):
         return ""
-    # the efficiency the run time uses (`compute._network_efficiency`), so the sentence and
+    # the efficiency the run time uses (`compute_facts._network_efficiencies`), so the sentence and
     # the network line under it ("扩展效率 100%") come from one figure
     efficiency = figures.get("network_efficiency")
     if not isinstance(efficiency, (int, float)):

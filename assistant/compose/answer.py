@@ -156,6 +156,8 @@ def cite_check(
     section fit, retrieval rank and whether they name the scenario's GPU or model.
     """
     kind = claim_kind(check.kind, scenario, kv_bound=_kv_bound(check), kv_fix=kv_fix)
+    if check.kind == "compute" and "total_flops" not in check.figures:
+        kind = "compute-bubble" if "schedule_bubble" in check.figures else kind
     sections = SECTIONS.get(kind, ())
     hits = retriever.search(topic_query(check.kind, scenario, language), k=12, lang=language)
     ranks = {p.id: i for i, p in enumerate(hits) if _acceptable(p, check.kind, site_docs)}

@@ -174,6 +174,20 @@ def asks_definition(part: Part) -> bool:
     return bool(DEFINITION.search(part.text)) and not asks_quantity(part.text)
 
 
+#: A trend, asked ("为什么微批次越多气泡越小", "why does it shrink with more …") or stated
+#: ("m 越大气泡越小", "a larger m shrinks the bubble").
+_TREND = re.compile(
+    r"越(?:多|大|长|小|少|短|高|低)[^，。；,;]*越(?:多|大|长|小|少|短|高|低)|"
+    r"\b(?:shrinks?|grows?|decreases?|increases?|falls?|rises?)\b[^,.;?]*"
+    r"\b(?:with|as) (?:more|fewer|larger|smaller)\b|"
+    r"\b(?:a )?(?:larger|smaller|bigger|more|fewer)\b[^,.;?]*"
+    r"\b(?:shrinks?|grows?|reduces?|cuts?)\b|"
+    r"\bthe (?:more|larger|bigger|smaller|fewer)\b[^,.;?]*"
+    r"\bthe (?:more|less|smaller|larger|fewer)\b",
+    re.IGNORECASE,
+)
+
+
 def asked_bonus(
     part: Part, sentence: str, sides: Sequence[frozenset[str]], keys: frozenset[str]
 ) -> float:
@@ -200,6 +214,8 @@ def asked_bonus(
             bonus += 0.5
         else:  # a consequence of something else answers another "why"
             bonus -= 1.0
+    if why and _TREND.search(part.text) and _TREND.search(sentence):
+        bonus += 1.0  # "为什么微批次越多气泡越小": "…，m 越大气泡越小", a trend for a trend asked
     if _WHEN.search(part.text) and not why and _ADVICE.search(sentence):
         bonus += 0.5  # "when should I use it": "… belongs inside a node"; not "why … when …"
     if asks_quality(part):

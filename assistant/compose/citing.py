@@ -51,6 +51,11 @@ SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("scaling-laws-compute", "published-mfu"),
         ("scaling-laws-compute", "worked-examples"),
     ),
+    # the pipeline bubble asked with no job (calculate.bubble): the schedule, not 6ND
+    "compute-bubble": (
+        ("parallelism-3d", "pipeline-parallel"),
+        ("parallelism-3d", "gradient-accumulation"),
+    ),
     "compute-inference": (
         ("inference-serving", "latency-per-token"),
         ("inference-serving", "prefill-decode"),

@@ -298,7 +298,8 @@ _MICRO_BATCH = re.compile(
 #: Micro-batches per pipeline step: "64个微批次", "32 micro-batches", "m=16 micro-batches",
 #: "num_microbatches 64" (a count of micro-batches, not the sequences in one).
 _PIPELINE_MICROBATCHES = re.compile(
-    r"(?<![\d.])(\d+)\s*(?:个)?\s*(?:微批次|微批|micro[- _]?batches)\b|"
+    r"(?<![\d.])(\d+)\s*(?:个)?\s*(?:微批次|微批|micro[- _]?batches)(?![a-z])|"
+    r"(?<![\d.])(\d+)\s*个\s*micro[- _]?batch(?![a-z])|"
     r"(?:num[- _]?micro[- _]?batches|micro[- _]?batches|微批次数|微批数)\s*(?:=|:|：|为|是|of)?\s*"
     r"(\d+)(?![\d.])"
 )
@@ -313,11 +314,15 @@ def read_pipeline_microbatches(text: str) -> tuple[int | None, str]:
     32
     >>> read_pipeline_microbatches("micro-batch 2, pp 4")[0] is None
     True
+    >>> read_pipeline_microbatches("32个微批次时气泡多大")[0]  # no word break after 微批次
+    32
+    >>> read_pipeline_microbatches("32个micro-batch")[0]
+    32
     """
     match = _PIPELINE_MICROBATCHES.search(text)
     if match is None:
         return None, text
-    count = int(match.group(1) or match.group(2))
+    count = int(next(g for g in match.groups() if g))
     return count, text[: match.start()] + " " + text[match.end() :]
 
 

@@ -367,6 +367,10 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
     ((4, 2), (8, 2), (None, None))
     >>> read_parallelism("8 pipeline stages"), read_parallelism("流水线分16段,每步128个微批次")
     ((None, 8), (None, 16))
+    >>> read_parallelism("bubble with 8 stages"), read_parallelism("8个stage时流水线气泡多大")
+    ((None, 8), (None, 8))
+    >>> read_parallelism("zero 的 3 个阶段")  # no pipeline named: no PP
+    (None, None)
     """
     tp = re.search(
         r"(?:(?<![a-z])tp|tensor[ -]parallel(?:ism)?|张量并行)"
@@ -387,4 +391,15 @@ def read_parallelism(text: str) -> tuple[int | None, int | None]:
         text,
     )
     found = next((g for g in stages.groups() if g), None) if stages else None
+    if found is None and _PIPELINE_WORDS.search(text):  # "bubble with 8 stages", "8个stage的气泡"
+        bare = _BARE_STAGES.search(text)
+        found = bare.group(1) if bare else None
     return (int(tp.group(1)) if tp else None, int(found) if found else None)
+
+
+#: Words that make a bare count of stages ("8 stages", "8个stage", "8个阶段") pipeline stages.
+_PIPELINE_WORDS = re.compile(r"pipeline|bubble|流水线|气泡", re.IGNORECASE)
+_BARE_STAGES = re.compile(
+    r"(?<![\d.])(\d+)\s*(?:个)?\s*(?:stages?(?![a-z])|阶段|段|级)(?!\s*(?:of\s+)?zero)",
+    re.IGNORECASE,
+)

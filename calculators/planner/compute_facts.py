@@ -59,6 +59,9 @@ class ComputeFacts:
     network_efficiency: float = 1.0
     schedule_bubble: float = 0.0
     """The schedule's idle share (`_bubble`), charged or not: a stated MFU has it inside."""
+    network_efficiency_no_overlap: float = 1.0
+    """`network_efficiency` if the sync and pipeline sends did not overlap with compute:
+    compute / (compute + data-parallel + pipeline + MoE traffic + TP excess); never above it."""
 
 
 def step_flops_per_token(facts: ComputeFacts) -> float | None:
@@ -117,10 +120,10 @@ def compute_facts(plan: Plan) -> ComputeFacts:
     mfu, mfu_basis = _mfu(plan, model_flops, hardware)
     micro = pipeline_microbatches(plan)
     schedule = _bubble(plan, micro)
-    bubble, network = 0.0, 1.0
+    bubble, network, plain = 0.0, 1.0, 1.0
     if not plan.mfu:  # a stated MFU is end to end: the bubble and traffic are in it
         bubble = schedule
-        network = _network_efficiency(
+        network, plain = _network_efficiencies(
             plan, peak=peak, mfu=mfu, tokens=tokens, flops_per_token=model_flops / tokens
         )
     run = training_time(
@@ -147,6 +150,7 @@ def compute_facts(plan: Plan) -> ComputeFacts:
         bubble,
         network,
         schedule,
+        network_efficiency_no_overlap=plain,
     )
 
 
@@ -161,11 +165,13 @@ def _bubble(plan: Plan, micro: int) -> float:
     return pipeline_bubble_fraction(pipeline_parallel=plan.pipeline_parallel, micro_batches=micro)
 
 
-def _network_efficiency(
+def _network_efficiencies(
     plan: Plan, *, peak: float, mfu: float, tokens: float, flops_per_token: float
-) -> float:
+) -> tuple[float, float]:
     """Share of a step left after the communication that compute does not hide:
-    compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all + TP excess).
+    compute / (max(compute, data-parallel + pipeline traffic) + MoE all-to-all + TP excess),
+    and the same share if none of the traffic overlapped (compute / (compute + all of it)),
+    the one figure every answer says for "no overlap".
 
     Gradient sync and pipeline sends overlap with compute (bucketed all-reduce); the MoE
     all-to-all sits on the critical path. Tensor-parallel collectives are mostly not in the
@@ -175,7 +181,7 @@ def _network_efficiency(
     (H800 and A800: NVLink cut to 400 GB/s) is the "TP excess": the plan's TP seconds minus
     the same collectives on the default's reference link (`tp_excess_seconds`), on the
     critical path like Megatron's TP all-reduces. Under DualPipe (`schedule.uses_dualpipe`)
-    the all-to-all overlaps with compute too, so it joins the hidden traffic. 1 for a layout
+    the all-to-all overlaps with compute too, so it joins the hidden traffic. 1 (both) for a layout
     that is not whole yet (a re-laid-out plan before its GPU count is rounded) or has no
     inter-node link yet: those are estimates only, and `validate_plan` refuses them as plans.
     """
@@ -186,7 +192,7 @@ def _network_efficiency(
         or data_parallel % plan.expert_parallel_degree
         or (plan.nodes > 1 and plan.inter_link is None)
     ):
-        return 1.0
+        return 1.0, 1.0
     step = step_estimate(
         plan,
         peak_flops_per_s=peak,
@@ -196,14 +202,15 @@ def _network_efficiency(
         flops_per_token=flops_per_token,
     )
     if step is None:
-        return 1.0
+        return 1.0, 1.0
     compute = step.compute_seconds_per_step
     hidden = step.allreduce_seconds_per_step + step.pp_seconds_per_step
     exposed = step.moe_seconds_per_step
     if uses_dualpipe(plan):
         hidden, exposed = hidden + exposed, 0.0
     excess = tp_excess_seconds(plan, step.tp_seconds_per_step, peak=peak, mfu=mfu)
-    return compute / (max(compute, hidden) + exposed + excess)
+    overlapped = compute / (max(compute, hidden) + exposed + excess)
+    return overlapped, compute / (compute + hidden + exposed + excess)
 
 
 def tp_excess_seconds(plan: Plan, tp_seconds: float, *, peak: float, mfu: float) -> float:

@@ -124,7 +124,11 @@ def _network(plan: Plan, facts: ComputeFacts) -> CheckResult:
     )
     if plan.task == "inference" or "scaling_efficiency" not in result.figures:
         return result
-    figures = {**result.figures, "network_efficiency": facts.network_efficiency}
+    figures = {
+        **result.figures,
+        "network_efficiency": facts.network_efficiency,
+        "network_efficiency_no_overlap": facts.network_efficiency_no_overlap,
+    }
     if plan.mfu:  # a stated MFU is end to end: the traffic compute does not hide is in it
         figures["network_in_stated_mfu"] = True
     return replace(result, figures=figures)

@@ -179,7 +179,9 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         # "8k上下文能并发几个", "可以并发多少路", "并发能到多少": the count at once, no "最多"
         r"(?:能|可以|可)\s*(?:开|跑|支持)?\s*并发\s*(?:几|多少)|"
         r"并发(?:数|量)?\s*(?:能|可以)\s*(?:到|达到|开到|做到)?\s*(?:几|多少)|"
-        r"how many (?:concurrent|simultaneous|parallel)\b[^?.。]{0,24}?"
+        # ("how many 32k concurrent sequences": a length before, read as "32k context")
+        r"how many (?:\d+(?:\.\d+)?\s*k\s+context\s+)?"
+        r"(?:concurrent|simultaneous|parallel)\b[^?.。]{0,24}?"
         r"\b(?:users|requests|sequences|sessions|conversations|chats|streams)|"
         # "能同时服务多少路", "最多能同时跑几路请求", "最多同时服务几个人", "能扛多少人同时用":
         # how many at once, in any order of "同时", the verb and the count (not "每秒…多少请求")

@@ -96,6 +96,18 @@ MAGNITUDES: dict[str, float] = {
     "quadrillion": 1e15,
 }
 
+#: "多少路32k并发", "几路 128k 并发", "how many 32k concurrent": a length after the asked count.
+_ASKED_THEN_LENGTH = re.compile(
+    r"((?:多少|几)\s*(?:路|个)?\s*|how many\s+)(\d+(?:\.\d+)?\s*k)"
+    r"\s*(?=(?:的)?\s*(?:并发|concurrent))"
+)
+
+
+def _asked_then_length(match: re.Match[str]) -> str:
+    word = "上下文" if re.search(r"[多几]", match.group(1)) else " context "
+    return match.group(1) + match.group(2) + word
+
+
 #: A plain decimal number in normalised text (signed, so "-8 cards" is caught and refused).
 NUMBER = r"(?<![a-z0-9.])([-−]?\d+(?:\.\d+)?(?:e[+-]?\d+)?)"
 
@@ -343,6 +355,9 @@ def normalize_numbers(text: str) -> str:
     """
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # "1,024 A100s" is 1024, not 24
     text = re.sub(r"(?<![\w/])w/(?=\s)", "with", text)  # "w/ 500M tokens" ("w/o" is kept)
+    # "能支持多少路32k并发", "how many 32k concurrent": the count is asked, so the 32k before
+    # 并发 is each one's context, never 32,000 users
+    text = _ASKED_THEN_LENGTH.sub(_asked_then_length, text)
     text = re.sub(
         r"(\d)-(quadrillion|trillion|billion|million|thousand)\b", r"\1 \2", text
     )  # "7-billion"

@@ -135,3 +135,21 @@ def test_a_batch_of_sequences_is_no_data_set() -> None:
     assert s.batch_size == 1024
     assert s.tokens is None
     assert parse("100000条对话数据微调7B").scenario.tokens == 100000 * 4096
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Mixtral-8x22B 用8张H100推理，FP8，能支持多少路32k并发？",
+        "how many 32k concurrent sequences fit on 8 H100 for Llama-3-70B",
+    ],
+)
+def test_a_length_after_the_asked_count_is_the_context_not_32000_users(question: str) -> None:
+    query = parse(question)
+    assert query.scenario.context_length == 32768
+    assert query.scenario.concurrency is None
+    assert query.asks[0] == "max_concurrency"
+
+
+def test_a_load_written_with_k_is_still_a_load() -> None:
+    assert parse("2k并发需要几张H100").scenario.concurrency == 2000

@@ -34,9 +34,9 @@ def candidate_layouts(
     node that fits and every larger one (faster tokens, fewer replicas), or the pipeline
     layout across nodes; when ``sequences`` must be in flight at once, either is joined by the
     deeper pipelines (TP = the node's split) that hold them on fewer replicas
-    (`_deeper_pipelines`). With a per-token
-    target (``per_token``) tensor parallelism across nodes joins them (`_across_nodes`):
-    pipeline stages run one after another for a token, so they never make a stream faster.
+    (`_deeper_pipelines`). With a per-token target (``per_token``) tensor parallelism across
+    nodes joins a pipeline layout (`_across_nodes`): pipeline stages run one after another
+    for a token, so they never make a stream faster.
     The layouts depend on no target's value, so a faster target is searched over the same."""
     if stated != (None, None):
         return [ServingLayout(stated[0] or 1, stated[1] or 1, 1, 0.0)]
@@ -123,7 +123,7 @@ def _deeper_pipelines(
         if fewest == 1 or tp * pp >= best:
             break
         if -(-model.layers // pp) == -(-model.layers // (pp - 1)):
-            continue  # the same stage size as one stage fewer: no more memory per stage
+            continue  # the stage size of one stage fewer: it holds no more
         needed = replicas(pp)
         if needed < fewest:
             found.append(ServingLayout(tp, pp, 1, 0.0))

@@ -302,7 +302,15 @@ def gpus_for_target(
     stated = (tensor_parallel, pipeline_parallel)
     per_token = target_seconds_per_token is not None
     layouts = candidate_layouts(
-        model, gpu, per_node, weight, kv, context, stated, per_token=per_token
+        model,
+        gpu,
+        per_node,
+        weight,
+        kv,
+        context,
+        stated,
+        per_token=per_token,
+        sequences=load.sequences,
     )
     for lay in layouts:
         limit, _ = replica_batch_limit(

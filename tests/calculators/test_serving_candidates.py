@@ -105,3 +105,101 @@ def test_a_faster_floor_never_needs_fewer_gpus(users: int, speed: float, faster:
         return math.inf if t.gpus is None else t.gpus
 
     assert gpus(speed * faster) >= gpus(speed)
+
+
+_H100 = lookup_gpu("H100")
+
+
+def test_a_long_context_load_is_held_by_one_deeper_pipeline_not_by_more_replicas() -> None:
+    # 405B in FP8 with a BF16 cache: 2 x 126 x 8 x 128 x 2 B = 516,096 B a token, 67.65 GB a
+    # 128k sequence; 64 of them (4,330 GB) + ~410 GB of weights over 72 GB usable: >= 66 GPUs.
+    # One TP8 x PP9 replica (14 of 126 layers a stage) holds (410 + 4,330) / 8 x 14/126 =
+    # 65.8 GB per GPU: 72; PP8 (16 layers) needs 75 GB. Replicas of the fewest-stage layout
+    # (TP8 in a node, 2 sequences each) took 256: the weights stored 32 times
+    t = gpus_for_target(
+        model=_405B, gpu=_H100, context_length=131_072, target_concurrency=64, weight_dtype="fp8"
+    )
+    assert (t.gpus, t.replicas, t.tensor_parallel, t.pipeline_parallel) == (72, 1, 8, 9)
+    assert t.memory_sequences_per_replica >= 64
+
+
+def test_deeper_pipelines_are_offered_only_for_a_stated_concurrency() -> None:
+    found = candidate_layouts(_405B, _H100, 8, "fp8", "bf16", 131_072)
+    assert [(lay.tensor_parallel, lay.pipeline_parallel) for lay in found] == [(8, 1)]
+    deeper = candidate_layouts(_405B, _H100, 8, "fp8", "bf16", 131_072, sequences=64)
+    depths = [lay.pipeline_parallel for lay in deeper]
+    assert depths[0] == 1
+    assert depths == sorted(depths)
+    assert 9 in depths  # each kept depth needs fewer replicas than every shallower one
+
+
+def _brute_fewest(model_name: str, gpu_name: str, users: int, context: int) -> int:
+    """The fewest GPUs over every in-node TP (one stage) and every pipeline depth at the node's
+    TP: t x p x ceil(users / what one replica holds), each depth tried (no pruning)."""
+    from calculators import _memory_parts as parts
+    from calculators.serving_solvers import replica_batch_limit
+
+    model = lookup_model(model_name)
+    layouts = [(t, 1) for t in (1, 2, 4, 8) if parts.valid_tensor_parallel(model, t)]
+    node = layouts[-1][0]
+    layouts += [(node, p) for p in range(2, model.layers + 1)]
+    best = math.inf
+    for t, p in layouts:
+        held, _ = replica_batch_limit(
+            model=model,
+            gpu=lookup_gpu(gpu_name),
+            tensor_parallel=t,
+            pipeline_parallel=p,
+            weight_dtype="bf16",
+            kv_dtype="bf16",
+            context_length=context,
+        )
+        if held:
+            best = min(best, t * p * math.ceil(users / held))
+    return int(best)
+
+
+_LOADS = st.tuples(
+    st.sampled_from([("Llama-3.1-70B", "L40S"), ("Llama-3.1-70B", "H100"), ("Qwen2.5-72B", "L20")]),
+    st.integers(1, 600),
+    st.sampled_from([8_192, 32_768, 131_072]),
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(load=_LOADS)
+def test_the_fewest_gpus_for_users_match_every_depth_tried(
+    load: tuple[tuple[str, str], int, int],
+) -> None:
+    # an independent reference: the pruned search of deeper pipelines finds the same count as
+    # trying every depth
+    (model, gpu), users, context = load
+    t = gpus_for_target(
+        model=lookup_model(model),
+        gpu=lookup_gpu(gpu),
+        context_length=context,
+        target_concurrency=users,
+        weight_dtype="bf16",
+    )
+    assert t.gpus == _brute_fewest(model, gpu, users, context)
+
+
+@settings(max_examples=15, deadline=None)
+@given(load=_LOADS, more=st.integers(1, 200))
+def test_more_users_never_need_fewer_gpus(
+    load: tuple[tuple[str, str], int, int], more: int
+) -> None:
+    (model, gpu), users, context = load
+
+    def gpus(n: int) -> int:
+        t = gpus_for_target(
+            model=lookup_model(model),
+            gpu=lookup_gpu(gpu),
+            context_length=context,
+            target_concurrency=n,
+            weight_dtype="bf16",
+        )
+        assert t.gpus is not None
+        return t.gpus
+
+    assert gpus(users + more) >= gpus(users)

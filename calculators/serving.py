@@ -295,7 +295,22 @@ class _Shape:
 
 
 def _decode(s: _Shape, batch: int, context: int, efficiency: float) -> dict[str, float]:
-    """Every term of one decode step of ``batch`` sequences at ``context`` tokens."""
+    """Every term of one decode step of ``batch`` sequences at ``context`` tokens.
+
+    With pipeline stages the batch is split into up to PP micro-batches in flight at once, one
+    per stage (vLLM schedules a batch per pipeline stage, its "virtual engines"; GPipe's
+    micro-batching, Huang et al. 2019 §2.2): a step is one micro-batch's pass through every
+    stage, reading all the weights but only its own sequences' KV cache, and every micro-batch
+    gains a token per step. Without that overlap a 64-sequence batch at 128k on TP8 x PP9 would
+    read all 64 sequences' KV in series, stage after stage (4 tok/s where vLLM gives ~25)."""
+    micro = -(-batch // s.pp) if s.pp > 1 else batch
+    passes = -(-batch // micro)  # micro-batches in flight, each a token per step
+    t = _pass(s, micro, context, efficiency)
+    return {**t, "bytes": t["bytes"] * passes, "flops": t["flops"] * passes}
+
+
+def _pass(s: _Shape, batch: int, context: int, efficiency: float) -> dict[str, float]:
+    """Every term of one pass of ``batch`` sequences through all the layers (`_decode`)."""
     m = s.model
     weights, experts = _weights_read(m, s.weight_dtype, batch)
     kv = batch * context * kv_cache_bytes_per_token(m, dtype_bytes=DTYPE_BYTES[s.kv_dtype])

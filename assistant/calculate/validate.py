@@ -52,3 +52,7 @@ def validate(s: Scenario) -> None:
         value = getattr(s, name)
         if value is not None and not 0 < value < math.inf:
             raise CalculatorInputError(name, value, Msg("invalid.positive_finite"))
+    # "in 1e-19 days" is no deadline but a typo; "1秒内训练完GPT-3" is an absurd one, answered
+    if s.deadline_seconds is not None and s.deadline_seconds < 1.0:
+        field = "deadline_seconds"
+        raise CalculatorInputError(field, s.deadline_seconds, Msg("invalid.deadline_second"))

@@ -72,7 +72,7 @@ def test_a_machine_room_pue_written_after_chinese_is_kept() -> None:
 def test_the_count_for_interactive_streams_says_how_the_load_is_shared() -> None:
     # a stream's speed to one decimal (an estimate: "6.2", not "6.24"), and the replicas' share
     # of the streams, the reason more GPUs make each stream faster
-    lead = calculate(parse("DeepSeek-V3 50路并发8k上下文需要几张910B？")).lead
+    lead = calculate(parse("DeepSeek-V3 100路并发8k上下文需要几张910B？")).lead
     assert re.search(
         r"每路约 \d+\.\d token/s（解码本身；[^）]*平均约 \d+\.\d token/s），"
         r"低于本工具按交互使用取的 10 token/s",

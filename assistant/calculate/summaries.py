@@ -125,7 +125,19 @@ def _at_batch(f: Figures) -> list[Msg]:
     if total and per_token and total > 1.5 / per_token:
         parts.append(Msg("summary.compute.total", rate=total))
     first, prompt = _num(f, "first_token_seconds"), _num(f, "prompt_tokens")
-    if prefill is not None and first is not None and prompt:
+    full, full_prompt = _num(f, "full_first_token_seconds"), _num(f, "full_prompt_tokens")
+    if prefill is not None and first is not None and prompt and full and full_prompt:
+        # a long context with the prompt left open: a prompt that fills it, too
+        said = Msg(
+            "summary.compute.prefill_first_full",
+            rate=prefill,
+            seconds=first,
+            prompt=prompt,
+            full=full,
+            full_prompt=full_prompt,
+        )
+        parts.append(said)
+    elif prefill is not None and first is not None and prompt:
         said = Msg("summary.compute.prefill_first", rate=prefill, seconds=first, prompt=prompt)
         parts.append(said)  # the time to first token of the prompt as stated (or defaulted)
     elif prefill is not None:

@@ -153,3 +153,12 @@ def test_a_length_after_the_asked_count_is_the_context_not_32000_users(question:
 
 def test_a_load_written_with_k_is_still_a_load() -> None:
     assert parse("2k并发需要几张H100").scenario.concurrency == 2000
+
+
+def test_a_long_context_says_the_first_token_of_a_prompt_that_fills_it() -> None:
+    # 70B on 8 H100 at 32k: a 1,024-token prompt's 69 ms hides a full prompt's ~2 s
+    # (2 x 70e9 x 32.5k + attention ~ 5.9e15 FLOPs over 8 x 989 TFLOPS at ~35%)
+    outcome = calculate(parse("8卡H100跑Llama-3-70B，32k上下文最多支持多少并发"))
+    assert "占满上下文的 32,512 token 输入约 2." in outcome.lead
+    short = calculate(parse("Can one H100 serve Llama-3.1-8B?"))
+    assert "filling the context" not in short.lead

@@ -470,12 +470,15 @@ def _fewest_stages(s: Scenario) -> Scenario:
     gpus, tp = s.gpu_count or 1, s.tensor_parallel or 1
     alone = max_sequences(s) or 0
     top = min(MAX_PIPELINE_STAGES, gpus // tp)
+    best, most = s, 0
     for pp in (p for p in range(2, top + 1) if gpus % (tp * p) == 0):
         staged = replace(s, pipeline_parallel=pp)
         held = max_sequences(staged) or 0
         # TP alone holds the job, but stages across the nodes free far more memory for the
         # cache: DeepSeek-V3 in FP8 on 2 x 8 H20 holds ~6 sequences as two TP=8 copies (each
-        # GPU keeps the whole MLA latent), ~150 as one TP=8 x PP=2 copy
-        if held and (not alone or held >= _STAGES_WORTH * alone):
-            return staged
-    return s
+        # GPU keeps the whole MLA latent), ~150 as one TP=8 x PP=2 copy; once stages are worth
+        # it, the depth holding the most (405B in FP8 at 32k on 4 x 8 H100: 86 sequences as two
+        # TP=8 x PP=2 copies, 112 as one TP=8 x PP=4)
+        if held > most and (most or not alone or held >= _STAGES_WORTH * alone):
+            best, most = staged, held
+    return best

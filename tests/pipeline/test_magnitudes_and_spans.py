@@ -162,3 +162,17 @@ def test_a_long_context_says_the_first_token_of_a_prompt_that_fills_it() -> None
     assert "占满上下文的 32,512 token 输入约 2." in outcome.lead
     short = calculate(parse("Can one H100 serve Llama-3.1-8B?"))
     assert "filling the context" not in short.lead
+
+
+def test_most_sequences_across_nodes_takes_the_depth_holding_the_most() -> None:
+    # 405B in FP8 on 4 x 8 H100 at 32k: as two TP8 x PP2 copies 2 x (16 x 72 - 406) / 17 = 86;
+    # as one TP8 x PP4 copy (32 x 72 - 406) / 17 = 112 (blindAP-02's objection)
+    outcome = calculate(
+        parse(
+            "How many concurrent 32k-context sequences can 4 nodes of 8x H100 hold "
+            "when serving Llama-3.1-405B in FP8?"
+        )
+    )
+    assert outcome.scenario is not None
+    assert (outcome.scenario.tensor_parallel, outcome.scenario.pipeline_parallel) == (8, 4)
+    assert outcome.lead.startswith("About 1")  # 109, not 86

@@ -90,7 +90,11 @@ def read_budget(text: str) -> tuple[float | None, str | None]:
     ((500000.0, 'CNY'), (None, None))
     >>> read_budget("power budget 30 kw"), read_budget("电力预算30千瓦")
     ((None, None), (None, None))
+    >>> read_budget("my budget is -$3000 for renting")
+    (-3000.0, 'USD')
     """
+    # "-$3,000": the sign before the currency symbol is the amount's ("$-3000"), to be refused
+    text = re.sub(r"(?<![\w.])[-−]\s*(\$|¥|￥)\s*(?=\d)", r"\1-", text)
     match = first_match(_BUDGET, text)
     if match is None:
         return None, None

@@ -176,3 +176,13 @@ def test_most_sequences_across_nodes_takes_the_depth_holding_the_most() -> None:
     assert outcome.scenario is not None
     assert (outcome.scenario.tensor_parallel, outcome.scenario.pipeline_parallel) == (8, 4)
     assert outcome.lead.startswith("About 1")  # 109, not 86
+
+
+def test_a_minus_before_the_currency_symbol_is_a_negative_budget_refused() -> None:
+    # "-$3,000" had been dropped (no budget read), so "is that enough?" went unanswered
+    from calculators.errors import CalculatorInputError
+
+    with pytest.raises(CalculatorInputError, match="budget"):
+        parse("My budget is -$3,000 for renting A100s to fine-tune Llama-3-8B. Is that enough?")
+    fine = parse("My budget is $3,000 for renting A100s to fine-tune Llama-3-8B. Is that enough?")
+    assert fine.scenario.budget == 3000

@@ -8,7 +8,7 @@ Examples:
 from __future__ import annotations
 
 from assistant.i18n import join_sentences, text
-from assistant.records import Language, Query
+from assistant.records import Language, Query, Scenario
 from calculators.messages import Msg
 
 __all__ = ["generic_model_notes", "unknown_names_lead"]
@@ -60,4 +60,30 @@ def generic_model_notes(query: Query) -> tuple[str, str] | None:
             leads.append(text(Msg("answer.not_decoder_generic", name=shown), lang))
         note = Msg("answer.unknown_model_generic_assumption", name=shown, params=s.params)
         notes.append(text(note, lang))
+        mha = _multi_head_kv(s)
+        if mha is not None:  # the KV cache of a full-attention shape decides a serving answer
+            leads.append(text(Msg("answer.generic_kv_mha", name=shown, **mha), lang))
     return join_sentences(leads, lang), " ".join(notes)
+
+
+#: KV heads of the grouped-query attention most current models use (Llama 3, Qwen2.5, Mistral).
+_GQA_KV_HEADS = 8
+
+
+def _multi_head_kv(s: Scenario) -> dict[str, float] | None:
+    """The KV heads and the GQA ratio when the generic shape for a serving question's size has
+    full multi-head attention (below 30B, as Llama 2): its KV cache is then several times what
+    a GQA model of the name's size would hold (InternLM2.5-20B: 8 KV heads, not 48); None for
+    training, or a shape already GQA."""
+    from calculators.catalog.models import generic_model
+    from calculators.errors import CalculatorInputError
+
+    if s.task not in (None, "inference") or s.params is None:
+        return None
+    try:
+        shape = generic_model(params=s.params)
+    except CalculatorInputError:
+        return None
+    if shape.kv_heads <= _GQA_KV_HEADS:
+        return None
+    return {"heads": float(shape.kv_heads), "ratio": shape.kv_heads / _GQA_KV_HEADS}

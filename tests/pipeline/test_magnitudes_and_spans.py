@@ -186,3 +186,16 @@ def test_a_minus_before_the_currency_symbol_is_a_negative_budget_refused() -> No
         parse("My budget is -$3,000 for renting A100s to fine-tune Llama-3-8B. Is that enough?")
     fine = parse("My budget is $3,000 for renting A100s to fine-tune Llama-3-8B. Is that enough?")
     assert fine.scenario.budget == 3000
+
+
+def test_a_generic_full_attention_kv_cache_says_what_gqa_would_change() -> None:
+    # InternLM2.5-20B is not in the catalog: a generic 20B has 48 KV heads (Llama 2 style), so
+    # 53 GB per 48k sequence where the real model's 8 KV heads need about a sixth
+    outcome = calculate(
+        parse("4张L20（48G）部署InternLM2.5-20B（bf16），48K上下文最多能撑多少并发？")
+    )
+    assert "每层 48 个 KV 头" in outcome.lead
+    assert "约为这里的 1/6" in outcome.lead
+    # training, or a generic shape already GQA (70B), says nothing of it
+    assert "KV heads" not in calculate(parse("Can 8 H100 train FalconX-Ultra-13B?")).lead
+    assert "KV heads" not in calculate(parse("FalconX-Ultra-70B on 4 H100, 32 users?")).lead

@@ -66,7 +66,12 @@ def interactive_sentence(query: Query, outcome: Outcome, ask: Ask) -> Interactiv
     assert s.gpu is not None
     assert s.gpu_count
     said = interactive_count(
-        faster, s.gpu, held=s.gpu_count, each=1.0 / each if each else 0.0, step=step
+        faster,
+        s.gpu,
+        held=s.gpu_count,
+        each=1.0 / each if each else 0.0,
+        step=step,
+        split=(s.tensor_parallel or 1, s.pipeline_parallel or 1),
     )
     # leads only when the decode step itself is under the bar: a shortfall from the prefills'
     # share alone is softer (a chunked-prefill scheduler recovers part of it, `serving_rate`),

@@ -138,6 +138,7 @@ def interactive_count(
     held: int | None = None,
     each: float = 0.0,
     step: float | None = None,
+    split: tuple[int, int] = (1, 1),
 ) -> Msg:
     """The GPUs that give every stream the interactive bar at the load (`faster`). With the
     count `held` that holds the load (sized on memory alone): both counts when more are
@@ -145,7 +146,8 @@ def interactive_count(
     GPUs than that ("laid out as 4 × 8, 32 × L40S give every stream …"); `each` is a stream's
     speed on the `held` GPUs (tokens/s, the other streams' prefills taking their share), said
     beside them with the decode `step` (seconds) when that is faster, so the two speeds the
-    answer gives do not read as a clash."""
+    answer gives do not read as a clash. `split` is the held count's TP x PP: another layout
+    on the same count names both splits, or "1 × 32 instead" reads as the one evaluated."""
     key = "solve.interactive_count"
     more: dict[str, Param] = {}
     if held is not None:
@@ -162,6 +164,9 @@ def interactive_count(
                 more["each"], more["decoding"] = decode, Msg("solve.stream_average", speed=each)
             else:  # only the mean is under it: the mean first
                 more["decoding"] = Msg("solve.stream_decoding", speed=decode)
+        if key == "solve.interactive_layout":
+            more.update(tp=faster.tensor_parallel, pp=faster.pipeline_parallel)
+            more.update(held_tp=split[0], held_pp=split[1])
     return Msg(
         key,
         threshold=INTERACTIVE_TOKENS_PER_SECOND,

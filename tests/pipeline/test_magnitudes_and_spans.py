@@ -199,3 +199,13 @@ def test_a_generic_full_attention_kv_cache_says_what_gqa_would_change() -> None:
     # training, or a generic shape already GQA (70B), says nothing of it
     assert "KV heads" not in calculate(parse("Can 8 H100 train FalconX-Ultra-13B?")).lead
     assert "KV heads" not in calculate(parse("FalconX-Ultra-70B on 4 H100, 32 users?")).lead
+
+
+def test_another_layout_on_the_same_count_names_both_splits_and_the_mean_it_misses() -> None:
+    # 50 users on 32 910B: TP8 x PP4 decodes at ~11.8 tok/s but averages ~9 with the others'
+    # prefills; TP16 x PP2 on the same 32 meets 10. "1 个副本、每副本 32 张卡" alone read as the
+    # layout evaluated, and "做不到" beside 11.8 tok/s read as a clash
+    lead = calculate(parse("DeepSeek-V3 50路并发8k上下文需要几张910B")).lead
+    assert "（TP=16 × PP=2）部署" in lead
+    assert "评估的 TP=8 × PP=4 切分每路约" in lead
+    assert "做不到" not in lead

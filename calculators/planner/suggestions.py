@@ -423,9 +423,8 @@ def _longer_deadline(plan: Plan, seconds: float) -> float:
 
 
 def _deadline(plan: Plan) -> Iterator[Candidate]:
-    days = _days_needed(plan)
-    seconds = compute_facts(plan).seconds
-    if days is None or seconds is None or days > MAX_DEADLINE_DAYS:
+    seconds = compute_facts(plan).seconds  # one evaluation: the days follow from it
+    if seconds is None or math.ceil(seconds / DAY) > MAX_DEADLINE_DAYS:
         return
     longer = _longer_deadline(plan, seconds)
     yield Candidate(

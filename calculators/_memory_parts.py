@@ -325,9 +325,8 @@ def fit_layouts(
     kind: str, model: ModelSpec, gpus_per_node: int, options: Mapping[str, object]
 ) -> list[tuple[int, int, int]]:
     """(tensor_parallel, pipeline_parallel, zero_stage) layouts min_gpus_to_fit tries."""
-    powers = [2**i for i in range(16)]
     tps = tensor_parallel_degrees(model, gpus_per_node)
-    pps = [p for p in powers if p <= model.layers]
+    pps = pipeline_degrees(model)
     zeros = [0, 1, 2, 3]
     if kind == "inference":
         zeros = [0]
@@ -337,7 +336,27 @@ def fit_layouts(
         pps = [check_count("pipeline_parallel", options["pipeline_parallel"])]  # type: ignore[arg-type]
     if "zero_stage" in options:
         zeros = [check_zero_stage(options["zero_stage"])]  # type: ignore[arg-type]
-    return [(t, p, z) for t in tps for p in pps for z in zeros]
+    # A depth that is not a power of two is a pipeline of whole tensor-parallel groups as wide
+    # as the node allows (3 nodes of TP=8 for DeepSeek-V3 in BF16 on H20), as vLLM and
+    # Megatron-LM deploy across nodes; inside a node, TP=1 x PP=5 is no layout anyone serves.
+    widest = max(tps, default=1)
+    return [(t, p, z) for t in tps for p in pps if t == widest or p & (p - 1) == 0 for z in zeros]
+
+
+def pipeline_degrees(model: ModelSpec) -> list[int]:
+    """Pipeline depths whose even split holds every stage a layer: stage i holds ceil(L/p)
+    layers and the last the rest (`_stage_layout`), so p is kept when (p - 1) stages of
+    ceil(L/p) leave at least one layer. Powers of two are not required: vLLM and Megatron-LM
+    split layers unevenly (DeepSeek-V3's 61 layers run as PP=3), and a 3-node pipeline of 24
+    GPUs is often the fewest that hold a model.
+
+    Examples:
+        >>> from calculators.catalog.models import lookup_model
+        >>> pipeline_degrees(lookup_model("Llama-2-7B"))  # 32 layers: 9 stages of 4 leave none
+        [1, 2, 3, 4, 5, 6, 7, 8, 11, 16, 32]
+    """
+    layers = model.layers
+    return [p for p in range(1, layers + 1) if math.ceil(layers / p) * (p - 1) < layers]
 
 
 def valid_tensor_parallel(model: ModelSpec, degree: int) -> bool:

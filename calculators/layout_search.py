@@ -69,10 +69,10 @@ def min_gpus_to_fit(
     Layout options you pass (tensor_parallel, pipeline_parallel, zero_stage) are kept fixed;
     the others are searched: tensor parallel within a node (degrees that divide gpus_per_node
     and split the attention heads, see _memory_parts.valid_tensor_parallel; also for
-    fine-tuning), pipeline stages in powers of two (also for fine-tuning, whose stages hold
-    their layers of the base as a pre-training stage does), ZeRO stages 0-3, and
-    the data-parallel degree. Ties go to fewer pipeline stages, then less tensor parallelism,
-    then the lower ZeRO stage.
+    fine-tuning), pipeline depths that split the layers, not only powers of two
+    (`_memory_parts.pipeline_degrees`; also for fine-tuning, whose stages hold their layers of
+    the base as a pre-training stage does), ZeRO stages 0-3, and the data-parallel degree.
+    Ties go to fewer pipeline stages, then less tensor parallelism, then the lower ZeRO stage.
 
     Examples:
         >>> from calculators.catalog.hardware import lookup_gpu

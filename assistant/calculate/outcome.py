@@ -15,6 +15,7 @@ from dataclasses import replace
 from assistant.calculate.bottleneck import judged_on_network
 from assistant.calculate.bubble import bubble_outcome
 from assistant.calculate.buying import bought
+from assistant.calculate.collective import collective_outcome
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_outcome
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
@@ -147,6 +148,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         try:
             validate(s)  # "1.5张H100功耗多少" is refused here too, never rounded to one card
             found = bubble_outcome(query) or power_budget_outcome(query)  # "PP8 bubble多大"
+            found = found or collective_outcome(query)  # "10 GB all-reduce over 16 nodes"
             found = found or energy_outcome(query, _site(query, sites))
             found = found or money_outcome(query)  # then a pick (ladder), then a job-less buy
             found = found or recommend_outcome(query, lambda q: _calculate(q, None))

@@ -124,6 +124,8 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         "max_model",
         r"最大(?:能|可以)?(?:训练?|微调|跑|部署|推理|放|装|支持)?(?:多大|多少参数|什么规模)|"
         r"(?:能|可以)(?:训练?|微调|跑|部署|推理|放下|装下)多大|多大的模型|最大的模型|"
+        # "一个月内能全参预训练的最大模型多大", "能部署的最大模型是多少参数"
+        r"(?:训练?|微调|跑|部署|推理|放下|装下)的最大模型|最大模型(?:有|是|能有)?(?:多大|多少)|"
         # "largest dense model", "biggest decoder-only LLM", "largest open-weight LLM"
         r"(?:largest|biggest)(?:\s+[a-z0-9][\w-]*){0,2}?\s+(?:model|llm)s?\b|"
         r"how (?:big|large) (?:a |of a )?(?:[a-z][a-z-]*\s+)?model|"
@@ -428,6 +430,11 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:网络|通信|带宽|互联|网卡|万兆|千兆|\bib\b|infiniband|roce|以太网)[^。？?]{0,12}"
         r"(?:瓶颈|拖后腿|卡脖子|跟得上|跟不上|够不够|够用|够吗|成问题)|"
         r"卡在(?:网络|通信|带宽|互联)|(?:网络|通信)(?:开销|占比|时间)(?:有)?多(?:大|少|久)|"
+        # "梯度all-reduce每步多少秒", "all-reduce time per step", "how long does the all-reduce
+        # take": the gradient sync's time per step, which the network check computes
+        r"(?:all-?reduce|梯度同步|梯度通信)[^。？?]{0,12}?(?:(?:多少|几)\s*(?:秒|毫秒|ms)|多久|"
+        r"多长时间|耗时|时间)|(?:all-?reduce|gradient sync)\s+(?:time|takes?|latency)|"
+        r"how long (?:does|will|would) (?:the |a |one )?(?:gradient )?(?:all-?reduce|sync)|"
         r"(?:network|communication|comms?|interconnect|bandwidth|fabric|ethernet|infiniband|"
         r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
         r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"

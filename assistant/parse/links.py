@@ -154,7 +154,7 @@ def _inter_candidates(text: str) -> tuple[str, ...]:
         speed_match = replacing
     speed = int(to_float(speed_match.group(1))) if speed_match else None
     roce = "roce" in text or "rdma" in text
-    if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b", text, re.ASCII):
+    if re.search(r"\bib\b|infiniband|\bndr\b|\bhdr\b|\bxdr\b|\bedr\b", text, re.ASCII):
         named = re.search(r"\b(hdr|ndr|xdr|edr)\b", text, re.ASCII)
         generation = (
             named.group(1)
@@ -188,8 +188,9 @@ _NICS_PER_NODE = (
         r"\b(one|a single|single|a|two|four|eight|[1-8])\s*(?:x\s*)?"
         + _SPEED
         + _FABRIC
-        + r"(?:nics?|ports?|network cards?|adapters?|links?|hcas?)\s+(?:per|on each|for each|each)"
-        r"\s+(?:node|server|machine|host|box)",
+        + r"(?:nics?|ports?|network cards?|adapters?|links?|hcas?)\s+"
+        r"(?:(?:per|on each|for each|each)\s+(?:node|server|machine|host|box)"
+        r"|each(?![ ]*(?:gpu|card)))",
         re.ASCII,
     ),
     re.compile(
@@ -216,6 +217,8 @@ def read_nics_per_node(text: str) -> int | None:
         >>> read_nics_per_node("4台8卡a100，每台一张200g ib网卡")
         1
         >>> read_nics_per_node("单口400g roce")
+        1
+        >>> read_nics_per_node("8 nodes with a single 100g edr port each")
         1
         >>> read_nics_per_node("2 x 400g ports per server"), read_nics_per_node("8张h100 400g ib")
         (2, None)

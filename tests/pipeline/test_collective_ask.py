@@ -1,0 +1,53 @@
+"""A collective of a stated size with no job is answered with its time: a ring all-reduce moves
+2(n − 1)/n × S per rank (Patarasuk & Yuan 2009), over the NICs stated or one port per GPU."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+
+
+@pytest.mark.parametrize(
+    "module", ["assistant.parse.collective_size", "assistant.calculate.collective"]
+)
+def test_docstring_examples(module: str) -> None:
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "size", "nodes", "node_bandwidth"),
+    [
+        # EDR 100 Gb/s = 12.5 GB/s, one port per node, one rank per node
+        ("How long is one all-reduce of 2 GB across 8 nodes with a single 100G EDR port each?",
+         2e9, 8, 12.5e9),
+        # NDR 400 Gb/s = 50 GB/s x 8 NICs
+        ("32台服务器，每台8个400G NDR网卡，40GB梯度all-reduce要多久", 40e9, 32, 400e9),
+    ],
+)  # fmt: skip
+def test_the_ring_time_of_the_stated_size(
+    question: str, size: float, nodes: int, node_bandwidth: float
+) -> None:
+    outcome = calculate(parse(question))
+    (check,) = outcome.checks
+    ring = 2 * (nodes - 1) / nodes * size
+    assert check.figures["allreduce_bytes_per_node"] == pytest.approx(ring)
+    # bandwidth term plus a few microseconds of latency per step
+    assert check.figures["allreduce_seconds"] == pytest.approx(ring / node_bandwidth, rel=0.01)
+    assert outcome.verdict == "unknown"
+
+
+def test_a_job_is_not_a_bare_collective() -> None:
+    outcome = calculate(parse("8台8卡H100训练70B模型，200G IB，all-reduce每步多少秒"))
+    assert all("allreduce_bytes_per_node" not in c.figures for c in outcome.checks)
+
+
+def test_the_gpu_memory_is_not_a_collective_size() -> None:
+    from assistant.parse.collective_size import read_collective_bytes
+
+    assert read_collective_bytes("16 nodes of 8x H100 80GB, all-reduce over 200G IB?") is None

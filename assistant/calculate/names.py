@@ -32,6 +32,8 @@ def unknown_names_lead(names: tuple[str, ...], lang: Language) -> str:
             message = Msg("answer.unknown_name_by_size", name=name_in(name, lang), size=size,
                           closest=listed, kind=kind)  # fmt: skip
         sentences.append(text(message, lang))
+        if kind == "model" and not not_decoder_llm(name):  # its size gives a generic estimate
+            sentences.append(text(Msg("answer.unknown_model_size", name=name_in(name, lang)), lang))
         if not_decoder_llm(name):  # "ResNet-50": outside what the calculators model
             sentences.append(text(Msg("answer.not_decoder_llm", name=name_in(name, lang)), lang))
     return join_sentences(sentences, lang)

@@ -292,9 +292,11 @@ def input_error(exc: CalculatorInputError, language: Language) -> str:
     if not has(key):
         return exc.localized(language)
     value = exc.value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
     shown = str(value)
+    if isinstance(value, (int, float)) and (isinstance(value, float) or abs(value) >= 1e15):
+        shown = f"{float(value):g}"  # "1e+30", not the 31 digits of the float
     if exc.field == "deadline_seconds" and isinstance(value, (int, float)) and value:
         from assistant.i18n.numbers import duration_text
 

@@ -213,6 +213,14 @@ _COINED = re.compile(
     r"(?<![A-Za-z0-9_.-])[A-Z][A-Za-z]*[a-z][A-Za-z]*(?:-[A-Z][A-Za-z0-9]*)+"
     r"(?:-\d+(?:\.\d+)?[BbMm])?(?![A-Za-z0-9_-])"
 )
+#: A name in quotes before a model word: "用两张4090跑“星火-X9”大模型", 'serve "Orca-mini" model'.
+_QUOTED = re.compile(
+    r"[“\"「《『‘']\s*([^\s“”\"「」《》『』‘’'，。？?,]{2,30}?)\s*[”\"」》』’']"
+    r"(?=\s*(?:大)?(?:模型|语言模型|models?\b|llms?\b))"
+)
+#: A quoted name has an ASCII letter ("“千亿”模型" is a size in quotes, not a name), and is no size.
+_NAME_LIKE = re.compile(r"[A-Za-z]")
+_SIZE_ONLY = re.compile(r"\d+(?:\.\d+)?\s*[BbMmKkTt]|.*(?:[-\s](?:style|like|type|based)|类|式)")
 #: Capitalised technical terms of the domain that read like a coined name ("ZeRO-Infinity").
 _TERM_PARTS = frozenset(
     "zero infinity offload flash attention ring ulysses megatron deepspeed nvlink nvswitch "
@@ -230,8 +238,14 @@ def coined_model_names(question: str, masked: str) -> tuple[str, ...]:
     ('Zephyr-Omega',)
     >>> coined_model_names("ZeRO-Infinity on 8 H100", "zero-infinity on 8 ⟨gpu⟩")
     ()
+    >>> coined_model_names("两张4090跑“星火-X9”大模型", "两张⟨gpu⟩跑“星火-x9”大模型")
+    ('星火-X9',)
     """
-    out: list[str] = []
+    out: list[str] = [
+        name
+        for name in dict.fromkeys(m.group(1) for m in _QUOTED.finditer(question))
+        if name.lower() in masked and _NAME_LIKE.search(name) and not _SIZE_ONLY.fullmatch(name)
+    ]
     for match in _COINED.finditer(question):
         name = match.group(0)
         words = {w.lower() for w in name.split("-")}

@@ -201,6 +201,11 @@ _CN_RUN = re.compile(r"(\d+(?:\.\d+)?)?((?:(?!千瓦)[" + _CN_CHARS + r"])+)")
 #: count is refused as negative instead of read as 8; "负载" or "负责" are words, not signs.
 _CN_MINUS = re.compile(r"负\s*(?=\d)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_QUOTED_SIZE = re.compile(
+    r"[\"“「『‘'](\s*(?:\d+(?:\.\d+)?\s*[BbMmKkTt]|[\d.]*["
+    + _CN_CHARS
+    + r"]*[亿万])\s*)[\"”」』’']"
+)
 _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+)")
 
 
@@ -208,13 +213,17 @@ def clean_text(text: str) -> str:
     """Strip ANSI escapes and control characters, fold full-width forms (NFKC), squeeze spaces.
     A full-width comma between digits is a clause break, never a thousands separator:
     "PP=2，300B token" is PP 2 and 300B tokens, not PP 2300. Traditional characters are folded
-    to simplified ("兩臺" → "两台"), as the patterns are written in simplified Chinese.
+    to simplified ("兩臺" → "两台"), as the patterns are written in simplified Chinese. A size in
+    quotes is the size: "训练“千亿”模型" is 训练千亿模型.
 
     >>> clean_text("16张H100，PP=2，300B token")
     '16张H100,PP=2, 300B token'
+    >>> clean_text("能训练“千亿”模型吗"), clean_text('a "70B" model')
+    ('能训练千亿模型吗', 'a 70B model')
     """
     text = re.sub("(?<=\\d)\uff0c(?=\\d)", ", ", _ANSI.sub(" ", text))
     text = to_simplified(unicodedata.normalize("NFKC", text))
+    text = _QUOTED_SIZE.sub(r"\1", text)
     kept = [ch if unicodedata.category(ch)[0] != "C" else " " for ch in text]
     return re.sub(r"\s+", " ", "".join(kept)).strip()
 

@@ -70,7 +70,11 @@ _PARAM_AFTER = re.compile(
     re.ASCII,
 )
 
-_BATCH_BEFORE = re.compile(r"batch(?:[ _-]?size)?\s*(?:of|=|:|is)?\s*(?:about\s*|~\s*)?$", re.ASCII)
+_BATCH_BEFORE = re.compile(
+    r"(?:batch(?:[ _-]?size)?|全局批(?:大小|量)?|批大小|批量|批次大小)\s*(?:of|=|:|is|为|是)?\s*"
+    r"(?:about\s*|~\s*|约)?$",
+    re.ASCII,
+)
 #: A data noun just before a size makes it a token budget: "数据改成1T", "语料2T", "data to 2T".
 _DATA_BEFORE = re.compile(r"(?:数据量?|语料|\bdata\w*)\s*(?:[改换变][成为]|[是为=:]|to|is|of)?\s*$")
 

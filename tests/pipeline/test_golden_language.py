@@ -110,11 +110,32 @@ def test_source_lines_keep_their_frame_only() -> None:
     assert _unquoted("- 上下文按 4096 计") == "- 上下文按 4096 计"
 
 
+#: A name the user coined in Chinese: a CJK run joined to Latin letters or digits ("星火-X9").
+#: The answer repeats it as written, as it does a catalog name.
+_COINED_NAME = re.compile(r"[\u3400-\u9fff]+-?[A-Za-z0-9][A-Za-z0-9.-]*")
+
+
+def _without_names_from(question: str, text: str) -> str:
+    """`text` without the coined names it repeats from `question`.
+
+    Examples:
+        >>> _without_names_from("用两张4090跑“星火-X9”大模型", "星火-X9 is not in the catalog")
+        ' is not in the catalog'
+        >>> _without_names_from("用两张4090跑“星火-X9”大模型", "It takes 3 天")
+        'It takes 3 天'
+    """
+    for name in _COINED_NAME.findall(question):
+        text = text.replace(name, "")
+    return text
+
+
 def _leaks(answers: list[tuple[str, Answer]]) -> list[str]:
     found = set()
     for question, answer in answers:
         find = english_leaks if answer.language == "zh" else chinese_leaks
         for part in _own_words(answer):
+            if answer.language == "en":
+                part = _without_names_from(question, part)
             found.update(f"{answer.language} {question!r}: {leak}" for leak in find(part))
     return sorted(found)
 

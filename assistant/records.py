@@ -155,6 +155,9 @@ class Scenario:
     pue: float | None = None
     """The facility's power usage effectiveness when the question states it ("PUE 1.3",
     "PUE为1.2"); it wins over a site profile's and the industry average."""
+    hours_per_day: float | None = None
+    """Hours the hardware is used each day when stated ("一天用10小时", "10 hours a day"): a
+    rent-or-buy pay-off counts those hours of rent a day, not round-the-clock use."""
     power_budget_watts: float | None = None
     """A power budget the hardware must fit in, in watts ("our DC has 10 MW", "机柜20kW"):
     the question asks how many GPUs (or servers) it feeds (`calculate.power_budget`)."""

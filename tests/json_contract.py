@@ -63,6 +63,7 @@ SCENARIO_KEYS = frozenset(
         "offload",
         "pue",
         "power_budget_watts",
+        "hours_per_day",
         "mfu",
         "tokens_per_second_per_gpu",
         "gpu_hours",

@@ -147,26 +147,43 @@ def _rental(s: Scenario, gpus: int, rate: float) -> dict[str, Param]:
 
 def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
     """Renting the stated GPUs at the stated rate against buying them at the stated price: the
-    rent over the period asked (a stated deadline or span) and the hours after which buying
-    pays off (purchase ÷ rent per hour), power, hosting and resale left out."""
+    rent over the period asked (a stated deadline or span) and the time after which buying
+    pays off (purchase ÷ rent per hour, in hours of use; with the hours of use a day stated,
+    that many hours a day of calendar time), power, hosting and resale left out.
+
+    Examples:
+        >>> from assistant.parse import parse
+        >>> found = bought(parse("买4张4090每张1.3万元还是租？每卡时2.5元，一天用10小时，多久回本"))
+        >>> found.check.figures["breakeven_seconds"] / 86400  # 52,000 元 ÷ (4 × 2.5 元 × 10 h)
+        520.0
+    """
     s = query.scenario
     per_unit = _per_unit(s) or DEFAULT_GPUS_PER_NODE
     units = gpus if s.purchase_unit == "gpu" else -(-gpus // per_unit)
     buy = purchase_cost(units=units, unit_price=price)
     said = _rental(s, gpus, rate)
     hourly = gpus * rate
-    breakeven = buy / hourly * 3600.0
+    use = buy / hourly * 3600.0  # seconds of rented use that cost the purchase
+    # "一天用10小时": rent is paid for those hours of each day only, so the pay-off comes later
+    # in calendar time (24/h times the hours of use); unstated, round the clock
+    share = (s.hours_per_day or 24.0) / 24.0
+    breakeven = use / share
     period = s.deadline_seconds  # "for 6 months": the span the rent is for
     said |= {"buy": buy, "hourly": hourly, "breakeven": breakeven}
+    if s.hours_per_day:
+        said |= {"hours": s.hours_per_day, "use": use}
     figures: dict[str, float | str] = {"cost": buy, "purchase_cost": buy, "rent_per_hour": hourly}
     figures["breakeven_seconds"] = breakeven
+    figures["breakeven_use_seconds"] = use
+    daily = "_daily" if s.hours_per_day else ""
     if period:
-        rent = hourly * period / 3600.0
+        rent = hourly * period * share / 3600.0
         cheaper = Msg("answer.rent_cheaper" if rent < buy else "answer.buy_cheaper")
-        msg = Msg("answer.rent_or_buy_period", seconds=period, rent=rent, cheaper=cheaper, **said)
+        msg = Msg(f"answer.rent_or_buy_period{daily}", seconds=period, rent=rent, cheaper=cheaper,
+                  **said)  # fmt: skip
         figures["rent"] = figures["cost"] = rent  # the cost of the period asked, rented
     else:
-        msg = Msg("answer.rent_or_buy", **said)
+        msg = Msg(f"answer.rent_or_buy{daily}", **said)
     # "break-even in how many months?": the pay-off time in the unit asked
     msg = in_asked_unit(msg, ask_wording(query), "breakeven")
     check = _check(query, msg, figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate})
@@ -190,9 +207,12 @@ def _rent_without_price(query: Query, gpus: int, rate: float) -> Bought:
     s = query.scenario
     hourly = gpus * rate
     period = s.deadline_seconds or 365 * 86400.0
-    rent = hourly * period / 3600.0
+    rent = hourly * period * (s.hours_per_day or 24.0) / 24.0 / 3600.0
     said = _rental(s, gpus, rate) | {"seconds": period, "rent": rent}
     key = "answer.rent_no_price_period" if s.deadline_seconds else "answer.rent_no_price_year"
+    if s.hours_per_day:  # "一天用10小时": the rent of those hours a day
+        key = "answer.rent_no_price_daily"
+        said["hours"] = s.hours_per_day
     figures: dict[str, float | str] = {"cost": rent, "rent": rent, "rent_per_hour": hourly}
     check = _check(
         query, Msg(key, **said), figures, "formula.rent_or_buy", {"price_per_gpu_hour": rate}

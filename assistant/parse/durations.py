@@ -8,7 +8,7 @@ import re
 
 from assistant.parse.numbers import NUMBER, to_float
 
-__all__ = ["asked_duration_unit", "read_deadline", "read_period"]
+__all__ = ["asked_duration_unit", "read_deadline", "read_hours_per_day", "read_period"]
 
 
 _PERIODS = (
@@ -33,8 +33,10 @@ def read_period(text: str) -> float | None:
 
     >>> read_period("monthly electricity cost"), read_period("每天电费"), read_period("70b")
     (2592000.0, 86400.0, None)
-    >>> read_period("日活10000,每人每天问10个问题")
+    >>> read_period("日活10000,每人每天问10个问题"), read_period("10 hours a day")
+    (None, None)
     """
+    text = _without_hours_per_day(text)  # "10 hours a day": the use of each day, not a span
     # "1M requests per day" is a load (read_qps), not how long the deployment runs
     text = re.sub(
         r"\bdaily (?:active )?(?:users|people|visitors)|\bdau\b|日活|"
@@ -49,6 +51,43 @@ def read_period(text: str) -> float | None:
         if re.search(pattern, text, re.ASCII):
             return seconds
     return None
+
+
+#: Hours of use a day ("一天用10小时", "每天开12个小时", "每天10h", "10小时/天", "10 hours a
+#: day", "10h/day"): how much of each day the hardware runs, never a deadline or a period.
+_HOURS = r"(?:个\s*)?(?:小时|钟头|h\b|hours?\b|hrs?\b)"
+_DAY = r"(?:[1一]\s*天|每\s*天|每日|[1一]日|日均|平均每天)"
+_HOURS_PER_DAY = (
+    re.compile(_DAY + r"\s*(?:大概|大约|约|只|就)?\s*(?:用|使用|跑|开|开机|运行|工作|训练|推理)?\s*"
+               r"(?:大概|大约|约)?\s*" + NUMBER + r"\s*" + _HOURS),
+    re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:/|每)\s*(?:天|日|day\b)"),
+    re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:of use\s+)?(?:a|per|each|every)\s+day\b"),
+)  # fmt: skip
+
+
+def read_hours_per_day(text: str) -> float | None:
+    """Hours the hardware is used each day, when the question says so (0 < h ≤ 24).
+
+    >>> read_hours_per_day("每卡时2.5元,1天用10小时,多久回本"), read_hours_per_day("每天开12个小时")
+    (10.0, 12.0)
+    >>> read_hours_per_day("using them 10 hours a day"), read_hours_per_day("8h/day")
+    (10.0, 8.0)
+    >>> read_hours_per_day("训练10小时"), read_hours_per_day("每天30小时")
+    (None, None)
+    """
+    for pattern in _HOURS_PER_DAY:
+        match = pattern.search(text)
+        if match is not None:
+            hours = to_float(match.group(1))
+            return hours if 0 < hours <= 24 else None
+    return None
+
+
+def _without_hours_per_day(text: str) -> str:
+    """`text` without its hours of use a day: "1天用10小时" is neither a deadline nor a span."""
+    for pattern in _HOURS_PER_DAY:
+        text = pattern.sub(" ", text)
+    return text
 
 
 _DURATION_UNITS: tuple[tuple[str, float], ...] = (
@@ -76,7 +115,10 @@ def read_deadline(text: str) -> float | None:
     >>> read_deadline("开1整年"), read_period("开一整年电费多少")
     (31536000.0, 31536000.0)
     >>> read_deadline("for a 6-month project"), read_deadline("$2 a 3 months")
-    (15552000.0, None)"""
+    (15552000.0, None)
+    >>> read_deadline("租的话1天用10小时,多久能回本"), read_deadline("10 hours a day for 3 months")
+    (None, 7776000.0)"""
+    text = _without_hours_per_day(text)
     if re.search(r"半年|half a year", text):
         return 182.5 * 86400.0
     # "within a fortnight", "by end of quarter", "over the weekend", "一个季度": named spans

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.parse.durations import read_hours_per_day
 from assistant.parse.host_ram import host_ram_note, read_host_ram
 from assistant.parse.money_slots import (
     BUDGET_WORDS,
@@ -427,6 +428,7 @@ def read_load_slots(text: str) -> dict[str, object]:
         "offload": read_offload(text),
         "pue": read_pue(text),
         "power_budget_watts": read_power_budget(text),
+        "hours_per_day": read_hours_per_day(text),
         "mfu": read_mfu(text),
         "tokens_per_second_per_gpu": _training_rate(text),
         "gpu_hours": _gpu_hours(text),

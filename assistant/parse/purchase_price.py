@@ -110,6 +110,8 @@ def read_purchase_price(text: str) -> PurchasePrice | tuple[None, None]:
     (300000.0, 'node', 'USD')
     >>> read_purchase_price("⟨gpu⟩ at $2/hr or buying one at $25k?")[:3]
     (25000.0, 'gpu', 'USD')
+    >>> without_purchase_price("buy 8x ⟨gpu⟩ at $30k each or rent them")
+    'buy 8x ⟨gpu⟩ at           or rent them'
     """
     found = [
         (match.start(2), order, one)
@@ -145,6 +147,11 @@ _NOT_PRICE = re.compile(
 _BARE_UNIT = re.compile(r"\s*(?:[a-z%×*]|卡|张|台|个|人|路|条|倍|位|层|秒|分|[千百]?亿?参数)")
 
 
+#: A card an English form starts with ("⟨gpu⟩ at $30k each", "gpus cost $30k", or the "gpu" inside
+#: "⟨gpu⟩" where an overlapping match begins): it is named, so it is not blanked with the price.
+_LEADING_CARD = re.compile(r"⟨?gpu|cards?\b")
+
+
 def _priced(text: str, match: re.Match[str], unit: str) -> PurchasePrice | None:
     before, number, scale, after = match.groups()[-4:]
     symbol = before or after
@@ -161,7 +168,8 @@ def _priced(text: str, match: re.Match[str], unit: str) -> PurchasePrice | None:
     if value < 100:
         return None  # "每台8卡": a count, not a price
     start = match.start(1) if before else match.start(2)
-    start = match.start() if unit == "gpu" else start  # "一张25万": no count of one card
+    if unit == "gpu" and not _LEADING_CARD.match(match.group()):
+        start = match.start()  # "一张25万": no count of one card; "8x ⟨gpu⟩ at $30k" keeps its 8
     return value, unit, CURRENCY[symbol] if symbol else "CNY", (start, max(end, match.end()))
 
 

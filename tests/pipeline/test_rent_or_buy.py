@@ -51,3 +51,34 @@ def test_a_rent_price_alone_is_no_comparison() -> None:
     assert "rent" not in figures
     assert "purchase_cost" not in figures
     assert "购买价格" not in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "buy", "per_day", "said"),
+    [
+        # 4 x 13,000 元 = 52,000 元; rent 4 x 2.5 元 x 10 h = 100 元 a day -> 520 days
+        ("买4张4090每张1.3万元，还是租？租的话每卡时2.5元，一天用10小时，多久能回本？",
+         52_000.0, 100.0, "每天用 10 小时"),
+        # 4 x $1,800 = $7,200; rent 4 x $0.4 x 8 h = $12.8 a day -> 562.5 days
+        ("Buy 4x RTX 4090 at $1,800 each, or rent at $0.4/GPU-hour using them 8 hours a day: "
+         "when does buying pay off?", 7_200.0, 12.8, "at 8 hours a day"),
+    ],
+)  # fmt: skip
+def test_hours_of_use_a_day_stretch_the_pay_off(
+    question: str, buy: float, per_day: float, said: str
+) -> None:
+    """Rent is paid for the hours used: at h hours a day the purchase pays off after
+    buy ÷ (rent per day) calendar days, 24/h times the hours of use."""
+    lead, figures = lead_and_figures(question)
+    assert figures["purchase_cost"] == pytest.approx(buy)
+    assert figures["breakeven_seconds"] == pytest.approx(buy / per_day * _DAY)
+    assert said in lead
+
+
+def test_hours_a_day_are_neither_a_deadline_nor_a_span() -> None:
+    from assistant.parse import parse
+
+    s = parse("租4张4090每卡时2.5元，一天用10小时，租半年和买哪个划算？").scenario
+    assert (s.hours_per_day, s.deadline_seconds) == (10.0, 182.5 * _DAY)
+    lead, figures = lead_and_figures("租4张4090每卡时2.5元，一天用10小时，租半年和买哪个划算？")
+    assert figures["rent"] == pytest.approx(4 * 2.5 * 10 * 182.5)  # 18,250 元

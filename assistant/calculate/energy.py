@@ -110,6 +110,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     box = desk_box(gpu, count)
     at_socket = ask == "power" and bool(_AT_SOCKET.search(query.question))
     pue = s.pue if s.pue is not None or box else 1.0 if at_socket else DEFAULT_PUE
+    span, seconds = seconds, _running(s, seconds)  # "每天用6小时": those hours of each day
     est = energy(
         gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count
     )
@@ -125,7 +126,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     check = Check(
         kind="power",
         verdict="ok",
-        summary=text(summary, lang),
+        summary=_with_daily_use(text(summary, lang), s, span, lang),
         figures={
             "kwh": est.kwh,
             "energy_joules": est.energy_joules,
@@ -176,7 +177,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     seconds = s.deadline_seconds or (_HOUR if asked_hourly else None)
     if main_ask(query) != "cost" or not (count and seconds and price):
         return None
-    hours = count * seconds / 3600
+    hours = count * _running(s, seconds) / 3600  # at "6 hours a day", those hours are rented
     value = cost(gpu_hours=hours, price_per_gpu_hour=price)
     code = (s.currency or "CNY").upper()
     currency = currency_words(code)
@@ -193,7 +194,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     check = Check(
         kind="cost",
         verdict="ok",
-        summary=text(summary, lang),
+        summary=_with_daily_use(text(summary, lang), s, seconds, lang),
         figures={
             "cost": value,
             "gpu_hours": hours,
@@ -205,6 +206,23 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
         assumptions=(text(Msg("assume.cost.user_price"), lang), *_count_assumed(s, lang)),
     )
     return check, count
+
+
+def _running(s: Scenario, seconds: float) -> float:
+    """The running time within a span of `seconds`: all of it, or the stated hours of each day
+    ("一个月，每天只用6小时": 30 days × 6 h). A span under a day is run as stated."""
+    if s.hours_per_day is None or seconds < 86_400.0:
+        return seconds
+    return seconds * s.hours_per_day / 24.0
+
+
+def _with_daily_use(said: str, s: Scenario, span: float, lang: Language) -> str:
+    """`said`, and how the stated hours a day were counted over the span."""
+    running = _running(s, span)
+    if running == span:
+        return said
+    note = Msg("answer.hours_a_day", hours=s.hours_per_day, running=running, span=span)
+    return join_sentences([said, text(note, lang)], lang)
 
 
 def _without_price(question: str) -> str:

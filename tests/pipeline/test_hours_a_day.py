@@ -1,0 +1,32 @@
+"""Hours of use a day over a longer span ("一个月，每天只用6小时"): the rent and the energy
+count those hours only, and the answer says how (`calculate.energy._running`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pipeline.checks import lead_and_figures
+
+
+def test_the_rent_of_a_month_at_six_hours_a_day() -> None:
+    # 8 GPUs x 30 days x 6 h = 1,440 GPU-hours x 12 元 = 17,280 元 (not 69,120 round the clock)
+    lead, figures = lead_and_figures("租8张A100每卡时12元，每天只用6小时，一个月租金多少？")
+    assert figures["gpu_hours"] == pytest.approx(1_440)
+    assert figures["cost"] == pytest.approx(17_280)
+    assert "按每天 6 小时计" in lead
+
+
+def test_an_english_bill_over_three_months() -> None:
+    # 8 x 90 days x 8 h = 5,760 GPU-hours x $2.5 = $14,400
+    lead, figures = lead_and_figures(
+        "Renting 8x H100 at $2.5/GPU-hour for 3 months, 8 hours a day: what's the bill?"
+    )
+    assert figures["cost"] == pytest.approx(14_400)
+    assert "Counted at 8 hours a day" in lead
+
+
+def test_the_energy_counts_the_hours_run() -> None:
+    # GPUs alone: 8 x 450 W x (30 days x 10 h = 300 h) = 1,080 kWh; the host and PUE add to it
+    _, figures = lead_and_figures("8张4090每天开10小时跑一个月，电价0.6元/度，电费多少？", "power")
+    assert figures["seconds"] == pytest.approx(300 * 3600)
+    assert figures["gpu_energy_joules"] / 3.6e6 == pytest.approx(1_080)

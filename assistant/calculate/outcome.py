@@ -18,6 +18,7 @@ from assistant.calculate.buying import bought
 from assistant.calculate.collective import collective_outcome
 from assistant.calculate.compare import compare_options
 from assistant.calculate.concepts import concept_outcome
+from assistant.calculate.daily_use import daily_deadline, in_calendar_time
 from assistant.calculate.defaults import Resolved, names_own_run, resolve, typical_setups
 from assistant.calculate.device import computer_lead
 from assistant.calculate.energy import energy_outcome
@@ -156,6 +157,8 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
         except CalculatorInputError as exc:
             return refused(exc, lang, s)
     site = _site(query, sites)
+    asked = query
+    query, daily = daily_deadline(query)  # "一个月内，每天只能用12小时": 15 days of training
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
     query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
     found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
@@ -163,6 +166,7 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     found = rental_bill(query, found, lambda q: _calculate(q, site))  # "rent … for 2 weeks"
     if probing:  # the largest model's own figures, not the probe's
         found = at_largest(query, found, lambda q: _calculate(q, site), open_count=site is None)
+    found = in_calendar_time(asked, found, daily)  # "约需 14 小时" is 1.2 days at 12 h a day
     if stand_in is not None:
         lead = join_sentences((missing, found.lead, card_lead), lang)
         return replace(found, lead=lead, assumptions=(stand_in, *found.assumptions))

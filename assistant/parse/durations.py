@@ -58,7 +58,8 @@ def read_period(text: str) -> float | None:
 _HOURS = r"(?:个\s*)?(?:小时|钟头|h\b|hours?\b|hrs?\b)"
 _DAY = r"(?:[1一]\s*天|每\s*天|每日|[1一]日|日均|平均每天)"
 _HOURS_PER_DAY = (
-    re.compile(_DAY + r"\s*(?:大概|大约|约|只|就)?\s*(?:用|使用|跑|开|开机|运行|工作|训练|推理)?\s*"
+    re.compile(_DAY + r"\s*(?:大概|大约|约|只|就|最多|顶多)?\s*(?:能|可以|可)?\s*"
+               r"(?:用|使用|跑|开|开机|运行|工作|训练|推理|占用|租)?\s*"
                r"(?:大概|大约|约)?\s*" + NUMBER + r"\s*" + _HOURS),
     re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:/|每)\s*(?:天|日|day\b)"),
     re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:of use\s+)?(?:a|per|each|every)\s+day\b"),
@@ -72,6 +73,8 @@ def read_hours_per_day(text: str) -> float | None:
     (10.0, 12.0)
     >>> read_hours_per_day("using them 10 hours a day"), read_hours_per_day("8h/day")
     (10.0, 8.0)
+    >>> read_hours_per_day("每天只能用12小时"), read_hours_per_day("每天最多可以跑8个小时")
+    (12.0, 8.0)
     >>> read_hours_per_day("训练10小时"), read_hours_per_day("每天30小时")
     (None, None)
     """

@@ -30,3 +30,29 @@ def test_the_energy_counts_the_hours_run() -> None:
     _, figures = lead_and_figures("8张4090每天开10小时跑一个月，电价0.6元/度，电费多少？", "power")
     assert figures["seconds"] == pytest.approx(300 * 3600)
     assert figures["gpu_energy_joules"] / 3.6e6 == pytest.approx(1_080)
+
+
+def test_a_training_deadline_holds_its_hours_a_day_of_training() -> None:
+    # a week at 8 hours a day is 7 x 8 h = 56 h = 2.33 days of training
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+
+    question = "8张A800全参微调Qwen2.5-14B，10亿token，一周内能完成吗？每天只能用8小时"
+    outcome = calculate(parse(question))
+    (compute,) = (c for c in outcome.checks if c.kind == "compute")
+    assert compute.inputs["deadline_seconds"] == pytest.approx(56 * 3600)
+    assert "7 天的期限相当于连续训练 2.3 天" in outcome.lead
+
+
+def test_a_run_is_also_said_in_calendar_time() -> None:
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+
+    question = "We can use 8x H100 only 10 hours a day. How long to pretrain a 1B on 100B tokens?"
+    outcome = calculate(parse(question))
+    (compute,) = (c for c in outcome.checks if c.kind == "compute")
+    seconds = compute.figures["seconds"]
+    assert isinstance(seconds, float)
+    assert outcome.scenario is not None
+    assert outcome.scenario.hours_per_day == 10
+    assert f"about {seconds * 2.4 / 86400:.1f} days of calendar time" in outcome.lead

@@ -79,6 +79,15 @@ _LATENCY_TARGET = re.compile(
     re.IGNORECASE,
 )
 
+#: How long the gradient sync takes ("梯度同步要多久", "how long does the all-reduce take"): the
+#: time asked is the sync's, per step.
+_SYNC_TIME = re.compile(
+    r"(?:all-?reduce|梯度同步|梯度通信|gradient sync)[^。？?.]{0,12}?(?:多久|多长时间|耗时|"
+    r"(?:多少|几)\s*(?:秒|毫秒|ms))|how long (?:does|will|would) (?:the |a |one )?"
+    r"(?:gradient )?(?:all-?reduce|sync)",
+    re.IGNORECASE,
+)
+
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")
 
@@ -113,6 +122,8 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("token_latency")
     if "energy_cost" in found and "cost" in found:
         found.remove("cost")
+    if "duration" in found and "network" in found and _SYNC_TIME.search(text):
+        found.remove("duration")  # "一步梯度同步要多久": the sync's time per step, not the run's
     if "layout" in found and "compare" in found and text.count("⟨gpu⟩") < 2:
         found.remove("compare")  # "what TP degree should I use on 16 H100": one set-up, no choice
     if "layout" in found and not (has_job or thread_job or re.search(r"\d", text)):
@@ -127,6 +138,15 @@ def read_asks(text: str, *, has_job: bool = False, thread_job: bool = False) -> 
         found.remove("feasibility")
         found.append("feasibility")
     return tuple(found)
+
+
+def asks_sync_time(text: str) -> bool:
+    """Whether the text asks how long the gradient sync takes ("每步梯度all-reduce要多少秒").
+
+    >>> asks_sync_time("一步梯度同步要多久"), asks_sync_time("网络会成为瓶颈吗")
+    (True, False)
+    """
+    return bool(_SYNC_TIME.search(text))
 
 
 def network_words() -> re.Pattern[str]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from assistant.i18n import numbers, t, text
 from assistant.i18n.labels import CHECK_LABELS, VERDICT_LABELS
+from assistant.parse.asks import asks_sync_time
 from assistant.records import Answer, Check, Language
 from assistant.render.excerpt import excerpt
 from calculators.messages import Msg
@@ -75,11 +76,14 @@ def is_impractical(answer: Answer) -> bool:
     year is no verdict of the user's ("8张A800训练13B、1T token要多久" runs), but the label says
     it is impractical, so "Feasible" never stands beside "over a year, impractical". A network
     question ("会不会卡在网络上") is labelled so too: its answer leads, but the job is no more
-    practical for a network that keeps up."""
+    practical for a network that keeps up. A per-step sync time asked with no data size
+    ("每步梯度all-reduce要多少秒") is not: the run's length there is only a default's."""
     from calculators.defaults import PRACTICAL_SECONDS
 
     if answer.verdict not in ("feasible", "conditional") or answer.query.scenario.deadline_seconds:
         return False
+    if answer.query.scenario.tokens is None and asks_sync_time(answer.query.question):
+        return False  # "每步梯度同步要多久" with no data size: a per-step time, not the run's
     compute = next((c for c in answer.checks if c.kind == "compute"), None)
     if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
         return False

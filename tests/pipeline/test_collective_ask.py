@@ -51,3 +51,23 @@ def test_the_gpu_memory_is_not_a_collective_size() -> None:
     from assistant.parse.collective_size import read_collective_bytes
 
     assert read_collective_bytes("16 nodes of 8x H100 80GB, all-reduce over 200G IB?") is None
+
+
+def test_the_sync_time_asked_of_a_job_leads_and_no_default_length_labels_it() -> None:
+    """'一步梯度同步要多久' asks the sync's time per step, not the run's; with no data size stated,
+    the run's length is a default's, so the label does not call the job impractical."""
+    from types import SimpleNamespace
+
+    from assistant.render.answer import is_impractical
+
+    question = "两台8卡H100用100G RoCE互联，训练Llama-3-70B，一步梯度同步要多久？"
+    query = parse(question)
+    assert query.asks[0] == "network"
+    outcome = calculate(query)
+    assert outcome.lead.startswith("网络（100GbE RoCE）")
+    shown = SimpleNamespace(verdict=outcome.verdict, query=query, checks=outcome.checks)
+    assert not is_impractical(shown)  # type: ignore[arg-type]
+    # with the data size stated, a run past a year is impractical, as any how-long answer
+    stated = parse("两台8卡H100用25GbE互联，训练Llama-3-70B 2T token，网络会成为瓶颈吗？")
+    long = calculate(stated)
+    assert is_impractical(SimpleNamespace(verdict=long.verdict, query=stated, checks=long.checks))  # type: ignore[arg-type]

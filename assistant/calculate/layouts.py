@@ -407,9 +407,38 @@ def _serving_choice(
     if goal == "fit":
         roomy = pick([(t.rank, 0.0, t.layout) for t in tried], by_time=False)
         tight = faster_tight(tried, roomy)
-        return (tight, "tight") if tight else (roomy or fallback, "")
+        if tight:
+            return tight, "tight"
+        room = _room_for_a_batch(scenario, fitting, roomy)
+        return (room, "room") if room else (roomy or fallback, "")
     found = pick_serving(tried, scenario, ask)
     return found if found is not None else (fallback, "")
+
+
+def _room_for_a_batch(
+    scenario: Scenario,
+    fitting: list[tuple[int, tuple[CheckResult, ...], dict[str, object]]],
+    roomy: dict[str, object] | None,
+) -> dict[str, object] | None:
+    """A wider split when the smallest one's memory holds fewer than `MIN_SERVING_SEQUENCES`
+    sequences over its replicas and a wider one holds that many; None otherwise, and always
+    under a load of several users (the memory check judges those). Qwen2.5-32B in
+    INT8 on 2 × L20: two TP=1 replicas hold about 7 sequences of 4,096 tokens (each card keeps
+    all 34 GB of weights), TP=2 about 45 (each keeps half): "it runs" on the first, it serves
+    on the second, at no cost in cards."""
+    from assistant.calculate.serving_room import sequences_held
+    from calculators.defaults import MIN_SERVING_SEQUENCES
+
+    if roomy is None or (scenario.concurrency or 1) > 1 or (scenario.batch_size or 1) > 1:
+        return None
+    held = [(rank, layout, sequences_held(checks)) for rank, checks, layout in fitting]  # type: ignore[arg-type]
+    first = next((n for _, layout, n in held if layout == roomy), None)
+    if first is None or first >= MIN_SERVING_SEQUENCES:
+        return None
+    return next(
+        (layout for rank, layout, n in held if rank < 2 and (n or 0) >= MIN_SERVING_SEQUENCES),
+        None,
+    )
 
 
 def _figure(checks: tuple[CheckResult, ...], kind: str, key: str) -> float:

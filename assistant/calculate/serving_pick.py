@@ -214,6 +214,7 @@ def reason_key(why: str) -> str:
         "missed": "default.layout_serving_missed",
         "only": "default.layout_serving_only",
         "tight": "default.layout_serving_tight",
+        "room": "default.layout_serving_room",
     }.get(why, "default.layout_serving")
 
 

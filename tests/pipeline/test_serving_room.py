@@ -64,3 +64,19 @@ def test_room_for_one_sequence_is_said_in_the_singular() -> None:
     lead = calculate(parse("What's the max context I can serve Llama-3.1-8B at on one L4?")).lead
     assert re.search(r"room for only one [\d,]+-token sequence at a time", lead)
     assert "about 1 concurrent" not in lead
+
+
+@pytest.mark.parametrize(
+    "question", ["Can 2x L20 run Qwen2.5-32B in int8?", "两张L20能跑int8的qwen2.5-32b吗"]
+)
+def test_a_wider_split_that_holds_a_serving_batch_wins_over_replicas_that_hold_few(
+    question: str,
+) -> None:
+    # INT8 Qwen2.5-32B: ~34.3 GB of weights. Two TP=1 replicas keep all of it on each 43.2 GB
+    # (usable) L20 and hold ~7 sequences of 4,096 tokens (~1.07 GB of KV each) in all; TP=2
+    # keeps half per card and holds ~45: the same two cards, so the split that serves wins
+    found = _answer(question)
+    memory = next(c for c in found.checks if c.kind == "memory")
+    assert int(memory.inputs["tensor_parallel"]) == 2
+    assert not is_few_sequences(found)
+    assert serving_room.sequences_held(found.checks) >= MIN_SERVING_SEQUENCES  # type: ignore[operator]

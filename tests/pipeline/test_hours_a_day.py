@@ -56,3 +56,12 @@ def test_a_run_is_also_said_in_calendar_time() -> None:
     assert outcome.scenario is not None
     assert outcome.scenario.hours_per_day == 10
     assert f"about {seconds * 2.4 / 86400:.1f} days of calendar time" in outcome.lead
+
+
+def test_a_deployment_rented_some_hours_a_day_pays_those_hours() -> None:
+    # 8 GPUs x 30 days x 8 h = 1,920 GPU-hours x 8 元 = 15,360 元
+    question = "租8张A100跑Qwen2.5-72B推理服务，每卡时8块钱，每天只用8小时，一个月租金多少？"
+    lead, figures = lead_and_figures(question)
+    assert figures["gpu_hours"] == pytest.approx(1_920)
+    assert figures["cost"] == pytest.approx(15_360)
+    assert "按每天 8 小时计：30 天内共运行 10 天" in lead

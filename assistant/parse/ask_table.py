@@ -207,7 +207,10 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         + _LOAD_NOUN
         + r"(?!\s*(?:per|a|an|each|every)\s)"
         r"[^?.。]{0,30}?(?:at once|at the same time|simultaneously|concurrently|in parallel|"
-        r"\bcan\b|\bcould\b|\bwill\b|\bfit\b|\?|$)",
+        r"\bcan\b|\bcould\b|\bwill\b|\bfit\b|\?|$)|"
+        # "every request up to 16k tokens: how many can run at once?": the requests named before
+        r"how many (?:of them |of those )?(?:can|could|will) (?:run|be served|be in flight|fit|"
+        r"go|be handled)\s+(?:at once|at the same time|simultaneously|concurrently|in parallel)",
     ),
     (
         "max_context",
@@ -434,7 +437,7 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         # take": the gradient sync's time per step, which the network check computes
         r"(?:all-?reduce|梯度同步|梯度通信)[^。？?]{0,12}?(?:(?:多少|几)\s*(?:秒|毫秒|ms)|多久|"
         r"多长时间|耗时|时间)|(?:all-?reduce|gradient sync)\s+(?:time|takes?|latency)|"
-        r"how long (?:does|will|would) (?:the |a |one )?(?:gradient )?(?:all-?reduce|sync)|"
+        r"how long (?:does|will|would) (?:the |a |one |1 )?(?:gradient )?(?:all-?reduce|sync)|"
         r"(?:network|communication|comms?|interconnect|bandwidth|fabric|ethernet|infiniband|"
         r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
         r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"

@@ -83,10 +83,10 @@ _LATENCY_TARGET = re.compile(
 #: time asked is the sync's, per step.
 _SYNC_TIME = re.compile(
     r"(?:all-?reduce|梯度同步|梯度通信|gradient sync)[^。？?.]{0,12}?(?:多久|多长时间|耗时|"
-    r"(?:多少|几)\s*(?:秒|毫秒|ms))|how long (?:does|will|would) (?:the |a |one )?"
+    r"(?:多少|几)\s*(?:秒|毫秒|ms))|how long (?:does|will|would) (?:the |a |one |1 )?"
     r"(?:gradient )?(?:all-?reduce|sync)",
     re.IGNORECASE,
-)
+)  # "one" may read as "1" by then (numbers are digits)
 
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")

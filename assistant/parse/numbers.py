@@ -206,6 +206,11 @@ _QUOTED_SIZE = re.compile(
     + _CN_CHARS
     + r"]*[亿万])\s*)[\"”」』’']"
 )
+#: Misspellings of the load words the patterns read ("-20 concurent users"): folded to the word.
+_TYPOS = (
+    (re.compile(r"\bconcur+[ae]n?t", re.IGNORECASE), "concurrent"),
+    (re.compile(r"\bsimultan(?:i|e)ous", re.IGNORECASE), "simultaneous"),
+)
 _POWER = re.compile(r"(\d+(?:\.\d+)?)\s*[x×*]\s*10\s*\^\s*(\d+)|(?<![\d.])10\s*\^\s*(\d+)")
 
 
@@ -220,10 +225,14 @@ def clean_text(text: str) -> str:
     '16张H100,PP=2, 300B token'
     >>> clean_text("能训练“千亿”模型吗"), clean_text('a "70B" model')
     ('能训练千亿模型吗', 'a 70B model')
+    >>> clean_text("for 20 concurent users"), clean_text("concurrent")
+    ('for 20 concurrent users', 'concurrent')
     """
     text = re.sub("(?<=\\d)\uff0c(?=\\d)", ", ", _ANSI.sub(" ", text))
     text = to_simplified(unicodedata.normalize("NFKC", text))
     text = _QUOTED_SIZE.sub(r"\1", text)
+    for typo, word in _TYPOS:
+        text = typo.sub(word, text)
     kept = [ch if unicodedata.category(ch)[0] != "C" else " " for ch in text]
     return re.sub(r"\s+", " ", "".join(kept)).strip()
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from assistant.parse import slots
-from assistant.parse.asks import implied_task, narrowed, read_asks
+from assistant.parse.asks import asks_sync_time, implied_task, narrowed, read_asks
 from assistant.parse.bounds import refuse_nonsense
 from assistant.parse.domain import classify
 from assistant.parse.followup import added_counts, as_followup, bare_count, merge_followup
@@ -109,6 +109,8 @@ def parse(
     own = _own_asks(text, asks, found, has_job=has_job, thread_job=thread_job) if before else asks
     if "gpu_hours" in found and "task" not in found:
         found["task"] = "pretrain"  # GPU-hours a run took are a training run's, read as "训练"
+    if has_job and "task" not in found and "network" in asks and asks_sync_time(text):
+        found["task"] = "pretrain"  # "how long does a gradient all-reduce take for a 7B": training
     if has_job and "task" not in found and implied_task(asks):
         found["task"] = implied_task(asks)  # "What's the KV cache of Mixtral at 32k?": serving
     options = hardware_options(text, mentions.gpu_sequence) if "compare" in asks else ()

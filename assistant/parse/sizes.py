@@ -60,8 +60,11 @@ _CONTEXT_TAIL = re.compile(
 )
 #: "64 requests of 8k tokens", "每路 8k token": the length of each sequence, a context length.
 _PER_SEQUENCE = (
-    r"(?:(?:requests?|sequences?|prompts?|conversations?|users?)\s+of\s+"
-    r"|每(?:路|个请求|条序列|个序列)\s*)"
+    r"(?:(?:requests?|sequences?|prompts?|conversations?|users?)\s+of\s+(?:up to\s+)?"
+    # "every request up to 16k tokens", "each prompt is ~8k tokens", "每个请求最长16k token"
+    r"|\b(?:every|each)\s+(?:request|sequence|prompt|conversation|query)\s+"
+    r"(?:is\s+|has\s+|of\s+|takes\s+)?(?:up to\s+|at most\s+|about\s+|~\s*)?"
+    r"|每(?:路|个请求|条请求|条序列|个序列)\s*(?:最长|最多|不超过|约|大约)?\s*)"
 )
 _PER_SEQUENCE_BEFORE = re.compile(_PER_SEQUENCE + "$")
 _PARAM_AFTER = re.compile(
@@ -229,6 +232,9 @@ def read_context_length(text: str) -> int | None:
         >>> [read_context_length(t) for t in ("16k-token sequences", "context of 16k",
         ...     "128k的上下文", "32k tokens each", "上下文16k", "16k tokens per request")]
         [16384, 16384, 131072, 32768, 16384, 16384]
+        >>> [read_context_length(t) for t in ("every request up to 16k tokens",
+        ...     "each prompt is ~8k tokens", "每个请求最长16k token")]
+        [16384, 8192, 16384]
         >>> [read_context_length(t) for t in ("seq 8k", "seqlen 4k", "序列8k", "序列并行4")]
         [8192, 4096, 8192, None]
         >>> [read_context_length(t) for t in ("1000 tok/s", "2t tokens", "500m tokens")]

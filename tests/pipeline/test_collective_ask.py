@@ -71,3 +71,16 @@ def test_the_sync_time_asked_of_a_job_leads_and_no_default_length_labels_it() ->
     stated = parse("两台8卡H100用25GbE互联，训练Llama-3-70B 2T token，网络会成为瓶颈吗？")
     long = calculate(stated)
     assert is_impractical(SimpleNamespace(verdict=long.verdict, query=stated, checks=long.checks))  # type: ignore[arg-type]
+
+
+def test_a_sync_time_asked_of_a_model_is_a_training_step() -> None:
+    # 7B in BF16: S = 14 GB; one 100 Gb/s (12.5 GB/s) NIC per node, 4 nodes: the ring moves
+    # 2 x 3/4 x 14 GB = 21 GB through each node's NIC: about 1.7 s (plus NVLink inside)
+    query = parse(
+        "4 nodes x 8 H800, only one 100G RoCE NIC per node: how long does one gradient "
+        "all-reduce take for a 7B model in bf16?"
+    )
+    assert query.asks == ("network",)
+    assert query.scenario.task == "pretrain"
+    network = next(c for c in calculate(query).checks if c.kind == "network")
+    assert network.figures["allreduce_seconds_per_step"] == pytest.approx(1.8, rel=0.1)

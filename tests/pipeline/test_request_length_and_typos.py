@@ -1,0 +1,42 @@
+"""Held-out phrasings (blindAV): a request's length stated as "every request up to 16k tokens"
+is the context, and a misspelt load word ("-20 concurent users") is still read, so a negative
+count is refused rather than dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.calculate import calculate
+from assistant.parse import parse
+from calculators.errors import CalculatorInputError
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Qwen2.5-72B in FP8 on 4x H100 80GB, every request up to 16k tokens: how many at once?",
+        "Qwen2.5-72B on 4x H100, each request is 16k tokens",
+        "每个请求最长16k token，4张H100跑Qwen2.5-72B最多几路并发",
+    ],
+)
+def test_a_per_request_length_is_the_context(question: str) -> None:
+    s = parse(question).scenario
+    assert s.context_length == 16_384
+    assert s.tokens is None  # never a 16,000-token data set
+
+
+def test_a_misspelt_negative_load_is_refused() -> None:
+    outcome = calculate(parse("Serve Llama-3.1-8B on 4 L4s for -20 concurent users: enough?"))
+    assert isinstance(outcome.refusal, CalculatorInputError)
+    assert outcome.refusal.value == -20
+
+
+def test_how_many_can_run_at_once_asks_for_the_concurrency() -> None:
+    # FP8 weights 72.7 GB over 4 x 72 GB usable; 5.37 GB of BF16 KV per 16k request: ~39
+    query = parse(
+        "Qwen2.5-72B in FP8 on 4x H100 80GB, every request up to 16k tokens: "
+        "how many can run at once?"
+    )
+    assert query.asks[0] == "max_concurrency"
+    memory = next(c for c in calculate(query).checks if c.kind == "memory")
+    assert memory.figures["concurrent_sequences"] == pytest.approx(39, abs=3)

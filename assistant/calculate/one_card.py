@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import text
-from assistant.records import Query
+from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
@@ -42,6 +42,12 @@ ONE_CARD_NAMES = frozenset({"T4", "L4 24GB", "A10"})
 _MACHINE = re.compile(r"服务器|集群|节点|机柜|server|cluster|node|rack", re.IGNORECASE)
 
 
+def _rented_for_training(s: Scenario) -> bool:
+    """A consumer card rented by the GPU-hour for a training job: the count is open (a rented
+    card is not one desk's), so the job is judged on the defaults' count, never on one card."""
+    return s.price_per_gpu_hour is not None and s.task in ("pretrain", "finetune")
+
+
 def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | None]:
     """`query` with one card when it names a consumer card and no count, no node, no server and
     no site, and does not ask how many cards ("需要几张4090"); with the assumption to state."""
@@ -58,6 +64,7 @@ def with_one_card(query: Query, site: SiteProfile | None) -> tuple[Query, str | 
         or site is not None
         or query.options
         or main_ask(query) == "gpu_count"
+        or _rented_for_training(s)  # "租4090每卡时2元预训练": as many as the job needs are rented
         or any(v is not None for v in (s.gpu_count, s.nodes, s.gpus_per_node))
         or _MACHINE.search(query.question)
     ):

@@ -40,3 +40,18 @@ def test_how_many_can_run_at_once_asks_for_the_concurrency() -> None:
     assert query.asks[0] == "max_concurrency"
     memory = next(c for c in calculate(query).checks if c.kind == "memory")
     assert memory.figures["concurrent_sequences"] == pytest.approx(39, abs=3)
+
+
+def test_a_consumer_card_rented_for_pretraining_is_not_one_desk_card() -> None:
+    # continued pre-training of Qwen2.5-7B: ~126 GB of model state, no single 24 GB card holds
+    # it; rented by the hour, the count is open: judged on one 8-card server (ZeRO-3), not
+    # on one card that needs offload and would take half a year
+    question = "预算2万元，租4090每卡时2元，把Qwen2.5-7B在一百亿token上继续预训练，钱够吗？"
+    outcome = calculate(parse(question))
+    assert outcome.scenario is not None
+    assert outcome.scenario.gpu_count == 8
+    assert outcome.verdict == "feasible"
+    # a card one owns ("用4090…") is still one card
+    own = calculate(parse("用4090训练1B模型20B token要多久"))
+    assert own.scenario is not None
+    assert own.scenario.gpu_count == 1

@@ -65,7 +65,7 @@ from assistant.calculate.stand_in import generic_card_lead, with_stand_in
 from assistant.calculate.stream_floor import floor_asked, most_streams
 from assistant.calculate.targets import has_target, meet_target
 from assistant.calculate.typical import typical_outcome
-from assistant.calculate.validate import validate
+from assistant.calculate.validate import validate, validate_hours_per_day
 from assistant.calculate.verdict import (
     PRACTICAL_SECONDS,
     UNBOUNDED_SECONDS,
@@ -113,6 +113,10 @@ def calculate(query: Query, *, sites: Iterable[SiteProfile] = ()) -> Outcome:
 
 
 def _answer(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
+    try:
+        validate_hours_per_day(query.scenario)  # "一天用0小时": before any answer uses it
+    except CalculatorInputError as exc:
+        return refused(exc, query.language, query.scenario)
     buy = bought(query) if query.in_domain else None  # "一台…报价120万，预算500万能买几台"
     if buy is None:
         return _answer_job(query, sites)

@@ -8,7 +8,7 @@ from assistant.records import Scenario
 from calculators.errors import CalculatorInputError
 from calculators.messages import Msg
 
-__all__ = ["validate"]
+__all__ = ["validate", "validate_hours_per_day"]
 
 #: Quantities that must be positive and finite ("$-2 per GPU-hour", 1e999 parameters).
 _POSITIVE = (
@@ -52,7 +52,17 @@ def validate(s: Scenario) -> None:
         value = getattr(s, name)
         if value is not None and not 0 < value < math.inf:
             raise CalculatorInputError(name, value, Msg("invalid.positive_finite"))
+    validate_hours_per_day(s)
     # "in 1e-19 days" is no deadline but a typo; "1秒内训练完GPT-3" is an absurd one, answered
     if s.deadline_seconds is not None and s.deadline_seconds < 1.0:
         field = "deadline_seconds"
         raise CalculatorInputError(field, s.deadline_seconds, Msg("invalid.deadline_second"))
+
+
+def validate_hours_per_day(s: Scenario) -> None:
+    """Refuse hours of use a day outside 0 < h ≤ 24 ("每天用30小时", "一天用0小时"): checked
+    before a rent-or-buy answer too, which never reaches the job's validation."""
+    hours = s.hours_per_day
+    if hours is not None and not 0 < hours <= 24:
+        field = "hours_per_day"
+        raise CalculatorInputError(field, hours, Msg("invalid.hours_per_day"))

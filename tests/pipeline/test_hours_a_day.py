@@ -65,3 +65,25 @@ def test_a_deployment_rented_some_hours_a_day_pays_those_hours() -> None:
     assert figures["gpu_hours"] == pytest.approx(1_920)
     assert figures["cost"] == pytest.approx(15_360)
     assert "按每天 8 小时计：30 天内共运行 10 天" in lead
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "每天用30小时租8张A100每卡时10元，一个月多少钱",
+            "每天使用小时数 30：必须大于 0 且不超过每天 24 小时",
+        ),
+        ("买4张4090每张1.3万元还是租？每卡时2.5元，一天用0小时，多久回本", "每天使用小时数 0："),
+        ("Rent 8x H100 at $2/GPU-hour 30 hours a day for a month: cost?", "hours of use a day 30"),
+    ],
+)
+def test_hours_a_day_past_a_day_are_refused(question: str, said: str) -> None:
+    from assistant.calculate import calculate
+    from assistant.i18n import input_error
+    from assistant.parse import parse
+
+    query = parse(question)
+    outcome = calculate(query)
+    assert outcome.refusal is not None
+    assert said in input_error(outcome.refusal, query.language)

@@ -62,7 +62,8 @@ _HOURS_PER_DAY = (
                r"(?:用|使用|跑|开|开机|运行|工作|训练|推理|占用|租)?\s*"
                r"(?:大概|大约|约)?\s*" + NUMBER + r"\s*" + _HOURS),
     re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:/|每)\s*(?:天|日|day\b)"),
-    re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:of use\s+)?(?:a|per|each|every)\s+day\b"),
+    re.compile(NUMBER + r"\s*" + _HOURS + r"\s*(?:of (?:use|gpu time|compute|access)\s+)?"
+               r"(?:(?:a|per|each|every)\s+day\b|daily\b|a night\b|per night\b)"),
 )  # fmt: skip
 
 
@@ -74,6 +75,8 @@ def read_hours_per_day(text: str) -> float | None:
     (10.0, 12.0)
     >>> read_hours_per_day("using them 10 hours a day"), read_hours_per_day("8h/day")
     (10.0, 8.0)
+    >>> read_hours_per_day("for 8 hrs daily"), read_hours_per_day("10 hours of gpu time per day")
+    (8.0, 10.0)
     >>> read_hours_per_day("每天只能用12小时"), read_hours_per_day("每天最多可以跑8个小时")
     (12.0, 8.0)
     >>> read_hours_per_day("训练10小时"), read_hours_per_day("每天用30小时")

@@ -26,6 +26,7 @@ __all__ = [
     "mfu_answer",
     "training_rate",
     "with_measured_mfu",
+    "with_run_time",
 ]
 
 
@@ -57,6 +58,38 @@ def with_measured_mfu(query: Query, run: Callable[[Query], object]) -> Query:
     return replace(query, scenario=replace(s, mfu=mfu))
 
 
+def with_run_time(query: Query) -> tuple[Query, str | None]:
+    """An MFU asked of a run with its GPUs and its time ("We pretrained a 7B model on 1T tokens
+    using 256 A100 in 14 days. What MFU did we achieve?", "要在14天内训完需要多少MFU"): the time
+    is the run's, not a deadline to judge, so it becomes the GPU-hours it took (256 × 14 days
+    = 86,016), which set the MFU as stated GPU-hours do; and the note that says so.
+
+    Examples:
+        >>> from assistant.parse import parse
+        >>> question = "We trained a 7B on 1T tokens on 256 A100 in 14 days. What MFU was that?"
+        >>> q, _ = with_run_time(parse(question))
+        >>> q.scenario.gpu_hours, q.scenario.deadline_seconds
+        (86016.0, None)
+    """
+    from assistant.calculate.focus import main_ask
+    from assistant.i18n import text
+
+    s = query.scenario
+    count = s.gpu_count or ((s.nodes or 0) * (s.gpus_per_node or 0))
+    if (
+        main_ask(query) != "mfu"
+        or s.task == "inference"
+        or s.gpu_hours is not None
+        or s.tokens_per_second_per_gpu is not None
+        or not (s.deadline_seconds and count)
+    ):
+        return query, None
+    hours = count * s.deadline_seconds / 3600.0
+    note = Msg("assume.compute.run_time", gpus=count, seconds=s.deadline_seconds, hours=hours)
+    scenario = replace(s, gpu_hours=hours, deadline_seconds=None)
+    return replace(query, scenario=scenario), text(note, query.language)
+
+
 def _with_spent_mfu(query: Query, run: Callable[[Query], object]) -> Query:
     """`query` at the MFU whose run takes the stated GPU-hours (see the module docstring)."""
     s = query.scenario
@@ -70,6 +103,11 @@ def _with_spent_mfu(query: Query, run: Callable[[Query], object]) -> Query:
     if not (flops and peak):
         return query
     mfu = flops / (s.gpu_hours * 3600 * peak)
+    if mfu > 1:  # "70B on 1.4T tokens with 64 H100 in 30 days": faster than the cards' peak
+        from calculators.errors import CalculatorInputError
+
+        reason, field = Msg("invalid.gpu_hours_past_peak", mfu=mfu), "gpu_hours"
+        raise CalculatorInputError(field, s.gpu_hours, reason)
     hours = figure(getattr(run(_at(query, mfu)), "checks", ()), "compute", "gpu_hours")
     if hours:
         mfu *= hours / s.gpu_hours  # the network wait the first evaluation added

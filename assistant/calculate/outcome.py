@@ -29,7 +29,7 @@ from assistant.calculate.job_compare import compare_jobs, job_side, without_job_
 from assistant.calculate.largest import PROBE_PARAMS, at_largest
 from assistant.calculate.layouts import one_replica, to_plan
 from assistant.calculate.lead import with_focus
-from assistant.calculate.measured import with_measured_mfu
+from assistant.calculate.measured import with_measured_mfu, with_run_time
 from assistant.calculate.method_choices import with_method_choices
 from assistant.calculate.money import (
     bounded_tokens,
@@ -164,8 +164,13 @@ def _answer_job(query: Query, sites: Iterable[SiteProfile]) -> Outcome:
     asked = query
     query, daily = daily_deadline(query)  # "一个月内，每天只能用12小时": 15 days of training
     query, one_card = with_one_card(query, site)  # "用4090跑7B": one consumer card
-    query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
+    query, took = with_run_time(query)  # "256 A100 in 14 days, what MFU": the run's time
+    try:
+        query = with_measured_mfu(query, lambda q: _calculate(q, site))  # "3000 tokens/s/GPU"
+    except CalculatorInputError as exc:  # GPU-hours no run at the cards' peak fits in
+        return refused(exc, lang, s)
     found = with_note(with_card_formats(query, lambda q: _calculate(q, site)), one_card)
+    found = with_note(found, took)
     found = with_method_choices(query, found, lambda q: _calculate(q, site))  # "full vs LoRA"
     found = rental_bill(query, found, lambda q: _calculate(q, site))  # "rent … for 2 weeks"
     if probing:  # the largest model's own figures, not the probe's

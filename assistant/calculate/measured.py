@@ -12,6 +12,7 @@ the answer's GPU-hours are the stated ones.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -58,11 +59,20 @@ def with_measured_mfu(query: Query, run: Callable[[Query], object]) -> Query:
     return replace(query, scenario=replace(s, mfu=mfu))
 
 
+#: Words of a run that happened ("we pretrained", "it took", "花了20天", "训练了"): its time is
+#: what it took, not a deadline.
+_RAN = re.compile(
+    r"\b(?:pre-?trained|trained|fine-?tuned|took|did (?:we|it|they) (?:get|achieve|reach|hit)|"
+    r"achieved|we got|finished|completed|ran)\b|花了|用了|训练了|训完了|跑了|耗时|历时",
+    re.IGNORECASE,
+)
+
+
 def with_run_time(query: Query) -> tuple[Query, str | None]:
-    """An MFU asked of a run with its GPUs and its time ("We pretrained a 7B model on 1T tokens
-    using 256 A100 in 14 days. What MFU did we achieve?", "要在14天内训完需要多少MFU"): the time
-    is the run's, not a deadline to judge, so it becomes the GPU-hours it took (256 × 14 days
-    = 86,016), which set the MFU as stated GPU-hours do; and the note that says so.
+    """An MFU asked of a run that happened, with its GPUs and its time ("We pretrained a 7B model
+    on 1T tokens using 256 A100 in 14 days. What MFU did we achieve?", "训练了20天，MFU是多少"):
+    the time is the run's, not a deadline to judge, so it becomes the GPU-hours it took (256 ×
+    14 days = 86,016), which set the MFU as stated GPU-hours do; and the note that says so.
 
     Examples:
         >>> from assistant.parse import parse
@@ -78,6 +88,7 @@ def with_run_time(query: Query) -> tuple[Query, str | None]:
     count = s.gpu_count or ((s.nodes or 0) * (s.gpus_per_node or 0))
     if (
         main_ask(query) != "mfu"
+        or not _RAN.search(query.question)  # "MFU needed to finish in 14 days": a deadline
         or s.task == "inference"
         or s.gpu_hours is not None
         or s.tokens_per_second_per_gpu is not None

@@ -39,8 +39,10 @@ def throughput_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | No
 def token_volume_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
     """ "一天能处理多少token": the deployment's decode rate at capacity (the most sequences that
     fit, `solvers.at_full_batch`) over an hour and a day, run flat out: an upper bound."""
+    if scenario.task != "inference":
+        return _trained_volume(checks, scenario)
     total = figure(checks, "compute", "decode_tokens_per_s_all_replicas")
-    if scenario.task != "inference" or not total:
+    if not total:
         return None
     # a stated load ("并发50") is evaluated as stated; else at the most sequences that fit
     key = "answer.token_volume_at" if scenario.concurrency else "answer.token_volume"
@@ -51,6 +53,21 @@ def token_volume_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | 
         day=total * 86400.0,
         sequences=scenario.batch_size or 1,
     )
+
+
+def _trained_volume(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:
+    """ "一张H100一小时能训练多少token": the run's tokens per second (its time, bubble and network
+    wait included) over an hour and a day, at the MFU evaluated."""
+    tokens, seconds = figure(checks, "compute", "tokens"), figure(checks, "compute", "seconds")
+    mfu = figure(checks, "compute", "mfu")
+    if not (tokens and seconds and mfu):
+        return None
+    total = tokens / seconds
+    gpus = scenario.gpu_count or 1
+    from assistant.calculate.nouns import gpu_noun
+
+    return Msg("answer.token_volume_training", total=total, gpus=gpus, noun=gpu_noun(gpus),
+               hour=total * 3600.0, day=total * 86400.0, mfu=mfu)  # fmt: skip
 
 
 def first_token_answer(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None:

@@ -47,6 +47,13 @@ def money_outcome(query: Query) -> Outcome | None:
     s = query.scenario
     if s.budget is None and not _MONEY.search(query.question):
         return None
+    if s.purchase_budget is not None and s.budget is None and s.price_per_gpu_hour is None:
+        if main_ask(query) != "gpu_count":
+            return None
+        # "预算3万块，买几张4090": money to buy cards, whose price the catalog does not hold
+        said = Msg("solve.purchase_budget_missing", budget=s.purchase_budget,
+                   currency=s.currency or "CNY", gpu=s.gpu or "GPU")  # fmt: skip
+        return Outcome(verdict="unknown", lead=text(said, query.language), scenario=s)
     if s.budget is None or s.price_per_gpu_hour is None:
         if main_ask(query) not in ("gpu_count", "duration") and s.budget is None:
             return None  # "预算有限，选哪张卡", "预算要多少钱": not what a budget buys

@@ -335,10 +335,17 @@ def _without_prices(text: str) -> str:
                 if value is not None and _AMOUNT.fullmatch(value):
                     start, end = match.span(group)
                     text = text[:start] + " " * (end - start) + text[end:]
+    text = _MONEY_KUAI.sub(lambda m: " " * len(m.group(0)), text)  # "预算1万块": yuan, no cards
     return without_purchase_price(text)  # "H100 25万一张": no count of one card
 
 
 _AMOUNT = re.compile(r"[-−]?\d+(?:\.\d+)?")
+#: 块 as yuan, not as a card's classifier: "N块钱" always, and "N块" after a budget or money
+#: spent ("预算1万块", "花了5千块"): never a count of cards.
+_MONEY_KUAI = re.compile(
+    r"\d+(?:\.\d+)?\s*块钱|(?<=预算)\s*(?:大概|大约|约|有|只有|是|为|在)?\s*\d+(?:\.\d+)?\s*块|"
+    r"(?:(?<=花)|(?<=花了)|(?<=经费))\s*(?:大概|大约|约)?\s*\d+(?:\.\d+)?\s*块"
+)
 
 
 def _node_layout(text: str) -> tuple[Count | None, Count | None, list[tuple[int, int]]]:

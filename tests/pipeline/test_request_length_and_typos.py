@@ -55,3 +55,21 @@ def test_a_consumer_card_rented_for_pretraining_is_not_one_desk_card() -> None:
     own = calculate(parse("用4090训练1B模型20B token要多久"))
     assert own.scenario is not None
     assert own.scenario.gpu_count == 1
+
+
+@pytest.mark.parametrize(
+    "question", ["我想自己在家跑个大模型，预算1万块，买什么卡好？", "预算3万块，买几张4090"]
+)
+def test_kuai_after_a_budget_is_yuan_not_cards(question: str) -> None:
+    s = parse(question).scenario
+    assert s.gpu_count is None  # it had been 10,000 (30,000) RTX 4090
+    assert s.purchase_budget in (10_000, 30_000)
+
+
+def test_a_purchase_budget_without_a_price_asks_for_the_price_of_one() -> None:
+    outcome = calculate(parse("预算3万块，买几张4090"))
+    assert outcome.verdict == "unknown"
+    assert "请给出单价" in outcome.lead
+    assert "每卡时" not in outcome.lead  # not the rent price of a GPU-hour
+    assert "4块4090" not in outcome.lead
+    assert parse("用4块4090训练1B模型").scenario.gpu_count == 4  # 块 of cards is still a count

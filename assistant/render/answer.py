@@ -77,7 +77,8 @@ def is_impractical(answer: Answer) -> bool:
     it is impractical, so "Feasible" never stands beside "over a year, impractical". A network
     question ("会不会卡在网络上") is labelled so too: its answer leads, but the job is no more
     practical for a network that keeps up. A per-step sync time asked with no data size
-    ("每步梯度all-reduce要多少秒") is not: the run's length there is only a default's."""
+    ("每步梯度all-reduce要多少秒") is not: the run's length there is only a default's. A run used
+    some hours a day is judged on its calendar time (`calculate.daily_use`)."""
     from calculators.defaults import PRACTICAL_SECONDS
 
     if answer.verdict not in ("feasible", "conditional") or answer.query.scenario.deadline_seconds:
@@ -88,7 +89,12 @@ def is_impractical(answer: Answer) -> bool:
     if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
         return False
     seconds = compute.figures.get("seconds")
-    return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS
+    if not isinstance(seconds, (int, float)):
+        return False
+    hours = answer.query.scenario.hours_per_day
+    if hours and 0 < hours < 24 and answer.query.scenario.task != "inference":
+        seconds *= 24.0 / hours  # "每天只能用12小时": 186.5 days of training are 373 of calendar
+    return seconds > PRACTICAL_SECONDS
 
 
 def is_explanation(answer: Answer) -> bool:

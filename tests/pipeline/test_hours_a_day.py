@@ -87,3 +87,20 @@ def test_hours_a_day_past_a_day_are_refused(question: str, said: str) -> None:
     outcome = calculate(query)
     assert outcome.refusal is not None
     assert said in input_error(outcome.refusal, query.language)
+
+
+def test_a_run_past_a_year_of_calendar_time_is_labelled_impractical() -> None:
+    # 7B on 1T tokens on 8 H100: about 186 days of training, 373 of calendar at 12 h a day
+    from types import SimpleNamespace
+
+    from assistant.calculate import calculate
+    from assistant.parse import parse
+    from assistant.render.answer import is_impractical
+
+    def shown(question: str) -> SimpleNamespace:
+        query = parse(question)
+        outcome = calculate(query)
+        return SimpleNamespace(verdict=outcome.verdict, query=query, checks=outcome.checks)
+
+    assert is_impractical(shown("8张H100训练7B模型1T token要多久？每天只能用12小时"))  # type: ignore[arg-type]
+    assert not is_impractical(shown("8张H100训练7B模型1T token要多久？"))  # type: ignore[arg-type]

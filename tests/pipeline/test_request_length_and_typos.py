@@ -73,3 +73,12 @@ def test_a_purchase_budget_without_a_price_asks_for_the_price_of_one() -> None:
     assert "每卡时" not in outcome.lead  # not the rent price of a GPU-hour
     assert "4块4090" not in outcome.lead
     assert parse("用4块4090训练1B模型").scenario.gpu_count == 4  # 块 of cards is still a count
+
+
+def test_how_many_of_a_context_fit_counted_by_tiao() -> None:
+    # Yi-34B: 60 layers x 8 KV heads x 128 x 2 x 2 B = 245,760 B a token; 200k (204,800)
+    # tokens = 50.3 GB beside 68.8 GB of weights on one H200 (126.9 GB usable): one fits
+    query = parse("Yi-34B 200k上下文，单卡H200能放下几条？")
+    assert query.asks[0] == "max_concurrency"
+    memory = next(c for c in calculate(query).checks if c.kind == "memory")
+    assert memory.figures["concurrent_sequences"] == 1

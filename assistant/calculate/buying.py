@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, replace
 
 from assistant.calculate.asked_unit import in_asked_unit
+from assistant.calculate.daily_use import daily_share
 from assistant.calculate.scope import ask_wording
 from assistant.i18n import text
 from assistant.records import Check, Query, Scenario
@@ -166,7 +167,7 @@ def _rent_or_buy(query: Query, gpus: int, price: float, rate: float) -> Bought:
     use = buy / hourly * 3600.0  # seconds of rented use that cost the purchase
     # "一天用10小时": rent is paid for those hours of each day only, so the pay-off comes later
     # in calendar time (24/h times the hours of use); unstated, round the clock
-    share = (s.hours_per_day or 24.0) / 24.0
+    share = daily_share(s)
     breakeven = use / share
     period = s.deadline_seconds  # "for 6 months": the span the rent is for
     said |= {"buy": buy, "hourly": hourly, "breakeven": breakeven}
@@ -207,7 +208,7 @@ def _rent_without_price(query: Query, gpus: int, rate: float) -> Bought:
     s = query.scenario
     hourly = gpus * rate
     period = s.deadline_seconds or 365 * 86400.0
-    rent = hourly * period * (s.hours_per_day or 24.0) / 24.0 / 3600.0
+    rent = hourly * period * daily_share(s) / 3600.0
     said = _rental(s, gpus, rate) | {"seconds": period, "rent": rent}
     key = "answer.rent_no_price_period" if s.deadline_seconds else "answer.rent_no_price_year"
     if s.hours_per_day:  # "一天用10小时": the rent of those hours a day

@@ -17,25 +17,41 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assistant.i18n import join_sentences, text
-from assistant.records import Query
+from assistant.records import Query, Scenario
 from calculators.messages import Msg
 
 if TYPE_CHECKING:
     from assistant.calculate.outcome_record import Outcome
 
-__all__ = ["daily_deadline", "in_calendar_time"]
+__all__ = ["daily_deadline", "daily_share", "in_calendar_time", "running_seconds"]
 
 _DAY = 86_400.0
+
+
+def daily_share(s: Scenario) -> float:
+    """The share of each day the hardware is used: the stated hours ÷ 24, else 1 (round the
+    clock). Validation has refused hours outside 0 < h ≤ 24 (`validate_hours_per_day`).
+
+    >>> daily_share(Scenario(hours_per_day=6)), daily_share(Scenario())
+    (0.25, 1.0)
+    """
+    return s.hours_per_day / 24.0 if s.hours_per_day else 1.0
+
+
+def running_seconds(s: Scenario, span: float) -> float:
+    """The time run within a span: the stated hours of each day of it ("一个月，每天只用6小时":
+    30 × 6 h); a span under a day is run as stated."""
+    return span if span < _DAY else span * daily_share(s)
 
 
 def _share(query: Query, *, serving: bool = False) -> float | None:
     """The share of each day the job runs, when the question states its hours: a training
     job's, or with `serving`, a deployment's (its span is how long it serves)."""
     s = query.scenario
-    if s.hours_per_day is None or s.hours_per_day >= 24:
+    if daily_share(s) == 1.0:
         return None
     training = s.task in ("pretrain", "finetune") or (s.task is None and bool(s.tokens))
-    return s.hours_per_day / 24.0 if training != serving else None
+    return daily_share(s) if training != serving else None
 
 
 def daily_deadline(query: Query) -> tuple[Query, str | None]:
@@ -62,11 +78,17 @@ def in_calendar_time(query: Query, outcome: Outcome, note: str | None) -> Outcom
     said = [outcome.lead]
     if note:  # a deployment's span in hours served, or a deadline in training time
         said.append(note)
-    seconds = next((c.figures.get("seconds") for c in outcome.checks if c.kind == "compute"), None)
-    if share is not None and isinstance(seconds, (int, float)) and seconds > 0:
-        calendar = Msg("answer.daily_calendar", hours=query.scenario.hours_per_day,
-                       running=float(seconds), calendar=seconds / share)  # fmt: skip
-        said.append(text(calendar, query.language))
+    compute = next((c for c in outcome.checks if c.kind == "compute"), None)
+    seconds = compute.figures.get("seconds") if compute is not None else None
+    checks = outcome.checks
+    if share is not None and compute is not None and isinstance(seconds, (int, float)) and seconds:
+        calendar = seconds / share
+        told = Msg("answer.daily_calendar", hours=query.scenario.hours_per_day,
+                   running=float(seconds), calendar=calendar)  # fmt: skip
+        said.append(text(told, query.language))
+        # the label judges the calendar time (`render.answer.is_impractical`)
+        timed = replace(compute, figures={**compute.figures, "calendar_seconds": calendar})
+        checks = tuple(timed if c is compute else c for c in checks)
     if len(said) == 1:
         return outcome
-    return replace(outcome, lead=join_sentences(said, query.language))
+    return replace(outcome, lead=join_sentences(said, query.language), checks=checks)

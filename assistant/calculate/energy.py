@@ -22,6 +22,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from assistant.calculate.daily_use import running_seconds
 from assistant.calculate.focus import main_ask
 from assistant.calculate.lead import with_focus
 from assistant.i18n import join_sentences, text
@@ -110,7 +111,7 @@ def hardware_energy(query: Query) -> tuple[Check, int] | None:
     box = desk_box(gpu, count)
     at_socket = ask == "power" and bool(_AT_SOCKET.search(query.question))
     pue = s.pue if s.pue is not None or box else 1.0 if at_socket else DEFAULT_PUE
-    span, seconds = seconds, _running(s, seconds)  # "每天用6小时": those hours of each day
+    span, seconds = seconds, running_seconds(s, seconds)  # "每天用6小时": those hours of each day
     est = energy(
         gpus=count, tdp_watts=gpu.tdp_watts, seconds=seconds, pue=pue, box=box, gpus_per_box=count
     )
@@ -177,7 +178,7 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     seconds = s.deadline_seconds or (_HOUR if asked_hourly else None)
     if main_ask(query) != "cost" or not (count and seconds and price):
         return None
-    hours = count * _running(s, seconds) / 3600  # at "6 hours a day", those hours are rented
+    hours = count * running_seconds(s, seconds) / 3600  # at "6 hours a day", those hours are rented
     value = cost(gpu_hours=hours, price_per_gpu_hour=price)
     code = (s.currency or "CNY").upper()
     currency = currency_words(code)
@@ -208,17 +209,9 @@ def hardware_rental(query: Query) -> tuple[Check, int] | None:
     return check, count
 
 
-def _running(s: Scenario, seconds: float) -> float:
-    """The running time within a span of `seconds`: all of it, or the stated hours of each day
-    ("一个月，每天只用6小时": 30 days × 6 h). A span under a day is run as stated."""
-    if s.hours_per_day is None or seconds < 86_400.0:
-        return seconds
-    return seconds * s.hours_per_day / 24.0
-
-
 def _with_daily_use(said: str, s: Scenario, span: float, lang: Language) -> str:
     """`said`, and how the stated hours a day were counted over the span."""
-    running = _running(s, span)
+    running = running_seconds(s, span)
     if running == span:
         return said
     note = Msg("answer.hours_a_day", hours=s.hours_per_day, running=running, span=span)

@@ -88,13 +88,9 @@ def is_impractical(answer: Answer) -> bool:
     compute = next((c for c in answer.checks if c.kind == "compute"), None)
     if compute is None or compute.verdict == "n/a":  # judged on memory: the time is not judged
         return False
-    seconds = compute.figures.get("seconds")
-    if not isinstance(seconds, (int, float)):
-        return False
-    hours = answer.query.scenario.hours_per_day
-    if hours and 0 < hours < 24 and answer.query.scenario.task != "inference":
-        seconds *= 24.0 / hours  # "每天只能用12小时": 186.5 days of training are 373 of calendar
-    return seconds > PRACTICAL_SECONDS
+    # "每天只能用12小时": 186.5 days of training are 373 of calendar time (`calculate.daily_use`)
+    seconds = compute.figures.get("calendar_seconds", compute.figures.get("seconds"))
+    return isinstance(seconds, (int, float)) and seconds > PRACTICAL_SECONDS
 
 
 def is_explanation(answer: Answer) -> bool:

@@ -26,6 +26,16 @@ _LOAD_NOUN = r"(?:users|requests|sequences|sessions|conversations|chats|streams|
 #: "how many 8k-token sessions".
 _AT_CONTEXT = r"(?:\d+(?:\.\d+)?\s?k?[- ](?:tokens?|context|ctx)(?:[- ](?:context|ctx))?\s+)?"
 #: "每个token的KV cache多大", "KV cache per token": the size of one token's cache.
+#: How long the gradient sync takes ("梯度all-reduce每步多少秒", "梯度同步时间", "all-reduce time
+#: per step", "how long does one gradient all-reduce take"; "one" may read as "1" by then):
+#: the sync's time per step, never the run's (`asks.asks_sync_time`).
+SYNC_TIME = (
+    r"(?:all-?reduce|梯度同步|梯度通信|gradient sync)[^。？?.]{0,12}?"
+    r"(?:(?:多少|几)\s*(?:秒|毫秒|ms)|多久|多长时间|耗时)|(?:all-?reduce|梯度同步|梯度通信)的?时间|"
+    r"(?:all-?reduce|gradient sync)\s+(?:time|takes?|latency)|"
+    r"how long (?:does|will|would) (?:the |a |one |1 )?(?:gradient )?(?:all-?reduce|sync)"
+)
+
 KV_PER_TOKEN = (
     r"(?:kv ?cache|kv ?缓存|键值缓存)\s*(?:的)?\s*(?:size\s*)?(?:per|/|每个?|单个?)\s*token|"
     r"(?:per[- ]token|每个?\s*token|单个\s*token)\s*(?:的)?\s*"
@@ -435,11 +445,9 @@ ASKS: tuple[tuple[Ask, str], ...] = (
         r"(?:网络|通信|带宽|互联|网卡|万兆|千兆|\bib\b|infiniband|roce|以太网)[^。？?]{0,12}"
         r"(?:瓶颈|拖后腿|卡脖子|跟得上|跟不上|够不够|够用|够吗|成问题)|"
         r"卡在(?:网络|通信|带宽|互联)|(?:网络|通信)(?:开销|占比|时间)(?:有)?多(?:大|少|久)|"
-        # "梯度all-reduce每步多少秒", "all-reduce time per step", "how long does the all-reduce
-        # take": the gradient sync's time per step, which the network check computes
-        r"(?:all-?reduce|梯度同步|梯度通信)[^。？?]{0,12}?(?:(?:多少|几)\s*(?:秒|毫秒|ms)|多久|"
-        r"多长时间|耗时|时间)|(?:all-?reduce|gradient sync)\s+(?:time|takes?|latency)|"
-        r"how long (?:does|will|would) (?:the |a |one |1 )?(?:gradient )?(?:all-?reduce|sync)|"
+        # the gradient sync's time per step, which the network check computes
+        + SYNC_TIME
+        + r"|"
         r"(?:network|communication|comms?|interconnect|bandwidth|fabric|ethernet|infiniband|"
         r"\bib\b|roce|\d+\s*(?:gbe|gbps|gb/s|gbit)\b)[^.?!]{0,30}?(?:bottleneck|enough|"
         r"suffice|sufficient|hold (?:us|it|me) back|slow (?:it|us|things) down)|"

@@ -30,6 +30,7 @@ from assistant.parse.ask_table import (
     KV_PER_TOKEN,
     PER_TOKEN_PRICE,
     SCALING_QUESTION,
+    SYNC_TIME,
     asks_about_scaling,
 )
 from assistant.records import Ask, Task
@@ -79,14 +80,7 @@ _LATENCY_TARGET = re.compile(
     re.IGNORECASE,
 )
 
-#: How long the gradient sync takes ("梯度同步要多久", "how long does the all-reduce take"): the
-#: time asked is the sync's, per step.
-_SYNC_TIME = re.compile(
-    r"(?:all-?reduce|梯度同步|梯度通信|gradient sync)[^。？?.]{0,12}?(?:多久|多长时间|耗时|"
-    r"(?:多少|几)\s*(?:秒|毫秒|ms))|how long (?:does|will|would) (?:the |a |one |1 )?"
-    r"(?:gradient )?(?:all-?reduce|sync)",
-    re.IGNORECASE,
-)  # "one" may read as "1" by then (numbers are digits)
+_SYNC_TIME = re.compile(SYNC_TIME, re.IGNORECASE)
 
 # Of "how much memory" and its parts, the most specific wins.
 _MEMORY_FAMILY: tuple[Ask, ...] = ("kv_per_token", "kv_cache", "activations", "weights", "memory")

@@ -38,7 +38,12 @@ def collective_outcome(query: Query) -> Outcome | None:
     no job and states a collective with its size, at least two nodes and the link."""
     from assistant.calculate.outcome import Outcome
     from calculators.catalog.hardware import lookup_gpu, lookup_link
-    from calculators.collectives import Fabric, allreduce_time, hierarchical_allreduce
+    from calculators.collectives import (
+        Fabric,
+        allreduce_time,
+        hierarchical_allreduce,
+        ring_allreduce_bytes_per_rank,
+    )
     from calculators.planner.fabrics import ports_per_node
 
     s, lang = query.scenario, query.language
@@ -82,7 +87,7 @@ def collective_outcome(query: Query) -> Outcome | None:
             size_bytes=size, ranks=nodes, bandwidth_bytes_per_s=node_bw, latency_s=link.latency_s
         )
         notes.append(Msg("answer.collective_one_rank"))
-    volume = 2.0 * (nodes - 1) / nodes * size
+    volume = ring_allreduce_bytes_per_rank(size_bytes=size, ranks=nodes)  # through each node
     lead = Msg(
         "answer.collective",
         size=size,

@@ -431,7 +431,7 @@ def _room_for_a_batch(
 
     if roomy is None or (scenario.concurrency or 1) > 1 or (scenario.batch_size or 1) > 1:
         return None
-    held = [(rank, layout, sequences_held(checks)) for rank, checks, layout in fitting]  # type: ignore[arg-type]
+    held = [(rank, layout, sequences_held(checks)) for rank, checks, layout in fitting]
     first = next((n for _, layout, n in held if layout == roomy), None)
     if first is None or first >= MIN_SERVING_SEQUENCES:
         return None

@@ -11,11 +11,15 @@ tool default and decides no verdict (`calculators.defaults`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from assistant.records import Check, Figure, Scenario
 from calculators.defaults import DEFAULT_CONTEXT_TOKENS, MIN_SERVING_SEQUENCES
 from calculators.messages import Msg
+
+if TYPE_CHECKING:
+    from calculators.planner.plan import CheckResult
 
 __all__ = ["few_sequences", "sequences_held"]
 
@@ -25,7 +29,7 @@ def _number(figures: Mapping[str, Figure], key: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def sequences_held(checks: tuple[Check, ...]) -> int | None:
+def sequences_held(checks: Iterable[Check | CheckResult]) -> int | None:
     """The full-context sequences a serving plan's memory holds over all its replicas: the
     batch evaluated plus what the memory left per GPU holds at the KV cache each sequence
     takes there (None: no serving memory check).

@@ -4,6 +4,7 @@ and one stream's time per output token (`focus` looks them up by the ask)."""
 from __future__ import annotations
 
 from assistant.calculate.focus import figure
+from assistant.calculate.nouns import gpu_noun
 from assistant.records import Check, Scenario
 from calculators.messages import Msg
 
@@ -64,8 +65,6 @@ def _trained_volume(checks: tuple[Check, ...], scenario: Scenario) -> Msg | None
         return None
     total = tokens / seconds
     gpus = scenario.gpu_count or 1
-    from assistant.calculate.nouns import gpu_noun
-
     return Msg("answer.token_volume_training", total=total, gpus=gpus, noun=gpu_noun(gpus),
                hour=total * 3600.0, day=total * 86400.0, mfu=mfu)  # fmt: skip
 
